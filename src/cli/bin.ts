@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+/**
+ * The kfbench command line: parse, dispatch, and map errors to exit codes — nothing else.
+ * 2 usage, 3 bad input, 4 backend failure, 5 partly done.
+ */
+import { CommanderError } from 'commander';
+import { EXIT_CODES, isKfbenchError } from '../errors.js';
+import { buildProgram } from './program.js';
+
+async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return Number(process.exitCode ?? 0);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // commander already printed its one-line message
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0)
+        return 0;
+      return EXIT_CODES.USAGE;
+    }
+    if (isKfbenchError(e)) {
+      process.stderr.write(`kfbench: ${e.message}\n`);
+      return e.exitCode;
+    }
+    const err = e as Error;
+    process.stderr.write(`kfbench: internal error: ${err?.message ?? String(e)}\n`);
+    if (process.env.KFBENCH_DEBUG) process.stderr.write(`${err?.stack ?? ''}\n`);
+    return EXIT_CODES.INTERNAL;
+  }
+}
+
+main(process.argv).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    process.stderr.write(`kfbench: ${String(e)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,144 @@
+/** `kfbench media …`: the media building blocks by hand. */
+import type { Command } from 'commander';
+import { UsageError } from '../errors.js';
+import { gridFiles } from '../media/grid.js';
+import { dhashFile } from '../media/hash.js';
+import { compareImageFiles } from '../media/quality.js';
+import { sampleToDir } from '../media/sample.js';
+import { detectShots } from '../media/shots.js';
+import { probe } from '../media/video.js';
+import { parseNumberFlag, printJson, printLines } from './output.js';
+
+export function registerMedia(program: Command): void {
+  const media = program.command('media').description('video and image building blocks');
+
+  media
+    .command('probe')
+    .description('duration, frame rate, frame count, size and audio of a video')
+    .argument('<video>')
+    .option('--json', 'print JSON')
+    .action(async (video: string, o: { json?: boolean }) => {
+      const i = await probe(video);
+      const out = {
+        duration_s: i.duration_s,
+        fps: i.fps,
+        frames: i.frames,
+        width: i.width,
+        height: i.height,
+        has_audio: i.has_audio,
+      };
+      if (o.json) printJson(out);
+      else
+        printLines([
+          `${video}: ${i.width}×${i.height}, ${i.frames} frames at ${i.fpsRational.num}/${i.fpsRational.den} fps (${i.fps.toFixed(3)}), ${i.duration_s.toFixed(3)} s, ${i.has_audio ? 'with' : 'no'} audio`,
+        ]);
+    });
+
+  media
+    .command('dhash')
+    .description('64-bit difference hash (imagehash.dhash-compatible) of images')
+    .argument('<images...>')
+    .option('--json', 'print JSON')
+    .action(async (images: string[], o: { json?: boolean }) => {
+      const out: { path: string; dhash: string }[] = [];
+      for (const path of images) out.push({ path, dhash: await dhashFile(path) });
+      if (o.json) printJson(out);
+      else printLines(out.map((r) => `${r.dhash}  ${r.path}`));
+    });
+
+  media
+    .command('compare')
+    .description('PSNR and SSIM on ITU-R 601 luma (B resized to A when sizes differ)')
+    .argument('<a>')
+    .argument('<b>')
+    .option('--json', 'print JSON')
+    .action(async (a: string, b: string, o: { json?: boolean }) => {
+      const r = await compareImageFiles(a, b);
+      if (o.json) printJson(r);
+      else
+        printLines([
+          `PSNR ${r.identical ? '∞ (identical)' : `${r.psnr_db!.toFixed(3)} dB`}  SSIM ${r.ssim.toFixed(5)}`,
+        ]);
+    });
+
+  media
+    .command('shots')
+    .description('shot segmentation: hard cuts and gradual transitions')
+    .argument('<video>')
+    .option('--json', 'print JSON')
+    .option('--cut-threshold <x>', 'minimum histogram distance of a cut', '0.3')
+    .option('--min-shot <s>', 'shortest shot, seconds', '0.25')
+    .action(async (video: string, o: { json?: boolean; cutThreshold: string; minShot: string }) => {
+      const info = await probe(video);
+      const r = await detectShots(info, {
+        cutThreshold: parseNumberFlag('--cut-threshold', o.cutThreshold, (n) => n > 0 && n <= 1),
+        minShot_s: parseNumberFlag('--min-shot', o.minShot, (n) => n >= 0),
+      });
+      if (o.json) printJson({ shots: r.shots, transitions: r.transitions });
+      else
+        printLines([
+          ...r.shots.map(
+            (s, k) =>
+              `shot ${k}: frames ${s.start_frame}–${s.end_frame - 1}  [${s.start_s.toFixed(3)} s, ${s.end_s.toFixed(3)} s)`,
+          ),
+          ...r.transitions.map((t) => `${t.kind} at frames ${t.start_frame}–${t.end_frame}`),
+        ]);
+    });
+
+  media
+    .command('sample')
+    .description('write frames as JPEG files named by frame index: at a rate (bucket midpoints) or at times')
+    .argument('<video>')
+    .option('--fps <rate>', 'samples per second, taken at t = (k + 0.5)/rate')
+    .option('--at <times>', 'comma-separated times in seconds')
+    .requiredOption('--out <dir>', 'output folder')
+    .option('--width <px>', 'resize to this width (aspect kept)')
+    .option('--quality <q>', 'JPEG quality', '92')
+    .option('--json', 'print JSON')
+    .action(
+      async (
+        video: string,
+        o: { fps?: string; at?: string; out: string; width?: string; quality: string; json?: boolean },
+      ) => {
+        if ((o.fps === undefined) === (o.at === undefined))
+          throw new UsageError('give exactly one of --fps RATE or --at t1,t2,…');
+        const req =
+          o.fps !== undefined
+            ? ({ kind: 'rate', rate: parseNumberFlag('--fps', o.fps, (n) => n > 0) } as const)
+            : ({
+                kind: 'times',
+                times: o.at!.split(',').map((t) => parseNumberFlag('--at', t, (n) => n >= 0)),
+              } as const);
+        const width =
+          o.width === undefined
+            ? undefined
+            : parseNumberFlag('--width', o.width, (n) => Number.isInteger(n) && n > 0);
+        const files = await sampleToDir(video, req, o.out, {
+          quality: parseNumberFlag('--quality', o.quality, (n) => n >= 1 && n <= 100),
+          format: { width },
+        });
+        if (o.json) printJson(files);
+        else printLines(files.map((f) => `${f.path}  frame ${f.frame}  t=${f.time_s.toFixed(3)} s`));
+      },
+    );
+
+  media
+    .command('grid')
+    .description('storyboard grid: images row-major, cols = ceil(sqrt(N))')
+    .argument('<images...>')
+    .requiredOption('--out <file>', 'output image (.jpg or .png)')
+    .option('--labels', 'draw 1-based index labels')
+    .option('--cell-width <px>', 'cell width')
+    .option('--json', 'print JSON')
+    .action(
+      async (images: string[], o: { out: string; labels?: boolean; cellWidth?: string; json?: boolean }) => {
+        const cellWidth =
+          o.cellWidth === undefined
+            ? undefined
+            : parseNumberFlag('--cell-width', o.cellWidth, (n) => Number.isInteger(n) && n > 0);
+        const r = await gridFiles(images, o.out, { labels: !!o.labels, cellWidth });
+        if (o.json) printJson({ path: o.out, ...r });
+        else printLines([`${o.out}  ${r.width}×${r.height}`]);
+      },
+    );
+}

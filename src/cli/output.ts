@@ -1,0 +1,25 @@
+/** How the CLI prints results: JSON to stdout, or aligned text. */
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+export function printLines(lines: string[]): void {
+  process.stdout.write(lines.length ? `${lines.join('\n')}\n` : '');
+}
+
+/** Parse a number flag; throws a usage error naming the flag. */
+export function parseNumberFlag(name: string, value: string, check?: (n: number) => boolean): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || (check && !check(n))) {
+    throw new UsageErrorForFlag(name, value);
+  }
+  return n;
+}
+
+import { UsageError } from '../errors.js';
+
+class UsageErrorForFlag extends UsageError {
+  constructor(name: string, value: string) {
+    super(`${name} got "${value}", which is not a valid number here`);
+  }
+}

@@ -1,0 +1,32 @@
+/** The command tree: one file per command group, each action calling one library function. */
+import { Command } from 'commander';
+import { registerDemo } from './demo.js';
+import { registerMedia } from './media.js';
+
+export function buildProgram(): Command {
+  const program = new Command('kfbench')
+    .description(
+      'Score keyframes: HeroFrame (key-frame selection) and Compass (keyframe-conditioned video generation).',
+    )
+    .version('0.1.0')
+    .exitOverride()
+    .showHelpAfterError(false)
+    .configureOutput({
+      outputError: (str, write) => write(`kfbench: ${str.replace(/^error: /, '').trim()}\n`),
+    });
+  registerMedia(program);
+  registerDemo(program);
+  for (const cmd of program.commands) {
+    cmd.exitOverride();
+    cmd.configureOutput({
+      outputError: (str, write) => write(`kfbench: ${str.replace(/^error: /, '').trim()}\n`),
+    });
+    for (const sub of cmd.commands) {
+      sub.exitOverride();
+      sub.configureOutput({
+        outputError: (str, write) => write(`kfbench: ${str.replace(/^error: /, '').trim()}\n`),
+      });
+    }
+  }
+  return program;
+}

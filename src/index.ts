@@ -1,0 +1,3 @@
+export * from './errors.js';
+export * from './media/index.js';
+export * from './store/atomic-write.js';

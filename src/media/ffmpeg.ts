@@ -1,0 +1,188 @@
+/**
+ * The only file that spawns ffmpeg or ffprobe. Everything else in kfbench asks this module.
+ *
+ * Binaries come from `FFMPEG_PATH` / `FFPROBE_PATH` when set, else from `PATH`.
+ */
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { BackendError, BadInputError } from '../errors.js';
+
+export function ffmpegBinary(): string {
+  return process.env.FFMPEG_PATH || 'ffmpeg';
+}
+
+export function ffprobeBinary(): string {
+  if (process.env.FFPROBE_PATH) return process.env.FFPROBE_PATH;
+  const ff = process.env.FFMPEG_PATH;
+  if (ff && /ffmpeg$/.test(ff)) return ff.replace(/ffmpeg$/, 'ffprobe');
+  return 'ffprobe';
+}
+
+/** Keep the last `max` characters of a process's stderr: enough to explain a failure. */
+class StderrTail {
+  private text = '';
+  constructor(private readonly max = 8000) {}
+  push(chunk: Buffer): void {
+    this.text += chunk.toString('utf8');
+    if (this.text.length > this.max * 2) this.text = this.text.slice(-this.max);
+  }
+  get value(): string {
+    return this.text.slice(-this.max);
+  }
+  /** The most telling line: the last non-empty one that is not ffmpeg's generic exit notice. */
+  reason(): string {
+    const lines = this.value
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !/^Conversion failed|^Exiting normally/.test(l));
+    return (lines[lines.length - 1] ?? 'no message').replace(/^\[[^\]]+\]\s*/, '');
+  }
+}
+
+function spawnError(bin: string, err: NodeJS.ErrnoException): Error {
+  if (err.code === 'ENOENT') {
+    return new BackendError(
+      `${bin} was not found: install ffmpeg ≥ 5 (e.g. apt-get install -y ffmpeg) or set FFMPEG_PATH`,
+      { cause: err },
+    );
+  }
+  return new BackendError(`${bin} could not start: ${err.message}`, { cause: err });
+}
+
+/** Run a process to completion, collecting stdout (bounded by the caller's use) and stderr. */
+async function runCollect(
+  bin: string,
+  args: string[],
+  file: string,
+): Promise<{ code: number; stdout: string; stderr: StderrTail }> {
+  return new Promise((resolve, reject) => {
+    let child: ChildProcessByStdio<null, Readable, Readable>;
+    try {
+      child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (e) {
+      reject(spawnError(bin, e as NodeJS.ErrnoException));
+      return;
+    }
+    const out: Buffer[] = [];
+    const err = new StderrTail();
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.on('error', (e) => reject(spawnError(bin, e as NodeJS.ErrnoException)));
+    child.on('close', (code) => {
+      void file;
+      resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: err });
+    });
+  });
+}
+
+/** ffprobe's JSON for one file; a file ffprobe cannot read is bad input naming the file. */
+export async function ffprobeJson(file: string, extraArgs: string[] = []): Promise<unknown> {
+  const args = ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...extraArgs, file];
+  const { code, stdout, stderr } = await runCollect(ffprobeBinary(), args, file);
+  if (code !== 0) {
+    throw new BadInputError(`not a readable video (${stderr.reason().replaceAll(`${file}: `, '')})`, {
+      file,
+    });
+  }
+  try {
+    return JSON.parse(stdout);
+  } catch (e) {
+    throw new BackendError(`ffprobe printed unreadable JSON for ${file}`, { cause: e });
+  }
+}
+
+/** Run ffmpeg to write files (fixtures, proxies). Throws BadInputError naming `file` on failure. */
+export async function ffmpegRun(args: string[], file: string): Promise<void> {
+  const { code, stderr } = await runCollect(ffmpegBinary(), ['-hide_banner', '-nostdin', ...args], file);
+  if (code !== 0) throw new BadInputError(`ffmpeg failed (${stderr.reason()})`, { file });
+}
+
+/** Run ffmpeg and return its stderr (for filters that report through the log, e.g. showinfo). */
+export async function ffmpegLog(args: string[], file: string): Promise<string> {
+  const { code, stderr } = await runCollect(ffmpegBinary(), ['-hide_banner', '-nostdin', ...args], file);
+  if (code !== 0) throw new BadInputError(`ffmpeg failed (${stderr.reason()})`, { file });
+  return stderr.value;
+}
+
+export interface RawPipeOptions {
+  /** Full ffmpeg argument list (inputs, filters, `-f rawvideo -pix_fmt … pipe:1`). */
+  args: string[];
+  /** Bytes per output frame. */
+  frameBytes: number;
+  /** The file named in errors. */
+  file: string;
+  signal?: AbortSignal | undefined;
+  /**
+   * Treat decoder errors reported on stderr as fatal (a truncated or corrupt file).
+   * ffmpeg often exits 0 after concealing damage; we do not want silently wrong pixels.
+   */
+  strictDecode?: boolean;
+}
+
+const DECODE_ERROR =
+  /Invalid NAL unit|error while decoding|Invalid data found|partial file|corrupt|missing picture|Error splitting|moov atom not found|Truncating packet|Packet corrupt|concealing|Invalid frame|decode_slice_header error|no frame!/i;
+
+/**
+ * Stream fixed-size raw frames from one ffmpeg process through a pipe. Back-pressure comes from
+ * the async iterator (the pipe pauses while the consumer is busy); breaking out of the loop or
+ * aborting `signal` kills the process.
+ */
+export async function* ffmpegRawFrames(opts: RawPipeOptions): AsyncGenerator<Buffer, void, void> {
+  const bin = ffmpegBinary();
+  let child: ChildProcessByStdio<Writable | null, Readable, Readable>;
+  try {
+    child = spawn(bin, ['-hide_banner', '-nostdin', '-v', 'error', ...opts.args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }) as ChildProcessByStdio<null, Readable, Readable>;
+  } catch (e) {
+    throw spawnError(bin, e as NodeJS.ErrnoException);
+  }
+  const stderr = new StderrTail();
+  child.stderr.on('data', (c: Buffer) => stderr.push(c));
+  let spawnFailure: Error | undefined;
+  child.on('error', (e) => {
+    spawnFailure = spawnError(bin, e as NodeJS.ErrnoException);
+  });
+  const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
+  const onAbort = () => child.kill('SIGKILL');
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  let finished = false;
+  try {
+    const size = opts.frameBytes;
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      let buf = chunk;
+      while (buf.length > 0) {
+        const need = size - pendingBytes;
+        if (buf.length < need) {
+          pending.push(buf);
+          pendingBytes += buf.length;
+          break;
+        }
+        pending.push(buf.subarray(0, need));
+        buf = buf.subarray(need);
+        const frame = pending.length === 1 ? Buffer.from(pending[0]!) : Buffer.concat(pending, size);
+        pending = [];
+        pendingBytes = 0;
+        yield frame;
+      }
+    }
+    const code = await exited;
+    if (spawnFailure) throw spawnFailure;
+    if (opts.signal?.aborted) throw new BackendError(`decoding ${opts.file} was cancelled`);
+    if (code !== 0) {
+      throw new BadInputError(`cannot decode video (${stderr.reason()})`, { file: opts.file });
+    }
+    if (opts.strictDecode !== false && DECODE_ERROR.test(stderr.value)) {
+      throw new BadInputError(`video is damaged or truncated (${stderr.reason()})`, { file: opts.file });
+    }
+    if (pendingBytes !== 0) {
+      throw new BadInputError('decoder stopped in the middle of a frame', { file: opts.file });
+    }
+    finished = true;
+  } finally {
+    opts.signal?.removeEventListener('abort', onAbort);
+    if (!finished && child.exitCode === null) child.kill('SIGKILL');
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * The only file that imports sharp. Decoding always yields sRGB 8-bit RGB (alpha dropped) so
+ * that greyscale is computed by our own 601 formula, not by libvips' colour-managed one.
+ */
+import { readFile } from 'node:fs/promises';
+import sharp from 'sharp';
+import { BadInputError } from '../errors.js';
+import type { RawImage } from './raw.js';
+
+sharp.cache(false);
+sharp.concurrency(1);
+
+function describe(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  return msg.split('\n')[0]!.replace(/^Input (file|buffer) /, '');
+}
+
+/** Decode an image file (JPEG, PNG, WebP …) to RGB pixels. Unreadable or truncated files are bad input. */
+export async function loadImage(file: string): Promise<RawImage> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new BadInputError(code === 'ENOENT' ? 'no such file' : `cannot read (${code ?? describe(e)})`, {
+      file,
+    });
+  }
+  return decodeImage(bytes, file);
+}
+
+/** Decode image bytes; `name` is used in errors. */
+export async function decodeImage(bytes: Uint8Array, name: string): Promise<RawImage> {
+  try {
+    const { data, info } = await sharp(bytes, { failOn: 'truncated' })
+      .removeAlpha()
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    if (info.channels !== 3) throw new Error(`unexpected ${info.channels} channels`);
+    return { width: info.width, height: info.height, channels: 3, data: new Uint8Array(data) };
+  } catch (e) {
+    throw new BadInputError(`not a readable image (${describe(e)})`, { file: name, cause: e });
+  }
+}
+
+function toSharp(img: RawImage) {
+  return sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } });
+}
+
+export type ResizeFit = 'fill' | 'cover' | 'contain';
+
+/** Resize with libvips (Lanczos3). Not PIL's resampler: dHash has its own in `pil-resample.ts`. */
+export async function resizeImage(
+  img: RawImage,
+  width: number,
+  height: number,
+  fit: ResizeFit = 'fill',
+): Promise<RawImage> {
+  const { data, info } = await toSharp(img)
+    .resize(width, height, { fit, kernel: 'lanczos3', background: { r: 0, g: 0, b: 0 } })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return {
+    width: info.width,
+    height: info.height,
+    channels: info.channels as 1 | 3,
+    data: new Uint8Array(data),
+  };
+}
+
+export type ImageEncoding = { format: 'jpeg'; quality?: number } | { format: 'png' };
+
+/** Encode to JPEG (4:2:0, default quality 90) or PNG bytes. */
+export async function encodeImage(img: RawImage, enc: ImageEncoding): Promise<Buffer> {
+  const s = toSharp(img);
+  return enc.format === 'png'
+    ? s.png({ compressionLevel: 6 }).toBuffer()
+    : s.jpeg({ quality: enc.quality ?? 90, chromaSubsampling: '4:2:0', mozjpeg: false }).toBuffer();
+}
+
+/** Paste images onto a canvas of the given size and background (for grids). */
+export async function compose(
+  width: number,
+  height: number,
+  layers: { img: RawImage | Buffer; left: number; top: number }[],
+  background = { r: 16, g: 16, b: 16 },
+): Promise<RawImage> {
+  const inputs = layers.map((l) =>
+    Buffer.isBuffer(l.img)
+      ? { input: l.img, left: l.left, top: l.top }
+      : {
+          input: Buffer.from(l.img.data.buffer, l.img.data.byteOffset, l.img.data.byteLength),
+          raw: { width: l.img.width, height: l.img.height, channels: l.img.channels },
+          left: l.left,
+          top: l.top,
+        },
+  );
+  const { data, info } = await sharp({ create: { width, height, channels: 3, background } })
+    .composite(inputs)
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, channels: 3, data: new Uint8Array(data) };
+}
