@@ -1,3 +1,4 @@
 export * from './errors.js';
 export * from './media/index.js';
+export * from './stats/index.js';
 export * from './store/atomic-write.js';

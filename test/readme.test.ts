@@ -18,7 +18,9 @@ function readmeExamples(): string[][] {
 describe('README examples', () => {
   const examples = readmeExamples();
   it('there is at least one example per command', () => {
-    const commands = new Set(examples.map((a) => (a[0] === 'media' ? `${a[0]} ${a[1]}` : a[0])));
+    const commands = new Set(
+      examples.map((a) => (a[0] === 'media' || a[0] === 'stats' ? `${a[0]} ${a[1]}` : a[0])),
+    );
     for (const c of [
       'media probe',
       'media dhash',
@@ -26,6 +28,10 @@ describe('README examples', () => {
       'media shots',
       'media sample',
       'media grid',
+      'stats bt',
+      'stats rank',
+      'stats kripp',
+      'stats eer',
       'demo',
     ])
       expect(commands).toContain(c);

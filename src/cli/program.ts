@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { registerDemo } from './demo.js';
 import { registerMedia } from './media.js';
+import { registerStats } from './stats.js';
 
 export function buildProgram(): Command {
   const program = new Command('kfbench')
@@ -15,6 +16,7 @@ export function buildProgram(): Command {
       outputError: (str, write) => write(`kfbench: ${str.replace(/^error: /, '').trim()}\n`),
     });
   registerMedia(program);
+  registerStats(program);
   registerDemo(program);
   for (const cmd of program.commands) {
     cmd.exitOverride();

@@ -54,6 +54,7 @@ async function runCollect(
   bin: string,
   args: string[],
   file: string,
+  stderrMax = 8000,
 ): Promise<{ code: number; stdout: string; stderr: StderrTail }> {
   return new Promise((resolve, reject) => {
     let child: ChildProcessByStdio<null, Readable, Readable>;
@@ -64,7 +65,7 @@ async function runCollect(
       return;
     }
     const out: Buffer[] = [];
-    const err = new StderrTail();
+    const err = new StderrTail(stderrMax);
     child.stdout.on('data', (c: Buffer) => out.push(c));
     child.stderr.on('data', (c: Buffer) => err.push(c));
     child.on('error', (e) => reject(spawnError(bin, e as NodeJS.ErrnoException)));
@@ -97,9 +98,14 @@ export async function ffmpegRun(args: string[], file: string): Promise<void> {
   if (code !== 0) throw new BadInputError(`ffmpeg failed (${stderr.reason()})`, { file });
 }
 
-/** Run ffmpeg and return its stderr (for filters that report through the log, e.g. showinfo). */
+/** Run ffmpeg and return its whole stderr (for filters that report through the log, e.g. showinfo). */
 export async function ffmpegLog(args: string[], file: string): Promise<string> {
-  const { code, stderr } = await runCollect(ffmpegBinary(), ['-hide_banner', '-nostdin', ...args], file);
+  const { code, stderr } = await runCollect(
+    ffmpegBinary(),
+    ['-hide_banner', '-nostdin', ...args],
+    file,
+    16 << 20,
+  );
   if (code !== 0) throw new BadInputError(`ffmpeg failed (${stderr.reason()})`, { file });
   return stderr.value;
 }

@@ -9,7 +9,7 @@ import { BadInputError } from '../errors.js';
 import { loadImage, resizeImage } from './image.js';
 import { luma601, type RawImage } from './raw.js';
 
-export interface Comparison {
+export interface ImageComparison {
   /** null when the images are identical (PSNR is infinite). */
   psnr_db: number | null;
   identical: boolean;
@@ -122,7 +122,7 @@ function assertSameSize(a: RawImage, b: RawImage): void {
 }
 
 /** PSNR + SSIM; the caller resizes the second image to the first beforehand (see `compareImages`). */
-export function compareRaw(a: RawImage, b: RawImage): Comparison {
+export function compareRaw(a: RawImage, b: RawImage): ImageComparison {
   const p = psnr(a, b);
   const identical = p === Number.POSITIVE_INFINITY;
   return { psnr_db: identical ? null : p, identical, ssim: ssim(a, b) };
@@ -132,7 +132,7 @@ export function compareRaw(a: RawImage, b: RawImage): Comparison {
  * Compare two image files: both decoded to RGB, the second resized to the first's size (libvips
  * Lanczos3) when they differ, then PSNR and SSIM on 601 luma.
  */
-export async function compareImageFiles(fileA: string, fileB: string): Promise<Comparison> {
+export async function compareImageFiles(fileA: string, fileB: string): Promise<ImageComparison> {
   const a = await loadImage(fileA);
   let b = await loadImage(fileB);
   if (b.width !== a.width || b.height !== a.height) b = await resizeImage(b, a.width, a.height, 'fill');

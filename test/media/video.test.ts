@@ -4,7 +4,9 @@ import {
   frameAtTime,
   planFrames,
   probe,
+  probeMany,
   rateIndices,
+  streamClipFiles,
   streamClips,
   streamFrames,
   type VideoInfo,
@@ -192,5 +194,50 @@ describe('damaged video', () => {
       }
     };
     await expect(run()).rejects.toThrow(/truncated-data\.mp4: video is damaged or truncated/);
+  });
+});
+
+describe('probeMany: one ffmpeg process for many files', () => {
+  it('agrees with probe on rate (exact), size, audio and frame count (±1)', async () => {
+    const names = ['shots.mp4', 'rational.mp4', 'audio.mp4', 'fade.mp4'];
+    const many = await probeMany(names.map(media));
+    for (const [k, name] of names.entries()) {
+      const one = await probe(media(name));
+      const m = many[k]!;
+      expect(m.file).toBe(one.file);
+      expect(m.fpsRational).toEqual(one.fpsRational);
+      expect([m.width, m.height, m.has_audio]).toEqual([one.width, one.height, one.has_audio]);
+      expect(Math.abs(m.frames - one.frames)).toBeLessThanOrEqual(1);
+      expect(m.duration_s).toBeCloseTo(one.duration_s, 1);
+    }
+  });
+
+  it('a bad file in a batch is named', async () => {
+    await expect(probeMany([media('shots.mp4'), media('not-a-video.mp4')])).rejects.toThrow(
+      /not-a-video\.mp4: not a readable video/,
+    );
+  });
+});
+
+describe('streamClipFiles: probe and read by file name', () => {
+  it('gives the same frames as streamClips, in clip order, across batches', async () => {
+    const files = [media('rational.mp4'), media('audio.mp4'), media('shots.mp4')];
+    const choose = (info: VideoInfo) => [0, info.frames - 1];
+    const got: [number, number][] = [];
+    for await (const f of streamClipFiles(
+      files,
+      choose,
+      { width: 32, height: 18, pixels: 'gray' },
+      { batch: 2 },
+    ))
+      got.push([f.clip, f.index]);
+    expect(got).toEqual([
+      [0, 0],
+      [0, 59],
+      [1, 0],
+      [1, 49],
+      [2, 0],
+      [2, 263],
+    ]);
   });
 });

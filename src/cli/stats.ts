@@ -1,0 +1,85 @@
+/** `kfbench stats …`: the statistics building blocks on the user's own data. */
+import type { Command } from 'commander';
+import { UsageError } from '../errors.js';
+import { fitBradleyTerry } from '../stats/bradley-terry.js';
+import { equalErrorRate, ratesAt } from '../stats/eer.js';
+import { loadComparisons, loadPairedSeries, loadRaterMatrix, loadScored } from '../stats/inputs.js';
+import { type AlphaLevel, krippendorffAlpha } from '../stats/krippendorff.js';
+import { rankCorrelation } from '../stats/rank.js';
+import { parseNumberFlag, printJson, printLines } from './output.js';
+
+const fmt = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? 'n/a' : v.toFixed(6));
+
+export function registerStats(program: Command): void {
+  const stats = program.command('stats').description('statistics on your own data');
+
+  stats
+    .command('bt')
+    .description('Bradley–Terry strengths from comparisons: lines {"a","b","score": 1|0|0.5}')
+    .argument('<file>')
+    .option('--ridge <lambda>', 'L2 penalty applied when the MLE does not exist', '0.001')
+    .option('--json', 'print JSON')
+    .action(async (file: string, o: { ridge: string; json?: boolean }) => {
+      const ridge = parseNumberFlag('--ridge', o.ridge, (n) => n > 0);
+      const r = fitBradleyTerry(await loadComparisons(file), { ridge });
+      if (o.json) printJson({ strengths: r.strengths, ridge: r.ridge, mle_exists: r.mle_exists });
+      else
+        printLines([
+          ...Object.entries(r.strengths)
+            .sort((a, b) => b[1] - a[1])
+            .map(([k, v]) => `${v.toFixed(6).padStart(12)}  ${k}`),
+          r.mle_exists
+            ? 'MLE exists (no ridge)'
+            : `MLE does not exist (separable data): ridge λ = ${r.ridge} applied`,
+        ]);
+    });
+
+  stats
+    .command('rank')
+    .description('Spearman ρ and Kendall τ-b of {"x": […], "y": […]}')
+    .argument('<file>')
+    .option('--json', 'print JSON')
+    .action(async (file: string, o: { json?: boolean }) => {
+      const { x, y } = await loadPairedSeries(file);
+      const r = rankCorrelation(x, y);
+      if (o.json) printJson(r);
+      else
+        printLines([
+          `n ${r.n}  Spearman ρ ${fmt(r.spearman)}  Kendall τ-b ${fmt(r.kendall_tau_b)}`,
+          `p (asymptotic) ${fmt(r.p_asymptotic)}${r.p_exact !== undefined ? `  p (exact permutation) ${fmt(r.p_exact)}` : ''}`,
+        ]);
+    });
+
+  stats
+    .command('kripp')
+    .description("Krippendorff's α of a rater × unit matrix (JSON array of rows, null = missing)")
+    .argument('<file>')
+    .option('--level <level>', 'nominal | ordinal | interval', 'nominal')
+    .option('--json', 'print JSON')
+    .action(async (file: string, o: { level: string; json?: boolean }) => {
+      if (!['nominal', 'ordinal', 'interval'].includes(o.level))
+        throw new UsageError(`--level must be nominal, ordinal or interval, got "${o.level}"`);
+      const r = krippendorffAlpha(await loadRaterMatrix(file), o.level as AlphaLevel);
+      if (o.json) printJson({ alpha: r.alpha, units_used: r.units_used });
+      else printLines([`α (${o.level}) ${fmt(r.alpha)} over ${r.units_used} units`]);
+    });
+
+  stats
+    .command('eer')
+    .description('equal error rate of scored pairs: lines {"score": s, "label": 0|1}')
+    .argument('<file>')
+    .option('--at <threshold>', 'also report FPR/FNR at this threshold', '0.8')
+    .option('--json', 'print JSON')
+    .action(async (file: string, o: { at: string; json?: boolean }) => {
+      const at = parseNumberFlag('--at', o.at);
+      const data = await loadScored(file);
+      const e = equalErrorRate(data);
+      const r = { eer: e.eer, threshold: e.threshold, at: ratesAt(data, at) };
+      if (o.json) printJson(r);
+      else
+        printLines([
+          `EER ${fmt(r.eer)} at threshold ${fmt(r.threshold)}`,
+          `at ${at}: FPR ${fmt(r.at.fpr)}  FNR ${fmt(r.at.fnr)}`,
+        ]);
+    });
+}
