@@ -1,3 +1,4 @@
+export * from './embed/index.js';
 export * from './errors.js';
 export * from './media/index.js';
 export * from './stats/index.js';

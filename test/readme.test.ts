@@ -19,7 +19,9 @@ describe('README examples', () => {
   const examples = readmeExamples();
   it('there is at least one example per command', () => {
     const commands = new Set(
-      examples.map((a) => (a[0] === 'media' || a[0] === 'stats' ? `${a[0]} ${a[1]}` : a[0])),
+      examples.map((a) =>
+        a[0] === 'media' || a[0] === 'stats' || a[0] === 'embed' ? `${a[0]} ${a[1]}` : a[0],
+      ),
     );
     for (const c of [
       'media probe',
@@ -32,6 +34,8 @@ describe('README examples', () => {
       'stats rank',
       'stats kripp',
       'stats eer',
+      'embed similarity',
+      'embed calibrate',
       'demo',
     ])
       expect(commands).toContain(c);

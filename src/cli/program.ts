@@ -1,6 +1,7 @@
 /** The command tree: one file per command group, each action calling one library function. */
 import { Command } from 'commander';
 import { registerDemo } from './demo.js';
+import { registerEmbed } from './embed.js';
 import { registerMedia } from './media.js';
 import { registerStats } from './stats.js';
 
@@ -17,6 +18,7 @@ export function buildProgram(): Command {
     });
   registerMedia(program);
   registerStats(program);
+  registerEmbed(program);
   registerDemo(program);
   for (const cmd of program.commands) {
     cmd.exitOverride();

@@ -1,0 +1,92 @@
+/** `kfbench embed …`: try an embedder by hand and calibrate its match threshold. */
+import type { Command } from 'commander';
+import { withEmbeddingCache } from '../embed/cache.js';
+import { calibrateFromPairs } from '../embed/calibrate.js';
+import { cosine, type Embedder } from '../embed/embedder.js';
+import { createEmbedder, EMBEDDER_FORMS } from '../embed/registry.js';
+import { loadImage } from '../media/image.js';
+import { parseNumberFlag, printJson, printLines } from './output.js';
+
+interface EmbedderFlags {
+  embedder: string;
+  cache?: string;
+  threads?: string;
+  inputSize?: string;
+}
+
+export async function embedderFromFlags(o: EmbedderFlags): Promise<Embedder> {
+  const inputSize =
+    o.inputSize === undefined
+      ? undefined
+      : parseNumberFlag('--input-size', o.inputSize, (n) => Number.isInteger(n) && n > 0);
+  const threads =
+    o.threads === undefined
+      ? undefined
+      : parseNumberFlag('--threads', o.threads, (n) => Number.isInteger(n) && n > 0);
+  const e = await createEmbedder(o.embedder, {
+    ...(threads ? { threads } : {}),
+    ...(inputSize ? { overrides: { input_size: inputSize } } : {}),
+  });
+  return o.cache ? withEmbeddingCache(e, o.cache) : e;
+}
+
+function embedderOptions(cmd: Command): Command {
+  return cmd
+    .option('--embedder <spec>', EMBEDDER_FORMS, 'builtin')
+    .option('--cache <file>', 'SQLite embedding cache')
+    .option('--threads <n>', 'ONNX intra-op threads (default 1)')
+    .option('--input-size <px>', 'ONNX input size, overriding the JSON beside the model');
+}
+
+export function registerEmbed(program: Command): void {
+  const embed = program.command('embed').description('image embedders: builtin or an ONNX model on disk');
+
+  embedderOptions(
+    embed
+      .command('similarity')
+      .description('cosine similarity of two images under an embedder')
+      .argument('<a>')
+      .argument('<b>')
+      .option('--json', 'print JSON'),
+  ).action(async (a: string, b: string, o: EmbedderFlags & { json?: boolean }) => {
+    const e = await embedderFromFlags(o);
+    try {
+      const [va, vb] = await e.embed([await loadImage(a), await loadImage(b)]);
+      const c = cosine(va!, vb!);
+      if (o.json) printJson({ cosine: c });
+      else
+        printLines([
+          `cosine ${c.toFixed(6)}  (${e.id}; its match threshold ${e.defaultThreshold ?? 'γ = 0.80, the DINOv3 default'})`,
+        ]);
+    } finally {
+      await e.close();
+    }
+  });
+
+  embedderOptions(
+    embed
+      .command('calibrate')
+      .description('equal-error threshold from labelled pairs: lines {"a": image, "b": image, "label": 1|0}')
+      .requiredOption('--pairs <file>', 'JSONL of labelled pairs (relative paths resolve against its folder)')
+      .option('--gamma <g>', "report FPR/FNR at this threshold too (default: the embedder's own, else 0.80)")
+      .option('--json', 'print JSON'),
+  ).action(async (o: EmbedderFlags & { pairs: string; gamma?: string; json?: boolean }) => {
+    const gamma =
+      o.gamma === undefined ? undefined : parseNumberFlag('--gamma', o.gamma, (n) => n >= -1 && n <= 1);
+    const e = await embedderFromFlags(o);
+    try {
+      const r = await calibrateFromPairs(o.pairs, e, gamma);
+      if (o.json) printJson(r);
+      else
+        printLines([
+          `embedder ${e.id} (version ${e.version})`,
+          `EER ${(100 * r.eer).toFixed(2)} % at threshold ${r.threshold.toFixed(4)}`,
+          `at ${r.at.threshold}: FPR ${(100 * r.at.fpr).toFixed(2)} %  FNR ${(100 * r.at.fnr).toFixed(2)} %`,
+          `positives n=${r.positives.n} mean cos ${r.positives.mean_cos.toFixed(3)} min ${r.positives.min_cos.toFixed(3)}`,
+          `negatives n=${r.negatives.n} mean cos ${r.negatives.mean_cos.toFixed(3)} max ${r.negatives.max_cos.toFixed(3)}`,
+        ]);
+    } finally {
+      await e.close();
+    }
+  });
+}

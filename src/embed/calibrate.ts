@@ -1,0 +1,55 @@
+/**
+ * Embedder calibration from labelled image pairs: the equal-error threshold, FPR/FNR there and
+ * at a given γ, and how far apart the two classes sit.
+ */
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+import { BadInputError } from '../errors.js';
+import { loadImage } from '../media/image.js';
+import { equalErrorRate, ratesAt } from '../stats/eer.js';
+import { readJsonlAll } from '../store/jsonl.js';
+import { cosine, DINOV3_GAMMA, type Embedder } from './embedder.js';
+
+const PairLine = z.object({
+  a: z.string().min(1),
+  b: z.string().min(1),
+  label: z.union([z.literal(0), z.literal(1)], { error: 'label must be 0 or 1' }),
+});
+
+export interface CalibrationReport {
+  eer: number;
+  threshold: number;
+  at: { threshold: number; fpr: number; fnr: number };
+  positives: { n: number; mean_cos: number; min_cos: number };
+  negatives: { n: number; mean_cos: number; max_cos: number };
+}
+
+export async function calibrateFromPairs(
+  file: string,
+  embedder: Embedder,
+  gamma?: number,
+): Promise<CalibrationReport> {
+  const lines = await readJsonlAll(file, PairLine);
+  const base = dirname(file);
+  const at = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
+  const scored: { score: number; label: 0 | 1 }[] = [];
+  for (const l of lines) {
+    const [a, b] = await Promise.all([loadImage(at(l.value.a)), loadImage(at(l.value.b))]);
+    const [va, vb] = await embedder.embed([a, b]);
+    scored.push({ score: cosine(va!, vb!), label: l.value.label });
+  }
+  const pos = scored.filter((s) => s.label === 1).map((s) => s.score);
+  const neg = scored.filter((s) => s.label === 0).map((s) => s.score);
+  if (!pos.length || !neg.length)
+    throw new BadInputError('needs at least one pair with label 1 and one with label 0', { file });
+  const e = equalErrorRate(scored);
+  const g = gamma ?? embedder.defaultThreshold ?? DINOV3_GAMMA;
+  const mean = (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
+  return {
+    eer: e.eer,
+    threshold: e.threshold,
+    at: ratesAt(scored, g),
+    positives: { n: pos.length, mean_cos: mean(pos), min_cos: Math.min(...pos) },
+    negatives: { n: neg.length, mean_cos: mean(neg), max_cos: Math.max(...neg) },
+  };
+}

@@ -1,0 +1,37 @@
+/** The embedder port: images → L2-normalised vectors. Backends live in one file each. */
+import type { RawImage } from '../media/raw.js';
+
+export interface Embedder {
+  /** Stable name, e.g. `builtin` or `onnx:dinov2-small`. Enters every cache key. */
+  readonly id: string;
+  /** Version of the weights/features (e.g. a hash of the model file). Enters every cache key. */
+  readonly version: string;
+  /** Everything else that changes the vectors (preprocessing). Enters every cache key. */
+  readonly config: Readonly<Record<string, unknown>>;
+  /** The embedder's own default match threshold, when it has one (the builtin does). */
+  readonly defaultThreshold: number | undefined;
+  /** Embed a batch; every vector is L2-normalised. An unreadable image fails the batch. */
+  embed(images: readonly RawImage[]): Promise<Float32Array[]>;
+  close(): Promise<void>;
+}
+
+/** The paper's threshold for DINOv3 features (KeyFrame-Compass, appendix B). */
+export const DINOV3_GAMMA = 0.8;
+
+export function l2normalize(v: Float32Array | Float64Array): Float32Array {
+  let s = 0;
+  for (const x of v) s += x * x;
+  const n = Math.sqrt(s);
+  const out = new Float32Array(v.length);
+  if (n === 0) return out;
+  for (let i = 0; i < v.length; i++) out[i] = v[i]! / n;
+  return out;
+}
+
+/** Cosine similarity of two L2-normalised vectors (their dot product), computed in double. */
+export function cosine(a: Float32Array, b: Float32Array): number {
+  if (a.length !== b.length) throw new Error(`vectors differ in length: ${a.length} vs ${b.length}`);
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}

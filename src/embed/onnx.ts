@@ -1,0 +1,235 @@
+/**
+ * The only file that imports onnxruntime-node: an image model exported to ONNX (DINOv2/DINOv3,
+ * CLIP-image, SigLIP-image …) loaded from a local path, never from a hub.
+ *
+ * Preprocessing comes from a JSON file beside the model (`model.json` for `model.onnx`, else
+ * `preprocess.json` in the same folder), overridable field by field:
+ *   input_size   224 or [H, W]
+ *   resize       "shorter_side_center_crop" (default) | "squash"
+ *   mean, std    per channel, applied after scaling pixels to [0, 1] (default ImageNet's)
+ *   layout       "NCHW" (default) | "NHWC"
+ *   input        input name (default: the model's first input)
+ *   output       output name (default: the model's first output)
+ *   pooling      "cls" (token 0 of a [N, T, D] output) | "mean" (mean of tokens 1…T−1) |
+ *                "pooled" (a [N, D] output as is); default: pooled for rank 2, cls for rank 3
+ *   threshold    optional: this model's calibrated match threshold
+ * One intra-op thread per process by default (fastest measured on this kind of machine).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import * as ort from 'onnxruntime-node';
+import { z } from 'zod';
+import { BadInputError } from '../errors.js';
+import { resizeImage } from '../media/image.js';
+import type { RawImage } from '../media/raw.js';
+import { describeZodError } from '../store/jsonl.js';
+import { type Embedder, l2normalize } from './embedder.js';
+
+export const Preprocess = z.object({
+  input_size: z.union([
+    z.number().int().positive(),
+    z.tuple([z.number().int().positive(), z.number().int().positive()]),
+  ]),
+  resize: z.enum(['shorter_side_center_crop', 'squash']).default('shorter_side_center_crop'),
+  mean: z.tuple([z.number(), z.number(), z.number()]).default([0.485, 0.456, 0.406]),
+  std: z
+    .tuple([z.number().positive(), z.number().positive(), z.number().positive()])
+    .default([0.229, 0.224, 0.225]),
+  layout: z.enum(['NCHW', 'NHWC']).default('NCHW'),
+  input: z.string().optional(),
+  output: z.string().optional(),
+  pooling: z.enum(['cls', 'mean', 'pooled']).optional(),
+  threshold: z.number().min(-1).max(1).optional(),
+});
+export type Preprocess = z.output<typeof Preprocess>;
+
+export interface OnnxOptions {
+  /** Field-by-field overrides of the JSON beside the model. */
+  overrides?: Partial<z.input<typeof Preprocess>>;
+  threads?: number;
+  batch?: number;
+}
+
+function preprocessFile(modelPath: string): string | undefined {
+  const dir = dirname(modelPath);
+  const candidates = [
+    join(dir, `${basename(modelPath).replace(/\.onnx$/i, '')}.json`),
+    join(dir, 'preprocess.json'),
+  ];
+  return candidates.find((c) => existsSync(c));
+}
+
+function readPreprocess(modelPath: string, overrides: OnnxOptions['overrides']): Preprocess {
+  const file = preprocessFile(modelPath);
+  let base: unknown = {};
+  if (file) {
+    try {
+      base = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (e) {
+      throw new BadInputError(`not valid JSON (${(e as Error).message})`, { file });
+    }
+  }
+  const merged = {
+    ...(base as object),
+    ...Object.fromEntries(Object.entries(overrides ?? {}).filter(([, v]) => v !== undefined)),
+  };
+  const parsed = Preprocess.safeParse(merged);
+  if (!parsed.success) {
+    const where = file ?? modelPath;
+    const hint = file
+      ? ''
+      : ` (no ${basename(modelPath).replace(/\.onnx$/i, '')}.json or preprocess.json beside the model: write one, or pass --input-size)`;
+    throw new BadInputError(`preprocessing: ${describeZodError(parsed.error)}${hint}`, { file: where });
+  }
+  return parsed.data;
+}
+
+export async function loadOnnxEmbedder(modelPath: string, opts: OnnxOptions = {}): Promise<Embedder> {
+  if (!existsSync(modelPath)) throw new BadInputError('no such model file', { file: modelPath });
+  const pre = readPreprocess(modelPath, opts.overrides);
+  const [H, W] = typeof pre.input_size === 'number' ? [pre.input_size, pre.input_size] : pre.input_size;
+  let session: ort.InferenceSession;
+  try {
+    session = await ort.InferenceSession.create(modelPath, {
+      intraOpNumThreads: opts.threads ?? 1,
+      interOpNumThreads: 1,
+      executionProviders: ['cpu'],
+      graphOptimizationLevel: 'all',
+    });
+  } catch (e) {
+    throw new BadInputError(`not a loadable ONNX model (${String((e as Error).message).split('\n')[0]})`, {
+      file: modelPath,
+    });
+  }
+  const inputName = pre.input ?? session.inputNames[0]!;
+  const outputName = pre.output ?? session.outputNames[0]!;
+  if (!session.inputNames.includes(inputName)) {
+    throw new BadInputError(
+      `the model has no input "${inputName}" (it has ${session.inputNames.join(', ')})`,
+      { file: modelPath },
+    );
+  }
+  if (!session.outputNames.includes(outputName)) {
+    throw new BadInputError(
+      `the model has no output "${outputName}" (it has ${session.outputNames.join(', ')})`,
+      { file: modelPath },
+    );
+  }
+  const meta = session.inputMetadata.find((m) => m.name === inputName);
+  const expected = pre.layout === 'NCHW' ? [null, 3, H, W] : [null, H, W, 3];
+  if (meta?.isTensor) {
+    const shape = meta.shape;
+    const fits =
+      shape.length === 4 && shape.every((d, i) => typeof d !== 'number' || i === 0 || d === expected[i]);
+    if (!fits) {
+      throw new BadInputError(
+        `model input "${inputName}" has shape [${shape.join(', ')}] but the preprocessing gives [N, ${expected.slice(1).join(', ')}] (${pre.layout}, input_size ${H}×${W})`,
+        { file: modelPath },
+      );
+    }
+  }
+  const outMeta = session.outputMetadata.find((m) => m.name === outputName);
+  const outRank = outMeta?.isTensor ? outMeta.shape.length : undefined;
+  const pooling = pre.pooling ?? (outRank === 2 ? 'pooled' : 'cls');
+  const version = createHash('sha256').update(readFileSync(modelPath)).digest('hex').slice(0, 16);
+  const batch = Math.max(1, opts.batch ?? 8);
+
+  const toTensor = async (images: readonly RawImage[]): Promise<ort.Tensor> => {
+    const data = new Float32Array(images.length * 3 * H * W);
+    for (const [k, img0] of images.entries()) {
+      const img =
+        img0.width === W && img0.height === H && img0.channels === 3
+          ? img0
+          : await resizeImage(img0, W, H, pre.resize === 'squash' ? 'fill' : 'cover');
+      const d = img.data;
+      const off = k * 3 * H * W;
+      for (let p = 0; p < H * W; p++) {
+        for (let c = 0; c < 3; c++) {
+          const v = (d[p * 3 + c]! / 255 - pre.mean[c]!) / pre.std[c]!;
+          data[pre.layout === 'NCHW' ? off + c * H * W + p : off + p * 3 + c] = v;
+        }
+      }
+    }
+    return new ort.Tensor(
+      'float32',
+      data,
+      pre.layout === 'NCHW' ? [images.length, 3, H, W] : [images.length, H, W, 3],
+    );
+  };
+
+  const pool = (t: ort.Tensor): Float32Array[] => {
+    const data = t.data as Float32Array;
+    const dims = t.dims;
+    const n = dims[0]!;
+    const out: Float32Array[] = [];
+    if (pooling === 'pooled' || dims.length === 2) {
+      const D = dims[dims.length - 1]!;
+      for (let i = 0; i < n; i++) out.push(l2normalize(data.slice(i * D, (i + 1) * D)));
+      return out;
+    }
+    const T = dims[1]!;
+    const D = dims[2]!;
+    for (let i = 0; i < n; i++) {
+      const base = i * T * D;
+      if (pooling === 'cls') out.push(l2normalize(data.slice(base, base + D)));
+      else {
+        const acc = new Float64Array(D);
+        for (let t = 1; t < T; t++) for (let j = 0; j < D; j++) acc[j]! += data[base + t * D + j]!;
+        for (let j = 0; j < D; j++) acc[j] = acc[j]! / Math.max(1, T - 1);
+        out.push(l2normalize(acc));
+      }
+    }
+    return out;
+  };
+
+  return {
+    id: `onnx:${basename(modelPath).replace(/\.onnx$/i, '')}`,
+    version,
+    config: {
+      input_size: [H, W],
+      resize: pre.resize,
+      mean: pre.mean,
+      std: pre.std,
+      layout: pre.layout,
+      input: inputName,
+      output: outputName,
+      pooling,
+    },
+    defaultThreshold: pre.threshold,
+    async embed(images) {
+      const out: Float32Array[] = [];
+      for (let s = 0; s < images.length; s += batch) {
+        const tensor = await toTensor(images.slice(s, s + batch));
+        const result = await session.run({ [inputName]: tensor }, [outputName]);
+        out.push(...pool(result[outputName]!));
+      }
+      return out;
+    },
+    async close() {
+      await session.release();
+    },
+  };
+}
+
+/** A raw `session.run` on a ready tensor: the ceiling that bench/embed compares against. */
+export async function rawOnnxSession(
+  modelPath: string,
+  threads = 1,
+): Promise<{
+  run: (data: Float32Array, dims: number[]) => Promise<void>;
+  release: () => Promise<void>;
+}> {
+  const s = await ort.InferenceSession.create(modelPath, {
+    intraOpNumThreads: threads,
+    interOpNumThreads: 1,
+    executionProviders: ['cpu'],
+    graphOptimizationLevel: 'all',
+  });
+  return {
+    run: async (data, dims) => {
+      await s.run({ [s.inputNames[0]!]: new ort.Tensor('float32', data, dims) });
+    },
+    release: () => s.release(),
+  };
+}

@@ -1,0 +1,28 @@
+/** Canonical JSON (sorted keys, no whitespace) and its sha256: the basis of every cache key. */
+import { createHash } from 'node:crypto';
+
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === 'object' && !(v instanceof Uint8Array)) {
+    const o = v as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.keys(o)
+        .sort()
+        .filter((k) => o[k] !== undefined)
+        .map((k) => [k, sortKeys(o[k])]),
+    );
+  }
+  return v;
+}
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+export function cacheKey(namespace: string, parts: unknown): string {
+  return sha256Hex(`${namespace}\n${canonicalJson(parts)}`);
+}

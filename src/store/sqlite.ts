@@ -1,0 +1,55 @@
+/**
+ * The only file that imports better-sqlite3. A SQLite file in WAL mode with a busy timeout, so
+ * that several processes can share one cache file: readers never block, writers wait their turn.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { BadInputError } from '../errors.js';
+
+export type SqliteDatabase = Database.Database;
+
+export function openDatabase(path: string): SqliteDatabase {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  let db: SqliteDatabase;
+  try {
+    db = new Database(path, { timeout: 30_000 });
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 30000');
+  } catch (e) {
+    throw new BadInputError(`cannot open as a SQLite cache (${(e as Error).message})`, { file: path });
+  }
+  return db;
+}
+
+/** A key → bytes table. Keys are hex digests; values opaque. */
+export class KvTable {
+  private readonly getStmt: Database.Statement<[string], { value: Buffer }>;
+  private readonly putStmt: Database.Statement<[string, Buffer, number]>;
+  constructor(
+    readonly db: SqliteDatabase,
+    readonly table: string,
+  ) {
+    if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new Error(`bad table name ${table}`);
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS ${table} (key TEXT PRIMARY KEY, value BLOB NOT NULL, created REAL NOT NULL)`,
+    );
+    this.getStmt = db.prepare(`SELECT value FROM ${table} WHERE key = ?`);
+    this.putStmt = db.prepare(`INSERT OR REPLACE INTO ${table} (key, value, created) VALUES (?, ?, ?)`);
+  }
+  get(key: string): Buffer | undefined {
+    return this.getStmt.get(key)?.value;
+  }
+  put(key: string, value: Uint8Array): void {
+    this.putStmt.run(key, Buffer.from(value.buffer, value.byteOffset, value.byteLength), Date.now() / 1000);
+  }
+  putMany(rows: { key: string; value: Uint8Array }[]): void {
+    this.db.transaction(() => {
+      for (const r of rows) this.put(r.key, r.value);
+    })();
+  }
+  count(): number {
+    return (this.db.prepare(`SELECT COUNT(*) AS n FROM ${this.table}`).get() as { n: number }).n;
+  }
+}
