@@ -20,7 +20,7 @@ describe('README examples', () => {
   it('there is at least one example per command', () => {
     const commands = new Set(
       examples.map((a) =>
-        a[0] === 'media' || a[0] === 'stats' || a[0] === 'embed' ? `${a[0]} ${a[1]}` : a[0],
+        ['media', 'stats', 'embed', 'judge', 'cache', 'dev'].includes(a[0]!) ? `${a[0]} ${a[1]}` : a[0],
       ),
     );
     for (const c of [
@@ -36,6 +36,9 @@ describe('README examples', () => {
       'stats eer',
       'embed similarity',
       'embed calibrate',
+      'judge pair',
+      'judge insert',
+      'cache stats',
       'demo',
     ])
       expect(commands).toContain(c);

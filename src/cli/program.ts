@@ -1,7 +1,9 @@
 /** The command tree: one file per command group, each action calling one library function. */
 import { Command } from 'commander';
 import { registerDemo } from './demo.js';
+import { registerDev } from './dev.js';
 import { registerEmbed } from './embed.js';
+import { registerJudge } from './judge.js';
 import { registerMedia } from './media.js';
 import { registerStats } from './stats.js';
 
@@ -19,6 +21,8 @@ export function buildProgram(): Command {
   registerMedia(program);
   registerStats(program);
   registerEmbed(program);
+  registerJudge(program);
+  registerDev(program);
   registerDemo(program);
   for (const cmd of program.commands) {
     cmd.exitOverride();

@@ -3,6 +3,8 @@ export * from './bradley-terry.js';
 export * from './distributions.js';
 export * from './eer.js';
 export * from './krippendorff.js';
+export * from './linalg.js';
+export * from './logistic.js';
 export * from './permutation.js';
 export * from './proportion.js';
 export * from './rank.js';

@@ -11,16 +11,26 @@ export type SqliteDatabase = Database.Database;
 
 export function openDatabase(path: string): SqliteDatabase {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  let db: SqliteDatabase;
-  try {
-    db = new Database(path, { timeout: 30_000 });
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 30000');
-  } catch (e) {
-    throw new BadInputError(`cannot open as a SQLite cache (${(e as Error).message})`, { file: path });
+  // Switching a new file to WAL takes an exclusive lock and does not wait on the busy handler, so
+  // two processes creating one cache at once retry that step briefly.
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    let db: SqliteDatabase | undefined;
+    try {
+      db = new Database(path, { timeout: 30_000 });
+      db.pragma('busy_timeout = 30000');
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      return db;
+    } catch (e) {
+      db?.close();
+      const busy = /locked|busy/i.test((e as Error).message);
+      if (!busy || Date.now() > deadline) {
+        throw new BadInputError(`cannot open as a SQLite cache (${(e as Error).message})`, { file: path });
+      }
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20 + Math.random() * 30);
+    }
   }
-  return db;
 }
 
 /** A key → bytes table. Keys are hex digests; values opaque. */

@@ -1,0 +1,56 @@
+/** `kfbench dev …`: development tools. The VLM emulator is an emulator, not a model. */
+import type { Command } from 'commander';
+import { FAULT_KINDS, type FaultKind, startEmulator } from '../dev/emulator/server.js';
+import { UsageError } from '../errors.js';
+import { parseNumberFlag, printLines } from './output.js';
+
+export function registerDev(program: Command): void {
+  const dev = program.command('dev').description('development tools');
+  dev
+    .command('vlm-emulator')
+    .description(
+      'an OpenAI-compatible VLM emulator on 127.0.0.1 that answers from pixel statistics (for tests and the demo)',
+    )
+    .option('--port <n>', 'port (0 = any free one)', '8089')
+    .option('--model <name>', 'model name it answers to', 'kfbench-emulator')
+    .option('--latency-ms <ms>', 'fixed delay before each reply', '0')
+    .option('--position-bias <x>', 'bonus of the first-shown image', '0.02')
+    .option('--fault-rate <p>', 'probability of a fault per request', '0')
+    .option('--faults <kinds>', `comma-separated: ${FAULT_KINDS.join(',')}`, FAULT_KINDS.join(','))
+    .option('--retry-after <s>', 'Retry-After of injected 429s', '1')
+    .action(
+      async (o: {
+        port: string;
+        model: string;
+        latencyMs: string;
+        positionBias: string;
+        faultRate: string;
+        faults: string;
+        retryAfter: string;
+      }) => {
+        const kinds = o.faults.split(',').filter(Boolean) as FaultKind[];
+        for (const k of kinds)
+          if (!FAULT_KINDS.includes(k))
+            throw new UsageError(`unknown fault kind "${k}" (${FAULT_KINDS.join(', ')})`);
+        const emu = await startEmulator({
+          port: parseNumberFlag('--port', o.port, (n) => Number.isInteger(n) && n >= 0),
+          model: o.model,
+          latencyMs: parseNumberFlag('--latency-ms', o.latencyMs, (n) => n >= 0),
+          positionBias: parseNumberFlag('--position-bias', o.positionBias),
+          faults: {
+            rate: parseNumberFlag('--fault-rate', o.faultRate, (n) => n >= 0 && n <= 1),
+            kinds,
+            retryAfterS: parseNumberFlag('--retry-after', o.retryAfter, (n) => n >= 0),
+          },
+        });
+        printLines([
+          `VLM emulator (not a model) for "${o.model}" at ${emu.url}   e.g. --judge openai:${o.model}@${emu.url}`,
+        ]);
+        await new Promise<void>((resolve) => {
+          process.once('SIGINT', resolve);
+          process.once('SIGTERM', resolve);
+        });
+        await emu.close();
+      },
+    );
+}

@@ -1,0 +1,199 @@
+/** `kfbench judge …` and `kfbench cache …`: try a judge by hand, inspect the cache. */
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { BadInputError, UsageError } from '../errors.js';
+import { JudgeCache } from '../judge/cache.js';
+import { INSERTION_PROTOCOLS, type InsertionProtocol, insertIntoChain } from '../judge/insertion.js';
+import { comparePair } from '../judge/pairwise.js';
+import { JUDGE_FORMS, type JudgeFlags, openJudge, resolveJudgeSettings } from '../judge/registry.js';
+import { parseNumberFlag, printJson, printLines } from './output.js';
+
+const DEFAULT_INSTRUCTIONS = 'Choose the image that works better as a cover image.';
+
+interface RawJudgeFlags {
+  judge?: string;
+  judgeUrl?: string[];
+  config?: string;
+  cache?: string;
+  concurrency?: string;
+  timeout?: string;
+  maxRetries?: string;
+  maxSide?: string;
+  rubric?: string;
+  instructions?: string;
+}
+
+export function judgeOptions(cmd: Command): Command {
+  return cmd
+    .option('--judge <spec>', JUDGE_FORMS)
+    .option(
+      '--judge-url <url>',
+      'another endpoint of the same model (repeatable)',
+      (v: string, acc: string[] = []) => [...acc, v],
+    )
+    .option(
+      '--config <file>',
+      'JSON config: judge, judge_urls, concurrency, timeout_s, max_retries, max_side, temperature, max_tokens, cache',
+    )
+    .option('--cache <file>', 'SQLite judge cache')
+    .option('--concurrency <n>', 'requests in flight (default 16)')
+    .option('--timeout <s>', 'per-request timeout in seconds (default 120)')
+    .option('--max-retries <n>', 'retries of a failed request (default 6)')
+    .option('--max-side <px>', 'long side of images sent (default 768)');
+}
+
+export function judgeFlags(o: RawJudgeFlags): JudgeFlags {
+  const int = (name: string, v: string | undefined, min: number) =>
+    v === undefined ? undefined : parseNumberFlag(name, v, (n) => Number.isInteger(n) && n >= min);
+  return {
+    judge: o.judge,
+    judgeUrl: o.judgeUrl,
+    config: o.config,
+    cache: o.cache,
+    concurrency: int('--concurrency', o.concurrency, 1),
+    timeoutS: o.timeout === undefined ? undefined : parseNumberFlag('--timeout', o.timeout, (n) => n > 0),
+    maxRetries: int('--max-retries', o.maxRetries, 0),
+    maxSide: int('--max-side', o.maxSide, 16),
+  };
+}
+
+function instructionsFrom(o: RawJudgeFlags): string {
+  let text = o.instructions ?? DEFAULT_INSTRUCTIONS;
+  if (o.rubric) {
+    let lines: string[];
+    try {
+      lines = readFileSync(o.rubric, 'utf8')
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean);
+    } catch {
+      throw new BadInputError('no such rubric file', { file: o.rubric });
+    }
+    if (lines.length)
+      text += `\n\nGuidelines:\n${lines.map((l) => `- ${l.replace(/^[-*]\s*/, '')}`).join('\n')}`;
+  }
+  return text;
+}
+
+export function registerJudge(program: Command): void {
+  const judge = program
+    .command('judge')
+    .description('ask a judge (a VLM server or the local reader) by hand');
+
+  judgeOptions(judge.command('pair').description('compare two images under both placements'))
+    .argument('<a>')
+    .argument('<b>')
+    .option('--rubric <file>', 'guideline lines added to the prompt')
+    .option('--instructions <text>', 'what to judge', DEFAULT_INSTRUCTIONS)
+    .option('--json', 'print JSON')
+    .action(async (a: string, b: string, o: RawJudgeFlags & { json?: boolean }) => {
+      const j = await openJudge(resolveJudgeSettings(judgeFlags(o)));
+      try {
+        const [ia, ib] = await Promise.all([j.encoder.fromFile(a), j.encoder.fromFile(b)]);
+        const r = await comparePair(j.judge, ia, ib, instructionsFrom(o));
+        const out = {
+          winner: r.winner,
+          status: r.status,
+          verdicts: r.verdicts,
+          calls: r.calls,
+          cached: r.cached,
+        };
+        if (o.json) printJson(out);
+        else
+          printLines([
+            `${r.status}: ${r.winner === 'A' ? a : r.winner === 'B' ? b : 'no winner'}  (judge ${j.judge.name}; ${r.calls} calls, ${r.cached} from cache)`,
+            ...r.verdicts.map(
+              (v) =>
+                `  ${v.placement}: ${v.winner ?? `unresolved (${v.unresolved})`}${v.reason ? ` — ${v.reason}` : ''}`,
+            ),
+          ]);
+      } finally {
+        await j.close();
+      }
+    });
+
+  judgeOptions(judge.command('insert').description('insert an image into a chain ordered best first'))
+    .argument('<candidate>')
+    .requiredOption('--chain <images>', 'comma-separated chain images, best first')
+    .option('--protocol <p>', INSERTION_PROTOCOLS.join(' | '), 'pairwise')
+    .option('--rubric <file>', 'guideline lines added to the prompt')
+    .option('--instructions <text>', 'what to judge', DEFAULT_INSTRUCTIONS)
+    .option('--json', 'print JSON')
+    .action(async (f: string, o: RawJudgeFlags & { chain: string; protocol: string; json?: boolean }) => {
+      if (!INSERTION_PROTOCOLS.includes(o.protocol as InsertionProtocol))
+        throw new UsageError(`--protocol must be ${INSERTION_PROTOCOLS.join(', ')}`);
+      const chainFiles = o.chain.split(',').filter(Boolean);
+      if (chainFiles.length === 0) throw new UsageError('--chain needs at least one image');
+      const j = await openJudge(resolveJudgeSettings(judgeFlags(o)));
+      try {
+        const cand = await j.encoder.fromFile(f);
+        const chain = await Promise.all(chainFiles.map((c) => j.encoder.fromFile(c)));
+        const r = await insertIntoChain(
+          j.judge,
+          cand,
+          chain,
+          instructionsFrom(o),
+          o.protocol as InsertionProtocol,
+        );
+        const out = { position: r.position, calls: r.calls, cached: r.cached, unresolved: r.unresolved };
+        if (o.json) printJson(out);
+        else
+          printLines([
+            `position ${r.position} of ${chain.length} (above ${r.position} chain images; ${r.calls} calls, ${r.cached} from cache, ${r.unresolved} unresolved)`,
+          ]);
+      } finally {
+        await j.close();
+      }
+    });
+
+  const cache = program.command('cache').description('the judge cache (SQLite)');
+  cache
+    .command('stats')
+    .requiredOption('--cache <file>', 'cache file')
+    .option('--json', 'print JSON')
+    .action((o: { cache: string; json?: boolean }) => {
+      const c = new JudgeCache(o.cache);
+      const s = c.stats();
+      c.close();
+      if (o.json) printJson(s);
+      else
+        printLines([
+          `${s.rows} answers (${s.unresolved} unresolved), ${(s.bytes / 1e6).toFixed(2)} MB`,
+          ...s.by_model.map((m) => `  ${m.backend}:${m.model} ${m.protocol}: ${m.n}`),
+        ]);
+    });
+  cache
+    .command('export')
+    .description('every cached answer as JSON Lines on stdout')
+    .requiredOption('--cache <file>', 'cache file')
+    .action((o: { cache: string }) => {
+      const c = new JudgeCache(o.cache);
+      for (const r of c.rows()) process.stdout.write(`${JSON.stringify(r)}\n`);
+      c.close();
+    });
+  cache
+    .command('prune')
+    .description('delete cached answers: unresolved ones, older ones, or one model’s')
+    .requiredOption('--cache <file>', 'cache file')
+    .option('--unresolved', 'answers recorded as unresolved')
+    .option('--older-than <days>', 'answers older than this')
+    .option('--model <name>', "one model's answers")
+    .option('--json', 'print JSON')
+    .action(
+      (o: { cache: string; unresolved?: boolean; olderThan?: string; model?: string; json?: boolean }) => {
+        if (!o.unresolved && o.olderThan === undefined && !o.model)
+          throw new UsageError('say what to prune: --unresolved, --older-than DAYS and/or --model NAME');
+        const c = new JudgeCache(o.cache);
+        const deleted = c.prune({
+          ...(o.unresolved ? { unresolved: true } : {}),
+          ...(o.olderThan !== undefined
+            ? { olderThanS: 86400 * parseNumberFlag('--older-than', o.olderThan, (n) => n >= 0) }
+            : {}),
+          ...(o.model ? { model: o.model } : {}),
+        });
+        c.close();
+        if (o.json) printJson({ deleted });
+        else printLines([`deleted ${deleted} answers`]);
+      },
+    );
+}

@@ -1,0 +1,276 @@
+/**
+ * The VLM emulator: an HTTP server on 127.0.0.1 speaking the OpenAI chat-completions API, for
+ * tests and the demo. Clearly an emulator: it decodes the data-URL images and answers from pixel
+ * statistics by a fixed rule; it is not a vision-language model. On request it injects faults.
+ */
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRng, type Rng } from '../../stats/rng.js';
+import { type ImageFeatures, imageFeatures } from './features.js';
+import { HANDLERS } from './prompts.js';
+
+export type FaultKind = 'http429' | 'http500' | 'slow' | 'reset' | 'prose' | 'truncated' | 'empty';
+export const FAULT_KINDS: FaultKind[] = [
+  'http429',
+  'http500',
+  'slow',
+  'reset',
+  'prose',
+  'truncated',
+  'empty',
+];
+
+export interface FaultPlan {
+  /** Probability that a request gets a fault. */
+  rate: number;
+  kinds: FaultKind[];
+  retryAfterS?: number;
+  slowMs?: number;
+  seed?: number | string;
+  /** Inject at most this many faults, then answer normally. */
+  limit?: number;
+}
+
+export interface EmulatorOptions {
+  port?: number;
+  host?: string;
+  model?: string;
+  /** Require this bearer key (401 otherwise). */
+  apiKey?: string;
+  latencyMs?: number;
+  positionBias?: number;
+  faults?: FaultPlan;
+}
+
+export interface LoggedRequest {
+  n: number;
+  /** ms since the emulator started. */
+  t: number;
+  key: string;
+  kind: string;
+  fault: FaultKind | null;
+  /** HTTP status sent; -1 connection reset on purpose; -2 the client left before the reply. */
+  status: number;
+}
+
+export interface Emulator {
+  url: string;
+  port: number;
+  log: LoggedRequest[];
+  setFaults(f: FaultPlan | undefined): void;
+  setLatency(ms: number): void;
+  close(): Promise<void>;
+}
+
+interface ChatBody {
+  model?: string;
+  messages?: {
+    role: string;
+    content: string | { type: string; text?: string; image_url?: { url: string } }[];
+  }[];
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+function completion(model: string, content: string, promptTokens: number): unknown {
+  return {
+    id: `emu-${Date.now()}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: Math.ceil(content.length / 4),
+      total_tokens: promptTokens + Math.ceil(content.length / 4),
+    },
+  };
+}
+
+export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
+  const model = opts.model ?? 'kfbench-emulator';
+  let latency = opts.latencyMs ?? 0;
+  let faults = opts.faults;
+  let rng: Rng = createRng(faults?.seed ?? 1);
+  let injected = 0;
+  const started = performance.now();
+  const log: LoggedRequest[] = [];
+  const features = new Map<string, Promise<ImageFeatures>>();
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === 'GET' && req.url === '/__log') return send(res, 200, { requests: log.length, log });
+    if (req.method === 'GET' && req.url?.endsWith('/models'))
+      return send(res, 200, { object: 'list', data: [{ id: model, object: 'model' }] });
+    if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions'))
+      return send(res, 404, { error: { message: 'not found' } });
+    const entry: LoggedRequest = {
+      n: log.length,
+      t: performance.now() - started,
+      key: '',
+      kind: '?',
+      fault: null,
+      status: 0,
+    };
+    log.push(entry);
+    if (opts.apiKey && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
+      entry.status = 401;
+      return send(res, 401, { error: { message: 'invalid api key', type: 'invalid_request_error' } });
+    }
+    let body: ChatBody;
+    try {
+      body = JSON.parse(await readBody(req)) as ChatBody;
+    } catch {
+      entry.status = 400;
+      return send(res, 400, { error: { message: 'body is not JSON' } });
+    }
+    if (body.model !== model) {
+      entry.status = 404;
+      return send(res, 404, {
+        error: {
+          message: `The model \`${body.model}\` does not exist`,
+          type: 'invalid_request_error',
+          code: 'model_not_found',
+        },
+      });
+    }
+    const parts = (body.messages ?? []).flatMap((m) =>
+      typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content,
+    );
+    const text = parts
+      .filter((p) => p.type === 'text')
+      .map((p) => p.text ?? '')
+      .join('\n');
+    const urls = parts.filter((p) => p.type === 'image_url').map((p) => p.image_url?.url ?? '');
+    const bytes = urls.map((u) => Buffer.from(u.slice(u.indexOf(',') + 1), 'base64'));
+    const hash = createHash('sha256').update(text);
+    for (const b of bytes) hash.update(b);
+    entry.key = hash.digest('hex').slice(0, 16);
+    const handler = HANDLERS.find((h) => h.matches(text));
+    entry.kind = handler?.kind ?? 'unknown';
+    const promptTokens = Math.ceil(text.length / 4) + 258 * bytes.length;
+    const room = !!faults && (faults.limit === undefined || injected < faults.limit);
+    const fault =
+      faults && room && faults.kinds.length && rng.next() < faults.rate
+        ? faults.kinds[rng.int(faults.kinds.length)]!
+        : null;
+    if (fault) injected++;
+    entry.fault = fault;
+    if (latency > 0) await sleep(latency);
+    switch (fault) {
+      case 'http429':
+        entry.status = 429;
+        return send(
+          res,
+          429,
+          { error: { message: 'rate limited', type: 'rate_limit_error' } },
+          { 'retry-after': String(faults?.retryAfterS ?? 1) },
+        );
+      case 'http500':
+        entry.status = 500;
+        return send(res, 500, { error: { message: 'internal error' } });
+      case 'reset':
+        entry.status = -1;
+        req.socket.destroy();
+        return;
+      case 'slow':
+        await sleep(faults?.slowMs ?? 5000);
+        break;
+      case 'prose':
+        entry.status = 200;
+        return send(
+          res,
+          200,
+          completion(
+            model,
+            'Looking at both images, I would say the first one is somewhat better overall.',
+            promptTokens,
+          ),
+        );
+      case 'truncated':
+        entry.status = 200;
+        return send(res, 200, completion(model, '{"winner": "A", "rea', promptTokens));
+      case 'empty':
+        entry.status = 200;
+        return send(res, 200, completion(model, '', promptTokens));
+      default:
+        break;
+    }
+    if (res.destroyed || req.socket.destroyed) {
+      entry.status = -2;
+      return;
+    }
+    let content: string;
+    if (!handler) content = 'I do not understand what you are asking me to compare.';
+    else {
+      const feats = await Promise.all(
+        bytes.map((b) => {
+          const k = createHash('sha256').update(b).digest('hex');
+          let f = features.get(k);
+          if (!f) {
+            f = imageFeatures(b);
+            features.set(k, f);
+          }
+          return f;
+        }),
+      );
+      content = JSON.stringify(
+        handler.answer({ text, images: feats, positionBias: opts.positionBias ?? 0.02 }),
+      );
+    }
+    if (res.destroyed || req.socket.destroyed) {
+      entry.status = -2;
+      return;
+    }
+    entry.status = 200;
+    send(res, 200, completion(model, content, promptTokens));
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent && !res.destroyed)
+        send(res, 500, { error: { message: String((e as Error).message) } });
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${opts.host ?? '127.0.0.1'}:${port}/v1`,
+    port,
+    log,
+    setFaults(f) {
+      faults = f;
+      injected = 0;
+      rng = createRng(f?.seed ?? 1);
+    },
+    setLatency(ms) {
+      latency = ms;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,172 @@
+/**
+ * The judge: one question → a verdict, through the cache. Shared by every backend:
+ *  - a cache hit makes no call; identical questions in flight at once are asked once (single flight);
+ *  - the reply is parsed against the answer schema; a reply that does not parse (or is a refusal)
+ *    is asked once more; if that fails too the question is recorded as unresolved with both raw
+ *    texts — never a crash, never dropped;
+ *  - backend errors (after the backend's own retries) propagate and are never cached.
+ */
+import type { z } from 'zod';
+import { type CachedAnswer, type JudgeCache, judgeCacheKey } from './cache.js';
+import { parseReply } from './parse.js';
+import {
+  emptyStats,
+  type JudgeBackend,
+  type JudgeImage,
+  type JudgeStats,
+  type Sampling,
+  type Verdict,
+} from './types.js';
+
+export interface Question<S extends z.ZodType> {
+  prompt: string;
+  images: JudgeImage[];
+  /** The label shown before each image, in placement order. */
+  labels: string[];
+  protocol: { name: string; version: string };
+  schema: S;
+}
+
+export interface JudgeOptions {
+  cache?: JudgeCache | undefined;
+  sampling?: Partial<Sampling>;
+  signal?: AbortSignal | undefined;
+}
+
+export type JudgeEvent = { type: 'answer'; cached: boolean; unresolved: boolean };
+
+export class Judge {
+  readonly stats: JudgeStats = emptyStats();
+  readonly sampling: Sampling;
+  private readonly inflight = new Map<string, Promise<CachedAnswer>>();
+  private listeners: ((e: JudgeEvent) => void)[] = [];
+
+  constructor(
+    readonly backend: JudgeBackend,
+    private readonly opts: JudgeOptions = {},
+  ) {
+    this.sampling = {
+      temperature: opts.sampling?.temperature ?? 0,
+      max_tokens: opts.sampling?.max_tokens ?? 256,
+    };
+  }
+
+  /** "backend:model", as reports name the reader. */
+  get name(): string {
+    return `${this.backend.name}:${this.backend.model}`;
+  }
+
+  onEvent(f: (e: JudgeEvent) => void): void {
+    this.listeners.push(f);
+  }
+
+  keyOf(q: Question<z.ZodType>): string {
+    return judgeCacheKey({
+      backend: this.backend.name,
+      model: this.backend.model,
+      identity: this.backend.identity,
+      protocol: q.protocol,
+      prompt: q.prompt,
+      images: q.images.map((i) => i.sha256),
+      labels: q.labels,
+      sampling: { ...this.sampling },
+    });
+  }
+
+  /** Whether the cache already holds this question's answer (for --dry-run). */
+  isCached(q: Question<z.ZodType>): boolean {
+    return !!this.opts.cache?.get(this.keyOf(q));
+  }
+
+  async ask<S extends z.ZodType>(q: Question<S>): Promise<Verdict<z.output<S>>> {
+    const key = this.keyOf(q);
+    const hit = this.opts.cache?.get(key);
+    if (hit) {
+      this.stats.cached++;
+      this.emit({ type: 'answer', cached: true, unresolved: !!hit.unresolved });
+      return this.toVerdict<z.output<S>>(hit, q.schema, true, 0);
+    }
+    let p = this.inflight.get(key);
+    let shared = true;
+    if (!p) {
+      shared = false;
+      p = this.fresh(q);
+      this.inflight.set(key, p);
+      p.then(
+        (a) => {
+          this.opts.cache?.put(
+            key,
+            { backend: this.backend.name, model: this.backend.model, protocol: q.protocol.name },
+            a,
+          );
+          this.inflight.delete(key);
+        },
+        () => this.inflight.delete(key),
+      );
+    }
+    const a = await p;
+    if (shared) this.stats.cached++;
+    this.emit({ type: 'answer', cached: shared, unresolved: !!a.unresolved });
+    return this.toVerdict<z.output<S>>(a, q.schema, shared, shared ? 0 : a.raw.length);
+  }
+
+  private async fresh<S extends z.ZodType>(q: Question<S>): Promise<CachedAnswer> {
+    const raw: string[] = [];
+    const usage = { prompt_tokens: 0, completion_tokens: 0 };
+    let latency = 0;
+    let reason = '';
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const r = await this.backend.complete(
+        {
+          prompt: q.prompt,
+          images: q.images,
+          labels: q.labels,
+          protocol: q.protocol.name,
+          sampling: this.sampling,
+          attempt,
+        },
+        this.opts.signal,
+      );
+      raw.push(r.text);
+      usage.prompt_tokens += r.usage.prompt_tokens;
+      usage.completion_tokens += r.usage.completion_tokens;
+      latency += r.latency_ms;
+      this.stats.calls++;
+      this.stats.retries += r.retries;
+      this.stats.prompt_tokens += r.usage.prompt_tokens;
+      this.stats.completion_tokens += r.usage.completion_tokens;
+      this.stats.latency_ms += r.latency_ms;
+      if (attempt === 1) this.stats.reasks++;
+      const parsed = parseReply(r.text, q.schema);
+      if (parsed.ok) return { answer: parsed.value, unresolved: null, raw, usage, latency_ms: latency };
+      reason = parsed.reason;
+    }
+    this.stats.unresolved++;
+    return {
+      answer: null,
+      unresolved: `unparsable after one re-ask: ${reason}`,
+      raw,
+      usage,
+      latency_ms: latency,
+    };
+  }
+
+  private toVerdict<T>(a: CachedAnswer, schema: z.ZodType, cached: boolean, calls: number): Verdict<T> {
+    const v: Verdict<T> = { raw: a.raw, usage: a.usage, latency_ms: a.latency_ms, cached, calls };
+    if (a.unresolved) v.unresolved = a.unresolved;
+    else {
+      const r = schema.safeParse(a.answer);
+      if (r.success) v.answer = r.data as T;
+      else v.unresolved = 'cached answer no longer matches the schema';
+    }
+    return v;
+  }
+
+  private emit(e: JudgeEvent): void {
+    for (const l of this.listeners) l(e);
+  }
+
+  async close(): Promise<void> {
+    await this.backend.close();
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * The `openai` backend: any OpenAI-compatible chat-completions server (vLLM, SGLang, Ollama,
+ * llama.cpp's server, a hosted API), images as data URLs. The only file that imports the `openai`
+ * SDK; its own retries are off — this file owns the retry loop:
+ *  - 408, 409, 429, 5xx, timeouts and dropped connections are retried with exponential back-off
+ *    and full jitter, honouring Retry-After (seconds or an HTTP date) and retry-after-ms;
+ *  - 400, 401, 403, 404 fail at once with the endpoint and the status (exit 4);
+ *  - a refused connection is retried twice, then fails naming the endpoint.
+ * The API key comes from the options (KFBENCH_API_KEY / OPENAI_API_KEY) and is never logged.
+ */
+import OpenAI from 'openai';
+import { BackendError } from '../errors.js';
+import { type Endpoint, EndpointPool } from './endpoints.js';
+import { dataUrl } from './images.js';
+import { Semaphore } from './semaphore.js';
+import type { BackendReply, BackendRequest, JudgeBackend } from './types.js';
+
+export interface OpenAiOptions {
+  model: string;
+  baseUrls: string[];
+  apiKey?: string | undefined;
+  concurrency?: number;
+  timeoutMs?: number;
+  maxRetries?: number;
+  backoffBaseMs?: number;
+  backoffCapMs?: number;
+  restAfter?: number;
+  restMs?: number;
+  /** For jitter; Math.random by default. */
+  random?: () => number;
+}
+
+const RETRY_STATUS = new Set([408, 409, 429, 500, 502, 503, 504]);
+
+function retryAfterMs(headers: Headers | undefined): number | undefined {
+  if (!headers) return undefined;
+  const ms = headers.get('retry-after-ms');
+  if (ms && Number.isFinite(Number(ms))) return Number(ms);
+  const ra = headers.get('retry-after');
+  if (!ra) return undefined;
+  if (Number.isFinite(Number(ra))) return Number(ra) * 1000;
+  const at = Date.parse(ra);
+  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : undefined;
+}
+
+function causeCode(e: unknown): string | undefined {
+  let c: unknown = e;
+  for (let i = 0; i < 5 && c; i++) {
+    const code = (c as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    c = (c as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function rootMessage(e: unknown): string {
+  let c: unknown = e;
+  let msg = '';
+  for (let i = 0; i < 5 && c; i++) {
+    msg = (c as { message?: string }).message ?? msg;
+    c = (c as { cause?: unknown }).cause;
+  }
+  return msg;
+}
+
+export class OpenAiBackend implements JudgeBackend {
+  readonly name = 'openai';
+  readonly model: string;
+  readonly identity = {};
+  readonly pool: EndpointPool<OpenAI>;
+  private readonly sem: Semaphore;
+  private readonly o: Required<Omit<OpenAiOptions, 'apiKey' | 'model' | 'baseUrls'>>;
+
+  constructor(opts: OpenAiOptions) {
+    if (opts.baseUrls.length === 0) throw new BackendError('no judge endpoint given');
+    this.model = opts.model;
+    this.o = {
+      concurrency: opts.concurrency ?? 16,
+      timeoutMs: opts.timeoutMs ?? 120_000,
+      maxRetries: opts.maxRetries ?? 6,
+      backoffBaseMs: opts.backoffBaseMs ?? 500,
+      backoffCapMs: opts.backoffCapMs ?? 30_000,
+      restAfter: opts.restAfter ?? 3,
+      restMs: opts.restMs ?? 30_000,
+      random: opts.random ?? Math.random,
+    };
+    this.sem = new Semaphore(this.o.concurrency);
+    const key = opts.apiKey || 'no-key';
+    this.pool = new EndpointPool(
+      opts.baseUrls,
+      (url) => new OpenAI({ apiKey: key, baseURL: url, maxRetries: 0, timeout: this.o.timeoutMs }),
+      this.o.restAfter,
+      this.o.restMs,
+    );
+  }
+
+  private backoff(attempt: number): number {
+    const exp = Math.min(this.o.backoffCapMs, this.o.backoffBaseMs * 2 ** attempt);
+    return exp * (0.5 + 0.5 * this.o.random());
+  }
+
+  async complete(req: BackendRequest, signal?: AbortSignal): Promise<BackendReply> {
+    const release = await this.sem.acquire();
+    try {
+      return await this.attempts(req, signal);
+    } finally {
+      release();
+    }
+  }
+
+  private async attempts(req: BackendRequest, signal?: AbortSignal): Promise<BackendReply> {
+    const content: OpenAI.Chat.Completions.ChatCompletionContentPart[] = [{ type: 'text', text: req.prompt }];
+    req.images.forEach((img, i) => {
+      content.push({ type: 'text', text: `Image ${req.labels[i] ?? i + 1}:` });
+      content.push({ type: 'image_url', image_url: { url: dataUrl(img) } });
+    });
+    let retries = 0;
+    let refused = 0;
+    let last = '';
+    for (let attempt = 0; attempt <= this.o.maxRetries; attempt++) {
+      if (signal?.aborted) throw new BackendError('judge request cancelled');
+      const ep: Endpoint<OpenAI> = this.pool.pick();
+      ep.inflight++;
+      const t0 = performance.now();
+      let waitMs: number | undefined;
+      try {
+        const c = await ep.client.chat.completions.create(
+          {
+            model: this.model,
+            messages: [{ role: 'user', content }],
+            temperature: req.sampling.temperature,
+            max_tokens: req.sampling.max_tokens,
+          },
+          { timeout: this.o.timeoutMs, maxRetries: 0, ...(signal ? { signal } : {}) },
+        );
+        this.pool.succeeded(ep);
+        return {
+          text: c.choices?.[0]?.message?.content ?? '',
+          usage: {
+            prompt_tokens: c.usage?.prompt_tokens ?? 0,
+            completion_tokens: c.usage?.completion_tokens ?? 0,
+          },
+          latency_ms: performance.now() - t0,
+          retries,
+        };
+      } catch (e) {
+        if (e instanceof OpenAI.APIError && typeof e.status === 'number') {
+          const s = e.status;
+          if (!RETRY_STATUS.has(s) && s < 500) {
+            const what =
+              s === 401 || s === 403
+                ? 'authentication failed: check KFBENCH_API_KEY'
+                : s === 404
+                  ? `model "${this.model}" or path not found`
+                  : 'request rejected';
+            throw new BackendError(`judge endpoint ${ep.url}: HTTP ${s} (${what})`);
+          }
+          last = `HTTP ${s}`;
+          waitMs = retryAfterMs(e.headers);
+          this.pool.failed(ep);
+        } else if (e instanceof OpenAI.APIConnectionTimeoutError) {
+          last = `no reply within ${this.o.timeoutMs} ms`;
+          this.pool.failed(ep);
+        } else if (e instanceof OpenAI.APIUserAbortError || signal?.aborted) {
+          throw new BackendError('judge request cancelled');
+        } else if (e instanceof OpenAI.APIConnectionError) {
+          const code = causeCode(e);
+          last = `connection error${code ? ` (${code})` : ''}`;
+          this.pool.failed(ep);
+          const why = rootMessage(e);
+          if (/bad port|invalid url/i.test(why))
+            throw new BackendError(`judge endpoint ${ep.url}: unusable (${why})`);
+          if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+            if (++refused > 2) throw new BackendError(`judge endpoint ${ep.url}: unreachable (${code})`);
+          }
+        } else {
+          throw new BackendError(`judge endpoint ${ep.url}: ${(e as Error).message}`);
+        }
+      } finally {
+        ep.inflight--;
+      }
+      if (attempt === this.o.maxRetries) break;
+      retries++;
+      await new Promise((r) => setTimeout(r, waitMs ?? this.backoff(attempt)));
+    }
+    throw new BackendError(`judge gave up after ${this.o.maxRetries + 1} attempts (last: ${last})`);
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,70 @@
+/**
+ * comparePair: one comparison asked under both placements (A first, then B first). Confident
+ * when both placements pick the same image; otherwise unresolved (counted as an error by callers).
+ * Reply contract: {"winner": "A" | "B", "reason": "…"}, A = the first image shown.
+ */
+import { z } from 'zod';
+import type { Judge } from './judge.js';
+import { loadTemplate, render } from './prompts.js';
+import type { JudgeImage } from './types.js';
+
+export const PairAnswer = z.object({ winner: z.enum(['A', 'B']), reason: z.string().optional() });
+
+export interface PlacementVerdict {
+  placement: 'first-shown-first' | 'second-shown-first';
+  /** Winner in this placement's own labels. */
+  winner: 'A' | 'B' | null;
+  reason?: string;
+  unresolved?: string;
+  raw: string[];
+  cached: boolean;
+}
+
+export interface PairOutcome {
+  /** 'A' = the first argument, 'B' = the second, null when unresolved. */
+  winner: 'A' | 'B' | null;
+  status: 'confident' | 'unresolved';
+  verdicts: [PlacementVerdict, PlacementVerdict];
+  /** Answers obtained over the network (re-asks included). */
+  calls: number;
+  /** Answers served from the cache. */
+  cached: number;
+}
+
+export async function comparePair(
+  judge: Judge,
+  a: JudgeImage,
+  b: JudgeImage,
+  instructions: string,
+): Promise<PairOutcome> {
+  const t = loadTemplate('pairwise');
+  const prompt = render(t, { instructions });
+  const ask = (x: JudgeImage, y: JudgeImage) =>
+    judge.ask({
+      prompt,
+      images: [x, y],
+      labels: ['A', 'B'],
+      protocol: { name: 'pairwise', version: t.version },
+      schema: PairAnswer,
+    });
+  const [v1, v2] = await Promise.all([ask(a, b), ask(b, a)]);
+  const pv = (v: typeof v1, placement: PlacementVerdict['placement']): PlacementVerdict => ({
+    placement,
+    winner: v.answer?.winner ?? null,
+    ...(v.answer?.reason ? { reason: v.answer.reason } : {}),
+    ...(v.unresolved ? { unresolved: v.unresolved } : {}),
+    raw: v.raw,
+    cached: v.cached,
+  });
+  // map each placement's winner back to the arguments
+  const w1 = v1.answer ? (v1.answer.winner === 'A' ? 'A' : 'B') : null;
+  const w2 = v2.answer ? (v2.answer.winner === 'A' ? 'B' : 'A') : null;
+  const confident = w1 !== null && w1 === w2;
+  return {
+    winner: confident ? w1 : null,
+    status: confident ? 'confident' : 'unresolved',
+    verdicts: [pv(v1, 'first-shown-first'), pv(v2, 'second-shown-first')],
+    calls: v1.calls + v2.calls,
+    cached: (v1.cached ? 1 : 0) + (v2.cached ? 1 : 0),
+  };
+}

@@ -1,0 +1,156 @@
+/**
+ * Judges by name, and their settings. Specs:
+ *   openai:MODEL@BASE_URL   MODEL is everything before the last "@" that is followed by http:// or
+ *                           https://, so Ollama names such as qwen2.5vl:7b work; more endpoints of
+ *                           the same model with a repeatable --judge-url
+ *   local:READER.json       the embedded reader fitted by `hero fit-reader`
+ * Settings come from flags > a JSON config file (--config) > the environment > defaults.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { BadInputError, UsageError } from '../errors.js';
+import { describeZodError } from '../store/jsonl.js';
+import { JudgeCache } from './cache.js';
+import { DEFAULT_MAX_SIDE, ImageEncoder } from './images.js';
+import { Judge } from './judge.js';
+import { LocalBackend } from './local.js';
+import { OpenAiBackend } from './openai.js';
+import type { JudgeBackend } from './types.js';
+
+export const JUDGE_FORMS = 'openai:MODEL@BASE_URL | local:READER.json';
+
+export type JudgeSpec = { kind: 'openai'; model: string; url: string } | { kind: 'local'; path: string };
+
+export function parseJudgeSpec(spec: string): JudgeSpec {
+  if (spec.startsWith('local:') && spec.length > 6) return { kind: 'local', path: spec.slice(6) };
+  if (spec.startsWith('openai:')) {
+    const rest = spec.slice(7);
+    const m = /^(.+)@(https?:\/\/\S+)$/.exec(rest);
+    if (m?.[1] && m[2]) return { kind: 'openai', model: m[1], url: m[2] };
+  }
+  throw new UsageError(
+    `--judge must be ${JUDGE_FORMS} (e.g. openai:qwen2.5vl:7b@http://127.0.0.1:11434/v1), got "${spec}"`,
+  );
+}
+
+export const JudgeConfigFile = z.object({
+  judge: z.string().optional(),
+  judge_urls: z.array(z.string()).optional(),
+  concurrency: z.number().int().positive().optional(),
+  timeout_s: z.number().positive().optional(),
+  max_retries: z.number().int().min(0).optional(),
+  max_side: z.number().int().positive().optional(),
+  temperature: z.number().min(0).optional(),
+  max_tokens: z.number().int().positive().optional(),
+  cache: z.string().optional(),
+});
+export type JudgeConfigFile = z.output<typeof JudgeConfigFile>;
+
+export interface JudgeSettings {
+  spec: string;
+  extraUrls: string[];
+  concurrency: number;
+  timeoutMs: number;
+  maxRetries: number;
+  maxSide: number;
+  temperature: number;
+  maxTokens: number;
+  cache: string | undefined;
+  apiKey: string | undefined;
+}
+
+export interface JudgeFlags {
+  judge?: string | undefined;
+  judgeUrl?: string[] | undefined;
+  config?: string | undefined;
+  concurrency?: number | undefined;
+  timeoutS?: number | undefined;
+  maxRetries?: number | undefined;
+  maxSide?: number | undefined;
+  temperature?: number | undefined;
+  maxTokens?: number | undefined;
+  cache?: string | undefined;
+}
+
+export function readJudgeConfig(file: string): JudgeConfigFile {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new BadInputError(
+      code === 'ENOENT' ? 'no such config file' : `not valid JSON (${(e as Error).message})`,
+      { file },
+    );
+  }
+  const r = JudgeConfigFile.safeParse(json);
+  if (!r.success) throw new BadInputError(describeZodError(r.error), { file });
+  return r.data;
+}
+
+export function resolveJudgeSettings(flags: JudgeFlags, env: NodeJS.ProcessEnv = process.env): JudgeSettings {
+  const cfg = flags.config ? readJudgeConfig(flags.config) : {};
+  const spec = flags.judge ?? cfg.judge ?? env.KFBENCH_JUDGE;
+  if (!spec)
+    throw new UsageError(
+      `no judge given: pass --judge ${JUDGE_FORMS} (or "judge" in --config, or KFBENCH_JUDGE)`,
+    );
+  const envUrls = env.KFBENCH_JUDGE_URLS?.split(',').filter(Boolean);
+  return {
+    spec,
+    extraUrls: flags.judgeUrl?.length ? flags.judgeUrl : (cfg.judge_urls ?? envUrls ?? []),
+    concurrency: flags.concurrency ?? cfg.concurrency ?? 16,
+    timeoutMs: 1000 * (flags.timeoutS ?? cfg.timeout_s ?? 120),
+    maxRetries: flags.maxRetries ?? cfg.max_retries ?? 6,
+    maxSide: flags.maxSide ?? cfg.max_side ?? DEFAULT_MAX_SIDE,
+    temperature: flags.temperature ?? cfg.temperature ?? 0,
+    maxTokens: flags.maxTokens ?? cfg.max_tokens ?? 256,
+    cache: flags.cache ?? cfg.cache ?? env.KFBENCH_CACHE,
+    apiKey: env.KFBENCH_API_KEY || env.OPENAI_API_KEY || undefined,
+  };
+}
+
+export interface OpenedJudge {
+  judge: Judge;
+  encoder: ImageEncoder;
+  cache: JudgeCache | undefined;
+  close(): Promise<void>;
+}
+
+/** Open a judge with its cache and image encoder. Test hooks may tune the retry timing. */
+export async function openJudge(
+  s: JudgeSettings,
+  tuning: { backoffBaseMs?: number; restMs?: number } = {},
+): Promise<OpenedJudge> {
+  const spec = parseJudgeSpec(s.spec);
+  let backend: JudgeBackend;
+  if (spec.kind === 'local') backend = await LocalBackend.open(spec.path);
+  else {
+    for (const u of s.extraUrls)
+      if (!/^https?:\/\//.test(u))
+        throw new UsageError(`--judge-url must start with http:// or https://, got "${u}"`);
+    backend = new OpenAiBackend({
+      model: spec.model,
+      baseUrls: [spec.url, ...s.extraUrls.filter((u) => u !== spec.url)],
+      apiKey: s.apiKey,
+      concurrency: s.concurrency,
+      timeoutMs: s.timeoutMs,
+      maxRetries: s.maxRetries,
+      ...tuning,
+    });
+  }
+  const cache = s.cache ? new JudgeCache(s.cache) : undefined;
+  const judge = new Judge(backend, {
+    cache,
+    sampling: { temperature: s.temperature, max_tokens: s.maxTokens },
+  });
+  return {
+    judge,
+    encoder: new ImageEncoder(s.maxSide),
+    cache,
+    async close() {
+      await judge.close();
+      cache?.close();
+    },
+  };
+}

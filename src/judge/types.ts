@@ -1,0 +1,89 @@
+/** The judge layer's shared types: what a backend is asked, what it answers, what a verdict is. */
+
+/** An image as sent to a judge: JPEG bytes after any resize, and their sha256. */
+export interface JudgeImage {
+  bytes: Buffer;
+  sha256: string;
+  mime: 'image/jpeg';
+}
+
+export interface Sampling {
+  temperature: number;
+  max_tokens: number;
+}
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+export interface BackendRequest {
+  /** Rendered prompt text. */
+  prompt: string;
+  /** Images in placement order. */
+  images: JudgeImage[];
+  /** The label shown before each image (e.g. A, B or 1…7), in placement order. */
+  labels: string[];
+  /** Protocol name, e.g. `pairwise` or `listwise` (the local reader answers by it). */
+  protocol: string;
+  sampling: Sampling;
+  /** 0 for the first ask, 1 for the re-ask after an unparsable reply. */
+  attempt: number;
+}
+
+export interface BackendReply {
+  text: string;
+  usage: Usage;
+  latency_ms: number;
+  /** Failed HTTP attempts that were retried before this reply. */
+  retries: number;
+}
+
+/** A judge backend turns one request into reply text. Parsing, caching and re-asking are shared. */
+export interface JudgeBackend {
+  readonly name: string;
+  readonly model: string;
+  /** Everything else that determines answers (e.g. the local reader's weights hash); enters cache keys. */
+  readonly identity: Readonly<Record<string, unknown>>;
+  complete(req: BackendRequest, signal?: AbortSignal): Promise<BackendReply>;
+  close(): Promise<void>;
+}
+
+/** The outcome of one question. */
+export interface Verdict<T> {
+  answer?: T;
+  /** Why no answer: the reply did not parse twice, or was a refusal. */
+  unresolved?: string;
+  /** Raw reply text(s): the first ask and, if any, the re-ask. */
+  raw: string[];
+  usage: Usage;
+  latency_ms: number;
+  /** Served from the cache (no network). */
+  cached: boolean;
+  /** Answers obtained over the network for this question (re-asks included). */
+  calls: number;
+}
+
+export interface JudgeStats {
+  calls: number;
+  cached: number;
+  reasks: number;
+  retries: number;
+  unresolved: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  latency_ms: number;
+}
+
+export function emptyStats(): JudgeStats {
+  return {
+    calls: 0,
+    cached: 0,
+    reasks: 0,
+    retries: 0,
+    unresolved: 0,
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    latency_ms: 0,
+  };
+}

@@ -1,0 +1,258 @@
+/** The real client against the emulator over HTTP on 127.0.0.1 — no stubbing of the client. */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/dev/emulator/server.js';
+import { BackendError } from '../../src/errors.js';
+import { JudgeCache } from '../../src/judge/cache.js';
+import { Judge } from '../../src/judge/judge.js';
+import { OpenAiBackend } from '../../src/judge/openai.js';
+import { emulatorJudge } from '../support/emulator.js';
+import { askMany, imagePool, question } from '../support/judge-questions.js';
+import { ROOT, tempDir } from '../support/paths.js';
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (closers.length) await closers.pop()!();
+});
+
+async function setup(...args: Parameters<typeof emulatorJudge>) {
+  const s = await emulatorJudge(...args);
+  closers.push(() => s.close());
+  return s;
+}
+
+describe('each fault is handled as specified', () => {
+  it('429 with Retry-After: waits as told, retries, answers', async () => {
+    const s = await setup({ faults: { rate: 1, kinds: ['http429'], retryAfterS: 0.05, limit: 1 } });
+    const v = await s.judge.ask(question(0, await imagePool()));
+    expect(v.answer?.winner).toMatch(/^[AB]$/);
+    expect(v.calls).toBe(1);
+    expect(s.judge.stats.retries).toBe(1);
+    expect(s.emu.log.map((l) => l.status)).toEqual([429, 200]);
+    expect(s.emu.log[1]!.t - s.emu.log[0]!.t).toBeGreaterThanOrEqual(45); // Retry-After honoured (a lower bound)
+  });
+
+  it.each([
+    ['http500', [500, 200]],
+    ['reset', [-1, 200]],
+  ] as const)('%s: retried, then answered', async (kind, statuses) => {
+    const s = await setup({ faults: { rate: 1, kinds: [kind], limit: 1 } });
+    const v = await s.judge.ask(question(1, await imagePool()));
+    expect(v.answer).toBeDefined();
+    expect(s.emu.log.map((l) => l.status)).toEqual(statuses);
+    expect(s.judge.stats).toMatchObject({ calls: 1, retries: 1, unresolved: 0 });
+  });
+
+  it('a reply slower than the timeout: abandoned, retried, answered', async () => {
+    const s = await setup(
+      { faults: { rate: 1, kinds: ['slow'], slowMs: 800, limit: 1 } },
+      { timeoutMs: 250 },
+    );
+    const v = await s.judge.ask(question(2, await imagePool()));
+    expect(v.answer).toBeDefined();
+    expect(s.judge.stats.retries).toBe(1);
+    await new Promise((r) => setTimeout(r, 700));
+    expect(s.emu.log.map((l) => l.status)).toEqual([-2, 200]);
+  });
+
+  it.each(['prose', 'truncated', 'empty'] as const)(
+    '%s once: asked once more, then answered',
+    async (kind) => {
+      const s = await setup({ faults: { rate: 1, kinds: [kind], limit: 1 } });
+      const v = await s.judge.ask(question(3, await imagePool()));
+      expect(v.answer).toBeDefined();
+      expect(v.raw).toHaveLength(2);
+      expect(v.calls).toBe(2);
+      expect(s.judge.stats).toMatchObject({ calls: 2, reasks: 1, unresolved: 0 });
+    },
+  );
+
+  it.each(['prose', 'truncated', 'empty'] as const)(
+    '%s twice: recorded unresolved with both raw replies, no crash',
+    async (kind) => {
+      const file = join(tempDir(), 'c.sqlite');
+      const s = await setup({ faults: { rate: 1, kinds: [kind], limit: 2 } }, {}, file);
+      const q = question(4, await imagePool());
+      const v = await s.judge.ask(q);
+      expect(v.answer).toBeUndefined();
+      expect(v.unresolved).toMatch(/unparsable after one re-ask/);
+      expect(v.raw).toHaveLength(2);
+      // the judge's unresolved answer is cached: asking again makes no call
+      const again = await s.judge.ask(q);
+      expect(again).toMatchObject({ cached: true, calls: 0, unresolved: v.unresolved });
+      expect(s.emu.log).toHaveLength(2);
+    },
+  );
+});
+
+describe('fail fast on what retries cannot fix (exit 4 at the CLI)', () => {
+  it('a bad key (401) names the endpoint and the status, without retrying', async () => {
+    const s = await setup({ apiKey: 'right' }, { apiKey: 'wrong' });
+    const err = await s.judge.ask(question(5, await imagePool())).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BackendError);
+    expect(String((err as Error).message)).toMatch(
+      new RegExp(`${s.emu.url.replace(/[/.]/g, '\\$&')}: HTTP 401`),
+    );
+    expect(s.emu.log).toHaveLength(1);
+  });
+
+  it('a wrong model (404)', async () => {
+    const e = await startEmulator();
+    closers.push(() => e.close());
+    const judge = new Judge(
+      new OpenAiBackend({ model: 'no-such-model', baseUrls: [e.url], backoffBaseMs: 5 }),
+    );
+    await expect(judge.ask(question(6, await imagePool()))).rejects.toThrow(
+      /HTTP 404 \(model "no-such-model"/,
+    );
+    expect(e.log).toHaveLength(1);
+  });
+
+  it('an unreachable server', async () => {
+    const e = await startEmulator();
+    const url = e.url;
+    await e.close();
+    const judge = new Judge(
+      new OpenAiBackend({ model: 'kfbench-emulator', baseUrls: [url], backoffBaseMs: 5 }),
+    );
+    await expect(judge.ask(question(7, await imagePool()))).rejects.toThrow(/unreachable \(ECONNREFUSED\)/);
+  });
+
+  it('errors are never cached', async () => {
+    const file = join(tempDir(), 'c.sqlite');
+    const s = await setup({ faults: { rate: 1, kinds: ['http500'] } }, { maxRetries: 1 }, file);
+    await expect(s.judge.ask(question(8, await imagePool()))).rejects.toThrow(
+      /gave up after 2 attempts \(last: HTTP 500\)/,
+    );
+    expect(s.cache!.stats().rows).toBe(0);
+  });
+});
+
+describe('several base URLs share the load', () => {
+  it('least-in-flight spreads requests; a failing endpoint is rested and the others carry on', async () => {
+    const good = await startEmulator({ latencyMs: 5 });
+    const bad = await startEmulator({ faults: { rate: 1, kinds: ['http500'] } });
+    const other = await startEmulator({ latencyMs: 5 });
+    closers.push(
+      () => good.close(),
+      () => bad.close(),
+      () => other.close(),
+    );
+    const judge = new Judge(
+      new OpenAiBackend({
+        model: 'kfbench-emulator',
+        baseUrls: [good.url, bad.url, other.url],
+        backoffBaseMs: 1,
+        restAfter: 2,
+        restMs: 60_000,
+        concurrency: 8,
+      }),
+    );
+    const verdicts = await askMany(judge, 60, 16);
+    expect(verdicts.every((v) => v.answer)).toBe(true);
+    expect(good.log.length).toBeGreaterThan(10);
+    expect(other.log.length).toBeGreaterThan(10);
+    // rested after 2 failures in a row: only what was already in flight reached it
+    expect(bad.log.length).toBeLessThanOrEqual(8);
+  });
+});
+
+describe('a 2,000-call run under a 30 % mixed fault rate', () => {
+  it('ends with every call answered or unresolved with a reason — none lost, none duplicated, totals reconciled', async () => {
+    const file = join(tempDir(), 'c.sqlite');
+    const s = await setup(
+      {
+        faults: {
+          rate: 0.3,
+          kinds: ['http429', 'http500', 'slow', 'reset', 'prose', 'truncated', 'empty'],
+          retryAfterS: 0.02,
+          slowMs: 500,
+          seed: 7,
+        },
+      },
+      { timeoutMs: 200, concurrency: 16, maxRetries: 8 },
+      file,
+    );
+    const verdicts = await askMany(s.judge, 2000);
+    expect(verdicts).toHaveLength(2000);
+    for (const v of verdicts) expect(!!v.answer !== !!v.unresolved).toBe(true);
+    const rows = s.cache!.stats();
+    expect(rows.rows).toBe(2000);
+    expect(rows.unresolved).toBe(verdicts.filter((v) => v.unresolved).length);
+    await new Promise((r) => setTimeout(r, 600)); // let abandoned slow replies finish on the server
+    const ok = s.emu.log.filter((l) => l.status === 200).length;
+    const failed = s.emu.log.filter((l) => l.status !== 200).length;
+    expect(s.judge.stats.calls).toBe(ok); // every 200 reply became a call (re-asks included)
+    expect(s.judge.stats.retries).toBe(failed); // every failed HTTP attempt was retried
+    expect(s.judge.stats.calls - s.judge.stats.reasks).toBe(2000);
+    expect(verdicts.filter((v) => v.unresolved).length).toBeGreaterThan(0); // the fault mix does produce some
+  });
+});
+
+function driver(cache: string, url: string, n: number) {
+  return spawn(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'test', 'support', 'judge-driver.ts'), cache, url, String(n)],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+}
+
+function finished(p: ReturnType<typeof driver>): Promise<{ code: number | null; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  p.stdout!.on('data', (c: Buffer) => {
+    out += c;
+  });
+  p.stderr!.on('data', (c: Buffer) => {
+    err += c;
+  });
+  return new Promise((resolve) => p.on('close', (code) => resolve({ code, out, err })));
+}
+
+describe('crash and resume, and two processes on one cache', () => {
+  it('kill -9 half way: the second run makes only the calls the first did not finish', async () => {
+    const file = join(tempDir(), 'c.sqlite');
+    const e = await startEmulator({ latencyMs: 3 });
+    closers.push(() => e.close());
+    const first = driver(file, e.url, 2000);
+    const done1 = finished(first);
+    while (e.log.length < 1000) await new Promise((r) => setTimeout(r, 5));
+    first.kill('SIGKILL');
+    await done1;
+    const c = new JudgeCache(file);
+    const kept = c.stats().rows;
+    c.close();
+    expect(kept).toBeGreaterThan(500);
+    expect(kept).toBeLessThan(2000);
+    const before = e.log.length;
+    const second = await finished(driver(file, e.url, 2000));
+    expect(second.code, second.err).toBe(0);
+    expect(e.log.length - before).toBe(2000 - kept); // counted by the emulator itself
+    const stats = JSON.parse(second.out.trim().split('\n').pop()!);
+    expect(stats.cached).toBe(kept);
+    const c2 = new JudgeCache(file);
+    expect(c2.stats().rows).toBe(2000);
+    c2.close();
+  });
+
+  it('two concurrent processes on one cache file and one emulator: every result present once', async () => {
+    const file = join(tempDir(), 'c.sqlite');
+    const e = await startEmulator({ latencyMs: 2 });
+    closers.push(() => e.close());
+    const [a, b] = await Promise.all([
+      finished(driver(file, e.url, 800)),
+      finished(driver(file, e.url, 800)),
+    ]);
+    expect(a.code, a.err).toBe(0);
+    expect(b.code, b.err).toBe(0);
+    const c = new JudgeCache(file);
+    const keys = [...c.rows()].map((r) => r.key);
+    c.close();
+    expect(keys).toHaveLength(800);
+    expect(new Set(keys).size).toBe(800);
+  });
+});
