@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { registerDemo } from './demo.js';
 import { registerDev } from './dev.js';
 import { registerEmbed } from './embed.js';
+import { registerHero } from './hero.js';
 import { registerJudge } from './judge.js';
 import { registerMedia } from './media.js';
 import { registerStats } from './stats.js';
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerStats(program);
   registerEmbed(program);
   registerJudge(program);
+  registerHero(program);
   registerDev(program);
   registerDemo(program);
   for (const cmd of program.commands) {

@@ -124,7 +124,7 @@ export async function probeMany(files: string[], batch = 64): Promise<VideoInfo[
     let log: string;
     try {
       const args: string[] = [];
-      for (const f of group) args.push('-i', f);
+      for (const f of group) args.push('-threads', '1', '-i', f);
       const graph = group.map((_, j) => `[${j}:v:0]trim=end_frame=1,showinfo@in${j}[o${j}]`).join(';');
       args.push('-filter_complex', graph);
       for (let j = 0; j < group.length; j++) args.push('-map', `[o${j}]`);
@@ -361,7 +361,7 @@ export interface ClipFrame extends VideoFrame {
  * opened as inputs of one process (in batches of `batch`, default 32), each with its own exact `select`, and
  * concatenated. If a batch yields fewer frames than planned, the clips of that batch are re-read
  * one by one, so that errors name the clip at fault and frames are never attributed to the wrong
- * clip.
+ * clip. The next batch is decoded while the current one is consumed (two batches in memory at most).
  */
 export async function* streamClips(
   clips: ClipRequest[],
@@ -373,19 +373,10 @@ export async function* streamClips(
   const channels = pixels === 'gray' ? 1 : 3;
   const plans = clips.map((c) => planFrames(c.info, { kind: 'indices', indices: c.indices }));
   const work = clips.map((c, k) => ({ c, k, plan: plans[k]! })).filter((x) => x.plan.indices!.length > 0);
-  for (let s = 0; s < work.length; s += batchSize) {
-    const batch = work.slice(s, s + batchSize);
-    if (batch.length === 1) {
-      const only = batch[0]!;
-      for await (const f of streamFrames(
-        only.c.info,
-        { kind: 'indices', indices: only.c.indices },
-        fmt,
-        opts.signal,
-      ))
-        yield { ...f, clip: only.k };
-      continue;
-    }
+  type Work = (typeof work)[number];
+  /** Decode a multi-clip batch into memory; null when it came up short or failed (→ per clip). */
+  const collect = async (batch: Work[]): Promise<Buffer[] | null> => {
+    if (batch.length === 1) return null;
     const args: string[] = [];
     for (const b of batch) {
       if (fmt.threads) args.push('-threads', String(fmt.threads));
@@ -396,22 +387,9 @@ export async function* streamClips(
       .join(';');
     const labels = batch.map((_, j) => `[v${j}]`).join('');
     const total = batch.reduce((acc, b) => acc + b.plan.indices!.length, 0);
-    args.push(
-      '-filter_complex',
-      `${graph};${labels}concat=n=${batch.length}:v=1:a=0[out]`,
-      '-map',
-      '[out]',
-      '-fps_mode',
-      'passthrough',
-      '-frames:v',
-      String(total),
-      '-f',
-      'rawvideo',
-      'pipe:1',
-    );
-    // Collect the batch before yielding: if it comes up short we must not have attributed frames.
+    args.push('-filter_complex', `${graph};${labels}concat=n=${batch.length}:v=1:a=0[out]`, '-map', '[out]');
+    args.push('-fps_mode', 'passthrough', '-frames:v', String(total), '-f', 'rawvideo', 'pipe:1');
     const frames: Buffer[] = [];
-    let failed = false;
     try {
       for await (const data of ffmpegRawFrames({
         args,
@@ -422,9 +400,21 @@ export async function* streamClips(
         frames.push(data);
     } catch (e) {
       if (opts.signal?.aborted) throw e;
-      failed = true;
+      return null;
     }
-    if (failed || frames.length !== total) {
+    return frames.length === total ? frames : null;
+  };
+  const batches: Work[][] = [];
+  for (let s = 0; s < work.length; s += batchSize) batches.push(work.slice(s, s + batchSize));
+  // Each batch is collected whole before its frames are yielded (a batch that comes up short must
+  // not attribute frames to the wrong clip); the next batch decodes while this one is consumed.
+  let pending = batches.length ? collect(batches[0]!) : undefined;
+  for (let i = 0; i < batches.length; i++) {
+    const batch = batches[i]!;
+    const frames = await pending!;
+    pending = i + 1 < batches.length ? collect(batches[i + 1]!) : undefined;
+    pending?.catch(() => undefined);
+    if (!frames) {
       for (const b of batch) {
         for await (const f of streamFrames(
           b.c.info,
@@ -456,25 +446,34 @@ export async function* streamClips(
 
 /**
  * Probe and read clips by file name: `choose` picks each clip's exact frame numbers from its
- * probed info. Probing of the next batch overlaps the decoding of the current one.
+ * probed info. Probing of the next batch overlaps the decoding of the current one. Without a
+ * width and height, frames come at the first clip's size. Without a
+ * width and height, frames come at the first clip's size.
  */
 export async function* streamClipFiles(
   files: string[],
   choose: (info: VideoInfo, clip: number) => number[],
-  fmt: FrameFormat & { width: number; height: number },
+  fmt: FrameFormat & { width?: number | undefined; height?: number | undefined },
   opts: { batch?: number; signal?: AbortSignal } = {},
 ): AsyncGenerator<ClipFrame & { info: VideoInfo }, void, void> {
   const B = opts.batch ?? 32;
+  let size: { width: number; height: number } | undefined;
   let next: Promise<VideoInfo[]> | undefined = probeMany(files.slice(0, B));
   for (let s = 0; s < files.length; s += B) {
     const infos: VideoInfo[] = await next!;
     next = s + B < files.length ? probeMany(files.slice(s + B, s + 2 * B)) : undefined;
     next?.catch(() => undefined); // surfaced when awaited; never an unhandled rejection meanwhile
     const req = infos.map((info, j) => ({ info, indices: choose(info, s + j) }));
-    for await (const f of streamClips(req, fmt, {
-      batch: B,
-      ...(opts.signal ? { signal: opts.signal } : {}),
-    })) {
+    // without a size, every clip is read at the first clip's size (clips of one film share it)
+    size ??= { width: fmt.width ?? infos[0]!.width, height: fmt.height ?? infos[0]!.height };
+    for await (const f of streamClips(
+      req,
+      { ...fmt, ...size },
+      {
+        batch: B,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      },
+    )) {
       yield { ...f, clip: s + f.clip, info: infos[f.clip]! };
     }
   }

@@ -4,8 +4,9 @@
  * decompressed by the `zstd` CLI when it is on PATH.
  */
 import { spawn } from 'node:child_process';
-import { createReadStream, existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
@@ -42,11 +43,26 @@ function openText(file: string): Readable {
   return createReadStream(file, { encoding: 'utf8' });
 }
 
-/** Stream the lines of a JSONL file, each validated by `schema`. */
+/** Stream the lines of a JSONL file, each validated by `schema`; the first bad line is an error naming it. */
 export async function* readJsonl<S extends z.ZodType>(
   file: string,
   schema: S,
 ): AsyncGenerator<Line<z.output<S>>, void, void> {
+  for await (const l of readJsonlLenient(file, schema)) {
+    if (!l.ok) throw new BadInputError(l.error, { file, line: l.line });
+    yield { line: l.line, value: l.value };
+  }
+}
+
+export type LenientLine<T> =
+  | { line: number; ok: true; value: T }
+  | { line: number; ok: false; error: string };
+
+/** Like readJsonl, but reports a bad line and goes on (for validators that list every problem). */
+export async function* readJsonlLenient<S extends z.ZodType>(
+  file: string,
+  schema: S,
+): AsyncGenerator<LenientLine<z.output<S>>, void, void> {
   if (!existsSync(file)) throw new BadInputError('no such file', { file });
   const rl = createInterface({ input: openText(file), crlfDelay: Number.POSITIVE_INFINITY });
   let n = 0;
@@ -58,11 +74,64 @@ export async function* readJsonl<S extends z.ZodType>(
     try {
       json = JSON.parse(text);
     } catch (e) {
-      throw new BadInputError(`not valid JSON (${(e as Error).message})`, { file, line: n });
+      yield { line: n, ok: false, error: `not valid JSON (${(e as Error).message})` };
+      continue;
     }
     const parsed = schema.safeParse(json);
-    if (!parsed.success) throw new BadInputError(describeZodError(parsed.error), { file, line: n });
-    yield { line: n, value: parsed.data };
+    if (parsed.success) yield { line: n, ok: true, value: parsed.data };
+    else yield { line: n, ok: false, error: describeZodError(parsed.error) };
+  }
+}
+
+/**
+ * Write JSON Lines atomically; a `.zst` path is compressed by the `zstd` CLI (streamed, so memory
+ * does not grow with the number of lines).
+ */
+export async function writeJsonl(
+  file: string,
+  rows: Iterable<unknown> | AsyncIterable<unknown>,
+): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    if (file.endsWith('.zst')) {
+      const child = spawn('zstd', ['-q', '-f', '-10', '-o', tmp], { stdio: ['pipe', 'ignore', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (c: Buffer) => {
+        err += c;
+      });
+      const closed = new Promise<number>((resolve, reject) => {
+        child.on('error', (e) =>
+          reject(
+            new BadInputError(
+              (e as NodeJS.ErrnoException).code === 'ENOENT'
+                ? 'needs the zstd command (apt-get install -y zstd)'
+                : e.message,
+              { file },
+            ),
+          ),
+        );
+        child.on('close', (code) => resolve(code ?? -1));
+      });
+      for await (const r of rows as AsyncIterable<unknown>) {
+        if (!child.stdin.write(`${JSON.stringify(r)}\n`))
+          await new Promise<void>((res) => child.stdin.once('drain', () => res()));
+      }
+      child.stdin.end();
+      const code = await closed;
+      if (code !== 0) throw new BadInputError(`zstd failed (${err.trim()})`, { file });
+    } else {
+      const out = createWriteStream(tmp);
+      for await (const r of rows as AsyncIterable<unknown>) {
+        if (!out.write(`${JSON.stringify(r)}\n`))
+          await new Promise<void>((res) => out.once('drain', () => res()));
+      }
+      await new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res())));
+    }
+    await rename(tmp, file);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
   }
 }
 

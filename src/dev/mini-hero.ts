@@ -1,0 +1,422 @@
+/**
+ * The mini HeroFrame set (`kfbench hero mini --out DIR`): six short "films" in the LSMDC-like
+ * layout, made deterministically with ffmpeg from the shipped photographs and procedural sources,
+ * plus the dataset root in the published layout.
+ *
+ *   DIR/lsmdc/<movie_id>/<clip_id>.mp4      the footage: 2–6 s clips, 320×180, fast camera moves
+ *                                           (so that one second moves a frame's dHash), cuts,
+ *                                           dark, blurred and cluttered stretches
+ *   DIR/stills/<movie_id>/<image_id>.jpg    three "publicity stills" per film (sharp, colourful,
+ *                                           centred crops of the film's photograph)
+ *   DIR/track/                              the 1 fps track, rebuilt by `hero track rebuild`
+ *   DIR/heroframe/                          data/, images/, frame_track/, eval/, stats/
+ *
+ * Its movies.jsonl and clips.jsonl are written here; the track index and verify hashes by
+ * `hero track make-index` on the rebuilt track. Until `hero build` judges them, the chains are
+ * placeholders made by a simple rule: per film, two chains of one still and five frames sampled
+ * off the 1 fps grid (a bucket midpoint − 0.25 s, or + 0.25 s at a clip's very start), ordered by luma contrast (standard deviation), all 15
+ * pairs confident by that order, strengths 1.25 … −1.25 by rank. Rubrics are empty.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { datasetPaths, imagePath } from '../hero/dataset/layout.js';
+import { makeIndex } from '../hero/track/make-index.js';
+import { rebuildTrack } from '../hero/track/rebuild.js';
+import { Timeline } from '../hero/track/timeline.js';
+import { ffmpegRun } from '../media/ffmpeg.js';
+import { encodeImage, loadImage } from '../media/image.js';
+import { luma601 } from '../media/raw.js';
+import { probe, streamFrames } from '../media/video.js';
+import { createRng, type Rng } from '../stats/rng.js';
+import { writeFileAtomic } from '../store/atomic-write.js';
+import { sha256Hex } from '../store/canonical.js';
+import { writeJsonl } from '../store/jsonl.js';
+import { photoPath } from './assets.js';
+
+export const MINI_VERSION = '2';
+
+export interface FilmSpec {
+  movie_id: string;
+  title: string;
+  year: number;
+  photo: string;
+  hue: number;
+  fps: string;
+  seconds: number;
+}
+
+export const MINI_FILMS: FilmSpec[] = [
+  {
+    movie_id: '9001_Astronaut_Diaries',
+    title: 'Astronaut Diaries',
+    year: 1998,
+    photo: 'astronaut.png',
+    hue: 0,
+    fps: '24',
+    seconds: 42,
+  },
+  {
+    movie_id: '9002_The_Cat_Who_Stayed',
+    title: 'The Cat Who Stayed',
+    year: 1961,
+    photo: 'chelsea.png',
+    hue: 0,
+    fps: '25',
+    seconds: 36,
+  },
+  {
+    movie_id: '9003_Coffee_at_Midnight',
+    title: 'Coffee at Midnight',
+    year: 1974,
+    photo: 'coffee.png',
+    hue: 0,
+    fps: '24',
+    seconds: 40,
+  },
+  {
+    movie_id: '9004_Launch_Window',
+    title: 'Launch Window',
+    year: 2009,
+    photo: 'rocket.jpg',
+    hue: 0,
+    fps: '30000/1001',
+    seconds: 34,
+  },
+  {
+    movie_id: '9005_Blue_Orbit',
+    title: 'Blue Orbit',
+    year: 1987,
+    photo: 'astronaut.png',
+    hue: 140,
+    fps: '24',
+    seconds: 38,
+  },
+  {
+    movie_id: '9006_Green_Roast',
+    title: 'Green Roast',
+    year: 2013,
+    photo: 'coffee.png',
+    hue: 100,
+    fps: '25',
+    seconds: 32,
+  },
+];
+
+// moving sources only: a static stretch would let a shifted frame match by coincidence
+const PROCEDURAL = ['testsrc2', 'mandelbrot', 'life', 'cellauto'];
+const KINDS = ['pan', 'pan', 'pan', 'dark', 'blur', 'clutter', 'procedural', 'cut'] as const;
+type Kind = (typeof KINDS)[number];
+
+function rational(fps: string): number {
+  const [a, b] = fps.split('/').map(Number);
+  return a! / (b ?? 1);
+}
+
+function timecode(s: number): string {
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s - 3600 * h - 60 * m;
+  return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:${sec.toFixed(3).padStart(6, '0')}`;
+}
+
+/** ffmpeg filter graph for one clip of `frames` frames. */
+function clipGraph(
+  kind: Kind,
+  rng: Rng,
+  film: FilmSpec,
+  frames: number,
+): { inputs: string[]; graph: string } {
+  const fps = film.fps;
+  const d = (frames / rational(fps)).toFixed(4);
+  const hue = film.hue ? `,hue=h=${film.hue}` : '';
+  const norm = `fps=${fps},format=yuv420p,setsar=1`;
+  const photoIn = ['-loop', '1', '-framerate', fps, '-t', d, '-i', photoPath(film.photo)];
+  const dir = rng.next() < 0.5 ? 1 : -1;
+  const x0 = Math.round(rng.next() * 300);
+  const y0 = Math.round(rng.next() * 200);
+  const vx = Math.round((120 + rng.next() * 100) * dir);
+  const vy = Math.round((rng.next() * 2 - 1) * 60);
+  const pan = `scale=960:640,crop=320:180:x='clip(${x0}+${vx}*t,0,640)':y='clip(${y0}+${vy}*t,0,460)'`;
+  const proc = PROCEDURAL[rng.int(PROCEDURAL.length)]!;
+  const procSpec =
+    proc === 'life'
+      ? 'life=s=320x180:mold=10:ratio=0.2:death_color=#202020:life_color=#e0c040'
+      : `${proc}=s=320x180`;
+  switch (kind) {
+    case 'pan':
+      return { inputs: photoIn, graph: `[0:v]${pan}${hue},${norm}[out]` };
+    case 'dark':
+      return { inputs: photoIn, graph: `[0:v]${pan}${hue},eq=brightness=-0.35:contrast=0.7,${norm}[out]` };
+    case 'blur':
+      return { inputs: photoIn, graph: `[0:v]${pan}${hue},gblur=sigma=5,${norm}[out]` };
+    case 'clutter':
+      return {
+        inputs: [...photoIn, '-f', 'lavfi', '-t', d, '-i', `testsrc2=s=320x180:r=${fps}`],
+        graph: `[0:v]${pan}${hue},${norm}[p];[1:v]${norm}[t];[p][t]blend=all_expr='A*0.55+B*0.45',${norm}[out]`,
+      };
+    case 'procedural':
+      return {
+        inputs: ['-f', 'lavfi', '-t', d, '-i', `${procSpec}:r=${fps}`],
+        graph: `[0:v]scale=320:180${hue},${norm}[out]`,
+      };
+    case 'cut': {
+      // a hard cut inside the clip: the photo pan, then a procedural source
+      const half = (frames / 2 / rational(fps)).toFixed(4);
+      return {
+        inputs: [...photoIn, '-f', 'lavfi', '-t', d, '-i', `${procSpec}:r=${fps}`],
+        graph: `[0:v]${pan}${hue},${norm},trim=duration=${half},setpts=PTS-STARTPTS[a];[1:v]scale=320:180,${norm},trim=duration=${half},setpts=PTS-STARTPTS[b];[a][b]concat=n=2:v=1:a=0,${norm}[out]`,
+      };
+    }
+  }
+}
+
+async function makeClip(path: string, kind: Kind, rng: Rng, film: FilmSpec, frames: number): Promise<void> {
+  const { inputs, graph } = clipGraph(kind, rng, film, frames);
+  const tmp = `${path}.partial.mp4`;
+  await ffmpegRun(
+    [
+      '-y',
+      ...inputs,
+      '-filter_complex',
+      graph,
+      '-map',
+      '[out]',
+      '-frames:v',
+      String(frames),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '23',
+      '-g',
+      '24',
+      '-threads',
+      '1',
+      '-fflags',
+      '+bitexact',
+      '-flags:v',
+      '+bitexact',
+      '-map_metadata',
+      '-1',
+      tmp,
+    ],
+    path,
+  );
+  await rename(tmp, path);
+}
+
+async function makeStill(path: string, film: FilmSpec, rng: Rng): Promise<void> {
+  const cx = Math.round(200 + rng.next() * 200);
+  const cy = Math.round(120 + rng.next() * 160);
+  const hue = film.hue ? `,hue=h=${film.hue}` : '';
+  const tmp = `${path}.partial.jpg`;
+  await ffmpegRun(
+    [
+      '-y',
+      '-i',
+      photoPath(film.photo),
+      '-vf',
+      `scale=960:640,crop=480:270:x=${cx}:y=${cy}${hue},eq=saturation=1.35:contrast=1.08,unsharp=5:5:0.8`,
+      '-frames:v',
+      '1',
+      '-q:v',
+      '2',
+      tmp,
+    ],
+    path,
+  );
+  await rename(tmp, path);
+}
+
+function contrast(img: Parameters<typeof luma601>[0]): number {
+  const l = luma601(img).data;
+  let s = 0;
+  let q = 0;
+  for (const v of l) {
+    s += v;
+    q += v * v;
+  }
+  return Math.sqrt(q / l.length - (s / l.length) ** 2);
+}
+
+export interface MiniHeroPaths {
+  root: string;
+  lsmdc: string;
+  stills: string;
+  track: string;
+  data: string;
+}
+
+export function miniHeroPaths(out: string): MiniHeroPaths {
+  return {
+    root: out,
+    lsmdc: join(out, 'lsmdc'),
+    stills: join(out, 'stills'),
+    track: join(out, 'track'),
+    data: join(out, 'heroframe'),
+  };
+}
+
+/** Build the mini set if it is not complete already. Returns its paths. */
+export async function buildMiniHero(
+  out: string,
+  opts: { onFilm?: (id: string) => void; films?: FilmSpec[] } = {},
+): Promise<MiniHeroPaths> {
+  const p = miniHeroPaths(out);
+  const films = opts.films ?? MINI_FILMS;
+  const stamp = join(out, '.mini-hero.json');
+  if (existsSync(stamp) && JSON.parse(await readFile(stamp, 'utf8')).version === MINI_VERSION) return p;
+  await rm(out, { recursive: true, force: true });
+  const ds = datasetPaths(p.data);
+  const movies = [];
+  const clipsRows = [];
+  const stillIds = new Map<string, string[]>();
+  for (const film of films) {
+    opts.onFilm?.(film.movie_id);
+    const rng = createRng(`mini-hero/${film.movie_id}`);
+    const fps = rational(film.fps);
+    const clips = [];
+    let filmTime = 60 + rng.next() * 120; // where the first clip sits in the "original film"
+    let total = 0;
+    let i = 0;
+    while (total < film.seconds) {
+      const frames = Math.round((2 + rng.next() * 4) * fps);
+      const kind = i === 0 ? 'pan' : KINDS[rng.int(KINDS.length)]!;
+      const clip_id = `${film.movie_id.slice(0, 4)}_${String(i).padStart(3, '0')}`;
+      const file = join(p.lsmdc, film.movie_id, `${clip_id}.mp4`);
+      await mkdir(join(p.lsmdc, film.movie_id), { recursive: true });
+      await makeClip(file, kind, rng, film, frames);
+      const dur = (await probe(file)).frames / fps;
+      const start = Math.round(filmTime * 1000) / 1000;
+      const end = Math.round((filmTime + dur) * 1000) / 1000;
+      clips.push({
+        clip_id,
+        start: timecode(start),
+        end: timecode(end),
+        duration_s: Math.round((end - start) * 1000) / 1000,
+        caption: `${kind} shot ${i + 1} of ${film.title}`,
+      });
+      filmTime = end + 1 + rng.next() * 20; // LSMDC clips are not contiguous in the film
+      total += end - start;
+      i++;
+    }
+    clipsRows.push({ movie_id: film.movie_id, clips });
+    movies.push({
+      movie_id: film.movie_id,
+      title: film.title,
+      year: film.year,
+      synopsis: `A generated film for the kfbench mini set, made from ${film.photo}.`,
+    });
+    const ids: string[] = [];
+    for (let s = 0; s < 3; s++) {
+      const id = `rm${sha256Hex(`${film.movie_id}/${s}`).slice(0, 8)}`;
+      await mkdir(join(p.stills, film.movie_id), { recursive: true });
+      await makeStill(join(p.stills, film.movie_id, `${id}.jpg`), film, rng);
+      ids.push(id);
+    }
+    stillIds.set(film.movie_id, ids);
+  }
+  await writeJsonl(ds.movies, movies);
+  await writeJsonl(ds.clips, clipsRows);
+  const rebuilt = await rebuildTrack({ lsmdc: p.lsmdc, data: p.data, out: p.track, jobs: 2 });
+  if (rebuilt.failed.length)
+    throw new Error(
+      `mini set: rebuilding ${rebuilt.failed[0]!.movie_id} failed: ${rebuilt.failed[0]!.reason}`,
+    );
+  await makeIndex({ track: p.track, data: p.data });
+  await placeholderChains(p, clipsRows, stillIds);
+  await writeFileAtomic(
+    ds.query,
+    'A single frame from the film that would work as its cover, thumbnail or poster.\n',
+  );
+  await writeFileAtomic(stamp, `${JSON.stringify({ version: MINI_VERSION, films: films.length })}\n`);
+  return p;
+}
+
+async function placeholderChains(
+  p: MiniHeroPaths,
+  clipsRows: { movie_id: string; clips: { clip_id: string; start: string; end: string }[] }[],
+  stillIds: Map<string, string[]>,
+): Promise<void> {
+  const ds = datasetPaths(p.data);
+  const chainsRows = [];
+  const shaRows: { path: string; sha256: string }[] = [];
+  for (const row of clipsRows) {
+    const tl = new Timeline(row.movie_id, row.clips);
+    const rng = createRng(`mini-hero/chains/${row.movie_id}`);
+    const chains = [];
+    for (let c = 0; c < 2; c++) {
+      const stillId = stillIds.get(row.movie_id)![c]!;
+      const still = await loadImage(join(p.stills, row.movie_id, `${stillId}.jpg`));
+      const members: {
+        id: string;
+        source: 'still' | 'sampled';
+        clip_id?: string;
+        t_in_clip?: number;
+        score: number;
+        bytes: Buffer;
+      }[] = [];
+      members.push({
+        id: stillId,
+        source: 'still',
+        score: contrast(still),
+        bytes: await encodeImage(still, { format: 'jpeg', quality: 92 }),
+      });
+      const picks = new Set<number>();
+      while (picks.size < 5) picks.add(rng.int(tl.frameCount));
+      for (const k of [...picks].sort((a, b) => a - b)) {
+        const f = tl.frame(k);
+        // off the 1 fps grid: a quarter second before the bucket's midpoint (after it near a clip start)
+        const t = f.t_in_clip >= 0.25 ? f.t_in_clip - 0.25 : f.t_in_clip + 0.25;
+        const info = await probe(join(p.lsmdc, row.movie_id, `${f.clip_id}.mp4`));
+        for await (const fr of streamFrames(info, { kind: 'times', times: [t] })) {
+          members.push({
+            id: `${f.clip_id}_t${Math.round(t * 1000)}`,
+            source: 'sampled',
+            clip_id: f.clip_id,
+            t_in_clip: t,
+            score: contrast(fr),
+            bytes: await encodeImage(fr, { format: 'jpeg', quality: 92 }),
+          });
+        }
+      }
+      members.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+      const images = members.map((m, rank) => ({
+        image_id: m.id,
+        source: m.source,
+        ...(m.clip_id ? { clip_id: m.clip_id, t_in_clip: m.t_in_clip } : {}),
+        gamma: 1.25 - 0.5 * rank,
+        theta_0_100: 100 - 20 * rank,
+      }));
+      const pairs = [];
+      for (let a = 0; a < members.length; a++)
+        for (let b = a + 1; b < members.length; b++)
+          pairs.push({ a: members[a]!.id, b: members[b]!.id, winner: members[a]!.id, status: 'confident' });
+      for (const m of members) {
+        const file = imagePath(p.data, row.movie_id, m.id);
+        await writeFileAtomic(file, m.bytes);
+        shaRows.push({ path: `images/${row.movie_id}/${m.id}.jpg`, sha256: sha256Hex(m.bytes) });
+      }
+      chains.push({
+        chain_id: `${row.movie_id.slice(0, 4)}_c${c}`,
+        order: members.map((m) => m.id),
+        images,
+        pairs,
+        placeholder: 'ordered by luma contrast until hero build judges it',
+      });
+    }
+    chainsRows.push({ movie_id: row.movie_id, chains });
+  }
+  await writeJsonl(ds.chains, chainsRows);
+  await writeJsonl(
+    ds.rubrics,
+    clipsRows.map((r) => ({ movie_id: r.movie_id, criteria: [] })),
+  );
+  await writeJsonl(ds.imageSha, shaRows);
+  await writeFileAtomic(
+    ds.corpusStats,
+    `${JSON.stringify({ films: clipsRows.length, chains: chainsRows.reduce((a, r) => a + r.chains.length, 0), note: 'mini set' }, null, 1)}\n`,
+  );
+}

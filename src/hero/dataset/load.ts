@@ -1,0 +1,80 @@
+/** Loaders for the per-film files (strict: the first bad line is an error naming file and line). */
+import { existsSync, readFileSync } from 'node:fs';
+import type { z } from 'zod';
+import { BadInputError } from '../../errors.js';
+import { readJsonl } from '../../store/jsonl.js';
+import { Timeline } from '../track/timeline.js';
+import { type DatasetPaths, datasetPaths } from './layout.js';
+import { FilmChains, FilmClips, FilmRubric, Movie, VerifyRow } from './schemas.js';
+
+/** One line per film → Map by movie_id (a duplicate is an error). */
+export async function loadByFilm<S extends z.ZodType<{ movie_id: string }>>(
+  file: string,
+  schema: S,
+): Promise<Map<string, z.output<S> & { line: number }>> {
+  const out = new Map<string, z.output<S> & { line: number }>();
+  for await (const l of readJsonl(file, schema)) {
+    const v = l.value as z.output<S> & { movie_id: string };
+    if (out.has(v.movie_id))
+      throw new BadInputError(`duplicate movie_id ${v.movie_id}`, { file, line: l.line });
+    out.set(v.movie_id, { ...v, line: l.line });
+  }
+  return out;
+}
+
+export interface HeroDataset {
+  paths: DatasetPaths;
+  movies: Map<string, z.output<typeof Movie> & { line: number }>;
+  clips: Map<string, z.output<typeof FilmClips> & { line: number }>;
+  timelines: Map<string, Timeline>;
+}
+
+export async function loadCore(root: string): Promise<HeroDataset> {
+  const paths = datasetPaths(root);
+  for (const f of [paths.movies, paths.clips])
+    if (!existsSync(f))
+      throw new BadInputError('missing (required file of the published layout)', { file: f });
+  const movies = await loadByFilm(paths.movies, Movie);
+  const clips = await loadByFilm(paths.clips, FilmClips);
+  const timelines = new Map<string, Timeline>();
+  for (const [id, f] of clips) {
+    try {
+      timelines.set(id, new Timeline(id, f.clips));
+    } catch (e) {
+      throw new BadInputError((e as Error).message, { file: paths.clips, line: f.line });
+    }
+  }
+  return { paths, movies, clips, timelines };
+}
+
+export async function loadChains(root: string) {
+  return loadByFilm(datasetPaths(root).chains, FilmChains);
+}
+
+export async function loadRubrics(root: string) {
+  const f = datasetPaths(root).rubrics;
+  return existsSync(f) ? loadByFilm(f, FilmRubric) : new Map();
+}
+
+/** verify_dhash rows grouped by film, in frame order. */
+export async function loadVerifyHashes(
+  root: string,
+): Promise<Map<string, { frame_idx: number; dhash: string }[]>> {
+  const file = datasetPaths(root).verifyDhash;
+  if (!existsSync(file))
+    throw new BadInputError('missing: rebuild it with `kfbench hero track make-index`', { file });
+  const out = new Map<string, { frame_idx: number; dhash: string }[]>();
+  for await (const l of readJsonl(file, VerifyRow)) {
+    const list = out.get(l.value.movie_id) ?? [];
+    list.push({ frame_idx: l.value.frame_idx, dhash: l.value.dhash });
+    out.set(l.value.movie_id, list);
+  }
+  for (const l of out.values()) l.sort((a, b) => a.frame_idx - b.frame_idx);
+  return out;
+}
+
+export function readQuery(root: string): string {
+  const f = datasetPaths(root).query;
+  if (!existsSync(f)) throw new BadInputError('missing', { file: f });
+  return readFileSync(f, 'utf8').trim();
+}

@@ -1,0 +1,244 @@
+/**
+ * `hero validate`: checks a dataset root in the published layout and lists every problem as
+ * `file:line: what is wrong` (capped per file), with a summary.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import type { z } from 'zod';
+import { readJsonlLenient } from '../../store/jsonl.js';
+import { Timeline } from '../track/timeline.js';
+import { datasetPaths, imagePath } from './layout.js';
+import {
+  BaselineRow,
+  FilmChains,
+  FilmClips,
+  FilmRubric,
+  ImageHash,
+  Movie,
+  TrackRow,
+  VerifyRow,
+} from './schemas.js';
+
+export interface ValidationSummary {
+  films: number;
+  chains: number;
+  images: number;
+  criteria: number;
+  pairs: number;
+  confident_share: number;
+  track_frames: number;
+  verify_rows: number;
+  absent: string[];
+}
+
+export interface ValidationReport {
+  summary: ValidationSummary;
+  problems: string[];
+}
+
+const MAX_PER_FILE = 50;
+
+class Problems {
+  readonly list: string[] = [];
+  private readonly perFile = new Map<string, number>();
+  add(file: string, line: number | undefined, msg: string): void {
+    const n = (this.perFile.get(file) ?? 0) + 1;
+    this.perFile.set(file, n);
+    if (n <= MAX_PER_FILE) this.list.push(`${file}${line !== undefined ? `:${line}` : ''}: ${msg}`);
+  }
+  finish(): string[] {
+    for (const [file, n] of this.perFile)
+      if (n > MAX_PER_FILE) this.list.push(`${file}: … and ${n - MAX_PER_FILE} more problems`);
+    return this.list;
+  }
+}
+
+async function sha256File(path: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const c of createReadStream(path)) h.update(c as Buffer);
+  return h.digest('hex');
+}
+
+async function lines<S extends z.ZodType>(
+  file: string,
+  schema: S,
+  problems: Problems,
+  each: (v: z.output<S>, line: number) => void,
+): Promise<void> {
+  for await (const l of readJsonlLenient(file, schema)) {
+    if (l.ok) each(l.value, l.line);
+    else problems.add(file, l.line, l.error);
+  }
+}
+
+export async function validateDataset(root: string): Promise<ValidationReport> {
+  const p = datasetPaths(root);
+  const problems = new Problems();
+  const absent: string[] = [];
+  for (const f of [p.movies, p.clips, p.chains, p.rubrics, p.imageSha])
+    if (!existsSync(f)) problems.add(f, undefined, 'missing (required file of the published layout)');
+
+  const movies = new Set<string>();
+  if (existsSync(p.movies))
+    await lines(p.movies, Movie, problems, (m, line) => {
+      if (movies.has(m.movie_id)) problems.add(p.movies, line, `duplicate movie_id ${m.movie_id}`);
+      movies.add(m.movie_id);
+    });
+
+  const timelines = new Map<string, Timeline>();
+  if (existsSync(p.clips))
+    await lines(p.clips, FilmClips, problems, (f, line) => {
+      if (!movies.has(f.movie_id)) problems.add(p.clips, line, `movie ${f.movie_id} is not in movies.jsonl`);
+      if (timelines.has(f.movie_id)) problems.add(p.clips, line, `duplicate movie_id ${f.movie_id}`);
+      const ids = new Set<string>();
+      for (const c of f.clips) {
+        if (ids.has(c.clip_id)) problems.add(p.clips, line, `duplicate clip_id ${c.clip_id}`);
+        ids.add(c.clip_id);
+      }
+      try {
+        timelines.set(f.movie_id, new Timeline(f.movie_id, f.clips));
+      } catch (e) {
+        problems.add(p.clips, line, (e as Error).message);
+      }
+    });
+
+  const shaByPath = new Map<string, string>();
+  if (existsSync(p.imageSha))
+    await lines(p.imageSha, ImageHash, problems, (h) => shaByPath.set(h.path, h.sha256));
+
+  let chains = 0;
+  let pairs = 0;
+  let confident = 0;
+  const images = new Set<string>();
+  const checkImages: { movie: string; id: string; line: number }[] = [];
+  if (existsSync(p.chains))
+    await lines(p.chains, FilmChains, problems, (f, line) => {
+      if (!movies.has(f.movie_id)) problems.add(p.chains, line, `movie ${f.movie_id} is not in movies.jsonl`);
+      if (!timelines.has(f.movie_id))
+        problems.add(p.chains, line, `movie ${f.movie_id} is not in clips.jsonl`);
+      for (const c of f.chains) {
+        chains++;
+        const where = `chain ${c.chain_id}`;
+        const ids = c.images.map((i) => i.image_id);
+        if (new Set(ids).size !== 6 || ids.length !== 6)
+          problems.add(
+            p.chains,
+            line,
+            `${where} has ${ids.length} images (${new Set(ids).size} distinct), expected 6 distinct`,
+          );
+        if (c.order.length !== ids.length || !c.order.every((o) => ids.includes(o)))
+          problems.add(p.chains, line, `${where}: order does not list exactly its images`);
+        const stills = c.images.filter((i) => i.source === 'still').length;
+        if (stills !== 1)
+          problems.add(p.chains, line, `${where} has ${stills} publicity stills, expected exactly 1`);
+        const seen = new Set<string>();
+        for (const pr of c.pairs) {
+          pairs++;
+          if (pr.status === 'confident') confident++;
+          const key = [pr.a, pr.b].sort().join('|');
+          if (seen.has(key)) problems.add(p.chains, line, `${where}: pair ${pr.a}/${pr.b} judged twice`);
+          seen.add(key);
+          if (!ids.includes(pr.a) || !ids.includes(pr.b) || pr.a === pr.b)
+            problems.add(p.chains, line, `${where}: pair ${pr.a}/${pr.b} is not two of its images`);
+          if (pr.winner !== null && pr.winner !== pr.a && pr.winner !== pr.b)
+            problems.add(p.chains, line, `${where}: winner ${pr.winner} is neither ${pr.a} nor ${pr.b}`);
+          if (pr.status === 'confident' && pr.winner === null)
+            problems.add(p.chains, line, `${where}: a confident pair ${pr.a}/${pr.b} has no winner`);
+        }
+        const want = (ids.length * (ids.length - 1)) / 2;
+        if (seen.size !== want || c.pairs.length !== want)
+          problems.add(
+            p.chains,
+            line,
+            `${where} has ${c.pairs.length} pairs, expected ${want} covering every pair once`,
+          );
+        for (const id of ids) {
+          const k = `${f.movie_id}/${id}`;
+          if (!images.has(k)) checkImages.push({ movie: f.movie_id, id, line });
+          images.add(k);
+        }
+      }
+    });
+
+  for (const im of checkImages) {
+    const file = imagePath(root, im.movie, im.id);
+    const rel = `images/${im.movie}/${im.id}.jpg`;
+    if (!existsSync(file)) {
+      problems.add(p.chains, im.line, `image file ${rel} is missing`);
+      continue;
+    }
+    const want = shaByPath.get(rel);
+    if (!want) problems.add(p.imageSha, undefined, `no sha256 listed for ${rel}`);
+    else if ((await sha256File(file)) !== want)
+      problems.add(p.imageSha, undefined, `${rel} does not match its sha256`);
+  }
+
+  let criteria = 0;
+  if (existsSync(p.rubrics))
+    await lines(p.rubrics, FilmRubric, problems, (r, line) => {
+      if (!movies.has(r.movie_id))
+        problems.add(p.rubrics, line, `movie ${r.movie_id} is not in movies.jsonl`);
+      criteria += r.criteria.length;
+    });
+
+  let trackFrames = 0;
+  if (existsSync(p.trackIndex)) {
+    await lines(p.trackIndex, TrackRow, problems, (t, line) => {
+      trackFrames++;
+      const tl = timelines.get(t.movie_id);
+      if (!tl) return problems.add(p.trackIndex, line, `movie ${t.movie_id} is not in clips.jsonl`);
+      if (t.frame_idx >= tl.frameCount)
+        return problems.add(
+          p.trackIndex,
+          line,
+          `frame_idx ${t.frame_idx} is past the film's ${tl.frameCount} track frames`,
+        );
+      const f = tl.frame(t.frame_idx);
+      if (f.clip_id !== t.clip_id || Math.abs(f.t_in_clip - t.t_in_clip) > 1e-3)
+        problems.add(
+          p.trackIndex,
+          line,
+          `frame ${t.frame_idx} maps to ${t.clip_id}@${t.t_in_clip} but the timeline rule gives ${f.clip_id}@${f.t_in_clip}`,
+        );
+    });
+  } else absent.push('frame_track/track_index.jsonl.zst');
+  let verifyRows = 0;
+  if (existsSync(p.verifyDhash)) {
+    await lines(p.verifyDhash, VerifyRow, problems, (v, line) => {
+      verifyRows++;
+      const tl = timelines.get(v.movie_id);
+      if (!tl) problems.add(p.verifyDhash, line, `movie ${v.movie_id} is not in clips.jsonl`);
+      else if (v.frame_idx >= tl.frameCount)
+        problems.add(
+          p.verifyDhash,
+          line,
+          `frame_idx ${v.frame_idx} is past the film's ${tl.frameCount} track frames`,
+        );
+    });
+  } else absent.push('frame_track/verify_dhash.jsonl.zst');
+  if (existsSync(p.baselines)) await lines(p.baselines, BaselineRow, problems, () => undefined);
+  else absent.push('eval/baselines.jsonl');
+  if (!existsSync(p.query)) absent.push('eval/query.txt');
+  if (existsSync(p.corpusStats)) {
+    try {
+      JSON.parse(readFileSync(p.corpusStats, 'utf8'));
+    } catch (e) {
+      problems.add(p.corpusStats, undefined, `not valid JSON (${(e as Error).message})`);
+    }
+  } else absent.push('stats/corpus_stats.json');
+
+  return {
+    summary: {
+      films: movies.size,
+      chains,
+      images: images.size,
+      criteria,
+      pairs,
+      confident_share: pairs ? confident / pairs : 0,
+      track_frames: trackFrames,
+      verify_rows: verifyRows,
+      absent,
+    },
+    problems: problems.finish(),
+  };
+}

@@ -1,0 +1,166 @@
+/**
+ * `hero track rebuild`: extract every film's 1 fps track frames as JPEG files
+ * (<out>/<movie_id>/<frame_idx>.jpg) from the LSMDC clip files, by exact frame number per clip.
+ * Clips are probed 32 per ffmpeg process (the next batch while the current one decodes) and read
+ * through shared ffmpeg processes (`-threads 1`, one film per job), never one process per frame.
+ * A film's frames are written at its first clip's size (LSMDC clips of one film share it). A film counts as done only when all its frames
+ * and its completion record (.done.json, written last, atomically) exist; an interrupted film is
+ * redone, a done one skipped. A film whose clip file is missing fails with the reason; the others
+ * go on (the caller reports exit 5).
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { encodeImage } from '../../media/image.js';
+import { frameAtTime, streamClipFiles, type VideoInfo } from '../../media/video.js';
+import { writeFileAtomic } from '../../store/atomic-write.js';
+import { trackFramePath } from '../dataset/layout.js';
+import { loadCore } from '../dataset/load.js';
+import { type Shard, selectFilms } from './shard.js';
+import type { Timeline } from './timeline.js';
+
+export const VIDEO_EXTENSIONS = ['.mp4', '.avi', '.mkv', '.mov', '.webm', '.m4v', '.mpg', '.mpeg', '.ts'];
+export const DONE_FILE = '.done.json';
+
+export type RebuildEvent =
+  | { type: 'start'; films: number; frames: number; skipped: number }
+  | { type: 'film-start'; movie_id: string; frames: number }
+  | { type: 'frames'; movie_id: string; n: number }
+  | { type: 'film-done'; movie_id: string; frames: number }
+  | { type: 'film-failed'; movie_id: string; reason: string };
+
+export interface RebuildOptions {
+  lsmdc: string;
+  data: string;
+  out: string;
+  movies?: string[] | undefined;
+  jobs?: number;
+  shard?: Shard | undefined;
+  quality?: number;
+  onEvent?: (e: RebuildEvent) => void;
+  signal?: AbortSignal;
+}
+
+export interface RebuildResult {
+  done: string[];
+  skipped: string[];
+  failed: { movie_id: string; reason: string }[];
+  frames: number;
+}
+
+/** Clip files of one film by clip id (any video extension). */
+function clipFiles(lsmdc: string, movieId: string): Map<string, string> {
+  const dir = join(lsmdc, movieId);
+  const out = new Map<string, string>();
+  if (!existsSync(dir)) return out;
+  for (const f of readdirSync(dir)) {
+    const ext = extname(f).toLowerCase();
+    if (VIDEO_EXTENSIONS.includes(ext)) out.set(f.slice(0, -ext.length), join(dir, f));
+  }
+  return out;
+}
+
+export async function isFilmDone(out: string, movieId: string, frames: number): Promise<boolean> {
+  const f = join(out, movieId, DONE_FILE);
+  if (!existsSync(f)) return false;
+  try {
+    return (JSON.parse(await readFile(f, 'utf8')) as { frames?: number }).frames === frames;
+  } catch {
+    return false;
+  }
+}
+
+async function rebuildFilm(movieId: string, tl: Timeline, o: RebuildOptions): Promise<number> {
+  const files = clipFiles(o.lsmdc, movieId);
+  const groups = tl.byClip().filter((g) => g.frames.length > 0);
+  const missing = groups.filter((g) => !files.has(g.clip.clip_id)).map((g) => g.clip.clip_id);
+  if (missing.length) {
+    throw new Error(
+      `clip ${missing[0]} is named in clips.jsonl but ${join(o.lsmdc, movieId, `${missing[0]}.*`)} is absent${missing.length > 1 ? ` (and ${missing.length - 1} more clips)` : ''}`,
+    );
+  }
+  const planned = new Map<number, number[]>();
+  const choose = (info: VideoInfo, i: number) => {
+    const idx = groups[i]!.frames.map((f) => {
+      const n = frameAtTime(f.t_in_clip, info.fpsRational);
+      if (n >= info.frames + 1) {
+        throw new Error(
+          `clip ${groups[i]!.clip.clip_id} is shorter than clips.jsonl says (${info.duration_s.toFixed(2)} s < ${f.t_in_clip.toFixed(2)} s)`,
+        );
+      }
+      return Math.min(n, info.frames - 1);
+    });
+    planned.set(i, idx);
+    return idx;
+  };
+  const pos = groups.map(() => 0);
+  let written = 0;
+  for await (const f of streamClipFiles(
+    groups.map((g) => files.get(g.clip.clip_id)!),
+    choose,
+    { threads: 1 },
+    o.signal ? { signal: o.signal } : {},
+  )) {
+    // a clip can list one frame number twice (two buckets in one frame): write each bucket
+    const idx = planned.get(f.clip)!;
+    const g = groups[f.clip]!;
+    while (pos[f.clip]! < idx.length && idx[pos[f.clip]!] === f.index) {
+      const tf = g.frames[pos[f.clip]!]!;
+      await writeFileAtomic(
+        trackFramePath(o.out, movieId, tf.frame_idx),
+        await encodeImage(f, { format: 'jpeg', quality: o.quality ?? 90 }),
+      );
+      pos[f.clip]!++;
+      written++;
+    }
+    o.onEvent?.({ type: 'frames', movie_id: movieId, n: written });
+  }
+  for (const [i, g] of groups.entries())
+    if (pos[i] !== g.frames.length)
+      throw new Error(`clip ${g.clip.clip_id} gave ${pos[i]} of ${g.frames.length} frames`);
+  await writeFileAtomic(
+    join(o.out, movieId, DONE_FILE),
+    `${JSON.stringify({ movie_id: movieId, frames: written, clips: tl.clips.length, timeline_us: tl.length_us })}\n`,
+  );
+  return written;
+}
+
+export async function rebuildTrack(o: RebuildOptions): Promise<RebuildResult> {
+  const ds = await loadCore(o.data);
+  const films = selectFilms(ds.timelines.keys(), { movies: o.movies, shard: o.shard });
+  const result: RebuildResult = { done: [], skipped: [], failed: [], frames: 0 };
+  const todo: string[] = [];
+  for (const m of films) {
+    if (await isFilmDone(o.out, m, ds.timelines.get(m)!.frameCount)) result.skipped.push(m);
+    else todo.push(m);
+  }
+  o.onEvent?.({
+    type: 'start',
+    films: todo.length,
+    frames: todo.reduce((a, m) => a + ds.timelines.get(m)!.frameCount, 0),
+    skipped: result.skipped.length,
+  });
+  let next = 0;
+  const worker = async () => {
+    while (next < todo.length) {
+      const m = todo[next++]!;
+      const tl = ds.timelines.get(m)!;
+      o.onEvent?.({ type: 'film-start', movie_id: m, frames: tl.frameCount });
+      try {
+        const n = await rebuildFilm(m, tl, o);
+        result.done.push(m);
+        result.frames += n;
+        o.onEvent?.({ type: 'film-done', movie_id: m, frames: n });
+      } catch (e) {
+        if (o.signal?.aborted) throw e;
+        const reason = (e as Error).message;
+        result.failed.push({ movie_id: m, reason });
+        o.onEvent?.({ type: 'film-failed', movie_id: m, reason });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.jobs ?? 1, todo.length || 1)) }, worker));
+  result.done.sort();
+  result.failed.sort((a, b) => a.movie_id.localeCompare(b.movie_id));
+  return result;
+}
