@@ -45,6 +45,7 @@ const COMMANDS = [
   'hero track rebuild',
   'hero track verify',
   'hero track make-index',
+  'hero select',
   'demo',
 ];
 

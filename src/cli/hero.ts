@@ -5,10 +5,16 @@ import { BadInputError, PartialError } from '../errors.js';
 import { loadCore } from '../hero/dataset/load.js';
 import { checkSelections } from '../hero/dataset/selections.js';
 import { validateDataset } from '../hero/dataset/validate.js';
+import { checkReader, fitHeroReader } from '../hero/reader.js';
+import { METHODS, methodByName } from '../hero/select/registry.js';
+import { runSelection } from '../hero/select/run.js';
 import { makeIndex } from '../hero/track/make-index.js';
 import { rebuildTrack } from '../hero/track/rebuild.js';
 import { parseShard } from '../hero/track/shard.js';
 import { verifyTrack } from '../hero/track/verify.js';
+import { writeReaderFile } from '../judge/local.js';
+import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
+import { judgeFlags, judgeOptions } from './judge.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 import { progress } from './progress.js';
 
@@ -169,6 +175,112 @@ export function registerHero(program: Command): void {
       if (o.json) printJson(r);
       else printLines([`indexed ${r.frames} frames of ${r.films} films; ${r.verify} verify hashes`]);
     });
+
+  hero
+    .command('select')
+    .description(`run a key-frame selection method on every film: ${METHODS.map((m) => m.name).join(', ')}`)
+    .requiredOption('--method <name>', 'selection method')
+    .requiredOption('--data <dir>', 'dataset root')
+    .requiredOption('--track <dir>', 'the rebuilt 1 fps track')
+    .requiredOption('--out <file>', 'selections JSONL to write')
+    .option('--k <n>', 'frames per film (1–5)', '5')
+    .option('--seed <s>', 'seed', '0')
+    .option('--movies <ids...>', 'only these films')
+    .option('--json', 'print JSON')
+    .action(
+      async (o: {
+        method: string;
+        data: string;
+        track: string;
+        out: string;
+        k: string;
+        seed: string;
+        movies?: string[];
+        json?: boolean;
+      }) => {
+        const method = methodByName(o.method);
+        const r = await runSelection({
+          method,
+          data: o.data,
+          track: o.track,
+          out: o.out,
+          k: parseNumberFlag('--k', o.k, (n) => Number.isInteger(n) && n >= 1 && n <= 5),
+          seed: o.seed,
+          movies: o.movies,
+        });
+        if (o.json) printJson({ method: method.name, out: o.out, ...r });
+        else printLines([`${method.name}: ${r.frames} frames for ${r.films} films → ${o.out}`]);
+      },
+    );
+
+  hero
+    .command('fit-reader')
+    .description(
+      'fit the local reader (Bradley–Terry over embedder features) on every film’s confident pairs',
+    )
+    .requiredOption('--data <dir>', 'dataset root')
+    .requiredOption('--out <file>', 'reader.json to write')
+    .option('--embedder <spec>', 'builtin | onnx:PATH', 'builtin')
+    .option('--lambda <x>', 'L2 penalty', '1')
+    .option('--json', 'print JSON')
+    .action(async (o: { data: string; out: string; embedder: string; lambda: string; json?: boolean }) => {
+      const r = await fitHeroReader({
+        data: o.data,
+        embedder: o.embedder,
+        lambda: parseNumberFlag('--lambda', o.lambda, (n) => n > 0),
+      });
+      await writeReaderFile(o.out, r.reader);
+      const out = {
+        out: o.out,
+        films: r.films,
+        pairs: r.pairs,
+        cv_agreement: r.cv_agreement,
+        folds: r.folds,
+      };
+      if (o.json) printJson(out);
+      else
+        printLines([
+          `fitted on ${r.pairs} confident pairs of ${r.films} films → ${o.out}`,
+          `5-fold cross-validated agreement (folds by film): ${(100 * r.cv_agreement).toFixed(1)} %`,
+        ]);
+    });
+
+  judgeOptions(
+    hero
+      .command('check-reader')
+      .description("a reader's agreement with the chains' confident pairs, before trusting it"),
+  )
+    .requiredOption('--data <dir>', 'dataset root')
+    .option('--sample <n>', 'a seeded sample of this many pairs (default: all)')
+    .option('--seed <s>', 'seed', '0')
+    .option('--json', 'print JSON')
+    .action(
+      async (
+        o: Parameters<typeof judgeFlags>[0] & { data: string; sample?: string; seed: string; json?: boolean },
+      ) => {
+        const j = await openJudge(resolveJudgeSettings(judgeFlags(o)));
+        try {
+          const sample =
+            o.sample === undefined
+              ? undefined
+              : parseNumberFlag('--sample', o.sample, (n) => Number.isInteger(n) && n > 0);
+          const r = await checkReader({
+            data: o.data,
+            judge: j.judge,
+            encoder: j.encoder,
+            ...(sample ? { sample } : {}),
+            seed: o.seed,
+          });
+          if (o.json) printJson(r);
+          else
+            printLines([
+              `${r.reader}: agrees on ${r.agree}/${r.pairs} confident pairs = ${(100 * r.agreement).toFixed(1)} % (95 % Wilson ${(100 * r.ci[0]).toFixed(1)}–${(100 * r.ci[1]).toFixed(1)} %), ${r.unresolved} unresolved`,
+            ]);
+        } finally {
+          await j.close();
+        }
+      },
+    );
 
   hero
     .command('mini')

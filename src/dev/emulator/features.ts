@@ -1,73 +1,10 @@
-/**
- * What the emulator "sees": pixel statistics of a decoded image, on a 96-px-wide copy.
- * sharpness (mean |Laplacian|), colourfulness (Hasler & Süsstrunk 2003), centredness (contrast of
- * the central third against the border), brightness — each in [0, 1].
- */
-import { decodeImage, resizeImage } from '../../media/image.js';
+/** What the emulator "sees": the media layer's photographic statistics of a decoded image. */
+import { decodeImage } from '../../media/image.js';
+import { type ImageStats, imageStats } from '../../media/image-stats.js';
 
-export interface ImageFeatures {
-  sharpness: number;
-  colourfulness: number;
-  centredness: number;
-  brightness: number;
-}
+export type ImageFeatures = Omit<ImageStats, 'contrast'>;
 
 export async function imageFeatures(bytes: Uint8Array): Promise<ImageFeatures> {
-  const full = await decodeImage(bytes, 'emulator image');
-  const w = 96;
-  const h = Math.max(8, Math.round((full.height * w) / full.width));
-  const img = await resizeImage(full, w, h, 'fill');
-  const d = img.data;
-  const L = new Float64Array(w * h);
-  let rgS = 0;
-  let rgQ = 0;
-  let ybS = 0;
-  let ybQ = 0;
-  for (let i = 0; i < w * h; i++) {
-    const r = d[i * 3]!;
-    const g = d[i * 3 + 1]!;
-    const b = d[i * 3 + 2]!;
-    L[i] = 0.299 * r + 0.587 * g + 0.114 * b;
-    const rg = r - g;
-    const yb = 0.5 * (r + g) - b;
-    rgS += rg;
-    rgQ += rg * rg;
-    ybS += yb;
-    ybQ += yb * yb;
-  }
-  const n = w * h;
-  const sd = (s: number, q: number) => Math.sqrt(Math.max(0, q / n - (s / n) ** 2));
-  const colour =
-    Math.sqrt(sd(rgS, rgQ) ** 2 + sd(ybS, ybQ) ** 2) + 0.3 * Math.sqrt((rgS / n) ** 2 + (ybS / n) ** 2);
-  let lap = 0;
-  for (let y = 1; y < h - 1; y++) {
-    for (let x = 1; x < w - 1; x++) {
-      const k = y * w + x;
-      lap += Math.abs(4 * L[k]! - L[k - 1]! - L[k + 1]! - L[k - w]! - L[k + w]!);
-    }
-  }
-  lap /= (w - 2) * (h - 2);
-  const region = (inside: boolean) => {
-    let s = 0;
-    let q = 0;
-    let m = 0;
-    for (let y = 0; y < h; y++) {
-      for (let x = 0; x < w; x++) {
-        const c = x >= w / 3 && x < (2 * w) / 3 && y >= h / 3 && y < (2 * h) / 3;
-        if (c !== inside) continue;
-        s += L[y * w + x]!;
-        q += L[y * w + x]! ** 2;
-        m++;
-      }
-    }
-    return Math.sqrt(Math.max(0, q / m - (s / m) ** 2));
-  };
-  let mean = 0;
-  for (const v of L) mean += v;
-  return {
-    sharpness: Math.min(1, lap / 40),
-    colourfulness: Math.min(1, colour / 100),
-    centredness: Math.min(1, Math.max(0, 0.5 + (region(true) - region(false)) / 64)),
-    brightness: mean / n / 255,
-  };
+  const { contrast: _c, ...rest } = await imageStats(await decodeImage(bytes, 'emulator image'));
+  return rest;
 }

@@ -1,0 +1,165 @@
+/**
+ * The local reader fitted on a HeroFrame dataset (`hero fit-reader`), and any reader's agreement
+ * with the chains' confident pairs (`hero check-reader`).
+ */
+
+import type { Embedder } from '../embed/embedder.js';
+import { createEmbedder } from '../embed/registry.js';
+import { BadInputError } from '../errors.js';
+import { ImageEncoder } from '../judge/images.js';
+import type { Judge } from '../judge/judge.js';
+import { fitLocalReader, type LabelledPair, type ReaderFile } from '../judge/local.js';
+import { comparePair } from '../judge/pairwise.js';
+import { decodeImage } from '../media/image.js';
+import { wilson } from '../stats/proportion.js';
+import { createRng, shuffled } from '../stats/rng.js';
+import { imagePath } from './dataset/layout.js';
+import { loadChains, loadCore, loadRubrics } from './dataset/load.js';
+import { heroInstructions } from './prompt.js';
+
+export interface ConfidentPair {
+  movie_id: string;
+  a: string;
+  b: string;
+  winner: string;
+}
+
+export async function confidentPairs(data: string): Promise<ConfidentPair[]> {
+  const chains = await loadChains(data);
+  const out: ConfidentPair[] = [];
+  const seen = new Set<string>();
+  for (const [movie_id, f] of [...chains].sort((x, y) => x[0].localeCompare(y[0]))) {
+    for (const c of f.chains)
+      for (const p of c.pairs) {
+        if (p.status !== 'confident' || !p.winner) continue;
+        const key = `${movie_id}|${[p.a, p.b].sort().join('|')}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push({ movie_id, a: p.a, b: p.b, winner: p.winner });
+      }
+  }
+  return out;
+}
+
+/** Features of dataset images as the local reader sees them (JPEG as sent to a judge, decoded, embedded). */
+async function featureLoader(data: string, embedder: Embedder) {
+  const enc = new ImageEncoder();
+  const cache = new Map<string, Promise<Float32Array>>();
+  return (movie: string, id: string) => {
+    const k = `${movie}/${id}`;
+    let p = cache.get(k);
+    if (!p) {
+      p = enc
+        .fromFile(imagePath(data, movie, id))
+        .then(
+          async (j) => (await embedder.embed([await decodeImage(j.bytes, imagePath(data, movie, id))]))[0]!,
+        );
+      cache.set(k, p);
+    }
+    return p;
+  };
+}
+
+export interface FitReport {
+  reader: ReaderFile;
+  films: number;
+  pairs: number;
+  /** 5-fold cross-validated agreement, folds by film (film i in fold i mod 5, films sorted). */
+  cv_agreement: number;
+  folds: { films: number; pairs: number; agreement: number }[];
+}
+
+export async function fitHeroReader(o: {
+  data: string;
+  embedder?: string;
+  lambda?: number;
+}): Promise<FitReport> {
+  const pairs = await confidentPairs(o.data);
+  if (pairs.length === 0) throw new BadInputError('no confident pairs to fit a reader on', { file: o.data });
+  const embedder = await createEmbedder(o.embedder ?? 'builtin');
+  const feat = await featureLoader(o.data, embedder);
+  const labelled: (LabelledPair & { movie_id: string })[] = [];
+  for (const p of pairs)
+    labelled.push({
+      movie_id: p.movie_id,
+      a: await feat(p.movie_id, p.a),
+      b: await feat(p.movie_id, p.b),
+      winner: p.winner === p.a ? 'a' : 'b',
+    });
+  const films = [...new Set(pairs.map((p) => p.movie_id))].sort();
+  const lambda = o.lambda ?? 1;
+  const folds: FitReport['folds'] = [];
+  let agree = 0;
+  let total = 0;
+  const K = Math.min(5, films.length);
+  for (let f = 0; f < K; f++) {
+    const held = new Set(films.filter((_, i) => i % K === f));
+    const train = labelled.filter((p) => !held.has(p.movie_id));
+    const test = labelled.filter((p) => held.has(p.movie_id));
+    if (!train.length || !test.length) continue;
+    const w = fitLocalReader(train, embedder, lambda).w;
+    let ok = 0;
+    for (const p of test) {
+      let m = 0;
+      for (let i = 0; i < w.length; i++) m += w[i]! * (p.a[i]! - p.b[i]!);
+      if ((m > 0 ? 'a' : 'b') === p.winner) ok++;
+    }
+    folds.push({ films: held.size, pairs: test.length, agreement: ok / test.length });
+    agree += ok;
+    total += test.length;
+  }
+  const reader = fitLocalReader(labelled, embedder, lambda);
+  const cv = total ? agree / total : Number.NaN;
+  reader.fitted = { on: 'confident chain pairs', films: films.length, pairs: pairs.length, cv_agreement: cv };
+  await embedder.close();
+  return { reader, films: films.length, pairs: pairs.length, cv_agreement: cv, folds };
+}
+
+export interface ReaderCheck {
+  reader: string;
+  pairs: number;
+  agree: number;
+  unresolved: number;
+  agreement: number;
+  ci: [number, number];
+}
+
+/** A reader's agreement with the chains' confident pairs (a seeded sample of `sample`, or all). */
+export async function checkReader(o: {
+  data: string;
+  judge: Judge;
+  encoder: ImageEncoder;
+  sample?: number;
+  seed?: number | string;
+}): Promise<ReaderCheck> {
+  const ds = await loadCore(o.data);
+  const rubrics = await loadRubrics(o.data);
+  let pairs = await confidentPairs(o.data);
+  if (o.sample && o.sample < pairs.length) pairs = shuffled(pairs, createRng(o.seed ?? 0)).slice(0, o.sample);
+  let agree = 0;
+  let unresolved = 0;
+  await Promise.all(
+    pairs.map(async (p) => {
+      const movie = ds.movies.get(p.movie_id);
+      if (!movie)
+        throw new BadInputError(`film ${p.movie_id} of chains.jsonl is not in movies.jsonl`, {
+          file: ds.paths.chains,
+        });
+      const [a, b] = await Promise.all([
+        o.encoder.fromFile(imagePath(o.data, p.movie_id, p.a)),
+        o.encoder.fromFile(imagePath(o.data, p.movie_id, p.b)),
+      ]);
+      const r = await comparePair(o.judge, a, b, heroInstructions(movie, rubrics.get(p.movie_id)));
+      if (r.status === 'unresolved') unresolved++;
+      else if ((r.winner === 'A' ? p.a : p.b) === p.winner) agree++;
+    }),
+  );
+  return {
+    reader: o.judge.name,
+    pairs: pairs.length,
+    agree,
+    unresolved,
+    agreement: pairs.length ? agree / pairs.length : Number.NaN,
+    ci: wilson(agree, pairs.length),
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * A key-frame selection method: footage in, at most k ranked frame indices out, deterministic
+ * given the seed. A method sees only footage — the film's 1 fps track frames (and, for methods
+ * that declare it, the full-rate clips) — never the rubric, the stills or any metadata.
+ */
+import type { ImageStats } from '../../media/image-stats.js';
+import type { RawImage } from '../../media/raw.js';
+import type { Rng } from '../../stats/rng.js';
+
+export interface SelectContext {
+  movieId: string;
+  /** Number of track frames (frame_idx 0..frameCount−1). */
+  frameCount: number;
+  k: number;
+  rng: Rng;
+  /** A track frame at a small size (160 px wide), cached for this film. */
+  frame(i: number): Promise<RawImage>;
+  /** Photographic statistics of a track frame, cached. */
+  stats(i: number): Promise<ImageStats>;
+}
+
+export interface SelectionMethod {
+  name: string;
+  /** One line: what it does and where the idea comes from. */
+  description: string;
+  select(ctx: SelectContext): Promise<number[]>;
+}
+
+/** The k best indices by score (descending), at least `gap` frames apart; ties by index. */
+export function topKSpread(scores: readonly number[], k: number, gap: number): number[] {
+  const order = scores.map((s, i) => [s, i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  const out: number[] = [];
+  for (const [, i] of order) {
+    if (out.length >= k) break;
+    if (out.every((j) => Math.abs(j - i) >= gap)) out.push(i);
+  }
+  return out;
+}
+
+export async function allStats(ctx: SelectContext): Promise<ImageStats[]> {
+  const out: ImageStats[] = [];
+  for (let i = 0; i < ctx.frameCount; i++) out.push(await ctx.stats(i));
+  return out;
+}
+
+/** The minimum spacing used by the photographic-proxy methods: a k-th of the film, halved. */
+export function spreadGap(ctx: SelectContext): number {
+  return Math.max(1, Math.floor(ctx.frameCount / (2 * ctx.k)));
+}

@@ -1,0 +1,25 @@
+/** The selection methods by name. */
+import { UsageError } from '../../errors.js';
+import { hecateLike } from './hecate.js';
+import type { SelectionMethod } from './method.js';
+import { colourful, exposure, sharpest } from './proxies.js';
+import { middle, random, uniform } from './simple.js';
+import { ffmpegThumbnail } from './thumbnail.js';
+
+export const METHODS: SelectionMethod[] = [
+  random,
+  uniform,
+  middle,
+  sharpest,
+  exposure,
+  colourful,
+  ffmpegThumbnail,
+  hecateLike,
+];
+
+export function methodByName(name: string): SelectionMethod {
+  const m = METHODS.find((x) => x.name === name);
+  if (!m)
+    throw new UsageError(`--method must be one of ${METHODS.map((x) => x.name).join(', ')}, got "${name}"`);
+  return m;
+}

@@ -1,0 +1,80 @@
+/**
+ * `hero select`: run a method on every film of the track and write its selections
+ * ({"movie_id", "frames": [{"rank", "frame_idx"}]} per line, films in id order) atomically.
+ */
+import { existsSync } from 'node:fs';
+import { BadInputError } from '../../errors.js';
+import { loadImage, resizeImage } from '../../media/image.js';
+import { type ImageStats, imageStats } from '../../media/image-stats.js';
+import type { RawImage } from '../../media/raw.js';
+import { createRng } from '../../stats/rng.js';
+import { writeJsonl } from '../../store/jsonl.js';
+import { trackFramePath } from '../dataset/layout.js';
+import { loadCore } from '../dataset/load.js';
+import { selectFilms } from '../track/shard.js';
+import type { SelectContext, SelectionMethod } from './method.js';
+
+export interface SelectOptions {
+  method: SelectionMethod;
+  data: string;
+  track: string;
+  out: string;
+  k?: number;
+  seed?: number | string;
+  movies?: string[] | undefined;
+  onFilm?: (movieId: string) => void;
+}
+
+export async function runSelection(o: SelectOptions): Promise<{ films: number; frames: number }> {
+  const ds = await loadCore(o.data);
+  const films = selectFilms(ds.timelines.keys(), { movies: o.movies });
+  const k = o.k ?? 5;
+  if (!(k >= 1 && k <= 5)) throw new BadInputError(`k must be 1–5, got ${k}`);
+  const rows = [];
+  let frames = 0;
+  for (const m of films) {
+    o.onFilm?.(m);
+    const n = ds.timelines.get(m)!.frameCount;
+    const cache = new Map<number, Promise<RawImage>>();
+    const statsCache = new Map<number, Promise<ImageStats>>();
+    const frame = (i: number) => {
+      let p = cache.get(i);
+      if (!p) {
+        const file = trackFramePath(o.track, m, i);
+        if (!existsSync(file))
+          throw new BadInputError(`track frame ${i} of ${m} is missing: rebuild the track`, { file });
+        p = loadImage(file).then((img) =>
+          resizeImage(img, 160, Math.max(8, Math.round((img.height * 160) / img.width))),
+        );
+        cache.set(i, p);
+      }
+      return p;
+    };
+    const ctx: SelectContext = {
+      movieId: m,
+      frameCount: n,
+      k,
+      rng: createRng(`${o.seed ?? 0}/${o.method.name}/${m}`),
+      frame,
+      stats: (i) => {
+        let p = statsCache.get(i);
+        if (!p) {
+          p = frame(i).then(imageStats);
+          statsCache.set(i, p);
+        }
+        return p;
+      },
+    };
+    const picked = (await o.method.select(ctx)).slice(0, k);
+    if (
+      new Set(picked).size !== picked.length ||
+      picked.some((i) => !Number.isInteger(i) || i < 0 || i >= n)
+    ) {
+      throw new Error(`method ${o.method.name} returned invalid frames for ${m}: ${picked.join(', ')}`);
+    }
+    rows.push({ movie_id: m, frames: picked.map((frame_idx, r) => ({ rank: r + 1, frame_idx })) });
+    frames += picked.length;
+  }
+  await writeJsonl(o.out, rows);
+  return { films: rows.length, frames };
+}

@@ -1,0 +1,117 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
+import { trackFramePath } from '../../src/hero/dataset/layout.js';
+import { loadCore } from '../../src/hero/dataset/load.js';
+import { checkSelections } from '../../src/hero/dataset/selections.js';
+import { METHODS, methodByName } from '../../src/hero/select/registry.js';
+import { runSelection } from '../../src/hero/select/run.js';
+import { loadImage } from '../../src/media/image.js';
+import { imageStats } from '../../src/media/image-stats.js';
+import { runCli } from '../support/cli.js';
+import { sharedMiniHero } from '../support/mini-hero.js';
+import { ROOT, tempDir } from '../support/paths.js';
+
+let mini: MiniHeroPaths;
+beforeAll(async () => {
+  mini = await sharedMiniHero();
+}, 300_000);
+
+type Rows = { movie_id: string; frames: { rank: number; frame_idx: number }[] }[];
+const read = (f: string): Rows =>
+  readFileSync(f, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+
+async function select(name: string, seed = 0, k = 5): Promise<{ file: string; rows: Rows }> {
+  const file = join(tempDir(), `${name}.jsonl`);
+  await runSelection({ method: methodByName(name), data: mini.data, track: mini.track, out: file, k, seed });
+  return { file, rows: read(file) };
+}
+
+describe('selection methods', () => {
+  it.each(METHODS.map((m) => m.name))('%s: valid, ranked, deterministic for a seed', async (name) => {
+    const a = await select(name, 7);
+    const b = await select(name, 7);
+    expect(a.rows).toEqual(b.rows);
+    const ds = await loadCore(mini.data);
+    const check = await checkSelections(a.file, ds.timelines);
+    expect(check.problems).toEqual([]);
+    for (const r of a.rows) {
+      expect(r.frames.length).toBeGreaterThanOrEqual(1);
+      expect(r.frames.length).toBeLessThanOrEqual(5);
+    }
+  });
+
+  it('random changes with the seed; the others do not depend on it', async () => {
+    expect((await select('random', 1)).rows).not.toEqual((await select('random', 2)).rows);
+    expect((await select('sharpest', 1)).rows).toEqual((await select('sharpest', 2)).rows);
+  });
+
+  it.each([
+    ['sharpest', 'sharpness'],
+    ['colourful', 'colourfulness'],
+  ] as const)('%s picks frames above the film median of %s', async (name, key) => {
+    const { rows } = await select(name);
+    const ds = await loadCore(mini.data);
+    for (const r of rows) {
+      const n = ds.timelines.get(r.movie_id)!.frameCount;
+      const all = [];
+      for (let i = 0; i < n; i++)
+        all.push((await imageStats(await loadImage(trackFramePath(mini.track, r.movie_id, i))))[key]);
+      const median = [...all].sort((x, y) => x - y)[Math.floor(n / 2)]!;
+      for (const f of r.frames) expect(all[f.frame_idx]!).toBeGreaterThan(median);
+    }
+  });
+
+  it('uniform spreads k frames evenly; k is respected', async () => {
+    const { rows } = await select('uniform', 0, 3);
+    const ds = await loadCore(mini.data);
+    for (const r of rows) {
+      const n = ds.timelines.get(r.movie_id)!.frameCount;
+      expect(r.frames.map((f) => f.frame_idx)).toEqual([0, 1, 2].map((i) => Math.floor(((i + 0.5) * n) / 3)));
+    }
+  });
+
+  it('the README names every method', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    for (const m of METHODS) expect(readme).toContain(`\`${m.name}\``);
+  });
+
+  it('CLI: writes the selections; an unknown method is a usage error', async () => {
+    const out = join(tempDir(), 's.jsonl');
+    const r = await runCli([
+      'hero',
+      'select',
+      '--method',
+      'hecate-like',
+      '--data',
+      mini.data,
+      '--track',
+      mini.track,
+      '--out',
+      out,
+      '--k',
+      '3',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ method: 'hecate-like', films: 2 });
+    const bad = await runCli([
+      'hero',
+      'select',
+      '--method',
+      'clip-score',
+      '--data',
+      mini.data,
+      '--track',
+      mini.track,
+      '--out',
+      out,
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--method must be one of random, uniform/);
+  });
+});
