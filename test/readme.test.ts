@@ -46,6 +46,9 @@ const COMMANDS = [
   'hero track verify',
   'hero track make-index',
   'hero select',
+  'hero fit-reader',
+  'hero check-reader',
+  'hero evaluate',
   'demo',
 ];
 

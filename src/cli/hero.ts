@@ -1,10 +1,14 @@
 /** `kfbench hero …`: the HeroFrame benchmark. */
+
+import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { buildMiniHero } from '../dev/mini-hero.js';
-import { BadInputError, PartialError } from '../errors.js';
+import { BadInputError, PartialError, UsageError } from '../errors.js';
 import { loadCore } from '../hero/dataset/load.js';
 import { checkSelections } from '../hero/dataset/selections.js';
 import { validateDataset } from '../hero/dataset/validate.js';
+import { evaluate } from '../hero/evaluate.js';
+import { writeEvaluation } from '../hero/outputs.js';
 import { checkReader, fitHeroReader } from '../hero/reader.js';
 import { METHODS, methodByName } from '../hero/select/registry.js';
 import { runSelection } from '../hero/select/run.js';
@@ -12,8 +16,10 @@ import { makeIndex } from '../hero/track/make-index.js';
 import { rebuildTrack } from '../hero/track/rebuild.js';
 import { parseShard } from '../hero/track/shard.js';
 import { verifyTrack } from '../hero/track/verify.js';
+import { INSERTION_PROTOCOLS, type InsertionProtocol } from '../judge/insertion.js';
 import { writeReaderFile } from '../judge/local.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
+import { heroTable } from '../report/hero.js';
 import { judgeFlags, judgeOptions } from './judge.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 import { progress } from './progress.js';
@@ -277,6 +283,125 @@ export function registerHero(program: Command): void {
               `${r.reader}: agrees on ${r.agree}/${r.pairs} confident pairs = ${(100 * r.agreement).toFixed(1)} % (95 % Wilson ${(100 * r.ci[0]).toFixed(1)}–${(100 * r.ci[1]).toFixed(1)} %), ${r.unresolved} unresolved`,
             ]);
         } finally {
+          await j.close();
+        }
+      },
+    );
+
+  judgeOptions(
+    hero
+      .command('evaluate')
+      .description('score selections by inserting every frame into every chain of its film'),
+  )
+    .requiredOption(
+      '--selections <files...>',
+      "one or more methods' selections files (the method is the file name)",
+    )
+    .requiredOption('--data <dir>', 'dataset root')
+    .requiredOption('--track <dir>', 'the rebuilt 1 fps track')
+    .option('--protocol <p>', INSERTION_PROTOCOLS.join(' | '), 'pairwise')
+    .option('--include-stills', 'add the human reference row "stills"')
+    .option('--rescore-official', 'score the official selections of eval/baselines.jsonl with this reader')
+    .option('--missing <how>', 'a film without a submission: error | zero', 'error')
+    .option('--dry-run', 'print the calls needed and how many the cache holds; spend none')
+    .option('--max-calls <n>', 'stop cleanly at this many calls (exit 5; resumable)')
+    .option('--out <dir>', 'output folder', 'hero-eval')
+    .option('--seed <s>', 'bootstrap seed', '0')
+    .option('--bootstrap <n>', 'bootstrap resamples', '1000')
+    .option('--json', 'print the summary as JSON')
+    .action(
+      async (
+        o: Parameters<typeof judgeFlags>[0] & {
+          selections: string[];
+          data: string;
+          track: string;
+          protocol: string;
+          includeStills?: boolean;
+          rescoreOfficial?: boolean;
+          missing: string;
+          dryRun?: boolean;
+          maxCalls?: string;
+          out: string;
+          seed: string;
+          bootstrap: string;
+          json?: boolean;
+        },
+      ) => {
+        if (!INSERTION_PROTOCOLS.includes(o.protocol as InsertionProtocol))
+          throw new UsageError(`--protocol must be ${INSERTION_PROTOCOLS.join(', ')}`);
+        if (o.missing !== 'error' && o.missing !== 'zero')
+          throw new UsageError('--missing must be error or zero');
+        const names = new Map<string, number>();
+        const methods = o.selections.map((file) => {
+          const base = basename(file).replace(/\.jsonl(\.zst)?$/, '');
+          const n = (names.get(base) ?? 0) + 1;
+          names.set(base, n);
+          return { method: n > 1 ? `${base}#${n}` : base, file };
+        });
+        const j = await openJudge(resolveJudgeSettings(judgeFlags(o)));
+        const t0 = Date.now();
+        const bar = progress('insertions');
+        try {
+          const r = await evaluate({
+            data: o.data,
+            track: o.track,
+            methods,
+            judge: j.judge,
+            encoder: j.encoder,
+            protocol: o.protocol as InsertionProtocol,
+            includeStills: !!o.includeStills,
+            rescoreOfficial: !!o.rescoreOfficial,
+            missing: o.missing,
+            dryRun: !!o.dryRun,
+            maxCalls:
+              o.maxCalls === undefined
+                ? undefined
+                : parseNumberFlag('--max-calls', o.maxCalls, (n) => Number.isInteger(n) && n >= 0),
+            seed: o.seed,
+            bootstrapB: parseNumberFlag('--bootstrap', o.bootstrap, (n) => Number.isInteger(n) && n >= 100),
+            onEvent: (e) => (e.type === 'start' ? bar.start(e.insertions, 'evaluate') : bar.update(e.done)),
+          });
+          bar.stop();
+          if (r.dryRun) {
+            const d = r.dryRun;
+            const out = {
+              dry_run: true,
+              insertions: d.insertions,
+              questions: d.questions,
+              cached: d.cached,
+              to_ask: d.questions - d.cached,
+              upper_bound: d.upper_bound,
+            };
+            if (o.json) printJson(out);
+            else
+              printLines([
+                `${d.insertions} insertions need ${d.upper_bound ? 'at most ' : ''}${d.questions} questions (re-asks aside); the cache holds ${d.cached}; ${d.questions - d.cached} to ask`,
+              ]);
+            return;
+          }
+          const run = {
+            reader: j.judge.name,
+            protocol: o.protocol,
+            ...j.judge.stats,
+            insertions: r.insertions.length,
+            complete: r.complete,
+            wall_ms: Date.now() - t0,
+          };
+          const files = await writeEvaluation(o.out, r, run, o.track);
+          if (o.json) printJson(r.summary);
+          else
+            printLines([
+              heroTable(r.summary),
+              `${j.judge.stats.calls} calls, ${j.judge.stats.cached} from cache`,
+              `reports: ${files.join(', ')}`,
+            ]);
+          if (!r.complete)
+            throw new PartialError(
+              `stopped at --max-calls after ${r.insertions.length} insertions; run again to resume from the cache`,
+              [],
+            );
+        } finally {
+          bar.stop();
           await j.close();
         }
       },

@@ -30,6 +30,19 @@ export interface InsertionOutcome {
   unresolved: number;
 }
 
+/** The listwise question for a candidate and a chain (best first). */
+export function listwiseQuestion(candidate: JudgeImage, chain: readonly JudgeImage[], instructions: string) {
+  const n = chain.length;
+  const t = loadTemplate('listwise');
+  return {
+    prompt: render(t, { instructions, n, total: n + 1 }),
+    images: [...chain, candidate],
+    labels: Array.from({ length: n + 1 }, (_, i) => String(i + 1)),
+    protocol: { name: 'listwise', version: t.version },
+    schema: z.object({ position: z.number().int().min(0).max(n), reason: z.string().optional() }),
+  };
+}
+
 export async function insertIntoChain(
   judge: Judge,
   candidate: JudgeImage,
@@ -40,16 +53,7 @@ export async function insertIntoChain(
   const n = chain.length;
   if (n === 0) throw new Error('a chain needs at least one image');
   if (protocol === 'listwise') {
-    const t = loadTemplate('listwise');
-    const prompt = render(t, { instructions, n, total: n + 1 });
-    const schema = z.object({ position: z.number().int().min(0).max(n), reason: z.string().optional() });
-    const v = await judge.ask({
-      prompt,
-      images: [...chain, candidate],
-      labels: Array.from({ length: n + 1 }, (_, i) => String(i + 1)),
-      protocol: { name: 'listwise', version: t.version },
-      schema,
-    });
+    const v = await judge.ask(listwiseQuestion(candidate, chain, instructions));
     const position = v.answer?.position ?? 0;
     return {
       protocol,

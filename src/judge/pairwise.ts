@@ -31,23 +31,28 @@ export interface PairOutcome {
   cached: number;
 }
 
+/** The two questions of a comparison (A first, then B first), e.g. to check the cache without asking. */
+export function pairQuestions(a: JudgeImage, b: JudgeImage, instructions: string) {
+  const t = loadTemplate('pairwise');
+  const prompt = render(t, { instructions });
+  const q = (x: JudgeImage, y: JudgeImage) => ({
+    prompt,
+    images: [x, y],
+    labels: ['A', 'B'],
+    protocol: { name: 'pairwise', version: t.version },
+    schema: PairAnswer,
+  });
+  return [q(a, b), q(b, a)] as const;
+}
+
 export async function comparePair(
   judge: Judge,
   a: JudgeImage,
   b: JudgeImage,
   instructions: string,
 ): Promise<PairOutcome> {
-  const t = loadTemplate('pairwise');
-  const prompt = render(t, { instructions });
-  const ask = (x: JudgeImage, y: JudgeImage) =>
-    judge.ask({
-      prompt,
-      images: [x, y],
-      labels: ['A', 'B'],
-      protocol: { name: 'pairwise', version: t.version },
-      schema: PairAnswer,
-    });
-  const [v1, v2] = await Promise.all([ask(a, b), ask(b, a)]);
+  const [q1, q2] = pairQuestions(a, b, instructions);
+  const [v1, v2] = await Promise.all([judge.ask(q1), judge.ask(q2)]);
   const pv = (v: typeof v1, placement: PlacementVerdict['placement']): PlacementVerdict => ({
     placement,
     winner: v.answer?.winner ?? null,

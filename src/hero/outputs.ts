@@ -1,0 +1,47 @@
+/** Writes an evaluation's output folder atomically: summary.json (deterministic), run.json, per_film.csv, insertions.jsonl, report.md, report.html. */
+import { join } from 'node:path';
+import { encodeImage, loadImage, resizeImage } from '../media/image.js';
+import { heroHtml, heroMarkdown, perFilmCsv } from '../report/hero.js';
+import { writeFileAtomic } from '../store/atomic-write.js';
+import { writeJsonl } from '../store/jsonl.js';
+import { trackFramePath } from './dataset/layout.js';
+import type { EvaluateResult } from './evaluate.js';
+
+export async function writeEvaluation(
+  out: string,
+  r: EvaluateResult,
+  run: Record<string, unknown>,
+  track: string,
+): Promise<string[]> {
+  const files = [
+    'summary.json',
+    'run.json',
+    'per_film.csv',
+    'insertions.jsonl',
+    'report.md',
+    'report.html',
+  ].map((f) => join(out, f));
+  await writeFileAtomic(files[0]!, `${JSON.stringify(r.summary, null, 2)}\n`);
+  await writeFileAtomic(files[1]!, `${JSON.stringify(run, null, 2)}\n`);
+  await writeFileAtomic(files[2]!, perFilmCsv(r.perFilm));
+  await writeJsonl(files[3]!, r.insertions);
+  await writeFileAtomic(files[4]!, heroMarkdown(r.summary));
+  const thumbs = [];
+  const top = new Map<string, { method: string; movie_id: string; frame: number }>();
+  for (const i of r.insertions)
+    if (i.rank === 1 && typeof i.frame === 'number')
+      top.set(`${i.method}|${i.movie_id}`, { method: i.method, movie_id: i.movie_id, frame: i.frame });
+  for (const t of [...top.values()].sort(
+    (a, b) => a.movie_id.localeCompare(b.movie_id) || a.method.localeCompare(b.method),
+  )) {
+    const img = await loadImage(trackFramePath(track, t.movie_id, t.frame));
+    const small = await resizeImage(img, 160, Math.max(8, Math.round((img.height * 160) / img.width)));
+    thumbs.push({
+      method: t.method,
+      movie_id: t.movie_id,
+      dataUrl: `data:image/jpeg;base64,${(await encodeImage(small, { format: 'jpeg', quality: 80 })).toString('base64')}`,
+    });
+  }
+  await writeFileAtomic(files[5]!, heroHtml(r.summary, thumbs));
+  return files;
+}

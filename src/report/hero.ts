@@ -1,0 +1,141 @@
+/** Pure renderers of a HeroFrame evaluation: terminal table, CSV, Markdown, self-contained HTML. */
+import type { FilmScore, MethodSummary } from '../hero/evaluate.js';
+import { csvCell, esc } from './escape.js';
+
+export interface HeroReportData {
+  reader: string;
+  protocol: string;
+  methods: MethodSummary[];
+  official: MethodSummary[];
+  warnings: string[];
+  paired: { a: string; b: string; diff: number; ci: [number, number]; p: number }[];
+}
+
+const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '—');
+
+function rows(d: HeroReportData): MethodSummary[] {
+  return [...d.methods].sort((a, b) => b.S - a.S || a.method.localeCompare(b.method));
+}
+
+export function heroTable(d: HeroReportData): string {
+  const head = [
+    'method',
+    'reader',
+    'S',
+    '95% CI',
+    'S@1',
+    'S@5',
+    'top-1',
+    'beat still',
+    'films',
+    'insertions',
+    'unresolved',
+  ];
+  const body = [...rows(d), ...d.official].map((m) => [
+    m.official ? `${m.method} (official)` : m.method,
+    m.reader,
+    f3(m.S),
+    m.official ? '' : `${f3(m.ci.S[0])}–${f3(m.ci.S[1])}`,
+    f3(m.S_at_k['1'] ?? Number.NaN),
+    f3(m.S_at_k['5'] ?? Number.NaN),
+    f3(m.top1_rate),
+    f3(m.beat_still_rate),
+    String(m.films),
+    Number.isFinite(m.insertions) ? String(m.insertions) : '',
+    Number.isFinite(m.unresolved) ? String(m.unresolved) : '',
+  ]);
+  const width = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
+  const line = (r: string[]) => r.map((c, i) => c.padEnd(width[i]!)).join('  ');
+  return [
+    `reader ${d.reader}, protocol ${d.protocol}`,
+    line(head),
+    line(width.map((w) => '-'.repeat(w))),
+    ...body.map(line),
+    ...d.warnings.map((w) => `warning: ${w}`),
+  ].join('\n');
+}
+
+export function perFilmCsv(films: FilmScore[]): string {
+  const head = ['method', 'movie_id', 'S', 'top1_rate', 'beat_still_rate', 'insertions', 'unresolved'];
+  return `${[head.join(','), ...films.map((f) => [f.method, f.movie_id, f.S, f.top1_rate, f.beat_still_rate, f.insertions, f.unresolved].map(csvCell).join(','))].join('\n')}\n`;
+}
+
+export function heroMarkdown(d: HeroReportData): string {
+  const out = [`# HeroFrame evaluation`, '', `Reader: \`${d.reader}\` · protocol: \`${d.protocol}\``, ''];
+  out.push(
+    '| method | reader | S | 95 % CI | S@1 | S@5 | top-1 | beat the still | films |',
+    '|---|---|---|---|---|---|---|---|---|',
+  );
+  for (const m of [...rows(d), ...d.official])
+    out.push(
+      `| ${m.official ? `${m.method} (official)` : m.method} | ${m.reader} | ${f3(m.S)} | ${m.official ? '' : `${f3(m.ci.S[0])}–${f3(m.ci.S[1])}`} | ${f3(m.S_at_k['1'] ?? Number.NaN)} | ${f3(m.S_at_k['5'] ?? Number.NaN)} | ${f3(m.top1_rate)} | ${f3(m.beat_still_rate)} | ${m.films} |`,
+    );
+  if (d.paired.length) {
+    out.push(
+      '',
+      '## Paired differences of S (bootstrap over films)',
+      '',
+      '| A | B | S(A) − S(B) | 95 % CI | p |',
+      '|---|---|---|---|---|',
+    );
+    for (const p of d.paired)
+      out.push(`| ${p.a} | ${p.b} | ${f3(p.diff)} | ${f3(p.ci[0])}–${f3(p.ci[1])} | ${f3(p.p)} |`);
+  }
+  if (d.warnings.length) out.push('', ...d.warnings.map((w) => `> warning: ${w}`));
+  return `${out.join('\n')}\n`;
+}
+
+export function heroHtml(
+  d: HeroReportData,
+  thumbs: { method: string; movie_id: string; dataUrl: string }[],
+): string {
+  const ms = rows(d);
+  const W = 640;
+  const rowH = 26;
+  const x = (v: number) => 160 + Math.max(0, Math.min(1, v)) * (W - 180);
+  const bars = ms
+    .map((m, i) => {
+      const y = 10 + i * rowH;
+      const [lo, hi] = m.ci.S;
+      return `<text x="150" y="${y + 15}" text-anchor="end">${esc(m.method)}</text><rect x="160" y="${y + 3}" width="${x(m.S) - 160}" height="16" fill="#4c78a8"><title>${esc(`${m.method}: S ${f3(m.S)} [${f3(lo)}, ${f3(hi)}]`)}</title></rect>${Number.isFinite(lo) ? `<line x1="${x(lo)}" x2="${x(hi)}" y1="${y + 11}" y2="${y + 11}" stroke="#222" stroke-width="2"/><line x1="${x(lo)}" x2="${x(lo)}" y1="${y + 5}" y2="${y + 17}" stroke="#222"/><line x1="${x(hi)}" x2="${x(hi)}" y1="${y + 5}" y2="${y + 17}" stroke="#222"/>` : ''}`;
+    })
+    .join('');
+  const axis = [0, 0.25, 0.5, 0.75, 1]
+    .map(
+      (t) =>
+        `<line x1="${x(t)}" x2="${x(t)}" y1="5" y2="${15 + ms.length * rowH}" stroke="#ddd"/><text x="${x(t)}" y="${28 + ms.length * rowH}" text-anchor="middle">${t}</text>`,
+    )
+    .join('');
+  const table = heroMarkdown(d)
+    .split('\n')
+    .filter((l) => l.startsWith('|') && !l.startsWith('|---'))
+    .map(
+      (l, i) =>
+        `<tr>${l
+          .split('|')
+          .slice(1, -1)
+          .map((c) => (i === 0 ? `<th>${esc(c.trim())}</th>` : `<td>${esc(c.trim())}</td>`))
+          .join('')}</tr>`,
+    )
+    .join('');
+  const films = [...new Set(thumbs.map((t) => t.movie_id))].sort();
+  const gallery = films
+    .map(
+      (f) =>
+        `<h3>${esc(f)}</h3><div class="row">${thumbs
+          .filter((t) => t.movie_id === f)
+          .map(
+            (t) =>
+              `<figure><img src="${esc(t.dataUrl)}" alt="${esc(`${t.method} top frame`)}"><figcaption>${esc(t.method)}</figcaption></figure>`,
+          )
+          .join('')}</div>`,
+    )
+    .join('');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>HeroFrame evaluation</title>
+<style>body{font:14px system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px}svg text{font:12px sans-serif}.row{display:flex;flex-wrap:wrap;gap:8px}figure{margin:0}img{width:160px;display:block}figcaption{font-size:12px}.warn{color:#a40}</style>
+</head><body><h1>HeroFrame evaluation</h1><p>Reader <code>${esc(d.reader)}</code> · protocol <code>${esc(d.protocol)}</code></p>
+${d.warnings.map((w) => `<p class="warn">warning: ${esc(w)}</p>`).join('')}
+<h2>S with 95 % bootstrap intervals</h2><svg width="${W}" height="${40 + ms.length * rowH}" role="img" aria-label="bar chart of S">${axis}${bars}</svg>
+<h2>Scores</h2><table>${table}</table><h2>Each method's top frame per film</h2>${gallery}</body></html>
+`;
+}

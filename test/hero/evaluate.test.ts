@@ -1,0 +1,208 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
+import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
+import { heroHtml } from '../../src/report/hero.js';
+import { runCli } from '../support/cli.js';
+import { sharedMiniHero, TEST_FILMS } from '../support/mini-hero.js';
+import { tempDir } from '../support/paths.js';
+
+let mini: MiniHeroPaths;
+let emu: Emulator;
+let dir: string;
+let spec: string;
+beforeAll(async () => {
+  mini = await sharedMiniHero();
+  emu = await startEmulator();
+  spec = `openai:kfbench-emulator@${emu.url}`;
+  dir = tempDir();
+  for (const m of ['sharpest', 'uniform'])
+    expect(
+      (
+        await runCli([
+          'hero',
+          'select',
+          '--method',
+          m,
+          '--data',
+          mini.data,
+          '--track',
+          mini.track,
+          '--out',
+          join(dir, `${m}.jsonl`),
+          '--k',
+          '2',
+        ])
+      ).code,
+    ).toBe(0);
+}, 300_000);
+afterAll(async () => emu.close());
+
+const args = (out: string, cache: string, extra: string[] = []) => [
+  'hero',
+  'evaluate',
+  '--selections',
+  join(dir, 'sharpest.jsonl'),
+  join(dir, 'uniform.jsonl'),
+  '--data',
+  mini.data,
+  '--track',
+  mini.track,
+  '--judge',
+  spec,
+  '--cache',
+  cache,
+  '--out',
+  out,
+  '--bootstrap',
+  '200',
+  ...extra,
+];
+
+describe('hero evaluate against the emulator over HTTP', () => {
+  it('writes the documented summary, deterministically; a re-run makes zero calls', async () => {
+    const cache = join(dir, 'c1.sqlite');
+    const out1 = join(tempDir(), 'o');
+    const r = await runCli(args(out1, cache, ['--include-stills']));
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(readFileSync(join(out1, 'summary.json'), 'utf8'));
+    expect(s).toMatchObject({ reader: 'openai:kfbench-emulator', protocol: 'pairwise' });
+    expect(s.methods.map((m: { method: string }) => m.method).sort()).toEqual([
+      'sharpest',
+      'stills',
+      'uniform',
+    ]);
+    for (const m of s.methods) {
+      expect(Object.keys(m).sort()).toEqual([
+        'S',
+        'S_at_k',
+        'beat_still_rate',
+        'ci',
+        'films',
+        'insertions',
+        'method',
+        'reader',
+        'top1_rate',
+        'unresolved',
+      ]);
+      expect(m.S).toBeGreaterThanOrEqual(0);
+      expect(m.S).toBeLessThanOrEqual(1);
+      expect(m.ci.S[0]).toBeLessThanOrEqual(m.S);
+      expect(m.ci.S[1]).toBeGreaterThanOrEqual(m.S);
+      expect(m.films).toBe(2);
+    }
+    const sharp = s.methods.find((m: { method: string }) => m.method === 'sharpest');
+    expect(sharp.insertions).toBe(2 * 2 * 2); // 2 films × 2 frames × 2 chains
+    const run1 = JSON.parse(readFileSync(join(out1, 'run.json'), 'utf8'));
+    expect(run1.calls).toBeGreaterThan(0);
+    const out2 = join(tempDir(), 'o');
+    expect((await runCli(args(out2, cache, ['--include-stills']))).code).toBe(0);
+    expect(readFileSync(join(out2, 'summary.json'), 'utf8')).toBe(
+      readFileSync(join(out1, 'summary.json'), 'utf8'),
+    );
+    expect(readFileSync(join(out2, 'per_film.csv'), 'utf8')).toBe(
+      readFileSync(join(out1, 'per_film.csv'), 'utf8'),
+    );
+    expect(JSON.parse(readFileSync(join(out2, 'run.json'), 'utf8')).calls).toBe(0);
+    const lines = readFileSync(join(out1, 'insertions.jsonl'), 'utf8').trim().split('\n');
+    expect(lines.length).toBe(
+      sharp.insertions * 2 + s.methods.find((m: { method: string }) => m.method === 'stills').insertions,
+    );
+    expect(readFileSync(join(out1, 'report.html'), 'utf8')).not.toMatch(/https?:\/\//);
+  });
+
+  it('--dry-run spends nothing; --max-calls stops with exit 5 and a second run resumes from the cache', async () => {
+    const cache = join(dir, 'c2.sqlite');
+    const before = emu.log.length;
+    const dry = await runCli(args(join(tempDir(), 'o'), cache, ['--dry-run', '--json']));
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ insertions: 16, questions: 16 * 12, cached: 0 });
+    expect(emu.log.length).toBe(before);
+    const partial = await runCli(
+      args(join(tempDir(), 'o'), cache, ['--max-calls', '30', '--concurrency', '1']),
+    );
+    expect(partial.code).toBe(5);
+    expect(partial.stderr).toMatch(/stopped at --max-calls/);
+    const dry2 = JSON.parse(
+      (await runCli(args(join(tempDir(), 'o'), cache, ['--dry-run', '--json']))).stdout,
+    );
+    expect(dry2.cached).toBeGreaterThan(0);
+    const rest = await runCli(args(join(tempDir(), 'o'), cache));
+    expect(rest.code, rest.stderr).toBe(0);
+  });
+
+  it('bad selections fail before any judge call, naming the file and line', async () => {
+    const bad = join(tempDir(), 'bad.jsonl');
+    writeFileSync(
+      bad,
+      `${JSON.stringify({ movie_id: TEST_FILMS[0]!.movie_id, frames: [{ rank: 1, frame_idx: 99999 }] })}\n`,
+    );
+    const before = emu.log.length;
+    const r = await runCli([
+      'hero',
+      'evaluate',
+      '--selections',
+      bad,
+      '--data',
+      mini.data,
+      '--track',
+      mini.track,
+      '--judge',
+      spec,
+      '--missing',
+      'zero',
+      '--out',
+      join(tempDir(), 'o'),
+    ]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/bad\.jsonl: line 1: frame_idx 99999 is outside/);
+    expect(emu.log.length).toBe(before);
+    const missing = await runCli([
+      'hero',
+      'evaluate',
+      '--selections',
+      join(dir, 'sharpest.jsonl'),
+      '--data',
+      mini.data,
+      '--track',
+      join(tempDir(), 'no-track'),
+      '--judge',
+      spec,
+      '--out',
+      join(tempDir(), 'o'),
+    ]);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toMatch(/track frame \d+ of .* is missing/);
+  });
+
+  it('the HTML report escapes what it renders', () => {
+    const evil = '<img src=x onerror=alert(1)>';
+    const html = heroHtml(
+      {
+        reader: evil,
+        protocol: 'pairwise',
+        methods: [
+          {
+            method: evil,
+            reader: evil,
+            S: 0.5,
+            S_at_k: { 1: 0.5, 5: 0.5 },
+            top1_rate: 0,
+            beat_still_rate: 0,
+            ci: { S: [0.4, 0.6] },
+            films: 1,
+            insertions: 1,
+            unresolved: 0,
+          },
+        ],
+        official: [],
+        warnings: [evil],
+        paired: [],
+      },
+      [{ method: evil, movie_id: evil, dataUrl: 'data:image/jpeg;base64,AAAA' }],
+    );
+    expect(html).not.toContain('<img src=x');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+});
