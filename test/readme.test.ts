@@ -47,6 +47,7 @@ const COMMANDS = [
   'hero track make-index',
   'hero select',
   'hero fit-reader',
+  'hero build',
   'hero check-reader',
   'hero evaluate',
   'demo',

@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { buildMiniHero } from '../dev/mini-hero.js';
 import { BadInputError, PartialError, UsageError } from '../errors.js';
+import { buildChains } from '../hero/build.js';
 import { loadCore } from '../hero/dataset/load.js';
 import { checkSelections } from '../hero/dataset/selections.js';
 import { validateDataset } from '../hero/dataset/validate.js';
@@ -283,6 +284,77 @@ export function registerHero(program: Command): void {
               `${r.reader}: agrees on ${r.agree}/${r.pairs} confident pairs = ${(100 * r.agreement).toFixed(1)} % (95 % Wilson ${(100 * r.ci[0]).toFixed(1)}–${(100 * r.ci[1]).toFixed(1)} %), ${r.unresolved} unresolved`,
             ]);
         } finally {
+          await j.close();
+        }
+      },
+    );
+
+  judgeOptions(
+    hero
+      .command('build')
+      .description(
+        'build chains for your films: a still and five off-grid frames, judged in both placements, Bradley–Terry, still floor',
+      ),
+  )
+    .requiredOption(
+      '--data <dir>',
+      'dataset root (movies.jsonl, clips.jsonl; chains.jsonl and images/ are written)',
+    )
+    .requiredOption('--lsmdc <dir>', 'footage: <dir>/<movie_id>/<clip_id>.<ext>')
+    .requiredOption('--stills <dir>', 'publicity stills: <dir>/<movie_id>/<image_id>.jpg')
+    .option('--chains-per-film <n>', 'chains per film', '10')
+    .option('--seed <s>', 'seed', '0')
+    .option('--json', 'print JSON')
+    .action(
+      async (
+        o: Parameters<typeof judgeFlags>[0] & {
+          data: string;
+          lsmdc: string;
+          stills: string;
+          chainsPerFilm: string;
+          seed: string;
+          json?: boolean;
+        },
+      ) => {
+        const j = await openJudge(resolveJudgeSettings(judgeFlags(o)));
+        const bar = progress('films');
+        try {
+          let started = false;
+          const r = await buildChains({
+            data: o.data,
+            lsmdc: o.lsmdc,
+            stills: o.stills,
+            judge: j.judge,
+            encoder: j.encoder,
+            chainsPerFilm: parseNumberFlag(
+              '--chains-per-film',
+              o.chainsPerFilm,
+              (n) => Number.isInteger(n) && n >= 1,
+            ),
+            seed: o.seed,
+            onEvent: (e) => {
+              if (!started) {
+                bar.start(e.total, 'build');
+                started = true;
+              }
+              bar.update(e.done, e.movie_id);
+            },
+          });
+          bar.stop();
+          if (o.json)
+            printJson({
+              ...r,
+              reader: j.judge.name,
+              calls: j.judge.stats.calls,
+              cached: j.judge.stats.cached,
+            });
+          else
+            printLines([
+              `built ${r.chains} chains for ${r.films} films with ${j.judge.name}: ${r.pairs} pairs, ${(100 * r.confident_share).toFixed(1)} % confident, ${r.still_replacements} still replacements, ridge in ${r.ridge_used} chains`,
+              `stability on ${r.stability.chains} re-judged chains: agreement ${(100 * r.stability.agreement).toFixed(1)} %, Kendall τ ${r.stability.kendall_tau.toFixed(3)}`,
+            ]);
+        } finally {
+          bar.stop();
           await j.close();
         }
       },

@@ -56,6 +56,21 @@ export class Timeline {
     return Math.max(0, Math.ceil((this.length_us - US / 2) / US));
   }
 
+  /** A time on the timeline (µs) → the clip containing it and the time within that clip (s). */
+  locate(t_us: number): { clip_id: string; t_in_clip: number } {
+    if (!(t_us >= 0 && t_us < this.length_us))
+      throw new RangeError(`time ${t_us / US} s is outside the timeline`);
+    let lo = 0;
+    let hi = this.clips.length - 1;
+    while (lo < hi) {
+      const m = (lo + hi + 1) >> 1;
+      if (this.clips[m]!.start_us <= t_us) lo = m;
+      else hi = m - 1;
+    }
+    const c = this.clips[lo]!;
+    return { clip_id: c.clip_id, t_in_clip: (t_us - c.start_us) / US };
+  }
+
   /** frame_idx → (clip_id, t_in_clip). */
   frame(k: number): TrackFrame {
     if (!Number.isInteger(k) || k < 0 || k >= this.frameCount)

@@ -1,0 +1,287 @@
+/**
+ * `hero build` (SPEC §2.5 steps 1–4 and 7), so users can make chains for their own films:
+ *  1. each chain takes one publicity still and five frames sampled from the footage at random
+ *     times *off* the 1 fps grid (at least 0.1 s from a bucket midpoint), seeded;
+ *  2. all 15 pairs are judged under both placements with the film's current rubric;
+ *  3. Bradley–Terry per chain (unresolved = tie; the ridge when separable is recorded) → gamma,
+ *     theta_0_100 (weakest 0, strongest 100), order by gamma;
+ *  4. still floor: a still in the bottom half is deleted and replaced by another still of the film
+ *     (its pairs judged), counted;
+ *  7. stability: a seeded sample of chains is re-judged with the arguments swapped and a re-check
+ *     marker in the prompt (so a cached answer is not reused); agreement of pair outcomes and
+ *     Kendall τ between the two strength orders are recorded.
+ * Writes chains.jsonl, the chain images under images/ and images/image_sha256.jsonl in the
+ * published shape, atomically. Rubric learning (step 5) and Phase B (step 6) are a later issue.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BadInputError } from '../errors.js';
+import type { ImageEncoder } from '../judge/images.js';
+import type { Judge } from '../judge/judge.js';
+import { comparePair, type PairOutcome } from '../judge/pairwise.js';
+import type { JudgeImage } from '../judge/types.js';
+import { encodeImage } from '../media/image.js';
+import { probe, streamFrames } from '../media/video.js';
+import { DEFAULT_RIDGE, fitBradleyTerry, toScale0to100 } from '../stats/bradley-terry.js';
+import { kendallTauB } from '../stats/rank.js';
+import { createRng, type Rng, shuffled } from '../stats/rng.js';
+import { writeFileAtomic } from '../store/atomic-write.js';
+import { sha256Hex } from '../store/canonical.js';
+import { writeJsonl } from '../store/jsonl.js';
+import { datasetPaths, imagePath } from './dataset/layout.js';
+import { loadCore, loadRubrics } from './dataset/load.js';
+import { heroInstructions } from './prompt.js';
+import { VIDEO_EXTENSIONS } from './track/rebuild.js';
+import type { Timeline } from './track/timeline.js';
+
+export interface BuildOptions {
+  data: string;
+  lsmdc: string;
+  stills: string;
+  judge: Judge;
+  encoder: ImageEncoder;
+  chainsPerFilm?: number;
+  seed?: number | string;
+  /** Share of chains re-judged for stability (default 0.2). */
+  stabilitySample?: number;
+  ridge?: number;
+  onEvent?: (e: { type: 'film'; movie_id: string; done: number; total: number }) => void;
+}
+
+export interface BuildReport {
+  films: number;
+  chains: number;
+  pairs: number;
+  confident_share: number;
+  still_replacements: number;
+  ridge_used: number;
+  stability: { chains: number; agreement: number; kendall_tau: number };
+}
+
+interface Member {
+  id: string;
+  source: 'still' | 'sampled';
+  clip_id?: string;
+  t_in_clip?: number;
+  image: JudgeImage;
+  bytes: Buffer;
+}
+
+const pairKey = (a: string, b: string) => [a, b].sort().join('|');
+
+function clipFile(lsmdc: string, movie: string, clip: string): string {
+  for (const ext of VIDEO_EXTENSIONS) {
+    const f = join(lsmdc, movie, `${clip}${ext}`);
+    if (existsSync(f)) return f;
+  }
+  throw new BadInputError(`clip ${clip} of ${movie} has no video file under ${join(lsmdc, movie)}`);
+}
+
+/** A random time off the 1 fps grid (≥ 0.1 s from any bucket midpoint k + 0.5). */
+function offGridTime(tl: Timeline, rng: Rng): number {
+  for (;;) {
+    const t = rng.next() * tl.length_us;
+    const frac = (t / 1e6) % 1;
+    if (Math.abs(frac - 0.5) >= 0.1) return Math.floor(t);
+  }
+}
+
+async function sampledMember(
+  o: BuildOptions,
+  movie: string,
+  tl: Timeline,
+  rng: Rng,
+  taken: Set<string>,
+): Promise<Member> {
+  for (;;) {
+    const at = tl.locate(offGridTime(tl, rng));
+    const id = `${at.clip_id}_t${Math.round(at.t_in_clip * 1000)}`;
+    if (taken.has(id)) continue;
+    const info = await probe(clipFile(o.lsmdc, movie, at.clip_id));
+    const t = Math.min(at.t_in_clip, info.duration_s - 1 / info.fps);
+    for await (const f of streamFrames(info, { kind: 'times', times: [Math.max(0, t)] })) {
+      const bytes = await encodeImage(f, { format: 'jpeg', quality: 92 });
+      taken.add(id);
+      return {
+        id,
+        source: 'sampled',
+        clip_id: at.clip_id,
+        t_in_clip: Math.round(at.t_in_clip * 1000) / 1000,
+        image: await o.encoder.fromRaw(f),
+        bytes,
+      };
+    }
+  }
+}
+
+export async function buildChains(o: BuildOptions): Promise<BuildReport> {
+  const ds = await loadCore(o.data);
+  const rubrics = await loadRubrics(o.data);
+  const paths = datasetPaths(o.data);
+  const films = [...ds.timelines.keys()].sort();
+  const perFilm = o.chainsPerFilm ?? 10;
+  const report: BuildReport = {
+    films: 0,
+    chains: 0,
+    pairs: 0,
+    confident_share: 0,
+    still_replacements: 0,
+    ridge_used: 0,
+    stability: { chains: 0, agreement: Number.NaN, kendall_tau: Number.NaN },
+  };
+  let confident = 0;
+  const stabAgree: number[] = [];
+  const stabTau: number[] = [];
+  const rows = [];
+  const shaRows: { path: string; sha256: string }[] = [];
+  for (const [fi, movie] of films.entries()) {
+    const stillDir = join(o.stills, movie);
+    const stillIds = existsSync(stillDir)
+      ? readdirSync(stillDir)
+          .filter((f) => /\.jpe?g$/i.test(f))
+          .map((f) => f.replace(/\.jpe?g$/i, ''))
+          .sort()
+      : [];
+    if (stillIds.length === 0)
+      throw new BadInputError(`no publicity stills for ${movie} (expected ${stillDir}/<image_id>.jpg)`);
+    const rng = createRng(`${o.seed ?? 0}/build/${movie}`);
+    const order = shuffled(stillIds, rng);
+    const stillMember = async (id: string): Promise<Member> => {
+      const file = join(stillDir, `${id}.jpg`);
+      return { id, source: 'still', image: await o.encoder.fromFile(file), bytes: readFileSync(file) };
+    };
+    const instructions = heroInstructions(
+      ds.movies.get(movie) ?? { title: movie, year: 0 },
+      rubrics.get(movie),
+    );
+    const taken = new Set<string>();
+    const chains = [];
+    for (let c = 0; c < perFilm; c++) {
+      const members: Member[] = [await stillMember(order[c % order.length]!)];
+      while (members.length < 6)
+        members.push(await sampledMember(o, movie, ds.timelines.get(movie)!, rng, taken));
+      const outcomes = new Map<string, { a: string; b: string; out: PairOutcome }>();
+      const judgeAll = async () => {
+        const todo: [Member, Member][] = [];
+        for (let i = 0; i < members.length; i++)
+          for (let j = i + 1; j < members.length; j++)
+            if (!outcomes.has(pairKey(members[i]!.id, members[j]!.id))) todo.push([members[i]!, members[j]!]);
+        await Promise.all(
+          todo.map(async ([a, b]) =>
+            outcomes.set(pairKey(a.id, b.id), {
+              a: a.id,
+              b: b.id,
+              out: await comparePair(o.judge, a.image, b.image, instructions),
+            }),
+          ),
+        );
+      };
+      const rank = () => {
+        const comps = [...outcomes.values()]
+          .filter((p) => members.some((m) => m.id === p.a) && members.some((m) => m.id === p.b))
+          .map((p) => ({
+            a: p.a,
+            b: p.b,
+            score: p.out.status === 'confident' ? (p.out.winner === 'A' ? 1 : 0) : 0.5,
+          }));
+        const bt = fitBradleyTerry(comps, { ridge: o.ridge ?? DEFAULT_RIDGE });
+        const sorted = [...members].sort(
+          (x, y) => bt.strengths[y.id]! - bt.strengths[x.id]! || x.id.localeCompare(y.id),
+        );
+        return { bt, sorted };
+      };
+      await judgeAll();
+      let { bt, sorted } = rank();
+      // still floor
+      const usedStills = new Set([members[0]!.id]);
+      for (;;) {
+        const still = sorted.findIndex((m) => m.source === 'still');
+        if (still < 3) break;
+        const next = order.find((s) => !usedStills.has(s));
+        if (!next) break;
+        usedStills.add(next);
+        const idx = members.findIndex((m) => m.source === 'still');
+        members[idx] = await stillMember(next);
+        report.still_replacements++;
+        await judgeAll();
+        ({ bt, sorted } = rank());
+      }
+      if (bt.ridge > 0) report.ridge_used++;
+      const theta = toScale0to100(bt.strengths);
+      const pairs = [];
+      for (let i = 0; i < members.length; i++)
+        for (let j = i + 1; j < members.length; j++) {
+          const p = outcomes.get(pairKey(members[i]!.id, members[j]!.id))!;
+          const winner = p.out.status === 'confident' ? (p.out.winner === 'A' ? p.a : p.b) : null;
+          if (winner) confident++;
+          pairs.push({
+            a: p.a,
+            b: p.b,
+            winner,
+            status: p.out.status,
+            votes: p.out.verdicts.map((v) => v.winner),
+          });
+        }
+      // stability on a seeded sample
+      let stability: { agreement: number; kendall_tau: number } | undefined;
+      if (rng.next() < (o.stabilitySample ?? 0.2)) {
+        let same = 0;
+        const comps = [];
+        for (const p of pairs) {
+          const a = members.find((m) => m.id === p.a)!;
+          const b = members.find((m) => m.id === p.b)!;
+          const re = await comparePair(o.judge, b.image, a.image, `${instructions}\n(Re-check.)`);
+          const w = re.status === 'confident' ? (re.winner === 'A' ? b.id : a.id) : null;
+          if (w === p.winner) same++;
+          comps.push({ a: p.a, b: p.b, score: w === null ? 0.5 : w === p.a ? 1 : 0 });
+        }
+        const bt2 = fitBradleyTerry(comps, { ridge: o.ridge ?? DEFAULT_RIDGE });
+        const ids = sorted.map((m) => m.id);
+        const tau = kendallTauB(
+          ids.map((id) => bt.strengths[id]!),
+          ids.map((id) => bt2.strengths[id]!),
+        );
+        stability = { agreement: same / pairs.length, kendall_tau: tau };
+        stabAgree.push(stability.agreement);
+        stabTau.push(tau);
+      }
+      chains.push({
+        chain_id: `${movie.slice(0, 8)}_c${String(c).padStart(2, '0')}`,
+        order: sorted.map((m) => m.id),
+        images: sorted.map((m) => ({
+          image_id: m.id,
+          source: m.source,
+          ...(m.clip_id ? { clip_id: m.clip_id, t_in_clip: m.t_in_clip } : {}),
+          gamma: bt.strengths[m.id]!,
+          theta_0_100: theta[m.id]!,
+        })),
+        pairs,
+        ...(stability ? { stability } : {}),
+        ...(bt.ridge > 0 ? { ridge: bt.ridge } : {}),
+      });
+      for (const m of members) {
+        const file = imagePath(o.data, movie, m.id);
+        await writeFileAtomic(file, m.bytes);
+        shaRows.push({ path: `images/${movie}/${m.id}.jpg`, sha256: sha256Hex(m.bytes) });
+      }
+      report.chains++;
+      report.pairs += pairs.length;
+    }
+    rows.push({ movie_id: movie, chains });
+    report.films++;
+    o.onEvent?.({ type: 'film', movie_id: movie, done: fi + 1, total: films.length });
+  }
+  const uniqueSha = [...new Map(shaRows.map((r) => [r.path, r])).values()].sort((a, b) =>
+    a.path.localeCompare(b.path),
+  );
+  await writeJsonl(paths.chains, rows);
+  await writeJsonl(paths.imageSha, uniqueSha);
+  report.confident_share = report.pairs ? confident / report.pairs : 0;
+  const avg = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
+  report.stability = {
+    chains: stabAgree.length,
+    agreement: avg(stabAgree),
+    kendall_tau: avg(stabTau.filter((t) => Number.isFinite(t))),
+  };
+  return report;
+}
