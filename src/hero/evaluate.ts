@@ -371,11 +371,14 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
     unresolved: Number.NaN,
     official: true,
   }));
+  const otherReaders = new Map<string, string[]>();
   for (const r of official)
     if (r.reader !== o.judge.name)
-      warnings.push(
-        `official row ${r.method} was scored by ${r.reader}, not ${o.judge.name}: frame-level scores are not comparable across readers (use --rescore-official)`,
-      );
+      otherReaders.set(r.reader, [...(otherReaders.get(r.reader) ?? []), r.method]);
+  for (const [reader, ms] of otherReaders)
+    warnings.push(
+      `official row${ms.length > 1 ? 's' : ''} ${ms.join(', ')} ${ms.length > 1 ? 'were' : 'was'} scored by ${reader}, not ${o.judge.name}: frame-level scores are not comparable across readers (use --rescore-official)`,
+    );
   if (!complete)
     warnings.push(
       `stopped at the call budget after ${insertions.length} of ${tasks.length} insertions; run again to resume from the cache`,

@@ -1,19 +1,31 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { METHODS } from '../../src/hero/select/registry.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/paths.js';
 
 describe('kfbench demo', () => {
-  it('builds its video and runs the media pipeline, twice (the second run reuses the video)', async () => {
+  it('cold: builds the material, judges chains with the emulator, prints the leaderboard; warm: no calls, same board', {
+    timeout: 600_000,
+  }, async () => {
     const out = tempDir();
     const r = await runCli(['demo', '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/shots\s+4:/);
     expect(r.stdout).toMatch(/cut@48, cut@96, gradual@/);
-    expect(existsSync(join(out, 'grid.jpg'))).toBe(true);
+    expect(r.stdout).toMatch(/judged by openai:kfbench-emulator \(the VLM emulator/);
+    expect(r.stdout).toMatch(/photographic-proxy methods win here by construction/);
+    for (const m of METHODS) expect(r.stdout).toMatch(new RegExp(`^${m.name}\\s+local:reader-`, 'm'));
+    expect(r.stdout).toMatch(/^stills\s+local:reader-/m);
+    expect(existsSync(join(out, 'hero-eval', 'report.html'))).toBe(true);
+    expect(existsSync(join(out, 'mini-hero', 'heroframe', 'eval', 'baselines.jsonl'))).toBe(true);
+    const summary = readFileSync(join(out, 'hero-eval', 'summary.json'), 'utf8');
     const again = await runCli(['demo', '--out', out]);
     expect(again.code).toBe(0);
-    expect(again.stdout.replace(/\s+/g, ' ')).toBe(r.stdout.replace(/\s+/g, ' '));
+    expect(again.stdout).toMatch(/calls: 0 to build chains, 0 for baselines, 0 local-reader answers/);
+    expect(readFileSync(join(out, 'hero-eval', 'summary.json'), 'utf8')).toBe(summary);
+    const board = (s: string) => s.slice(s.indexOf('== HeroFrame leaderboard'), s.indexOf('calls:'));
+    expect(board(again.stdout)).toBe(board(r.stdout));
   });
 });

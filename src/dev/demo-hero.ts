@@ -1,0 +1,153 @@
+/**
+ * The HeroFrame part of the demo: the mini set, chains built by `hero build` judged by the VLM
+ * emulator (started in-process on 127.0.0.1, reached over HTTP through the real client), the
+ * local reader fitted on them, every selection method, `eval/baselines.jsonl` scored by the
+ * emulator, and every method evaluated with the local reader. The emulator's preference is a fixed
+ * rule (sharpness, colour, centring), so photographic-proxy methods win the mini set by
+ * construction: this shows the machinery, not the published findings.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildChains } from '../hero/build.js';
+import { datasetPaths } from '../hero/dataset/layout.js';
+import { type EvaluateResult, evaluate } from '../hero/evaluate.js';
+import { writeEvaluation } from '../hero/outputs.js';
+import { fitHeroReader } from '../hero/reader.js';
+import { METHODS } from '../hero/select/registry.js';
+import { runSelection } from '../hero/select/run.js';
+import { writeReaderFile } from '../judge/local.js';
+import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
+import { writeFileAtomic } from '../store/atomic-write.js';
+import { writeJsonl } from '../store/jsonl.js';
+import { startEmulator } from './emulator/server.js';
+import { buildMiniHero } from './mini-hero.js';
+
+export const DEMO_CHAINS_PER_FILM = 4;
+
+export interface HeroDemoResult {
+  data: string;
+  cvAgreement: number;
+  emulatorReader: string;
+  localReader: string;
+  result: EvaluateResult;
+  report: string;
+  calls: { build: number; baselines: number; local: number };
+}
+
+export async function runHeroDemo(out: string, log: (line: string) => void): Promise<HeroDemoResult> {
+  const mini = await buildMiniHero(join(out, 'mini-hero'), {
+    onFilm: (id) => log(`  generating film ${id}`),
+  });
+  const emu = await startEmulator();
+  const judgeSpec = `openai:kfbench-emulator@${emu.url}`;
+  const calls = { build: 0, baselines: 0, local: 0 };
+  try {
+    const emuJudge = await openJudge(
+      resolveJudgeSettings({ judge: judgeSpec, cache: join(out, 'emulator-cache.sqlite') }, {}),
+    );
+    try {
+      const stamp = join(mini.data, '.chains-built.json');
+      if (!existsSync(stamp)) {
+        log(`  building chains with the VLM emulator (${DEMO_CHAINS_PER_FILM} per film) …`);
+        await buildChains({
+          data: mini.data,
+          lsmdc: mini.lsmdc,
+          stills: mini.stills,
+          judge: emuJudge.judge,
+          encoder: emuJudge.encoder,
+          chainsPerFilm: DEMO_CHAINS_PER_FILM,
+          seed: 0,
+        });
+        await writeFileAtomic(
+          stamp,
+          `${JSON.stringify({ reader: emuJudge.judge.name, chains_per_film: DEMO_CHAINS_PER_FILM })}\n`,
+        );
+      }
+      calls.build = emuJudge.judge.stats.calls;
+      const selDir = join(out, 'selections');
+      const methods: { method: string; file: string }[] = [];
+      for (const m of METHODS) {
+        const file = join(selDir, `${m.name}.jsonl`);
+        if (!existsSync(file))
+          await runSelection({ method: m, data: mini.data, track: mini.track, out: file, k: 5, seed: 0 });
+        methods.push({ method: m.name, file });
+      }
+      const baselines = datasetPaths(mini.data).baselines;
+      if (!existsSync(baselines)) {
+        log('  scoring every method with the emulator for eval/baselines.jsonl …');
+        const r = await evaluate({
+          data: mini.data,
+          track: mini.track,
+          methods,
+          judge: emuJudge.judge,
+          encoder: emuJudge.encoder,
+          protocol: 'pairwise',
+          bootstrapB: 200,
+          concurrency: 16,
+        });
+        const rows = r.summary.methods.map((m) => ({
+          method: m.method,
+          reader: m.reader,
+          S: m.S,
+          S_at_k: m.S_at_k,
+          top1_rate: m.top1_rate,
+          beat_still_rate: m.beat_still_rate,
+          per_film: r.perFilm
+            .filter((f) => f.method === m.method)
+            .map((f) => ({ movie_id: f.movie_id, S: f.S })),
+          selections: readFileSync(methods.find((x) => x.method === m.method)!.file, 'utf8')
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l)),
+        }));
+        await writeJsonl(baselines, rows);
+      }
+      calls.baselines = emuJudge.judge.stats.calls - calls.build;
+    } finally {
+      await emuJudge.close();
+    }
+    const readerFile = join(out, 'reader.json');
+    const fit = await fitHeroReader({ data: mini.data });
+    await writeReaderFile(readerFile, fit.reader);
+    const local = await openJudge(
+      resolveJudgeSettings({ judge: `local:${readerFile}`, cache: join(out, 'local-cache.sqlite') }, {}),
+    );
+    try {
+      const methods = METHODS.map((m) => ({
+        method: m.name,
+        file: join(out, 'selections', `${m.name}.jsonl`),
+      }));
+      const t0 = Date.now();
+      const result = await evaluate({
+        data: mini.data,
+        track: mini.track,
+        methods,
+        judge: local.judge,
+        encoder: local.encoder,
+        protocol: 'pairwise',
+        includeStills: true,
+        concurrency: 8,
+      });
+      calls.local = local.judge.stats.calls;
+      const files = await writeEvaluation(
+        join(out, 'hero-eval'),
+        result,
+        { reader: local.judge.name, ...local.judge.stats, wall_ms: Date.now() - t0 },
+        mini.track,
+      );
+      return {
+        data: mini.data,
+        cvAgreement: fit.cv_agreement,
+        emulatorReader: 'openai:kfbench-emulator (the VLM emulator, in-process on 127.0.0.1)',
+        localReader: local.judge.name,
+        result,
+        report: files[5]!,
+        calls,
+      };
+    } finally {
+      await local.close();
+    }
+  } finally {
+    await emu.close();
+  }
+}
