@@ -3,6 +3,7 @@
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { buildMiniHero } from '../dev/mini-hero.js';
+import { createEmbedder } from '../embed/registry.js';
 import { BadInputError, PartialError, UsageError } from '../errors.js';
 import { buildChains } from '../hero/build.js';
 import { loadCore } from '../hero/dataset/load.js';
@@ -183,40 +184,63 @@ export function registerHero(program: Command): void {
       else printLines([`indexed ${r.frames} frames of ${r.films} films; ${r.verify} verify hashes`]);
     });
 
-  hero
-    .command('select')
-    .description(`run a key-frame selection method on every film: ${METHODS.map((m) => m.name).join(', ')}`)
+  judgeOptions(
+    hero
+      .command('select')
+      .description(
+        `run a key-frame selection method on every film: ${METHODS.map((m) => m.name).join(', ')}`,
+      ),
+  )
     .requiredOption('--method <name>', 'selection method')
     .requiredOption('--data <dir>', 'dataset root')
     .requiredOption('--track <dir>', 'the rebuilt 1 fps track')
     .requiredOption('--out <file>', 'selections JSONL to write')
+    .option('--lsmdc <dir>', 'full-rate clips (shot-centre)')
+    .option('--embedder <spec>', 'builtin | onnx:PATH (cluster)', 'builtin')
     .option('--k <n>', 'frames per film (1–5)', '5')
     .option('--seed <s>', 'seed', '0')
     .option('--movies <ids...>', 'only these films')
     .option('--json', 'print JSON')
     .action(
-      async (o: {
-        method: string;
-        data: string;
-        track: string;
-        out: string;
-        k: string;
-        seed: string;
-        movies?: string[];
-        json?: boolean;
-      }) => {
+      async (
+        o: Parameters<typeof judgeFlags>[0] & {
+          method: string;
+          data: string;
+          track: string;
+          out: string;
+          lsmdc?: string;
+          embedder: string;
+          k: string;
+          seed: string;
+          movies?: string[];
+          json?: boolean;
+        },
+      ) => {
         const method = methodByName(o.method);
-        const r = await runSelection({
-          method,
-          data: o.data,
-          track: o.track,
-          out: o.out,
-          k: parseNumberFlag('--k', o.k, (n) => Number.isInteger(n) && n >= 1 && n <= 5),
-          seed: o.seed,
-          movies: o.movies,
-        });
-        if (o.json) printJson({ method: method.name, out: o.out, ...r });
-        else printLines([`${method.name}: ${r.frames} frames for ${r.films} films → ${o.out}`]);
+        const j =
+          method.needs?.judge && o.judge !== undefined
+            ? await openJudge(resolveJudgeSettings(judgeFlags(o)))
+            : undefined;
+        const embedder = method.needs?.embedder ? await createEmbedder(o.embedder) : undefined;
+        try {
+          const r = await runSelection({
+            method,
+            data: o.data,
+            track: o.track,
+            out: o.out,
+            lsmdc: o.lsmdc,
+            ...(j ? { judge: { judge: j.judge, encoder: j.encoder } } : {}),
+            ...(embedder ? { embedder } : {}),
+            k: parseNumberFlag('--k', o.k, (n) => Number.isInteger(n) && n >= 1 && n <= 5),
+            seed: o.seed,
+            movies: o.movies,
+          });
+          if (o.json) printJson({ method: method.name, out: o.out, ...r });
+          else printLines([`${method.name}: ${r.frames} frames for ${r.films} films → ${o.out}`]);
+        } finally {
+          await j?.close();
+          await embedder?.close();
+        }
       },
     );
 

@@ -69,7 +69,16 @@ export async function runHeroDemo(out: string, log: (line: string) => void): Pro
       for (const m of METHODS) {
         const file = join(selDir, `${m.name}.jsonl`);
         if (!existsSync(file))
-          await runSelection({ method: m, data: mini.data, track: mini.track, out: file, k: 5, seed: 0 });
+          await runSelection({
+            method: m,
+            data: mini.data,
+            track: mini.track,
+            lsmdc: mini.lsmdc,
+            judge: { judge: emuJudge.judge, encoder: emuJudge.encoder },
+            out: file,
+            k: 5,
+            seed: 0,
+          });
         methods.push({ method: m.name, file });
       }
       const baselines = datasetPaths(mini.data).baselines;

@@ -1,7 +1,8 @@
 /**
  * `hero build` (SPEC §2.5 steps 1–4 and 7), so users can make chains for their own films:
  *  1. each chain takes one publicity still and five frames sampled from the footage at random
- *     times *off* the 1 fps grid (at least 0.1 s from a bucket midpoint), seeded;
+ *     times *off* the 1 fps grid (at least 0.1 s from a bucket midpoint), from five different
+ *     clips while the film has that many (so a chain holds no near-duplicates), seeded;
  *  2. all 15 pairs are judged under both placements with the film's current rubric;
  *  3. Bradley–Terry per chain (unresolved = tie; the ridge when separable is recorded) → gamma,
  *     theta_0_100 (weakest 0, strongest 100), order by gamma;
@@ -92,16 +93,20 @@ async function sampledMember(
   tl: Timeline,
   rng: Rng,
   taken: Set<string>,
+  clipsInChain: Set<string>,
 ): Promise<Member> {
-  for (;;) {
+  for (let attempt = 0; ; attempt++) {
     const at = tl.locate(offGridTime(tl, rng));
     const id = `${at.clip_id}_t${Math.round(at.t_in_clip * 1000)}`;
     if (taken.has(id)) continue;
+    // one frame per clip in a chain while the film has clips to spare (near-duplicates teach nothing)
+    if (clipsInChain.has(at.clip_id) && attempt < 50 * tl.clips.length) continue;
     const info = await probe(clipFile(o.lsmdc, movie, at.clip_id));
     const t = Math.min(at.t_in_clip, info.duration_s - 1 / info.fps);
     for await (const f of streamFrames(info, { kind: 'times', times: [Math.max(0, t)] })) {
       const bytes = await encodeImage(f, { format: 'jpeg', quality: 92 });
       taken.add(id);
+      clipsInChain.add(at.clip_id);
       return {
         id,
         source: 'sampled',
@@ -158,8 +163,9 @@ export async function buildChains(o: BuildOptions): Promise<BuildReport> {
     const chains = [];
     for (let c = 0; c < perFilm; c++) {
       const members: Member[] = [await stillMember(order[c % order.length]!)];
+      const clipsInChain = new Set<string>();
       while (members.length < 6)
-        members.push(await sampledMember(o, movie, ds.timelines.get(movie)!, rng, taken));
+        members.push(await sampledMember(o, movie, ds.timelines.get(movie)!, rng, taken, clipsInChain));
       const outcomes = new Map<string, { a: string; b: string; out: PairOutcome }>();
       const judgeAll = async () => {
         const todo: [Member, Member][] = [];

@@ -1,12 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
 import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
+import { UsageError } from '../../src/errors.js';
 import { trackFramePath } from '../../src/hero/dataset/layout.js';
 import { loadCore } from '../../src/hero/dataset/load.js';
 import { checkSelections } from '../../src/hero/dataset/selections.js';
 import { METHODS, methodByName } from '../../src/hero/select/registry.js';
 import { runSelection } from '../../src/hero/select/run.js';
+import { ImageEncoder } from '../../src/judge/images.js';
+import { Judge } from '../../src/judge/judge.js';
+import { OpenAiBackend } from '../../src/judge/openai.js';
 import { loadImage } from '../../src/media/image.js';
 import { imageStats } from '../../src/media/image-stats.js';
 import { runCli } from '../support/cli.js';
@@ -14,9 +19,15 @@ import { sharedMiniHero } from '../support/mini-hero.js';
 import { ROOT, tempDir } from '../support/paths.js';
 
 let mini: MiniHeroPaths;
+let emu: Emulator;
+let judge: Judge;
+const encoder = new ImageEncoder();
 beforeAll(async () => {
   mini = await sharedMiniHero();
+  emu = await startEmulator();
+  judge = new Judge(new OpenAiBackend({ model: 'kfbench-emulator', baseUrls: [emu.url], backoffBaseMs: 5 }));
 }, 300_000);
+afterAll(async () => emu.close());
 
 type Rows = { movie_id: string; frames: { rank: number; frame_idx: number }[] }[];
 const read = (f: string): Rows =>
@@ -27,7 +38,16 @@ const read = (f: string): Rows =>
 
 async function select(name: string, seed = 0, k = 5): Promise<{ file: string; rows: Rows }> {
   const file = join(tempDir(), `${name}.jsonl`);
-  await runSelection({ method: methodByName(name), data: mini.data, track: mini.track, out: file, k, seed });
+  await runSelection({
+    method: methodByName(name),
+    data: mini.data,
+    track: mini.track,
+    lsmdc: mini.lsmdc,
+    judge: { judge, encoder },
+    out: file,
+    k,
+    seed,
+  });
   return { file, rows: read(file) };
 }
 
@@ -72,6 +92,28 @@ describe('selection methods', () => {
     for (const r of rows) {
       const n = ds.timelines.get(r.movie_id)!.frameCount;
       expect(r.frames.map((f) => f.frame_idx)).toEqual([0, 1, 2].map((i) => Math.floor(((i + 0.5) * n) / 3)));
+    }
+  });
+
+  it('a method that needs clips or a judge says so when they are missing', async () => {
+    const out = join(tempDir(), 'x.jsonl');
+    await expect(
+      runSelection({ method: methodByName('shot-centre'), data: mini.data, track: mini.track, out }),
+    ).rejects.toThrow(UsageError);
+    await expect(
+      runSelection({ method: methodByName('vlm-pick'), data: mini.data, track: mini.track, out }),
+    ).rejects.toThrow(/pass --judge/);
+  });
+
+  it('vlm-pick ranks by the judge: its first pick beats its second under the emulator', async () => {
+    const { rows } = await select('vlm-pick', 0, 2);
+    for (const r of rows) {
+      const [a, b] = await Promise.all(
+        r.frames.map((f) => encoder.fromFile(trackFramePath(mini.track, r.movie_id, f.frame_idx))),
+      );
+      const { comparePair } = await import('../../src/judge/pairwise.js');
+      const c = await comparePair(judge, a!, b!, 'x');
+      expect(c.winner === 'A' || c.status === 'unresolved').toBe(true);
     }
   });
 

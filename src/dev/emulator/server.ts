@@ -235,7 +235,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         }),
       );
       content = JSON.stringify(
-        handler.answer({ text, images: feats, positionBias: opts.positionBias ?? 0.02 }),
+        handler.answer({ text, images: feats, positionBias: opts.positionBias ?? 0.002 }),
       );
     }
     if (res.destroyed || req.socket.destroyed) {

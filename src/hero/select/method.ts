@@ -3,9 +3,13 @@
  * given the seed. A method sees only footage — the film's 1 fps track frames (and, for methods
  * that declare it, the full-rate clips) — never the rubric, the stills or any metadata.
  */
+import type { Embedder } from '../../embed/embedder.js';
+import type { ImageEncoder } from '../../judge/images.js';
+import type { Judge } from '../../judge/judge.js';
 import type { ImageStats } from '../../media/image-stats.js';
 import type { RawImage } from '../../media/raw.js';
 import type { Rng } from '../../stats/rng.js';
+import type { Timeline } from '../track/timeline.js';
 
 export interface SelectContext {
   movieId: string;
@@ -17,12 +21,22 @@ export interface SelectContext {
   frame(i: number): Promise<RawImage>;
   /** Photographic statistics of a track frame, cached. */
   stats(i: number): Promise<ImageStats>;
+  /** For methods that declare `needs.clips`: the film's clip files and timeline. */
+  clips?: { lsmdc: string; timeline: Timeline } | undefined;
+  /** For methods that declare `needs.judge`: a judge and the one fixed sentence of eval/query.txt. */
+  judge?:
+    | { judge: Judge; encoder: ImageEncoder; query: string; trackFrame: (i: number) => string }
+    | undefined;
+  /** For methods that declare `needs.embedder`. */
+  embedder?: Embedder | undefined;
 }
 
 export interface SelectionMethod {
   name: string;
   /** One line: what it does and where the idea comes from. */
   description: string;
+  /** What it needs beyond the track's 1 fps frames. */
+  needs?: { clips?: boolean; judge?: boolean; embedder?: boolean };
   select(ctx: SelectContext): Promise<number[]>;
 }
 

@@ -1,10 +1,13 @@
 /** The selection methods by name. */
 import { UsageError } from '../../errors.js';
+import { cluster } from './cluster.js';
 import { hecateLike } from './hecate.js';
 import type { SelectionMethod } from './method.js';
 import { colourful, exposure, sharpest } from './proxies.js';
+import { shotCentre } from './shots.js';
 import { middle, random, uniform } from './simple.js';
 import { ffmpegThumbnail } from './thumbnail.js';
+import { vlmPick } from './vlm-pick.js';
 
 export const METHODS: SelectionMethod[] = [
   random,
@@ -15,6 +18,9 @@ export const METHODS: SelectionMethod[] = [
   colourful,
   ffmpegThumbnail,
   hecateLike,
+  shotCentre,
+  cluster,
+  vlmPick,
 ];
 
 export function methodByName(name: string): SelectionMethod {

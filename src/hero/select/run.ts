@@ -3,14 +3,18 @@
  * ({"movie_id", "frames": [{"rank", "frame_idx"}]} per line, films in id order) atomically.
  */
 import { existsSync } from 'node:fs';
-import { BadInputError } from '../../errors.js';
+import { createBuiltinEmbedder } from '../../embed/builtin.js';
+import type { Embedder } from '../../embed/embedder.js';
+import { BadInputError, UsageError } from '../../errors.js';
+import type { ImageEncoder } from '../../judge/images.js';
+import type { Judge } from '../../judge/judge.js';
 import { loadImage, resizeImage } from '../../media/image.js';
 import { type ImageStats, imageStats } from '../../media/image-stats.js';
 import type { RawImage } from '../../media/raw.js';
 import { createRng } from '../../stats/rng.js';
 import { writeJsonl } from '../../store/jsonl.js';
 import { trackFramePath } from '../dataset/layout.js';
-import { loadCore } from '../dataset/load.js';
+import { loadCore, readQuery } from '../dataset/load.js';
 import { selectFilms } from '../track/shard.js';
 import type { SelectContext, SelectionMethod } from './method.js';
 
@@ -19,6 +23,12 @@ export interface SelectOptions {
   data: string;
   track: string;
   out: string;
+  /** Full-rate clips, for methods that need them (shot-centre). */
+  lsmdc?: string | undefined;
+  /** A judge, for methods that need one (vlm-pick). */
+  judge?: { judge: Judge; encoder: ImageEncoder } | undefined;
+  /** An embedder, for methods that need one (cluster); builtin by default. */
+  embedder?: Embedder | undefined;
   k?: number;
   seed?: number | string;
   movies?: string[] | undefined;
@@ -28,6 +38,13 @@ export interface SelectOptions {
 export async function runSelection(o: SelectOptions): Promise<{ films: number; frames: number }> {
   const ds = await loadCore(o.data);
   const films = selectFilms(ds.timelines.keys(), { movies: o.movies });
+  const needs = o.method.needs ?? {};
+  if (needs.clips && !o.lsmdc)
+    throw new UsageError(`method ${o.method.name} reads the full-rate clips: pass --lsmdc DIR`);
+  if (needs.judge && !o.judge)
+    throw new UsageError(`method ${o.method.name} asks a judge: pass --judge SPEC`);
+  const query = needs.judge ? readQuery(o.data) : '';
+  const embedder = needs.embedder ? (o.embedder ?? createBuiltinEmbedder()) : undefined;
   const k = o.k ?? 5;
   if (!(k >= 1 && k <= 5)) throw new BadInputError(`k must be 1–5, got ${k}`);
   const rows = [];
@@ -56,6 +73,11 @@ export async function runSelection(o: SelectOptions): Promise<{ films: number; f
       k,
       rng: createRng(`${o.seed ?? 0}/${o.method.name}/${m}`),
       frame,
+      ...(needs.clips ? { clips: { lsmdc: o.lsmdc!, timeline: ds.timelines.get(m)! } } : {}),
+      ...(needs.judge
+        ? { judge: { ...o.judge!, query, trackFrame: (i: number) => trackFramePath(o.track, m, i) } }
+        : {}),
+      ...(embedder ? { embedder } : {}),
       stats: (i) => {
         let p = statsCache.get(i);
         if (!p) {

@@ -1,0 +1,43 @@
+/**
+ * shot-centre: shot segmentation of the full-rate clips (the media layer's detector), then the
+ * track frame at the middle of each of the k longest shots — the "representative frame of a shot"
+ * habit of shot-based summarisers.
+ */
+
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { detectShots } from '../../media/shots.js';
+import { probe } from '../../media/video.js';
+import { VIDEO_EXTENSIONS } from '../track/rebuild.js';
+import type { SelectionMethod } from './method.js';
+
+export const shotCentre: SelectionMethod = {
+  name: 'shot-centre',
+  description:
+    'segment the full-rate clips into shots and take the frame at the middle of each of the k longest shots',
+  needs: { clips: true },
+  async select(ctx) {
+    const { lsmdc, timeline } = ctx.clips!;
+    const shots: { start: number; end: number }[] = [];
+    for (const c of timeline.clips) {
+      const file = VIDEO_EXTENSIONS.map((e) => join(lsmdc, ctx.movieId, `${c.clip_id}${e}`)).find((f) =>
+        existsSync(f),
+      );
+      if (!file) continue;
+      const r = await detectShots(await probe(file));
+      for (const s of r.shots)
+        shots.push({
+          start: c.start_us / 1e6 + s.start_s,
+          end: Math.min(c.end_us, c.start_us + s.end_s * 1e6) / 1e6,
+        });
+    }
+    shots.sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
+    const out: number[] = [];
+    for (const s of shots) {
+      if (out.length >= ctx.k) break;
+      const k = Math.min(ctx.frameCount - 1, Math.floor((s.start + s.end) / 2));
+      if (!out.includes(k)) out.push(k);
+    }
+    return out;
+  },
+};
