@@ -9,7 +9,7 @@
  * (204 films × ~10 chains × 5 frames = 10,200 insertions) at the measured calls per insertion,
  * assuming 1 s of GPU per 7-image-or-fewer call (a stated assumption, not a measurement).
  */
-import { spawn } from 'node:child_process';
+
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,32 +22,15 @@ import { JudgeCache } from '../src/judge/cache.js';
 import { ImageEncoder } from '../src/judge/images.js';
 import { Judge } from '../src/judge/judge.js';
 import { OpenAiBackend } from '../src/judge/openai.js';
+import { emulatorProcess } from './emulator-process.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = join(ROOT, 'bench', 'out', 'evaluate');
 
-async function emulator(latency: number, port: number): Promise<{ url: string; stop: () => void }> {
-  const p = spawn(
-    process.execPath,
-    [
-      join(ROOT, 'dist', 'cli', 'bin.js'),
-      'dev',
-      'vlm-emulator',
-      '--port',
-      String(port),
-      '--latency-ms',
-      String(latency),
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  await new Promise<void>((r) => p.stdout!.once('data', () => r()));
-  return { url: `http://127.0.0.1:${port}/v1`, stop: () => p.kill('SIGTERM') };
-}
-
 const mini = await buildMiniHero(join(OUT, 'mini'));
 const enc = new ImageEncoder();
 if (!existsSync(join(mini.data, '.bench-chains'))) {
-  const fast = await emulator(0, 18291);
+  const fast = await emulatorProcess(0, 18291);
   await buildChains({
     data: mini.data,
     lsmdc: mini.lsmdc,
@@ -62,7 +45,7 @@ if (!existsSync(join(mini.data, '.bench-chains'))) {
 }
 const sel = join(OUT, 'uniform.jsonl');
 await runSelection({ method: methodByName('uniform'), data: mini.data, track: mini.track, out: sel, k: 5 });
-const slow = await emulator(100, 18292);
+const slow = await emulatorProcess(100, 18292);
 console.log(
   '| protocol | insertions | calls / insertion | insertions/s | ideal/s | ratio | warm re-run (s) | projected calls, 10,200 insertions | projected GPU-hours |',
 );

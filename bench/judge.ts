@@ -7,7 +7,7 @@
  * (b) emulator at 0 ms: client CPU ms per call with images already encoded; encoding cost per new image
  * (c) warm cache: lookups/s
  */
-import { spawn } from 'node:child_process';
+
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,26 +18,9 @@ import { Judge } from '../src/judge/judge.js';
 import { OpenAiBackend } from '../src/judge/openai.js';
 import { loadTemplate, render } from '../src/judge/prompts.js';
 import { loadImage, resizeImage } from '../src/media/image.js';
+import { emulatorProcess } from './emulator-process.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-
-async function emulator(latency: number, port: number): Promise<{ url: string; stop: () => void }> {
-  const p = spawn(
-    process.execPath,
-    [
-      join(ROOT, 'dist', 'cli', 'bin.js'),
-      'dev',
-      'vlm-emulator',
-      '--port',
-      String(port),
-      '--latency-ms',
-      String(latency),
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  await new Promise<void>((r) => p.stdout!.once('data', () => r()));
-  return { url: `http://127.0.0.1:${port}/v1`, stop: () => p.kill('SIGTERM') };
-}
 
 const enc = new ImageEncoder(448);
 const photos = ['astronaut.png', 'chelsea.png', 'coffee.png', 'rocket.jpg'];
@@ -71,7 +54,7 @@ const requestBytes = images.reduce((a, i) => a + Math.ceil((i.bytes.length * 4) 
 console.log(`request: 7 images, ${(requestBytes / 1e6).toFixed(2)} MB of base64 image data`);
 
 // (a)
-const slow = await emulator(100, 18181);
+const slow = await emulatorProcess(100, 18181);
 const ja = new Judge(new OpenAiBackend({ model: 'kfbench-emulator', baseUrls: [slow.url], concurrency: 16 }));
 await run(ja, 32, -1000); // warm (emulator decodes the images once)
 const Na = 640;
@@ -83,7 +66,7 @@ console.log(
 );
 
 // (b)
-const fast = await emulator(0, 18182);
+const fast = await emulatorProcess(0, 18182);
 const jb = new Judge(new OpenAiBackend({ model: 'kfbench-emulator', baseUrls: [fast.url], concurrency: 16 }));
 await run(jb, 64, -5000);
 const Nb = 1000;
@@ -104,7 +87,7 @@ console.log(
 // (c)
 const dir = mkdtempSync(join(tmpdir(), 'kfb-bench-'));
 const cache = new JudgeCache(join(dir, 'c.sqlite'));
-const warm = await emulator(0, 18183);
+const warm = await emulatorProcess(0, 18183);
 const jc = new Judge(
   new OpenAiBackend({ model: 'kfbench-emulator', baseUrls: [warm.url], concurrency: 16 }),
   { cache },

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
@@ -174,6 +174,53 @@ describe('hero evaluate against the emulator over HTTP', () => {
     ]);
     expect(missing.code).toBe(3);
     expect(missing.stderr).toMatch(/track frame \d+ of .* is missing/);
+  });
+
+  it('--rescore-official scores the official selections with this reader and warns about the published reader', async () => {
+    const data = join(tempDir(), 'heroframe');
+    cpSync(mini.data, data, { recursive: true });
+    const selections = readFileSync(join(dir, 'uniform.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    writeFileSync(
+      join(data, 'eval', 'baselines.jsonl'),
+      `${JSON.stringify({ method: 'uniform', reader: 'Qwen3.6-27B', S: 0.55, S_at_k: { 1: 0.56, 5: 0.55 }, top1_rate: 0.1, beat_still_rate: 0.3, per_film: [], selections })}\n`,
+    );
+    const out = join(tempDir(), 'o');
+    const r = await runCli([
+      'hero',
+      'evaluate',
+      '--selections',
+      join(dir, 'sharpest.jsonl'),
+      '--data',
+      data,
+      '--track',
+      mini.track,
+      '--judge',
+      spec,
+      '--rescore-official',
+      '--out',
+      out,
+      '--bootstrap',
+      '200',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(s.methods.map((m: { method: string }) => m.method).sort()).toEqual([
+      'sharpest',
+      'uniform (rescored)',
+    ]);
+    expect(s.methods.find((m: { method: string }) => m.method === 'uniform (rescored)').reader).toBe(
+      'openai:kfbench-emulator',
+    );
+    expect(s.official).toEqual([
+      expect.objectContaining({ method: 'uniform', reader: 'Qwen3.6-27B', S: 0.55, official: true }),
+    ]);
+    expect(s.warnings.join(' ')).toMatch(
+      /official row uniform was scored by Qwen3\.6-27B, not openai:kfbench-emulator/,
+    );
   });
 
   it('the HTML report escapes what it renders', () => {

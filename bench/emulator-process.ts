@@ -1,0 +1,28 @@
+/** The VLM emulator in its own process (`kfbench dev vlm-emulator`), so a bench's CPU figures are the client's alone. */
+import { spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+export async function emulatorProcess(
+  latencyMs: number,
+  port: number,
+): Promise<{ url: string; stop: () => void }> {
+  const p = spawn(
+    process.execPath,
+    [
+      join(ROOT, 'dist', 'cli', 'bin.js'),
+      'dev',
+      'vlm-emulator',
+      '--port',
+      String(port),
+      '--latency-ms',
+      String(latencyMs),
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  await new Promise<void>((r) => p.stdout!.once('data', () => r()));
+  return { url: `http://127.0.0.1:${port}/v1`, stop: () => p.kill('SIGTERM') };
+}
