@@ -17,9 +17,10 @@
  * off the 1 fps grid (a bucket midpoint − 0.25 s, or + 0.25 s at a clip's very start), ordered by luma contrast (standard deviation), all 15
  * pairs confident by that order, strengths 1.25 … −1.25 by rank. Rubrics are empty.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { BadInputError } from '../errors.js';
 import { datasetPaths, imagePath } from '../hero/dataset/layout.js';
 import { makeIndex } from '../hero/track/make-index.js';
 import { rebuildTrack } from '../hero/track/rebuild.js';
@@ -35,6 +36,7 @@ import { writeJsonl } from '../store/jsonl.js';
 import { photoPath } from './assets.js';
 
 export const MINI_VERSION = '2';
+const PARTIAL = '.mini-hero.partial';
 
 export interface FilmSpec {
   movie_id: string;
@@ -268,7 +270,20 @@ export async function buildMiniHero(
   const films = opts.films ?? MINI_FILMS;
   const stamp = join(out, '.mini-hero.json');
   if (existsSync(stamp) && JSON.parse(await readFile(stamp, 'utf8')).version === MINI_VERSION) return p;
+  // only ever clear a folder this builder made (an interrupted build) or an empty one
+  if (
+    existsSync(out) &&
+    readdirSync(out).length > 0 &&
+    !existsSync(join(out, PARTIAL)) &&
+    !existsSync(stamp)
+  ) {
+    throw new BadInputError('exists, is not empty and is not a mini set: choose a new or empty folder', {
+      file: out,
+    });
+  }
   await rm(out, { recursive: true, force: true });
+  await mkdir(out, { recursive: true });
+  await writeFileAtomic(join(out, PARTIAL), 'a mini HeroFrame set is being built here\n');
   const ds = datasetPaths(p.data);
   const movies = [];
   const clipsRows = [];
@@ -332,6 +347,7 @@ export async function buildMiniHero(
     'A single frame from the film that would work as its cover, thumbnail or poster.\n',
   );
   await writeFileAtomic(stamp, `${JSON.stringify({ version: MINI_VERSION, films: films.length })}\n`);
+  await rm(join(out, PARTIAL), { force: true });
   return p;
 }
 

@@ -32,7 +32,7 @@ import { writeJsonl } from '../store/jsonl.js';
 import { datasetPaths, imagePath } from './dataset/layout.js';
 import { loadCore, loadRubrics } from './dataset/load.js';
 import { heroInstructions } from './prompt.js';
-import { VIDEO_EXTENSIONS } from './track/rebuild.js';
+import { clipFiles } from './track/clip-files.js';
 import type { Timeline } from './track/timeline.js';
 
 export interface BuildOptions {
@@ -71,11 +71,9 @@ interface Member {
 const pairKey = (a: string, b: string) => [a, b].sort().join('|');
 
 function clipFile(lsmdc: string, movie: string, clip: string): string {
-  for (const ext of VIDEO_EXTENSIONS) {
-    const f = join(lsmdc, movie, `${clip}${ext}`);
-    if (existsSync(f)) return f;
-  }
-  throw new BadInputError(`clip ${clip} of ${movie} has no video file under ${join(lsmdc, movie)}`);
+  const f = clipFiles(lsmdc, movie).get(clip);
+  if (!f) throw new BadInputError(`clip ${clip} of ${movie} has no video file under ${join(lsmdc, movie)}`);
+  return f;
 }
 
 /** A random time off the 1 fps grid (≥ 0.1 s from any bucket midpoint k + 0.5). */

@@ -160,6 +160,17 @@ describe('verify diagnoses each kind of broken track', () => {
   });
 });
 
+describe('hero mini', () => {
+  it('never clears a folder it did not make', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'precious.txt'), 'keep me');
+    const r = await runCli(['hero', 'mini', '--out', dir]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/exists, is not empty and is not a mini set/);
+    expect(readFileSync(join(dir, 'precious.txt'), 'utf8')).toBe('keep me');
+  });
+});
+
 describe('hero track CLI', () => {
   it('rebuild with a missing clip exits 5 naming the film; verify of a broken track exits 3; make-index reproduces the published files', async () => {
     const lsmdc = tempDir();

@@ -4,11 +4,9 @@
  * habit of shot-based summarisers.
  */
 
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { detectShots } from '../../media/shots.js';
 import { probe } from '../../media/video.js';
-import { VIDEO_EXTENSIONS } from '../track/rebuild.js';
+import { clipFiles } from '../track/clip-files.js';
 import type { SelectionMethod } from './method.js';
 
 export const shotCentre: SelectionMethod = {
@@ -18,11 +16,10 @@ export const shotCentre: SelectionMethod = {
   needs: { clips: true },
   async select(ctx) {
     const { lsmdc, timeline } = ctx.clips!;
+    const files = clipFiles(lsmdc, ctx.movieId);
     const shots: { start: number; end: number }[] = [];
     for (const c of timeline.clips) {
-      const file = VIDEO_EXTENSIONS.map((e) => join(lsmdc, ctx.movieId, `${c.clip_id}${e}`)).find((f) =>
-        existsSync(f),
-      );
+      const file = files.get(c.clip_id);
       if (!file) continue;
       const r = await detectShots(await probe(file));
       for (const s of r.shots)

@@ -8,18 +8,18 @@
  * redone, a done one skipped. A film whose clip file is missing fails with the reason; the others
  * go on (the caller reports exit 5).
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import { encodeImage } from '../../media/image.js';
 import { frameAtTime, streamClipFiles, type VideoInfo } from '../../media/video.js';
 import { writeFileAtomic } from '../../store/atomic-write.js';
 import { trackFramePath } from '../dataset/layout.js';
 import { loadCore } from '../dataset/load.js';
+import { clipFiles } from './clip-files.js';
 import { type Shard, selectFilms } from './shard.js';
 import type { Timeline } from './timeline.js';
 
-export const VIDEO_EXTENSIONS = ['.mp4', '.avi', '.mkv', '.mov', '.webm', '.m4v', '.mpg', '.mpeg', '.ts'];
 export const DONE_FILE = '.done.json';
 
 export type RebuildEvent =
@@ -46,18 +46,6 @@ export interface RebuildResult {
   skipped: string[];
   failed: { movie_id: string; reason: string }[];
   frames: number;
-}
-
-/** Clip files of one film by clip id (any video extension). */
-function clipFiles(lsmdc: string, movieId: string): Map<string, string> {
-  const dir = join(lsmdc, movieId);
-  const out = new Map<string, string>();
-  if (!existsSync(dir)) return out;
-  for (const f of readdirSync(dir)) {
-    const ext = extname(f).toLowerCase();
-    if (VIDEO_EXTENSIONS.includes(ext)) out.set(f.slice(0, -ext.length), join(dir, f));
-  }
-  return out;
 }
 
 export async function isFilmDone(out: string, movieId: string, frames: number): Promise<boolean> {
