@@ -1,5 +1,6 @@
 /** The command tree: one file per command group, each action calling one library function. */
 import { Command } from 'commander';
+import { registerCompass } from './compass.js';
 import { registerDemo } from './demo.js';
 import { registerDev } from './dev.js';
 import { registerEmbed } from './embed.js';
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   registerEmbed(program);
   registerJudge(program);
   registerHero(program);
+  registerCompass(program);
   registerDev(program);
   registerDemo(program);
   for (const cmd of program.commands) {

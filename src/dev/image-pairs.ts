@@ -68,7 +68,7 @@ async function photoCrop(
   return { img, x, y, frac };
 }
 
-function boxBlur(img: RawImage, passes: number): RawImage {
+export function boxBlur(img: RawImage, passes: number): RawImage {
   let cur = img.data;
   const { width: w, height: h } = img;
   for (let p = 0; p < passes; p++) {

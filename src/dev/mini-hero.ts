@@ -1,26 +1,5 @@
-/**
- * The mini HeroFrame set (`kfbench hero mini --out DIR`): six short "films" in the LSMDC-like
- * layout, made deterministically with ffmpeg from the shipped photographs and procedural sources,
- * plus the dataset root in the published layout.
- *
- *   DIR/lsmdc/<movie_id>/<clip_id>.mp4      the footage: 2–6 s clips, 320×180, fast camera moves
- *                                           (so that one second moves a frame's dHash), cuts,
- *                                           dark, blurred and cluttered stretches
- *   DIR/stills/<movie_id>/<image_id>.jpg    three "publicity stills" per film (sharp, colourful,
- *                                           centred crops of the film's photograph)
- *   DIR/track/                              the 1 fps track, rebuilt by `hero track rebuild`
- *   DIR/heroframe/                          data/, images/, frame_track/, eval/, stats/
- *
- * Its movies.jsonl and clips.jsonl are written here; the track index and verify hashes by
- * `hero track make-index` on the rebuilt track. Until `hero build` judges them, the chains are
- * placeholders made by a simple rule: per film, two chains of one still and five frames sampled
- * off the 1 fps grid (a bucket midpoint − 0.25 s, or + 0.25 s at a clip's very start), ordered by luma contrast (standard deviation), all 15
- * pairs confident by that order, strengths 1.25 … −1.25 by rank. Rubrics are empty.
- */
-import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BadInputError } from '../errors.js';
 import { datasetPaths, imagePath } from '../hero/dataset/layout.js';
 import { makeIndex } from '../hero/track/make-index.js';
 import { rebuildTrack } from '../hero/track/rebuild.js';
@@ -34,9 +13,9 @@ import { writeFileAtomic } from '../store/atomic-write.js';
 import { sha256Hex } from '../store/canonical.js';
 import { writeJsonl } from '../store/jsonl.js';
 import { photoPath } from './assets.js';
+import { finishBuild, isBuilt, startBuild } from './build-folder.js';
 
 export const MINI_VERSION = '2';
-const PARTIAL = '.mini-hero.partial';
 
 export interface FilmSpec {
   movie_id: string;
@@ -268,22 +247,9 @@ export async function buildMiniHero(
 ): Promise<MiniHeroPaths> {
   const p = miniHeroPaths(out);
   const films = opts.films ?? MINI_FILMS;
-  const stamp = join(out, '.mini-hero.json');
-  if (existsSync(stamp) && JSON.parse(await readFile(stamp, 'utf8')).version === MINI_VERSION) return p;
-  // only ever clear a folder this builder made (an interrupted build) or an empty one
-  if (
-    existsSync(out) &&
-    readdirSync(out).length > 0 &&
-    !existsSync(join(out, PARTIAL)) &&
-    !existsSync(stamp)
-  ) {
-    throw new BadInputError('exists, is not empty and is not a mini set: choose a new or empty folder', {
-      file: out,
-    });
-  }
-  await rm(out, { recursive: true, force: true });
-  await mkdir(out, { recursive: true });
-  await writeFileAtomic(join(out, PARTIAL), 'a mini HeroFrame set is being built here\n');
+  const folder = { out, name: '.mini-hero', version: MINI_VERSION, what: 'a mini HeroFrame set' };
+  if (await isBuilt(folder)) return p;
+  await startBuild(folder);
   const ds = datasetPaths(p.data);
   const movies = [];
   const clipsRows = [];
@@ -346,8 +312,7 @@ export async function buildMiniHero(
     ds.query,
     'A single frame from the film that would work as its cover, thumbnail or poster.\n',
   );
-  await writeFileAtomic(stamp, `${JSON.stringify({ version: MINI_VERSION, films: films.length })}\n`);
-  await rm(join(out, PARTIAL), { force: true });
+  await finishBuild(folder, { films: films.length });
   return p;
 }
 

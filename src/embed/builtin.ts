@@ -70,15 +70,20 @@ export function builtinFeatures(img: RawImage): Float32Array {
   const hist = new Float64Array(G * G * 8);
   const energy = new Float64Array(G * G);
   for (let y = 1; y < S - 1; y++) {
+    const rowCell = Math.floor(y / CELL) * G;
     for (let x = 1; x < S - 1; x++) {
-      const p = (dy: number, dx: number) => Y[(y + dy) * S + x + dx]!;
-      const gx = p(-1, 1) + 2 * p(0, 1) + p(1, 1) - p(-1, -1) - 2 * p(0, -1) - p(1, -1);
-      const gy = p(1, -1) + 2 * p(1, 0) + p(1, 1) - p(-1, -1) - 2 * p(-1, 0) - p(-1, 1);
-      const mag = Math.hypot(gx, gy);
+      const i = y * S + x;
+      const nw = Y[i - S - 1]!;
+      const ne = Y[i - S + 1]!;
+      const sw = Y[i + S - 1]!;
+      const se = Y[i + S + 1]!;
+      const gx = ne + 2 * Y[i + 1]! + se - nw - 2 * Y[i - 1]! - sw;
+      const gy = sw + 2 * Y[i + S]! + se - nw - 2 * Y[i - S]! - ne;
+      const mag = Math.sqrt(gx * gx + gy * gy);
       let ang = Math.atan2(gy, gx);
       if (ang < 0) ang += Math.PI;
       const bin = Math.min(7, Math.floor((ang / Math.PI) * 8));
-      const cell = Math.floor(y / CELL) * G + Math.floor(x / CELL);
+      const cell = rowCell + Math.floor(x / CELL);
       hist[cell * 8 + bin]! += mag;
       energy[cell]! += mag;
     }
@@ -111,6 +116,7 @@ export function createBuiltinEmbedder(): Embedder {
     version: BUILTIN_VERSION,
     config: { size: S, grid: G },
     defaultThreshold: BUILTIN_THRESHOLD,
+    inputSize: () => ({ width: S, height: S }),
     async embed(images) {
       const out: Float32Array[] = [];
       for (const img of images) {

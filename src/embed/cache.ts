@@ -42,6 +42,7 @@ export function withEmbeddingCache(
     version: inner.version,
     config: inner.config,
     defaultThreshold: inner.defaultThreshold,
+    inputSize: (w, h) => inner.inputSize(w, h),
     stats,
     db,
     async embed(images) {

@@ -10,6 +10,11 @@ export interface Embedder {
   readonly config: Readonly<Record<string, unknown>>;
   /** The embedder's own default match threshold, when it has one (the builtin does). */
   readonly defaultThreshold: number | undefined;
+  /**
+   * The frame size this embedder would resize a w×h video frame to first (so a video reader can
+   * have ffmpeg scale frames once, in C); the embedder still accepts any size.
+   */
+  inputSize(width: number, height: number): { width: number; height: number };
   /** Embed a batch; every vector is L2-normalised. An unreadable image fails the batch. */
   embed(images: readonly RawImage[]): Promise<Float32Array[]>;
   close(): Promise<void>;

@@ -197,6 +197,11 @@ export async function loadOnnxEmbedder(modelPath: string, opts: OnnxOptions = {}
       pooling,
     },
     defaultThreshold: pre.threshold,
+    inputSize(w, h) {
+      if (pre.resize === 'squash') return { width: W, height: H };
+      const k = Math.max(W / w, H / h); // shorter side to the input, then the model's crop
+      return { width: Math.max(W, Math.round(w * k)), height: Math.max(H, Math.round(h * k)) };
+    },
     async embed(images) {
       const out: Float32Array[] = [];
       for (let s = 0; s < images.length; s += batch) {

@@ -192,3 +192,41 @@ export async function* ffmpegRawFrames(opts: RawPipeOptions): AsyncGenerator<Buf
     if (!finished && child.exitCode === null) child.kill('SIGKILL');
   }
 }
+
+/**
+ * Encode raw frames produced by the caller: `frames` are written to ffmpeg's stdin (with
+ * back-pressure), `args` say how to read them (`-f rawvideo -pix_fmt … -s … -r … -i pipe:0`)
+ * and where to write. A failure is bad input naming `file`.
+ */
+export async function ffmpegEncodeRaw(
+  args: string[],
+  frames: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  file: string,
+): Promise<void> {
+  const bin = ffmpegBinary();
+  let child: ChildProcessByStdio<Writable, null, Readable>;
+  try {
+    child = spawn(bin, ['-hide_banner', '-nostdin', '-v', 'error', ...args], {
+      stdio: ['pipe', 'ignore', 'pipe'],
+    }) as ChildProcessByStdio<Writable, null, Readable>;
+  } catch (e) {
+    throw spawnError(bin, e as NodeJS.ErrnoException);
+  }
+  const stderr = new StderrTail();
+  child.stderr.on('data', (c: Buffer) => stderr.push(c));
+  let failure: Error | undefined;
+  child.on('error', (e) => {
+    failure = spawnError(bin, e as NodeJS.ErrnoException);
+  });
+  child.stdin.on('error', () => {}); // EPIPE when ffmpeg dies early: reported by the exit code
+  const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
+  for await (const f of frames) {
+    if (child.exitCode !== null || failure) break;
+    if (!child.stdin.write(f))
+      await Promise.race([new Promise<void>((r) => child.stdin.once('drain', () => r())), exited]);
+  }
+  child.stdin.end();
+  const code = await exited;
+  if (failure) throw failure;
+  if (code !== 0) throw new BadInputError(`ffmpeg failed (${stderr.reason()})`, { file });
+}

@@ -53,32 +53,13 @@ function gaussianKernel(sigma: number): Float64Array {
 }
 
 /**
- * Gaussian filter evaluated only where the whole window fits ("valid"), first along rows
- * (axis 0, vertical) then along columns, as scipy's separable filter does.
+ * Mean SSIM of two equal-size images (at least 11×11).
+ *
+ * One fused pass: for each output row, the five local statistics (μx, μy, E[x²], E[y²], E[xy])
+ * are Gaussian-filtered along the column (axis 0) into five row buffers, then along the row, and
+ * the SSIM map value is summed at once — scipy's separable order, "valid" region only (the
+ * 5-pixel border that scikit-image crops), symmetric taps folded. No full-size intermediates.
  */
-function filterValid(src: Float64Array, w: number, h: number, k: Float64Array): Float64Array {
-  const oh = h - 2 * RADIUS;
-  const ow = w - 2 * RADIUS;
-  const tmp = new Float64Array(oh * w);
-  for (let y = 0; y < oh; y++) {
-    for (let x = 0; x < w; x++) {
-      let acc = 0;
-      for (let t = 0; t < k.length; t++) acc += k[t]! * src[(y + t) * w + x]!;
-      tmp[y * w + x] = acc;
-    }
-  }
-  const out = new Float64Array(oh * ow);
-  for (let y = 0; y < oh; y++) {
-    for (let x = 0; x < ow; x++) {
-      let acc = 0;
-      for (let t = 0; t < k.length; t++) acc += k[t]! * tmp[y * w + x + t]!;
-      out[y * ow + x] = acc;
-    }
-  }
-  return out;
-}
-
-/** Mean SSIM of two equal-size images (at least 11×11). */
 export function ssim(a: RawImage, b: RawImage, sigma = 1.5): number {
   assertSameSize(a, b);
   const { width: w, height: h } = a;
@@ -86,33 +67,69 @@ export function ssim(a: RawImage, b: RawImage, sigma = 1.5): number {
     throw new Error(`SSIM needs images of at least 11×11, got ${w}×${h}`);
   const x = lumaFloat(a);
   const y = lumaFloat(b);
-  const n = x.length;
-  const xx = new Float64Array(n);
-  const yy = new Float64Array(n);
-  const xy = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    xx[i] = x[i]! * x[i]!;
-    yy[i] = y[i]! * y[i]!;
-    xy[i] = x[i]! * y[i]!;
-  }
   const k = gaussianKernel(sigma);
-  const ux = filterValid(x, w, h, k);
-  const uy = filterValid(y, w, h, k);
-  const uxx = filterValid(xx, w, h, k);
-  const uyy = filterValid(yy, w, h, k);
-  const uxy = filterValid(xy, w, h, k);
+  const oh = h - 2 * RADIUS;
+  const ow = w - 2 * RADIUS;
+  const vx = new Float64Array(w);
+  const vy = new Float64Array(w);
+  const vxx = new Float64Array(w);
+  const vyy = new Float64Array(w);
+  const vxy = new Float64Array(w);
   const C1 = (0.01 * 255) ** 2;
   const C2 = (0.03 * 255) ** 2;
+  const kc = k[RADIUS]!;
   let sum = 0;
-  for (let i = 0; i < ux.length; i++) {
-    const mx = ux[i]!;
-    const my = uy[i]!;
-    const vx = uxx[i]! - mx * mx;
-    const vy = uyy[i]! - my * my;
-    const vxy = uxy[i]! - mx * my;
-    sum += ((2 * mx * my + C1) * (2 * vxy + C2)) / ((mx * mx + my * my + C1) * (vx + vy + C2));
+  for (let r = 0; r < oh; r++) {
+    const mid = (r + RADIUS) * w;
+    for (let c = 0; c < w; c++) {
+      const xm = x[mid + c]!;
+      const ym = y[mid + c]!;
+      let sx = kc * xm;
+      let sy = kc * ym;
+      let sxx = kc * xm * xm;
+      let syy = kc * ym * ym;
+      let sxy = kc * xm * ym;
+      for (let t = 1; t <= RADIUS; t++) {
+        const kt = k[RADIUS + t]!;
+        const up = mid - t * w + c;
+        const dn = mid + t * w + c;
+        const x1 = x[up]!;
+        const x2 = x[dn]!;
+        const y1 = y[up]!;
+        const y2 = y[dn]!;
+        sx += kt * (x1 + x2);
+        sy += kt * (y1 + y2);
+        sxx += kt * (x1 * x1 + x2 * x2);
+        syy += kt * (y1 * y1 + y2 * y2);
+        sxy += kt * (x1 * y1 + x2 * y2);
+      }
+      vx[c] = sx;
+      vy[c] = sy;
+      vxx[c] = sxx;
+      vyy[c] = syy;
+      vxy[c] = sxy;
+    }
+    for (let c = RADIUS; c < ow + RADIUS; c++) {
+      let mx = kc * vx[c]!;
+      let my = kc * vy[c]!;
+      let exx = kc * vxx[c]!;
+      let eyy = kc * vyy[c]!;
+      let exy = kc * vxy[c]!;
+      for (let t = 1; t <= RADIUS; t++) {
+        const kt = k[RADIUS + t]!;
+        mx += kt * (vx[c - t]! + vx[c + t]!);
+        my += kt * (vy[c - t]! + vy[c + t]!);
+        exx += kt * (vxx[c - t]! + vxx[c + t]!);
+        eyy += kt * (vyy[c - t]! + vyy[c + t]!);
+        exy += kt * (vxy[c - t]! + vxy[c + t]!);
+      }
+      const varx = exx - mx * mx;
+      const vary = eyy - my * my;
+      const cov = exy - mx * my;
+      sum += ((2 * mx * my + C1) * (2 * cov + C2)) / ((mx * mx + my * my + C1) * (varx + vary + C2));
+    }
   }
-  return sum / ux.length;
+  return sum / (oh * ow);
 }
 
 function assertSameSize(a: RawImage, b: RawImage): void {

@@ -478,3 +478,113 @@ export async function* streamClipFiles(
     }
   }
 }
+
+export interface FramePair {
+  /** Frame number in the file, from 0. */
+  index: number;
+  time_s: number;
+  /** The frame at the requested pixel size (the video's own by default). */
+  full: RawImage;
+  /** The same frame scaled (area averaging, aspect not kept) to `small`'s size. */
+  small: RawImage;
+}
+
+/**
+ * Stream the requested frames at two sizes from ONE decode: ffmpeg scales a copy of each frame
+ * to `small` and stacks it under the full frame, so a matcher can embed the small copy and keep
+ * the full one only when it needs its pixels. Frames come in order; memory holds one frame.
+ */
+export async function* streamFramePairs(
+  info: VideoInfo,
+  req: FrameRequest,
+  small: { width: number; height: number },
+  fmt: { width?: number | undefined; threads?: number | undefined } = {},
+  signal?: AbortSignal,
+): AsyncGenerator<FramePair, void, void> {
+  const plan = planFrames(info, req);
+  if (plan.indices && plan.indices.length === 0) return;
+  const { width: fw, height: fh } = outputSize(info.width, info.height, { width: fmt.width });
+  const { width: sw, height: sh } = small;
+  const cw = Math.max(fw, sw);
+  const pre = plan.select ? `select=${plan.select},` : '';
+  const graph =
+    `[0:v:0]${pre}scale=${fw}:${fh}:flags=area,setsar=1,format=rgb24,split=2[f][s];` +
+    `[s]scale=${sw}:${sh}:flags=area,pad=${cw}:${sh}[sp];[f]pad=${cw}:${fh}[fp];` +
+    '[fp][sp]vstack=inputs=2[out]';
+  const args: string[] = [];
+  if (fmt.threads) args.push('-threads', String(fmt.threads));
+  args.push('-i', info.file, '-filter_complex', graph, '-map', '[out]', '-an', '-sn', '-dn');
+  args.push('-fps_mode', 'passthrough');
+  if (plan.indices) args.push('-frames:v', String(plan.indices.length));
+  args.push('-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1');
+  const { num: p, den: q } = info.fpsRational;
+  const rowBytes = cw * 3;
+  let i = 0;
+  for await (const data of ffmpegRawFrames({
+    args,
+    frameBytes: rowBytes * (fh + sh),
+    file: info.file,
+    signal,
+  })) {
+    const index = plan.indices ? plan.indices[i]! : i;
+    i++;
+    yield {
+      index,
+      time_s: (index * q) / p,
+      full: unpad(data, 0, cw, fw, fh),
+      small: unpad(data, fh, cw, sw, sh),
+    };
+  }
+  if (plan.indices && i < plan.indices.length) {
+    throw new BadInputError(
+      `has fewer frames than its header says: frame ${plan.indices[i]} could not be decoded`,
+      { file: info.file },
+    );
+  }
+  if (!plan.indices && i === 0) throw new BadInputError('has no decodable frames', { file: info.file });
+}
+
+/** The w×h RGB rectangle at row `top` of a stacked frame `cw` pixels wide (a view when it can be). */
+function unpad(data: Uint8Array, top: number, cw: number, w: number, h: number): RawImage {
+  const start = top * cw * 3;
+  if (w === cw) return { width: w, height: h, channels: 3, data: data.subarray(start, start + w * h * 3) };
+  const out = new Uint8Array(w * h * 3);
+  for (let y = 0; y < h; y++) {
+    const s = start + y * cw * 3;
+    out.set(data.subarray(s, s + w * 3), y * w * 3);
+  }
+  return { width: w, height: h, channels: 3, data: out };
+}
+
+/**
+ * Decode still images through the same scaling chain `streamFramePairs` applies to video frames
+ * (resize to `full`, then area-scale to `small`), in one ffmpeg process, so that an image and a
+ * frame showing it are resampled alike (some embedders' features depend on the resampler). The
+ * image first takes the video's pixel format (`yuv420p` by default: the chroma subsampling of
+ * nearly every encoded video), so that subsampling does not count as a difference either.
+ */
+export async function imagesAsFramePairs(
+  files: readonly string[],
+  full: { width: number; height: number },
+  small: { width: number; height: number },
+  pixFmt = 'yuv420p',
+): Promise<RawImage[]> {
+  if (files.length === 0) return [];
+  const { width: fw, height: fh } = full;
+  const { width: sw, height: sh } = small;
+  const parts = files.map(
+    (_, i) =>
+      `[${i}:v:0]format=${pixFmt},scale=${fw}:${fh}:flags=area,setsar=1,format=rgb24,scale=${sw}:${sh}:flags=area,setsar=1[k${i}]`,
+  );
+  const graph = `${parts.join(';')};${files.map((_, i) => `[k${i}]`).join('')}concat=n=${files.length}:v=1:a=0[out]`;
+  const args: string[] = [];
+  for (const f of files) args.push('-i', f);
+  args.push('-filter_complex', graph, '-map', '[out]', '-fps_mode', 'passthrough');
+  args.push('-frames:v', String(files.length), '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1');
+  const out: RawImage[] = [];
+  for await (const data of ffmpegRawFrames({ args, frameBytes: sw * sh * 3, file: files.join(', ') }))
+    out.push({ width: sw, height: sh, channels: 3, data });
+  if (out.length !== files.length)
+    throw new BadInputError(`ffmpeg returned ${out.length} of ${files.length} images`, { file: files[0] });
+  return out;
+}

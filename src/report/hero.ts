@@ -1,6 +1,7 @@
 /** Pure renderers of a HeroFrame evaluation: terminal table, CSV, Markdown, self-contained HTML. */
 import type { FilmScore, MethodSummary } from '../hero/evaluate.js';
 import { csvCell, esc } from './escape.js';
+import { textTable } from './table.js';
 
 export interface HeroReportData {
   reader: string;
@@ -44,13 +45,9 @@ export function heroTable(d: HeroReportData): string {
     Number.isFinite(m.insertions) ? String(m.insertions) : '',
     Number.isFinite(m.unresolved) ? String(m.unresolved) : '',
   ]);
-  const width = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(width[i]!)).join('  ');
   return [
     `reader ${d.reader}, protocol ${d.protocol}`,
-    line(head),
-    line(width.map((w) => '-'.repeat(w))),
-    ...body.map(line),
+    ...textTable(head, body),
     ...d.warnings.map((w) => `warning: ${w}`),
   ].join('\n');
 }

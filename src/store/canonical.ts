@@ -1,5 +1,6 @@
 /** Canonical JSON (sorted keys, no whitespace) and its sha256: the basis of every cache key. */
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value));
@@ -25,4 +26,11 @@ export function sha256Hex(data: string | Uint8Array): string {
 
 export function cacheKey(namespace: string, parts: unknown): string {
   return sha256Hex(`${namespace}\n${canonicalJson(parts)}`);
+}
+
+/** sha256 of a file's bytes, read as a stream. */
+export async function sha256File(path: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const c of createReadStream(path)) h.update(c as Buffer);
+  return h.digest('hex');
 }

@@ -2,9 +2,9 @@
  * `hero validate`: checks a dataset root in the published layout and lists every problem as
  * `file:line: what is wrong` (capped per file), with a summary.
  */
-import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { z } from 'zod';
+import { sha256File } from '../../store/canonical.js';
 import { readJsonlLenient } from '../../store/jsonl.js';
 import { Timeline } from '../track/timeline.js';
 import { datasetPaths, imagePath } from './layout.js';
@@ -51,12 +51,6 @@ class Problems {
       if (n > MAX_PER_FILE) this.list.push(`${file}: … and ${n - MAX_PER_FILE} more problems`);
     return this.list;
   }
-}
-
-async function sha256File(path: string): Promise<string> {
-  const h = createHash('sha256');
-  for await (const c of createReadStream(path)) h.update(c as Buffer);
-  return h.digest('hex');
 }
 
 async function lines<S extends z.ZodType>(

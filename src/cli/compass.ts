@@ -1,0 +1,374 @@
+/** `kfbench compass …`: keyframe-conditioned video generation, the keyframe-response half. */
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { loadCases, loadOneCase, PROMPT_MODES, type PromptMode } from '../compass/cases.js';
+import { generationPrompt } from '../compass/prompts.js';
+import {
+  DEFAULT_RESPONSE_OPTIONS,
+  DEFAULT_SCAN_OPTIONS,
+  type ResponseOptions,
+} from '../compass/response/options.js';
+import { scoreResponse } from '../compass/response/report.js';
+import { cachedScan, ScanCache } from '../compass/response/scan-cache.js';
+import { checkTargets, type ResponseRow, scoreModels, summarize } from '../compass/score.js';
+import { DEFAULT_GRID, sensitivity } from '../compass/sensitivity.js';
+import { buildMiniCompass } from '../dev/mini-compass/build.js';
+import { createEmbedder } from '../embed/registry.js';
+import { PartialError, UsageError } from '../errors.js';
+import { gridFiles } from '../media/grid.js';
+import { probe } from '../media/video.js';
+import { compassTable, sensitivityLines } from '../report/compass.js';
+import { writeFileAtomic } from '../store/atomic-write.js';
+import { writeJsonl } from '../store/jsonl.js';
+import { parseNumberFlag, printJson, printLines } from './output.js';
+import { progress } from './progress.js';
+
+interface MetricFlags {
+  embedder: string;
+  gamma?: string;
+  holdEps: string;
+  psnrLow: string;
+  psnrHigh: string;
+  ssimLow: string;
+  ssimHigh: string;
+  fusion: string;
+  positionFraction: string;
+  persistenceS: string;
+  uniqueGapS: string;
+  fpsCap: string;
+  pixelSize: string;
+}
+
+function metricFlags(cmd: Command): Command {
+  const d = DEFAULT_RESPONSE_OPTIONS;
+  return cmd
+    .option('--embedder <spec>', 'builtin | onnx:PATH', 'builtin')
+    .option('--gamma <g>', "match threshold (default: the embedder's own; builtin 0.76, DINOv3 0.80)")
+    .option('--hold-eps <x>', 'a hold = frames within this of the best similarity', String(d.holdEps))
+    .option('--psnr-low <db>', 'pixel score: PSNR lower anchor', String(d.psnrLow))
+    .option('--psnr-high <db>', 'pixel score: PSNR saturation', String(d.psnrHigh))
+    .option('--ssim-low <x>', 'pixel score: SSIM lower anchor', String(d.ssimLow))
+    .option('--ssim-high <x>', 'pixel score: SSIM saturation', String(d.ssimHigh))
+    .option('--fusion <w>', 'KFS = w·pixel + (1 − w)·cos', String(d.fusion))
+    .option(
+      '--position-fraction <f>',
+      'multi-shot: first/last = this fraction of the shot',
+      String(d.positionFraction),
+    )
+    .option('--persistence-s <s>', 'persistence saturates at this many seconds', String(d.persistence_s))
+    .option('--unique-gap-s <s>', 'matched runs closer than this count as one', String(d.uniqueGap_s))
+    .option(
+      '--fps-cap <r>',
+      'sample every frame, at most this many per second',
+      String(DEFAULT_SCAN_OPTIONS.fpsCap),
+    )
+    .option(
+      '--pixel-size <px>',
+      "PSNR/SSIM on frames scaled to this long side (0 = the video's own)",
+      String(DEFAULT_SCAN_OPTIONS.pixelSize),
+    );
+}
+
+function responseOptions(o: MetricFlags): ResponseOptions {
+  const num = (name: string, v: string, ok: (n: number) => boolean = () => true) =>
+    parseNumberFlag(name, v, ok);
+  const unit = (n: number) => n >= 0 && n <= 1;
+  const r: ResponseOptions = {
+    gamma: o.gamma === undefined ? undefined : num('--gamma', o.gamma, (n) => n >= -1 && n <= 1),
+    holdEps: num('--hold-eps', o.holdEps, (n) => n >= 0),
+    psnrLow: num('--psnr-low', o.psnrLow),
+    psnrHigh: num('--psnr-high', o.psnrHigh),
+    ssimLow: num('--ssim-low', o.ssimLow),
+    ssimHigh: num('--ssim-high', o.ssimHigh),
+    fusion: num('--fusion', o.fusion, unit),
+    positionFraction: num('--position-fraction', o.positionFraction, (n) => n > 0 && n <= 0.5),
+    persistence_s: num('--persistence-s', o.persistenceS, (n) => n > 0),
+    uniqueGap_s: num('--unique-gap-s', o.uniqueGapS, (n) => n >= 0),
+  };
+  if (r.psnrHigh <= r.psnrLow) throw new UsageError('--psnr-high must be above --psnr-low');
+  if (r.ssimHigh <= r.ssimLow) throw new UsageError('--ssim-high must be above --ssim-low');
+  return r;
+}
+
+function scanOptions(o: MetricFlags) {
+  return {
+    fpsCap: parseNumberFlag('--fps-cap', o.fpsCap, (n) => n > 0),
+    pixelSize: parseNumberFlag('--pixel-size', o.pixelSize, (n) => Number.isInteger(n) && n >= 0),
+  };
+}
+
+function parseModes(v: string): PromptMode[] {
+  const modes = v.split(',').map((s) => s.trim());
+  for (const m of modes)
+    if (!(PROMPT_MODES as readonly string[]).includes(m))
+      throw new UsageError(`--modes takes ${PROMPT_MODES.join(',')}, got "${m}"`);
+  return modes as PromptMode[];
+}
+
+interface FolderFlags extends MetricFlags {
+  cases: string;
+  videos: string;
+  model: string[];
+  modes: string;
+  out: string;
+  cache?: string | false;
+}
+
+function folderFlags(cmd: Command): Command {
+  return metricFlags(
+    cmd
+      .requiredOption('--cases <file>', 'cases.jsonl')
+      .requiredOption('--videos <dir>', 'folder of <model>/<case_id>__<prompt_mode>.mp4')
+      .requiredOption('--model <names...>', 'model folders to score')
+      .option('--modes <list>', 'prompt modes', PROMPT_MODES.join(','))
+      .option('--out <dir>', 'where results go', 'compass-response')
+      .option('--cache <file>', 'scan cache (default: <out>/scan-cache.sqlite)')
+      .option('--no-cache', 'do not read or write the scan cache'),
+  );
+}
+
+async function runFolder(o: FolderFlags, label: string) {
+  const response = responseOptions(o);
+  const scan = scanOptions(o);
+  const cases = await loadCases(o.cases);
+  const embedder = await createEmbedder(o.embedder);
+  const cache =
+    o.cache === false ? undefined : new ScanCache(o.cache ?? join(resolve(o.out), 'scan-cache.sqlite'));
+  const bar = progress('videos');
+  const t0 = Date.now();
+  let started = false;
+  try {
+    const run = await scoreModels({
+      cases,
+      videos: o.videos,
+      models: o.model,
+      modes: parseModes(o.modes),
+      embedder,
+      response,
+      scan,
+      cache,
+      onVideo: (done, total, what) => {
+        if (!started) {
+          bar.start(total, label);
+          started = true;
+        }
+        bar.update(done, what);
+      },
+    });
+    bar.stop();
+    return { run, wall_s: (Date.now() - t0) / 1000, embedder, cache };
+  } finally {
+    cache?.close();
+    await embedder.close();
+  }
+}
+
+function partial(run: { missing: string[]; failed: { video: string; error: string }[] }): void {
+  for (const m of run.missing) process.stderr.write(`missing: ${m}\n`);
+  for (const f of run.failed) process.stderr.write(`failed: ${f.error}\n`);
+  const bad = [...run.missing, ...run.failed.map((f) => f.video)];
+  if (bad.length)
+    throw new PartialError(
+      `${run.missing.length} video(s) missing and ${run.failed.length} failed; the others were scored`,
+      bad,
+    );
+}
+
+export function registerCompass(program: Command): void {
+  const compass = program.command('compass').description('Compass: keyframe-conditioned video generation');
+
+  compass
+    .command('validate')
+    .description('check a cases.jsonl line by line (shape, counts, targets, shots, images, ids)')
+    .requiredOption('--cases <file>', 'cases.jsonl')
+    .option('--json', 'print JSON')
+    .action(async (o: { cases: string; json?: boolean }) => {
+      const cases = await loadCases(o.cases);
+      const count = (f: (c: (typeof cases)[number]) => string) =>
+        Object.fromEntries(
+          [...new Set(cases.map(f))].sort().map((k) => [k, cases.filter((c) => f(c) === k).length]),
+        );
+      const r = {
+        cases: cases.length,
+        keyframes: cases.reduce((s, c) => s + c.keyframes.length, 0),
+        by_structure: count((c) => c.structure),
+        by_keyframes: count((c) => String(c.keyframes.length)),
+        by_domain: count((c) => c.domain),
+      };
+      if (o.json) printJson(r);
+      else
+        printLines([
+          `${r.cases} cases, ${r.keyframes} keyframes: ${Object.entries(r.by_structure)
+            .map(([k, v]) => `${v} ${k}`)
+            .join(', ')}; keyframe counts ${Object.entries(r.by_keyframes)
+            .map(([k, v]) => `${k}×${v}`)
+            .join(', ')}`,
+        ]);
+    });
+
+  metricFlags(
+    compass
+      .command('response')
+      .description('the six keyframe-response metrics of one video for one case')
+      .option('--case <file>', 'one case as a JSON file')
+      .option('--cases <file>', 'cases.jsonl')
+      .option('--case-id <id>', 'the case, with --cases')
+      .requiredOption('--video <file>', 'the generated video')
+      .option('--json', 'print JSON'),
+  ).action(
+    async (
+      o: MetricFlags & { case?: string; cases?: string; caseId?: string; video: string; json?: boolean },
+    ) => {
+      if (!o.case && !o.cases) throw new UsageError('give --case FILE, or --cases FILE with --case-id ID');
+      const response = responseOptions(o);
+      const scanOpts = scanOptions(o);
+      const c = await loadOneCase({ caseFile: o.case, casesFile: o.cases, caseId: o.caseId });
+      const info = await probe(o.video);
+      if (c.structure === 'one_take') checkTargets(c, info.duration_s, o.video);
+      const embedder = await createEmbedder(o.embedder);
+      try {
+        const { scan } = await cachedScan(
+          { video: o.video, keyframes: c.keyframes },
+          embedder,
+          scanOpts,
+          {},
+          undefined,
+        );
+        const r = scoreResponse(c, scan, embedder, response);
+        if (o.json) printJson(r);
+        else
+          printLines([
+            `case ${r.case_id}, embedder ${r.embedder}, γ = ${r.gamma}, ${r.shots.length} shots`,
+            ...Object.entries(r.metrics).map(([k, v]) => `${k.padEnd(13)} ${v.toFixed(3)}`),
+            `keyframe fidelity ${r.groups.keyframe_fidelity.toFixed(3)}, temporal organization ${r.groups.temporal_organization.toFixed(3)}`,
+            ...r.keyframes.map(
+              (k) =>
+                `${k.kf_id}: ${k.matched ? `at ${k.t_best_s?.toFixed(3)} s (shot ${k.shot})` : 'not found'}, cos ${k.cos.toFixed(3)} → ${Object.values(
+                  k.scores,
+                )
+                  .map((v) => v.toFixed(2))
+                  .join(' ')}`,
+            ),
+          ]);
+      } finally {
+        await embedder.close();
+      }
+    },
+  );
+
+  folderFlags(
+    compass
+      .command('score')
+      .description('keyframe response of whole model folders: per-video JSONL and a summary by model'),
+  ).action(async (o: FolderFlags) => {
+    const out = resolve(o.out);
+    const { run, wall_s, embedder } = await runFolder(o, 'compass score');
+    const summary = summarize(run.rows, o.model);
+    await writeJsonl(join(out, 'response.jsonl'), run.rows);
+    await writeFileAtomic(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+    await writeFileAtomic(
+      join(out, 'run.json'),
+      `${JSON.stringify({ embedder: embedder.id, wall_s, scanned: run.scanned, cached: run.cached, timings: run.timings, missing: run.missing, failed: run.failed }, null, 2)}\n`,
+    );
+    printLines([
+      compassTable(summary),
+      `${run.scanned} videos scanned, ${run.cached} from the scan cache; results in ${out}`,
+    ]);
+    partial(run);
+  });
+
+  folderFlags(
+    compass
+      .command('sensitivity')
+      .description(
+        'vary the pixel-score constants; largest change of mean KFS, lowest Spearman ρ of the ranking',
+      )
+      .option('--psnr-lows <list>', 'PSNR lower anchors (dB)', DEFAULT_GRID.psnrLow.join(','))
+      .option('--ssim-lows <list>', 'SSIM lower anchors', DEFAULT_GRID.ssimLow.join(','))
+      .option('--fusions <list>', 'fusion weights', DEFAULT_GRID.fusion.join(','))
+      .option('--json', 'print JSON'),
+  ).action(
+    async (o: FolderFlags & { psnrLows: string; ssimLows: string; fusions: string; json?: boolean }) => {
+      const list = (name: string, v: string) => v.split(',').map((x) => parseNumberFlag(name, x));
+      const grid = {
+        psnrLow: list('--psnr-lows', o.psnrLows),
+        ssimLow: list('--ssim-lows', o.ssimLows),
+        fusion: list('--fusions', o.fusions),
+      };
+      const { run } = await runFolder(o, 'compass sensitivity');
+      const r = sensitivity(run.rows as ResponseRow[], grid, responseOptions(o));
+      await writeFileAtomic(join(resolve(o.out), 'sensitivity.json'), `${JSON.stringify(r, null, 2)}\n`);
+      if (o.json) printJson(r);
+      else printLines(sensitivityLines(r));
+      partial(run);
+    },
+  );
+
+  compass
+    .command('grid')
+    .description("a storyboard grid of a case's keyframes (for generators that take one image)")
+    .option('--case <file>', 'one case as a JSON file')
+    .option('--cases <file>', 'cases.jsonl')
+    .option('--case-id <id>', 'the case, with --cases')
+    .requiredOption('--out <file>', 'grid image (.jpg or .png)')
+    .option('--cell-width <px>', 'cell width', '320')
+    .option('--no-labels', 'no index labels')
+    .option('--json', 'print JSON')
+    .action(
+      async (o: {
+        case?: string;
+        cases?: string;
+        caseId?: string;
+        out: string;
+        cellWidth: string;
+        labels: boolean;
+        json?: boolean;
+      }) => {
+        if (!o.case && !o.cases) throw new UsageError('give --case FILE, or --cases FILE with --case-id ID');
+        const c = await loadOneCase({ caseFile: o.case, casesFile: o.cases, caseId: o.caseId });
+        const cellWidth = parseNumberFlag('--cell-width', o.cellWidth, (n) => Number.isInteger(n) && n >= 16);
+        const size = await gridFiles(
+          c.keyframes.map((k) => k.image),
+          o.out,
+          { labels: o.labels, cellWidth },
+        );
+        const r = { case_id: c.case_id, keyframes: c.keyframes.length, out: o.out, ...size };
+        if (o.json) printJson(r);
+        else printLines([`${o.out}: ${r.keyframes} keyframes, ${size.width}×${size.height}`]);
+      },
+    );
+
+  compass
+    .command('prompts')
+    .description('render the generation prompt templates for a case (minimal / segment-specific)')
+    .option('--case <file>', 'one case as a JSON file')
+    .option('--cases <file>', 'cases.jsonl')
+    .option('--case-id <id>', 'the case, with --cases')
+    .option('--modes <list>', 'prompt modes', PROMPT_MODES.join(','))
+    .option('--json', 'print JSON')
+    .action(async (o: { case?: string; cases?: string; caseId?: string; modes: string; json?: boolean }) => {
+      if (!o.case && !o.cases) throw new UsageError('give --case FILE, or --cases FILE with --case-id ID');
+      const c = await loadOneCase({ caseFile: o.case, casesFile: o.cases, caseId: o.caseId });
+      const r = parseModes(o.modes).map((mode) => ({
+        case_id: c.case_id,
+        mode,
+        ...generationPrompt(c, mode),
+      }));
+      if (o.json) printJson(r);
+      else
+        printLines(
+          r.flatMap((p) => [`== ${p.case_id} · ${p.mode} (${p.template} ${p.version})`, p.text, '']),
+        );
+    });
+
+  compass
+    .command('mini')
+    .description('build the mini Compass set: 8 cases, 7 fault "models", both prompt modes')
+    .requiredOption('--out <dir>', 'where to build it')
+    .action(async (o: { out: string }) => {
+      const p = await buildMiniCompass(resolve(o.out), {
+        onVideo: (model, id) => process.stderr.write(`rendering ${model}/${id}\n`),
+      });
+      printLines([`cases   ${p.cases}`, `videos  ${p.videos} (${p.models.join(', ')})`]);
+    });
+}

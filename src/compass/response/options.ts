@@ -1,0 +1,45 @@
+/** Every constant of the keyframe-response metrics (SPEC §3.2), each a CLI flag with this default. */
+export interface ResponseOptions {
+  /** Match threshold on cosine similarity; undefined = the embedder's own (builtin 0.76, DINOv3 0.80). */
+  gamma: number | undefined;
+  /** A frame belongs to a keyframe's hold when its similarity is within this of the best. */
+  holdEps: number;
+  /** Pixel score: PSNR anchors (dB) and SSIM anchors. */
+  psnrLow: number;
+  psnrHigh: number;
+  ssimLow: number;
+  ssimHigh: number;
+  /** KFS = fusion·pixel + (1 − fusion)·cos. */
+  fusion: number;
+  /** Multi-shot: "first"/"last" means the first/last `positionFraction` of the shot. */
+  positionFraction: number;
+  /** Persistence saturates at this many seconds. */
+  persistence_s: number;
+  /** Matched runs closer than this are one run for uniqueness. */
+  uniqueGap_s: number;
+}
+
+export const DEFAULT_RESPONSE_OPTIONS: ResponseOptions = {
+  gamma: undefined,
+  holdEps: 0.02,
+  psnrLow: 12,
+  psnrHigh: 50,
+  ssimLow: 0.65,
+  ssimHigh: 1,
+  fusion: 0.5,
+  positionFraction: 0.25,
+  persistence_s: 0.5,
+  uniqueGap_s: 0.5,
+};
+
+/** How a video is read for matching (these change the scan, so they enter its cache key). */
+export interface ScanOptions {
+  /** Frames sampled: every frame, capped at this rate. */
+  fpsCap: number;
+  /** PSNR/SSIM are computed with frames scaled to this long side (0 = the video's own size). */
+  pixelSize: number;
+  /** Frames embedded per batch. */
+  batch: number;
+}
+
+export const DEFAULT_SCAN_OPTIONS: ScanOptions = { fpsCap: 24, pixelSize: 512, batch: 32 };

@@ -1,0 +1,80 @@
+/**
+ * Where the video places each keyframe (SPEC §3.2), from a scan's similarity curves:
+ *  - f*(k): the sampled frame with the highest cosine (ties: the earliest); matched when ≥ γ;
+ *  - runs: maximal runs of frames with similarity ≥ γ;
+ *  - the placing run: the earliest run whose best is within `holdEps` of the overall best (a
+ *    repetition is uniqueness's business, not ordering's);
+ *  - the hold: the frames around that run's best whose similarity is within `holdEps` of the
+ *    overall best; t(k) is the middle of the hold's time span (frame j lasts [t_j, t_j + 1/fps)).
+ */
+import type { ResponseOptions } from './options.js';
+import type { Scan } from './scan.js';
+
+/** Inclusive range of sampled-frame indices. */
+export type FrameRun = readonly [number, number];
+
+export interface Placement {
+  matched: boolean;
+  /** f*: index of the best frame. */
+  peak: number;
+  cos: number;
+  /** Time of f* (start of its interval). */
+  t_peak_s: number;
+  /** t(k), or null when unmatched. */
+  t_s: number | null;
+  hold: FrameRun | null;
+  /** The γ-run around f* (persistence). */
+  peakRun: FrameRun | null;
+  /** All γ-runs, in time order. */
+  runs: FrameRun[];
+}
+
+export function runsAtLeast(s: readonly number[], threshold: number): FrameRun[] {
+  const out: FrameRun[] = [];
+  let start = -1;
+  for (let j = 0; j <= s.length; j++) {
+    const on = j < s.length && s[j]! >= threshold;
+    if (on && start < 0) start = j;
+    if (!on && start >= 0) {
+      out.push([start, j - 1]);
+      start = -1;
+    }
+  }
+  return out;
+}
+
+function argmaxIn(s: readonly number[], a: number, b: number): number {
+  let best = a;
+  for (let j = a + 1; j <= b; j++) if (s[j]! > s[best]!) best = j;
+  return best;
+}
+
+/** The maximal run around `j` of frames with similarity ≥ `floor`. */
+function around(s: readonly number[], j: number, floor: number): FrameRun {
+  let a = j;
+  let b = j;
+  while (a > 0 && s[a - 1]! >= floor) a--;
+  while (b + 1 < s.length && s[b + 1]! >= floor) b++;
+  return [a, b];
+}
+
+export function place(scan: Scan, k: number, gamma: number, o: Pick<ResponseOptions, 'holdEps'>): Placement {
+  const s = scan.sims[k]!;
+  const peak = argmaxIn(s, 0, s.length - 1);
+  const best = s[peak]!;
+  const t_peak_s = scan.times[peak]!;
+  if (!(best >= gamma)) {
+    return { matched: false, peak, cos: best, t_peak_s, t_s: null, hold: null, peakRun: null, runs: [] };
+  }
+  const runs = runsAtLeast(s, gamma);
+  const placing = runs.find(([a, b]) => s[argmaxIn(s, a, b)]! >= best - o.holdEps)!;
+  const hold = around(s, argmaxIn(s, placing[0], placing[1]), best - o.holdEps);
+  const dt = 1 / scan.sample_fps;
+  const t_s = (scan.times[hold[0]]! + scan.times[hold[1]]! + dt) / 2;
+  return { matched: true, peak, cos: best, t_peak_s, t_s, hold, peakRun: around(s, peak, gamma), runs };
+}
+
+/** Time span [start, end) of a run of sampled frames. */
+export function runSpan(scan: Scan, r: FrameRun): [number, number] {
+  return [scan.times[r[0]]!, scan.times[r[1]]! + 1 / scan.sample_fps];
+}

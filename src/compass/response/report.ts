@@ -1,0 +1,134 @@
+/**
+ * The keyframe-response report of one video for one case: the six metrics per keyframe and for
+ * the case, the two groups, and the shots with the keyframes assigned to them. A pure function
+ * of a `Scan` and the metric constants, so re-scoring with other constants costs no decoding.
+ */
+import type { LoadedCase } from '../cases.js';
+import { fidelity } from './fidelity.js';
+import { localization, shotAt } from './localization.js';
+import { DEFAULT_RESPONSE_OPTIONS, type ResponseOptions } from './options.js';
+import { ordering } from './ordering.js';
+import { persistence } from './persistence.js';
+import { place } from './placement.js';
+import { presence } from './presence.js';
+import type { Scan } from './scan.js';
+import { uniqueness } from './uniqueness.js';
+
+export const METRICS = [
+  'presence',
+  'fidelity',
+  'ordering',
+  'localization',
+  'persistence',
+  'uniqueness',
+] as const;
+export type Metric = (typeof METRICS)[number];
+export type MetricScores = Record<Metric, number>;
+
+export interface KeyframeResponse {
+  kf_id: string;
+  matched: boolean;
+  /** t(k): the middle of the hold that places the keyframe; null when unmatched. */
+  t_best_s: number | null;
+  /** Time of f*, the single most similar frame. */
+  t_peak_s: number;
+  cos: number;
+  psnr_db: number | null;
+  ssim: number | null;
+  /** Index of the detected shot holding t(k); null when unmatched. */
+  shot: number | null;
+  /** Seconds the γ-run around f* lasts; separate matched runs; whether its hold overlaps another's. */
+  persistence_s: number | null;
+  runs: number;
+  shared_hold: boolean;
+  scores: MetricScores;
+}
+
+export interface ResponseReport {
+  case_id: string;
+  embedder: string;
+  gamma: number;
+  metrics: MetricScores;
+  groups: { keyframe_fidelity: number; temporal_organization: number };
+  keyframes: KeyframeResponse[];
+  shots: { index: number; start_s: number; end_s: number; keyframes: string[] }[];
+  sample_fps: number;
+}
+
+const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
+
+export function resolveGamma(o: Pick<ResponseOptions, 'gamma'>, embedderDefault: number | undefined): number {
+  return o.gamma ?? embedderDefault ?? 0.8;
+}
+
+export function scoreResponse(
+  c: Pick<LoadedCase, 'case_id' | 'structure' | 'keyframes'>,
+  scan: Scan,
+  embedder: { id: string; defaultThreshold: number | undefined },
+  opts: Partial<ResponseOptions> = {},
+): ResponseReport {
+  const o = { ...DEFAULT_RESPONSE_OPTIONS, ...opts };
+  const gamma = resolveGamma(o, embedder.defaultThreshold);
+  const p = c.keyframes.map((_, k) => place(scan, k, gamma, o));
+  const pres = presence(p);
+  const fid = fidelity(p, scan.peaks, o);
+  const ord = ordering(p);
+  const loc = localization(c.structure, c.keyframes, p, scan.shots, o);
+  const per = persistence(p, scan.sample_fps, o);
+  const uni = uniqueness(p, scan, o);
+  const shotOf = p.map((x) => (x.t_s === null ? null : shotAt(scan.shots, x.t_s)));
+  const keyframes: KeyframeResponse[] = c.keyframes.map((kf, k) => {
+    const x = p[k]!;
+    const peak = scan.peaks[k]!;
+    return {
+      kf_id: kf.kf_id,
+      matched: x.matched,
+      t_best_s: x.t_s === null ? null : r6(x.t_s),
+      t_peak_s: r6(x.t_peak_s),
+      cos: r6(x.cos),
+      psnr_db: x.matched && peak.psnr_db !== null ? r6(peak.psnr_db) : null,
+      ssim: x.matched ? r6(peak.ssim) : null,
+      shot: shotOf[k] ?? null,
+      persistence_s: per.seconds[k] === null ? null : r6(per.seconds[k]!),
+      runs: uni.runs[k]!,
+      shared_hold: uni.sharedHold[k]!,
+      scores: {
+        presence: pres[k]!,
+        fidelity: r6(fid[k]!),
+        ordering: r6(ord.perKeyframe[k]!),
+        localization: r6(loc[k]!),
+        persistence: r6(per.scores[k]!),
+        uniqueness: r6(uni.scores[k]!),
+      },
+    };
+  });
+  const metrics: MetricScores = {
+    presence: r6(mean(pres)),
+    fidelity: r6(mean(fid)),
+    ordering: r6(ord.score),
+    localization: r6(mean(loc)),
+    persistence: r6(mean(per.scores)),
+    uniqueness: r6(mean(uni.scores)),
+  };
+  return {
+    case_id: c.case_id,
+    embedder: embedder.id,
+    gamma,
+    metrics,
+    groups: {
+      keyframe_fidelity: r6((metrics.presence + metrics.fidelity) / 2),
+      temporal_organization: r6(
+        (metrics.ordering + metrics.localization + metrics.persistence + metrics.uniqueness) / 4,
+      ),
+    },
+    keyframes,
+    shots: scan.shots.map((s, i) => ({
+      index: i,
+      start_s: r6(s.start_s),
+      end_s: r6(s.end_s),
+      keyframes: c.keyframes.flatMap((kf, k) => (shotOf[k] === i ? [kf.kf_id] : [])),
+    })),
+    sample_fps: scan.sample_fps,
+  };
+}

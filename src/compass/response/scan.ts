@@ -1,0 +1,163 @@
+/**
+ * Read a generated video once against a case's keyframes: every frame (capped at `fpsCap`) is
+ * decoded at two sizes by one ffmpeg process — a small copy for the embedder and the shot
+ * detector, a larger one kept only while it is some keyframe's best match — and each keyframe's
+ * cosine similarity to every sampled frame is recorded. PSNR/SSIM are computed for each
+ * keyframe's best frame f*. The result (a `Scan`) is everything the six metrics need for any
+ * choice of their constants, so re-scoring never decodes again (see `scan-cache.ts`).
+ * Memory: one batch of frames, one kept frame per keyframe, and N floats per sampled frame.
+ */
+import type { Embedder } from '../../embed/embedder.js';
+import { cosine } from '../../embed/embedder.js';
+import { BadInputError } from '../../errors.js';
+import { loadImage, resizeImage } from '../../media/image.js';
+import { compareRaw } from '../../media/quality.js';
+import type { RawImage } from '../../media/raw.js';
+import { DEFAULT_SHOT_OPTIONS, ShotDetector, type ShotOptions } from '../../media/shots.js';
+import {
+  type FramePair,
+  imagesAsFramePairs,
+  outputSize,
+  probe,
+  streamFramePairs,
+  type VideoInfo,
+} from '../../media/video.js';
+import { DEFAULT_SCAN_OPTIONS, type ScanOptions } from './options.js';
+
+export interface ScanPeak {
+  /** Index of f* among the sampled frames. */
+  frame: number;
+  cos: number;
+  /** null when the frame and the keyframe are identical (PSNR infinite). */
+  psnr_db: number | null;
+  ssim: number;
+}
+
+export interface ScanShot {
+  start_s: number;
+  end_s: number;
+}
+
+export interface Scan {
+  video: { width: number; height: number; fps: number; frames: number; duration_s: number };
+  /** Sampled frames per second (the video's rate, or the cap). */
+  sample_fps: number;
+  /** Start of each sampled frame's interval, seconds; each lasts 1/sample_fps. */
+  times: number[];
+  /** sims[k][j]: cosine of keyframe k with sampled frame j. */
+  sims: number[][];
+  peaks: ScanPeak[];
+  shots: ScanShot[];
+}
+
+export interface ScanInput {
+  video: string;
+  keyframes: { kf_id: string; image: string }[];
+}
+
+export interface ScanTimings {
+  decode_embed_s: number;
+  pixels_s: number;
+}
+
+/** Scan one video. A video with no frames, or that cannot be decoded, is bad input naming it. */
+export async function scanVideo(
+  input: ScanInput,
+  embedder: Embedder,
+  opts: Partial<ScanOptions> = {},
+  shotOpts: Partial<ShotOptions> = {},
+  timings?: ScanTimings,
+): Promise<Scan> {
+  const o = { ...DEFAULT_SCAN_OPTIONS, ...opts };
+  const info = await probe(input.video);
+  const images = await Promise.all(input.keyframes.map((k) => loadImage(k.image)));
+  const t0 = performance.now();
+  const sampleFps = Math.min(info.fps, o.fpsCap);
+  const capped = info.fps > o.fpsCap;
+  const fullW = pixelWidth(info, o.pixelSize);
+  const fullSize = outputSize(info.width, info.height, { width: fullW });
+  const small = embedder.inputSize(info.width, info.height);
+  // keyframes go through the frames' own scaling chain, so both are resampled alike
+  const kvecs = await embedder.embed(
+    await imagesAsFramePairs(
+      input.keyframes.map((k) => k.image),
+      fullSize,
+      small,
+    ),
+  );
+  const shots = new ShotDetector(sampleFps, { ...DEFAULT_SHOT_OPTIONS, ...shotOpts });
+  const K = input.keyframes.length;
+  const sims: number[][] = input.keyframes.map(() => []);
+  const best = new Array<number>(K).fill(Number.NEGATIVE_INFINITY);
+  const bestFrame: (RawImage | undefined)[] = new Array(K).fill(undefined);
+  const bestIndex = new Array<number>(K).fill(0);
+  const times: number[] = [];
+  let batch: FramePair[] = [];
+  const flush = async () => {
+    if (!batch.length) return;
+    const vecs = await embedder.embed(batch.map((p) => p.small));
+    for (let b = 0; b < batch.length; b++) {
+      const pair = batch[b]!;
+      const j = times.length;
+      times.push(capped ? j / sampleFps : pair.time_s);
+      shots.push(pair.small);
+      for (let k = 0; k < K; k++) {
+        const s = cosine(kvecs[k]!, vecs[b]!);
+        sims[k]!.push(s);
+        if (s > best[k]!) {
+          best[k] = s;
+          bestFrame[k] = pair.full;
+          bestIndex[k] = j;
+        }
+      }
+    }
+    batch = [];
+  };
+  const req = capped ? { kind: 'rate' as const, rate: o.fpsCap } : { kind: 'all' as const };
+  for await (const pair of streamFramePairs(info, req, small, { width: fullW })) {
+    batch.push(pair);
+    if (batch.length >= o.batch) await flush();
+  }
+  await flush();
+  if (times.length === 0) throw new BadInputError('has no decodable frames', { file: input.video });
+  const t1 = performance.now();
+  const peaks: ScanPeak[] = [];
+  for (let k = 0; k < K; k++) {
+    const frame = bestFrame[k]!;
+    let kf = images[k]!;
+    if (kf.width !== frame.width || kf.height !== frame.height)
+      kf = await resizeImage(kf, frame.width, frame.height, 'fill');
+    const cmp = compareRaw(frame, kf);
+    peaks.push({ frame: bestIndex[k]!, cos: best[k]!, psnr_db: cmp.psnr_db, ssim: cmp.ssim });
+  }
+  if (timings) {
+    timings.decode_embed_s += (t1 - t0) / 1000;
+    timings.pixels_s += (performance.now() - t1) / 1000;
+  }
+  const detected = shots.finish();
+  return {
+    video: {
+      width: info.width,
+      height: info.height,
+      fps: info.fps,
+      frames: info.frames,
+      duration_s: info.duration_s,
+    },
+    sample_fps: sampleFps,
+    times,
+    sims,
+    peaks,
+    shots: detected.shots.map((s) => ({
+      start_s: s.start_frame / sampleFps,
+      end_s: s.end_frame / sampleFps,
+    })),
+  };
+}
+
+/** Width of the frames PSNR/SSIM see: the long side scaled to `pixelSize` (never up). */
+function pixelWidth(info: VideoInfo, pixelSize: number): number | undefined {
+  const long = Math.max(info.width, info.height);
+  if (!pixelSize || pixelSize >= long) return undefined;
+  const w = Math.round((info.width * pixelSize) / long);
+  return Math.max(2, w - (w % 2));
+}

@@ -1,0 +1,105 @@
+/**
+ * Render a mini Compass video from a plan: segments joined by hard cuts; inside a segment,
+ * images held still over frame ranges, and the frames between two holds a slide from one image
+ * to the next (a pan, not a blend, so the shot detector sees no transition). Frames are composed
+ * in memory one at a time and piped to ffmpeg (H.264, near-lossless), so a video is exact to the
+ * frame.
+ */
+import { rename } from 'node:fs/promises';
+import { ffmpegEncodeRaw } from '../../media/ffmpeg.js';
+import type { RawImage } from '../../media/raw.js';
+
+export const MINI_FPS = 24;
+
+export interface Hold {
+  image: RawImage;
+  /** First frame (inclusive) and end frame (exclusive) within the segment. */
+  start: number;
+  end: number;
+}
+
+export interface Segment {
+  frames: number;
+  holds: Hold[];
+  /** What slides into the first hold (when it does not start at frame 0) and out of the last. */
+  lead: RawImage;
+  tail: RawImage;
+}
+
+function slide(from: RawImage, to: RawImage, frac: number): Uint8Array {
+  const { width: w, height: h } = from;
+  const off = Math.round(w * frac);
+  const out = new Uint8Array(w * h * 3);
+  for (let y = 0; y < h; y++) {
+    const row = y * w * 3;
+    out.set(from.data.subarray(row + off * 3, row + w * 3), row);
+    out.set(to.data.subarray(row, row + off * 3), row + (w - off) * 3);
+  }
+  return out;
+}
+
+function* segmentFrames(s: Segment): Generator<Uint8Array> {
+  const holds = [...s.holds].sort((a, b) => a.start - b.start);
+  for (let f = 0; f < s.frames; f++) {
+    const i = holds.findIndex((h) => f >= h.start && f < h.end);
+    if (i >= 0) {
+      yield holds[i]!.image.data;
+      continue;
+    }
+    const prevIdx = holds.findLastIndex((h) => h.end <= f);
+    const nextIdx = holds.findIndex((h) => h.start > f);
+    const from = prevIdx >= 0 ? holds[prevIdx]!.image : s.lead;
+    const to = nextIdx >= 0 ? holds[nextIdx]!.image : s.tail;
+    const a = prevIdx >= 0 ? holds[prevIdx]!.end : 0;
+    const b = nextIdx >= 0 ? holds[nextIdx]!.start : s.frames;
+    yield slide(from, to, (f - a + 1) / (b - a + 1));
+  }
+}
+
+export function totalFrames(segments: readonly Segment[]): number {
+  return segments.reduce((n, s) => n + s.frames, 0);
+}
+
+/** Encode the plan to `file` (written to a temp name, then renamed). */
+export async function renderVideo(
+  file: string,
+  segments: readonly Segment[],
+  w: number,
+  h: number,
+): Promise<void> {
+  const tmp = `${file}.partial.mp4`;
+  function* all() {
+    for (const s of segments) yield* segmentFrames(s);
+  }
+  await ffmpegEncodeRaw(
+    [
+      '-y',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      '-s',
+      `${w}x${h}`,
+      '-r',
+      String(MINI_FPS),
+      '-i',
+      'pipe:0',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '8',
+      '-pix_fmt',
+      'yuv420p',
+      '-threads',
+      '1',
+      '-movflags',
+      '+faststart',
+      tmp,
+    ],
+    all(),
+    file,
+  );
+  await rename(tmp, file);
+}
