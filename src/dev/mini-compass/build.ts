@@ -169,8 +169,10 @@ export async function buildMiniCompass(
   const pool = await imagePool(KEYFRAMES + FILLERS);
   const fillers = pool.slice(KEYFRAMES);
   const records: Case[] = [];
-  for (const [c, spec] of specs.entries()) {
-    // each case takes its keyframes from the pool in its own order
+  for (const [i, spec] of specs.entries()) {
+    // each case takes its keyframes from the pool in its own order (the same in any subset)
+    const known = MINI_CASES.findIndex((x) => x.case_id === spec.case_id);
+    const c = known >= 0 ? known : i;
     const keyframes = Array.from({ length: spec.n }, (_, i) => pool[(i * 5 + c * 3) % KEYFRAMES]!);
     const dir = join(out, 'keyframes', spec.case_id);
     await mkdir(dir, { recursive: true });

@@ -1,0 +1,267 @@
+/** The six metrics on hand-made similarity curves, where the definitions give exact answers. */
+import { describe, expect, it } from 'vitest';
+import { fidelity, pixelScore } from '../../../src/compass/response/fidelity.js';
+import { localization, shotAt, targetTolerances } from '../../../src/compass/response/localization.js';
+import { DEFAULT_RESPONSE_OPTIONS as D } from '../../../src/compass/response/options.js';
+import { ordering } from '../../../src/compass/response/ordering.js';
+import { persistence } from '../../../src/compass/response/persistence.js';
+import { type Placement, place, runsAtLeast } from '../../../src/compass/response/placement.js';
+import { scoreResponse } from '../../../src/compass/response/report.js';
+import type { Scan } from '../../../src/compass/response/scan.js';
+import { uniqueness } from '../../../src/compass/response/uniqueness.js';
+
+const FPS = 10;
+
+/** A scan of `frames` frames at 10 fps; curve k is low except where `on[k]` says. */
+function scan(frames: number, on: [number, number, number][][], shots?: [number, number][]): Scan {
+  const sims = on.map((spans) => {
+    const s = new Array<number>(frames).fill(0.1);
+    for (const [a, b, v] of spans) for (let j = a; j <= b; j++) s[j] = v;
+    return s;
+  });
+  return {
+    video: { width: 64, height: 36, fps: FPS, frames, duration_s: frames / FPS },
+    sample_fps: FPS,
+    times: Array.from({ length: frames }, (_, j) => j / FPS),
+    sims,
+    peaks: sims.map((s) => ({
+      frame: s.indexOf(Math.max(...s)),
+      cos: Math.max(...s),
+      psnr_db: 40,
+      ssim: 0.95,
+    })),
+    shots: (shots ?? [[0, frames / FPS]]).map(([start_s, end_s]) => ({ start_s, end_s })),
+  };
+}
+
+const placed = (sc: Scan, gamma = 0.8) => sc.sims.map((_, k) => place(sc, k, gamma, D));
+
+describe('placement', () => {
+  it('finds runs at or above a threshold', () => {
+    expect(runsAtLeast([0, 1, 1, 0, 1], 0.5)).toEqual([
+      [1, 2],
+      [4, 4],
+    ]);
+    expect(runsAtLeast([1, 1], 0.5)).toEqual([[0, 1]]);
+  });
+
+  it('t(k) is the middle of the hold; ties go to the earliest frame; t_peak is f*', () => {
+    const p = place(scan(40, [[[10, 19, 0.95]]]), 0, 0.8, D);
+    expect(p.matched).toBe(true);
+    expect(p.peak).toBe(10);
+    expect(p.t_peak_s).toBeCloseTo(1.0, 12);
+    expect(p.t_s).toBeCloseTo(1.5, 12); // frames 10..19 cover [1.0, 2.0)
+  });
+
+  it('frames within 0.02 of the best belong to the hold; lower ones do not', () => {
+    const p = place(
+      scan(40, [
+        [
+          [10, 13, 0.9],
+          [14, 15, 0.915],
+          [16, 19, 0.85],
+        ],
+      ]),
+      0,
+      0.8,
+      D,
+    );
+    expect(p.hold).toEqual([10, 15]); // 0.9 ≥ 0.915 − 0.02, 0.85 is not
+    expect(p.peakRun).toEqual([10, 19]);
+  });
+
+  it('a keyframe matched in two runs is placed by the earliest run near the best', () => {
+    const p = place(
+      scan(60, [
+        [
+          [5, 9, 0.94],
+          [40, 44, 0.95],
+        ],
+      ]),
+      0,
+      0.8,
+      D,
+    );
+    expect(p.t_s).toBeCloseTo(0.75, 12); // not 4.25: a repeat does not move the keyframe
+    expect(p.peak).toBe(40);
+    const q = place(
+      scan(60, [
+        [
+          [5, 9, 0.85],
+          [40, 44, 0.95],
+        ],
+      ]),
+      0,
+      0.8,
+      D,
+    );
+    expect(q.t_s).toBeCloseTo(4.25, 12); // the earlier run is not within 0.02 of the best
+  });
+
+  it('below γ is unmatched', () => {
+    const p = place(scan(20, [[[5, 9, 0.79]]]), 0, 0.8, D);
+    expect(p).toMatchObject({ matched: false, t_s: null, hold: null });
+  });
+});
+
+describe('ordering', () => {
+  const at = (ts: (number | null)[]): Placement[] =>
+    ts.map((t) => ({
+      matched: t !== null,
+      t_s: t,
+      peak: 0,
+      cos: 1,
+      t_peak_s: 0,
+      hold: null,
+      peakRun: null,
+      runs: [],
+    }));
+
+  it('is the longest strictly increasing subsequence over N; per keyframe its share of the longest ones', () => {
+    expect(ordering(at([1, 2, 3, 4]))).toEqual({ score: 1, lis: 4, perKeyframe: [1, 1, 1, 1] });
+    const swapped = ordering(at([1, 3, 2, 4]));
+    expect(swapped.score).toBe(0.75);
+    expect(swapped.perKeyframe).toEqual([1, 0.5, 0.5, 1]);
+    const rotated = ordering(at([4, 1, 2, 3]));
+    expect(rotated.perKeyframe).toEqual([0, 1, 1, 1]);
+    const reversed = ordering(at([3, 2, 1]));
+    expect(reversed.score).toBeCloseTo(1 / 3, 12);
+    expect(reversed.perKeyframe.map((x) => x.toFixed(4))).toEqual(['0.3333', '0.3333', '0.3333']);
+  });
+
+  it('per-keyframe shares always average to the case score', () => {
+    const cases = [
+      [5, 1, 4, 2, 3, 6],
+      [2, 2, 2],
+      [1, null, 3, 2],
+      [9, 8, 7, 1, 2, 3, 6, 5, 4],
+    ];
+    for (const ts of cases) {
+      const r = ordering(at(ts));
+      const mean = r.perKeyframe.reduce((a, b) => a + b, 0) / ts.length;
+      expect(mean).toBeCloseTo(r.score, 12);
+    }
+  });
+
+  it('equal times are not increasing; unmatched keyframes score 0 and stay in N', () => {
+    expect(ordering(at([1, 1, 2])).score).toBeCloseTo(2 / 3, 12);
+    const r = ordering(at([1, null, 3]));
+    expect(r.score).toBeCloseTo(2 / 3, 12);
+    expect(r.perKeyframe[1]).toBe(0);
+  });
+});
+
+describe('localization', () => {
+  it('one-take: 1 − |Δt|/τ with τ half the gap to the nearest target', () => {
+    expect(targetTolerances([1, 3, 4])).toEqual([1, 0.5, 0.5]);
+    const sc = scan(60, [[[8, 11, 0.9]], [[33, 36, 0.9]], [[40, 43, 0.9]]]);
+    const kfs = [{ t_target_s: 1 }, { t_target_s: 3 }, { t_target_s: 4 }];
+    const loc = localization('one_take', kfs, placed(sc), sc.shots, D);
+    expect(loc[0]).toBeCloseTo(1, 12); // t = 1.0
+    expect(loc[1]).toBeCloseTo(1 - 0.5 / 0.5, 12); // t = 3.5 → 0
+    expect(loc[2]).toBeCloseTo(1 - 0.2 / 0.5, 12); // t = 4.2
+  });
+
+  it('multi-shot: 1 at the intended position, 0.5 elsewhere in the shot, 0 in another shot', () => {
+    const shots: [number, number][] = [
+      [0, 2],
+      [2, 6],
+    ];
+    // shot 1 is [2, 6): first quarter [2, 3), last quarter [5, 6)
+    const sc = scan(60, [[[20, 21, 0.9]], [[40, 41, 0.9]], [[52, 53, 0.9]], [[5, 6, 0.9]]], shots);
+    const kfs = [
+      { shot_index: 1, shot_position: 'first' as const },
+      { shot_index: 1, shot_position: 'first' as const },
+      { shot_index: 1, shot_position: 'last' as const },
+      { shot_index: 1, shot_position: 'representative' as const },
+    ];
+    expect(localization('multi_shot', kfs, placed(sc), sc.shots, D)).toEqual([1, 0.5, 1, 0]);
+    expect(shotAt(sc.shots, 2)).toBe(1);
+    expect(shotAt(sc.shots, 6)).toBe(1);
+    expect(shotAt(sc.shots, 7)).toBe(null);
+  });
+
+  it('a missing intended shot (fewer shots detected) scores 0', () => {
+    const sc = scan(20, [[[5, 6, 0.9]]]);
+    expect(localization('multi_shot', [{ shot_index: 2 }], placed(sc), sc.shots, D)).toEqual([0]);
+  });
+});
+
+describe('persistence and uniqueness', () => {
+  it('persistence: the γ-run around f* in seconds, over 0.5 s, at most 1; one frame is 1/fps', () => {
+    const sc = scan(60, [[[10, 12, 0.9]], [[20, 20, 0.9]], [[30, 39, 0.9]]]);
+    const r = persistence(placed(sc), FPS, D);
+    expect(r.seconds).toEqual([0.3, 0.1, 1]);
+    expect(r.scores.map((x) => +x.toFixed(12))).toEqual([0.6, 0.2, 1]);
+  });
+
+  it('uniqueness: 1 / separate runs (runs < 0.5 s apart are one); halved when holds overlap', () => {
+    const sc = scan(80, [
+      [
+        [0, 4, 0.9],
+        [7, 9, 0.9],
+      ], // gap 0.2 s: one run
+      [
+        [20, 24, 0.9],
+        [40, 44, 0.9],
+        [60, 64, 0.9],
+      ], // three runs
+      [[70, 75, 0.9]],
+      [[73, 78, 0.9]], // overlaps keyframe 2's hold
+    ]);
+    const u = uniqueness(placed(sc), sc, D);
+    expect(u.runs).toEqual([1, 3, 1, 1]);
+    expect(u.sharedHold).toEqual([false, false, true, true]);
+    expect(u.scores.map((x) => +x.toFixed(12))).toEqual([1, 0.333333333333, 0.5, 0.5]);
+  });
+});
+
+describe('fidelity', () => {
+  it('pixel score and KFS as defined; unmatched keyframes count as 0 in the mean', () => {
+    expect(pixelScore({ psnr_db: 31, ssim: 0.825 }, D)).toBeCloseTo(0.5 * (0.5 + 0.5), 12);
+    expect(pixelScore({ psnr_db: 5, ssim: 0.2 }, D)).toBe(0);
+    expect(pixelScore({ psnr_db: null, ssim: 1 }, D)).toBe(1); // identical
+    const sc = scan(20, [[[5, 6, 0.9]], [[10, 11, 0.5]]]);
+    sc.peaks[0] = { frame: 5, cos: 0.9, psnr_db: 31, ssim: 0.825 };
+    const f = fidelity(placed(sc), sc.peaks, D);
+    expect(f[0]).toBeCloseTo(0.5 * (0.5 + 0.9), 12);
+    expect(f[1]).toBe(0);
+    expect(fidelity(placed(sc), sc.peaks, { ...D, fusion: 0.3 })[0]).toBeCloseTo(0.3 * 0.5 + 0.7 * 0.9, 12);
+  });
+});
+
+describe('the report', () => {
+  it('groups are the means SPEC §3.2 names, shots list their keyframes, unmatched ones stay unassigned', () => {
+    const sc = scan(
+      60,
+      [[[5, 14, 0.95]], [[40, 49, 0.95]], [[20, 22, 0.3]]],
+      [
+        [0, 3],
+        [3, 6],
+      ],
+    );
+    const c = {
+      case_id: 'x',
+      structure: 'multi_shot' as const,
+      keyframes: [
+        { kf_id: 'a', image: '', shot_index: 0, shot_position: 'representative' as const },
+        { kf_id: 'b', image: '', shot_index: 1, shot_position: 'representative' as const },
+        { kf_id: 'c', image: '', shot_index: 1, shot_position: 'last' as const },
+      ],
+    };
+    const r = scoreResponse(c, sc, { id: 'test', defaultThreshold: 0.8 });
+    expect(r.gamma).toBe(0.8);
+    expect(r.metrics.presence).toBeCloseTo(2 / 3, 6);
+    expect(r.groups.keyframe_fidelity).toBeCloseTo((r.metrics.presence + r.metrics.fidelity) / 2, 6);
+    const m = r.metrics;
+    expect(r.groups.temporal_organization).toBeCloseTo(
+      (m.ordering + m.localization + m.persistence + m.uniqueness) / 4,
+      6,
+    );
+    expect(r.shots.map((s) => s.keyframes)).toEqual([['a'], ['b']]);
+    expect(r.keyframes[2]).toMatchObject({ matched: false, shot: null, t_best_s: null, psnr_db: null });
+    expect(scoreResponse(c, sc, { id: 'test', defaultThreshold: 0.8 }, { gamma: 0.2 }).metrics.presence).toBe(
+      1,
+    );
+  });
+});
