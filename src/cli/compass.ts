@@ -2,6 +2,7 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadCases, loadOneCase, PROMPT_MODES, type PromptMode } from '../compass/cases.js';
+import { writeResponseRun } from '../compass/outputs.js';
 import { generationPrompt } from '../compass/prompts.js';
 import {
   DEFAULT_RESPONSE_OPTIONS,
@@ -10,7 +11,7 @@ import {
 } from '../compass/response/options.js';
 import { scoreResponse } from '../compass/response/report.js';
 import { cachedScan, ScanCache } from '../compass/response/scan-cache.js';
-import { checkTargets, type ResponseRow, scoreModels, summarize } from '../compass/score.js';
+import { checkTargets, type ResponseRow, scoreModels } from '../compass/score.js';
 import { DEFAULT_GRID, sensitivity } from '../compass/sensitivity.js';
 import { buildMiniCompass } from '../dev/mini-compass/build.js';
 import { createEmbedder } from '../embed/registry.js';
@@ -19,7 +20,6 @@ import { gridFiles } from '../media/grid.js';
 import { probe } from '../media/video.js';
 import { compassTable, sensitivityLines } from '../report/compass.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
-import { writeJsonl } from '../store/jsonl.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 import { progress } from './progress.js';
 
@@ -263,13 +263,7 @@ export function registerCompass(program: Command): void {
   ).action(async (o: FolderFlags) => {
     const out = resolve(o.out);
     const { run, wall_s, embedder } = await runFolder(o, 'compass score');
-    const summary = summarize(run.rows, o.model);
-    await writeJsonl(join(out, 'response.jsonl'), run.rows);
-    await writeFileAtomic(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
-    await writeFileAtomic(
-      join(out, 'run.json'),
-      `${JSON.stringify({ embedder: embedder.id, wall_s, scanned: run.scanned, cached: run.cached, timings: run.timings, missing: run.missing, failed: run.failed }, null, 2)}\n`,
-    );
+    const summary = await writeResponseRun(out, run, o.model, { embedder: embedder.id, wall_s });
     printLines([
       compassTable(summary),
       `${run.scanned} videos scanned, ${run.cached} from the scan cache; results in ${out}`,

@@ -1,8 +1,10 @@
 /** `kfbench demo`: builds small generated material and runs kfbench on it (no network, no GPU). */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { runCompassDemo } from '../dev/demo-compass.js';
 import { runHeroDemo } from '../dev/demo-hero.js';
 import { runMediaDemo } from '../dev/demo-media.js';
+import { compassTable } from '../report/compass.js';
 import { heroTable } from '../report/hero.js';
 import { printLines } from './output.js';
 
@@ -40,6 +42,18 @@ export function registerDemo(program: Command): void {
         '',
         `calls: ${h.calls.build} to build chains, ${h.calls.baselines} for baselines, ${h.calls.local} local-reader answers (cached runs make none)`,
         `report  ${h.report}`,
+      ]);
+      process.stderr.write('== Compass on the mini set\n');
+      const c = await runCompassDemo(out, (l) => process.stderr.write(`${l}\n`));
+      printLines([
+        '',
+        '== Compass keyframe-response leaderboard (mini set)',
+        `${c.cases} cases × ${Object.keys(c.summary.models).length} fault "models" × 2 prompt modes = ${c.videos} videos (${c.scanned} decoded, the rest from the scan cache)`,
+        'Each mini "model" breaks one thing on purpose (see README, "The metrics catch their faults"):',
+        '',
+        compassTable(c.summary),
+        '',
+        `results ${c.out}`,
         `done in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
       ]);
     });

@@ -232,7 +232,7 @@ describe('kfbench compass', () => {
       '--json',
     ]);
     expect(g.code).toBe(0);
-    expect(JSON.parse(g.stdout)).toMatchObject({ keyframes: 3, width: 132, height: 76 }) // 2 × 2 cells of 64 × 36, 4 px apart;
+    expect(JSON.parse(g.stdout)).toMatchObject({ keyframes: 3, width: 132, height: 76 }); // 2 × 2 cells of 64 × 36, 4 px apart;
     const pr = await runCli(['compass', 'prompts', '--cases', p.cases, '--case-id', 'ms-06', '--json']);
     const j = JSON.parse(pr.stdout);
     expect(j.map((x: { mode: string }) => x.mode)).toEqual(['minimal', 'segment_specific']);

@@ -21,11 +21,23 @@ describe('kfbench demo', () => {
     expect(existsSync(join(out, 'hero-eval', 'report.html'))).toBe(true);
     expect(existsSync(join(out, 'mini-hero', 'heroframe', 'eval', 'baselines.jsonl'))).toBe(true);
     const summary = readFileSync(join(out, 'hero-eval', 'summary.json'), 'utf8');
+    // Compass: every fault model scored in both prompt modes; faithful leads, missing trails
+    expect(r.stdout).toMatch(/8 cases × 7 fault "models" × 2 prompt modes = 112 videos \(56 decoded/);
+    const board = r.stdout.slice(r.stdout.indexOf('== Compass'));
+    const order = [
+      ...board.matchAll(/^(faithful|missing|swapped|mistimed|repeated|flash|drift)\s+16\s/gm),
+    ].map((m) => m[1]);
+    expect(order).toHaveLength(7);
+    expect(order[0]).toBe('faithful');
+    expect(order[6]).toBe('missing');
+    const compassSummary = readFileSync(join(out, 'compass-response', 'summary.json'), 'utf8');
     const again = await runCli(['demo', '--out', out]);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/calls: 0 to build chains, 0 for baselines, 0 local-reader answers/);
     expect(readFileSync(join(out, 'hero-eval', 'summary.json'), 'utf8')).toBe(summary);
-    const board = (s: string) => s.slice(s.indexOf('== HeroFrame leaderboard'), s.indexOf('calls:'));
-    expect(board(again.stdout)).toBe(board(r.stdout));
+    expect(again.stdout).toMatch(/112 videos \(0 decoded/);
+    expect(readFileSync(join(out, 'compass-response', 'summary.json'), 'utf8')).toBe(compassSummary);
+    const heroBoard = (s: string) => s.slice(s.indexOf('== HeroFrame leaderboard'), s.indexOf('calls:'));
+    expect(heroBoard(again.stdout)).toBe(heroBoard(r.stdout));
   });
 });

@@ -1,0 +1,26 @@
+/**
+ * What `compass score` writes to its folder: `response.jsonl` (one row per video) and
+ * `summary.json` (means by model, keyframe count, structure, prompt mode, conditioning) —
+ * deterministic — and `run.json` (what varies: wall time, scans made and reused, failures).
+ */
+import { join } from 'node:path';
+import { writeFileAtomic } from '../store/atomic-write.js';
+import { writeJsonl } from '../store/jsonl.js';
+import { type ResponseSummary, type ScoreRun, summarize } from './score.js';
+
+export async function writeResponseRun(
+  out: string,
+  run: ScoreRun,
+  models: readonly string[],
+  meta: { embedder: string; wall_s: number },
+): Promise<ResponseSummary> {
+  const summary = summarize(run.rows, models);
+  await writeJsonl(join(out, 'response.jsonl'), run.rows);
+  await writeFileAtomic(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  const { scanned, cached, timings, missing, failed } = run;
+  await writeFileAtomic(
+    join(out, 'run.json'),
+    `${JSON.stringify({ ...meta, scanned, cached, timings, missing, failed }, null, 2)}\n`,
+  );
+  return summary;
+}

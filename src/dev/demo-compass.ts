@@ -1,0 +1,53 @@
+/**
+ * The Compass part of the demo: build the mini Compass set (if absent), score every fault "model"
+ * in both prompt modes with the builtin embedder, write the results, return the leaderboard.
+ */
+import { join } from 'node:path';
+import { loadCases, PROMPT_MODES } from '../compass/cases.js';
+import { writeResponseRun } from '../compass/outputs.js';
+import { ScanCache } from '../compass/response/scan-cache.js';
+import { type ResponseSummary, scoreModels } from '../compass/score.js';
+import { createBuiltinEmbedder } from '../embed/builtin.js';
+import { buildMiniCompass } from './mini-compass/build.js';
+
+export interface CompassDemo {
+  summary: ResponseSummary;
+  out: string;
+  cases: number;
+  videos: number;
+  scanned: number;
+}
+
+export async function runCompassDemo(root: string, log: (line: string) => void): Promise<CompassDemo> {
+  let rendered = 0;
+  const p = await buildMiniCompass(join(root, 'mini-compass'), {
+    onVideo: () => {
+      if (++rendered % 14 === 1) log(`rendering mini Compass videos (${rendered} …)`);
+    },
+  });
+  const cases = await loadCases(p.cases);
+  const out = join(root, 'compass-response');
+  const cache = new ScanCache(join(out, 'scan-cache.sqlite'));
+  const embedder = createBuiltinEmbedder();
+  const t0 = Date.now();
+  try {
+    const run = await scoreModels({
+      cases,
+      videos: p.videos,
+      models: p.models,
+      modes: PROMPT_MODES,
+      embedder,
+      cache,
+      onVideo: (done, total) => {
+        if (done % 28 === 0 || done === total) log(`scored ${done}/${total} videos`);
+      },
+    });
+    const summary = await writeResponseRun(out, run, p.models, {
+      embedder: embedder.id,
+      wall_s: (Date.now() - t0) / 1000,
+    });
+    return { summary, out, cases: cases.length, videos: run.rows.length, scanned: run.scanned };
+  } finally {
+    cache.close();
+  }
+}
