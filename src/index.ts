@@ -1,3 +1,4 @@
+export * from './compass/index.js';
 export * from './embed/index.js';
 export * from './errors.js';
 export * from './judge/index.js';

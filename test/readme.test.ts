@@ -50,6 +50,13 @@ const COMMANDS = [
   'hero build',
   'hero check-reader',
   'hero evaluate',
+  'compass mini',
+  'compass validate',
+  'compass response',
+  'compass score',
+  'compass sensitivity',
+  'compass grid',
+  'compass prompts',
   'demo',
 ];
 

@@ -238,7 +238,7 @@ export function registerCompass(program: Command): void {
         if (o.json) printJson(r);
         else
           printLines([
-            `case ${r.case_id}, embedder ${r.embedder}, γ = ${r.gamma}, ${r.shots.length} shots`,
+            `case ${r.case_id}, embedder ${r.embedder}, γ = ${r.gamma}, ${r.shots.length} shot${r.shots.length === 1 ? '' : 's'}`,
             ...Object.entries(r.metrics).map(([k, v]) => `${k.padEnd(13)} ${v.toFixed(3)}`),
             `keyframe fidelity ${r.groups.keyframe_fidelity.toFixed(3)}, temporal organization ${r.groups.temporal_organization.toFixed(3)}`,
             ...r.keyframes.map(
