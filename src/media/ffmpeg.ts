@@ -230,3 +230,49 @@ export async function ffmpegEncodeRaw(
   if (failure) throw failure;
   if (code !== 0) throw new BadInputError(`ffmpeg failed (${stderr.reason()})`, { file });
 }
+
+/**
+ * Filter raw frames through ffmpeg: `input` frames are written to stdin while fixed-size output
+ * frames are read from stdout (both at once, so neither pipe can block the other). `args` say how
+ * to read stdin and what to write to `pipe:1`. For small jobs (a case's keyframes).
+ */
+export async function ffmpegFilterRaw(opts: {
+  args: string[];
+  input: readonly Uint8Array[];
+  frameBytes: number;
+  file: string;
+}): Promise<Buffer[]> {
+  const bin = ffmpegBinary();
+  let child: ChildProcessByStdio<Writable, Readable, Readable>;
+  try {
+    child = spawn(bin, ['-hide_banner', '-nostdin', '-v', 'error', ...opts.args], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    }) as ChildProcessByStdio<Writable, Readable, Readable>;
+  } catch (e) {
+    throw spawnError(bin, e as NodeJS.ErrnoException);
+  }
+  const stderr = new StderrTail();
+  child.stderr.on('data', (c: Buffer) => stderr.push(c));
+  let failure: Error | undefined;
+  child.on('error', (e) => {
+    failure = spawnError(bin, e as NodeJS.ErrnoException);
+  });
+  child.stdin.on('error', () => {}); // EPIPE when ffmpeg dies early: reported by the exit code
+  const chunks: Buffer[] = [];
+  child.stdout.on('data', (c: Buffer) => chunks.push(c));
+  const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
+  void (async () => {
+    for (const f of opts.input) {
+      if (!child.stdin.write(f))
+        await Promise.race([new Promise<void>((r) => child.stdin.once('drain', () => r())), exited]);
+    }
+    child.stdin.end();
+  })();
+  const code = await exited;
+  if (failure) throw failure;
+  if (code !== 0) throw new BadInputError(`ffmpeg failed (${stderr.reason()})`, { file: opts.file });
+  const all = Buffer.concat(chunks);
+  const out: Buffer[] = [];
+  for (let o = 0; o + opts.frameBytes <= all.length; o += opts.frameBytes) out.push(all.subarray(o, o + opts.frameBytes));
+  return out;
+}

@@ -15,7 +15,7 @@
  * No seeking is used: a few timestamps far apart in a long file still cost one sequential decode.
  */
 import { BadInputError, UsageError } from '../errors.js';
-import { ffmpegLog, ffmpegRawFrames, ffprobeJson } from './ffmpeg.js';
+import { ffmpegFilterRaw, ffmpegLog, ffmpegRawFrames, ffprobeJson } from './ffmpeg.js';
 import type { RawImage } from './raw.js';
 
 export interface Rational {
@@ -508,7 +508,7 @@ export async function* streamFramePairs(
   const cw = Math.max(fw, sw);
   const pre = plan.select ? `select=${plan.select},` : '';
   const graph =
-    `[0:v:0]${pre}scale=${fw}:${fh}:flags=area,setsar=1,format=rgb24,split=2[f][s];` +
+    `[0:v:0]${pre}scale=${fw}:${fh}:flags=area,setsar=1,format=yuv420p,format=rgb24,split=2[f][s];` +
     `[s]scale=${sw}:${sh}:flags=area,pad=${cw}:${sh}[sp];[f]pad=${cw}:${fh}[fp];` +
     '[fp][sp]vstack=inputs=2[out]';
   const args: string[] = [];
@@ -557,34 +557,34 @@ function unpad(data: Uint8Array, top: number, cw: number, w: number, h: number):
 }
 
 /**
- * Decode still images through the same scaling chain `streamFramePairs` applies to video frames
- * (resize to `full`, then area-scale to `small`), in one ffmpeg process, so that an image and a
- * frame showing it are resampled alike (some embedders' features depend on the resampler). The
- * image first takes the video's pixel format (`yuv420p` by default: the chroma subsampling of
- * nearly every encoded video), so that subsampling does not count as a difference either.
+ * Put still images through the same scaling chain `streamFramePairs` applies to video frames, in
+ * one ffmpeg process: each image (already at the `full` frame size) is converted to the video's
+ * pixel format (`yuv420p` by default: the chroma subsampling of nearly every encoded video), back
+ * to RGB, and area-scaled to `small`. An image and a frame showing it are then resampled alike —
+ * some embedders' features depend on the resampler — and subsampling is no difference either.
  */
 export async function imagesAsFramePairs(
-  files: readonly string[],
-  full: { width: number; height: number },
+  images: readonly RawImage[],
   small: { width: number; height: number },
   pixFmt = 'yuv420p',
 ): Promise<RawImage[]> {
-  if (files.length === 0) return [];
-  const { width: fw, height: fh } = full;
+  if (images.length === 0) return [];
+  const { width: fw, height: fh } = images[0]!;
+  for (const img of images)
+    if (img.width !== fw || img.height !== fh || img.channels !== 3)
+      throw new Error('imagesAsFramePairs needs RGB images of one size');
   const { width: sw, height: sh } = small;
-  const parts = files.map(
-    (_, i) =>
-      `[${i}:v:0]format=${pixFmt},scale=${fw}:${fh}:flags=area,setsar=1,format=rgb24,scale=${sw}:${sh}:flags=area,setsar=1[k${i}]`,
-  );
-  const graph = `${parts.join(';')};${files.map((_, i) => `[k${i}]`).join('')}concat=n=${files.length}:v=1:a=0[out]`;
-  const args: string[] = [];
-  for (const f of files) args.push('-i', f);
-  args.push('-filter_complex', graph, '-map', '[out]', '-fps_mode', 'passthrough');
-  args.push('-frames:v', String(files.length), '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1');
-  const out: RawImage[] = [];
-  for await (const data of ffmpegRawFrames({ args, frameBytes: sw * sh * 3, file: files.join(', ') }))
-    out.push({ width: sw, height: sh, channels: 3, data });
-  if (out.length !== files.length)
-    throw new BadInputError(`ffmpeg returned ${out.length} of ${files.length} images`, { file: files[0] });
-  return out;
+  const frames = await ffmpegFilterRaw({
+    args: [
+      ...['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${fw}x${fh}`, '-r', '1', '-i', 'pipe:0'],
+      ...['-vf', `format=${pixFmt},scale=${sw}:${sh}:flags=area,setsar=1,format=rgb24`],
+      ...['-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+    ],
+    input: images.map((i) => i.data),
+    frameBytes: sw * sh * 3,
+    file: 'keyframe images',
+  });
+  if (frames.length !== images.length)
+    throw new BadInputError(`ffmpeg returned ${frames.length} of ${images.length} images`, { file: 'keyframe images' });
+  return frames.map((data) => ({ width: sw, height: sh, channels: 3, data }));
 }

@@ -69,22 +69,29 @@ export async function scanVideo(
   timings?: ScanTimings,
 ): Promise<Scan> {
   const o = { ...DEFAULT_SCAN_OPTIONS, ...opts };
-  const info = await probe(input.video);
-  const images = await Promise.all(input.keyframes.map((k) => loadImage(k.image)));
   const t0 = performance.now();
+  const [info, images] = await Promise.all([
+    probe(input.video),
+    Promise.all(input.keyframes.map((k) => loadImage(k.image))),
+  ]);
   const sampleFps = Math.min(info.fps, o.fpsCap);
   const capped = info.fps > o.fpsCap;
   const fullW = pixelWidth(info, o.pixelSize);
   const fullSize = outputSize(info.width, info.height, { width: fullW });
   const small = embedder.inputSize(info.width, info.height);
-  // keyframes go through the frames' own scaling chain, so both are resampled alike
-  const kvecs = await embedder.embed(
-    await imagesAsFramePairs(
-      input.keyframes.map((k) => k.image),
-      fullSize,
-      small,
-    ),
-  );
+  // keyframes at the pixel frame size (for PSNR/SSIM), then through the frames' own scaling chain;
+  // prepared while the first frames decode
+  const prepared = (async () => {
+    const sized = await Promise.all(
+      images.map((img) =>
+        img.width === fullSize.width && img.height === fullSize.height
+          ? img
+          : resizeImage(img, fullSize.width, fullSize.height, 'fill'),
+      ),
+    );
+    return { sized, kvecs: await embedder.embed(await imagesAsFramePairs(sized, small)) };
+  })();
+  prepared.catch(() => {}); // awaited below; a failure surfaces there
   const shots = new ShotDetector(sampleFps, { ...DEFAULT_SHOT_OPTIONS, ...shotOpts });
   const K = input.keyframes.length;
   const sims: number[][] = input.keyframes.map(() => []);
@@ -93,8 +100,10 @@ export async function scanVideo(
   const bestIndex = new Array<number>(K).fill(0);
   const times: number[] = [];
   let batch: FramePair[] = [];
+  let kvecs: Float32Array[] = [];
   const flush = async () => {
     if (!batch.length) return;
+    if (!kvecs.length) kvecs = (await prepared).kvecs;
     const vecs = await embedder.embed(batch.map((p) => p.small));
     for (let b = 0; b < batch.length; b++) {
       const pair = batch[b]!;
@@ -123,11 +132,7 @@ export async function scanVideo(
   const t1 = performance.now();
   const peaks: ScanPeak[] = [];
   for (let k = 0; k < K; k++) {
-    const frame = bestFrame[k]!;
-    let kf = images[k]!;
-    if (kf.width !== frame.width || kf.height !== frame.height)
-      kf = await resizeImage(kf, frame.width, frame.height, 'fill');
-    const cmp = compareRaw(frame, kf);
+    const cmp = compareRaw(bestFrame[k]!, (await prepared).sized[k]!);
     peaks.push({ frame: bestIndex[k]!, cos: best[k]!, psnr_db: cmp.psnr_db, ssim: cmp.ssim });
   }
   if (timings) {

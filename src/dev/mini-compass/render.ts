@@ -66,6 +66,7 @@ export async function renderVideo(
   segments: readonly Segment[],
   w: number,
   h: number,
+  opts: { filter?: string; crf?: number } = {},
 ): Promise<void> {
   const tmp = `${file}.partial.mp4`;
   function* all() {
@@ -84,12 +85,13 @@ export async function renderVideo(
       String(MINI_FPS),
       '-i',
       'pipe:0',
+      ...(opts.filter ? ['-vf', opts.filter] : []),
       '-c:v',
       'libx264',
       '-preset',
       'veryfast',
       '-crf',
-      '8',
+      String(opts.crf ?? 8),
       '-pix_fmt',
       'yuv420p',
       '-threads',

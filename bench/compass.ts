@@ -1,0 +1,121 @@
+/**
+ * bench/compass — keyframe response of a 10 s 1280×720 24 fps video with 12 keyframes, against
+ * the ceiling of the same work measured in the same run:
+ *   ceiling = a bare decode (`ffmpeg -i V -f null -`) + one raw `embed` call of the builtin
+ *             embedder on the same 240 frames (already decoded at its 64×64 input size);
+ *   kfbench = `scanVideo` (decode at two sizes, embed, shot features, PSNR/SSIM at each keyframe's
+ *             best frame) + `scoreResponse` (the six metrics).
+ * The video carries film-like grain (ffmpeg `noise`), so that it decodes like real footage.
+ * ratio = ceiling / kfbench (target ≥ 0.8, i.e. overhead ≤ 25 %). Also the re-score time from the
+ * scan cache and the process's peak RSS.
+ *   npx tsx bench/compass.ts [--runs 3] [--pixel-size 512]
+ */
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { scoreResponse } from '../src/compass/response/report.js';
+import { type ScanTimings, scanVideo } from '../src/compass/response/scan.js';
+import { cachedScan, ScanCache } from '../src/compass/response/scan-cache.js';
+import { imagePool } from '../src/dev/mini-compass/images.js';
+import { renderVideo, type Segment } from '../src/dev/mini-compass/render.js';
+import { createBuiltinEmbedder } from '../src/embed/builtin.js';
+import { ffmpegRun } from '../src/media/ffmpeg.js';
+import { encodeImage, resizeImage } from '../src/media/image.js';
+import type { RawImage } from '../src/media/raw.js';
+import { probe, streamFrames } from '../src/media/video.js';
+import { writeFileAtomic } from '../src/store/atomic-write.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const OUT = join(ROOT, 'bench', 'out', 'compass');
+const W = 1280;
+const H = 720;
+const N = 12;
+const arg = (name: string, d: number) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : d;
+};
+const runs = arg('--runs', 3);
+const pixelSize = arg('--pixel-size', 512);
+const rss = () => (process.resourceUsage().maxRSS / 1024).toFixed(0);
+
+// material: 12 keyframes at 1280×720, a one-take video holding each for 10 frames at its target
+mkdirSync(OUT, { recursive: true });
+const video = join(OUT, 'ten-seconds-720p.mp4');
+const pool = await imagePool(N + 2, 'bench-compass');
+const keyframes: { kf_id: string; image: string }[] = [];
+const big: RawImage[] = [];
+for (let i = 0; i < N + 2; i++) {
+  const img = await resizeImage(pool[i]!, W, H, 'fill');
+  big.push(img);
+  if (i < N) {
+    const image = join(OUT, `kf${i + 1}.png`);
+    if (!existsSync(image)) await writeFileAtomic(image, await encodeImage(img, { format: 'png' }));
+    keyframes.push({ kf_id: `kf${i + 1}`, image });
+  }
+}
+if (!existsSync(video)) {
+  const holds = Array.from({ length: N }, (_, i) => ({ image: big[i]!, start: 20 * i + 5, end: 20 * i + 15 }));
+  const seg: Segment = { frames: 240, holds, lead: big[N]!, tail: big[N + 1]! };
+  // film-like grain on every frame, as generated 720p videos carry texture everywhere (a still
+  // hold would otherwise decode unrealistically fast)
+  await renderVideo(video, [seg], W, H, { filter: 'noise=alls=10:allf=t', crf: 20 });
+}
+const info = await probe(video);
+console.log(`video: ${info.width}×${info.height}, ${info.frames} frames, ${info.fps} fps, ${info.duration_s.toFixed(2)} s`);
+
+const embedder = createBuiltinEmbedder();
+const small = [];
+for await (const f of streamFrames(info, { kind: 'all' }, { width: 64, height: 64 })) small.push(f);
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const bare: number[] = [];
+const embedOnly: number[] = [];
+const kf: number[] = [];
+const parts = { decode_embed: [] as number[], pixels: [] as number[], metrics: [] as number[] };
+const c = { case_id: 'bench', structure: 'one_take' as const, keyframes: keyframes.map((k, i) => ({ ...k, t_target_s: (20 * i + 10) / 24 })) };
+for (let r = 0; r < runs; r++) {
+  let t = performance.now();
+  await ffmpegRun(['-v', 'error', '-i', video, '-f', 'null', '-'], video);
+  bare.push((performance.now() - t) / 1000);
+  t = performance.now();
+  await embedder.embed(small);
+  embedOnly.push((performance.now() - t) / 1000);
+  const timings: ScanTimings = { decode_embed_s: 0, pixels_s: 0 };
+  t = performance.now();
+  const scan = await scanVideo({ video, keyframes }, embedder, { pixelSize }, {}, timings);
+  const t1 = performance.now();
+  const report = scoreResponse(c, scan, embedder);
+  const t2 = performance.now();
+  kf.push((t2 - t) / 1000);
+  parts.decode_embed.push(timings.decode_embed_s);
+  parts.pixels.push(timings.pixels_s);
+  parts.metrics.push((t2 - t1) / 1000);
+  if (r === 0) console.log(`check: presence ${report.metrics.presence}, ordering ${report.metrics.ordering}, localization ${report.metrics.localization.toFixed(3)}`);
+}
+
+// re-scoring from the scan cache
+const cacheFile = join(OUT, 'scan-cache.sqlite');
+rmSync(cacheFile, { force: true });
+const cache = new ScanCache(cacheFile);
+await cachedScan({ video, keyframes }, embedder, {}, {}, cache);
+const rescore: number[] = [];
+for (let r = 0; r < runs; r++) {
+  const t = performance.now();
+  const { scan, cached } = await cachedScan({ video, keyframes }, embedder, {}, {}, cache);
+  scoreResponse(c, scan, embedder, { psnrLow: 10 + r });
+  if (!cached) throw new Error('expected a cache hit');
+  rescore.push((performance.now() - t) / 1000);
+}
+cache.close();
+
+const ceiling = median(bare) + median(embedOnly);
+const ours = median(kf);
+console.log(`\nmedians of ${runs} runs (seconds for the 10 s video):`);
+console.log('| work | seconds | note |\n|---|---|---|');
+console.log(`| bare decode (ffmpeg -f null) | ${median(bare).toFixed(3)} | ceiling part 1 |`);
+console.log(`| raw builtin embed of 240 frames | ${median(embedOnly).toFixed(3)} | ceiling part 2 |`);
+console.log(`| kfbench decode + embed (one pipelined pass) | ${median(parts.decode_embed).toFixed(3)} | |`);
+console.log(`| kfbench PSNR/SSIM at 12 best frames | ${median(parts.pixels).toFixed(3)} | ${pixelSize || 'native'} px long side |`);
+console.log(`| kfbench six metrics | ${median(parts.metrics).toFixed(4)} | |`);
+console.log(`| kfbench total (scan + metrics) | ${ours.toFixed(3)} | |`);
+console.log(`| re-score from the scan cache | ${median(rescore).toFixed(3)} | hashes the video and keyframes, reads the scan |`);
+console.log(`\nratio ceiling / kfbench = ${(ceiling / ours).toFixed(2)} (target ≥ 0.80); peak RSS ${rss()} MB`);
