@@ -194,60 +194,22 @@ export async function* ffmpegRawFrames(opts: RawPipeOptions): AsyncGenerator<Buf
 }
 
 /**
- * Encode raw frames produced by the caller: `frames` are written to ffmpeg's stdin (with
- * back-pressure), `args` say how to read them (`-f rawvideo -pix_fmt … -s … -r … -i pipe:0`)
- * and where to write. A failure is bad input naming `file`.
+ * Run ffmpeg with `frames` written to its stdin (with back-pressure) and, when `collect` is set,
+ * its stdout gathered at the same time (so neither pipe can block the other). A failure is bad
+ * input naming `file`.
  */
-export async function ffmpegEncodeRaw(
+async function pipeThrough(
   args: string[],
   frames: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   file: string,
-): Promise<void> {
+  collect: boolean,
+): Promise<Buffer> {
   const bin = ffmpegBinary();
-  let child: ChildProcessByStdio<Writable, null, Readable>;
+  let child: ChildProcessByStdio<Writable, Readable | null, Readable>;
   try {
     child = spawn(bin, ['-hide_banner', '-nostdin', '-v', 'error', ...args], {
-      stdio: ['pipe', 'ignore', 'pipe'],
-    }) as ChildProcessByStdio<Writable, null, Readable>;
-  } catch (e) {
-    throw spawnError(bin, e as NodeJS.ErrnoException);
-  }
-  const stderr = new StderrTail();
-  child.stderr.on('data', (c: Buffer) => stderr.push(c));
-  let failure: Error | undefined;
-  child.on('error', (e) => {
-    failure = spawnError(bin, e as NodeJS.ErrnoException);
-  });
-  child.stdin.on('error', () => {}); // EPIPE when ffmpeg dies early: reported by the exit code
-  const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
-  for await (const f of frames) {
-    if (child.exitCode !== null || failure) break;
-    if (!child.stdin.write(f))
-      await Promise.race([new Promise<void>((r) => child.stdin.once('drain', () => r())), exited]);
-  }
-  child.stdin.end();
-  const code = await exited;
-  if (failure) throw failure;
-  if (code !== 0) throw new BadInputError(`ffmpeg failed (${stderr.reason()})`, { file });
-}
-
-/**
- * Filter raw frames through ffmpeg: `input` frames are written to stdin while fixed-size output
- * frames are read from stdout (both at once, so neither pipe can block the other). `args` say how
- * to read stdin and what to write to `pipe:1`. For small jobs (a case's keyframes).
- */
-export async function ffmpegFilterRaw(opts: {
-  args: string[];
-  input: readonly Uint8Array[];
-  frameBytes: number;
-  file: string;
-}): Promise<Buffer[]> {
-  const bin = ffmpegBinary();
-  let child: ChildProcessByStdio<Writable, Readable, Readable>;
-  try {
-    child = spawn(bin, ['-hide_banner', '-nostdin', '-v', 'error', ...opts.args], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-    }) as ChildProcessByStdio<Writable, Readable, Readable>;
+      stdio: ['pipe', collect ? 'pipe' : 'ignore', 'pipe'],
+    }) as ChildProcessByStdio<Writable, Readable | null, Readable>;
   } catch (e) {
     throw spawnError(bin, e as NodeJS.ErrnoException);
   }
@@ -259,20 +221,45 @@ export async function ffmpegFilterRaw(opts: {
   });
   child.stdin.on('error', () => {}); // EPIPE when ffmpeg dies early: reported by the exit code
   const chunks: Buffer[] = [];
-  child.stdout.on('data', (c: Buffer) => chunks.push(c));
+  child.stdout?.on('data', (c: Buffer) => chunks.push(c));
   const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
-  void (async () => {
-    for (const f of opts.input) {
-      if (!child.stdin.write(f))
-        await Promise.race([new Promise<void>((r) => child.stdin.once('drain', () => r())), exited]);
-    }
-    child.stdin.end();
-  })();
+  for await (const f of frames) {
+    if (child.exitCode !== null || failure) break;
+    if (!child.stdin.write(f))
+      await Promise.race([new Promise<void>((r) => child.stdin.once('drain', () => r())), exited]);
+  }
+  child.stdin.end();
   const code = await exited;
   if (failure) throw failure;
-  if (code !== 0) throw new BadInputError(`ffmpeg failed (${stderr.reason()})`, { file: opts.file });
-  const all = Buffer.concat(chunks);
+  if (code !== 0) throw new BadInputError(`ffmpeg failed (${stderr.reason()})`, { file });
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Encode raw frames produced by the caller: `args` say how to read them from stdin
+ * (`-f rawvideo -pix_fmt … -s … -r … -i pipe:0`) and where to write.
+ */
+export async function ffmpegEncodeRaw(
+  args: string[],
+  frames: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  file: string,
+): Promise<void> {
+  await pipeThrough(args, frames, file, false);
+}
+
+/**
+ * Filter raw frames through ffmpeg: `input` goes to stdin, fixed-size output frames come back from
+ * `pipe:1`. For small jobs (a case's keyframes): the output is gathered in memory.
+ */
+export async function ffmpegFilterRaw(opts: {
+  args: string[];
+  input: readonly Uint8Array[];
+  frameBytes: number;
+  file: string;
+}): Promise<Buffer[]> {
+  const all = await pipeThrough(opts.args, opts.input, opts.file, true);
   const out: Buffer[] = [];
-  for (let o = 0; o + opts.frameBytes <= all.length; o += opts.frameBytes) out.push(all.subarray(o, o + opts.frameBytes));
+  for (let o = 0; o + opts.frameBytes <= all.length; o += opts.frameBytes)
+    out.push(all.subarray(o, o + opts.frameBytes));
   return out;
 }

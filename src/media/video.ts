@@ -585,6 +585,8 @@ export async function imagesAsFramePairs(
     file: 'keyframe images',
   });
   if (frames.length !== images.length)
-    throw new BadInputError(`ffmpeg returned ${frames.length} of ${images.length} images`, { file: 'keyframe images' });
+    throw new BadInputError(`ffmpeg returned ${frames.length} of ${images.length} images`, {
+      file: 'keyframe images',
+    });
   return frames.map((data) => ({ width: sw, height: sh, channels: 3, data }));
 }

@@ -42,31 +42,24 @@ describe('kfbench compass', () => {
   });
 
   it('response prints the documented JSON', async () => {
-    const r = await runCli([
-      'compass',
-      'response',
+    const swapped = [
       '--cases',
       p.cases,
       '--case-id',
       'ot-03',
       '--video',
       join(p.videos, 'swapped', 'ot-03__minimal.mp4'),
-      '--json',
-    ]);
+    ];
+    const r = await runCli(['compass', 'response', ...swapped, '--json']);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(Object.keys(j)).toEqual(
       expect.arrayContaining(['case_id', 'embedder', 'gamma', 'metrics', 'groups', 'keyframes', 'shots']),
     );
     expect(j).toMatchObject({ case_id: 'ot-03', embedder: 'builtin', gamma: 0.76 });
-    expect(Object.keys(j.metrics)).toEqual([
-      'presence',
-      'fidelity',
-      'ordering',
-      'localization',
-      'persistence',
-      'uniqueness',
-    ]);
+    expect(Object.keys(j.metrics).join(' ')).toBe(
+      'presence fidelity ordering localization persistence uniqueness',
+    );
     expect(Object.keys(j.keyframes[0])).toEqual(
       expect.arrayContaining([
         'kf_id',
@@ -81,19 +74,7 @@ describe('kfbench compass', () => {
       ]),
     );
     expect(j.metrics.ordering).toBeCloseTo(2 / 3, 6);
-    const g = await runCli([
-      'compass',
-      'response',
-      '--cases',
-      p.cases,
-      '--case-id',
-      'ot-03',
-      '--video',
-      join(p.videos, 'swapped', 'ot-03__minimal.mp4'),
-      '--gamma',
-      '0.999',
-      '--json',
-    ]);
+    const g = await runCli(['compass', 'response', ...swapped, '--gamma', '0.999', '--json']);
     expect(JSON.parse(g.stdout).gamma).toBe(0.999);
   });
 
@@ -145,9 +126,7 @@ describe('kfbench compass', () => {
 
   it('score: per-video JSONL, a summary, a missing video reported with exit 5; re-scoring decodes nothing', async () => {
     const out = join(dir, 'out');
-    const args = [
-      'compass',
-      'score',
+    const folder = [
       '--cases',
       subset,
       '--videos',
@@ -158,13 +137,16 @@ describe('kfbench compass', () => {
       '--out',
       out,
     ];
+    const args = ['compass', 'score', ...folder];
     const r = await runCli(args);
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/missing: .*swapped\/ot-03__segment_specific\.mp4/);
-    const rows = readFileSync(join(out, 'response.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const readRows = () =>
+      readFileSync(join(out, 'response.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+    const rows = readRows();
     expect(rows.map((x) => `${x.model}/${x.prompt_mode}`)).toEqual([
       'faithful/minimal',
       'faithful/segment_specific',
@@ -189,27 +171,11 @@ describe('kfbench compass', () => {
     const again = await runCli([...args, '--psnr-low', '20']);
     expect(again.code).toBe(5);
     expect(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'))).toMatchObject({ scanned: 0, cached: 3 });
-    const rows2 = readFileSync(join(out, 'response.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const rows2 = readRows();
     expect(rows2[0].metrics.fidelity).toBeLessThan(rows[0].metrics.fidelity); // a higher lower anchor
     expect(rows2[0].metrics.ordering).toBe(rows[0].metrics.ordering);
 
-    const s = await runCli([
-      'compass',
-      'sensitivity',
-      '--cases',
-      subset,
-      '--videos',
-      join(dir, 'videos'),
-      '--model',
-      'faithful',
-      'swapped',
-      '--out',
-      out,
-      '--json',
-    ]);
+    const s = await runCli(['compass', 'sensitivity', ...folder, '--json']);
     expect(s.code).toBe(5);
     const sj = JSON.parse(s.stdout);
     expect(sj.settings).toHaveLength(125);
