@@ -53,14 +53,20 @@ for (let i = 0; i < N + 2; i++) {
   }
 }
 if (!existsSync(video)) {
-  const holds = Array.from({ length: N }, (_, i) => ({ image: big[i]!, start: 20 * i + 5, end: 20 * i + 15 }));
+  const holds = Array.from({ length: N }, (_, i) => ({
+    image: big[i]!,
+    start: 20 * i + 5,
+    end: 20 * i + 15,
+  }));
   const seg: Segment = { frames: 240, holds, lead: big[N]!, tail: big[N + 1]! };
   // film-like grain on every frame, as generated 720p videos carry texture everywhere (a still
   // hold would otherwise decode unrealistically fast)
   await renderVideo(video, [seg], W, H, { filter: 'noise=alls=10:allf=t', crf: 20 });
 }
 const info = await probe(video);
-console.log(`video: ${info.width}×${info.height}, ${info.frames} frames, ${info.fps} fps, ${info.duration_s.toFixed(2)} s`);
+console.log(
+  `video: ${info.width}×${info.height}, ${info.frames} frames, ${info.fps} fps, ${info.duration_s.toFixed(2)} s`,
+);
 
 const embedder = createBuiltinEmbedder();
 const small = [];
@@ -71,7 +77,11 @@ const bare: number[] = [];
 const embedOnly: number[] = [];
 const kf: number[] = [];
 const parts = { decode_embed: [] as number[], pixels: [] as number[], metrics: [] as number[] };
-const c = { case_id: 'bench', structure: 'one_take' as const, keyframes: keyframes.map((k, i) => ({ ...k, t_target_s: (20 * i + 10) / 24 })) };
+const c = {
+  case_id: 'bench',
+  structure: 'one_take' as const,
+  keyframes: keyframes.map((k, i) => ({ ...k, t_target_s: (20 * i + 10) / 24 })),
+};
 for (let r = 0; r < runs; r++) {
   let t = performance.now();
   await ffmpegRun(['-v', 'error', '-i', video, '-f', 'null', '-'], video);
@@ -89,7 +99,10 @@ for (let r = 0; r < runs; r++) {
   parts.decode_embed.push(timings.decode_embed_s);
   parts.pixels.push(timings.pixels_s);
   parts.metrics.push((t2 - t1) / 1000);
-  if (r === 0) console.log(`check: presence ${report.metrics.presence}, ordering ${report.metrics.ordering}, localization ${report.metrics.localization.toFixed(3)}`);
+  if (r === 0)
+    console.log(
+      `check: presence ${report.metrics.presence}, ordering ${report.metrics.ordering}, localization ${report.metrics.localization.toFixed(3)}`,
+    );
 }
 
 // re-scoring from the scan cache
@@ -114,8 +127,14 @@ console.log('| work | seconds | note |\n|---|---|---|');
 console.log(`| bare decode (ffmpeg -f null) | ${median(bare).toFixed(3)} | ceiling part 1 |`);
 console.log(`| raw builtin embed of 240 frames | ${median(embedOnly).toFixed(3)} | ceiling part 2 |`);
 console.log(`| kfbench decode + embed (one pipelined pass) | ${median(parts.decode_embed).toFixed(3)} | |`);
-console.log(`| kfbench PSNR/SSIM at 12 best frames | ${median(parts.pixels).toFixed(3)} | ${pixelSize || 'native'} px long side |`);
+console.log(
+  `| kfbench PSNR/SSIM at 12 best frames | ${median(parts.pixels).toFixed(3)} | ${pixelSize || 'native'} px long side |`,
+);
 console.log(`| kfbench six metrics | ${median(parts.metrics).toFixed(4)} | |`);
 console.log(`| kfbench total (scan + metrics) | ${ours.toFixed(3)} | |`);
-console.log(`| re-score from the scan cache | ${median(rescore).toFixed(3)} | hashes the video and keyframes, reads the scan |`);
-console.log(`\nratio ceiling / kfbench = ${(ceiling / ours).toFixed(2)} (target ≥ 0.80); peak RSS ${rss()} MB`);
+console.log(
+  `| re-score from the scan cache | ${median(rescore).toFixed(3)} | hashes the video and keyframes, reads the scan |`,
+);
+console.log(
+  `\nratio ceiling / kfbench = ${(ceiling / ours).toFixed(2)} (target ≥ 0.80); peak RSS ${rss()} MB`,
+);
