@@ -166,7 +166,7 @@ describe('hero mini', () => {
     writeFileSync(join(dir, 'precious.txt'), 'keep me');
     const r = await runCli(['hero', 'mini', '--out', dir]);
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/exists, is not empty and is not a mini set/);
+    expect(r.stderr).toMatch(/exists, is not empty and is not a mini HeroFrame set/);
     expect(readFileSync(join(dir, 'precious.txt'), 'utf8')).toBe('keep me');
   });
 });
