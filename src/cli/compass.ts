@@ -1,9 +1,14 @@
 /** `kfbench compass …`: keyframe-conditioned video generation, the keyframe-response half. */
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { loadCases, loadOneCase, PROMPT_MODES, type PromptMode } from '../compass/cases.js';
 import { writeResponseRun } from '../compass/outputs.js';
 import { generationPrompt } from '../compass/prompts.js';
+import { budgetCheck, checklistMetrics, evaluateCompass, groupsToAsk } from '../compass/quality/evaluate.js';
+import { type Leaderboard, leaderboard } from '../compass/quality/leaderboard.js';
+import { writeEvaluationRun } from '../compass/quality/outputs.js';
+import { DEFAULT_QUALITY_OPTIONS } from '../compass/quality/video.js';
 import {
   DEFAULT_RESPONSE_OPTIONS,
   DEFAULT_SCAN_OPTIONS,
@@ -16,10 +21,20 @@ import { DEFAULT_GRID, sensitivity } from '../compass/sensitivity.js';
 import { buildMiniCompass } from '../dev/mini-compass/build.js';
 import { createEmbedder } from '../embed/registry.js';
 import { PartialError, UsageError } from '../errors.js';
+import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { gridFiles } from '../media/grid.js';
 import { probe } from '../media/video.js';
-import { compassTable, sensitivityLines } from '../report/compass.js';
+import {
+  compassTable,
+  leaderboardCsv,
+  leaderboardHtml,
+  leaderboardMarkdown,
+  leaderboardText,
+  sensitivityLines,
+} from '../report/compass.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
+import { readJsonFile } from '../store/jsonl.js';
+import { judgeFlags, judgeOptions } from './judge.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 import { progress } from './progress.js';
 
@@ -353,6 +368,165 @@ export function registerCompass(program: Command): void {
         printLines(
           r.flatMap((p) => [`== ${p.case_id} · ${p.mode} (${p.template} ${p.version})`, p.text, '']),
         );
+    });
+
+  judgeOptions(
+    metricFlags(
+      compass
+        .command('evaluate')
+        .description('both axes end to end: keyframe response and MLLM checklist video quality, then Overall')
+        .requiredOption('--cases <file>', 'cases.jsonl')
+        .requiredOption('--videos <dir>', 'folder of <model>/<case_id>__<prompt_mode>.mp4')
+        .requiredOption('--model <names...>', 'model folders to evaluate')
+        .option('--modes <list>', 'prompt modes', PROMPT_MODES.join(','))
+        .option('--out <dir>', 'where results go', 'compass-eval')
+        .option('--runs <n>', 'repeat the quality judging n times (mean ± sd)', '1')
+        .option(
+          '--quality-fps <r>',
+          'frames per second sent to the judge',
+          String(DEFAULT_QUALITY_OPTIONS.fps),
+        )
+        .option(
+          '--frame-budget <n>',
+          'at most this many frames per video',
+          String(DEFAULT_QUALITY_OPTIONS.budget),
+        )
+        .option('--frame-width <px>', 'width of the frames sent', String(DEFAULT_QUALITY_OPTIONS.frameWidth))
+        .option('--judge-audio', 'the judge takes audio input (asks AMA and AVC)')
+        .option('--max-tokens <n>', 'reply budget per call', '2048')
+        .option(
+          '--max-calls <n>',
+          'stop starting new videos after this many judge calls (exit 5; resume later)',
+        )
+        .option('--dry-run', 'count the judge calls needed and cached, spend none'),
+    ),
+  ).action(
+    async (
+      o: MetricFlags &
+        Parameters<typeof judgeFlags>[0] & {
+          cases: string;
+          videos: string;
+          model: string[];
+          modes: string;
+          out: string;
+          runs: string;
+          qualityFps: string;
+          frameBudget: string;
+          frameWidth: string;
+          judgeAudio?: boolean;
+          maxTokens: string;
+          maxCalls?: string;
+          dryRun?: boolean;
+        },
+    ) => {
+      const out = resolve(o.out);
+      const int = (name: string, v: string, min: number) =>
+        parseNumberFlag(name, v, (n) => Number.isInteger(n) && n >= min);
+      const runs = int('--runs', o.runs, 1);
+      const quality = {
+        fps: parseNumberFlag('--quality-fps', o.qualityFps, (n) => n > 0),
+        budget: int('--frame-budget', o.frameBudget, 1),
+        frameWidth: int('--frame-width', o.frameWidth, 16),
+        audio: !!o.judgeAudio,
+      };
+      const response = responseOptions(o);
+      const scan = scanOptions(o);
+      const modes = parseModes(o.modes);
+      const cases = await loadCases(o.cases);
+      const flags = judgeFlags(o);
+      const settings = resolveJudgeSettings({
+        ...flags,
+        cache: flags.cache ?? join(out, 'judge-cache.sqlite'),
+        maxTokens: int('--max-tokens', o.maxTokens, 16),
+      });
+      if (o.dryRun) {
+        const n = cases.reduce(
+          (s, c) => s + modes.reduce((t, m) => t + checklistMetrics(c, m, quality).length, 0),
+          0,
+        );
+        const groups = cases.reduce(
+          (s, c) => s + modes.reduce((t, m) => t + groupsToAsk(c, m, quality), 0),
+          0,
+        );
+        printLines([
+          `${n} checklist questions and at most ${groups * o.model.length * runs} grouped-judge questions (${o.model.length} models × ${runs} run(s)); nothing was asked`,
+        ]);
+        return;
+      }
+      const judge = await openJudge(settings);
+      const embedder = await createEmbedder(o.embedder);
+      const cache = new ScanCache(join(out, 'scan-cache.sqlite'));
+      const bar = progress('videos');
+      let started = false;
+      const t0 = Date.now();
+      try {
+        const r = await evaluateCompass({
+          cases,
+          videos: o.videos,
+          models: o.model,
+          modes,
+          embedder,
+          judge: judge.judge,
+          encoder: judge.encoder,
+          response,
+          scan,
+          quality,
+          cache,
+          runs,
+          ...(o.maxCalls ? { maxCalls: int('--max-calls', o.maxCalls, 0) } : {}),
+          onVideo: (done, total, what) => {
+            if (!started) {
+              bar.start(total, 'compass evaluate');
+              started = true;
+            }
+            bar.update(done, what);
+          },
+        });
+        bar.stop();
+        const lb = leaderboard(r.videos, o.model, { judge: judge.judge.name, embedder: embedder.id, runs });
+        await writeEvaluationRun(out, r, lb, o.model, {
+          wall_s: (Date.now() - t0) / 1000,
+          judge: judge.judge.stats,
+        });
+        const s = judge.judge.stats;
+        printLines([
+          leaderboardText({ ...lb, by: {} as typeof lb.by }),
+          `judge calls ${s.calls}, from the cache ${s.cached}, unresolved ${s.unresolved}; results in ${out}`,
+        ]);
+        partial(r.response);
+        budgetCheck(r);
+      } finally {
+        cache.close();
+        await embedder.close();
+        await judge.close();
+      }
+    },
+  );
+
+  compass
+    .command('report')
+    .description('the Compass leaderboard of an evaluate folder: text, JSON, CSV, Markdown or HTML')
+    .requiredOption('--eval <dir>', 'a compass evaluate --out folder')
+    .option('--format <f>', 'text | json | csv | md | html', 'text')
+    .option('--out <file>', 'write to a file instead of stdout')
+    .action(async (o: { eval: string; format: string; out?: string }) => {
+      const lb = await readJsonFile(
+        join(o.eval, 'leaderboard.json'),
+        z.looseObject({ models: z.array(z.unknown()) }),
+      );
+      const board = lb as unknown as Leaderboard;
+      const render: Record<string, (l: Leaderboard) => string> = {
+        text: (l) => `${leaderboardText(l)}\n`,
+        json: (l) => `${JSON.stringify(l, null, 2)}\n`,
+        csv: leaderboardCsv,
+        md: leaderboardMarkdown,
+        html: leaderboardHtml,
+      };
+      const f = render[o.format];
+      if (!f) throw new UsageError(`--format takes text, json, csv, md or html, got "${o.format}"`);
+      const text = f(board);
+      if (o.out) await writeFileAtomic(o.out, text);
+      else process.stdout.write(text);
     });
 
   compass

@@ -1,7 +1,11 @@
 /** Pure renderers of Compass keyframe-response results. */
+
+import type { ModelOverall } from '../compass/quality/evaluate.js';
+import type { Leaderboard } from '../compass/quality/leaderboard.js';
 import { METRICS } from '../compass/response/report.js';
 import type { ResponseSummary } from '../compass/score.js';
 import type { SensitivityResult } from '../compass/sensitivity.js';
+import { csvCell, esc } from './escape.js';
 import { textTable } from './table.js';
 
 const f3 = (x: number) => x.toFixed(3);
@@ -36,4 +40,126 @@ export function sensitivityLines(r: SensitivityResult): string[] {
       ? 'Spearman ρ of the model ranking: needs at least two models'
       : `lowest Spearman ρ of the model ranking vs the default: ${r.min_spearman_rho.toFixed(4)} (at ${at(r.min_rho_at)})`,
   ];
+}
+
+const GROUP_COLUMNS = [
+  ['keyframe_fidelity', 'KF fid.'],
+  ['temporal_organization', 'temp. org.'],
+  ['visual_quality', 'visual'],
+  ['spatiotemporal_coherence', 'coherence'],
+  ['instruction_adherence', 'adherence'],
+  ['av_coordination', 'AV'],
+] as const;
+
+const fx = (x: number | null) => (x === null ? '—' : x.toFixed(3));
+const overallCell = (m: ModelOverall) =>
+  m.overall === null
+    ? '—'
+    : m.runs > 1
+      ? `${m.overall.toFixed(3)} ± ${m.overall_sd.toFixed(3)}`
+      : m.overall.toFixed(3);
+
+function rowsOf(models: readonly ModelOverall[]): string[][] {
+  return models.map((m) => [
+    m.model,
+    overallCell(m),
+    ...GROUP_COLUMNS.map(([k]) => fx(m.groups[k] ?? null)),
+    String(m.cases),
+    m.flagged.join(' '),
+  ]);
+}
+
+const HEAD = ['model', 'Overall', ...GROUP_COLUMNS.map(([, h]) => h), 'cases', 'flagged (not measured)'];
+
+/** The Compass leaderboard (both axes) on the terminal: overall, then by each factor. */
+export function leaderboardText(lb: Leaderboard): string {
+  const out = [
+    `judge ${lb.judge}, embedder ${lb.embedder}, ${lb.runs} run${lb.runs > 1 ? 's (mean ± sd)' : ''}`,
+    ...textTable(HEAD, rowsOf(lb.models)),
+  ];
+  for (const [f, levels] of Object.entries(lb.by))
+    for (const [level, models] of Object.entries(levels))
+      out.push('', `${f} = ${level}`, ...textTable(HEAD, rowsOf(models)));
+  return out.join('\n');
+}
+
+export function leaderboardCsv(lb: Leaderboard): string {
+  const head = [
+    'factor',
+    'level',
+    'model',
+    'overall',
+    'overall_sd',
+    'runs',
+    'cases',
+    ...GROUP_COLUMNS.map(([k]) => k),
+    'flagged',
+  ];
+  const line = (f: string, l: string, m: ModelOverall) =>
+    [
+      f,
+      l,
+      m.model,
+      m.overall,
+      m.overall_sd,
+      m.runs,
+      m.cases,
+      ...GROUP_COLUMNS.map(([k]) => m.groups[k] ?? ''),
+      m.flagged.join(' '),
+    ]
+      .map(csvCell)
+      .join(',');
+  const rows = [
+    ...lb.models.map((m) => line('all', '', m)),
+    ...Object.entries(lb.by).flatMap(([f, levels]) =>
+      Object.entries(levels).flatMap(([l, ms]) => ms.map((m) => line(f, l, m))),
+    ),
+  ];
+  return `${[head.join(','), ...rows].join('\n')}\n`;
+}
+
+export function leaderboardMarkdown(lb: Leaderboard): string {
+  const table = (models: readonly ModelOverall[]) => [
+    `| ${HEAD.join(' | ')} |`,
+    `|${HEAD.map(() => '---').join('|')}|`,
+    ...rowsOf(models).map((r) => `| ${r.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`),
+  ];
+  const out = [
+    `# Compass leaderboard`,
+    '',
+    `Judge ${lb.judge}, embedder ${lb.embedder}, ${lb.runs} run(s).`,
+    '',
+    ...table(lb.models),
+  ];
+  for (const [f, levels] of Object.entries(lb.by))
+    for (const [level, models] of Object.entries(levels))
+      out.push('', `## ${f} = ${level}`, '', ...table(models));
+  return `${out.join('\n')}\n`;
+}
+
+/** A self-contained page: the overall table and a bar per model (Overall, with ± sd whiskers). */
+export function leaderboardHtml(lb: Leaderboard): string {
+  const W = 560;
+  const bars = lb.models
+    .map((m, i) => {
+      const y = 10 + i * 28;
+      const w = Math.max(0, (m.overall ?? 0) * (W - 180));
+      const sd = m.overall_sd * (W - 180);
+      return `<text x="0" y="${y + 14}">${esc(m.model)}</text><rect x="140" y="${y}" width="${w.toFixed(1)}" height="18" fill="#4a7ab5"/>${
+        m.runs > 1
+          ? `<line x1="${(140 + w - sd).toFixed(1)}" x2="${(140 + w + sd).toFixed(1)}" y1="${y + 9}" y2="${y + 9}" stroke="#000"/>`
+          : ''
+      }<text x="${(146 + w + sd).toFixed(1)}" y="${y + 14}">${esc(overallCell(m))}</text>`;
+    })
+    .join('');
+  const table = (models: readonly ModelOverall[]) =>
+    `<table><tr>${HEAD.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>${rowsOf(models)
+      .map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`)
+      .join('')}</table>`;
+  const sections = Object.entries(lb.by)
+    .flatMap(([f, levels]) =>
+      Object.entries(levels).map(([l, ms]) => `<h2>${esc(f)} = ${esc(l)}</h2>${table(ms)}`),
+    )
+    .join('');
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Compass leaderboard</title><style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}</style></head><body><h1>Compass leaderboard</h1><p>Judge ${esc(lb.judge)}, embedder ${esc(lb.embedder)}, ${lb.runs} run(s).</p><svg width="${W}" height="${20 + lb.models.length * 28}" font-size="12">${bars}</svg>${table(lb.models)}${sections}</body></html>\n`;
 }

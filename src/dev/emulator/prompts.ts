@@ -3,6 +3,7 @@
  * answer contract it asks for and answers from image features. Later prompt kinds (checklists,
  * guideline proposals) are added as further handlers.
  */
+import { checklistHandler, groupedHandler } from './compass.js';
 import type { ImageFeatures } from './features.js';
 import { heroScore, weightsFor } from './rubric.js';
 
@@ -10,6 +11,8 @@ export interface PromptContext {
   text: string;
   images: ImageFeatures[];
   positionBias: number;
+  /** The `bad-items` fault: answer wrongly item by item, where the prompt has items. */
+  malformed?: boolean;
 }
 
 export interface PromptHandler {
@@ -42,4 +45,4 @@ export const listwiseHandler: PromptHandler = {
   },
 };
 
-export const HANDLERS: PromptHandler[] = [pairwiseHandler, listwiseHandler];
+export const HANDLERS: PromptHandler[] = [pairwiseHandler, listwiseHandler, groupedHandler, checklistHandler];

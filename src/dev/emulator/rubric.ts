@@ -3,9 +3,9 @@
  * reversal. Every occurrence shifts the weight of one feature; the base preference is a fixed rule
  * (sharpness 0.45, colourfulness 0.35, centred subject 0.20).
  */
-import type { ImageFeatures } from './features.js';
+import type { ImageFeatures, ScoredFeature } from './features.js';
 
-export const BASE_WEIGHTS: Record<keyof ImageFeatures, number> = {
+export const BASE_WEIGHTS: Record<ScoredFeature, number> = {
   sharpness: 0.45,
   colourfulness: 0.35,
   centredness: 0.2,
@@ -13,7 +13,7 @@ export const BASE_WEIGHTS: Record<keyof ImageFeatures, number> = {
 };
 
 /** [phrase, feature, sign]: "prefer the sharper image" / "prefer the blurrier image", … */
-export const GUIDELINES: [RegExp, keyof ImageFeatures, 1 | -1][] = [
+export const GUIDELINES: [RegExp, ScoredFeature, 1 | -1][] = [
   [/prefer the sharper image/gi, 'sharpness', 1],
   [/prefer the blurrier image/gi, 'sharpness', -1],
   [/prefer the brighter image/gi, 'brightness', 1],
@@ -26,7 +26,7 @@ export const GUIDELINES: [RegExp, keyof ImageFeatures, 1 | -1][] = [
 
 export const GUIDELINE_WEIGHT = 0.6;
 
-export function weightsFor(prompt: string): Record<keyof ImageFeatures, number> {
+export function weightsFor(prompt: string): Record<ScoredFeature, number> {
   const w = { ...BASE_WEIGHTS };
   for (const [re, feature, sign] of GUIDELINES) {
     const hits = prompt.match(re)?.length ?? 0;
@@ -35,7 +35,7 @@ export function weightsFor(prompt: string): Record<keyof ImageFeatures, number> 
   return w;
 }
 
-export function heroScore(f: ImageFeatures, w: Record<keyof ImageFeatures, number>): number {
+export function heroScore(f: ImageFeatures, w: Record<ScoredFeature, number>): number {
   return (
     w.sharpness * f.sharpness +
     w.colourfulness * f.colourfulness +

@@ -10,7 +10,19 @@ import { createRng, type Rng } from '../../stats/rng.js';
 import { type ImageFeatures, imageFeatures } from './features.js';
 import { HANDLERS } from './prompts.js';
 
-export type FaultKind = 'http429' | 'http500' | 'slow' | 'reset' | 'prose' | 'truncated' | 'empty';
+/**
+ * `bad-items` is a semantic fault: the reply is valid JSON but wrong item by item (only the Compass
+ * grouped judge has items; other prompts answer normally).
+ */
+export type FaultKind =
+  | 'http429'
+  | 'http500'
+  | 'slow'
+  | 'reset'
+  | 'prose'
+  | 'truncated'
+  | 'empty'
+  | 'bad-items';
 export const FAULT_KINDS: FaultKind[] = [
   'http429',
   'http500',
@@ -19,6 +31,7 @@ export const FAULT_KINDS: FaultKind[] = [
   'prose',
   'truncated',
   'empty',
+  'bad-items',
 ];
 
 export interface FaultPlan {
@@ -235,7 +248,12 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         }),
       );
       content = JSON.stringify(
-        handler.answer({ text, images: feats, positionBias: opts.positionBias ?? 0.002 }),
+        handler.answer({
+          text,
+          images: feats,
+          positionBias: opts.positionBias ?? 0.002,
+          malformed: fault === 'bad-items',
+        }),
       );
     }
     if (res.destroyed || req.socket.destroyed) {

@@ -1,0 +1,127 @@
+/**
+ * Checklist generation (SPEC §3.3 step 1; the paper's appendix E.3): for a case, a prompt mode and
+ * one metric, the judge sees the request and the keyframes — never a video — and writes 3–8
+ * atomic, observable items. Answers are cached like every judge call and written to
+ * `checklists.jsonl`, so every model is judged against the same items.
+ * Reply contract: {"items":[{"item_id","question","scope","anchors":[kf_id…],"dimension"}]}.
+ */
+import { z } from 'zod';
+import type { ImageEncoder } from '../../judge/images.js';
+import type { Judge } from '../../judge/judge.js';
+import { loadTemplate, render } from '../../judge/prompts.js';
+import type { LoadedCase, PromptMode } from '../cases.js';
+import { METRIC_NAMES, type QualityMetric } from './metrics.js';
+
+export const CHECKLIST_PROTOCOL = 'compass-checklist';
+
+const GUIDANCE: Record<QualityMetric, string> = {
+  SVQ: 'Frame-level clarity: sharpness, artifacts, colour and lighting, consistent style within a shot.',
+  DVQ: 'Motion quality: smooth, natural motion; no flicker, frozen stretches, sudden jumps or temporal artifacts.',
+  AC: 'Recurring characters, animals and props keep their identity and attributes (colours, clothing, shape) across the video.',
+  SOC: 'Spatial layout and orientation stay coherent across shots and camera moves (left/right, facing, relative positions).',
+  PR: 'Physics is plausible: gravity, contact, object permanence, fluids, collisions.',
+  VMA: 'The video does what the request asks: the shot structure (one take or the requested shots), the events and their order, the keyframes at their places.',
+  AMA: 'The audio does what the request asks: the requested sounds, speech or music, at the right moments.',
+  AVC: 'Sound and picture agree: sounds start and stop with the visible events that make them.',
+};
+
+export const ChecklistItem = z.object({
+  item_id: z.string().min(1).max(64),
+  question: z.string().min(1),
+  scope: z.enum(['shot', 'cross_shot', 'full_video']),
+  anchors: z.array(z.string()),
+  dimension: z.string().min(1),
+});
+export type ChecklistItem = z.output<typeof ChecklistItem>;
+
+/** The reply schema for one case: 3–8 items, unique ids, anchors among the case's keyframes. */
+export function checklistSchema(kfIds: readonly string[]) {
+  const known = new Set(kfIds);
+  return z.object({ items: z.array(ChecklistItem).min(3).max(8) }).superRefine((v, ctx) => {
+    const ids = new Set<string>();
+    for (const [i, it] of v.items.entries()) {
+      if (ids.has(it.item_id))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['items', i, 'item_id'],
+          message: `item_id ${it.item_id} repeats`,
+        });
+      ids.add(it.item_id);
+      for (const a of it.anchors)
+        if (!known.has(a))
+          ctx.addIssue({ code: 'custom', path: ['items', i, 'anchors'], message: `unknown keyframe ${a}` });
+    }
+  });
+}
+
+export interface Checklist {
+  case_id: string;
+  prompt_mode: PromptMode;
+  metric: QualityMetric;
+  items: ChecklistItem[];
+  /** Why there are no items: the judge's reply did not parse twice. */
+  unresolved?: string;
+  raw?: string[];
+}
+
+function keyframeLines(c: LoadedCase): string {
+  return c.keyframes
+    .map((k) =>
+      c.structure === 'one_take'
+        ? `  - ${k.kf_id}: at ${k.t_target_s} s`
+        : `  - ${k.kf_id}: shot ${(k.shot_index ?? 0) + 1}, ${k.shot_position ?? 'representative'}`,
+    )
+    .join('\n');
+}
+
+export function checklistQuestion(
+  c: LoadedCase,
+  mode: PromptMode,
+  metric: QualityMetric,
+  images: Awaited<ReturnType<ImageEncoder['fromFile']>>[],
+) {
+  const t = loadTemplate('compass-checklist');
+  const prompt = render(t, {
+    metric,
+    metric_name: METRIC_NAMES[metric],
+    metric_guidance: GUIDANCE[metric],
+    structure: c.structure === 'one_take' ? 'one continuous take' : 'multi-shot',
+    duration_s: c.duration_s,
+    n: c.keyframes.length,
+    keyframes: keyframeLines(c),
+    mode: mode === 'minimal' ? 'minimal' : 'segment-specific',
+    prompt: mode === 'minimal' ? c.prompts.minimal : c.prompts.segment_specific,
+    story: mode === 'minimal' ? '' : `- story: ${c.story_summary}`,
+    mode_rule:
+      mode === 'minimal'
+        ? 'The prompt is minimal: use only what the keyframes and the prompt imply; do not invent events.'
+        : 'Use the segment-by-segment prompt and the story.',
+  });
+  return {
+    prompt,
+    images,
+    labels: c.keyframes.map((k) => k.kf_id),
+    protocol: { name: CHECKLIST_PROTOCOL, version: t.version },
+    schema: checklistSchema(c.keyframes.map((k) => k.kf_id)),
+  };
+}
+
+export async function generateChecklist(
+  judge: Judge,
+  encoder: ImageEncoder,
+  c: LoadedCase,
+  mode: PromptMode,
+  metric: QualityMetric,
+): Promise<Checklist> {
+  const images = await Promise.all(c.keyframes.map((k) => encoder.fromFile(k.image)));
+  const v = await judge.ask(checklistQuestion(c, mode, metric, images));
+  if (v.answer) return { case_id: c.case_id, prompt_mode: mode, metric, items: v.answer.items };
+  return {
+    case_id: c.case_id,
+    prompt_mode: mode,
+    metric,
+    items: [],
+    unresolved: v.unresolved ?? 'no answer',
+    raw: v.raw,
+  };
+}

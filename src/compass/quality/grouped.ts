@@ -1,0 +1,205 @@
+/**
+ * The grouped evidence judge (SPEC §3.3 step 2; the paper's appendix E.4): for one video, related
+ * metrics in one call — visual (SVQ+DVQ), coherence (AC+SOC+PR), adherence (VMA+AMA), AV (AVC) —
+ * with frames sampled uniformly (8 fps by default, capped by a frame budget), each labelled with
+ * its time, the keyframes, the checklists and measured evidence (shots, camera motion).
+ * Reply contract: {"metrics":[{"metric","items":[{"item_id","score","evidence":[{"t_start_s",
+ * "t_end_s","observation"}]}]}]}.
+ * The parser checks every item on its own: an unknown or repeated id, a score off the five anchors,
+ * missing evidence, a timestamp outside the video → the item is dropped and counted by reason. A
+ * metric's score is recomputed as the mean of its valid items (never the model's own total); a
+ * metric with no valid item is unresolved, with the reason.
+ */
+import { z } from 'zod';
+import type { Judge } from '../../judge/judge.js';
+import { loadTemplate, render } from '../../judge/prompts.js';
+import type { JudgeImage } from '../../judge/types.js';
+import type { LoadedCase, PromptMode } from '../cases.js';
+import type { ChecklistItem } from './checklist.js';
+import { METRIC_NAMES, type QualityMetric } from './metrics.js';
+
+export const GROUPED_PROTOCOL = 'compass-grouped';
+export const SCORE_ANCHORS = [0, 0.25, 0.5, 0.75, 1] as const;
+
+const RUBRICS: Record<QualityMetric, string> = {
+  SVQ: "SVQ owns frame-level clarity, artifacts, colour and lighting, and style consistency within the item's scope.",
+  DVQ: 'DVQ owns motion: smoothness, temporal stability (no flicker), no frozen stretches or sudden jumps.',
+  AC: 'AC owns identity and attributes of recurring entities across the video.',
+  SOC: 'SOC owns spatial layout and orientation across shots and camera moves.',
+  PR: 'PR owns physical plausibility.',
+  VMA: 'VMA owns adherence to the requested visual content and structure (one take vs shots, order, events).',
+  AMA: 'AMA owns adherence to the requested audio.',
+  AVC: 'AVC owns synchrony of sound with visible events.',
+};
+
+/** Loose on purpose: item-level faults are dropped one by one below, not re-asked. */
+export const GroupedReply = z.object({
+  metrics: z.array(z.looseObject({ metric: z.string(), items: z.array(z.unknown()) })),
+});
+
+const ItemReply = z.looseObject({
+  item_id: z.string(),
+  score: z.number(),
+  evidence: z
+    .array(z.looseObject({ t_start_s: z.number(), t_end_s: z.number(), observation: z.string().min(1) }))
+    .min(1),
+});
+
+export interface JudgedItem {
+  item_id: string;
+  score: number;
+  evidence: { t_start_s: number; t_end_s: number; observation: string }[];
+}
+
+export type DropReason =
+  | 'unknown_item'
+  | 'repeated_item'
+  | 'score_off_scale'
+  | 'no_evidence'
+  | 'time_out_of_range'
+  | 'malformed';
+
+export interface MetricJudgement {
+  metric: QualityMetric;
+  /** Mean of the valid items' scores; null when unresolved. */
+  score: number | null;
+  items: JudgedItem[];
+  dropped: Partial<Record<DropReason, number>>;
+  /** Checklist items the reply did not score. */
+  missing_items: number;
+  unresolved?: string;
+}
+
+/** Validate one metric's items against its checklist and the video's duration; recompute the mean. */
+export function parseMetric(
+  metric: QualityMetric,
+  reply: { items: unknown[] } | undefined,
+  checklist: readonly ChecklistItem[],
+  duration_s: number,
+  tolerance_s = 0.05,
+): MetricJudgement {
+  const out: MetricJudgement = { metric, score: null, items: [], dropped: {}, missing_items: 0 };
+  const drop = (r: DropReason) => {
+    out.dropped[r] = (out.dropped[r] ?? 0) + 1;
+  };
+  if (!reply) {
+    out.missing_items = checklist.length;
+    out.unresolved = `the reply has no result for ${metric}`;
+    return out;
+  }
+  const known = new Set(checklist.map((i) => i.item_id));
+  const seen = new Set<string>();
+  for (const raw of reply.items) {
+    const p = ItemReply.safeParse(raw);
+    if (!p.success) {
+      const r = raw as { evidence?: unknown } | null;
+      drop(
+        r && typeof r === 'object' && (!Array.isArray(r.evidence) || r.evidence.length === 0)
+          ? 'no_evidence'
+          : 'malformed',
+      );
+      continue;
+    }
+    const it = p.data;
+    if (!known.has(it.item_id)) drop('unknown_item');
+    else if (seen.has(it.item_id)) drop('repeated_item');
+    else if (!(SCORE_ANCHORS as readonly number[]).includes(it.score)) drop('score_off_scale');
+    else if (
+      it.evidence.some(
+        (e) => !(e.t_start_s >= 0 && e.t_end_s >= e.t_start_s && e.t_end_s <= duration_s + tolerance_s),
+      )
+    )
+      drop('time_out_of_range');
+    else {
+      seen.add(it.item_id);
+      out.items.push({
+        item_id: it.item_id,
+        score: it.score,
+        evidence: it.evidence.map((e) => ({
+          t_start_s: e.t_start_s,
+          t_end_s: e.t_end_s,
+          observation: e.observation,
+        })),
+      });
+    }
+  }
+  out.missing_items = checklist.filter((i) => !seen.has(i.item_id)).length;
+  if (out.items.length === 0) {
+    const why = Object.entries(out.dropped).map(([k, v]) => `${v} ${k}`);
+    out.unresolved = `no valid item for ${metric}${why.length ? ` (dropped: ${why.join(', ')})` : ''}`;
+  } else out.score = out.items.reduce((s, i) => s + i.score, 0) / out.items.length;
+  return out;
+}
+
+export interface GroupedInput {
+  c: LoadedCase;
+  mode: PromptMode;
+  metrics: readonly QualityMetric[];
+  checklists: ReadonlyMap<QualityMetric, readonly ChecklistItem[]>;
+  frames: { image: JudgeImage; time_s: number }[];
+  keyframes: JudgeImage[];
+  duration_s: number;
+  evidence: string;
+  budgetNote: string;
+}
+
+export function groupedQuestion(g: GroupedInput) {
+  const t = loadTemplate('compass-grouped');
+  const checklists = g.metrics
+    .map((m) => `${m} (${METRIC_NAMES[m]}): ${JSON.stringify(g.checklists.get(m) ?? [])}`)
+    .join('\n');
+  const prompt = render(t, {
+    metrics: g.metrics.join(', '),
+    first_metric: g.metrics[0]!,
+    duration_s: +g.duration_s.toFixed(3),
+    frames: g.frames.length,
+    budget_note: g.budgetNote,
+    n: g.keyframes.length,
+    structure: g.c.structure === 'one_take' ? 'one continuous take (no cuts)' : 'multi-shot',
+    mode: g.mode === 'minimal' ? 'minimal' : 'segment-specific',
+    prompt: g.mode === 'minimal' ? g.c.prompts.minimal : g.c.prompts.segment_specific,
+    evidence: g.evidence,
+    checklists,
+    rubric: g.metrics.map((m) => RUBRICS[m]).join(' '),
+  });
+  return {
+    prompt,
+    images: [...g.frames.map((f) => f.image), ...g.keyframes],
+    labels: [...g.frames.map((f) => `t=${f.time_s.toFixed(3)}s`), ...g.c.keyframes.map((k) => k.kf_id)],
+    protocol: { name: GROUPED_PROTOCOL, version: t.version },
+    schema: GroupedReply,
+  };
+}
+
+/** Ask one group; every metric of it comes back judged or unresolved with a reason. */
+export async function judgeGroup(
+  judge: Judge,
+  g: GroupedInput,
+): Promise<{ judgements: MetricJudgement[]; calls: number; cached: boolean; raw: string[] }> {
+  const v = await judge.ask(groupedQuestion(g));
+  if (!v.answer) {
+    const why = v.unresolved ?? 'no answer';
+    return {
+      judgements: g.metrics.map((m) => ({
+        metric: m,
+        score: null,
+        items: [],
+        dropped: {},
+        missing_items: g.checklists.get(m)?.length ?? 0,
+        unresolved: `the judge's reply could not be read (${why})`,
+      })),
+      calls: v.calls,
+      cached: v.cached,
+      raw: v.raw,
+    };
+  }
+  const byMetric = new Map(v.answer.metrics.map((m) => [m.metric, m]));
+  return {
+    judgements: g.metrics.map((m) =>
+      parseMetric(m, byMetric.get(m), g.checklists.get(m) ?? [], g.duration_s),
+    ),
+    calls: v.calls,
+    cached: v.cached,
+    raw: v.raw,
+  };
+}

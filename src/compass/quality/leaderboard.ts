@@ -1,0 +1,50 @@
+/**
+ * The Compass leaderboard from evaluated videos: Overall (mean ± sd over runs) and the six groups
+ * per model, overall and by keyframe count, structure, prompt mode and conditioning.
+ */
+import { type ModelOverall, modelOverall, type VideoEvaluation } from './evaluate.js';
+
+export const FACTORS = {
+  keyframes: (v: VideoEvaluation) => String(v.n_keyframes).padStart(2, '0'),
+  structure: (v: VideoEvaluation) => v.structure,
+  prompt_mode: (v: VideoEvaluation) => v.prompt_mode,
+  conditioning: (v: VideoEvaluation) => v.conditioning,
+} as const;
+export type Factor = keyof typeof FACTORS;
+
+export interface Leaderboard {
+  judge: string;
+  embedder: string;
+  runs: number;
+  models: ModelOverall[];
+  by: Record<Factor, Record<string, ModelOverall[]>>;
+}
+
+const order = (rows: ModelOverall[]) =>
+  rows.sort(
+    (a, b) =>
+      (b.overall ?? Number.NEGATIVE_INFINITY) - (a.overall ?? Number.NEGATIVE_INFINITY) ||
+      a.model.localeCompare(b.model),
+  );
+
+export function leaderboard(
+  videos: readonly VideoEvaluation[],
+  models: readonly string[],
+  meta: { judge: string; embedder: string; runs: number },
+): Leaderboard {
+  const present = models.filter((m) => videos.some((v) => v.model === m));
+  const by = {} as Leaderboard['by'];
+  for (const [f, key] of Object.entries(FACTORS) as [Factor, (v: VideoEvaluation) => string][]) {
+    const levels = [...new Set(videos.map(key))].sort();
+    by[f] = Object.fromEntries(
+      levels.map((l) => {
+        const sub = videos.filter((v) => key(v) === l);
+        return [
+          l,
+          order(present.filter((m) => sub.some((v) => v.model === m)).map((m) => modelOverall(sub, m))),
+        ];
+      }),
+    );
+  }
+  return { ...meta, models: order(present.map((m) => modelOverall(videos, m))), by };
+}

@@ -1,0 +1,43 @@
+/**
+ * The video-quality metrics of SPEC §3.3, their groups, and when each applies:
+ * AMA (audio-modality adherence) is omitted for minimal prompts (as published) and, like AVC
+ * (audio–visual coordination), not applicable when the case requests no audio.
+ */
+import type { Case, PromptMode } from '../cases.js';
+
+export const QUALITY_METRICS = ['SVQ', 'DVQ', 'AC', 'SOC', 'PR', 'VMA', 'AMA', 'AVC'] as const;
+export type QualityMetric = (typeof QUALITY_METRICS)[number];
+
+export const METRIC_NAMES: Record<QualityMetric, string> = {
+  SVQ: 'static visual quality',
+  DVQ: 'dynamic visual quality',
+  AC: 'attribute consistency',
+  SOC: 'spatial orientation consistency',
+  PR: 'physical rationality',
+  VMA: 'video modality adherence',
+  AMA: 'audio modality adherence',
+  AVC: 'audio-visual coordination',
+};
+
+/** The grouped judge asks related metrics together; the groups also aggregate (SPEC §3.3 step 3). */
+export const QUALITY_GROUPS = {
+  visual_quality: ['SVQ', 'DVQ'],
+  spatiotemporal_coherence: ['AC', 'SOC', 'PR'],
+  instruction_adherence: ['VMA', 'AMA'],
+  av_coordination: ['AVC'],
+} as const satisfies Record<string, readonly QualityMetric[]>;
+export type QualityGroup = keyof typeof QUALITY_GROUPS;
+
+export type Applicability = { applies: true } | { applies: false; reason: string };
+
+export function applicability(
+  c: Pick<Case, 'audio'>,
+  mode: PromptMode,
+  metric: QualityMetric,
+): Applicability {
+  if (metric === 'AMA' && mode === 'minimal')
+    return { applies: false, reason: 'AMA is not judged for minimal prompts (as published)' };
+  if ((metric === 'AMA' || metric === 'AVC') && !c.audio?.requested)
+    return { applies: false, reason: 'the case requests no audio' };
+  return { applies: true };
+}

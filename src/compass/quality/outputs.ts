@@ -1,0 +1,32 @@
+/**
+ * What `compass evaluate` writes to its folder: `checklists.jsonl` (the items every model was
+ * judged against), `response.jsonl` + `summary.json` (keyframe response), `evaluation.jsonl` (one
+ * row per video and run: response groups, every quality metric with its status, items, evidence
+ * and dropped counts, the Overall), `leaderboard.json` — all deterministic — and `run.json` (calls,
+ * cache hits, tokens, wall time, skipped videos).
+ */
+import { join } from 'node:path';
+import type { JudgeStats } from '../../judge/types.js';
+import { writeFileAtomic } from '../../store/atomic-write.js';
+import { writeJsonl } from '../../store/jsonl.js';
+import { writeResponseRun } from '../outputs.js';
+import type { EvaluateResult } from './evaluate.js';
+import type { Leaderboard } from './leaderboard.js';
+
+export async function writeEvaluationRun(
+  out: string,
+  r: EvaluateResult,
+  lb: Leaderboard,
+  models: readonly string[],
+  meta: { wall_s: number; judge: JudgeStats },
+): Promise<void> {
+  await writeResponseRun(out, r.response, models, { embedder: lb.embedder, wall_s: meta.wall_s });
+  await writeJsonl(join(out, 'checklists.jsonl'), r.checklists);
+  await writeJsonl(join(out, 'evaluation.jsonl'), r.videos);
+  await writeFileAtomic(join(out, 'leaderboard.json'), `${JSON.stringify(lb, null, 2)}\n`);
+  const { scanned, cached, missing, failed } = r.response;
+  await writeFileAtomic(
+    join(out, 'run.json'),
+    `${JSON.stringify({ wall_s: meta.wall_s, judge: lb.judge, judge_stats: meta.judge, scans: { scanned, cached }, missing, failed, skipped: r.skipped }, null, 2)}\n`,
+  );
+}

@@ -1,0 +1,156 @@
+/**
+ * Video quality of one video (SPEC §3.3): frames sampled uniformly at `fps` (8 by default; a long
+ * video is capped at `budget` frames, evenly spread, and the report says so), the keyframes, the
+ * case's checklists and measured evidence go to the grouped judge, one call per group of related
+ * metrics. Metrics that do not apply are `not_applicable`; AMA and AVC, which need the audio, are
+ * `not_measured` (with the reason) unless the judge is declared to take audio — never zero.
+ */
+import type { ImageEncoder } from '../../judge/images.js';
+import type { Judge } from '../../judge/judge.js';
+import { probe, streamFrames } from '../../media/video.js';
+import type { LoadedCase, PromptMode } from '../cases.js';
+import type { ScanShot } from '../response/scan.js';
+import { type GroupResult, type MetricResult, qualityGroups } from './aggregate.js';
+import type { Checklist } from './checklist.js';
+import { type DropReason, judgeGroup, type MetricJudgement } from './grouped.js';
+import {
+  applicability,
+  QUALITY_GROUPS,
+  QUALITY_METRICS,
+  type QualityGroup,
+  type QualityMetric,
+} from './metrics.js';
+
+export interface QualityOptions {
+  /** Frames per second sent to the judge. */
+  fps: number;
+  /** At most this many frames per video (spread evenly over a longer video). */
+  budget: number;
+  /** Width of the frames sent (the judge's encoder also caps the long side). */
+  frameWidth: number;
+  /** The judge accepts audio input: only then are AMA and AVC asked. */
+  audio: boolean;
+}
+
+export const DEFAULT_QUALITY_OPTIONS: QualityOptions = { fps: 8, budget: 48, frameWidth: 384, audio: false };
+
+export interface QualityMetricReport extends MetricResult {
+  items?: MetricJudgement['items'];
+  dropped?: Partial<Record<DropReason, number>>;
+  missing_items?: number;
+}
+
+export interface QualityReport {
+  frames: { count: number; fps: number; capped_by_budget: boolean };
+  metrics: Record<QualityMetric, QualityMetricReport>;
+  groups: Record<QualityGroup, GroupResult>;
+}
+
+/** Sample times: (k + ½)/fps, or `budget` evenly spread midpoints when that would be more. */
+export function qualityTimes(
+  duration_s: number,
+  o: Pick<QualityOptions, 'fps' | 'budget'>,
+): { times: number[]; capped: boolean } {
+  const n = Math.max(1, Math.floor(duration_s * o.fps));
+  if (n <= o.budget) return { times: Array.from({ length: n }, (_, k) => (k + 0.5) / o.fps), capped: false };
+  return {
+    times: Array.from({ length: o.budget }, (_, k) => ((k + 0.5) * duration_s) / o.budget),
+    capped: true,
+  };
+}
+
+export function evidenceText(
+  c: LoadedCase,
+  shots: readonly ScanShot[],
+  motion: readonly string[] = [],
+): string {
+  const lines = [
+    `- shots detected: ${shots.length} (${c.structure === 'one_take' ? 'one take requested' : `${new Set(c.keyframes.map((k) => k.shot_index)).size} shots requested`}): ${shots.map((s) => `[${s.start_s.toFixed(2)}, ${s.end_s.toFixed(2)}) s`).join(', ')}`,
+  ];
+  if (motion.length) lines.push(`- camera motion per shot: ${motion.join('; ')}`);
+  return lines.join('\n');
+}
+
+export async function judgeVideoQuality(a: {
+  judge: Judge;
+  encoder: ImageEncoder;
+  c: LoadedCase;
+  mode: PromptMode;
+  video: string;
+  checklists: ReadonlyMap<QualityMetric, Checklist>;
+  shots: readonly ScanShot[];
+  motion?: readonly string[];
+  options?: Partial<QualityOptions>;
+}): Promise<QualityReport> {
+  const o = { ...DEFAULT_QUALITY_OPTIONS, ...a.options };
+  const info = await probe(a.video);
+  const { times, capped } = qualityTimes(info.duration_s, o);
+  const usable = times.filter((t) => Math.floor(t * info.fps + 1e-6) < info.frames);
+  const frames: { image: Awaited<ReturnType<ImageEncoder['fromRaw']>>; time_s: number }[] = [];
+  for await (const f of streamFrames(
+    info,
+    { kind: 'times', times: usable },
+    { width: Math.min(o.frameWidth, info.width) },
+  ))
+    frames.push({ image: await a.encoder.fromRaw(f), time_s: f.time_s });
+  const keyframes = await Promise.all(a.c.keyframes.map((k) => a.encoder.fromFile(k.image)));
+  const metrics = {} as Record<QualityMetric, QualityMetricReport>;
+  for (const m of QUALITY_METRICS) {
+    const ap = applicability(a.c, a.mode, m);
+    if (!ap.applies) metrics[m] = { status: 'not_applicable', score: null, reason: ap.reason };
+    else if (!info.has_audio && (m === 'AMA' || m === 'AVC'))
+      metrics[m] = {
+        status: 'scored',
+        score: 0,
+        reason: 'audio was requested and the video has no audio track',
+      };
+    else if ((m === 'AMA' || m === 'AVC') && !o.audio)
+      metrics[m] = {
+        status: 'not_measured',
+        score: null,
+        reason: 'needs the audio track; the judge is not declared to take audio input',
+      };
+    else {
+      const cl = a.checklists.get(m);
+      if (!cl || cl.items.length === 0)
+        metrics[m] = {
+          status: 'unresolved',
+          score: null,
+          reason: `no checklist for ${m}${cl?.unresolved ? ` (${cl.unresolved})` : ''}`,
+        };
+    }
+  }
+  const evidence = evidenceText(a.c, a.shots, a.motion);
+  for (const group of Object.values(QUALITY_GROUPS) as readonly (readonly QualityMetric[])[]) {
+    const ask = group.filter((m) => metrics[m] === undefined);
+    if (!ask.length) continue;
+    const r = await judgeGroup(a.judge, {
+      c: a.c,
+      mode: a.mode,
+      metrics: ask,
+      checklists: new Map(ask.map((m) => [m, a.checklists.get(m)!.items])),
+      frames,
+      keyframes,
+      duration_s: info.duration_s,
+      evidence,
+      budgetNote: capped
+        ? ` (capped at ${o.budget} frames for this ${info.duration_s.toFixed(1)} s video)`
+        : ` at ${o.fps} fps`,
+    });
+    for (const j of r.judgements) {
+      metrics[j.metric] = {
+        status: j.score === null ? 'unresolved' : 'scored',
+        score: j.score,
+        ...(j.unresolved ? { reason: j.unresolved } : {}),
+        items: j.items,
+        dropped: j.dropped,
+        missing_items: j.missing_items,
+      };
+    }
+  }
+  return {
+    frames: { count: frames.length, fps: o.fps, capped_by_budget: capped },
+    metrics,
+    groups: qualityGroups(metrics),
+  };
+}

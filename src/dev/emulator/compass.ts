@@ -1,0 +1,224 @@
+/**
+ * The emulator's Compass prompts (deterministic):
+ *  - checklist generation → three fixed, valid items per metric, anchored on the case's keyframes;
+ *  - the grouped judge → item scores from frame statistics, with the times of the frames used:
+ *    SVQ from the frames' sharpness against the keyframes'; DVQ from frozen stretches (≥ 2 s of
+ *    identical frames) and flicker (brightness jumping back and forth); AC from how far the frames
+ *    closest to each keyframe drift from its colour; VMA from the measured shot count against the
+ *    requested structure; SOC and PR are not visible to it (0.75, "no evidence against").
+ * On request (`malformed`) the grouped reply is wrong on purpose, item by item: a score of 0.6, an
+ * unknown item id, evidence past the end of the video, and the last metric left out.
+ * It was written to notice the mini set's quality faults; it says nothing about a real judge.
+ */
+import type { ImageFeatures } from './features.js';
+import type { PromptHandler } from './prompts.js';
+
+const ITEMS: Record<string, [string, string, 'shot' | 'cross_shot' | 'full_video'][]> = {
+  SVQ: [
+    ['sharpness', 'Are the frames sharp, without blur?', 'full_video'],
+    ['artifacts', 'Are the frames free of visible artifacts (blocks, smears, warped shapes)?', 'full_video'],
+    ['lighting', 'Are colour and lighting clean and consistent within each shot?', 'shot'],
+  ],
+  DVQ: [
+    ['smoothness', 'Is the motion smooth, without frozen stretches or sudden jumps?', 'full_video'],
+    ['stability', 'Is the brightness stable from frame to frame (no flicker)?', 'full_video'],
+    ['transitions', 'Are the transitions between keyframes continuous?', 'cross_shot'],
+  ],
+  AC: [
+    ['colour', 'Do the keyframes keep their colours where the video shows them?', 'full_video'],
+    ['identity', 'Do recurring subjects keep their identity?', 'full_video'],
+    ['props', 'Do props and backgrounds keep their appearance?', 'cross_shot'],
+  ],
+  SOC: [
+    ['layout', 'Does the spatial layout stay coherent across shots?', 'cross_shot'],
+    ['facing', 'Do subjects keep a consistent orientation?', 'full_video'],
+    ['camera', 'Are camera moves spatially consistent?', 'shot'],
+  ],
+  PR: [
+    ['gravity', 'Do objects behave under gravity plausibly?', 'full_video'],
+    ['contact', 'Are contacts and collisions plausible?', 'full_video'],
+    ['permanence', 'Do objects persist plausibly when occluded?', 'full_video'],
+  ],
+  VMA: [
+    ['structure', 'Does the video have the requested shot structure?', 'full_video'],
+    ['order', 'Do the keyframes appear in the requested order?', 'full_video'],
+    ['content', 'Does the video show what the prompt asks for?', 'full_video'],
+  ],
+  AMA: [
+    ['sound', 'Is the requested audio present?', 'full_video'],
+    ['timing', 'Does the audio happen at the requested moments?', 'full_video'],
+    ['kind', 'Is the audio of the requested kind?', 'full_video'],
+  ],
+  AVC: [
+    ['sync', 'Do sounds start with the visible events that make them?', 'full_video'],
+    ['stop', 'Do sounds stop with those events?', 'full_video'],
+    ['match', 'Does each sound match its visible source?', 'full_video'],
+  ],
+};
+
+/** Checklist generation: {"items":[…]} with three fixed items for the metric named in the prompt. */
+export const checklistHandler: PromptHandler = {
+  kind: 'compass-checklist',
+  matches: (t) => /"items":\[\{"item_id"/.test(t) && !/"metrics":\[/.test(t),
+  answer: ({ text }) => {
+    const metric = /Metric: (\w+) \(/.exec(text)?.[1] ?? 'SVQ';
+    const kfs = [...text.matchAll(/^ {2}- ([A-Za-z0-9._-]+): /gm)].map((m) => m[1]!);
+    const items = (ITEMS[metric] ?? ITEMS.SVQ!).map(([dimension, question, scope], i) => ({
+      item_id: `${metric}-${i + 1}`,
+      question,
+      scope,
+      anchors: i === 0 ? kfs : kfs.slice(0, 1),
+      dimension,
+    }));
+    return { items };
+  },
+};
+
+const SCALE = [0, 0.25, 0.5, 0.75, 1];
+const anchor = (x: number) => SCALE.reduce((a, b) => (Math.abs(b - x) < Math.abs(a - x) ? b : a));
+
+interface Frame {
+  t: number;
+  f: ImageFeatures;
+}
+
+function dist(a: ImageFeatures, b: ImageFeatures): number {
+  return Math.hypot(a.rgb[0] - b.rgb[0], a.rgb[1] - b.rgb[1], a.rgb[2] - b.rgb[2]);
+}
+
+/** Per metric: a score in [0, 1] and the frames (times) it rests on. */
+function judge(
+  metric: string,
+  frames: Frame[],
+  kfs: ImageFeatures[],
+  text: string,
+  dt: number,
+): { score: number; from: number; to: number; why: string } {
+  const first = frames[0]?.t ?? 0;
+  const last = frames[frames.length - 1]?.t ?? 0;
+  switch (metric) {
+    case 'SVQ': {
+      const ref = kfs.reduce((s, k) => s + k.sharpness, 0) / Math.max(1, kfs.length);
+      const worst = frames.reduce((a, b) => (b.f.sharpness < a.f.sharpness ? b : a), frames[0]!);
+      const mean = frames.reduce((s, x) => s + x.f.sharpness, 0) / frames.length;
+      return {
+        score: Math.min(1, mean / Math.max(1e-9, ref)),
+        from: worst.t,
+        to: worst.t,
+        why: `mean sharpness ${mean.toFixed(3)} vs keyframes ${ref.toFixed(3)}`,
+      };
+    }
+    case 'DVQ': {
+      let run = 1;
+      let longest = 1;
+      let at = first;
+      for (let i = 1; i < frames.length; i++) {
+        run = frames[i]!.f.fingerprint === frames[i - 1]!.f.fingerprint ? run + 1 : 1;
+        if (run > longest) {
+          longest = run;
+          at = frames[i - run + 1]!.t;
+        }
+      }
+      const frozen = longest * dt >= 2 ? 0.5 : 0;
+      let flips = 0;
+      for (let i = 2; i < frames.length; i++) {
+        const d1 = frames[i - 1]!.f.brightness - frames[i - 2]!.f.brightness;
+        const d2 = frames[i]!.f.brightness - frames[i - 1]!.f.brightness;
+        if (Math.abs(d1) > 0.06 && Math.abs(d2) > 0.06 && Math.sign(d1) !== Math.sign(d2)) flips++;
+      }
+      const flicker = Math.min(0.75, (flips / Math.max(1, frames.length - 2)) * 4);
+      return {
+        score: Math.max(0, 1 - frozen - flicker),
+        from: frozen ? at : first,
+        to: frozen ? at + longest * dt : last,
+        why: `longest frozen stretch ${(longest * dt).toFixed(2)} s, ${flips} brightness reversals`,
+      };
+    }
+    case 'AC': {
+      let worst = 0;
+      let at = first;
+      for (const k of kfs) {
+        const near = frames.reduce((a, b) => (dist(b.f, k) < dist(a.f, k) ? b : a), frames[0]!);
+        const d = dist(near.f, k);
+        if (d > worst) {
+          worst = d;
+          at = near.t;
+        }
+      }
+      return {
+        score: Math.max(0, 1 - worst * 8),
+        from: at,
+        to: at,
+        why: `largest colour drift from a keyframe ${worst.toFixed(3)}`,
+      };
+    }
+    case 'VMA': {
+      const shots = Number(/shots detected: (\d+)/.exec(text)?.[1] ?? 1);
+      const oneTake = /one take requested/.test(text);
+      const wanted = Number(/(\d+) shots requested/.exec(text)?.[1] ?? shots);
+      const ok = oneTake ? shots === 1 : shots === wanted;
+      return {
+        score: ok ? 1 : 0,
+        from: first,
+        to: last,
+        why: `${shots} shots detected, ${oneTake ? '1' : wanted} requested`,
+      };
+    }
+    default:
+      return { score: 0.75, from: first, to: last, why: 'no evidence against' };
+  }
+}
+
+/** The grouped judge: {"metrics":[{"metric","items":[{"item_id","score","evidence"}]}]}. */
+export const groupedHandler: PromptHandler = {
+  kind: 'compass-grouped',
+  matches: (t) => /"metrics":\[\{"metric"/.test(t),
+  answer: ({ text, images, malformed }) => {
+    const labels = [...text.matchAll(/^Image (\S+):$/gm)].map((m) => m[1]!);
+    const frames: Frame[] = [];
+    const kfs: ImageFeatures[] = [];
+    labels.forEach((l, i) => {
+      const t = /^t=([\d.]+)s$/.exec(l);
+      if (t) frames.push({ t: Number(t[1]), f: images[i]! });
+      else if (images[i]) kfs.push(images[i]!);
+    });
+    const duration = Number(/The video lasts ([\d.]+) s/.exec(text)?.[1] ?? 0);
+    const dt =
+      frames.length > 1 ? (frames[frames.length - 1]!.t - frames[0]!.t) / (frames.length - 1) : 1 / 8;
+    const lists = [...text.matchAll(/^(SVQ|DVQ|AC|SOC|PR|VMA|AMA|AVC) \([^)]*\): (\[.*\])$/gm)].map((m) => ({
+      metric: m[1]!,
+      items: JSON.parse(m[2]!) as { item_id: string }[],
+    }));
+    const metrics = lists.map(({ metric, items }) => {
+      const j = judge(metric, frames, kfs, text, dt);
+      return {
+        metric,
+        items: items.map((it, i) => ({
+          item_id: it.item_id,
+          // the first item carries the measurement; the others agree with it, a notch kinder
+          score: anchor(i === 0 ? j.score : Math.min(1, j.score + 0.25)),
+          evidence: [
+            {
+              t_start_s: +j.from.toFixed(3),
+              t_end_s: +Math.min(duration, j.to + dt).toFixed(3),
+              observation: j.why,
+            },
+          ],
+        })),
+      };
+    });
+    if (malformed && metrics.length) {
+      const m0 = metrics[0]!;
+      if (m0.items[0]) m0.items[0].score = 0.6;
+      m0.items.push({
+        item_id: `${m0.metric}-unknown`,
+        score: 1,
+        evidence: [{ t_start_s: 0, t_end_s: 0, observation: 'an item nobody asked about' }],
+      });
+      if (m0.items[1])
+        m0.items[1].evidence = [{ t_start_s: 0, t_end_s: duration + 5, observation: 'past the end' }];
+      if (metrics.length > 1) metrics.pop();
+    }
+    return { metrics };
+  },
+};

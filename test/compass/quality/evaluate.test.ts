@@ -1,0 +1,142 @@
+/**
+ * Compass evaluate against the VLM emulator over real HTTP, on rendered mini videos. These prove
+ * the plumbing — the emulator was written to notice these faults; what a real judge notices is
+ * measured with a real judge.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LoadedCase, loadCases } from '../../../src/compass/cases.js';
+import { type EvaluateResult, evaluateCompass } from '../../../src/compass/quality/evaluate.js';
+import { leaderboard } from '../../../src/compass/quality/leaderboard.js';
+import type { FaultPlan } from '../../../src/dev/emulator/server.js';
+import type { MiniCompassPaths } from '../../../src/dev/mini-compass/build.js';
+import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
+import { ImageEncoder } from '../../../src/judge/images.js';
+import { emulatorJudge } from '../../support/emulator.js';
+import { sharedMiniCompass } from '../../support/mini-compass.js';
+import { tempDir } from '../../support/paths.js';
+
+let p: MiniCompassPaths;
+let cases: LoadedCase[] = [];
+const closers: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  p = await sharedMiniCompass();
+  cases = (await loadCases(p.cases)).filter((c) => ['ot-03', 'ms-06'].includes(c.case_id));
+}, 300_000);
+afterAll(async () => {
+  for (const c of closers) await c();
+});
+
+async function run(
+  models: string[],
+  faults?: FaultPlan,
+  cachePath?: string,
+): Promise<{ r: EvaluateResult; calls: number }> {
+  const j = await emulatorJudge(faults ? { faults } : {}, {}, cachePath);
+  closers.push(() => j.close());
+  const r = await evaluateCompass({
+    cases,
+    videos: p.videos,
+    models,
+    modes: ['minimal', 'segment_specific'],
+    embedder: createBuiltinEmbedder(),
+    judge: j.judge,
+    encoder: new ImageEncoder(384),
+  });
+  return { r, calls: j.judge.stats.calls };
+}
+
+describe('compass evaluate with the emulator', () => {
+  let clean: EvaluateResult;
+  let cache = '';
+
+  it('writes checklists for every applicable metric, judges every video, and a re-run asks nothing', async () => {
+    cache = join(tempDir(), 'judge.sqlite');
+    const first = await run(['faithful', 'flash'], undefined, cache);
+    clean = first.r;
+    expect(first.calls).toBeGreaterThan(0);
+    // ot-03 asks no audio: 6 metrics per mode; ms-06 asks audio, but the judge takes none → AMA/AVC not asked
+    expect(clean.checklists).toHaveLength(2 * 2 * 6);
+    for (const cl of clean.checklists) {
+      expect(cl.unresolved).toBeUndefined();
+      expect(cl.items.length).toBeGreaterThanOrEqual(3);
+    }
+    expect(clean.videos).toHaveLength(2 * 2 * 2);
+    const again = await run(['faithful', 'flash'], undefined, cache);
+    expect(again.calls).toBe(0);
+    expect(JSON.stringify(again.r.videos)).toBe(JSON.stringify(clean.videos));
+  });
+
+  it('statuses: AMA not judged for minimal prompts, audio metrics never zero-filled without a measurement', () => {
+    for (const v of clean.videos) {
+      const m = v.quality.metrics;
+      if (v.case_id === 'ot-03') expect(m.AVC.status).toBe('not_applicable');
+      if (v.prompt_mode === 'minimal') expect(m.AMA.status).toBe('not_applicable');
+      // ms-06 requests audio and the mini videos have none: a measured 0 with its reason
+      if (v.case_id === 'ms-06')
+        expect(m.AVC).toMatchObject({
+          status: 'scored',
+          score: 0,
+          reason: expect.stringMatching(/no audio track/),
+        });
+      for (const k of ['SVQ', 'DVQ', 'AC', 'SOC', 'PR', 'VMA'] as const) expect(m[k].status).toBe('scored');
+    }
+  });
+
+  it('a one-frame flash is a cut the one-take case did not ask for: VMA drops there and only there; keyframe metrics untouched', () => {
+    const get = (model: string, id: string, mode = 'minimal') =>
+      clean.videos.find((v) => v.model === model && v.case_id === id && v.prompt_mode === mode)!;
+    expect(get('faithful', 'ot-03').quality.metrics.VMA.score).toBe(1);
+    expect(get('flash', 'ot-03').quality.metrics.VMA.score!).toBeLessThan(1);
+    expect(get('flash', 'ms-06').quality.metrics.VMA.score).toBe(1); // flash at a shot's first frame: no new shot
+    for (const v of clean.videos) {
+      const row = clean.response.rows.find(
+        (r) => r.model === v.model && r.case_id === v.case_id && r.prompt_mode === v.prompt_mode,
+      )!;
+      expect(v.response.metrics).toEqual(row.metrics);
+    }
+    const lb = leaderboard(clean.videos, ['faithful', 'flash'], {
+      judge: 'emulator',
+      embedder: 'builtin',
+      runs: 1,
+    });
+    expect(lb.models.map((m) => m.model)).toEqual(['faithful', 'flash']);
+    expect(Object.keys(lb.by)).toEqual(['keyframes', 'structure', 'prompt_mode', 'conditioning']);
+  });
+
+  it('malformed replies are dropped item by item and the recomputed means are exact', async () => {
+    const { r } = await run(['faithful'], { rate: 1, kinds: ['bad-items'], seed: 3 });
+    for (const v of r.videos) {
+      const svq = v.quality.metrics.SVQ;
+      expect(svq.dropped).toEqual({ score_off_scale: 1, unknown_item: 1, time_out_of_range: 1 });
+      expect(svq.score).toBe(svq.items!.reduce((s, i) => s + i.score, 0) / svq.items!.length);
+      expect(v.quality.metrics.DVQ).toMatchObject({
+        status: 'unresolved',
+        reason: 'the reply has no result for DVQ',
+      });
+      expect(v.quality.groups.visual_quality.incomplete).toEqual(['DVQ']);
+    }
+  });
+
+  it('a judge that answers prose to everything: every quality metric unresolved with its reason, no crash', async () => {
+    const { r } = await run(['faithful'], { rate: 1, kinds: ['prose'] });
+    expect(r.checklists.every((c) => c.unresolved && c.items.length === 0)).toBe(true);
+    for (const v of r.videos) {
+      expect(v.quality.metrics.SVQ).toMatchObject({
+        status: 'unresolved',
+        reason: expect.stringMatching(/^no checklist for SVQ/),
+      });
+      // ms-06 segment-specific asks for audio the video lacks: AMA is a measured 0, so adherence stays
+      const audioMeasured = v.case_id === 'ms-06' && v.prompt_mode === 'segment_specific';
+      const missing = [
+        'visual_quality',
+        'spatiotemporal_coherence',
+        ...(audioMeasured ? [] : ['instruction_adherence']),
+      ];
+      expect(v.overall.missing).toEqual(missing);
+      const kt = v.response.groups.keyframe_fidelity + v.response.groups.temporal_organization;
+      expect(v.overall.score).toBeCloseTo(audioMeasured ? kt / 3 : kt / 2, 12);
+    }
+  });
+});
