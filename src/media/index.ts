@@ -2,6 +2,7 @@ export * from './grid.js';
 export * from './hash.js';
 export * from './image.js';
 export * from './image-stats.js';
+export * from './motion.js';
 export * from './quality.js';
 export * from './raw.js';
 export * from './sample.js';

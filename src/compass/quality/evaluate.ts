@@ -10,6 +10,8 @@ import type { Embedder } from '../../embed/embedder.js';
 import { PartialError } from '../../errors.js';
 import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
+import { cameraMotion } from '../../media/motion.js';
+import { probe } from '../../media/video.js';
 import { type LoadedCase, type PromptMode, videoPath } from '../cases.js';
 import type { ResponseOptions, ScanOptions } from '../response/options.js';
 import type { ScanCache } from '../response/scan-cache.js';
@@ -119,6 +121,9 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
         continue;
       }
       const c = cases.get(row.case_id)!;
+      const motion = (await cameraMotion(await probe(video), row.shots)).map(
+        (m, i) => `shot ${i + 1} [${m.start_s.toFixed(2)}, ${m.end_s.toFixed(2)}) s: ${m.motion}`,
+      );
       const quality = await judgeVideoQuality({
         judge,
         encoder: o.encoder,
@@ -127,6 +132,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
         video,
         checklists: byKey.get(`${row.case_id}/${row.prompt_mode}`)!,
         shots: row.shots,
+        motion,
         options: q,
       });
       videos.push({

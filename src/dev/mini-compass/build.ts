@@ -21,10 +21,14 @@ import {
   oneTakeTargets,
   planMultiShot,
   planOneTake,
+  QUALITY_MODELS,
+  type QualityModel,
+  type QualityPlan,
+  qualityPlan,
 } from './plans.js';
 import { MINI_FPS, renderVideo } from './render.js';
 
-export const MINI_COMPASS_VERSION = '1';
+export const MINI_COMPASS_VERSION = '2';
 const KEYFRAMES = 12;
 const FILLERS = 4;
 
@@ -108,11 +112,20 @@ export interface MiniCompassPaths {
   root: string;
   cases: string;
   videos: string;
+  /** Keyframe-response faults (and `faithful`). */
   models: readonly Model[];
+  /** Video-quality faults, each on top of the faithful video. */
+  qualityModels: readonly QualityModel[];
 }
 
 export function miniCompassPaths(out: string): MiniCompassPaths {
-  return { root: out, cases: join(out, 'cases.jsonl'), videos: join(out, 'videos'), models: MODELS };
+  return {
+    root: out,
+    cases: join(out, 'cases.jsonl'),
+    videos: join(out, 'videos'),
+    models: MODELS,
+    qualityModels: QUALITY_MODELS,
+  };
 }
 
 const kfId = (i: number) => `kf${String(i + 1).padStart(2, '0')}`;
@@ -159,7 +172,7 @@ function caseRecord(spec: MiniCaseSpec): Case {
 /** Build the mini Compass set unless a complete one of this version is there. */
 export async function buildMiniCompass(
   out: string,
-  opts: { onVideo?: (model: Model, caseId: string) => void; cases?: MiniCaseSpec[] } = {},
+  opts: { onVideo?: (model: Model | QualityModel, caseId: string) => void; cases?: MiniCaseSpec[] } = {},
 ): Promise<MiniCompassPaths> {
   const p = miniCompassPaths(out);
   const folder = { out, name: '.mini-compass', version: MINI_COMPASS_VERSION, what: 'a mini Compass set' };
@@ -179,13 +192,27 @@ export async function buildMiniCompass(
     for (const [i, img] of keyframes.entries())
       await writeFileAtomic(join(dir, `${kfId(i)}.png`), await encodeImage(img, { format: 'png' }));
     const images = { keyframes, drifted: keyframes.map(driftImage), fillers };
-    for (const model of MODELS) {
+    const jobs: { model: Model | QualityModel; plan: QualityPlan }[] = [
+      ...MODELS.map((model) => ({
+        model,
+        plan: {
+          segments: spec.structure === 'one_take' ? planOneTake(model, images) : planMultiShot(model, images),
+        },
+      })),
+      ...QUALITY_MODELS.map((model) => ({
+        model,
+        plan: qualityPlan(model, spec.structure, images, MINI_FPS),
+      })),
+    ];
+    for (const { model, plan } of jobs) {
       opts.onVideo?.(model, spec.case_id);
-      const plan = spec.structure === 'one_take' ? planOneTake(model, images) : planMultiShot(model, images);
       const mdir = join(p.videos, model);
       await mkdir(mdir, { recursive: true });
       const first = join(mdir, `${spec.case_id}__${PROMPT_MODES[0]}.mp4`);
-      await renderVideo(first, plan, MINI_W, MINI_H);
+      await renderVideo(first, plan.segments, MINI_W, MINI_H, {
+        ...(plan.filter ? { filter: plan.filter } : {}),
+        ...(plan.freeze ? { freeze: plan.freeze } : {}),
+      });
       for (const mode of PROMPT_MODES.slice(1)) {
         const f = join(mdir, `${spec.case_id}__${mode}.mp4`);
         await copyFile(first, `${f}.partial`);
@@ -195,6 +222,6 @@ export async function buildMiniCompass(
     records.push(caseRecord(spec));
   }
   await writeJsonl(p.cases, records);
-  await finishBuild(folder, { cases: specs.length, models: MODELS });
+  await finishBuild(folder, { cases: specs.length, models: MODELS, quality_models: QUALITY_MODELS });
   return p;
 }

@@ -16,10 +16,73 @@
  * 1.5 s), joined by hard cuts.
  */
 import type { RawImage } from '../../media/raw.js';
-import type { Hold, Segment } from './render.js';
+import { type Freeze, type Hold, type Segment, totalFrames } from './render.js';
 
 export const MODELS = ['faithful', 'missing', 'swapped', 'mistimed', 'repeated', 'flash', 'drift'] as const;
 export type Model = (typeof MODELS)[number];
+
+/**
+ * Quality faults, for the video-quality judge (each on top of the faithful video): `blurred` (every
+ * frame box-blurred), `flicker` (brightness ±0.08, at random frame by frame), `frozen` (after the last
+ * keyframe the picture freezes for 2.5 s, then jumps), `colour-drift` (red gamma rising and blue
+ * falling over the video, 1.5× / 1/1.5× at the end) and `cut` (an unasked-for hard cut: a one-take
+ * case's middle transition, or the first shot's inner transition, replaced by a cut to an
+ * unrelated image and back).
+ */
+export const QUALITY_MODELS = ['blurred', 'flicker', 'frozen', 'colour-drift', 'cut'] as const;
+export type QualityModel = (typeof QUALITY_MODELS)[number];
+
+export interface QualityPlan {
+  segments: Segment[];
+  filter?: string;
+  freeze?: Freeze;
+}
+
+export function qualityPlan(
+  model: QualityModel,
+  structure: 'one_take' | 'multi_shot',
+  im: PlanImages,
+  fps: number,
+): QualityPlan {
+  const segments = structure === 'one_take' ? planOneTake('faithful', im) : planMultiShot('faithful', im);
+  const total = totalFrames(segments);
+  switch (model) {
+    case 'blurred':
+      return { segments, filter: 'boxblur=4:2' };
+    case 'flicker':
+      // a seeded pseudo-random ±0.08 per frame (a regular alternation would alias with the sampling)
+      return { segments, filter: "eq=brightness='0.08*(2*gt(random(0)\\,0.5)-1)':eval=frame" };
+    case 'colour-drift': {
+      const d = (total / fps).toFixed(3);
+      return { segments, filter: `eq=gamma_r='1+0.5*t/${d}':gamma_b='1/(1+0.5*t/${d})':eval=frame` };
+    }
+    case 'frozen': {
+      if (structure === 'one_take') {
+        const n = im.keyframes.length;
+        const at = SLOT / 2 + SLOT * (n - 1) + HOLD / 2; // the first frame after the last hold
+        return { segments, freeze: { at, frames: 60, skip: 6 } };
+      }
+      // the last shot's final frame freezes, then the video jumps to an unrelated image
+      const jump: Segment = {
+        frames: 12,
+        holds: [{ image: im.fillers[0]!, start: 0, end: 12 }],
+        lead: im.fillers[2]!,
+        tail: im.fillers[3]!,
+      };
+      return { segments: [...segments, jump], freeze: { at: total - 1, frames: 60, skip: 0 } };
+    }
+    case 'cut': {
+      const seg = segments[0]!;
+      const holds = [...seg.holds].sort((a, b) => a.start - b.start);
+      // the gap between the middle two holds of a one-take, or the two holds of the first pair shot
+      const i = structure === 'one_take' ? Math.floor((holds.length - 1) / 2) : 0;
+      const a = holds[i]!;
+      const b = holds[i + 1]!;
+      const inserted: Hold = { image: im.fillers[1]!, start: a.end, end: b.start };
+      return { segments: [{ ...seg, holds: [...seg.holds, inserted] }, ...segments.slice(1)] };
+    }
+  }
+}
 
 export const SLOT = 36;
 export const HOLD = 14;

@@ -56,6 +56,13 @@ function* segmentFrames(s: Segment): Generator<Uint8Array> {
   }
 }
 
+/** Freeze: after frame `at`, show it `frames` more times, then skip `skip` frames (a jump). */
+export interface Freeze {
+  at: number;
+  frames: number;
+  skip: number;
+}
+
 export function totalFrames(segments: readonly Segment[]): number {
   return segments.reduce((n, s) => n + s.frames, 0);
 }
@@ -66,11 +73,27 @@ export async function renderVideo(
   segments: readonly Segment[],
   w: number,
   h: number,
-  opts: { filter?: string; crf?: number } = {},
+  opts: { filter?: string; crf?: number; freeze?: Freeze } = {},
 ): Promise<void> {
   const tmp = `${file}.partial.mp4`;
+  const fr = opts.freeze;
   function* all() {
-    for (const s of segments) yield* segmentFrames(s);
+    let i = 0;
+    let skip = 0;
+    for (const s of segments)
+      for (const f of segmentFrames(s)) {
+        if (skip > 0) {
+          skip--;
+          i++;
+          continue;
+        }
+        yield f;
+        if (fr && i === fr.at) {
+          for (let k = 0; k < fr.frames; k++) yield f;
+          skip = fr.skip;
+        }
+        i++;
+      }
   }
   await ffmpegEncodeRaw(
     [

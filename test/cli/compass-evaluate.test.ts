@@ -1,0 +1,167 @@
+/** `kfbench compass evaluate` and `compass report` end to end, against the emulator over HTTP. */
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
+import type { MiniCompassPaths } from '../../src/dev/mini-compass/build.js';
+import { runCli } from '../support/cli.js';
+import { sharedMiniCompass } from '../support/mini-compass.js';
+import { tempDir } from '../support/paths.js';
+
+let p: MiniCompassPaths;
+let emu: Emulator;
+let prose: Emulator;
+let dir = '';
+let cases = '';
+
+beforeAll(async () => {
+  p = await sharedMiniCompass();
+  emu = await startEmulator();
+  prose = await startEmulator({ faults: { rate: 1, kinds: ['prose'] } });
+  dir = tempDir('kfbench-compass-eval-');
+  const line = readFileSync(p.cases, 'utf8')
+    .split('\n')
+    .find((l) => l.includes('"case_id":"ot-03"'))!;
+  const c = JSON.parse(line);
+  c.keyframes = c.keyframes.map((k: { image: string }) => ({ ...k, image: join(p.root, k.image) }));
+  cases = join(dir, 'cases.jsonl');
+  writeFileSync(cases, `${JSON.stringify(c)}\n`);
+  for (const model of ['faithful', 'cut']) {
+    mkdirSync(join(dir, 'videos', model), { recursive: true });
+    for (const mode of ['minimal', 'segment_specific'])
+      if (!(model === 'cut' && mode === 'segment_specific'))
+        copyFileSync(
+          join(p.videos, model, `ot-03__${mode}.mp4`),
+          join(dir, 'videos', model, `ot-03__${mode}.mp4`),
+        );
+  }
+}, 300_000);
+afterAll(async () => {
+  await emu?.close();
+  await prose?.close();
+});
+
+const judge = (e: Emulator) => `openai:kfbench-emulator@${e.url}`;
+
+describe('kfbench compass evaluate / report', () => {
+  it('both axes, the leaderboard, every output file; a missing video is reported (exit 5); a re-run asks nothing', async () => {
+    const out = join(dir, 'out');
+    const args = [
+      'compass',
+      'evaluate',
+      '--cases',
+      cases,
+      '--videos',
+      join(dir, 'videos'),
+      '--model',
+      'faithful',
+      'cut',
+      '--judge',
+      judge(emu),
+      '--out',
+      out,
+    ];
+    const r = await runCli(args);
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr).toMatch(/missing: .*cut\/ot-03__segment_specific\.mp4/);
+    expect(r.stdout).toMatch(/^faithful\s+0\.\d{3}/m);
+    for (const f of [
+      'checklists.jsonl',
+      'evaluation.jsonl',
+      'leaderboard.json',
+      'response.jsonl',
+      'summary.json',
+      'run.json',
+    ])
+      expect(existsSync(join(out, f)), f).toBe(true);
+    const lb = JSON.parse(readFileSync(join(out, 'leaderboard.json'), 'utf8'));
+    expect(lb.models.map((m: { model: string }) => m.model)).toEqual(['faithful', 'cut']);
+    const rows = readFileSync(join(out, 'evaluation.jsonl'), 'utf8').trim().split('\n');
+    expect(rows).toHaveLength(3);
+    const calls = emu.log.length;
+    const again = await runCli(args);
+    expect(again.code).toBe(5);
+    expect(emu.log.length).toBe(calls);
+    expect(again.stdout).toMatch(/judge calls 0, from the cache \d+/);
+    expect(readFileSync(join(out, 'leaderboard.json'), 'utf8')).toBe(`${JSON.stringify(lb, null, 2)}\n`);
+
+    for (const [format, re] of [
+      ['text', /^faithful\s+/m],
+      ['json', /"models": \[/],
+      ['csv', /^factor,level,model,overall/],
+      ['md', /^\| model \| Overall \|/m],
+      ['html', /^<!doctype html>.*<svg/s],
+    ] as const) {
+      const rep = await runCli(['compass', 'report', '--eval', out, '--format', format]);
+      expect(rep.code, format).toBe(0);
+      expect(rep.stdout, format).toMatch(re);
+    }
+    const bad = await runCli(['compass', 'report', '--eval', out, '--format', 'pdf']);
+    expect(bad.code).toBe(2);
+  });
+
+  it('--dry-run counts and asks nothing', async () => {
+    const before = emu.log.length;
+    const r = await runCli([
+      'compass',
+      'evaluate',
+      '--cases',
+      cases,
+      '--videos',
+      join(dir, 'videos'),
+      '--model',
+      'faithful',
+      '--judge',
+      judge(emu),
+      '--out',
+      join(dir, 'dry'),
+      '--dry-run',
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/12 checklist questions and at most 6 grouped-judge questions/);
+    expect(emu.log.length).toBe(before);
+  });
+
+  it('a judge that answers prose to everything: no crash, every quality metric unresolved, keyframe groups kept', async () => {
+    const out = join(dir, 'prose');
+    const r = await runCli([
+      'compass',
+      'evaluate',
+      '--cases',
+      cases,
+      '--videos',
+      join(dir, 'videos'),
+      '--model',
+      'faithful',
+      '--judge',
+      judge(prose),
+      '--out',
+      out,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const v = JSON.parse(readFileSync(join(out, 'evaluation.jsonl'), 'utf8').split('\n')[0]!);
+    expect(v.quality.metrics.SVQ.status).toBe('unresolved');
+    expect(v.overall.missing).toContain('visual_quality');
+    expect(v.overall.score).toBeGreaterThan(0.9);
+  });
+
+  it('a case without prompts is bad input naming the line', async () => {
+    const c = JSON.parse(readFileSync(cases, 'utf8'));
+    delete c.prompts;
+    writeFileSync(join(dir, 'noprompt.jsonl'), JSON.stringify(c));
+    const r = await runCli([
+      'compass',
+      'evaluate',
+      '--cases',
+      join(dir, 'noprompt.jsonl'),
+      '--videos',
+      join(dir, 'videos'),
+      '--model',
+      'faithful',
+      '--judge',
+      judge(emu),
+    ]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/noprompt\.jsonl:1: prompts:/);
+  });
+});
