@@ -52,53 +52,69 @@ const MARGIN = 8;
 const SHIFT = 6;
 const SCALES = [0.9, 0.92, 0.94, 0.96, 0.98, 1.02, 1.04, 1.06, 1.08, 1.1];
 
-function errorOf(
-  prev: Uint8Array,
-  cur: Uint8Array,
-  w: number,
-  h: number,
-  map: (x: number, y: number) => [number, number],
-): number {
+/** Mean absolute difference between cur and prev read through an index map (−1 = outside). */
+function errorOf(prev: Uint8Array, cur: Uint8Array, curIdx: Int32Array, prevIdx: Int32Array): number {
   let s = 0;
   let n = 0;
-  for (let y = MARGIN; y < h - MARGIN; y++) {
-    for (let x = MARGIN; x < w - MARGIN; x++) {
-      const [sx, sy] = map(x, y);
-      const ix = Math.round(sx);
-      const iy = Math.round(sy);
-      if (ix < 0 || iy < 0 || ix >= w || iy >= h) continue;
-      s += Math.abs(cur[y * w + x]! - prev[iy * w + ix]!);
-      n++;
-    }
+  for (let k = 0; k < curIdx.length; k++) {
+    const j = prevIdx[k]!;
+    if (j < 0) continue;
+    s += Math.abs(cur[curIdx[k]!]! - prev[j]!);
+    n++;
   }
   return n ? s / n : Number.POSITIVE_INFINITY;
 }
 
-/** The global motion between two grey frames of the same size. */
-export function globalMotion(prev: Uint8Array, cur: Uint8Array, w: number, h: number): MotionStep {
-  let best: MotionStep = { dx: 0, dy: 0, scale: 1 };
-  let bestErr = errorOf(prev, cur, w, h, (x, y) => [x, y]);
-  const still = bestErr;
+interface Model {
+  step: MotionStep;
+  prevIdx: Int32Array;
+}
+
+const models = new Map<string, { curIdx: Int32Array; still: Int32Array; candidates: Model[] }>();
+
+/** Index maps of every candidate model for a frame size (built once per size). */
+function modelsFor(w: number, h: number) {
+  const key = `${w}x${h}`;
+  let m = models.get(key);
+  if (m) return m;
+  const cur: number[] = [];
+  for (let y = MARGIN; y < h - MARGIN; y++) for (let x = MARGIN; x < w - MARGIN; x++) cur.push(y * w + x);
+  const curIdx = Int32Array.from(cur);
+  const mapBy = (f: (x: number, y: number) => [number, number]) =>
+    Int32Array.from(cur, (i) => {
+      const [sx, sy] = f(i % w, Math.floor(i / w));
+      const ix = Math.round(sx);
+      const iy = Math.round(sy);
+      return ix < 0 || iy < 0 || ix >= w || iy >= h ? -1 : iy * w + ix;
+    });
+  const candidates: Model[] = [];
   for (let dy = -SHIFT; dy <= SHIFT; dy++)
-    for (let dx = -SHIFT; dx <= SHIFT; dx++) {
-      if (!dx && !dy) continue;
-      const e = errorOf(prev, cur, w, h, (x, y) => [x + dx, y + dy]);
-      if (e < bestErr - 1e-9) {
-        bestErr = e;
-        best = { dx, dy, scale: 1 };
-      }
-    }
+    for (let dx = -SHIFT; dx <= SHIFT; dx++)
+      if (dx || dy) candidates.push({ step: { dx, dy, scale: 1 }, prevIdx: mapBy((x, y) => [x + dx, y + dy]) });
   const cx = (w - 1) / 2;
   const cy = (h - 1) / 2;
-  for (const s of SCALES) {
-    const e = errorOf(prev, cur, w, h, (x, y) => [cx + (x - cx) / s, cy + (y - cy) / s]);
+  for (const s of SCALES)
+    candidates.push({ step: { dx: 0, dy: 0, scale: s }, prevIdx: mapBy((x, y) => [cx + (x - cx) / s, cy + (y - cy) / s]) });
+  m = { curIdx, still: curIdx, candidates };
+  models.set(key, m);
+  return m;
+}
+
+/** The global motion between two grey frames of the same size. */
+export function globalMotion(prev: Uint8Array, cur: Uint8Array, w: number, h: number): MotionStep {
+  const m = modelsFor(w, h);
+  const still = errorOf(prev, cur, m.curIdx, m.still);
+  let best: MotionStep = { dx: 0, dy: 0, scale: 1 };
+  let bestErr = still;
+  for (const c of m.candidates) {
+    const e = errorOf(prev, cur, m.curIdx, c.prevIdx);
     if (e < bestErr - 1e-9) {
       bestErr = e;
-      best = { dx: 0, dy: 0, scale: s };
+      best = c.step;
     }
   }
   // a change too small to tell from noise is no motion
-  return still - bestErr < 0.5 ? { dx: 0, dy: 0, scale: 1 } : best;
+  return still - bestErr < 0.5 ? { dx: 0, dy: 0, scale: 1 } : { ...best };
 }
 
 export function classifyMotion(
