@@ -57,6 +57,8 @@ const COMMANDS = [
   'compass sensitivity',
   'compass grid',
   'compass prompts',
+  'compass evaluate',
+  'compass report',
   'demo',
 ];
 
