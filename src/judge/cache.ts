@@ -19,6 +19,8 @@ export interface CacheKeyParts {
   protocol: { name: string; version: string };
   prompt: string;
   images: string[];
+  /** sha256 of the audio sent, when any (absent keys leave older cache keys unchanged). */
+  audio?: string | undefined;
   labels: string[];
   sampling: Readonly<Record<string, unknown>>;
 }

@@ -11,6 +11,7 @@ import { type CachedAnswer, type JudgeCache, judgeCacheKey } from './cache.js';
 import { parseReply } from './parse.js';
 import {
   emptyStats,
+  type JudgeAudio,
   type JudgeBackend,
   type JudgeImage,
   type JudgeStats,
@@ -23,6 +24,8 @@ export interface Question<S extends z.ZodType> {
   images: JudgeImage[];
   /** The label shown before each image, in placement order. */
   labels: string[];
+  /** An audio track (only for judges that accept audio input). */
+  audio?: JudgeAudio | undefined;
   protocol: { name: string; version: string };
   schema: S;
 }
@@ -68,6 +71,7 @@ export class Judge {
       protocol: q.protocol,
       prompt: q.prompt,
       images: q.images.map((i) => i.sha256),
+      audio: q.audio?.sha256,
       labels: q.labels,
       sampling: { ...this.sampling },
     });
@@ -121,6 +125,7 @@ export class Judge {
           prompt: q.prompt,
           images: q.images,
           labels: q.labels,
+          audio: q.audio,
           protocol: q.protocol.name,
           sampling: this.sampling,
           attempt,

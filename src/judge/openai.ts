@@ -114,6 +114,13 @@ export class OpenAiBackend implements JudgeBackend {
       content.push({ type: 'text', text: `Image ${req.labels[i] ?? i + 1}:` });
       content.push({ type: 'image_url', image_url: { url: dataUrl(img) } });
     });
+    if (req.audio) {
+      content.push({ type: 'text', text: 'Audio track:' });
+      content.push({
+        type: 'input_audio',
+        input_audio: { data: req.audio.data.toString('base64'), format: req.audio.format },
+      });
+    }
     let retries = 0;
     let refused = 0;
     let last = '';

@@ -7,6 +7,13 @@ export interface JudgeImage {
   mime: 'image/jpeg';
 }
 
+/** An audio track as sent to a judge that accepts audio input (OpenAI-compatible `input_audio`). */
+export interface JudgeAudio {
+  data: Buffer;
+  sha256: string;
+  format: 'wav' | 'mp3';
+}
+
 export interface Sampling {
   temperature: number;
   max_tokens: number;
@@ -24,6 +31,8 @@ export interface BackendRequest {
   images: JudgeImage[];
   /** The label shown before each image (e.g. A, B or 1…7), in placement order. */
   labels: string[];
+  /** An audio track, for judges declared to take audio. */
+  audio?: JudgeAudio | undefined;
   /** Protocol name, e.g. `pairwise` or `listwise` (the local reader answers by it). */
   protocol: string;
   sampling: Sampling;

@@ -235,6 +235,11 @@ async function pipeThrough(
   return Buffer.concat(chunks);
 }
 
+/** Run ffmpeg and return what it writes to stdout (small outputs: an extracted audio track). */
+export async function ffmpegBytes(args: string[], file: string): Promise<Buffer> {
+  return pipeThrough(args, [], file, true);
+}
+
 /**
  * Encode raw frames produced by the caller: `args` say how to read them from stdin
  * (`-f rawvideo -pix_fmt … -s … -r … -i pipe:0`) and where to write.

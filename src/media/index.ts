@@ -1,3 +1,4 @@
+export * from './audio.js';
 export * from './grid.js';
 export * from './hash.js';
 export * from './image.js';

@@ -90,11 +90,15 @@ function modelsFor(w: number, h: number) {
   const candidates: Model[] = [];
   for (let dy = -SHIFT; dy <= SHIFT; dy++)
     for (let dx = -SHIFT; dx <= SHIFT; dx++)
-      if (dx || dy) candidates.push({ step: { dx, dy, scale: 1 }, prevIdx: mapBy((x, y) => [x + dx, y + dy]) });
+      if (dx || dy)
+        candidates.push({ step: { dx, dy, scale: 1 }, prevIdx: mapBy((x, y) => [x + dx, y + dy]) });
   const cx = (w - 1) / 2;
   const cy = (h - 1) / 2;
   for (const s of SCALES)
-    candidates.push({ step: { dx: 0, dy: 0, scale: s }, prevIdx: mapBy((x, y) => [cx + (x - cx) / s, cy + (y - cy) / s]) });
+    candidates.push({
+      step: { dx: 0, dy: 0, scale: s },
+      prevIdx: mapBy((x, y) => [cx + (x - cx) / s, cy + (y - cy) / s]),
+    });
   m = { curIdx, still: curIdx, candidates };
   models.set(key, m);
   return m;

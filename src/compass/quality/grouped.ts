@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import type { Judge } from '../../judge/judge.js';
 import { loadTemplate, render } from '../../judge/prompts.js';
-import type { JudgeImage } from '../../judge/types.js';
+import type { JudgeAudio, JudgeImage } from '../../judge/types.js';
 import type { LoadedCase, PromptMode } from '../cases.js';
 import type { ChecklistItem } from './checklist.js';
 import { METRIC_NAMES, type QualityMetric } from './metrics.js';
@@ -141,6 +141,8 @@ export interface GroupedInput {
   duration_s: number;
   evidence: string;
   budgetNote: string;
+  /** The video's audio track, sent only to judges declared to take audio (AMA, AVC). */
+  audio?: JudgeAudio | undefined;
 }
 
 export function groupedQuestion(g: GroupedInput) {
@@ -158,7 +160,7 @@ export function groupedQuestion(g: GroupedInput) {
     structure: g.c.structure === 'one_take' ? 'one continuous take (no cuts)' : 'multi-shot',
     mode: g.mode === 'minimal' ? 'minimal' : 'segment-specific',
     prompt: g.mode === 'minimal' ? g.c.prompts.minimal : g.c.prompts.segment_specific,
-    evidence: g.evidence,
+    evidence: g.audio ? `${g.evidence}\n- the video's audio track is attached after the images` : g.evidence,
     checklists,
     rubric: g.metrics.map((m) => RUBRICS[m]).join(' '),
   });
@@ -166,6 +168,7 @@ export function groupedQuestion(g: GroupedInput) {
     prompt,
     images: [...g.frames.map((f) => f.image), ...g.keyframes],
     labels: [...g.frames.map((f) => `t=${f.time_s.toFixed(3)}s`), ...g.c.keyframes.map((k) => k.kf_id)],
+    ...(g.audio ? { audio: g.audio } : {}),
     protocol: { name: GROUPED_PROTOCOL, version: t.version },
     schema: GroupedReply,
   };

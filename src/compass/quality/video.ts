@@ -7,6 +7,7 @@
  */
 import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
+import { extractAudio } from '../../media/audio.js';
 import { probe, streamFrames } from '../../media/video.js';
 import type { LoadedCase, PromptMode } from '../cases.js';
 import type { ScanShot } from '../response/scan.js';
@@ -121,6 +122,7 @@ export async function judgeVideoQuality(a: {
     }
   }
   const evidence = evidenceText(a.c, a.shots, a.motion);
+  const audio = o.audio ? await extractAudio(info) : null;
   for (const group of Object.values(QUALITY_GROUPS) as readonly (readonly QualityMetric[])[]) {
     const ask = group.filter((m) => metrics[m] === undefined);
     if (!ask.length) continue;
@@ -133,6 +135,7 @@ export async function judgeVideoQuality(a: {
       keyframes,
       duration_s: info.duration_s,
       evidence,
+      ...(audio && ask.some((m) => m === 'AMA' || m === 'AVC') ? { audio } : {}),
       budgetNote: capped
         ? ` (capped at ${o.budget} frames for this ${info.duration_s.toFixed(1)} s video)`
         : ` at ${o.fps} fps`,

@@ -65,6 +65,8 @@ export interface LoggedRequest {
   fault: FaultKind | null;
   /** HTTP status sent; -1 connection reset on purpose; -2 the client left before the reply. */
   status: number;
+  /** The request carried an audio track (`input_audio`). */
+  audio?: boolean;
 }
 
 export interface Emulator {
@@ -174,6 +176,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       .filter((p) => p.type === 'text')
       .map((p) => p.text ?? '')
       .join('\n');
+    if (parts.some((p) => p.type === 'input_audio')) entry.audio = true;
     const urls = parts.filter((p) => p.type === 'image_url').map((p) => p.image_url?.url ?? '');
     const bytes = urls.map((u) => Buffer.from(u.slice(u.indexOf(',') + 1), 'base64'));
     const hash = createHash('sha256').update(text);

@@ -1,0 +1,104 @@
+/**
+ * Audio: AMA and AVC are asked only of a judge declared to take audio, with the video's track
+ * attached as an OpenAI-compatible `input_audio` part; otherwise they are reported not measured.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LoadedCase, loadCases } from '../../../src/compass/cases.js';
+import { evaluateCompass } from '../../../src/compass/quality/evaluate.js';
+import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
+import { ImageEncoder } from '../../../src/judge/images.js';
+import { extractAudio } from '../../../src/media/audio.js';
+import { ffmpegRun } from '../../../src/media/ffmpeg.js';
+import { probe } from '../../../src/media/video.js';
+import { emulatorJudge } from '../../support/emulator.js';
+import { sharedMiniCompass } from '../../support/mini-compass.js';
+import { tempDir } from '../../support/paths.js';
+
+let dir = '';
+let c: LoadedCase;
+const closers: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  const p = await sharedMiniCompass();
+  c = (await loadCases(p.cases)).find((x) => x.case_id === 'ms-06')!; // requests audio
+  dir = tempDir('kfbench-audio-');
+  mkdirSync(join(dir, 'videos', 'sound'), { recursive: true });
+  const src = join(p.videos, 'faithful', 'ms-06__segment_specific.mp4');
+  await ffmpegRun(
+    [
+      '-y',
+      '-i',
+      src,
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=44100',
+      '-shortest',
+      '-c:v',
+      'copy',
+      '-c:a',
+      'aac',
+      join(dir, 'videos', 'sound', 'ms-06__segment_specific.mp4'),
+    ],
+    src,
+  );
+}, 300_000);
+afterAll(async () => {
+  for (const f of closers) await f();
+});
+
+describe('audio for the judge', () => {
+  it('extracts a valid mono 16 kHz WAV', async () => {
+    const info = await probe(join(dir, 'videos', 'sound', 'ms-06__segment_specific.mp4'));
+    const a = (await extractAudio(info))!;
+    expect(a.data.toString('ascii', 0, 4)).toBe('RIFF');
+    expect(a.data.readUInt32LE(4)).toBe(a.data.length - 8);
+    expect(a.data.readUInt16LE(22)).toBe(1); // mono
+    expect(a.data.readUInt32LE(24)).toBe(16000);
+    const dataAt = a.data.indexOf('data');
+    const samples = a.data.readUInt32LE(dataAt + 4) / 2;
+    expect(samples / 16000).toBeCloseTo(info.duration_s, 0);
+    expect(
+      await extractAudio(await probe(join(dir, 'videos', 'sound', 'ms-06__segment_specific.mp4'))),
+    ).toMatchObject({ sha256: a.sha256 });
+  });
+
+  for (const audio of [true, false])
+    it(
+      audio
+        ? 'with --judge-audio: AMA and AVC asked, the track attached'
+        : 'without: AMA and AVC not measured, never zero',
+      async () => {
+        const j = await emulatorJudge();
+        closers.push(() => j.close());
+        const r = await evaluateCompass({
+          cases: [c],
+          videos: join(dir, 'videos'),
+          models: ['sound'],
+          modes: ['segment_specific'],
+          embedder: createBuiltinEmbedder(),
+          judge: j.judge,
+          encoder: new ImageEncoder(384),
+          quality: { audio },
+        });
+        const m = r.videos[0]!.quality.metrics;
+        const withAudio = j.emu.log.filter((e) => e.audio);
+        if (audio) {
+          expect(m.AMA.status).toBe('scored');
+          expect(m.AVC.status).toBe('scored');
+          expect(withAudio).toHaveLength(2); // the adherence group and the AV group, nothing else
+        } else {
+          expect(m.AMA).toMatchObject({
+            status: 'not_measured',
+            score: null,
+            reason: expect.stringMatching(/audio/),
+          });
+          expect(m.AVC.status).toBe('not_measured');
+          expect(withAudio).toHaveLength(0);
+          expect(r.videos[0]!.quality.groups.av_coordination).toEqual({ score: null, incomplete: ['AVC'] });
+        }
+      },
+    );
+});
