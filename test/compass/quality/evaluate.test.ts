@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LoadedCase, loadCases } from '../../../src/compass/cases.js';
-import { type EvaluateResult, evaluateCompass } from '../../../src/compass/quality/evaluate.js';
+import { budgetCheck, type EvaluateResult, evaluateCompass } from '../../../src/compass/quality/evaluate.js';
 import { leaderboard } from '../../../src/compass/quality/leaderboard.js';
 import type { FaultPlan } from '../../../src/dev/emulator/server.js';
 import type { MiniCompassPaths } from '../../../src/dev/mini-compass/build.js';
@@ -32,6 +32,7 @@ async function run(
   models: string[],
   faults?: FaultPlan,
   cachePath?: string,
+  extra: { runs?: number; maxCalls?: number } = {},
 ): Promise<{ r: EvaluateResult; calls: number }> {
   const j = await emulatorJudge(faults ? { faults } : {}, {}, cachePath);
   closers.push(() => j.close());
@@ -43,6 +44,7 @@ async function run(
     embedder: createBuiltinEmbedder(),
     judge: j.judge,
     encoder: new ImageEncoder(384),
+    ...extra,
   });
   return { r, calls: j.judge.stats.calls };
 }
@@ -138,5 +140,28 @@ describe('compass evaluate with the emulator', () => {
       const kt = v.response.groups.keyframe_fidelity + v.response.groups.temporal_organization;
       expect(v.overall.score).toBeCloseTo(audioMeasured ? kt / 3 : kt / 2, 12);
     }
+  });
+
+  it('--runs 2: each run asked and cached apart; the leaderboard reports mean ± sd over runs', async () => {
+    const cachePath = join(tempDir(), 'runs.sqlite');
+    const one = await run(['faithful'], undefined, cachePath);
+    const two = await run(['faithful'], undefined, cachePath, { runs: 2 });
+    // run 1 comes from the cache; run 2's grouped questions are new (3 per video), checklists are shared
+    expect(two.calls).toBe(one.r.videos.length * 3);
+    expect(two.r.videos.map((v) => v.run)).toEqual([0, 0, 0, 0, 1, 1, 1, 1]);
+    const lb = leaderboard(two.r.videos, ['faithful'], { judge: 'emulator', embedder: 'builtin', runs: 2 });
+    expect(lb.models[0]).toMatchObject({ runs: 2, overall_sd: 0 }); // a deterministic judge agrees with itself
+  });
+
+  it('--max-calls: stops starting videos at the budget and names the ones left; a re-run with room finishes them', async () => {
+    const cachePath = join(tempDir(), 'budget.sqlite');
+    const first = await run(['faithful'], undefined, cachePath, { maxCalls: 30 });
+    expect(first.r.skipped.length).toBeGreaterThan(0);
+    expect(first.r.videos.length + first.r.skipped.length).toBe(4);
+    expect(() => budgetCheck(first.r)).toThrow(/not judged: the call budget ran out/);
+    const second = await run(['faithful'], undefined, cachePath);
+    expect(second.r.skipped).toEqual([]);
+    expect(second.r.videos).toHaveLength(4);
+    expect(second.calls).toBe(first.r.skipped.length * 3); // only the videos not done before
   });
 });
