@@ -53,18 +53,30 @@ const groupsPerVideo = groupedCalls / videos;
 const imagesPerVideo = ((frames + kfs) / videos) * groupsPerVideo;
 // warm: everything from the cache
 const t1 = performance.now();
-await evaluateCompass({ cases, videos: p.videos, models: ['faithful'], modes: ['minimal', 'segment_specific'], embedder: createBuiltinEmbedder(), judge, encoder });
+await evaluateCompass({
+  cases,
+  videos: p.videos,
+  models: ['faithful'],
+  modes: ['minimal', 'segment_specific'],
+  embedder: createBuiltinEmbedder(),
+  judge,
+  encoder,
+});
 const warm = (performance.now() - t1) / 1000;
 cache.close();
 await emu.close();
 
 console.log(`| figure | value |\n|---|---|`);
 console.log(`| videos (8 cases × 2 prompt modes) | ${videos} |`);
-console.log(`| checklist calls (once per case, mode and metric, shared by every model) | ${checklistCalls} (${(checklistCalls / cases.length / 2).toFixed(1)} per case and mode) |`);
+console.log(
+  `| checklist calls (once per case, mode and metric, shared by every model) | ${checklistCalls} (${(checklistCalls / cases.length / 2).toFixed(1)} per case and mode) |`,
+);
 console.log(`| grouped-judge calls per video | ${groupsPerVideo.toFixed(2)} |`);
 console.log(`| frames per video (8 fps, budget 48) | ${(frames / videos).toFixed(1)} |`);
 console.log(`| images per video (frames + keyframes, per call × calls) | ${imagesPerVideo.toFixed(1)} |`);
-console.log(`| prompt tokens per video (emulator's count: 258 per image + text/4) | ${((s.prompt_tokens) / videos).toFixed(0)} |`);
+console.log(
+  `| prompt tokens per video (emulator's count: 258 per image + text/4) | ${(s.prompt_tokens / videos).toFixed(0)} |`,
+);
 console.log(`| completion tokens per video | ${(s.completion_tokens / videos).toFixed(0)} |`);
 console.log(`| wall time per video, cold (zero-latency judge) | ${(wall / videos).toFixed(2)} s |`);
 console.log(`| wall time per video, warm (all from the cache) | ${(warm / videos).toFixed(2)} s |`);

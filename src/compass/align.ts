@@ -1,0 +1,222 @@
+/**
+ * `compass align` (SPEC §3.4): human pairwise judgments against automatic per-case scores.
+ *  - win rates per dimension and model (a vote for the model 1, a tie ½, a loss 0), with
+ *    case-clustered bootstrap 95 % intervals;
+ *  - agreement of decisive majorities (a strict majority of an item's votes for A or for B; other
+ *    items excluded, coverage reported) with the sign of the automatic score difference (a
+ *    difference of exactly 0 counts as disagreement);
+ *  - model-level Spearman per dimension between human win rates and mean automatic scores, with an
+ *    exact permutation p for up to 9 models and an asymptotic one above, and a case-clustered
+ *    bootstrap interval;
+ *  - Krippendorff's α (nominal) per model pair: annotators × items, each vote coded as the model it
+ *    chose or as a tie, so the order in which a pair was shown does not matter.
+ * An item is (case, unordered model pair, dimension).
+ */
+import { z } from 'zod';
+import { BadInputError } from '../errors.js';
+import { clusteredBootstrap } from '../stats/bootstrap.js';
+import { krippendorffAlpha } from '../stats/krippendorff.js';
+import { spearman, spearmanAsymptoticP, spearmanExactP } from '../stats/rank.js';
+import { readJsonl } from '../store/jsonl.js';
+
+export const Judgment = z.object({
+  case_id: z.string().min(1),
+  model_a: z.string().min(1),
+  model_b: z.string().min(1),
+  dimension: z.string().min(1),
+  annotator: z.string().min(1),
+  choice: z.enum(['A', 'B', 'Tie']),
+});
+export type Judgment = z.output<typeof Judgment>;
+
+export const AutoScore = z.object({
+  case_id: z.string().min(1),
+  model: z.string().min(1),
+  dimension: z.string().min(1),
+  score: z.number(),
+});
+export type AutoScore = z.output<typeof AutoScore>;
+
+export interface AlignOptions {
+  B: number;
+  seed: number | string;
+}
+
+export interface AlignResult {
+  models: string[];
+  dimensions: string[];
+  win_rates: Record<string, Record<string, number>>;
+  win_rates_ci: Record<string, Record<string, [number, number]>>;
+  agreement: Record<string, { rate: number | null; coverage: number; n: number; items: number }>;
+  spearman: Record<
+    string,
+    { rho: number | null; p_exact?: number; p_asymptotic?: number; ci: [number, number] | null }
+  >;
+  alpha: Record<string, number | null>;
+}
+
+/** Read and cross-check both files: every judgment's models and dimension must have scores. */
+export async function loadAlignInputs(
+  judgmentsFile: string,
+  scoresFile: string,
+): Promise<{ votes: Judgment[]; scores: AutoScore[] }> {
+  const scores: AutoScore[] = [];
+  const models = new Set<string>();
+  const dims = new Set<string>();
+  for await (const l of readJsonl(scoresFile, AutoScore)) {
+    scores.push(l.value);
+    models.add(l.value.model);
+    dims.add(l.value.dimension);
+  }
+  const votes: Judgment[] = [];
+  for await (const l of readJsonl(judgmentsFile, Judgment)) {
+    const v = l.value;
+    const where = { file: judgmentsFile, line: l.line };
+    for (const m of [v.model_a, v.model_b])
+      if (!models.has(m)) throw new BadInputError(`unknown model ${m} (not in ${scoresFile})`, where);
+    if (v.model_a === v.model_b) throw new BadInputError(`model_a and model_b are both ${v.model_a}`, where);
+    if (!dims.has(v.dimension))
+      throw new BadInputError(`dimension ${v.dimension} has no automatic scores in ${scoresFile}`, where);
+    votes.push(v);
+  }
+  const voted = new Set(votes.flatMap((v) => [v.model_a, v.model_b]));
+  if (voted.size < 2)
+    throw new BadInputError('needs judgments over at least two models', { file: judgmentsFile });
+  return { votes, scores };
+}
+
+const pairKey = (a: string, b: string) => (a < b ? `${a}|${b}` : `${b}|${a}`);
+/** The model a vote chose, or "tie". */
+const chosen = (v: Judgment) => (v.choice === 'Tie' ? 'tie' : v.choice === 'A' ? v.model_a : v.model_b);
+
+function winRates(votes: readonly Judgment[], models: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const m of models) {
+    let s = 0;
+    let n = 0;
+    for (const v of votes) {
+      if (v.model_a !== m && v.model_b !== m) continue;
+      n++;
+      const c = chosen(v);
+      s += c === m ? 1 : c === 'tie' ? 0.5 : 0;
+    }
+    if (n) out[m] = s / n;
+  }
+  return out;
+}
+
+export function align(
+  votes: readonly Judgment[],
+  scores: readonly AutoScore[],
+  o: AlignOptions,
+): AlignResult {
+  const dimensions = [...new Set(votes.map((v) => v.dimension))].sort();
+  const models = [...new Set(votes.flatMap((v) => [v.model_a, v.model_b]))].sort();
+  const score = new Map(scores.map((s) => [`${s.case_id}|${s.model}|${s.dimension}`, s.score]));
+  const r: AlignResult = {
+    models,
+    dimensions,
+    win_rates: {},
+    win_rates_ci: {},
+    agreement: {},
+    spearman: {},
+    alpha: {},
+  };
+  for (const d of dimensions) {
+    const dv = votes.filter((v) => v.dimension === d);
+    r.win_rates[d] = winRates(dv, models);
+    r.win_rates_ci[d] = {};
+    for (const m of Object.keys(r.win_rates[d]!)) {
+      const b = clusteredBootstrap(
+        dv.filter((v) => v.model_a === m || v.model_b === m),
+        (v) => v.case_id,
+        (sample) => winRates(sample, [m])[m] ?? Number.NaN,
+        { B: o.B, seed: `${o.seed}/win/${d}/${m}` },
+      );
+      r.win_rates_ci[d]![m] = b.ci;
+    }
+    // decisive majorities vs the sign of the automatic difference
+    const items = new Map<string, Judgment[]>();
+    for (const v of dv) {
+      const k = `${v.case_id}|${pairKey(v.model_a, v.model_b)}`;
+      items.set(k, [...(items.get(k) ?? []), v]);
+    }
+    let decisive = 0;
+    let agree = 0;
+    for (const item of items.values()) {
+      const tally = new Map<string, number>();
+      for (const v of item) tally.set(chosen(v), (tally.get(chosen(v)) ?? 0) + 1);
+      const winner = [...tally.entries()].find(([c, n]) => c !== 'tie' && n > item.length / 2)?.[0];
+      if (!winner) continue;
+      decisive++;
+      const loser = item[0]!.model_a === winner ? item[0]!.model_b : item[0]!.model_a;
+      const sw = score.get(`${item[0]!.case_id}|${winner}|${d}`);
+      const sl = score.get(`${item[0]!.case_id}|${loser}|${d}`);
+      if (sw !== undefined && sl !== undefined && sw - sl > 0) agree++;
+    }
+    r.agreement[d] = {
+      rate: decisive ? agree / decisive : null,
+      coverage: items.size ? decisive / items.size : 0,
+      n: decisive,
+      items: items.size,
+    };
+    // model-level Spearman: human win rate vs mean automatic score
+    const ms = models.filter((m) => r.win_rates[d]![m] !== undefined);
+    const autoMean = (m: string, cases?: Set<string>) => {
+      const xs = scores
+        .filter((s) => s.model === m && s.dimension === d && (!cases || cases.has(s.case_id)))
+        .map((s) => s.score);
+      return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN;
+    };
+    if (ms.length >= 2) {
+      const human = ms.map((m) => r.win_rates[d]![m]!);
+      const auto = ms.map((m) => autoMean(m));
+      const rho = spearman(human, auto);
+      const b = clusteredBootstrap(
+        dv,
+        (v) => v.case_id,
+        (sample) => {
+          const w = winRates(sample, ms);
+          const cs = new Set(sample.map((v) => v.case_id));
+          const keep = ms.filter((m) => w[m] !== undefined);
+          return keep.length >= 2
+            ? spearman(
+                keep.map((m) => w[m]!),
+                keep.map((m) => autoMean(m, cs)),
+              )
+            : Number.NaN;
+        },
+        { B: o.B, seed: `${o.seed}/rho/${d}` },
+      );
+      r.spearman[d] = {
+        rho: Number.isFinite(rho) ? rho : null,
+        ...(ms.length <= 9
+          ? { p_exact: spearmanExactP(human, auto) }
+          : { p_asymptotic: spearmanAsymptoticP(rho, ms.length) }),
+        ci: b.ci.every(Number.isFinite) ? b.ci : null,
+      };
+    } else r.spearman[d] = { rho: null, ci: null };
+  }
+  // Krippendorff's α (nominal) per model pair, over every dimension's items
+  const pairs = [...new Set(votes.map((v) => pairKey(v.model_a, v.model_b)))].sort();
+  for (const pk of pairs) {
+    const pv = votes.filter((v) => pairKey(v.model_a, v.model_b) === pk);
+    const units = [...new Set(pv.map((v) => `${v.case_id}|${v.dimension}`))].sort();
+    const annotators = [...new Set(pv.map((v) => v.annotator))].sort();
+    const [m1] = pk.split('|');
+    const code = (v: Judgment) => (chosen(v) === 'tie' ? 0 : chosen(v) === m1 ? 1 : 2);
+    const matrix = annotators.map((a) =>
+      units.map((u) => {
+        const v = pv.find((x) => x.annotator === a && `${x.case_id}|${x.dimension}` === u);
+        return v ? code(v) : null;
+      }),
+    );
+    try {
+      const a = krippendorffAlpha(matrix, 'nominal').alpha;
+      r.alpha[pk] = Number.isFinite(a) ? a : null;
+    } catch {
+      r.alpha[pk] = null;
+    }
+  }
+  return r;
+}
