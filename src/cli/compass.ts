@@ -2,6 +2,7 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { align, loadAlignInputs } from '../compass/align.js';
 import { loadCases, loadOneCase, PROMPT_MODES, type PromptMode } from '../compass/cases.js';
 import { writeResponseRun } from '../compass/outputs.js';
 import { generationPrompt } from '../compass/prompts.js';
@@ -32,6 +33,7 @@ import {
   leaderboardText,
   sensitivityLines,
 } from '../report/compass.js';
+import { textTable } from '../report/table.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { readJsonFile } from '../store/jsonl.js';
 import { judgeFlags, judgeOptions } from './judge.js';
@@ -528,6 +530,50 @@ export function registerCompass(program: Command): void {
       if (o.out) await writeFileAtomic(o.out, text);
       else process.stdout.write(text);
     });
+
+  compass
+    .command('align')
+    .description('human pairwise judgments against automatic scores: win rates, agreement, Spearman, α')
+    .requiredOption(
+      '--judgments <file>',
+      'JSONL {case_id, model_a, model_b, dimension, annotator, choice: A|B|Tie}',
+    )
+    .requiredOption('--scores <file>', 'JSONL {case_id, model, dimension, score}')
+    .option('--resamples <n>', 'case-clustered bootstrap resamples', '10000')
+    .option('--seed <s>', 'bootstrap seed', '0')
+    .option('--json', 'print JSON')
+    .action(
+      async (o: { judgments: string; scores: string; resamples: string; seed: string; json?: boolean }) => {
+        const B = parseNumberFlag('--resamples', o.resamples, (n) => Number.isInteger(n) && n >= 100);
+        const { votes, scores } = await loadAlignInputs(o.judgments, o.scores);
+        const r = align(votes, scores, { B, seed: o.seed });
+        if (o.json) return printJson(r);
+        const f = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(3));
+        const lines: string[] = [];
+        for (const d of r.dimensions) {
+          const a = r.agreement[d]!;
+          const sp = r.spearman[d]!;
+          const p = sp.p_exact ?? sp.p_asymptotic;
+          lines.push(
+            `== ${d}: agreement ${f(a.rate)} over ${a.n} decisive items (coverage ${f(a.coverage)}); Spearman ρ ${f(sp.rho)}${p !== undefined ? ` (p ${sp.p_exact !== undefined ? 'exact' : 'asymptotic'} ${f(p)})` : ''}${sp.ci ? `, 95 % CI ${f(sp.ci[0])}–${f(sp.ci[1])}` : ''}`,
+            ...textTable(
+              ['model', 'human win rate', '95 % CI'],
+              Object.entries(r.win_rates[d]!).map(([m, w]) => [
+                m,
+                f(w),
+                `${f(r.win_rates_ci[d]![m]![0])}–${f(r.win_rates_ci[d]![m]![1])}`,
+              ]),
+            ),
+          );
+        }
+        lines.push(
+          '',
+          "Krippendorff's α (nominal) per model pair:",
+          ...Object.entries(r.alpha).map(([k, v]) => `  ${k}: ${f(v)}`),
+        );
+        printLines(lines);
+      },
+    );
 
   compass
     .command('mini')
