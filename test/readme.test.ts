@@ -59,6 +59,7 @@ const COMMANDS = [
   'compass prompts',
   'compass evaluate',
   'compass report',
+  'compass align',
   'demo',
 ];
 
