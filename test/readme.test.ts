@@ -18,7 +18,8 @@ function readmeExamples(): string[][] {
 /** The command an example runs: "media probe", "hero track rebuild", "demo" … */
 function commandOf(args: string[]): string {
   const words = args.filter((a) => !a.startsWith('-') && !a.includes('/') && !a.includes('.'));
-  if (words[0] === 'hero' && words[1] === 'track') return words.slice(0, 3).join(' ');
+  if (words[0] === 'hero' && (words[1] === 'track' || words[1] === 'analyze'))
+    return words.slice(0, 3).join(' ');
   if (words[0] === 'demo') return 'demo';
   return words.slice(0, 2).join(' ');
 }
@@ -50,6 +51,8 @@ const COMMANDS = [
   'hero build',
   'hero check-reader',
   'hero evaluate',
+  'hero analyze corpus',
+  'hero analyze position',
   'compass mini',
   'compass validate',
   'compass response',

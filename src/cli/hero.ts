@@ -5,6 +5,8 @@ import type { Command } from 'commander';
 import { buildMiniHero } from '../dev/mini-hero.js';
 import { createEmbedder } from '../embed/registry.js';
 import { BadInputError, PartialError, UsageError } from '../errors.js';
+import { corpusStats } from '../hero/analyze/corpus.js';
+import { positionAnalysis } from '../hero/analyze/position.js';
 import { buildChains } from '../hero/build.js';
 import { loadCore } from '../hero/dataset/load.js';
 import { checkSelections } from '../hero/dataset/selections.js';
@@ -30,6 +32,42 @@ export function registerHero(program: Command): void {
   const hero = program
     .command('hero')
     .description('HeroFrame: key-frame selection scored by chain insertion');
+
+  const analyze = hero.command('analyze').description('analyses of a HeroFrame dataset and its judge');
+  analyze
+    .command('corpus')
+    .description('corpus statistics: films, chains, images, criteria, confident share, still ranks')
+    .requiredOption('--data <dir>', 'dataset root')
+    .option('--json', 'print JSON')
+    .action(async (o: { data: string; json?: boolean }) => {
+      const r = await corpusStats(o.data);
+      if (o.json) return printJson(r);
+      printLines([
+        `${r.films} films, ${r.chains} chains, ${r.images} distinct images, ${r.pairs} pairs (${(100 * r.confident_share).toFixed(1)} % confident)`,
+        `criteria per film: ${r.criteria_per_film ? `mean ${r.criteria_per_film.mean.toFixed(2)} (${r.criteria_per_film.min}–${r.criteria_per_film.max})` : 'no rubrics'}`,
+        `still replacements: ${r.still_replacements ?? 'unknown (the chains were not built by kfbench hero build)'}`,
+        `rank of the still in its chain: ${Object.entries(r.still_rank)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join(', ')}`,
+      ]);
+    });
+  analyze
+    .command('position')
+    .description("sampled frames' normalised film time against their chain rank")
+    .requiredOption('--data <dir>', 'dataset root')
+    .option('--json', 'print JSON')
+    .action(async (o: { data: string; json?: boolean }) => {
+      const r = await positionAnalysis(o.data);
+      if (o.json) return printJson(r);
+      const sp = r.spearman;
+      const p = sp.p_exact ?? sp.p_asymptotic;
+      printLines([
+        `${r.images} sampled chain images; Spearman ρ(rank, film time) ${sp.rho === null ? '—' : sp.rho.toFixed(3)}${p !== undefined ? ` (p ${sp.p_exact !== undefined ? 'exact' : 'asymptotic'} ${p.toFixed(3)})` : ''}`,
+        ...r.by_rank.map(
+          (b) => `rank ${b.rank}: ${b.n} images, mean normalised time ${b.mean_time.toFixed(3)}`,
+        ),
+      ]);
+    });
 
   hero
     .command('validate')

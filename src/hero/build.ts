@@ -287,5 +287,6 @@ export async function buildChains(o: BuildOptions): Promise<BuildReport> {
     agreement: avg(stabAgree),
     kendall_tau: avg(stabTau.filter((t) => Number.isFinite(t))),
   };
+  await writeFileAtomic(paths.buildReport, `${JSON.stringify(report, null, 2)}\n`);
   return report;
 }

@@ -45,6 +45,9 @@ describe('hero build with the emulator over HTTP', () => {
     expect(rep.confident_share).toBeGreaterThan(0.5);
     const v = await validateDataset(data);
     expect(v.problems).toEqual([]);
+    // what the build did is kept for `hero analyze corpus`
+    const built = JSON.parse(readFileSync(join(data, 'stats', 'build_report.json'), 'utf8'));
+    expect(built.still_replacements).toBe(rep.still_replacements);
     const tls = (await loadCore(data)).timelines;
     const chainLines = readFileSync(join(data, 'data', 'chains.jsonl'), 'utf8')
       .trim()

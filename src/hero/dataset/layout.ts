@@ -16,6 +16,8 @@ export function datasetPaths(root: string) {
     judgePromptExample: join(root, 'eval', 'judge_prompt_example.md'),
     baselines: join(root, 'eval', 'baselines.jsonl'),
     corpusStats: join(root, 'stats', 'corpus_stats.json'),
+    /** Written by `hero build` (not part of the published layout): what the build did. */
+    buildReport: join(root, 'stats', 'build_report.json'),
   };
 }
 export type DatasetPaths = ReturnType<typeof datasetPaths>;

@@ -96,6 +96,12 @@ export class Timeline {
     return Number.isInteger(k) && k >= 0 && k < this.frameCount ? k : undefined;
   }
 
+  /** (clip_id, t_in_clip) → seconds on the film's timeline, or undefined for an unknown clip. */
+  timeOf(clipId: string, tInClip: number): number | undefined {
+    const c = this.clips.find((x) => x.clip_id === clipId);
+    return c ? (c.start_us + Math.round(tInClip * US)) / US : undefined;
+  }
+
   /** Every track frame, in order. */
   *frames(): Generator<TrackFrame> {
     for (let k = 0; k < this.frameCount; k++) yield this.frame(k);

@@ -1,0 +1,78 @@
+/**
+ * `hero analyze corpus`: statistics of a dataset root like the published `stats/corpus_stats.json` —
+ * films, chains, distinct images, criteria per film, the share of confident pairs, how many stills
+ * the still floor replaced (from `stats/build_report.json`, which `hero build` writes; null when the
+ * chains were not built here), and where the publicity still ranks in its chain.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { readJsonl } from '../../store/jsonl.js';
+import { datasetPaths } from '../dataset/layout.js';
+import { FilmChains, FilmRubric, Movie } from '../dataset/schemas.js';
+
+export interface CorpusStats {
+  films: number;
+  chains: number;
+  images: number;
+  criteria_per_film: { mean: number; min: number; max: number } | null;
+  pairs: number;
+  confident_share: number;
+  still_replacements: number | null;
+  /** rank (1 = best) → number of chains whose still sits there. */
+  still_rank: Record<string, number>;
+}
+
+const BuildReport = z.looseObject({ still_replacements: z.number().int().nonnegative() });
+
+export async function corpusStats(root: string): Promise<CorpusStats> {
+  const p = datasetPaths(root);
+  let films = 0;
+  for await (const _ of readJsonl(p.movies, Movie)) films++;
+  let chains = 0;
+  let pairs = 0;
+  let confident = 0;
+  const images = new Set<string>();
+  const stillRank: Record<string, number> = {};
+  for await (const l of readJsonl(p.chains, FilmChains)) {
+    for (const c of l.value.chains) {
+      chains++;
+      for (const im of c.images) images.add(`${l.value.movie_id}/${im.image_id}`);
+      for (const pr of c.pairs) {
+        pairs++;
+        if (pr.status === 'confident') confident++;
+      }
+      const still = c.images.find((im) => im.source === 'still');
+      if (still) {
+        const rank = String(c.order.indexOf(still.image_id) + 1);
+        stillRank[rank] = (stillRank[rank] ?? 0) + 1;
+      }
+    }
+  }
+  let criteria: number[] | null = null;
+  if (existsSync(p.rubrics)) {
+    criteria = [];
+    for await (const l of readJsonl(p.rubrics, FilmRubric)) criteria.push(l.value.criteria.length);
+  }
+  let replacements: number | null = null;
+  if (existsSync(p.buildReport)) {
+    const r = BuildReport.safeParse(JSON.parse(readFileSync(p.buildReport, 'utf8')));
+    if (r.success) replacements = r.data.still_replacements;
+  }
+  return {
+    films,
+    chains,
+    images: images.size,
+    criteria_per_film:
+      criteria && criteria.length
+        ? {
+            mean: criteria.reduce((a, b) => a + b, 0) / criteria.length,
+            min: Math.min(...criteria),
+            max: Math.max(...criteria),
+          }
+        : null,
+    pairs,
+    confident_share: pairs ? confident / pairs : 0,
+    still_replacements: replacements,
+    still_rank: Object.fromEntries(Object.entries(stillRank).sort(([a], [b]) => Number(a) - Number(b))),
+  };
+}

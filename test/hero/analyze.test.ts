@@ -1,0 +1,83 @@
+/** hero analyze corpus / position on the mini set (its placeholder chains), recomputed by hand. */
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
+import { corpusStats } from '../../src/hero/analyze/corpus.js';
+import { positionAnalysis } from '../../src/hero/analyze/position.js';
+import { spearman } from '../../src/stats/rank.js';
+import { runCli } from '../support/cli.js';
+import { sharedMiniHero } from '../support/mini-hero.js';
+import { tempDir } from '../support/paths.js';
+
+let p: MiniHeroPaths;
+/** "hh:mm:ss.fff" (or seconds) → seconds, written out here rather than borrowed from the code under test. */
+const seconds = (t: string | number) =>
+  typeof t === 'number' ? t : t.split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
+const lines = (f: string) =>
+  readFileSync(f, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+
+beforeAll(async () => {
+  p = await sharedMiniHero();
+}, 300_000);
+
+describe('hero analyze', () => {
+  it('corpus: counts, confident share and the still ranks, as the files say', async () => {
+    const r = await corpusStats(p.data);
+    const films = lines(join(p.data, 'data', 'chains.jsonl'));
+    const chains = films.flatMap((f) => f.chains);
+    expect(r.films).toBe(lines(join(p.data, 'data', 'movies.jsonl')).length);
+    expect(r.chains).toBe(chains.length);
+    expect(r.pairs).toBe(chains.length * 15);
+    const confident = chains
+      .flatMap((c) => c.pairs)
+      .filter((x: { status: string }) => x.status === 'confident').length;
+    expect(r.confident_share).toBe(confident / r.pairs);
+    expect(Object.values(r.still_rank).reduce((a, b) => a + b, 0)).toBe(chains.length);
+    expect(r.still_replacements).toBeNull(); // placeholder chains: not built by hero build
+    const copy = tempDir('kfbench-corpus-');
+    cpSync(join(p.data, 'data'), join(copy, 'data'), { recursive: true });
+    mkdirSync(join(copy, 'stats'));
+    writeFileSync(join(copy, 'stats', 'build_report.json'), JSON.stringify({ still_replacements: 3 }));
+    expect((await corpusStats(copy)).still_replacements).toBe(3);
+  });
+
+  it('position: normalised film time of every sampled chain image against its rank', async () => {
+    const r = await positionAnalysis(p.data);
+    // by hand: a clip's start on the film timeline is the sum of the earlier clips' durations
+    const clips = new Map<string, Map<string, number>>();
+    const length = new Map<string, number>();
+    for (const f of lines(join(p.data, 'data', 'clips.jsonl'))) {
+      let at = 0;
+      const m = new Map<string, number>();
+      for (const c of f.clips) {
+        m.set(c.clip_id, at);
+        at += seconds(c.end) - seconds(c.start);
+      }
+      clips.set(f.movie_id, m);
+      length.set(f.movie_id, at);
+    }
+    const ranks: number[] = [];
+    const times: number[] = [];
+    for (const f of lines(join(p.data, 'data', 'chains.jsonl')))
+      for (const c of f.chains)
+        for (const im of c.images)
+          if (im.source === 'sampled') {
+            ranks.push(c.order.indexOf(im.image_id) + 1);
+            times.push((clips.get(f.movie_id)!.get(im.clip_id)! + im.t_in_clip) / length.get(f.movie_id)!);
+          }
+    expect(r.images).toBe(ranks.length);
+    expect(r.spearman.rho).toBeCloseTo(spearman(ranks, times), 6);
+    for (const b of r.by_rank) {
+      const ts = times.filter((_, i) => ranks[i] === b.rank);
+      expect(b.n).toBe(ts.length);
+      expect(b.mean_time).toBeCloseTo(ts.reduce((a, x) => a + x, 0) / ts.length, 6);
+    }
+    const cli = await runCli(['hero', 'analyze', 'position', '--data', p.data, '--json']);
+    expect(cli.code).toBe(0);
+    expect(JSON.parse(cli.stdout).images).toBe(r.images);
+  });
+});
