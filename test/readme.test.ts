@@ -53,6 +53,8 @@ const COMMANDS = [
   'hero evaluate',
   'hero analyze corpus',
   'hero analyze position',
+  'hero analyze human',
+  'hero analyze rubric-swap',
   'compass mini',
   'compass validate',
   'compass response',

@@ -6,6 +6,7 @@ import { buildMiniHero } from '../dev/mini-hero.js';
 import { createEmbedder } from '../embed/registry.js';
 import { BadInputError, PartialError, UsageError } from '../errors.js';
 import { corpusStats } from '../hero/analyze/corpus.js';
+import { humanAgreement, rubricSwap } from '../hero/analyze/judge-agreement.js';
 import { positionAnalysis } from '../hero/analyze/position.js';
 import { buildChains } from '../hero/build.js';
 import { loadCore } from '../hero/dataset/load.js';
@@ -68,6 +69,53 @@ export function registerHero(program: Command): void {
         ),
       ]);
     });
+
+  judgeOptions(
+    analyze
+      .command('human')
+      .description("the judge's agreement with human pairwise choices, without and with the film's rubric")
+      .requiredOption('--pairs <file>', 'JSONL {movie_id, a, b, human_winner}')
+      .requiredOption('--data <dir>', 'dataset root')
+      .option('--json', 'print JSON'),
+  ).action(async (o: Parameters<typeof judgeFlags>[0] & { pairs: string; data: string; json?: boolean }) => {
+    const j = await openJudge(resolveJudgeSettings(judgeFlags(o)));
+    try {
+      const r = await humanAgreement({ root: o.data, judge: j.judge, encoder: j.encoder }, o.pairs);
+      if (o.json) return printJson({ ...r, reader: j.judge.name });
+      const line = (name: string, a: typeof r.with_rubric) =>
+        `${name}: ${a.correct}/${a.n} = ${(100 * a.rate).toFixed(1)} % (95 % Wilson ${(100 * a.ci[0]).toFixed(1)}–${(100 * a.ci[1]).toFixed(1)} %)`;
+      printLines([
+        `reader ${j.judge.name}; unresolved comparisons count as errors`,
+        line('without the rubric', r.without_rubric),
+        line('with the rubric   ', r.with_rubric),
+        `McNemar (${r.mcnemar.method}): b = ${r.mcnemar.b}, c = ${r.mcnemar.c}, p = ${r.mcnemar.p.toFixed(4)}`,
+      ]);
+    } finally {
+      await j.close();
+    }
+  });
+  judgeOptions(
+    analyze
+      .command('rubric-swap')
+      .description("own rubric vs another film's vs none: agreement with the chains' confident pairs")
+      .requiredOption('--data <dir>', 'dataset root')
+      .option('--seed <s>', 'seed of the derangement and the permutation test', '0')
+      .option('--json', 'print JSON'),
+  ).action(async (o: Parameters<typeof judgeFlags>[0] & { data: string; seed: string; json?: boolean }) => {
+    const j = await openJudge(resolveJudgeSettings(judgeFlags(o)));
+    try {
+      const r = await rubricSwap({ root: o.data, judge: j.judge, encoder: j.encoder }, o.seed);
+      if (o.json) return printJson({ ...r, reader: j.judge.name });
+      const pc = (a: typeof r.own) => `${(100 * a.rate).toFixed(1)} %`;
+      printLines([
+        `reader ${j.judge.name}; ${r.pairs} confident chain pairs; each film served another's rubric by a seeded derangement`,
+        `own rubric ${pc(r.own)}, swapped ${pc(r.swapped)}, none ${pc(r.none)}`,
+        `own vs swapped: p = ${r.p_own_vs_swapped.p.toFixed(4)} (${r.p_own_vs_swapped.exact ? 'exact' : 'sampled'}); swapped vs none: p = ${r.p_swapped_vs_none.p.toFixed(4)} (${r.p_swapped_vs_none.exact ? 'exact' : 'sampled'})`,
+      ]);
+    } finally {
+      await j.close();
+    }
+  });
 
   hero
     .command('validate')

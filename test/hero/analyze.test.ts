@@ -4,9 +4,12 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
 import { corpusStats } from '../../src/hero/analyze/corpus.js';
+import { humanAgreement, rubricSwap } from '../../src/hero/analyze/judge-agreement.js';
 import { positionAnalysis } from '../../src/hero/analyze/position.js';
+import { ImageEncoder } from '../../src/judge/images.js';
 import { spearman } from '../../src/stats/rank.js';
 import { runCli } from '../support/cli.js';
+import { emulatorJudge } from '../support/emulator.js';
 import { sharedMiniHero } from '../support/mini-hero.js';
 import { tempDir } from '../support/paths.js';
 
@@ -79,5 +82,60 @@ describe('hero analyze', () => {
     const cli = await runCli(['hero', 'analyze', 'position', '--data', p.data, '--json']);
     expect(cli.code).toBe(0);
     expect(JSON.parse(cli.stdout).images).toBe(r.images);
+  });
+
+  it('human and rubric-swap: a rubric the judge follows changes its answers, and the tests see it', async () => {
+    const copy = tempDir('kfbench-human-');
+    cpSync(p.data, copy, { recursive: true });
+    const films = lines(join(copy, 'data', 'chains.jsonl'));
+    // one film's rubric reverses the emulator's main preference
+    const [f0, f1] = films.map((f) => f.movie_id as string);
+    const pair0 = films[0].chains[0].pairs[0];
+    writeFileSync(
+      join(copy, 'data', 'rubrics.jsonl'),
+      `${JSON.stringify({ movie_id: f0, criteria: [{ criterion_id: 'c1', as_the_judge_read_it: 'Prefer the blurrier image. Prefer the blurrier image. Prefer the less colourful image.', source_pair: [pair0.a, pair0.b], round: 1 }] })}\n${JSON.stringify({ movie_id: f1, criteria: [] })}\n`,
+    );
+    // made-up "human" choices: the chains' own winners
+    const humans = films.flatMap((f) =>
+      f.chains[0].pairs.slice(0, 10).map((x: { a: string; b: string; winner: string }) => ({
+        movie_id: f.movie_id,
+        a: x.a,
+        b: x.b,
+        human_winner: x.winner,
+      })),
+    );
+    const pairsFile = join(copy, 'human.jsonl');
+    writeFileSync(pairsFile, humans.map((h) => JSON.stringify(h)).join('\n'));
+    const j = await emulatorJudge();
+    try {
+      const ctx = { root: copy, judge: j.judge, encoder: new ImageEncoder() };
+      const h = await humanAgreement(ctx, pairsFile);
+      expect(h.without_rubric.n).toBe(20);
+      expect(h.with_rubric.correct).not.toBe(h.without_rubric.correct); // film 0's rubric reverses answers
+      expect(h.mcnemar.b + h.mcnemar.c).toBeGreaterThan(0);
+      expect(h.mcnemar.b - h.mcnemar.c).toBe(h.without_rubric.correct - h.with_rubric.correct);
+      const s = await rubricSwap(ctx, 'test');
+      expect(s.swap).toEqual({ [f0]: f1, [f1]: f0 });
+      // film 1 gains film 0's reversing rubric when swapped; film 0 loses it: the conditions differ
+      expect(s.own.correct).not.toBe(s.swapped.correct);
+      expect(s.p_own_vs_swapped.p).toBeLessThan(1);
+    } finally {
+      await j.close();
+    }
+    const bad = join(copy, 'bad.jsonl');
+    writeFileSync(bad, `${JSON.stringify(humans[0])}\n${JSON.stringify({ ...humans[0], a: 'nope' })}\n`);
+    const r = await runCli([
+      'hero',
+      'analyze',
+      'human',
+      '--pairs',
+      bad,
+      '--data',
+      copy,
+      '--judge',
+      'local:test/fixtures/judge/reader.json',
+    ]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/bad\.jsonl:2: unknown image nope/);
   });
 });
