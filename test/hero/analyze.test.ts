@@ -89,7 +89,7 @@ describe('hero analyze', () => {
     cpSync(p.data, copy, { recursive: true });
     const films = lines(join(copy, 'data', 'chains.jsonl'));
     // one film's rubric reverses the emulator's main preference
-    const [f0, f1] = films.map((f) => f.movie_id as string);
+    const [f0, f1] = films.map((f) => f.movie_id as string) as [string, string];
     const pair0 = films[0].chains[0].pairs[0];
     writeFileSync(
       join(copy, 'data', 'rubrics.jsonl'),
