@@ -32,16 +32,18 @@ const judge = new Judge(new OpenAiBackend({ model: 'kfbench-emulator', baseUrls:
   sampling: { max_tokens: 2048 },
 });
 const encoder = new ImageEncoder(384);
+const evaluateAll = () =>
+  evaluateCompass({
+    cases,
+    videos: p.videos,
+    models: ['faithful'],
+    modes: ['minimal', 'segment_specific'],
+    embedder: createBuiltinEmbedder(),
+    judge,
+    encoder,
+  });
 const t0 = performance.now();
-const r = await evaluateCompass({
-  cases,
-  videos: p.videos,
-  models: ['faithful'],
-  modes: ['minimal', 'segment_specific'],
-  embedder: createBuiltinEmbedder(),
-  judge,
-  encoder,
-});
+const r = await evaluateAll();
 const wall = (performance.now() - t0) / 1000;
 const s = { ...judge.stats };
 const videos = r.videos.length;
@@ -53,15 +55,7 @@ const groupsPerVideo = groupedCalls / videos;
 const imagesPerVideo = ((frames + kfs) / videos) * groupsPerVideo;
 // warm: everything from the cache
 const t1 = performance.now();
-await evaluateCompass({
-  cases,
-  videos: p.videos,
-  models: ['faithful'],
-  modes: ['minimal', 'segment_specific'],
-  embedder: createBuiltinEmbedder(),
-  judge,
-  encoder,
-});
+await evaluateAll();
 const warm = (performance.now() - t1) / 1000;
 cache.close();
 await emu.close();

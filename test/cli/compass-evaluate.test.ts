@@ -42,6 +42,23 @@ afterAll(async () => {
 });
 
 const judge = (e: Emulator) => `openai:kfbench-emulator@${e.url}`;
+/** `compass evaluate` of the faithful model with this emulator, into `out`. */
+const evaluate = (e: Emulator, out: string, ...extra: string[]) =>
+  runCli([
+    'compass',
+    'evaluate',
+    '--cases',
+    cases,
+    '--videos',
+    join(dir, 'videos'),
+    '--model',
+    'faithful',
+    '--judge',
+    judge(e),
+    '--out',
+    out,
+    ...extra,
+  ]);
 
 describe('kfbench compass evaluate / report', () => {
   it('both axes, the leaderboard, every output file; a missing video is reported (exit 5); a re-run asks nothing', async () => {
@@ -102,21 +119,7 @@ describe('kfbench compass evaluate / report', () => {
 
   it('--dry-run counts and asks nothing', async () => {
     const before = emu.log.length;
-    const r = await runCli([
-      'compass',
-      'evaluate',
-      '--cases',
-      cases,
-      '--videos',
-      join(dir, 'videos'),
-      '--model',
-      'faithful',
-      '--judge',
-      judge(emu),
-      '--out',
-      join(dir, 'dry'),
-      '--dry-run',
-    ]);
+    const r = await evaluate(emu, join(dir, 'dry'), '--dry-run');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/12 checklist questions and at most 6 grouped-judge questions/);
     expect(emu.log.length).toBe(before);
@@ -124,20 +127,7 @@ describe('kfbench compass evaluate / report', () => {
 
   it('a judge that answers prose to everything: no crash, every quality metric unresolved, keyframe groups kept', async () => {
     const out = join(dir, 'prose');
-    const r = await runCli([
-      'compass',
-      'evaluate',
-      '--cases',
-      cases,
-      '--videos',
-      join(dir, 'videos'),
-      '--model',
-      'faithful',
-      '--judge',
-      judge(prose),
-      '--out',
-      out,
-    ]);
+    const r = await evaluate(prose, out);
     expect(r.code, r.stderr).toBe(0);
     const v = JSON.parse(readFileSync(join(out, 'evaluation.jsonl'), 'utf8').split('\n')[0]!);
     expect(v.quality.metrics.SVQ.status).toBe('unresolved');
