@@ -414,6 +414,12 @@ export function registerHero(program: Command): void {
     .requiredOption('--stills <dir>', 'publicity stills: <dir>/<movie_id>/<image_id>.jpg')
     .option('--chains-per-film <n>', 'chains per film', '10')
     .option('--seed <s>', 'seed', '0')
+    .option(
+      '--learn-rubric',
+      "learn each film's rubric first (rounds of proposals through two admission gates)",
+    )
+    .option('--rounds <n>', 'rubric-learning rounds (stop early when one admits nothing)', '2')
+    .option('--max-rules <n>', 'at most this many rules per film', '20')
     .option('--json', 'print JSON')
     .action(
       async (
@@ -423,6 +429,9 @@ export function registerHero(program: Command): void {
           stills: string;
           chainsPerFilm: string;
           seed: string;
+          learnRubric?: boolean;
+          rounds: string;
+          maxRules: string;
           json?: boolean;
         },
       ) => {
@@ -442,6 +451,9 @@ export function registerHero(program: Command): void {
               (n) => Number.isInteger(n) && n >= 1,
             ),
             seed: o.seed,
+            learnRubric: !!o.learnRubric,
+            rounds: parseNumberFlag('--rounds', o.rounds, (n) => Number.isInteger(n) && n >= 1),
+            maxRules: parseNumberFlag('--max-rules', o.maxRules, (n) => Number.isInteger(n) && n >= 1),
             onEvent: (e) => {
               if (!started) {
                 bar.start(e.total, 'build');
@@ -462,6 +474,21 @@ export function registerHero(program: Command): void {
             printLines([
               `built ${r.chains} chains for ${r.films} films with ${j.judge.name}: ${r.pairs} pairs, ${(100 * r.confident_share).toFixed(1)} % confident, ${r.still_replacements} still replacements, ridge in ${r.ridge_used} chains`,
               `stability on ${r.stability.chains} re-judged chains: agreement ${(100 * r.stability.agreement).toFixed(1)} %, Kendall τ ${r.stability.kendall_tau.toFixed(3)}`,
+              ...(r.rubric
+                ? [
+                    `rubric: ${r.rubric.rules} rules kept, ${r.rubric.pruned_by_phase_b} pruned by Phase B; per round ${[
+                      ...new Set(r.rubric.rounds.map((x) => x.round)),
+                    ]
+                      .map((k) => {
+                        const rs = r.rubric!.rounds.filter((x) => x.round === k);
+                        const sum = (f: (x: (typeof rs)[number]) => number) =>
+                          rs.reduce((s, x) => s + f(x), 0);
+                        const judged = sum((x) => x.proposals - x.no_proposal);
+                        return `round ${k}: ${sum((x) => x.proposals)} proposals, ${sum((x) => x.admitted)} admitted, rejection ${judged ? ((100 * (sum((x) => x.rejected_gate1) + sum((x) => x.rejected_gate2))) / judged).toFixed(1) : '0.0'} % (gate 1 ${sum((x) => x.rejected_gate1)}, gate 2 ${sum((x) => x.rejected_gate2)})`;
+                      })
+                      .join('; ')}`,
+                  ]
+                : []),
             ]);
         } finally {
           bar.stop();

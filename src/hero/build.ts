@@ -12,10 +12,15 @@
  *     marker in the prompt (so a cached answer is not reused); agreement of pair outcomes and
  *     Kendall τ between the two strength orders are recorded.
  * Writes chains.jsonl, the chain images under images/ and images/image_sha256.jsonl in the
- * published shape, atomically. Rubric learning (step 5) and Phase B (step 6) are a later issue.
+ * published shape, atomically. With `learnRubric`, steps 5 (rubric learning, `rubric-learn.ts`)
+ * and 6 (Phase B: rules whose source pair holds a still a floor step deleted are moved to
+ * `pruned_by_phase_b`) come before the final build, and rubrics.jsonl and
+ * stats/rubric_proposals.jsonl are written too.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createBuiltinEmbedder } from '../embed/builtin.js';
+import type { Embedder } from '../embed/embedder.js';
 import { BadInputError } from '../errors.js';
 import type { ImageEncoder } from '../judge/images.js';
 import type { Judge } from '../judge/judge.js';
@@ -32,6 +37,7 @@ import { writeJsonl } from '../store/jsonl.js';
 import { datasetPaths, imagePath } from './dataset/layout.js';
 import { loadCore, loadRubrics } from './dataset/load.js';
 import { heroInstructions } from './prompt.js';
+import { type Criterion, learnRubric, type ProposalLog, phaseB, type RoundReport } from './rubric-learn.js';
 import { clipFiles } from './track/clip-files.js';
 import type { Timeline } from './track/timeline.js';
 
@@ -47,6 +53,12 @@ export interface BuildOptions {
   stabilitySample?: number;
   ridge?: number;
   onEvent?: (e: { type: 'film'; movie_id: string; done: number; total: number }) => void;
+  /** Step 5: learn the rubric in rounds before the final build (`--learn-rubric`). */
+  learnRubric?: boolean;
+  rounds?: number;
+  maxRules?: number;
+  /** For the most dissimilar group (default: builtin). */
+  embedder?: Embedder;
 }
 
 export interface BuildReport {
@@ -57,6 +69,8 @@ export interface BuildReport {
   still_replacements: number;
   ridge_used: number;
   stability: { chains: number; agreement: number; kendall_tau: number };
+  /** With rubric learning: every round of every film, rules kept, rules pruned by Phase B. */
+  rubric?: { rounds: (RoundReport & { movie_id: string })[]; rules: number; pruned_by_phase_b: number };
 }
 
 interface Member {
@@ -132,145 +146,58 @@ export async function buildChains(o: BuildOptions): Promise<BuildReport> {
     ridge_used: 0,
     stability: { chains: 0, agreement: Number.NaN, kendall_tau: Number.NaN },
   };
+  if (o.learnRubric) report.rubric = { rounds: [], rules: 0, pruned_by_phase_b: 0 };
+  const rubricRows: { movie_id: string; criteria: Criterion[]; pruned_by_phase_b: Criterion[] }[] = [];
+  const proposalRows: (ProposalLog & { movie_id: string })[] = [];
   let confident = 0;
   const stabAgree: number[] = [];
   const stabTau: number[] = [];
   const rows = [];
   const shaRows: { path: string; sha256: string }[] = [];
   for (const [fi, movie] of films.entries()) {
-    const stillDir = join(o.stills, movie);
-    const stillIds = existsSync(stillDir)
-      ? readdirSync(stillDir)
-          .filter((f) => /\.jpe?g$/i.test(f))
-          .map((f) => f.replace(/\.jpe?g$/i, ''))
-          .sort()
-      : [];
-    if (stillIds.length === 0)
-      throw new BadInputError(`no publicity stills for ${movie} (expected ${stillDir}/<image_id>.jpg)`);
-    const rng = createRng(`${o.seed ?? 0}/build/${movie}`);
-    const order = shuffled(stillIds, rng);
-    const stillMember = async (id: string): Promise<Member> => {
-      const file = join(stillDir, `${id}.jpg`);
-      return { id, source: 'still', image: await o.encoder.fromFile(file), bytes: readFileSync(file) };
-    };
-    const instructions = heroInstructions(
-      ds.movies.get(movie) ?? { title: movie, year: 0 },
-      rubrics.get(movie),
+    const movieRow = ds.movies.get(movie) ?? { title: movie, year: 0 };
+    const learned = o.learnRubric
+      ? await learnRubric(
+          {
+            judge: o.judge,
+            embedder: o.embedder ?? createBuiltinEmbedder(),
+            rounds: o.rounds ?? 2,
+            maxRules: o.maxRules ?? 20,
+            seed: o.seed ?? 0,
+            movie,
+            instructionsFor: (criteria) => heroInstructions(movieRow, { criteria }),
+            build: (criteria) => buildFilm(o, ds, movie, heroInstructions(movieRow, { criteria })),
+          },
+          (rubrics.get(movie)?.criteria ?? []) as Criterion[],
+        )
+      : undefined;
+    const fb = await buildFilm(
+      o,
+      ds,
+      movie,
+      heroInstructions(movieRow, learned ? { criteria: learned.criteria } : rubrics.get(movie)),
     );
-    const taken = new Set<string>();
-    const chains = [];
-    for (let c = 0; c < perFilm; c++) {
-      const members: Member[] = [await stillMember(order[c % order.length]!)];
-      const clipsInChain = new Set<string>();
-      while (members.length < 6)
-        members.push(await sampledMember(o, movie, ds.timelines.get(movie)!, rng, taken, clipsInChain));
-      const outcomes = new Map<string, { a: string; b: string; out: PairOutcome }>();
-      const judgeAll = async () => {
-        const todo: [Member, Member][] = [];
-        for (let i = 0; i < members.length; i++)
-          for (let j = i + 1; j < members.length; j++)
-            if (!outcomes.has(pairKey(members[i]!.id, members[j]!.id))) todo.push([members[i]!, members[j]!]);
-        await Promise.all(
-          todo.map(async ([a, b]) =>
-            outcomes.set(pairKey(a.id, b.id), {
-              a: a.id,
-              b: b.id,
-              out: await comparePair(o.judge, a.image, b.image, instructions),
-            }),
-          ),
-        );
-      };
-      const rank = () => {
-        const comps = [...outcomes.values()]
-          .filter((p) => members.some((m) => m.id === p.a) && members.some((m) => m.id === p.b))
-          .map((p) => ({
-            a: p.a,
-            b: p.b,
-            score: p.out.status === 'confident' ? (p.out.winner === 'A' ? 1 : 0) : 0.5,
-          }));
-        const bt = fitBradleyTerry(comps, { ridge: o.ridge ?? DEFAULT_RIDGE });
-        const sorted = [...members].sort(
-          (x, y) => bt.strengths[y.id]! - bt.strengths[x.id]! || x.id.localeCompare(y.id),
-        );
-        return { bt, sorted };
-      };
-      await judgeAll();
-      let { bt, sorted } = rank();
-      // still floor
-      const usedStills = new Set([members[0]!.id]);
-      for (;;) {
-        const still = sorted.findIndex((m) => m.source === 'still');
-        if (still < 3) break;
-        const next = order.find((s) => !usedStills.has(s));
-        if (!next) break;
-        usedStills.add(next);
-        const idx = members.findIndex((m) => m.source === 'still');
-        members[idx] = await stillMember(next);
-        report.still_replacements++;
-        await judgeAll();
-        ({ bt, sorted } = rank());
-      }
-      if (bt.ridge > 0) report.ridge_used++;
-      const theta = toScale0to100(bt.strengths);
-      const pairs = [];
-      for (let i = 0; i < members.length; i++)
-        for (let j = i + 1; j < members.length; j++) {
-          const p = outcomes.get(pairKey(members[i]!.id, members[j]!.id))!;
-          const winner = p.out.status === 'confident' ? (p.out.winner === 'A' ? p.a : p.b) : null;
-          if (winner) confident++;
-          pairs.push({
-            a: p.a,
-            b: p.b,
-            winner,
-            status: p.out.status,
-            votes: p.out.verdicts.map((v) => v.winner),
-          });
-        }
-      // stability on a seeded sample
-      let stability: { agreement: number; kendall_tau: number } | undefined;
-      if (rng.next() < (o.stabilitySample ?? 0.2)) {
-        let same = 0;
-        const comps = [];
-        for (const p of pairs) {
-          const a = members.find((m) => m.id === p.a)!;
-          const b = members.find((m) => m.id === p.b)!;
-          const re = await comparePair(o.judge, b.image, a.image, `${instructions}\n(Re-check.)`);
-          const w = re.status === 'confident' ? (re.winner === 'A' ? b.id : a.id) : null;
-          if (w === p.winner) same++;
-          comps.push({ a: p.a, b: p.b, score: w === null ? 0.5 : w === p.a ? 1 : 0 });
-        }
-        const bt2 = fitBradleyTerry(comps, { ridge: o.ridge ?? DEFAULT_RIDGE });
-        const ids = sorted.map((m) => m.id);
-        const tau = kendallTauB(
-          ids.map((id) => bt.strengths[id]!),
-          ids.map((id) => bt2.strengths[id]!),
-        );
-        stability = { agreement: same / pairs.length, kendall_tau: tau };
-        stabAgree.push(stability.agreement);
-        stabTau.push(tau);
-      }
-      chains.push({
-        chain_id: `${movie.slice(0, 8)}_c${String(c).padStart(2, '0')}`,
-        order: sorted.map((m) => m.id),
-        images: sorted.map((m) => ({
-          image_id: m.id,
-          source: m.source,
-          ...(m.clip_id ? { clip_id: m.clip_id, t_in_clip: m.t_in_clip } : {}),
-          gamma: bt.strengths[m.id]!,
-          theta_0_100: theta[m.id]!,
-        })),
-        pairs,
-        ...(stability ? { stability } : {}),
-        ...(bt.ridge > 0 ? { ridge: bt.ridge } : {}),
-      });
+    if (learned) {
+      const { kept, pruned } = phaseB(learned.criteria, new Set([...learned.deleted, ...fb.deleted]));
+      rubricRows.push({ movie_id: movie, criteria: kept, pruned_by_phase_b: pruned });
+      proposalRows.push(...learned.proposals.map((p) => ({ movie_id: movie, ...p })));
+      report.rubric!.rounds.push(...learned.rounds.map((r) => ({ movie_id: movie, ...r })));
+      report.rubric!.rules += kept.length;
+      report.rubric!.pruned_by_phase_b += pruned.length;
+    }
+    const chains = fb.chains;
+    report.still_replacements += fb.replacements;
+    report.ridge_used += fb.ridge;
+    confident += fb.confident;
+    stabAgree.push(...fb.stabAgree);
+    stabTau.push(...fb.stabTau);
+    for (const members of fb.members)
       for (const m of members) {
-        const file = imagePath(o.data, movie, m.id);
-        await writeFileAtomic(file, m.bytes);
+        await writeFileAtomic(imagePath(o.data, movie, m.id), m.bytes);
         shaRows.push({ path: `images/${movie}/${m.id}.jpg`, sha256: sha256Hex(m.bytes) });
       }
-      report.chains++;
-      report.pairs += pairs.length;
-    }
+    report.chains += fb.chains.length;
+    report.pairs += fb.pairs;
     rows.push({ movie_id: movie, chains });
     report.films++;
     o.onEvent?.({ type: 'film', movie_id: movie, done: fi + 1, total: films.length });
@@ -279,6 +206,10 @@ export async function buildChains(o: BuildOptions): Promise<BuildReport> {
     a.path.localeCompare(b.path),
   );
   await writeJsonl(paths.chains, rows);
+  if (o.learnRubric) {
+    await writeJsonl(paths.rubrics, rubricRows);
+    await writeJsonl(paths.rubricProposals, proposalRows);
+  }
   await writeJsonl(paths.imageSha, uniqueSha);
   report.confident_share = report.pairs ? confident / report.pairs : 0;
   const avg = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
@@ -289,4 +220,169 @@ export async function buildChains(o: BuildOptions): Promise<BuildReport> {
   };
   await writeFileAtomic(paths.buildReport, `${JSON.stringify(report, null, 2)}\n`);
   return report;
+}
+
+/** What building one film's chains produced (counts are this film's alone). */
+interface FilmBuild {
+  chains: ChainRow[];
+  members: Member[][];
+  replacements: number;
+  /** Stills the floor deleted. */
+  deleted: Set<string>;
+  confident: number;
+  pairs: number;
+  ridge: number;
+  stabAgree: number[];
+  stabTau: number[];
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the chain row is written as JSON in the published shape
+type ChainRow = any;
+
+/** Steps 1–4 and 7 for one film with the given instructions (its rubric included). */
+async function buildFilm(
+  o: BuildOptions,
+  ds: Awaited<ReturnType<typeof loadCore>>,
+  movie: string,
+  instructions: string,
+): Promise<FilmBuild> {
+  const perFilm = o.chainsPerFilm ?? 10;
+  const f: FilmBuild = {
+    chains: [],
+    members: [],
+    replacements: 0,
+    deleted: new Set(),
+    confident: 0,
+    pairs: 0,
+    ridge: 0,
+    stabAgree: [],
+    stabTau: [],
+  };
+  const stillDir = join(o.stills, movie);
+  const stillIds = existsSync(stillDir)
+    ? readdirSync(stillDir)
+        .filter((f) => /\.jpe?g$/i.test(f))
+        .map((f) => f.replace(/\.jpe?g$/i, ''))
+        .sort()
+    : [];
+  if (stillIds.length === 0)
+    throw new BadInputError(`no publicity stills for ${movie} (expected ${stillDir}/<image_id>.jpg)`);
+  const rng = createRng(`${o.seed ?? 0}/build/${movie}`);
+  const order = shuffled(stillIds, rng);
+  const stillMember = async (id: string): Promise<Member> => {
+    const file = join(stillDir, `${id}.jpg`);
+    return { id, source: 'still', image: await o.encoder.fromFile(file), bytes: readFileSync(file) };
+  };
+  const taken = new Set<string>();
+  const chains = [];
+  for (let c = 0; c < perFilm; c++) {
+    const members: Member[] = [await stillMember(order[c % order.length]!)];
+    const clipsInChain = new Set<string>();
+    while (members.length < 6)
+      members.push(await sampledMember(o, movie, ds.timelines.get(movie)!, rng, taken, clipsInChain));
+    const outcomes = new Map<string, { a: string; b: string; out: PairOutcome }>();
+    const judgeAll = async () => {
+      const todo: [Member, Member][] = [];
+      for (let i = 0; i < members.length; i++)
+        for (let j = i + 1; j < members.length; j++)
+          if (!outcomes.has(pairKey(members[i]!.id, members[j]!.id))) todo.push([members[i]!, members[j]!]);
+      await Promise.all(
+        todo.map(async ([a, b]) =>
+          outcomes.set(pairKey(a.id, b.id), {
+            a: a.id,
+            b: b.id,
+            out: await comparePair(o.judge, a.image, b.image, instructions),
+          }),
+        ),
+      );
+    };
+    const rank = () => {
+      const comps = [...outcomes.values()]
+        .filter((p) => members.some((m) => m.id === p.a) && members.some((m) => m.id === p.b))
+        .map((p) => ({
+          a: p.a,
+          b: p.b,
+          score: p.out.status === 'confident' ? (p.out.winner === 'A' ? 1 : 0) : 0.5,
+        }));
+      const bt = fitBradleyTerry(comps, { ridge: o.ridge ?? DEFAULT_RIDGE });
+      const sorted = [...members].sort(
+        (x, y) => bt.strengths[y.id]! - bt.strengths[x.id]! || x.id.localeCompare(y.id),
+      );
+      return { bt, sorted };
+    };
+    await judgeAll();
+    let { bt, sorted } = rank();
+    // still floor
+    const usedStills = new Set([members[0]!.id]);
+    for (;;) {
+      const still = sorted.findIndex((m) => m.source === 'still');
+      if (still < 3) break;
+      const next = order.find((s) => !usedStills.has(s));
+      if (!next) break;
+      usedStills.add(next);
+      const idx = members.findIndex((m) => m.source === 'still');
+      f.deleted.add(members[idx]!.id);
+      members[idx] = await stillMember(next);
+      f.replacements++;
+      await judgeAll();
+      ({ bt, sorted } = rank());
+    }
+    if (bt.ridge > 0) f.ridge++;
+    const theta = toScale0to100(bt.strengths);
+    const pairs = [];
+    for (let i = 0; i < members.length; i++)
+      for (let j = i + 1; j < members.length; j++) {
+        const p = outcomes.get(pairKey(members[i]!.id, members[j]!.id))!;
+        const winner = p.out.status === 'confident' ? (p.out.winner === 'A' ? p.a : p.b) : null;
+        if (winner) f.confident++;
+        pairs.push({
+          a: p.a,
+          b: p.b,
+          winner,
+          status: p.out.status,
+          votes: p.out.verdicts.map((v) => v.winner),
+        });
+      }
+    // stability on a seeded sample
+    let stability: { agreement: number; kendall_tau: number } | undefined;
+    if (rng.next() < (o.stabilitySample ?? 0.2)) {
+      let same = 0;
+      const comps = [];
+      for (const p of pairs) {
+        const a = members.find((m) => m.id === p.a)!;
+        const b = members.find((m) => m.id === p.b)!;
+        const re = await comparePair(o.judge, b.image, a.image, `${instructions}\n(Re-check.)`);
+        const w = re.status === 'confident' ? (re.winner === 'A' ? b.id : a.id) : null;
+        if (w === p.winner) same++;
+        comps.push({ a: p.a, b: p.b, score: w === null ? 0.5 : w === p.a ? 1 : 0 });
+      }
+      const bt2 = fitBradleyTerry(comps, { ridge: o.ridge ?? DEFAULT_RIDGE });
+      const ids = sorted.map((m) => m.id);
+      const tau = kendallTauB(
+        ids.map((id) => bt.strengths[id]!),
+        ids.map((id) => bt2.strengths[id]!),
+      );
+      stability = { agreement: same / pairs.length, kendall_tau: tau };
+      f.stabAgree.push(stability.agreement);
+      f.stabTau.push(tau);
+    }
+    chains.push({
+      chain_id: `${movie.slice(0, 8)}_c${String(c).padStart(2, '0')}`,
+      order: sorted.map((m) => m.id),
+      images: sorted.map((m) => ({
+        image_id: m.id,
+        source: m.source,
+        ...(m.clip_id ? { clip_id: m.clip_id, t_in_clip: m.t_in_clip } : {}),
+        gamma: bt.strengths[m.id]!,
+        theta_0_100: theta[m.id]!,
+      })),
+      pairs,
+      ...(stability ? { stability } : {}),
+      ...(bt.ridge > 0 ? { ridge: bt.ridge } : {}),
+    });
+    f.members.push([...members]);
+    f.pairs += pairs.length;
+  }
+  f.chains = chains;
+  return f;
 }

@@ -6,7 +6,7 @@ import type { FilmRubric, Movie } from './dataset/schemas.js';
 
 export function heroInstructions(
   movie: Pick<Movie, 'title' | 'year'>,
-  rubric?: Pick<FilmRubric, 'criteria'>,
+  rubric?: { criteria: readonly Pick<FilmRubric['criteria'][number], 'as_the_judge_read_it'>[] },
 ): string {
   let text = `These are stills from the film "${movie.title}" (${movie.year}). Choose the image that works better as the film's cover: the single still a viewer would see first, as its thumbnail or poster.`;
   const lines = rubric?.criteria.map((c) => c.as_the_judge_read_it) ?? [];

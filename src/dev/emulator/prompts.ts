@@ -4,8 +4,8 @@
  * guideline proposals) are added as further handlers.
  */
 import { checklistHandler, groupedHandler } from './compass.js';
-import type { ImageFeatures } from './features.js';
-import { heroScore, weightsFor } from './rubric.js';
+import type { ImageFeatures, ScoredFeature } from './features.js';
+import { BASE_WEIGHTS, heroScore, weightsFor } from './rubric.js';
 
 export interface PromptContext {
   text: string;
@@ -13,6 +13,8 @@ export interface PromptContext {
   positionBias: number;
   /** The `bad-items` fault: answer wrongly item by item, where the prompt has items. */
   malformed?: boolean;
+  /** A semantic fault injected into this request (handlers that know it act on it). */
+  fault?: string | null;
 }
 
 export interface PromptHandler {
@@ -45,4 +47,51 @@ export const listwiseHandler: PromptHandler = {
   },
 };
 
-export const HANDLERS: PromptHandler[] = [pairwiseHandler, listwiseHandler, groupedHandler, checklistHandler];
+const PHRASES: Record<ScoredFeature, [string, string]> = {
+  sharpness: ['Prefer the sharper image.', 'Prefer the blurrier image.'],
+  brightness: ['Prefer the brighter image.', 'Prefer the darker image.'],
+  colourfulness: ['Prefer the more colourful image.', 'Prefer the less colourful image.'],
+  centredness: ['Prefer the image with a centred subject.', 'Prefer the image with an off-centre subject.'],
+};
+
+/**
+ * {"guideline", "reversed"}: a sentence of the vocabulary on the feature that decided the pair (the
+ * largest weighted difference), favouring the image the emulator prefers, and its reversal. On
+ * request: \`weak-guideline\` gives a reversal that flips nothing; \`greedy-guideline\` a guideline
+ * against the emulator's main preference, said three times, that overturns other pairs too.
+ */
+export const proposalHandler: PromptHandler = {
+  kind: 'hero-propose',
+  matches: (t) => /"guideline"\s*:/.test(t),
+  answer: ({ text, images, positionBias, fault }) => {
+    const [a, b] = [images[0]!, images[1]!];
+    if (fault === 'greedy-guideline')
+      return {
+        guideline: `${PHRASES.sharpness[1]} `.repeat(3).trim(),
+        reversed: `${PHRASES.sharpness[0]} `.repeat(3).trim(),
+      };
+    const w = weightsFor(text);
+    const preferA = heroScore(a, w) + positionBias >= heroScore(b, w);
+    const features = Object.keys(PHRASES) as ScoredFeature[];
+    const f = features.reduce((x, y) =>
+      Math.abs(a[y] - b[y]) * Math.max(Math.abs(BASE_WEIGHTS[y]), 0.2) >
+      Math.abs(a[x] - b[x]) * Math.max(Math.abs(BASE_WEIGHTS[x]), 0.2)
+        ? y
+        : x,
+    );
+    const forA = a[f] > b[f] === preferA;
+    const [more, less] = PHRASES[f];
+    return {
+      guideline: forA ? more : less,
+      reversed: fault === 'weak-guideline' ? 'Prefer whichever image you like.' : forA ? less : more,
+    };
+  },
+};
+
+export const HANDLERS: PromptHandler[] = [
+  pairwiseHandler,
+  listwiseHandler,
+  groupedHandler,
+  checklistHandler,
+  proposalHandler,
+];

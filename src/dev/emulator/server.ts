@@ -11,8 +11,9 @@ import { type ImageFeatures, imageFeatures } from './features.js';
 import { HANDLERS } from './prompts.js';
 
 /**
- * `bad-items` is a semantic fault: the reply is valid JSON but wrong item by item (only the Compass
- * grouped judge has items; other prompts answer normally).
+ * `bad-items`, `weak-guideline` and `greedy-guideline` are semantic faults: the reply is valid JSON
+ * but wrong in content (the Compass grouped judge's items; a rubric proposal whose reversal flips
+ * nothing, or that overturns other pairs); prompts they do not concern are answered normally.
  */
 export type FaultKind =
   | 'http429'
@@ -22,7 +23,9 @@ export type FaultKind =
   | 'prose'
   | 'truncated'
   | 'empty'
-  | 'bad-items';
+  | 'bad-items'
+  | 'weak-guideline'
+  | 'greedy-guideline';
 export const FAULT_KINDS: FaultKind[] = [
   'http429',
   'http500',
@@ -32,6 +35,8 @@ export const FAULT_KINDS: FaultKind[] = [
   'truncated',
   'empty',
   'bad-items',
+  'weak-guideline',
+  'greedy-guideline',
 ];
 
 export interface FaultPlan {
@@ -256,6 +261,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
           images: feats,
           positionBias: opts.positionBias ?? 0.002,
           malformed: fault === 'bad-items',
+          fault,
         }),
       );
     }

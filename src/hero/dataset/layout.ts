@@ -18,6 +18,8 @@ export function datasetPaths(root: string) {
     corpusStats: join(root, 'stats', 'corpus_stats.json'),
     /** Written by `hero build` (not part of the published layout): what the build did. */
     buildReport: join(root, 'stats', 'build_report.json'),
+    /** Written by `hero build --learn-rubric`: every proposal and the gate that rejected it. */
+    rubricProposals: join(root, 'stats', 'rubric_proposals.jsonl'),
   };
 }
 export type DatasetPaths = ReturnType<typeof datasetPaths>;

@@ -1,0 +1,228 @@
+/**
+ * Rubric learning (SPEC §2.5 step 5) for one film, in rounds (stop early when a round admits
+ * nothing; at most `maxRules` rules). Each round builds the film's chains with the current rubric
+ * (steps 2–4), then asks the judge, for every unresolved pair and a seeded sample of two confident
+ * pairs per chain, for one guideline that decides the pair and its reversal
+ * (`{"guideline": "…", "reversed": "…"}`). A proposal enters the rubric only if it passes:
+ *  - gate 1 (reverse flip): with the guideline appended the pair comes out confident one way, and
+ *    with the reversal appended confident the other way;
+ *  - gate 2 (non-disturbance): with the guideline appended, every confident pair of the film's most
+ *    dissimilar chain (furthest apart on average in embedder space, recomputed each round) other
+ *    than the source pair keeps its outcome (turning unresolved counts as a change).
+ * Every proposal is logged with the gate that rejected it. Phase B (step 6) is the caller's: rules
+ * whose source pair includes a still deleted by any floor step are pruned.
+ */
+import { z } from 'zod';
+import type { Embedder } from '../embed/embedder.js';
+import { cosine } from '../embed/embedder.js';
+import type { Judge } from '../judge/judge.js';
+import { comparePair } from '../judge/pairwise.js';
+import { loadTemplate, render } from '../judge/prompts.js';
+import type { JudgeImage } from '../judge/types.js';
+import { decodeImage } from '../media/image.js';
+import { createRng, shuffled } from '../stats/rng.js';
+
+export interface Criterion {
+  criterion_id: string;
+  as_the_judge_read_it: string;
+  source_pair: [string, string];
+  round: number;
+}
+
+export const Proposal = z.object({
+  guideline: z.string().min(1).max(400),
+  reversed: z.string().min(1).max(400),
+});
+
+export type ProposalOutcome = 'admitted' | 'gate1' | 'gate2' | 'no_proposal' | 'max_rules';
+
+export interface ProposalLog {
+  round: number;
+  source_pair: [string, string];
+  source_status: 'confident' | 'unresolved';
+  guideline: string | null;
+  reversed: string | null;
+  outcome: ProposalOutcome;
+}
+
+export interface RoundReport {
+  round: number;
+  proposals: number;
+  admitted: number;
+  rejected_gate1: number;
+  rejected_gate2: number;
+  no_proposal: number;
+  /** Share of proposals (with a guideline) that a gate rejected. */
+  rejection_rate: number;
+}
+
+/** What the learner needs of one round's build. */
+export interface RoundBuild {
+  chains: { pairs: { a: string; b: string; winner: string | null; status: 'confident' | 'unresolved' }[] }[];
+  members: { id: string; image: JudgeImage; bytes: Buffer }[][];
+  deleted: Set<string>;
+}
+
+export interface LearnOptions {
+  judge: Judge;
+  embedder: Embedder;
+  rounds: number;
+  maxRules: number;
+  seed: string | number;
+  movie: string;
+  instructionsFor: (criteria: readonly Criterion[]) => string;
+  build: (criteria: readonly Criterion[]) => Promise<RoundBuild>;
+}
+
+export async function proposeGuideline(
+  judge: Judge,
+  a: JudgeImage,
+  b: JudgeImage,
+  instructions: string,
+): Promise<z.output<typeof Proposal> | null> {
+  const t = loadTemplate('hero-propose');
+  const v = await judge.ask({
+    prompt: render(t, { instructions }),
+    images: [a, b],
+    labels: ['A', 'B'],
+    protocol: { name: 'hero-propose', version: t.version },
+    schema: Proposal,
+  });
+  return v.answer ?? null;
+}
+
+/** Index of the chain whose images are furthest apart on average (1 − cosine). */
+export async function mostDissimilar(members: RoundBuild['members'], embedder: Embedder): Promise<number> {
+  let best = 0;
+  let bestD = Number.NEGATIVE_INFINITY;
+  for (const [i, ms] of members.entries()) {
+    const vecs = await embedder.embed(await Promise.all(ms.map((m) => decodeImage(m.bytes, m.id))));
+    let s = 0;
+    let n = 0;
+    for (let x = 0; x < vecs.length; x++)
+      for (let y = x + 1; y < vecs.length; y++) {
+        s += 1 - cosine(vecs[x]!, vecs[y]!);
+        n++;
+      }
+    const d = n ? s / n : 0;
+    if (d > bestD) {
+      bestD = d;
+      best = i;
+    }
+  }
+  return best;
+}
+
+const rule = (text: string, pair: [string, string], round: number, id: string): Criterion => ({
+  criterion_id: id,
+  as_the_judge_read_it: text,
+  source_pair: pair,
+  round,
+});
+
+export async function learnRubric(
+  o: LearnOptions,
+  start: readonly Criterion[],
+): Promise<{ criteria: Criterion[]; deleted: Set<string>; proposals: ProposalLog[]; rounds: RoundReport[] }> {
+  const criteria = [...start];
+  const deleted = new Set<string>();
+  const proposals: ProposalLog[] = [];
+  const rounds: RoundReport[] = [];
+  for (let round = 1; round <= o.rounds; round++) {
+    const fb = await o.build(criteria);
+    for (const d of fb.deleted) deleted.add(d);
+    const group = await mostDissimilar(fb.members, o.embedder);
+    const rng = createRng(`${o.seed}/rubric/${o.movie}/${round}`);
+    const candidates = fb.chains.flatMap((c, ci) => {
+      const unresolved = c.pairs.filter((p) => p.status === 'unresolved');
+      const confident = shuffled(
+        c.pairs.filter((p) => p.status === 'confident'),
+        rng,
+      ).slice(0, 2);
+      return [...unresolved, ...confident].map((p) => ({ ci, p }));
+    });
+    const r: RoundReport = {
+      round,
+      proposals: 0,
+      admitted: 0,
+      rejected_gate1: 0,
+      rejected_gate2: 0,
+      no_proposal: 0,
+      rejection_rate: 0,
+    };
+    for (const { ci, p } of candidates) {
+      const pair: [string, string] = [p.a, p.b];
+      const log = (outcome: ProposalOutcome, g: string | null = null, rev: string | null = null) =>
+        proposals.push({
+          round,
+          source_pair: pair,
+          source_status: p.status,
+          guideline: g,
+          reversed: rev,
+          outcome,
+        });
+      if (criteria.length >= o.maxRules) {
+        log('max_rules');
+        continue;
+      }
+      const img = (id: string) => fb.members[ci]!.find((m) => m.id === id)!.image;
+      const a = img(p.a);
+      const b = img(p.b);
+      r.proposals++;
+      const prop = await proposeGuideline(o.judge, a, b, o.instructionsFor(criteria));
+      if (!prop) {
+        r.no_proposal++;
+        log('no_proposal');
+        continue;
+      }
+      const id = `r${round}_${String(criteria.length + 1).padStart(2, '0')}`;
+      const withG = o.instructionsFor([...criteria, rule(prop.guideline, pair, round, id)]);
+      const withRev = o.instructionsFor([...criteria, rule(prop.reversed, pair, round, id)]);
+      const [g1, g2] = await Promise.all([
+        comparePair(o.judge, a, b, withG),
+        comparePair(o.judge, a, b, withRev),
+      ]);
+      if (g1.status !== 'confident' || g2.status !== 'confident' || g1.winner === g2.winner) {
+        r.rejected_gate1++;
+        log('gate1', prop.guideline, prop.reversed);
+        continue;
+      }
+      let disturbed = false;
+      const gm = fb.members[group]!;
+      for (const q of fb.chains[group]!.pairs) {
+        if (q.status !== 'confident' || (q.a === p.a && q.b === p.b) || (q.a === p.b && q.b === p.a))
+          continue;
+        const qa = gm.find((m) => m.id === q.a)!.image;
+        const qb = gm.find((m) => m.id === q.b)!.image;
+        const out = await comparePair(o.judge, qa, qb, withG);
+        const w = out.status === 'confident' ? (out.winner === 'A' ? q.a : q.b) : null;
+        if (w !== q.winner) {
+          disturbed = true;
+          break;
+        }
+      }
+      if (disturbed) {
+        r.rejected_gate2++;
+        log('gate2', prop.guideline, prop.reversed);
+        continue;
+      }
+      criteria.push(rule(prop.guideline, pair, round, id));
+      r.admitted++;
+      log('admitted', prop.guideline, prop.reversed);
+    }
+    const judged = r.proposals - r.no_proposal;
+    r.rejection_rate = judged ? (r.rejected_gate1 + r.rejected_gate2) / judged : 0;
+    rounds.push(r);
+    if (r.admitted === 0) break;
+  }
+  return { criteria, deleted, proposals, rounds };
+}
+
+/** Phase B: rules whose source pair includes a deleted image are moved out of the rubric. */
+export function phaseB<C extends { source_pair: readonly [string, string] }>(
+  criteria: readonly C[],
+  deleted: ReadonlySet<string>,
+): { kept: C[]; pruned: C[] } {
+  const pruned = criteria.filter((c) => c.source_pair.some((id) => deleted.has(id)));
+  return { kept: criteria.filter((c) => !pruned.includes(c)), pruned };
+}

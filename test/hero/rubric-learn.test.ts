@@ -1,0 +1,153 @@
+/**
+ * Rubric learning with its two admission gates and Phase B, against the VLM emulator over HTTP on
+ * the mini set: the emulator proposes a guideline on the feature that decided a pair, and on
+ * request one whose reversal flips nothing (gate 1 must reject it) or one that overturns settled
+ * pairs (gate 2 must reject it).
+ */
+import { cpSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { FaultPlan } from '../../src/dev/emulator/server.js';
+import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
+import { buildChains } from '../../src/hero/build.js';
+import { heroInstructions } from '../../src/hero/prompt.js';
+import { phaseB } from '../../src/hero/rubric-learn.js';
+import { ImageEncoder } from '../../src/judge/images.js';
+import { comparePair } from '../../src/judge/pairwise.js';
+import { emulatorJudge } from '../support/emulator.js';
+import { sharedMiniHero } from '../support/mini-hero.js';
+import { tempDir } from '../support/paths.js';
+
+let mini: MiniHeroPaths;
+const jsonl = (f: string) =>
+  readFileSync(f, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+
+beforeAll(async () => {
+  mini = await sharedMiniHero();
+}, 300_000);
+
+async function learn(faults?: FaultPlan) {
+  const data = tempDir('kfbench-rubric-');
+  cpSync(mini.data, data, { recursive: true });
+  const j = await emulatorJudge(faults ? { faults } : {});
+  try {
+    const report = await buildChains({
+      data,
+      lsmdc: mini.lsmdc,
+      stills: mini.stills,
+      judge: j.judge,
+      encoder: new ImageEncoder(),
+      chainsPerFilm: 2,
+      learnRubric: true,
+      rounds: 2,
+      seed: 'rubric-test',
+    });
+    return { data, report };
+  } finally {
+    await j.close();
+  }
+}
+
+describe('hero build --learn-rubric', () => {
+  let normal: Awaited<ReturnType<typeof learn>>;
+  it('admits guidelines that pass both gates, logs every proposal, writes the published shapes', async () => {
+    normal = await learn();
+    const { data, report } = normal;
+    const rubrics = jsonl(join(data, 'data', 'rubrics.jsonl'));
+    const proposals = jsonl(join(data, 'stats', 'rubric_proposals.jsonl'));
+    expect(rubrics.map((r) => r.movie_id).sort()).toEqual(
+      jsonl(join(data, 'data', 'movies.jsonl'))
+        .map((m) => m.movie_id)
+        .sort(),
+    );
+    const rules = rubrics.flatMap((r) => r.criteria);
+    expect(rules.length).toBeGreaterThan(0);
+    for (const c of rules) {
+      expect(c.as_the_judge_read_it).toMatch(/^Prefer the /);
+      expect(c.source_pair).toHaveLength(2);
+      expect(c.round).toBeGreaterThanOrEqual(1);
+    }
+    expect(proposals.filter((p) => p.outcome === 'admitted')).toHaveLength(
+      rules.length + rubrics.reduce((n, r) => n + r.pruned_by_phase_b.length, 0),
+    );
+    for (const p of proposals)
+      expect(['admitted', 'gate1', 'gate2', 'no_proposal', 'max_rules']).toContain(p.outcome);
+    const rounds = report.rubric!.rounds;
+    expect(rounds.length).toBeGreaterThan(0);
+    for (const r of rounds) {
+      expect(r.proposals).toBe(r.admitted + r.rejected_gate1 + r.rejected_gate2 + r.no_proposal);
+      expect(r.rejection_rate).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('gate 1 rejects a guideline whose reversal does not flip its pair', async () => {
+    const { data, report } = await learn({ rate: 1, kinds: ['weak-guideline'] });
+    const proposals = jsonl(join(data, 'stats', 'rubric_proposals.jsonl'));
+    expect(proposals.length).toBeGreaterThan(0);
+    expect(proposals.every((p) => p.outcome === 'gate1')).toBe(true);
+    expect(jsonl(join(data, 'data', 'rubrics.jsonl')).flatMap((r) => r.criteria)).toEqual([]);
+    expect(report.rubric!.rounds.every((r) => r.rejection_rate === 1)).toBe(true);
+  });
+
+  it('gate 2 rejects a guideline that overturns settled pairs of the most dissimilar chain', async () => {
+    const { data } = await learn({ rate: 1, kinds: ['greedy-guideline'] });
+    const proposals = jsonl(join(data, 'stats', 'rubric_proposals.jsonl'));
+    expect(proposals.some((p) => p.outcome === 'gate2')).toBe(true);
+    expect(proposals.some((p) => p.outcome === 'admitted')).toBe(false);
+  });
+
+  it('an admitted guideline changes later judgments as the emulator dictates', async () => {
+    const { data } = normal;
+    const rubrics = jsonl(join(data, 'data', 'rubrics.jsonl'));
+    const film = rubrics.find((r) => r.criteria.length > 0)!;
+    const rule = film.criteria[0];
+    const j2 = await emulatorJudge();
+    try {
+      const enc = new ImageEncoder();
+      const img = (id: string) => enc.fromFile(join(data, 'images', film.movie_id, `${id}.jpg`));
+      const [a, b] = await Promise.all([img(rule.source_pair[0]), img(rule.source_pair[1])]);
+      const movie = { title: film.movie_id, year: 0 };
+      const withIt = await comparePair(j2.judge, a, b, heroInstructions(movie, { criteria: [rule] }));
+      const reversed = rule.as_the_judge_read_it.replace(
+        /sharper|blurrier|brighter|darker|more colourful|less colourful|a centred|an off-centre/,
+        (w: string) =>
+          ({
+            sharper: 'blurrier',
+            blurrier: 'sharper',
+            brighter: 'darker',
+            darker: 'brighter',
+            'more colourful': 'less colourful',
+            'less colourful': 'more colourful',
+            'a centred': 'an off-centre',
+            'an off-centre': 'a centred',
+          })[w]!,
+      );
+      const withRev = await comparePair(
+        j2.judge,
+        a,
+        b,
+        heroInstructions(movie, { criteria: [{ as_the_judge_read_it: reversed }] }),
+      );
+      expect(withIt.status).toBe('confident');
+      expect(withRev.status).toBe('confident');
+      expect(withIt.winner).not.toBe(withRev.winner);
+    } finally {
+      await j2.close();
+    }
+  });
+
+  it('Phase B moves out exactly the rules anchored on a deleted still', () => {
+    const rules = [
+      { id: 1, source_pair: ['s1', 'f1'] as const },
+      { id: 2, source_pair: ['f2', 'f3'] as const },
+      { id: 3, source_pair: ['f4', 's2'] as const },
+    ];
+    const r = phaseB(rules, new Set(['s1', 's2']));
+    expect(r.pruned.map((x) => x.id)).toEqual([1, 3]);
+    expect(r.kept.map((x) => x.id)).toEqual([2]);
+  });
+});
