@@ -42,42 +42,18 @@ afterAll(async () => {
 });
 
 const judge = (e: Emulator) => `openai:kfbench-emulator@${e.url}`;
-/** `compass evaluate` of the faithful model with this emulator, into `out`. */
-const evaluate = (e: Emulator, out: string, ...extra: string[]) =>
-  runCli([
-    'compass',
-    'evaluate',
-    '--cases',
-    cases,
-    '--videos',
-    join(dir, 'videos'),
-    '--model',
-    'faithful',
-    '--judge',
-    judge(e),
-    '--out',
-    out,
-    ...extra,
-  ]);
+/** `compass evaluate` of these models with this emulator, into `out`. */
+const evaluate = (e: Emulator, out: string, models: string[], ...extra: string[]) =>
+  runCli(evalArgs(e, out, models, ...extra));
+const evalArgs = (e: Emulator, out: string, models: string[], ...extra: string[]) => [
+  ...['compass', 'evaluate', '--cases', cases, '--videos', join(dir, 'videos'), '--model', ...models],
+  ...['--judge', judge(e), '--out', out, ...extra],
+];
 
 describe('kfbench compass evaluate / report', () => {
   it('both axes, the leaderboard, every output file; a missing video is reported (exit 5); a re-run asks nothing', async () => {
     const out = join(dir, 'out');
-    const args = [
-      'compass',
-      'evaluate',
-      '--cases',
-      cases,
-      '--videos',
-      join(dir, 'videos'),
-      '--model',
-      'faithful',
-      'cut',
-      '--judge',
-      judge(emu),
-      '--out',
-      out,
-    ];
+    const args = evalArgs(emu, out, ['faithful', 'cut']);
     const r = await runCli(args);
     expect(r.code, r.stderr).toBe(5);
     expect(r.stderr).toMatch(/missing: .*cut\/ot-03__segment_specific\.mp4/);
@@ -119,7 +95,7 @@ describe('kfbench compass evaluate / report', () => {
 
   it('--dry-run counts and asks nothing', async () => {
     const before = emu.log.length;
-    const r = await evaluate(emu, join(dir, 'dry'), '--dry-run');
+    const r = await evaluate(emu, join(dir, 'dry'), ['faithful'], '--dry-run');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/12 checklist questions and at most 6 grouped-judge questions/);
     expect(emu.log.length).toBe(before);
@@ -127,7 +103,7 @@ describe('kfbench compass evaluate / report', () => {
 
   it('a judge that answers prose to everything: no crash, every quality metric unresolved, keyframe groups kept', async () => {
     const out = join(dir, 'prose');
-    const r = await evaluate(prose, out);
+    const r = await evaluate(prose, out, ['faithful']);
     expect(r.code, r.stderr).toBe(0);
     const v = JSON.parse(readFileSync(join(out, 'evaluation.jsonl'), 'utf8').split('\n')[0]!);
     expect(v.quality.metrics.SVQ.status).toBe('unresolved');
