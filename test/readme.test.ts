@@ -20,7 +20,7 @@ function commandOf(args: string[]): string {
   const words = args.filter((a) => !a.startsWith('-') && !a.includes('/') && !a.includes('.'));
   if (words[0] === 'hero' && (words[1] === 'track' || words[1] === 'analyze'))
     return words.slice(0, 3).join(' ');
-  if (words[0] === 'demo') return 'demo';
+  if (words[0] === 'demo' || words[0] === 'serve') return words[0];
   return words.slice(0, 2).join(' ');
 }
 
@@ -65,6 +65,7 @@ const COMMANDS = [
   'compass evaluate',
   'compass report',
   'compass align',
+  'serve',
   'demo',
 ];
 

@@ -1,5 +1,5 @@
 /** `kfbench demo`: builds small generated material and runs kfbench on it (no network, no GPU). */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { runCompassDemo } from '../dev/demo-compass.js';
 import { runHeroDemo } from '../dev/demo-hero.js';
@@ -54,6 +54,9 @@ export function registerDemo(program: Command): void {
         compassTable(c.summary),
         '',
         `results ${c.out}`,
+        '',
+        'See both in the viewer (read-only, 127.0.0.1):',
+        `  kfbench serve --data ${join(o.out, 'mini-hero', 'heroframe')} --track ${join(o.out, 'mini-hero', 'track')} --results ${join(o.out, 'hero-eval')} --cases ${join(o.out, 'mini-compass', 'cases.jsonl')} --videos ${join(o.out, 'mini-compass', 'videos')} --compass-results ${join(o.out, 'compass-response')}`,
         `done in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
       ]);
     });

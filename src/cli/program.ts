@@ -7,6 +7,7 @@ import { registerEmbed } from './embed.js';
 import { registerHero } from './hero.js';
 import { registerJudge } from './judge.js';
 import { registerMedia } from './media.js';
+import { registerServe } from './serve.js';
 import { registerStats } from './stats.js';
 
 export function buildProgram(): Command {
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerCompass(program);
   registerDev(program);
   registerDemo(program);
+  registerServe(program);
   for (const cmd of program.commands) {
     cmd.exitOverride();
     cmd.configureOutput({

@@ -27,6 +27,7 @@ import { loadChains, loadCore, loadRubrics } from './dataset/load.js';
 import { BaselineRow, type Chain } from './dataset/schemas.js';
 import { checkSelections } from './dataset/selections.js';
 import { heroInstructions } from './prompt.js';
+import { type InsertionVerdict, insertionVerdicts } from './verdicts.js';
 
 export interface SubmittedMethod {
   method: string;
@@ -68,6 +69,8 @@ export interface InsertionRecord {
   unresolved: number;
   calls: number;
   cached: number;
+  /** The judge's verdicts behind the position (see verdicts.ts). */
+  verdicts: InsertionVerdict[];
 }
 
 export interface FilmScore {
@@ -275,6 +278,7 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
         unresolved: out.unresolved,
         calls: out.calls,
         cached: out.cached,
+        verdicts: insertionVerdicts(out, t.chain.order),
       };
       o.onEvent?.({ type: 'insertion', done: ++done, total: tasks.length });
     }

@@ -109,6 +109,17 @@ describe('hero evaluate against the emulator over HTTP', () => {
     expect(lines.length).toBe(
       sharp.insertions * 2 + s.methods.find((m: { method: string }) => m.method === 'stills').insertions,
     );
+    // each insertion keeps the verdicts behind its position: under pairwise, one per chain image,
+    // and the frame won exactly `position` of them, each confidently
+    for (const l of lines) {
+      const r = JSON.parse(l);
+      expect(r.verdicts).toHaveLength(r.chain_length);
+      const won = r.verdicts.filter(
+        (v: { winner: string; status: string }) => v.winner === 'frame' && v.status === 'confident',
+      );
+      expect(won).toHaveLength(r.position);
+      for (const v of r.verdicts) expect(v.reasons).toHaveLength(2);
+    }
     expect(readFileSync(join(out1, 'report.html'), 'utf8')).not.toMatch(/https?:\/\//);
   });
 

@@ -1,0 +1,90 @@
+/** `kfbench serve`: the read-only local viewer, or `--export DIR` for the same pages as static files. */
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { UsageError } from '../errors.js';
+import { loadViewerData } from '../web/data.js';
+import { exportSite } from '../web/export.js';
+import { MediaCache, PROXY_MODES, type ProxyMode } from '../web/media.js';
+import { isLoopback, startViewer } from '../web/server.js';
+import { Site } from '../web/site.js';
+import { parseNumberFlag, printLines } from './output.js';
+
+interface ServeFlags {
+  data?: string;
+  track?: string;
+  results?: string[];
+  cases?: string;
+  videos?: string;
+  compassResults?: string[];
+  port: string;
+  host: string;
+  export?: string;
+  proxy: string;
+  cacheDir: string;
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description(
+      'the read-only local viewer: leaderboards, films with their chains, Compass cases with their videos',
+    )
+    .option('--data <dir>', 'HeroFrame dataset root (chains, rubrics, images)')
+    .option('--track <dir>', 'the rebuilt frame track (method frames)')
+    .option('--results <dir...>', '`hero evaluate` output folders')
+    .option('--cases <file>', 'Compass cases.jsonl (keyframe images relative to it)')
+    .option('--videos <dir>', 'Compass videos: <model>/<case_id>__<prompt_mode>.mp4')
+    .option('--compass-results <dir...>', '`compass score` / `compass evaluate` output folders')
+    .option('--port <n>', 'port (0 = any free port)', '8377')
+    .option(
+      '--host <host>',
+      'address to bind; anything but loopback exposes your files to the network',
+      '127.0.0.1',
+    )
+    .option('--export <dir>', 'write the pages as static files to this folder instead of serving')
+    .option(
+      '--proxy <mode>',
+      `WebM proxies for videos: ${PROXY_MODES.join('|')} (auto = only when the browser cannot play the codec)`,
+      'auto',
+    )
+    .option('--cache-dir <dir>', 'where extracted frames and proxies are cached', '.cache/kfbench-viewer')
+    .action(async (o: ServeFlags) => {
+      if (!PROXY_MODES.includes(o.proxy as ProxyMode))
+        throw new UsageError(`--proxy got "${o.proxy}"; use ${PROXY_MODES.join(', ')}`);
+      const port = parseNumberFlag('--port', o.port, (n) => Number.isInteger(n) && n >= 0 && n < 65536);
+      const data = await loadViewerData({
+        data: o.data,
+        track: o.track,
+        results: o.results,
+        cases: o.cases,
+        videos: o.videos,
+        compassResults: o.compassResults,
+      });
+      const site = new Site(data, new MediaCache(resolve(o.cacheDir), o.proxy as ProxyMode));
+      for (const p of data.problems)
+        process.stderr.write(`kfbench serve: ${p.area === 'hero' ? 'HeroFrame' : 'Compass'}: ${p.message}\n`);
+      if (o.export) {
+        const out = resolve(o.export);
+        const r = await exportSite(site, out);
+        printLines([
+          `wrote ${r.pages} pages, ${r.files} files and ${r.derived} frames/proxies to ${out}`,
+          `open ${resolve(out, 'index.html')}`,
+          ...r.skipped.map((s) => `skipped ${s}`),
+        ]);
+        return;
+      }
+      if (!isLoopback(o.host))
+        process.stderr.write(
+          `\nWARNING: kfbench serve is binding ${o.host}, not 127.0.0.1: anyone who can reach this machine can read the files under the folders you gave.\n\n`,
+        );
+      const v = await startViewer(site, { host: o.host, port });
+      printLines([`kfbench viewer at ${v.url} (read-only; Ctrl-C to stop)`]);
+      await new Promise<void>((done) => {
+        const stop = () => {
+          void v.close().then(done);
+        };
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+    });
+}

@@ -1,0 +1,430 @@
+/**
+ * What the viewer shows, read once at start from the folders it was given. Nothing here throws on
+ * bad input: a missing folder, a malformed line or results from another dataset become `problems`
+ * that the pages print, so the server always starts and says what is wrong.
+ */
+import { existsSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
+import { type LoadedCase, loadCases, PROMPT_MODES, type PromptMode } from '../compass/cases.js';
+import type { Checklist } from '../compass/quality/checklist.js';
+import type { VideoEvaluation } from '../compass/quality/evaluate.js';
+import type { Leaderboard } from '../compass/quality/leaderboard.js';
+import type { ResponseRow, ResponseSummary } from '../compass/score.js';
+import { datasetPaths } from '../hero/dataset/layout.js';
+import { loadByFilm } from '../hero/dataset/load.js';
+import {
+  type FilmChains,
+  FilmChains as FilmChainsSchema,
+  type FilmRubric,
+  FilmRubric as FilmRubricSchema,
+  Movie,
+} from '../hero/dataset/schemas.js';
+import type { InsertionRecord, MethodSummary } from '../hero/evaluate.js';
+import { readJsonFile, readJsonlLenient } from '../store/jsonl.js';
+
+export interface Problem {
+  area: 'hero' | 'compass';
+  message: string;
+}
+
+export interface HeroResults {
+  dir: string;
+  label: string;
+  reader: string;
+  protocol: string;
+  methods: MethodSummary[];
+  official: MethodSummary[];
+  warnings: string[];
+  /** By film, then in file order. */
+  insertions: Map<string, InsertionRecord[]>;
+}
+
+export interface ProposalRow {
+  movie_id: string;
+  round: number;
+  guideline?: string | null;
+  outcome?: string;
+}
+
+export interface HeroView {
+  data: string;
+  track: string | undefined;
+  movies: Map<string, { title: string; year: number }>;
+  chains: Map<string, FilmChains>;
+  rubrics: Map<string, FilmRubric>;
+  proposals: Map<string, ProposalRow[]>;
+  results: HeroResults[];
+}
+
+export interface CompassResults {
+  dir: string;
+  label: string;
+  summary: ResponseSummary | undefined;
+  leaderboard: Leaderboard | undefined;
+  /** response.jsonl rows by `case_id|model|prompt_mode`. */
+  responses: Map<string, ResponseRow>;
+  /** evaluation.jsonl rows (first run) by `case_id|model|prompt_mode`. */
+  evaluations: Map<string, VideoEvaluation>;
+  /** checklists.jsonl by `case_id|prompt_mode|metric`. */
+  checklists: Map<string, Checklist>;
+}
+
+export interface CompassView {
+  casesFile: string;
+  casesDir: string;
+  cases: LoadedCase[];
+  videos: string | undefined;
+  results: CompassResults[];
+  models: string[];
+}
+
+export interface ViewerData {
+  hero: HeroView | undefined;
+  compass: CompassView | undefined;
+  problems: Problem[];
+}
+
+export interface ViewerInputs {
+  data?: string | undefined;
+  track?: string | undefined;
+  results?: string[] | undefined;
+  cases?: string | undefined;
+  videos?: string | undefined;
+  compassResults?: string[] | undefined;
+}
+
+export const videoKey = (caseId: string, model: string, mode: PromptMode | string) =>
+  `${caseId}|${model}|${mode}`;
+
+const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** Unique labels for results folders: the folder name, with its parent when two share a name. */
+function labels(dirs: string[]): string[] {
+  const names = dirs.map((d) => basename(d));
+  return dirs.map((d, i) =>
+    names.filter((n) => n === names[i]).length > 1 ? `${basename(dirname(d))}/${names[i]}` : names[i]!,
+  );
+}
+
+async function lenientRows<S extends z.ZodType>(
+  file: string,
+  schema: S,
+  area: Problem['area'],
+  problems: Problem[],
+): Promise<z.output<S>[]> {
+  const out: z.output<S>[] = [];
+  let bad = 0;
+  for await (const l of readJsonlLenient(file, schema)) {
+    if (l.ok) out.push(l.value);
+    else if (bad++ < 3) problems.push({ area, message: `${file}:${l.line}: ${l.error} (line skipped)` });
+  }
+  if (bad > 3) problems.push({ area, message: `${file}: ${bad - 3} more malformed lines skipped` });
+  return out;
+}
+
+const MethodRow = z.looseObject({
+  method: z.string(),
+  reader: z.string().optional(),
+  S: z.number().nullable(),
+  S_at_k: z.record(z.string(), z.number().nullable()).optional(),
+  top1_rate: z.number().nullable().optional(),
+  beat_still_rate: z.number().nullable().optional(),
+  ci: z.looseObject({ S: z.tuple([z.number().nullable(), z.number().nullable()]) }).optional(),
+  films: z.number().nullable().optional(),
+});
+const HeroSummary = z.looseObject({
+  reader: z.string(),
+  protocol: z.string(),
+  methods: z.array(MethodRow),
+  official: z.array(MethodRow).optional(),
+  warnings: z.array(z.string()).optional(),
+});
+const InsertionRow = z.looseObject({
+  method: z.string(),
+  movie_id: z.string(),
+  frame: z.union([z.number(), z.string()]),
+  rank: z.number(),
+  chain_id: z.string(),
+  position: z.number(),
+  chain_length: z.number(),
+  s: z.number(),
+});
+
+async function loadHeroResults(
+  dir: string,
+  label: string,
+  problems: Problem[],
+): Promise<HeroResults | undefined> {
+  const summaryFile = join(dir, 'summary.json');
+  if (!existsSync(summaryFile)) {
+    problems.push({
+      area: 'hero',
+      message: `results folder ${dir}: ${existsSync(dir) ? 'no summary.json (not a `hero evaluate` output?)' : 'missing'}`,
+    });
+    return undefined;
+  }
+  let summary: z.output<typeof HeroSummary>;
+  try {
+    summary = await readJsonFile(summaryFile, HeroSummary);
+  } catch (e) {
+    problems.push({ area: 'hero', message: msg(e) });
+    return undefined;
+  }
+  const insertions = new Map<string, InsertionRecord[]>();
+  const file = join(dir, 'insertions.jsonl');
+  if (existsSync(file)) {
+    for (const r of await lenientRows(file, InsertionRow, 'hero', problems)) {
+      const list = insertions.get(r.movie_id) ?? [];
+      list.push(r as unknown as InsertionRecord);
+      insertions.set(r.movie_id, list);
+    }
+  } else
+    problems.push({
+      area: 'hero',
+      message: `results folder ${dir}: no insertions.jsonl (film pages show no placements)`,
+    });
+  const norm = (m: z.output<typeof MethodRow>, official: boolean) =>
+    ({
+      ...m,
+      reader: m.reader ?? summary.reader,
+      S: m.S ?? Number.NaN,
+      S_at_k: Object.fromEntries(Object.entries(m.S_at_k ?? {}).map(([k, v]) => [k, v ?? Number.NaN])),
+      top1_rate: m.top1_rate ?? Number.NaN,
+      beat_still_rate: m.beat_still_rate ?? Number.NaN,
+      ci: { S: [m.ci?.S[0] ?? Number.NaN, m.ci?.S[1] ?? Number.NaN] },
+      films: m.films ?? Number.NaN,
+      ...(official ? { official: true } : {}),
+    }) as MethodSummary;
+  return {
+    dir,
+    label,
+    reader: summary.reader,
+    protocol: summary.protocol,
+    methods: summary.methods.map((m) => norm(m, false)),
+    official: (summary.official ?? []).map((m) => norm(m, true)),
+    warnings: summary.warnings ?? [],
+    insertions,
+  };
+}
+
+const Proposal = z.looseObject({ movie_id: z.string(), round: z.number() });
+
+async function loadHero(i: ViewerInputs, problems: Problem[]): Promise<HeroView | undefined> {
+  if (!i.data) {
+    if (i.results?.length)
+      problems.push({
+        area: 'hero',
+        message: 'results folders were given without --data: nothing to place them in',
+      });
+    return undefined;
+  }
+  const data = resolve(i.data);
+  const paths = datasetPaths(data);
+  const view: HeroView = {
+    data,
+    track: i.track ? resolve(i.track) : undefined,
+    movies: new Map(),
+    chains: new Map(),
+    rubrics: new Map(),
+    proposals: new Map(),
+    results: [],
+  };
+  if (!existsSync(data)) problems.push({ area: 'hero', message: `--data ${data}: missing` });
+  if (!i.track) problems.push({ area: 'hero', message: 'no --track: method frames cannot be shown' });
+  else if (!existsSync(i.track)) problems.push({ area: 'hero', message: `--track ${view.track}: missing` });
+  const byFilm = async <T>(file: string, load: () => Promise<Map<string, T>>, required: boolean) => {
+    if (!existsSync(file)) {
+      if (required) problems.push({ area: 'hero', message: `${file}: missing` });
+      return new Map<string, T>();
+    }
+    try {
+      return await load();
+    } catch (e) {
+      problems.push({ area: 'hero', message: msg(e) });
+      return new Map<string, T>();
+    }
+  };
+  if (existsSync(data)) {
+    for (const [id, m] of await byFilm(paths.movies, () => loadByFilm(paths.movies, Movie), true))
+      view.movies.set(id, { title: m.title, year: m.year });
+    view.chains = await byFilm(paths.chains, () => loadByFilm(paths.chains, FilmChainsSchema), true);
+    view.rubrics = await byFilm(paths.rubrics, () => loadByFilm(paths.rubrics, FilmRubricSchema), false);
+    if (existsSync(paths.rubricProposals))
+      for (const p of await lenientRows(paths.rubricProposals, Proposal, 'hero', problems)) {
+        const list = view.proposals.get(p.movie_id) ?? [];
+        list.push(p as ProposalRow);
+        view.proposals.set(p.movie_id, list);
+      }
+  }
+  const dirs = (i.results ?? []).map((d) => resolve(d));
+  const names = labels(dirs);
+  for (const [k, dir] of dirs.entries()) {
+    const r = await loadHeroResults(dir, names[k]!, problems);
+    if (!r) continue;
+    const films = [...r.insertions.keys()];
+    const unknown = films.filter((f) => !view.chains.has(f));
+    if (films.length && unknown.length === films.length)
+      problems.push({
+        area: 'hero',
+        message: `results folder ${dir} is from another dataset: none of its ${films.length} films (${unknown.slice(0, 3).join(', ')}${unknown.length > 3 ? ', …' : ''}) has chains in ${data}`,
+      });
+    else if (unknown.length)
+      problems.push({
+        area: 'hero',
+        message: `results folder ${dir}: ${unknown.length} of its films have no chains in ${data} (${unknown.slice(0, 3).join(', ')}${unknown.length > 3 ? ', …' : ''}); they are not shown`,
+      });
+    view.results.push(r);
+  }
+  if (!dirs.length)
+    problems.push({ area: 'hero', message: 'no --results folder: chains are shown without any method' });
+  return view;
+}
+
+const RespRow = z.looseObject({
+  case_id: z.string(),
+  model: z.string(),
+  prompt_mode: z.string(),
+  keyframes: z.array(z.looseObject({ kf_id: z.string() })),
+  shots: z.array(z.looseObject({ start_s: z.number(), end_s: z.number() })),
+  metrics: z.record(z.string(), z.number()),
+});
+const EvalRow = z.looseObject({
+  case_id: z.string(),
+  model: z.string(),
+  prompt_mode: z.string(),
+  run: z.number(),
+  quality: z.looseObject({ metrics: z.record(z.string(), z.unknown()) }),
+});
+const ChecklistRow = z.looseObject({
+  case_id: z.string(),
+  prompt_mode: z.string(),
+  metric: z.string(),
+  items: z.array(z.looseObject({ item_id: z.string() })),
+});
+
+async function loadCompassResults(
+  dir: string,
+  label: string,
+  problems: Problem[],
+): Promise<CompassResults | undefined> {
+  if (!existsSync(dir)) {
+    problems.push({ area: 'compass', message: `results folder ${dir}: missing` });
+    return undefined;
+  }
+  const r: CompassResults = {
+    dir,
+    label,
+    summary: undefined,
+    leaderboard: undefined,
+    responses: new Map(),
+    evaluations: new Map(),
+    checklists: new Map(),
+  };
+  const rf = join(dir, 'response.jsonl');
+  if (!existsSync(rf)) {
+    problems.push({
+      area: 'compass',
+      message: `results folder ${dir}: no response.jsonl (not a \`compass score\` or \`compass evaluate\` output?)`,
+    });
+    return undefined;
+  }
+  for (const row of await lenientRows(rf, RespRow, 'compass', problems))
+    r.responses.set(videoKey(row.case_id, row.model, row.prompt_mode), row as unknown as ResponseRow);
+  try {
+    if (existsSync(join(dir, 'summary.json')))
+      r.summary = (await readJsonFile(
+        join(dir, 'summary.json'),
+        z.looseObject({ models: z.record(z.string(), z.unknown()) }),
+      )) as unknown as ResponseSummary;
+    if (existsSync(join(dir, 'leaderboard.json')))
+      r.leaderboard = (await readJsonFile(
+        join(dir, 'leaderboard.json'),
+        z.looseObject({ models: z.array(z.looseObject({ model: z.string() })) }),
+      )) as unknown as Leaderboard;
+  } catch (e) {
+    problems.push({ area: 'compass', message: msg(e) });
+  }
+  const ef = join(dir, 'evaluation.jsonl');
+  if (existsSync(ef))
+    for (const row of await lenientRows(ef, EvalRow, 'compass', problems)) {
+      const k = videoKey(row.case_id, row.model, row.prompt_mode);
+      if (!r.evaluations.has(k) || row.run === 0) r.evaluations.set(k, row as unknown as VideoEvaluation);
+    }
+  const cf = join(dir, 'checklists.jsonl');
+  if (existsSync(cf))
+    for (const row of await lenientRows(cf, ChecklistRow, 'compass', problems))
+      r.checklists.set(`${row.case_id}|${row.prompt_mode}|${row.metric}`, row as unknown as Checklist);
+  return r;
+}
+
+async function loadCompass(i: ViewerInputs, problems: Problem[]): Promise<CompassView | undefined> {
+  if (!i.cases) {
+    if (i.compassResults?.length || i.videos)
+      problems.push({
+        area: 'compass',
+        message: 'Compass results or videos were given without --cases: nothing to match them to',
+      });
+    return undefined;
+  }
+  const casesFile = resolve(i.cases);
+  const view: CompassView = {
+    casesFile,
+    casesDir: dirname(casesFile),
+    cases: [],
+    videos: i.videos ? resolve(i.videos) : undefined,
+    results: [],
+    models: [],
+  };
+  try {
+    view.cases = await loadCases(casesFile);
+  } catch (e) {
+    problems.push({ area: 'compass', message: msg(e) });
+  }
+  if (!i.videos) problems.push({ area: 'compass', message: 'no --videos: case pages show no video' });
+  else if (!existsSync(i.videos))
+    problems.push({ area: 'compass', message: `--videos ${view.videos}: missing` });
+  const ids = new Set(view.cases.map((c) => c.case_id));
+  const dirs = (i.compassResults ?? []).map((d) => resolve(d));
+  const names = labels(dirs);
+  for (const [k, dir] of dirs.entries()) {
+    const r = await loadCompassResults(dir, names[k]!, problems);
+    if (!r) continue;
+    const seen = [...new Set([...r.responses.values()].map((x) => x.case_id))];
+    const unknown = seen.filter((c) => !ids.has(c));
+    if (seen.length && unknown.length === seen.length)
+      problems.push({
+        area: 'compass',
+        message: `results folder ${dir} is from another case set: none of its ${seen.length} cases (${unknown.slice(0, 3).join(', ')}${unknown.length > 3 ? ', …' : ''}) is in ${casesFile}`,
+      });
+    else if (unknown.length)
+      problems.push({
+        area: 'compass',
+        message: `results folder ${dir}: ${unknown.length} of its cases are not in ${casesFile} (${unknown.slice(0, 3).join(', ')}${unknown.length > 3 ? ', …' : ''}); they are not shown`,
+      });
+    view.results.push(r);
+  }
+  if (!dirs.length)
+    problems.push({
+      area: 'compass',
+      message: 'no --compass-results folder: case pages show keyframes only',
+    });
+  view.models = [
+    ...new Set(view.results.flatMap((r) => [...r.responses.values()].map((x) => x.model))),
+  ].sort();
+  return view;
+}
+
+export async function loadViewerData(i: ViewerInputs): Promise<ViewerData> {
+  const problems: Problem[] = [];
+  const hero = await loadHero(i, problems);
+  const compass = await loadCompass(i, problems);
+  if (!hero && !compass)
+    problems.push({
+      area: 'hero',
+      message: 'nothing to show: give --data (HeroFrame) and/or --cases (Compass)',
+    });
+  return { hero, compass, problems };
+}
+
+export const MODES: readonly PromptMode[] = PROMPT_MODES;

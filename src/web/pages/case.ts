@@ -1,0 +1,152 @@
+/**
+ * A Compass case: its keyframes as a strip above the video's timeline, shots as bands, where each
+ * keyframe was found; per keyframe the best-matching frame, its time, cosine, PSNR/SSIM and the six
+ * scores; the judge's checklist items with evidence timestamps. Every time is a button that seeks
+ * the video (assets/web/viewer.js).
+ */
+import { relative, sep } from 'node:path';
+import { type LoadedCase, PROMPT_MODES, type PromptMode, videoPath } from '../../compass/cases.js';
+import { QUALITY_METRICS } from '../../compass/quality/metrics.js';
+import type { QualityMetricReport } from '../../compass/quality/video.js';
+import { METRICS } from '../../compass/response/report.js';
+import type { ResponseRow } from '../../compass/score.js';
+import type { CompassResults, CompassView } from '../data.js';
+import { f3, type Html, html } from '../html.js';
+import { casePageName, pageHref, type Site, type VideoSource } from '../site.js';
+import { page } from './layout.js';
+
+const pct = (t: number, d: number) => `${((100 * Math.max(0, Math.min(d, t))) / d).toFixed(3)}%`;
+const sec = (t: number | null | undefined) => (typeof t === 'number' ? `${t.toFixed(2)} s` : '—');
+
+function seek(t: number | null | undefined, label?: string): Html {
+  return typeof t === 'number'
+    ? html`<button type="button" class="seek" data-seek="${t.toFixed(3)}" title="${`seek the video to ${t.toFixed(2)} s`}">${label ?? sec(t)}</button>`
+    : html`—`;
+}
+
+function keyframeUrl(site: Site, view: CompassView, image: string): string | undefined {
+  const rel = relative(view.casesDir, image).split(sep).join('/');
+  return site.roots.resolve('keyframes', rel) ? site.file('keyframes', rel) : undefined;
+}
+
+function kfImg(site: Site, view: CompassView, c: LoadedCase, k: number): Html {
+  const url = keyframeUrl(site, view, c.keyframes[k]!.image);
+  return url
+    ? html`<img src="${url}" alt="${`keyframe ${c.keyframes[k]!.kf_id}`}">`
+    : html`<span class="empty">image outside the cases folder</span>`;
+}
+
+function timeline(site: Site, view: CompassView, c: LoadedCase, row: ResponseRow | undefined): Html {
+  const D = Math.max(c.duration_s, ...(row?.shots.map((s) => s.end_s) ?? []));
+  const n = c.keyframes.length;
+  return html`<div class="tl-wrap" data-duration="${D}">
+<ol class="kf-strip">${c.keyframes.map((kf, k) => {
+    const r = row?.keyframes[k];
+    return html`<li class="kf ${r ? (r.matched ? 'matched' : 'missing') : ''}" data-kf="${kf.kf_id}" style="${`left:${kf.t_target_s !== undefined ? pct(kf.t_target_s, D) : `${((100 * (k + 0.5)) / n).toFixed(3)}%`}`}">${kfImg(site, view, c, k)}<div class="cap">k${k + 1} ${kf.kf_id}${kf.t_target_s !== undefined ? ` · target ${kf.t_target_s.toFixed(1)} s` : kf.shot_index !== undefined ? ` · shot ${kf.shot_index}` : ''}</div>${r ? (r.matched ? seek(r.t_best_s, `found ${sec(r.t_best_s)}`) : html`<span class="missing">not found</span>`) : ''}</li>`;
+  })}</ol>
+<div class="timeline" id="timeline" title="click to seek">
+${(row?.shots ?? []).map((s, i) => html`<div class="shot s${i % 2}" style="${`left:${pct(s.start_s, D)};width:${pct(s.end_s - s.start_s, D)}`}" title="${`shot ${i}: ${s.start_s.toFixed(2)}–${s.end_s.toFixed(2)} s${(s as { keyframes?: string[] }).keyframes?.length ? `, keyframes ${(s as { keyframes: string[] }).keyframes.join(', ')}` : ''}`}"><span>shot ${i}</span></div>`)}
+${c.keyframes.map((kf, k) => (kf.t_target_s !== undefined ? html`<div class="target" style="${`left:${pct(kf.t_target_s, D)}`}" title="${`k${k + 1} target ${kf.t_target_s} s`}"></div>` : ''))}
+${(row?.keyframes ?? []).map((r, k) => (r.matched && r.t_best_s !== null ? html`<button type="button" class="marker" data-seek="${r.t_best_s.toFixed(3)}" style="${`left:${pct(r.t_best_s, D)}`}" title="${`k${k + 1} ${r.kf_id} found at ${r.t_best_s.toFixed(2)} s`}">k${k + 1}</button>` : ''))}
+<div class="playhead" id="playhead"></div>
+</div><div class="axis"><span>0 s</span><span>${D.toFixed(1)} s</span></div></div>`;
+}
+
+function keyframeTable(
+  site: Site,
+  view: CompassView,
+  c: LoadedCase,
+  row: ResponseRow,
+  video: string | undefined,
+): Html {
+  return html`<table class="scores kf-table"><thead><tr><th>keyframe</th><th>image</th><th>best-matching frame</th><th>t(k)</th><th>f* at</th><th>cos</th><th>PSNR</th><th>SSIM</th>${METRICS.map((m) => html`<th>${m}</th>`)}</tr></thead><tbody>
+${row.keyframes.map(
+  (
+    r,
+    k,
+  ) => html`<tr class="${r.matched ? 'matched' : 'missing'}" data-kf="${r.kf_id}"><th>k${k + 1} ${r.kf_id}${r.matched ? '' : html`<br><span class="missing">not found</span>`}</th><td>${kfImg(site, view, c, k)}</td>
+<td>${video ? html`<img src="${site.frame(video, r.t_peak_s)}" alt="${`frame at ${r.t_peak_s.toFixed(2)} s`}" loading="lazy">` : ''}</td>
+<td>${seek(r.t_best_s)}</td><td>${seek(r.t_peak_s)}</td><td>${f3(r.cos)}</td><td>${r.psnr_db === null ? '—' : `${r.psnr_db.toFixed(1)} dB`}</td><td>${f3(r.ssim)}</td>
+${METRICS.map((m) => html`<td class="${r.scores[m] < 0.5 ? 'low' : ''}">${f3(r.scores[m])}</td>`)}</tr>`,
+)}
+<tr class="case-row"><th colspan="8">case</th>${METRICS.map((m) => html`<td>${f3(row.metrics[m])}</td>`)}</tr></tbody></table>`;
+}
+
+function checklistSection(r: CompassResults, c: LoadedCase, mode: PromptMode, model: string): Html {
+  const ev = r.evaluations.get(`${c.case_id}|${model}|${mode}`);
+  if (!ev)
+    return html`<p class="empty">No video-quality evaluation in ${r.label} (run <code>compass evaluate</code>).</p>`;
+  return html`<div class="checklist">${QUALITY_METRICS.map((m) => {
+    const q = ev.quality.metrics[m] as QualityMetricReport | undefined;
+    if (!q) return '';
+    const list = r.checklists.get(`${c.case_id}|${mode}|${m}`);
+    const text = new Map((list?.items ?? []).map((i) => [i.item_id, i.question]));
+    return html`<details class="metric" data-metric="${m}" open><summary><b>${m}</b> ${q.status}${q.score !== null ? html` · ${f3(q.score)}` : ''}${q.reason ? html` <span class="meta">${q.reason}</span>` : ''}</summary>
+${
+  q.items?.length
+    ? html`<ul class="items">${q.items.map(
+        (it) =>
+          html`<li data-item="${it.item_id}"><code>${it.item_id}</code> <span class="question">${text.get(it.item_id) ?? ''}</span> — score ${it.score}<ul>${it.evidence.map((e) => html`<li>${seek(e.t_start_s, `${e.t_start_s.toFixed(2)}–${e.t_end_s.toFixed(2)} s`)} ${e.observation}</li>`)}</ul></li>`,
+      )}</ul>`
+    : ''
+}
+${
+  q.dropped && Object.keys(q.dropped).length
+    ? html`<p class="meta">dropped items: ${Object.entries(q.dropped)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}</p>`
+    : ''
+}</details>`;
+  })}</div>`;
+}
+
+function videoBlock(v: VideoSource | undefined, model: string): Html {
+  if (!v) return html`<p class="empty">No video file for ${model} (give <code>--videos</code>).</p>`;
+  return html`<video id="video" controls preload="auto" muted src="${v.url}" type="${v.type}"></video>
+<p class="meta">${v.proxy ? `WebM proxy made with ffmpeg (source codec ${v.codec})` : `source file (${v.codec})`} · <span id="seek-status">at 0.00 s</span></p>`;
+}
+
+export async function casePage(
+  site: Site,
+  c: LoadedCase,
+  sel: { mode: PromptMode; model: string } | undefined,
+): Promise<string> {
+  const view = site.data.compass as CompassView;
+  const title = sel ? `${c.case_id} · ${sel.model} · ${sel.mode}` : c.case_id;
+  const links = html`<nav class="choose">${view.models.map(
+    (m) =>
+      html`<span class="model">${m}: ${PROMPT_MODES.filter((mode) =>
+        view.results.some((r) => r.responses.has(`${c.case_id}|${m}|${mode}`)),
+      ).map(
+        (mode) =>
+          html`<a class="${sel?.model === m && sel.mode === mode ? 'current' : ''}" href="${pageHref(casePageName(c.case_id, mode, m))}">${mode}</a> `,
+      )}</span>`,
+  )}</nav>`;
+  let main: Html;
+  if (!sel)
+    main = html`${timeline(site, view, c, undefined)}<p class="meta">Choose a model and prompt mode above.</p>`;
+  else {
+    const withRow = view.results.filter((r) => r.responses.has(`${c.case_id}|${sel.model}|${sel.mode}`));
+    const v = await site.video(sel.model, c.case_id, sel.mode);
+    const abs = v && view.videos ? videoPath(view.videos, sel.model, c.case_id, sel.mode) : undefined;
+    main = html`<div class="player">${videoBlock(v, sel.model)}</div>
+${withRow.length ? timeline(site, view, c, withRow[0]!.responses.get(`${c.case_id}|${sel.model}|${sel.mode}`)) : timeline(site, view, c, undefined)}
+${withRow.map((r) => {
+  const row = r.responses.get(`${c.case_id}|${sel.model}|${sel.mode}`)!;
+  return html`<section class="result" data-results="${r.label}"><h2>Keyframe response <span class="meta">${r.label} · γ ${row.gamma} · KF fidelity ${f3(row.groups.keyframe_fidelity)} · temporal org. ${f3(row.groups.temporal_organization)}</span></h2>
+${keyframeTable(site, view, c, row, abs)}
+<h2>Video quality checklist</h2>${checklistSection(r, c, sel.mode, sel.model)}</section>`;
+})}`;
+  }
+  const body = html`<h1>${title}</h1>
+<p class="meta">${c.domain} · ${c.structure.replace('_', '-')} · ${c.keyframes.length} keyframes · ${c.duration_s} s · ${c.conditioning.replace('_', ' ')}</p>
+<p class="story">${c.story_summary}</p>
+${sel ? html`<details class="prompt"><summary>${sel.mode} prompt</summary><p>${c.prompts[sel.mode]}</p></details>` : ''}
+${links}${main}`;
+  return page({
+    title,
+    problems: site.data.problems.filter((p) => p.area === 'compass'),
+    body,
+    crumbs: html` › <span>${title}</span>`,
+  });
+}

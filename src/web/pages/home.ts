@@ -1,0 +1,179 @@
+/** The first page: both leaderboards with interval whiskers, the films and the cases. */
+import { OVERALL_GROUPS } from '../../compass/quality/aggregate.js';
+import type { Leaderboard } from '../../compass/quality/leaderboard.js';
+import { METRICS } from '../../compass/response/report.js';
+import type { ResponseSummary, SummaryCell } from '../../compass/score.js';
+import type { MethodSummary } from '../../hero/evaluate.js';
+import { bootstrap, mean } from '../../stats/bootstrap.js';
+import { barChart } from '../chart.js';
+import type { CompassResults, HeroResults } from '../data.js';
+import { f3, type Html, html } from '../html.js';
+import { casePageName, filmPageName, pageHref, type Site } from '../site.js';
+import { page } from './layout.js';
+
+const GROUP_LABEL: Record<string, string> = {
+  keyframe_fidelity: 'KF fidelity',
+  temporal_organization: 'temporal org.',
+  visual_quality: 'visual quality',
+  spatiotemporal_coherence: 'spatiotemporal coh.',
+  instruction_adherence: 'instruction adh.',
+  av_coordination: 'A/V coordination',
+};
+
+function heroBoard(r: HeroResults): Html {
+  const methods = [...r.methods].sort((a, b) => b.S - a.S || a.method.localeCompare(b.method));
+  const rows: MethodSummary[] = [...methods, ...r.official];
+  const name = (m: MethodSummary) => (m.official ? `${m.method} (official)` : m.method);
+  return html`<section class="board" data-results="${r.label}"><h3>${r.label}</h3>
+<p class="meta">reader <code>${r.reader}</code> · protocol <code>${r.protocol}</code> · whiskers: 95 % bootstrap interval over films; official rows (from <code>eval/baselines.jsonl</code>) in grey, as published</p>
+${r.warnings.map((w) => html`<p class="warn">${w}</p>`)}
+${barChart(
+  rows.map((m) => ({
+    label: name(m),
+    value: m.S,
+    lo: m.ci.S[0],
+    hi: m.ci.S[1],
+    muted: !!m.official,
+    note: m.official ? `official, reader ${m.reader}` : '',
+  })),
+  { label: `HeroFrame S per method, ${r.label}` },
+)}
+<table class="scores hero-scores"><thead><tr><th>method</th><th>reader</th><th>S</th><th>95 % CI</th><th>S@1</th><th>S@2</th><th>S@3</th><th>S@4</th><th>S@5</th><th>top-1</th><th>beat the still</th><th>films</th></tr></thead><tbody>
+${rows.map(
+  (m) =>
+    html`<tr class="${m.official ? 'official' : ''}" data-method="${m.method}"><th>${name(m)}</th><td>${m.reader}</td><td>${f3(m.S)}</td><td>${m.official ? '' : `${f3(m.ci.S[0])}–${f3(m.ci.S[1])}`}</td>${[1, 2, 3, 4, 5].map((k) => html`<td>${f3(m.S_at_k[String(k)])}</td>`)}<td>${f3(m.top1_rate)}</td><td>${f3(m.beat_still_rate)}</td><td>${Number.isFinite(m.films) ? m.films : ''}</td></tr>`,
+)}
+</tbody></table></section>`;
+}
+
+/** Per-case means for one model, then a bootstrap over cases. */
+function caseBars(
+  values: { model: string; case_id: string; v: number | null }[],
+  models: string[],
+  seed: string,
+): { label: string; value: number | null; lo: number | null; hi: number | null }[] {
+  return models.map((model) => {
+    const byCase = new Map<string, number[]>();
+    for (const x of values)
+      if (x.model === model && typeof x.v === 'number')
+        byCase.set(x.case_id, [...(byCase.get(x.case_id) ?? []), x.v]);
+    const perCase = [...byCase.keys()].sort().map((k) => mean(byCase.get(k)!));
+    if (!perCase.length) return { label: model, value: null, lo: null, hi: null };
+    const b = bootstrap(perCase, mean, { B: 1000, seed: `${seed}/${model}` });
+    return { label: model, value: b.estimate, lo: b.ci[0], hi: b.ci[1] };
+  });
+}
+
+function cellRow(label: string, c: SummaryCell): Html {
+  return html`<tr data-model="${label}"><th>${label}</th><td>${c.n}</td>${METRICS.map((k) => html`<td>${f3(c.metrics[k])}</td>`)}<td>${f3(c.groups.keyframe_fidelity)}</td><td>${f3(c.groups.temporal_organization)}</td></tr>`;
+}
+
+function responseTables(s: ResponseSummary): Html {
+  const models = Object.keys(s.models).sort();
+  const head = html`<thead><tr><th>model</th><th>videos</th>${METRICS.map((m) => html`<th>${m}</th>`)}<th>KF fidelity</th><th>temporal org.</th></tr></thead>`;
+  const factors = [
+    ['keyframes', 'by_keyframes'],
+    ['structure', 'by_structure'],
+    ['prompt mode', 'by_prompt_mode'],
+    ['conditioning', 'by_conditioning'],
+  ] as const;
+  return html`<table class="scores compass-scores">${head}<tbody>${models.map((m) => cellRow(m, s.models[m]!.all))}</tbody></table>
+${factors.map(([label, key]) => {
+  const levels = [...new Set(models.flatMap((m) => Object.keys(s.models[m]![key] ?? {})))].sort();
+  return html`<details class="factor"><summary>by ${label}</summary>${levels.map(
+    (l) =>
+      html`<h4>${label} = ${l}</h4><table class="scores">${head}<tbody>${models.flatMap((m) => {
+        const c = s.models[m]![key]?.[l];
+        return c ? [cellRow(m, c)] : [];
+      })}</tbody></table>`,
+  )}</details>`;
+})}`;
+}
+
+function qualityTables(lb: Leaderboard): Html {
+  const head = html`<thead><tr><th>model</th><th>Overall</th><th>± sd (runs)</th><th>cases</th>${OVERALL_GROUPS.map((g) => html`<th>${GROUP_LABEL[g] ?? g}</th>`)}<th>flagged</th></tr></thead>`;
+  const row = (m: Leaderboard['models'][number]) =>
+    html`<tr data-model="${m.model}"><th>${m.model}</th><td>${f3(m.overall)}</td><td>${f3(m.overall_sd)}</td><td>${m.cases}</td>${OVERALL_GROUPS.map((g) => html`<td>${f3(m.groups[g])}</td>`)}<td>${m.flagged.join(', ')}</td></tr>`;
+  return html`<table class="scores quality-scores">${head}<tbody>${lb.models.map(row)}</tbody></table>
+${Object.entries(lb.by ?? {}).map(
+  ([factor, levels]) =>
+    html`<details class="factor"><summary>by ${factor.replace('_', ' ')}</summary>${Object.entries(
+      levels,
+    ).map(
+      ([l, rows]) =>
+        html`<h4>${factor.replace('_', ' ')} = ${l}</h4><table class="scores">${head}<tbody>${rows.map(row)}</tbody></table>`,
+    )}</details>`,
+)}`;
+}
+
+function compassBoard(r: CompassResults): Html {
+  const rows = [...r.responses.values()];
+  const models = [...new Set(rows.map((x) => x.model))].sort();
+  const evals = [...r.evaluations.values()];
+  const charts: Html[] = [];
+  if (r.leaderboard && evals.length) {
+    const order = r.leaderboard.models.map((m) => m.model);
+    const bars = caseBars(
+      evals.map((e) => ({ model: e.model, case_id: e.case_id, v: e.overall?.score ?? null })),
+      order,
+      `${r.label}/overall`,
+    );
+    charts.push(
+      html`<div><h4>Overall</h4>${barChart(bars, { label: `Compass Overall per model, ${r.label}` })}</div>`,
+    );
+  }
+  for (const g of ['keyframe_fidelity', 'temporal_organization'] as const) {
+    const bars = caseBars(
+      rows.map((x) => ({ model: x.model, case_id: x.case_id, v: x.groups?.[g] ?? null })),
+      models,
+      `${r.label}/${g}`,
+    ).sort((a, b) => (b.value ?? -1) - (a.value ?? -1) || a.label.localeCompare(b.label));
+    charts.push(
+      html`<div><h4>${GROUP_LABEL[g]}</h4>${barChart(bars, { label: `Compass ${GROUP_LABEL[g]} per model, ${r.label}`, width: 520 })}</div>`,
+    );
+  }
+  return html`<section class="board" data-results="${r.label}"><h3>${r.label}</h3>
+<p class="meta">${r.summary ? html`embedder <code>${r.summary.embedder}</code>, γ = ${r.summary.gamma}` : ''}${r.leaderboard ? html` · judge <code>${r.leaderboard.judge}</code>, ${r.leaderboard.runs} run(s)` : html` · keyframe response only (no <code>leaderboard.json</code>: run <code>compass evaluate</code> for video quality)`} · whiskers: 95 % bootstrap interval over cases</p>
+<div class="charts">${charts}</div>
+${r.leaderboard ? qualityTables(r.leaderboard) : ''}
+${r.summary ? responseTables(r.summary) : ''}
+</section>`;
+}
+
+export function homePage(site: Site): string {
+  const { hero, compass, problems } = site.data;
+  const films = hero ? [...hero.chains.keys()].sort() : [];
+  const body = html`<h1>kfbench results</h1>
+${
+  hero
+    ? html`<section id="hero"><h2>HeroFrame leaderboard</h2>
+<p class="meta">dataset <code>${hero.data}</code></p>
+${hero.results.length ? hero.results.map(heroBoard) : html`<p class="empty">No HeroFrame results folder was given (<code>--results</code>).</p>`}
+<h2>Films</h2><table class="films"><thead><tr><th>film</th><th>year</th><th>chains</th><th>rubric rules</th><th>movie id</th></tr></thead><tbody>
+${films.map((id) => {
+  const m = hero.movies.get(id);
+  return html`<tr><td><a href="${pageHref(filmPageName(id))}">${m?.title ?? id}</a></td><td>${m?.year ?? ''}</td><td>${hero.chains.get(id)!.chains.length}</td><td>${hero.rubrics.get(id)?.criteria.length ?? 0}</td><td><code>${id}</code></td></tr>`;
+})}</tbody></table></section>`
+    : ''
+}
+${
+  compass
+    ? html`<section id="compass"><h2>Compass leaderboard</h2>
+<p class="meta">cases <code>${compass.casesFile}</code></p>
+${compass.results.length ? compass.results.map(compassBoard) : html`<p class="empty">No Compass results folder was given (<code>--compass-results</code>).</p>`}
+<h2>Cases</h2><table class="cases"><thead><tr><th>case</th><th>structure</th><th>keyframes</th><th>domain</th>${compass.models.map((m) => html`<th>${m}</th>`)}</tr></thead><tbody>
+${compass.cases.map(
+  (c) =>
+    html`<tr><td><a href="${pageHref(casePageName(c.case_id))}">${c.case_id}</a></td><td>${c.structure}</td><td>${c.keyframes.length}</td><td>${c.domain}</td>${compass.models.map(
+      (m) =>
+        html`<td>${(['minimal', 'segment_specific'] as const).map((mode) =>
+          compass.results.some((r) => r.responses.has(`${c.case_id}|${m}|${mode}`))
+            ? html`<a class="mode" href="${pageHref(casePageName(c.case_id, mode, m))}">${mode === 'minimal' ? 'min' : 'seg'}</a> `
+            : '',
+        )}</td>`,
+    )}</tr>`,
+)}</tbody></table></section>`
+    : ''
+}`;
+  return page({ title: 'Leaderboards', problems, body });
+}

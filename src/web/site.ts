@@ -1,0 +1,128 @@
+/**
+ * The viewer's pages and the files they point at, shared by the server and the static export.
+ * Every URL a page writes is relative and flat (`film-<id>.html`, `files/<root>/<path>`,
+ * `derived/<hash>.jpg`), so the same HTML works served and opened from disk. Derived media (frames,
+ * proxies) can only be requested under names a rendered page produced.
+ */
+import { join } from 'node:path';
+import { PROMPT_MODES, type PromptMode, videoPath } from '../compass/cases.js';
+import type { ViewerData } from './data.js';
+import type { Derived, MediaCache } from './media.js';
+import { casePage } from './pages/case.js';
+import { filmPage } from './pages/film.js';
+import { homePage } from './pages/home.js';
+import { Roots } from './roots.js';
+
+export type RootName = 'images' | 'track' | 'keyframes' | 'videos';
+export const ROOT_NAMES: RootName[] = ['images', 'track', 'keyframes', 'videos'];
+
+export interface VideoSource {
+  url: string;
+  type: string;
+  proxy: boolean;
+  codec: string;
+}
+
+export class Site {
+  readonly roots = new Roots();
+  private readonly derived = new Map<string, Derived>();
+  /** Files the rendered pages pointed at, by URL (for the export). */
+  readonly used = new Map<string, { root: RootName; rel: string }>();
+
+  constructor(
+    readonly data: ViewerData,
+    readonly media: MediaCache,
+  ) {
+    if (data.hero) {
+      this.roots.add('images', join(data.hero.data, 'images'));
+      this.roots.add('track', data.hero.track);
+    }
+    if (data.compass) {
+      this.roots.add('keyframes', data.compass.casesDir);
+      this.roots.add('videos', data.compass.videos);
+    }
+  }
+
+  /** URL of a file inside a root (`rel` uses "/"). */
+  file(root: RootName, rel: string): string {
+    const url = `files/${root}/${rel.split('/').map(encodeURIComponent).join('/')}`;
+    this.used.set(url, { root, rel });
+    return url;
+  }
+
+  /** URL of a frame of a video at `t` seconds, `width` px wide. */
+  frame(video: string, t: number, width = 240): string {
+    return this.derive({ kind: 'frame', video, t: Math.max(0, t), width });
+  }
+
+  private derive(d: Derived): string {
+    const name = this.media.name(d);
+    this.derived.set(name, d);
+    return `derived/${name}`;
+  }
+
+  derivedItem(name: string): Derived | undefined {
+    return this.derived.get(name);
+  }
+
+  derivedItems(): [string, Derived][] {
+    return [...this.derived];
+  }
+
+  /** The video of a model for a case and mode: the file itself, or a WebM proxy. */
+  async video(model: string, caseId: string, mode: PromptMode): Promise<VideoSource | undefined> {
+    const dir = this.data.compass?.videos;
+    if (!dir) return undefined;
+    const abs = videoPath(dir, model, caseId, mode);
+    const rel = `${model}/${caseId}__${mode}.mp4`;
+    if (!this.roots.resolve('videos', rel)) return undefined;
+    const p = await this.media.needsProxy(abs);
+    if (p.proxy)
+      return {
+        url: this.derive({ kind: 'proxy', video: abs, hasAudio: p.hasAudio }),
+        type: 'video/webm',
+        proxy: true,
+        codec: p.codec,
+      };
+    return { url: this.file('videos', rel), type: 'video/mp4', proxy: false, codec: p.codec };
+  }
+
+  /** Every page name (for the export and the tests). */
+  pages(): string[] {
+    const out = ['index.html'];
+    for (const id of [...(this.data.hero?.chains.keys() ?? [])].sort()) out.push(filmPageName(id));
+    const c = this.data.compass;
+    if (c)
+      for (const k of c.cases) {
+        out.push(casePageName(k.case_id));
+        for (const mode of PROMPT_MODES)
+          for (const model of c.models)
+            if (c.results.some((r) => r.responses.has(`${k.case_id}|${model}|${mode}`)))
+              out.push(casePageName(k.case_id, mode, model));
+      }
+    return out;
+  }
+
+  /** The HTML of a page, or null when there is no such page. */
+  async render(name: string): Promise<string | null> {
+    if (name === 'index.html' || name === '') return homePage(this);
+    let m = /^film-(.+)\.html$/.exec(name);
+    if (m) return this.data.hero?.chains.has(m[1]!) ? filmPage(this, m[1]!) : null;
+    m = /^case-([^~]+)(?:~([^~]+)~(.+))?\.html$/.exec(name);
+    if (m) {
+      const c = this.data.compass?.cases.find((x) => x.case_id === m![1]);
+      if (!c) return null;
+      if (m[2] === undefined) return casePage(this, c, undefined);
+      const mode = m[2] as PromptMode;
+      if (!PROMPT_MODES.includes(mode)) return null;
+      return casePage(this, c, { mode, model: m[3]! });
+    }
+    return null;
+  }
+}
+
+export const filmPageName = (id: string) => `film-${id}.html`;
+export const casePageName = (id: string, mode?: string, model?: string) =>
+  mode === undefined ? `case-${id}.html` : `case-${id}~${mode}~${model}.html`;
+/** A page name as an href (each character that needs it percent-encoded). */
+export const pageHref = (name: string) => encodeURIComponent(name).replace(/%7E/gi, '~');
