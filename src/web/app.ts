@@ -69,7 +69,9 @@ export function fileResponse(file: string, range: string | undefined, method: st
   }
   headers['Content-Length'] = String(size === 0 ? 0 : end - start + 1);
   if (method === 'HEAD' || size === 0) return new Response(null, { status, headers });
-  const body = Readable.toWeb(createReadStream(file, { start, end })) as ReadableStream;
+  const body = Readable.toWeb(
+    createReadStream(file, { start, end, highWaterMark: 1 << 20 }),
+  ) as ReadableStream;
   return new Response(body, { status, headers });
 }
 

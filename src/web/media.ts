@@ -2,11 +2,13 @@
  * Media the viewer makes from the videos it was given: single frames (the matched frame beside a
  * keyframe) and WebM proxies for videos the browser cannot play. Made with ffmpeg on first request,
  * cached on disk by the source's path, size and mtime, written to a temp file and renamed; one
- * job per item at a time.
+ * job per item, and at most one ffmpeg per core at a time.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { Semaphore } from '../judge/semaphore.js';
 import { frameJpegAt, type Playability, playability, writeWebmProxy } from '../media/playback.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 
@@ -20,11 +22,16 @@ export type Derived =
 export class MediaCache {
   private readonly jobs = new Map<string, Promise<string>>();
   private readonly probes = new Map<string, Promise<Playability>>();
+  /** ffmpeg processes at once (a page of twelve keyframes asks for twelve frames together). */
+  private readonly slots: Semaphore;
 
   constructor(
     readonly dir: string,
     readonly proxy: ProxyMode,
-  ) {}
+    jobs = availableParallelism(),
+  ) {
+    this.slots = new Semaphore(Math.max(1, jobs));
+  }
 
   /** A stable name for a derived item (its URL under `derived/`). */
   name(d: Derived): string {
@@ -65,6 +72,15 @@ export class MediaCache {
   }
 
   private async make(d: Derived, out: string): Promise<string> {
+    const release = await this.slots.acquire();
+    try {
+      return await this.makeNow(d, out);
+    } finally {
+      release();
+    }
+  }
+
+  private async makeNow(d: Derived, out: string): Promise<string> {
     mkdirSync(this.dir, { recursive: true });
     if (d.kind === 'frame') {
       await writeFileAtomic(out, await frameJpegAt(d.video, d.t, d.width));
