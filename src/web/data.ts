@@ -96,8 +96,42 @@ export interface ViewerInputs {
 
 export const videoKey = (caseId: string, model: string, mode: PromptMode | string) =>
   `${caseId}|${model}|${mode}`;
+export const checklistKey = (caseId: string, mode: PromptMode | string, metric: string) =>
+  `${caseId}|${mode}|${metric}`;
+
+/** Whether any Compass results folder scored this model's video of a case in a mode. */
+export function hasVideo(
+  view: CompassView,
+  caseId: string,
+  model: string,
+  mode: PromptMode | string,
+): boolean {
+  return view.results.some((r) => r.responses.has(videoKey(caseId, model, mode)));
+}
 
 const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+const some = (ids: string[]) => `${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''}`;
+
+/** A results folder whose ids are not (all) in what it was given with: from another set, or partly. */
+function mismatch(
+  problems: Problem[],
+  area: Problem['area'],
+  dir: string,
+  ids: string[],
+  known: (id: string) => boolean,
+  words: { set: string; items: string; where: string },
+): void {
+  const unknown = ids.filter((id) => !known(id));
+  if (!unknown.length) return;
+  problems.push({
+    area,
+    message:
+      unknown.length === ids.length
+        ? `results folder ${dir} is from another ${words.set}: none of its ${ids.length} ${words.items} (${some(unknown)}) ${words.where}`
+        : `results folder ${dir}: ${unknown.length} of its ${ids.length} ${words.items} (${some(unknown)}) are not in the ${words.set} given; they are not shown`,
+  });
+}
 
 /** Unique labels for results folders: the folder name, with its parent when two share a name. */
 function labels(dirs: string[]): string[] {
@@ -263,17 +297,11 @@ async function loadHero(i: ViewerInputs, problems: Problem[]): Promise<HeroView 
     const r = await loadHeroResults(dir, names[k]!, problems);
     if (!r) continue;
     const films = [...r.insertions.keys()];
-    const unknown = films.filter((f) => !view.chains.has(f));
-    if (films.length && unknown.length === films.length)
-      problems.push({
-        area: 'hero',
-        message: `results folder ${dir} is from another dataset: none of its ${films.length} films (${unknown.slice(0, 3).join(', ')}${unknown.length > 3 ? ', …' : ''}) has chains in ${data}`,
-      });
-    else if (unknown.length)
-      problems.push({
-        area: 'hero',
-        message: `results folder ${dir}: ${unknown.length} of its films have no chains in ${data} (${unknown.slice(0, 3).join(', ')}${unknown.length > 3 ? ', …' : ''}); they are not shown`,
-      });
+    mismatch(problems, 'hero', dir, films, (f) => view.chains.has(f), {
+      set: 'dataset',
+      items: 'films',
+      where: `has chains in ${data}`,
+    });
     view.results.push(r);
   }
   if (!dirs.length)
@@ -354,7 +382,7 @@ async function loadCompassResults(
   const cf = join(dir, 'checklists.jsonl');
   if (existsSync(cf))
     for (const row of await lenientRows(cf, ChecklistRow, 'compass', problems))
-      r.checklists.set(`${row.case_id}|${row.prompt_mode}|${row.metric}`, row as unknown as Checklist);
+      r.checklists.set(checklistKey(row.case_id, row.prompt_mode, row.metric), row as unknown as Checklist);
   return r;
 }
 
@@ -391,17 +419,11 @@ async function loadCompass(i: ViewerInputs, problems: Problem[]): Promise<Compas
     const r = await loadCompassResults(dir, names[k]!, problems);
     if (!r) continue;
     const seen = [...new Set([...r.responses.values()].map((x) => x.case_id))];
-    const unknown = seen.filter((c) => !ids.has(c));
-    if (seen.length && unknown.length === seen.length)
-      problems.push({
-        area: 'compass',
-        message: `results folder ${dir} is from another case set: none of its ${seen.length} cases (${unknown.slice(0, 3).join(', ')}${unknown.length > 3 ? ', …' : ''}) is in ${casesFile}`,
-      });
-    else if (unknown.length)
-      problems.push({
-        area: 'compass',
-        message: `results folder ${dir}: ${unknown.length} of its cases are not in ${casesFile} (${unknown.slice(0, 3).join(', ')}${unknown.length > 3 ? ', …' : ''}); they are not shown`,
-      });
+    mismatch(problems, 'compass', dir, seen, (c) => ids.has(c), {
+      set: 'case set',
+      items: 'cases',
+      where: `is in ${casesFile}`,
+    });
     view.results.push(r);
   }
   if (!dirs.length)

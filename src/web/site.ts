@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { PROMPT_MODES, type PromptMode, videoPath } from '../compass/cases.js';
-import type { ViewerData } from './data.js';
+import { hasVideo, type ViewerData } from './data.js';
 import type { Derived, MediaCache } from './media.js';
 import { casePage } from './pages/case.js';
 import { filmPage } from './pages/film.js';
@@ -97,8 +97,7 @@ export class Site {
         out.push(casePageName(k.case_id));
         for (const mode of PROMPT_MODES)
           for (const model of c.models)
-            if (c.results.some((r) => r.responses.has(`${k.case_id}|${model}|${mode}`)))
-              out.push(casePageName(k.case_id, mode, model));
+            if (hasVideo(c, k.case_id, model, mode)) out.push(casePageName(k.case_id, mode, model));
       }
     return out;
   }

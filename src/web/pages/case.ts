@@ -10,7 +10,7 @@ import { QUALITY_METRICS } from '../../compass/quality/metrics.js';
 import type { QualityMetricReport } from '../../compass/quality/video.js';
 import { METRICS } from '../../compass/response/report.js';
 import type { ResponseRow } from '../../compass/score.js';
-import type { CompassResults, CompassView } from '../data.js';
+import { type CompassResults, type CompassView, checklistKey, hasVideo, videoKey } from '../data.js';
 import { f3, type Html, html } from '../html.js';
 import { casePageName, pageHref, type Site, type VideoSource } from '../site.js';
 import { page } from './layout.js';
@@ -73,13 +73,13 @@ ${METRICS.map((m) => html`<td class="${r.scores[m] < 0.5 ? 'low' : ''}">${f3(r.s
 }
 
 function checklistSection(r: CompassResults, c: LoadedCase, mode: PromptMode, model: string): Html {
-  const ev = r.evaluations.get(`${c.case_id}|${model}|${mode}`);
+  const ev = r.evaluations.get(videoKey(c.case_id, model, mode));
   if (!ev)
     return html`<p class="empty">No video-quality evaluation in ${r.label} (run <code>compass evaluate</code>).</p>`;
   return html`<div class="checklist">${QUALITY_METRICS.map((m) => {
     const q = ev.quality.metrics[m] as QualityMetricReport | undefined;
     if (!q) return '';
-    const list = r.checklists.get(`${c.case_id}|${mode}|${m}`);
+    const list = r.checklists.get(checklistKey(c.case_id, mode, m));
     const text = new Map((list?.items ?? []).map((i) => [i.item_id, i.question]));
     return html`<details class="metric" data-metric="${m}" open><summary><b>${m}</b> ${q.status}${q.score !== null ? html` · ${f3(q.score)}` : ''}${q.reason ? html` <span class="meta">${q.reason}</span>` : ''}</summary>
 ${
@@ -115,9 +115,7 @@ export async function casePage(
   const title = sel ? `${c.case_id} · ${sel.model} · ${sel.mode}` : c.case_id;
   const links = html`<nav class="choose">${view.models.map(
     (m) =>
-      html`<span class="model">${m}: ${PROMPT_MODES.filter((mode) =>
-        view.results.some((r) => r.responses.has(`${c.case_id}|${m}|${mode}`)),
-      ).map(
+      html`<span class="model">${m}: ${PROMPT_MODES.filter((mode) => hasVideo(view, c.case_id, m, mode)).map(
         (mode) =>
           html`<a class="${sel?.model === m && sel.mode === mode ? 'current' : ''}" href="${pageHref(casePageName(c.case_id, mode, m))}">${mode}</a> `,
       )}</span>`,
@@ -126,13 +124,14 @@ export async function casePage(
   if (!sel)
     main = html`${timeline(site, view, c, undefined)}<p class="meta">Choose a model and prompt mode above.</p>`;
   else {
-    const withRow = view.results.filter((r) => r.responses.has(`${c.case_id}|${sel.model}|${sel.mode}`));
+    const key = videoKey(c.case_id, sel.model, sel.mode);
+    const withRow = view.results.filter((r) => r.responses.has(key));
     const v = await site.video(sel.model, c.case_id, sel.mode);
     const abs = v && view.videos ? videoPath(view.videos, sel.model, c.case_id, sel.mode) : undefined;
     main = html`<div class="player">${videoBlock(v, sel.model)}</div>
-${withRow.length ? timeline(site, view, c, withRow[0]!.responses.get(`${c.case_id}|${sel.model}|${sel.mode}`)) : timeline(site, view, c, undefined)}
+${withRow.length ? timeline(site, view, c, withRow[0]!.responses.get(key)) : timeline(site, view, c, undefined)}
 ${withRow.map((r) => {
-  const row = r.responses.get(`${c.case_id}|${sel.model}|${sel.mode}`)!;
+  const row = r.responses.get(key)!;
   return html`<section class="result" data-results="${r.label}"><h2>Keyframe response <span class="meta">${r.label} · γ ${row.gamma} · KF fidelity ${f3(row.groups.keyframe_fidelity)} · temporal org. ${f3(row.groups.temporal_organization)}</span></h2>
 ${keyframeTable(site, view, c, row, abs)}
 <h2>Video quality checklist</h2>${checklistSection(r, c, sel.mode, sel.model)}</section>`;

@@ -6,7 +6,7 @@ import type { ResponseSummary, SummaryCell } from '../../compass/score.js';
 import type { MethodSummary } from '../../hero/evaluate.js';
 import { bootstrap, mean } from '../../stats/bootstrap.js';
 import { barChart } from '../chart.js';
-import type { CompassResults, HeroResults } from '../data.js';
+import { type CompassResults, type HeroResults, hasVideo } from '../data.js';
 import { f3, type Html, html } from '../html.js';
 import { casePageName, filmPageName, pageHref, type Site } from '../site.js';
 import { page } from './layout.js';
@@ -167,7 +167,7 @@ ${compass.cases.map(
     html`<tr><td><a href="${pageHref(casePageName(c.case_id))}">${c.case_id}</a></td><td>${c.structure}</td><td>${c.keyframes.length}</td><td>${c.domain}</td>${compass.models.map(
       (m) =>
         html`<td>${(['minimal', 'segment_specific'] as const).map((mode) =>
-          compass.results.some((r) => r.responses.has(`${c.case_id}|${m}|${mode}`))
+          hasVideo(compass, c.case_id, m, mode)
             ? html`<a class="mode" href="${pageHref(casePageName(c.case_id, mode, m))}">${mode === 'minimal' ? 'min' : 'seg'}</a> `
             : '',
         )}</td>`,

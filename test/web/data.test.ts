@@ -1,0 +1,104 @@
+/** The viewer's loader never throws on bad input: every problem becomes one line naming the folder or file:line. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { MiniCompassPaths } from '../../src/dev/mini-compass/build.js';
+import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
+import { loadViewerData } from '../../src/web/data.js';
+import { sharedMiniCompass } from '../support/mini-compass.js';
+import { sharedMiniHero, TEST_FILMS } from '../support/mini-hero.js';
+import { tempDir } from '../support/paths.js';
+
+let hero: MiniHeroPaths;
+let compass: MiniCompassPaths;
+const dir = tempDir('kfbench-viewer-data-');
+
+const insertion = (movie_id: string) => ({
+  method: 'm',
+  movie_id,
+  frame: 3,
+  rank: 1,
+  chain_id: 'c',
+  position: 2,
+  chain_length: 6,
+  s: 1 / 3,
+});
+const response = (case_id: string) => ({
+  case_id,
+  model: 'faithful',
+  prompt_mode: 'minimal',
+  keyframes: [],
+  shots: [],
+  metrics: {},
+});
+
+beforeAll(async () => {
+  hero = await sharedMiniHero();
+  compass = await sharedMiniCompass();
+  const h = join(dir, 'hero');
+  mkdirSync(h);
+  writeFileSync(join(h, 'summary.json'), JSON.stringify({ reader: 'r', protocol: 'pairwise', methods: [] }));
+  writeFileSync(
+    join(h, 'insertions.jsonl'),
+    [
+      JSON.stringify(insertion(TEST_FILMS[0]!.movie_id)),
+      '{not json',
+      JSON.stringify(insertion('7777_Elsewhere')),
+    ].join('\n'),
+  );
+  const c = join(dir, 'compass');
+  mkdirSync(c);
+  writeFileSync(
+    join(c, 'response.jsonl'),
+    [JSON.stringify(response('ot-03')), JSON.stringify(response('zz-01'))].join('\n'),
+  );
+  mkdirSync(join(dir, 'not-results'));
+}, 300_000);
+
+describe('loadViewerData', () => {
+  it('reports partial mismatches, malformed lines and missing parts, and keeps what it can', async () => {
+    const d = await loadViewerData({
+      data: hero.data,
+      results: [join(dir, 'hero'), join(dir, 'not-results')],
+      cases: compass.cases,
+      compassResults: [join(dir, 'compass')],
+    });
+    const lines = d.problems.map((p) => `${p.area}: ${p.message}`);
+    expect(lines).toContain('hero: no --track: method frames cannot be shown');
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^hero: .*hero\/insertions\.jsonl:2: not valid JSON .*\(line skipped\)$/),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /\/hero: 1 of its 2 films \(7777_Elsewhere\) are not in the dataset given; they are not shown$/,
+      ),
+    );
+    expect(lines).toContainEqual(expect.stringMatching(/not-results: no summary\.json/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/compass: 1 of its 2 cases \(zz-01\) are not in the case set given/),
+    );
+    expect(lines).toContain('compass: no --videos: case pages show no video');
+    expect(d.hero!.results).toHaveLength(1);
+    expect(d.hero!.results[0]!.insertions.get(TEST_FILMS[0]!.movie_id)).toHaveLength(1);
+    expect(d.compass!.models).toEqual(['faithful']);
+  });
+
+  it('starts with nothing at all and says what to give', async () => {
+    const d = await loadViewerData({ results: [join(dir, 'hero')] });
+    expect(d.hero).toBeUndefined();
+    expect(d.problems.map((p) => p.message)).toEqual([
+      'results folders were given without --data: nothing to place them in',
+      'nothing to show: give --data (HeroFrame) and/or --cases (Compass)',
+    ]);
+  });
+
+  it('a --data folder that does not exist is one problem, not a crash', async () => {
+    const d = await loadViewerData({ data: join(dir, 'nope'), track: join(dir, 'nope-track') });
+    expect(d.problems.map((p) => p.message)).toEqual([
+      `--data ${join(dir, 'nope')}: missing`,
+      `--track ${join(dir, 'nope-track')}: missing`,
+      'no --results folder: chains are shown without any method',
+    ]);
+    expect(d.hero!.chains.size).toBe(0);
+  });
+});
