@@ -10,6 +10,7 @@ import { createReadStream, existsSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
+import { demoViewerInputs } from '../src/dev/demo-viewer.js';
 import { ffmpegRun } from '../src/media/ffmpeg.js';
 import { loadViewerData } from '../src/web/data.js';
 import { exportSite } from '../src/web/export.js';
@@ -42,14 +43,7 @@ async function pool<T>(items: T[], f: (x: T) => Promise<unknown>): Promise<void>
 const cacheDir = join(ROOT, 'bench', 'out', 'viewer-cache');
 rmSync(cacheDir, { recursive: true, force: true });
 let t = performance.now();
-const data = await loadViewerData({
-  data: join(demo, 'mini-hero', 'heroframe'),
-  track: join(demo, 'mini-hero', 'track'),
-  results: [join(demo, 'hero-eval')],
-  cases: join(demo, 'mini-compass', 'cases.jsonl'),
-  videos: join(demo, 'mini-compass', 'videos'),
-  compassResults: [join(demo, 'compass-response')],
-});
+const data = await loadViewerData(demoViewerInputs(demo));
 const load = performance.now() - t;
 const site = new Site(data, new MediaCache(cacheDir, 'auto'));
 const pages = site.pages();

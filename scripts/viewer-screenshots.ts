@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { demoViewerInputs } from '../src/dev/demo-viewer.js';
 import { startEmulator } from '../src/dev/emulator/server.js';
 import { loadViewerData } from '../src/web/data.js';
 import { MediaCache } from '../src/web/media.js';
@@ -58,14 +59,7 @@ if (!existsSync(join(compassEval, 'leaderboard.json'))) {
   }
 }
 
-const data = await loadViewerData({
-  data: join(demo, 'mini-hero', 'heroframe'),
-  track: join(demo, 'mini-hero', 'track'),
-  results: [join(demo, 'hero-eval')],
-  cases: join(demo, 'mini-compass', 'cases.jsonl'),
-  videos: join(demo, 'mini-compass', 'videos'),
-  compassResults: [compassEval],
-});
+const data = await loadViewerData(demoViewerInputs(demo, compassEval));
 const site = new Site(data, new MediaCache(join(demo, 'viewer-cache'), 'auto'));
 const viewer = await startViewer(site);
 const browser = await launchChromium();

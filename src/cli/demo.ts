@@ -1,9 +1,10 @@
 /** `kfbench demo`: builds small generated material and runs kfbench on it (no network, no GPU). */
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { runCompassDemo } from '../dev/demo-compass.js';
 import { runHeroDemo } from '../dev/demo-hero.js';
 import { runMediaDemo } from '../dev/demo-media.js';
+import { demoViewerInputs, serveCommand } from '../dev/demo-viewer.js';
 import { compassTable } from '../report/compass.js';
 import { heroTable } from '../report/hero.js';
 import { printLines } from './output.js';
@@ -56,7 +57,7 @@ export function registerDemo(program: Command): void {
         `results ${c.out}`,
         '',
         'See both in the viewer (read-only, 127.0.0.1):',
-        `  kfbench serve --data ${join(o.out, 'mini-hero', 'heroframe')} --track ${join(o.out, 'mini-hero', 'track')} --results ${join(o.out, 'hero-eval')} --cases ${join(o.out, 'mini-compass', 'cases.jsonl')} --videos ${join(o.out, 'mini-compass', 'videos')} --compass-results ${join(o.out, 'compass-response')}`,
+        `  ${serveCommand(demoViewerInputs(o.out))}`,
         `done in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
       ]);
     });

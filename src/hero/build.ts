@@ -136,7 +136,6 @@ export async function buildChains(o: BuildOptions): Promise<BuildReport> {
   const rubrics = await loadRubrics(o.data);
   const paths = datasetPaths(o.data);
   const films = [...ds.timelines.keys()].sort();
-  const perFilm = o.chainsPerFilm ?? 10;
   const report: BuildReport = {
     films: 0,
     chains: 0,

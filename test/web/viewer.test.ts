@@ -85,6 +85,14 @@ function rawGet(base: string, path: string, headers: Record<string, string> = {}
   });
 }
 
+/** A copy of a results folder with the ids in one file rewritten (results "from another dataset"). */
+function copyRewritten(from: string, name: string, file: string, ids: RegExp, to: string): string {
+  const dir = join(fx.dir, name);
+  cpSync(from, dir, { recursive: true });
+  writeFileSync(join(dir, file), readFileSync(join(from, file), 'utf8').replace(ids, to));
+  return dir;
+}
+
 const caseName = (model: string, mode = 'minimal', id = CASE) => `case-${id}~${mode}~${model}.html`;
 
 beforeAll(async () => {
@@ -278,23 +286,19 @@ describe('kfbench viewer in Chromium', () => {
   });
 
   it('bad input: a missing results folder and one from another dataset are reported on the page', async () => {
-    const other = join(fx.dir, 'other-hero');
-    cpSync(fx.results, other, { recursive: true });
-    writeFileSync(
-      join(other, 'insertions.jsonl'),
-      readFileSync(join(fx.results, 'insertions.jsonl'), 'utf8').replace(
-        /"movie_id":"[^"]+"/g,
-        '"movie_id":"7777_Another_Film"',
-      ),
+    const other = copyRewritten(
+      fx.results,
+      'other-hero',
+      'insertions.jsonl',
+      /"movie_id":"[^"]+"/g,
+      '"movie_id":"7777_Another_Film"',
     );
-    const otherCompass = join(fx.dir, 'other-compass');
-    cpSync(fx.compassResults, otherCompass, { recursive: true });
-    writeFileSync(
-      join(otherCompass, 'response.jsonl'),
-      readFileSync(join(fx.compassResults, 'response.jsonl'), 'utf8').replace(
-        /"case_id":"[^"]+"/g,
-        '"case_id":"zz-99"',
-      ),
+    const otherCompass = copyRewritten(
+      fx.compassResults,
+      'other-compass',
+      'response.jsonl',
+      /"case_id":"[^"]+"/g,
+      '"case_id":"zz-99"',
     );
     const bad = await serve({
       ...inputs(fx),

@@ -62,14 +62,13 @@ export async function corpusStats(root: string): Promise<CorpusStats> {
     films,
     chains,
     images: images.size,
-    criteria_per_film:
-      criteria && criteria.length
-        ? {
-            mean: criteria.reduce((a, b) => a + b, 0) / criteria.length,
-            min: Math.min(...criteria),
-            max: Math.max(...criteria),
-          }
-        : null,
+    criteria_per_film: criteria?.length
+      ? {
+          mean: criteria.reduce((a, b) => a + b, 0) / criteria.length,
+          min: Math.min(...criteria),
+          max: Math.max(...criteria),
+        }
+      : null,
     pairs,
     confident_share: pairs ? confident / pairs : 0,
     still_replacements: replacements,

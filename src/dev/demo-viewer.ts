@@ -1,0 +1,26 @@
+/** Where `kfbench demo` leaves what the viewer shows (for the demo's own hint, the bench and the screenshots). */
+import { join } from 'node:path';
+import type { ViewerInputs } from '../web/data.js';
+
+export function demoViewerInputs(
+  out: string,
+  compassResults = join(out, 'compass-response'),
+): Required<ViewerInputs> {
+  return {
+    data: join(out, 'mini-hero', 'heroframe'),
+    track: join(out, 'mini-hero', 'track'),
+    results: [join(out, 'hero-eval')],
+    cases: join(out, 'mini-compass', 'cases.jsonl'),
+    videos: join(out, 'mini-compass', 'videos'),
+    compassResults: [compassResults],
+  };
+}
+
+/** The `kfbench serve` command line for those inputs. */
+export function serveCommand(i: Required<ViewerInputs>): string {
+  return [
+    'kfbench serve',
+    `--data ${i.data} --track ${i.track} --results ${i.results.join(' ')}`,
+    `--cases ${i.cases} --videos ${i.videos} --compass-results ${i.compassResults.join(' ')}`,
+  ].join(' ');
+}
