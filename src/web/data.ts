@@ -21,12 +21,15 @@ import {
   Movie,
 } from '../hero/dataset/schemas.js';
 import type { InsertionRecord, MethodSummary } from '../hero/evaluate.js';
+import type { InsertionVerdict } from '../hero/verdicts.js';
 import { readJsonFile, readJsonlLenient } from '../store/jsonl.js';
 
 export interface Problem {
   area: 'hero' | 'compass';
   message: string;
 }
+
+export type PlacedInsertion = Omit<InsertionRecord, 'verdicts'> & { verdicts?: InsertionVerdict[] };
 
 export interface HeroResults {
   dir: string;
@@ -36,8 +39,8 @@ export interface HeroResults {
   methods: MethodSummary[];
   official: MethodSummary[];
   warnings: string[];
-  /** By film, then in file order. */
-  insertions: Map<string, InsertionRecord[]>;
+  /** By film, then in file order (results written before verdicts were kept have none). */
+  insertions: Map<string, PlacedInsertion[]>;
 }
 
 export interface ProposalRow {
@@ -205,12 +208,12 @@ async function loadHeroResults(
     problems.push({ area: 'hero', message: msg(e) });
     return undefined;
   }
-  const insertions = new Map<string, InsertionRecord[]>();
+  const insertions = new Map<string, PlacedInsertion[]>();
   const file = join(dir, 'insertions.jsonl');
   if (existsSync(file)) {
     for (const r of await lenientRows(file, InsertionRow, 'hero', problems)) {
       const list = insertions.get(r.movie_id) ?? [];
-      list.push(r as unknown as InsertionRecord);
+      list.push(r as unknown as PlacedInsertion);
       insertions.set(r.movie_id, list);
     }
   } else
@@ -309,20 +312,91 @@ async function loadHero(i: ViewerInputs, problems: Problem[]): Promise<HeroView 
   return view;
 }
 
+/** Every field a page reads is checked here, so a malformed row is skipped with its file:line, never a broken page. */
+const score = z.number().nullable();
 const RespRow = z.looseObject({
   case_id: z.string(),
   model: z.string(),
   prompt_mode: z.string(),
-  keyframes: z.array(z.looseObject({ kf_id: z.string() })),
-  shots: z.array(z.looseObject({ start_s: z.number(), end_s: z.number() })),
+  gamma: z.number(),
+  keyframes: z.array(
+    z.looseObject({
+      kf_id: z.string(),
+      matched: z.boolean(),
+      t_best_s: score,
+      t_peak_s: z.number(),
+      cos: z.number(),
+      psnr_db: score,
+      ssim: score,
+      scores: z.record(z.string(), z.number()),
+    }),
+  ),
+  shots: z.array(
+    z.looseObject({ start_s: z.number(), end_s: z.number(), keyframes: z.array(z.string()).default([]) }),
+  ),
   metrics: z.record(z.string(), z.number()),
+  groups: z.looseObject({ keyframe_fidelity: z.number(), temporal_organization: z.number() }),
 });
 const EvalRow = z.looseObject({
   case_id: z.string(),
   model: z.string(),
   prompt_mode: z.string(),
   run: z.number(),
-  quality: z.looseObject({ metrics: z.record(z.string(), z.unknown()) }),
+  quality: z.looseObject({
+    metrics: z.record(
+      z.string(),
+      z.looseObject({
+        status: z.string(),
+        score,
+        reason: z.string().optional(),
+        items: z
+          .array(
+            z.looseObject({
+              item_id: z.string(),
+              score: z.number(),
+              evidence: z.array(
+                z.looseObject({ t_start_s: z.number(), t_end_s: z.number(), observation: z.string() }),
+              ),
+            }),
+          )
+          .optional(),
+      }),
+    ),
+  }),
+  overall: z.looseObject({ score }).optional(),
+});
+const Cell = z.looseObject({
+  n: z.number(),
+  metrics: z.record(z.string(), z.number()),
+  groups: z.looseObject({ keyframe_fidelity: z.number(), temporal_organization: z.number() }),
+});
+const ResponseSummaryFile = z.looseObject({
+  embedder: z.string(),
+  gamma: z.number(),
+  models: z.record(
+    z.string(),
+    z.looseObject({
+      all: Cell,
+      by_keyframes: z.record(z.string(), Cell).optional(),
+      by_structure: z.record(z.string(), Cell).optional(),
+      by_prompt_mode: z.record(z.string(), Cell).optional(),
+      by_conditioning: z.record(z.string(), Cell).optional(),
+    }),
+  ),
+});
+const ModelOverallRow = z.looseObject({
+  model: z.string(),
+  overall: score,
+  overall_sd: z.number(),
+  cases: z.number(),
+  flagged: z.array(z.string()),
+  groups: z.record(z.string(), score),
+});
+const LeaderboardFile = z.looseObject({
+  judge: z.string(),
+  runs: z.number(),
+  models: z.array(ModelOverallRow),
+  by: z.record(z.string(), z.record(z.string(), z.array(ModelOverallRow))).optional(),
 });
 const ChecklistRow = z.looseObject({
   case_id: z.string(),
@@ -359,20 +433,17 @@ async function loadCompassResults(
   }
   for (const row of await lenientRows(rf, RespRow, 'compass', problems))
     r.responses.set(videoKey(row.case_id, row.model, row.prompt_mode), row as unknown as ResponseRow);
-  try {
-    if (existsSync(join(dir, 'summary.json')))
-      r.summary = (await readJsonFile(
-        join(dir, 'summary.json'),
-        z.looseObject({ models: z.record(z.string(), z.unknown()) }),
-      )) as unknown as ResponseSummary;
-    if (existsSync(join(dir, 'leaderboard.json')))
-      r.leaderboard = (await readJsonFile(
-        join(dir, 'leaderboard.json'),
-        z.looseObject({ models: z.array(z.looseObject({ model: z.string() })) }),
-      )) as unknown as Leaderboard;
-  } catch (e) {
-    problems.push({ area: 'compass', message: msg(e) });
-  }
+  const json = async <S extends z.ZodType>(name: string, schema: S): Promise<z.output<S> | undefined> => {
+    if (!existsSync(join(dir, name))) return undefined;
+    try {
+      return await readJsonFile(join(dir, name), schema);
+    } catch (e) {
+      problems.push({ area: 'compass', message: `${msg(e)} (not shown)` });
+      return undefined;
+    }
+  };
+  r.summary = (await json('summary.json', ResponseSummaryFile)) as ResponseSummary | undefined;
+  r.leaderboard = (await json('leaderboard.json', LeaderboardFile)) as Leaderboard | undefined;
   const ef = join(dir, 'evaluation.jsonl');
   if (existsSync(ef))
     for (const row of await lenientRows(ef, EvalRow, 'compass', problems)) {

@@ -27,9 +27,11 @@ const response = (case_id: string) => ({
   case_id,
   model: 'faithful',
   prompt_mode: 'minimal',
+  gamma: 0.76,
   keyframes: [],
   shots: [],
   metrics: {},
+  groups: { keyframe_fidelity: 1, temporal_organization: 1 },
 });
 
 beforeAll(async () => {
@@ -50,8 +52,15 @@ beforeAll(async () => {
   mkdirSync(c);
   writeFileSync(
     join(c, 'response.jsonl'),
-    [JSON.stringify(response('ot-03')), JSON.stringify(response('zz-01'))].join('\n'),
+    [
+      JSON.stringify(response('ot-03')),
+      JSON.stringify(response('zz-01')),
+      // a keyframe without its times: the case page could not draw it, so the row is skipped
+      JSON.stringify({ ...response('ot-06'), keyframes: [{ kf_id: 'kf01', matched: true, cos: 0.9 }] }),
+    ].join('\n'),
   );
+  // a leaderboard from something else: shown as a problem, the rest of the folder still shown
+  writeFileSync(join(c, 'leaderboard.json'), JSON.stringify({ models: [{ model: 'x' }] }));
   mkdirSync(join(dir, 'not-results'));
 }, 300_000);
 
@@ -78,9 +87,16 @@ describe('loadViewerData', () => {
       expect.stringMatching(/compass: 1 of its 2 cases \(zz-01\) are not in the case set given/),
     );
     expect(lines).toContain('compass: no --videos: case pages show no video');
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^compass: .*compass\/response\.jsonl:3: keyframes\.0\.t_best_s: .*\(line skipped\)$/,
+      ),
+    );
     expect(d.hero!.results).toHaveLength(1);
     expect(d.hero!.results[0]!.insertions.get(TEST_FILMS[0]!.movie_id)).toHaveLength(1);
     expect(d.compass!.models).toEqual(['faithful']);
+    expect(lines).toContainEqual(expect.stringMatching(/compass\/leaderboard\.json: .*\(not shown\)$/));
+    expect(d.compass!.results[0]!.leaderboard).toBeUndefined();
   });
 
   it('starts with nothing at all and says what to give', async () => {

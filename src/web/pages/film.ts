@@ -8,7 +8,7 @@ import type { Chain, FilmRubric } from '../../hero/dataset/schemas.js';
 import type { InsertionRecord } from '../../hero/evaluate.js';
 import type { InsertionVerdict } from '../../hero/verdicts.js';
 import { strengthBar } from '../chart.js';
-import type { HeroResults, HeroView, ProposalRow } from '../data.js';
+import type { HeroResults, HeroView, PlacedInsertion, ProposalRow } from '../data.js';
 import { f3, type Html, html } from '../html.js';
 import type { Site } from '../site.js';
 import { page } from './layout.js';
@@ -56,7 +56,7 @@ ${vs.map(
 )}</tbody></table>`;
 }
 
-function placementRow(site: Site, film: string, c: Chain, rs: InsertionRecord[], idBase: string): Html {
+function placementRow(site: Site, film: string, c: Chain, rs: PlacedInsertion[], idBase: string): Html {
   const n = c.order.length;
   const seq: Html[] = [];
   const verdicts: Html[] = [];
@@ -67,7 +67,7 @@ function placementRow(site: Site, film: string, c: Chain, rs: InsertionRecord[],
         html`<li class="ins" data-rank="${r.rank}" data-position="${r.position}"><a href="${`#${id}`}" title="${`rank ${r.rank}: placed above ${r.position} of ${r.chain_length} (s = ${f3(r.s)}) — click for the verdicts`}"><img src="${frameUrl(site, film, r)}" alt="${`rank ${r.rank} frame ${r.frame}`}" loading="lazy"><div class="cap"><b>rank ${r.rank}</b> · s ${f3(r.s)}${r.unresolved ? html` · <span class="warn">${r.unresolved} unresolved</span>` : ''}</div></a></li>`,
       );
       verdicts.push(
-        html`<div class="verdict-panel" id="${id}"><h5>rank ${r.rank} (frame ${r.frame}) in chain ${c.chain_id}: above ${r.position} of ${r.chain_length}${r.above_still ? ', above the still' : ''} <a href="#" class="close">close</a></h5>${verdictTable(site, film, (r as { verdicts?: InsertionVerdict[] }).verdicts)}</div>`,
+        html`<div class="verdict-panel" id="${id}"><h5>rank ${r.rank} (frame ${r.frame}) in chain ${c.chain_id}: above ${r.position} of ${r.chain_length}${r.above_still ? ', above the still' : ''} <a href="#" class="close">close</a></h5>${verdictTable(site, film, r.verdicts)}</div>`,
       );
     }
     if (slot < n)
