@@ -6,9 +6,7 @@ import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/paths.js';
 
 describe('kfbench demo', () => {
-  it('cold: builds the material, judges chains with the emulator, prints the leaderboard; warm: no calls, same board', {
-    timeout: 600_000,
-  }, async () => {
+  it('cold: builds the material, judges chains with the emulator, prints the leaderboard; warm: no calls, same board', async () => {
     const out = tempDir();
     const r = await runCli(['demo', '--out', out]);
     expect(r.code, r.stderr).toBe(0);
