@@ -59,7 +59,7 @@ if (!existsSync(join(compassEval, 'leaderboard.json'))) {
   }
 }
 
-const data = await loadViewerData(demoViewerInputs(demo, compassEval));
+const data = await loadViewerData(demoViewerInputs(demo, [compassEval]));
 const site = new Site(data, new MediaCache(join(demo, 'viewer-cache'), 'auto'));
 const viewer = await startViewer(site);
 const browser = await launchChromium();

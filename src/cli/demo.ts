@@ -2,10 +2,11 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { runCompassDemo } from '../dev/demo-compass.js';
+import { runCompassQualityDemo } from '../dev/demo-compass-quality.js';
 import { runHeroDemo } from '../dev/demo-hero.js';
 import { runMediaDemo } from '../dev/demo-media.js';
 import { demoViewerInputs, serveCommand } from '../dev/demo-viewer.js';
-import { compassTable } from '../report/compass.js';
+import { compassTable, leaderboardText } from '../report/compass.js';
 import { heroTable } from '../report/hero.js';
 import { printLines } from './output.js';
 
@@ -55,6 +56,18 @@ export function registerDemo(program: Command): void {
         compassTable(c.summary),
         '',
         `results ${c.out}`,
+      ]);
+      process.stderr.write('== Compass both axes (compass evaluate) on the mini set\n');
+      const q = await runCompassQualityDemo(out, c.mini, c.scanCache, (l) => process.stderr.write(`${l}\n`));
+      printLines([
+        '',
+        '== Compass leaderboard: Overall = keyframe response and MLLM-judged video quality (mini set)',
+        `${q.videos} videos (${q.leaderboard.models.length} models × ${c.cases} cases × 2 prompt modes), judged by the VLM emulator over HTTP;`,
+        'it scores checklists from pixel statistics, so the blurred, flickering and frozen "models" lose on quality by construction.',
+        '',
+        leaderboardText({ ...q.leaderboard, by: {} as typeof q.leaderboard.by }),
+        '',
+        `judge calls ${q.calls}, from the cache ${q.cached}, unresolved ${q.unresolved}; results ${q.out}`,
         '',
         'See both in the viewer (read-only, 127.0.0.1):',
         `  ${serveCommand(demoViewerInputs(o.out))}`,

@@ -1,6 +1,6 @@
 /** `kfbench serve`: the read-only local viewer, or `--export DIR` for the same pages as static files. */
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { loadViewerData } from '../web/data.js';
 import { exportSite } from '../web/export.js';
@@ -35,7 +35,7 @@ export function registerServe(program: Command): void {
     .option('--cases <file>', 'Compass cases.jsonl (keyframe images relative to it)')
     .option('--videos <dir>', 'Compass videos: <model>/<case_id>__<prompt_mode>.mp4')
     .option('--compass-results <dir...>', '`compass score` / `compass evaluate` output folders')
-    .option('--port <n>', 'port (0 = any free port)', '8377')
+    .addOption(new Option('--port <n>', 'port (0 = any free port)').env('KFBENCH_PORT').default('8377'))
     .option(
       '--host <host>',
       'address to bind; anything but loopback exposes your files to the network',

@@ -8,7 +8,7 @@ import { writeResponseRun } from '../compass/outputs.js';
 import { ScanCache } from '../compass/response/scan-cache.js';
 import { type ResponseSummary, scoreModels } from '../compass/score.js';
 import { createBuiltinEmbedder } from '../embed/builtin.js';
-import { buildMiniCompass } from './mini-compass/build.js';
+import { buildMiniCompass, type MiniCompassPaths } from './mini-compass/build.js';
 
 export interface CompassDemo {
   summary: ResponseSummary;
@@ -16,6 +16,9 @@ export interface CompassDemo {
   cases: number;
   videos: number;
   scanned: number;
+  mini: MiniCompassPaths;
+  /** The scan cache the response scores filled (the quality part reads the same scans). */
+  scanCache: string;
 }
 
 export async function runCompassDemo(root: string, log: (line: string) => void): Promise<CompassDemo> {
@@ -27,7 +30,8 @@ export async function runCompassDemo(root: string, log: (line: string) => void):
   });
   const cases = await loadCases(p.cases);
   const out = join(root, 'compass-response');
-  const cache = new ScanCache(join(out, 'scan-cache.sqlite'));
+  const scanCache = join(out, 'scan-cache.sqlite');
+  const cache = new ScanCache(scanCache);
   const embedder = createBuiltinEmbedder();
   const t0 = Date.now();
   try {
@@ -46,7 +50,15 @@ export async function runCompassDemo(root: string, log: (line: string) => void):
       embedder: embedder.id,
       wall_s: (Date.now() - t0) / 1000,
     });
-    return { summary, out, cases: cases.length, videos: run.rows.length, scanned: run.scanned };
+    return {
+      summary,
+      out,
+      cases: cases.length,
+      videos: run.rows.length,
+      scanned: run.scanned,
+      mini: p,
+      scanCache,
+    };
   } finally {
     cache.close();
   }

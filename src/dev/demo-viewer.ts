@@ -4,7 +4,7 @@ import type { ViewerInputs } from '../web/data.js';
 
 export function demoViewerInputs(
   out: string,
-  compassResults = join(out, 'compass-response'),
+  compassResults = [join(out, 'compass-response'), join(out, 'compass-eval')],
 ): Required<ViewerInputs> {
   return {
     data: join(out, 'mini-hero', 'heroframe'),
@@ -12,14 +12,14 @@ export function demoViewerInputs(
     results: [join(out, 'hero-eval')],
     cases: join(out, 'mini-compass', 'cases.jsonl'),
     videos: join(out, 'mini-compass', 'videos'),
-    compassResults: [compassResults],
+    compassResults,
   };
 }
 
-/** The `kfbench serve` command line for those inputs. */
+/** The `kfbench serve` command line for those inputs, as it runs from the repository root. */
 export function serveCommand(i: Required<ViewerInputs>): string {
   return [
-    'kfbench serve',
+    'npx kfbench serve',
     `--data ${i.data} --track ${i.track} --results ${i.results.join(' ')}`,
     `--cases ${i.cases} --videos ${i.videos} --compass-results ${i.compassResults.join(' ')}`,
   ].join(' ');

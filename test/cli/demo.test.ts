@@ -1,9 +1,44 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEMO_QUALITY_MODELS } from '../../src/dev/demo-compass-quality.js';
 import { METHODS } from '../../src/hero/select/registry.js';
 import { runCli } from '../support/cli.js';
-import { tempDir } from '../support/paths.js';
+import { ROOT, tempDir } from '../support/paths.js';
+
+/** Runs a printed `npx kfbench serve …` line in a shell from the repository root, fetches its home page, stops it. */
+async function runsAndServes(line: string): Promise<void> {
+  const child = spawn('sh', ['-c', `exec ${line}`], {
+    cwd: ROOT,
+    env: { ...process.env, KFBENCH_PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /viewer at (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`${line} exited ${code}: ${stderr}`)));
+  });
+  try {
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    const page = await res.text();
+    expect(page).toMatch(/faithful/);
+    expect(stderr).not.toMatch(/kfbench serve: (HeroFrame|Compass):/);
+  } finally {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
 
 describe('kfbench demo', () => {
   it('cold: builds the material, judges chains with the emulator, prints the leaderboard; warm: no calls, same board', async () => {
@@ -37,5 +72,19 @@ describe('kfbench demo', () => {
     expect(readFileSync(join(out, 'compass-response', 'summary.json'), 'utf8')).toBe(compassSummary);
     const heroBoard = (s: string) => s.slice(s.indexOf('== HeroFrame leaderboard'), s.indexOf('calls:'));
     expect(heroBoard(again.stdout)).toBe(heroBoard(r.stdout));
+    // both axes: Overall per model from compass evaluate, judged by the emulator; warm: no calls
+    const overall = (s: string) =>
+      s.slice(s.indexOf('== Compass leaderboard: Overall'), s.indexOf('judge calls'));
+    const rows = [...overall(r.stdout).matchAll(/^(\S+)\s+(0\.\d{3}|1\.000)\s/gm)].map((m) => m[1]);
+    expect(new Set(rows)).toEqual(new Set(DEMO_QUALITY_MODELS));
+    expect(rows[0]).toBe('faithful');
+    expect(r.stdout).toMatch(/judge calls [1-9]\d*, from the cache 0, unresolved 0/);
+    expect(again.stdout).toMatch(/judge calls 0, from the cache [1-9]\d*, unresolved 0/);
+    expect(overall(again.stdout)).toBe(overall(r.stdout));
+    expect(r.stdout).toMatch(/^done in \d+\.\d s/m);
+    // the printed next step runs verbatim from the repository root (port from KFBENCH_PORT)
+    const serve = r.stdout.split('\n').find((l) => l.trim().startsWith('npx kfbench serve'));
+    expect(serve).toBeDefined();
+    await runsAndServes(serve!.trim());
   });
 });

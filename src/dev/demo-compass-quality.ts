@@ -1,0 +1,93 @@
+/**
+ * The Compass video-quality part of the demo: `compass evaluate` (both axes, then Overall) of a few
+ * mini "models" in both prompt modes, judged by the VLM emulator started in-process on 127.0.0.1
+ * and reached over HTTP through the real client. The keyframe-response scans come from the scan
+ * cache the response demo filled; judge answers are cached, so a warm run asks nothing.
+ */
+import { join } from 'node:path';
+import { loadCases, PROMPT_MODES } from '../compass/cases.js';
+import { evaluateCompass } from '../compass/quality/evaluate.js';
+import { type Leaderboard, leaderboard } from '../compass/quality/leaderboard.js';
+import { writeEvaluationRun } from '../compass/quality/outputs.js';
+import { ScanCache } from '../compass/response/scan-cache.js';
+import { createBuiltinEmbedder } from '../embed/builtin.js';
+import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
+import { startEmulator } from './emulator/server.js';
+import type { MiniCompassPaths } from './mini-compass/build.js';
+
+/** One clean model, two keyframe-response faults and three quality faults. */
+export const DEMO_QUALITY_MODELS = [
+  'faithful',
+  'swapped',
+  'missing',
+  'blurred',
+  'flicker',
+  'frozen',
+] as const;
+
+export interface CompassQualityDemo {
+  leaderboard: Leaderboard;
+  out: string;
+  videos: number;
+  calls: number;
+  cached: number;
+  unresolved: number;
+}
+
+export async function runCompassQualityDemo(
+  root: string,
+  mini: Pick<MiniCompassPaths, 'cases' | 'videos'>,
+  scanCache: string,
+  log: (line: string) => void,
+): Promise<CompassQualityDemo> {
+  const cases = await loadCases(mini.cases);
+  const out = join(root, 'compass-eval');
+  const emu = await startEmulator();
+  const cache = new ScanCache(scanCache);
+  const embedder = createBuiltinEmbedder();
+  const t0 = Date.now();
+  try {
+    const judge = await openJudge(
+      resolveJudgeSettings(
+        { judge: `openai:kfbench-emulator@${emu.url}`, cache: join(out, 'judge-cache.sqlite') },
+        {},
+      ),
+    );
+    try {
+      const models = [...DEMO_QUALITY_MODELS];
+      const r = await evaluateCompass({
+        cases,
+        videos: mini.videos,
+        models,
+        modes: PROMPT_MODES,
+        embedder,
+        judge: judge.judge,
+        encoder: judge.encoder,
+        cache,
+        onVideo: (done, total) => {
+          if (done % 24 === 0 || done === total) log(`judged ${done}/${total} videos`);
+        },
+      });
+      const lb = leaderboard(r.videos, models, { judge: judge.judge.name, embedder: embedder.id, runs: 1 });
+      await writeEvaluationRun(out, r, lb, models, {
+        wall_s: (Date.now() - t0) / 1000,
+        judge: judge.judge.stats,
+      });
+      const s = judge.judge.stats;
+      return {
+        leaderboard: lb,
+        out,
+        videos: r.videos.length,
+        calls: s.calls,
+        cached: s.cached,
+        unresolved: s.unresolved,
+      };
+    } finally {
+      await judge.close();
+    }
+  } finally {
+    cache.close();
+    await embedder.close();
+    await emu.close();
+  }
+}
