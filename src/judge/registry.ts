@@ -6,10 +6,10 @@
  *   local:READER.json       the embedded reader fitted by `hero fit-reader`
  * Settings come from flags > a JSON config file (--config) > the environment > defaults.
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { BadInputError, UsageError } from '../errors.js';
 import { describeZodError } from '../store/jsonl.js';
+import { readTextFile } from '../store/limits.js';
 import { JudgeCache } from './cache.js';
 import { DEFAULT_MAX_SIDE, ImageEncoder } from './images.js';
 import { Judge } from './judge.js';
@@ -73,15 +73,12 @@ export interface JudgeFlags {
 }
 
 export function readJudgeConfig(file: string): JudgeConfigFile {
+  const text = readTextFile(file, { missing: 'no such config file' });
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
+    json = JSON.parse(text);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new BadInputError(
-      code === 'ENOENT' ? 'no such config file' : `not valid JSON (${(e as Error).message})`,
-      { file },
-    );
+    throw new BadInputError(`not valid JSON (${(e as Error).message})`, { file });
   }
   const r = JudgeConfigFile.safeParse(json);
   if (!r.success) throw new BadInputError(describeZodError(r.error), { file });
