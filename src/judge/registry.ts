@@ -11,6 +11,7 @@ import { BadInputError, UsageError } from '../errors.js';
 import { describeZodError } from '../store/jsonl.js';
 import { readTextFile } from '../store/limits.js';
 import { JudgeCache } from './cache.js';
+import { checkJudgeUrl, redactUrl } from './endpoints.js';
 import { DEFAULT_MAX_SIDE, ImageEncoder } from './images.js';
 import { Judge } from './judge.js';
 import { LocalBackend } from './local.js';
@@ -26,10 +27,10 @@ export function parseJudgeSpec(spec: string): JudgeSpec {
   if (spec.startsWith('openai:')) {
     const rest = spec.slice(7);
     const m = /^(.+)@(https?:\/\/\S+)$/.exec(rest);
-    if (m?.[1] && m[2]) return { kind: 'openai', model: m[1], url: m[2] };
+    if (m?.[1] && m[2]) return { kind: 'openai', model: m[1], url: checkJudgeUrl(m[2], 'the --judge URL') };
   }
   throw new UsageError(
-    `--judge must be ${JUDGE_FORMS} (e.g. openai:qwen2.5vl:7b@http://127.0.0.1:11434/v1), got "${spec}"`,
+    `--judge must be ${JUDGE_FORMS} (e.g. openai:qwen2.5vl:7b@http://127.0.0.1:11434/v1), got "${redactUrl(spec)}"`,
   );
 }
 
@@ -43,6 +44,8 @@ export const JudgeConfigFile = z.object({
   temperature: z.number().min(0).optional(),
   max_tokens: z.number().int().positive().optional(),
   cache: z.string().optional(),
+  /** The API key (else KFBENCH_API_KEY or OPENAI_API_KEY); never logged or written. */
+  api_key: z.string().optional(),
 });
 export type JudgeConfigFile = z.output<typeof JudgeConfigFile>;
 
@@ -103,7 +106,7 @@ export function resolveJudgeSettings(flags: JudgeFlags, env: NodeJS.ProcessEnv =
     temperature: flags.temperature ?? cfg.temperature ?? 0,
     maxTokens: flags.maxTokens ?? cfg.max_tokens ?? 256,
     cache: flags.cache ?? cfg.cache ?? env.KFBENCH_CACHE,
-    apiKey: env.KFBENCH_API_KEY || env.OPENAI_API_KEY || undefined,
+    apiKey: cfg.api_key || env.KFBENCH_API_KEY || env.OPENAI_API_KEY || undefined,
   };
 }
 
@@ -123,9 +126,7 @@ export async function openJudge(
   let backend: JudgeBackend;
   if (spec.kind === 'local') backend = await LocalBackend.open(spec.path);
   else {
-    for (const u of s.extraUrls)
-      if (!/^https?:\/\//.test(u))
-        throw new UsageError(`--judge-url must start with http:// or https://, got "${u}"`);
+    for (const u of s.extraUrls) checkJudgeUrl(u, '--judge-url');
     backend = new OpenAiBackend({
       model: spec.model,
       baseUrls: [spec.url, ...s.extraUrls.filter((u) => u !== spec.url)],
