@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { BadInputError, UsageError } from '../errors.js';
 import { describeZodError } from '../store/jsonl.js';
 import { readTextFile } from '../store/limits.js';
-import { JudgeCache } from './cache.js';
+import { DEFAULT_CLAIM_LEASE_MS, JudgeCache } from './cache.js';
 import { checkJudgeUrl, redactUrl } from './endpoints.js';
 import { DEFAULT_MAX_SIDE, ImageEncoder } from './images.js';
 import { Judge } from './judge.js';
@@ -44,6 +44,8 @@ export const JudgeConfigFile = z.object({
   temperature: z.number().min(0).optional(),
   max_tokens: z.number().int().positive().optional(),
   cache: z.string().optional(),
+  /** Lease of an in-flight claim in the cache, seconds (a dead process's questions wait this long). */
+  claim_lease_s: z.number().positive().optional(),
   /** The API key (else KFBENCH_API_KEY or OPENAI_API_KEY); never logged or written. */
   api_key: z.string().optional(),
 });
@@ -59,6 +61,7 @@ export interface JudgeSettings {
   temperature: number;
   maxTokens: number;
   cache: string | undefined;
+  claimLeaseMs: number;
   apiKey: string | undefined;
 }
 
@@ -88,6 +91,15 @@ export function readJudgeConfig(file: string): JudgeConfigFile {
   return r.data;
 }
 
+function leaseFromEnv(env: NodeJS.ProcessEnv): number | undefined {
+  const v = env.KFBENCH_CLAIM_LEASE_S;
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  if (!(n > 0))
+    throw new UsageError(`KFBENCH_CLAIM_LEASE_S must be a positive number of seconds, got "${v}"`);
+  return n;
+}
+
 export function resolveJudgeSettings(flags: JudgeFlags, env: NodeJS.ProcessEnv = process.env): JudgeSettings {
   const cfg = flags.config ? readJudgeConfig(flags.config) : {};
   const spec = flags.judge ?? cfg.judge ?? env.KFBENCH_JUDGE;
@@ -106,6 +118,7 @@ export function resolveJudgeSettings(flags: JudgeFlags, env: NodeJS.ProcessEnv =
     temperature: flags.temperature ?? cfg.temperature ?? 0,
     maxTokens: flags.maxTokens ?? cfg.max_tokens ?? 256,
     cache: flags.cache ?? cfg.cache ?? env.KFBENCH_CACHE,
+    claimLeaseMs: 1000 * (cfg.claim_lease_s ?? leaseFromEnv(env) ?? DEFAULT_CLAIM_LEASE_MS / 1000),
     apiKey: cfg.api_key || env.KFBENCH_API_KEY || env.OPENAI_API_KEY || undefined,
   };
 }
@@ -137,7 +150,7 @@ export async function openJudge(
       ...tuning,
     });
   }
-  const cache = s.cache ? new JudgeCache(s.cache) : undefined;
+  const cache = s.cache ? new JudgeCache(s.cache, { leaseMs: s.claimLeaseMs }) : undefined;
   const judge = new Judge(backend, {
     cache,
     sampling: { temperature: s.temperature, max_tokens: s.maxTokens },
