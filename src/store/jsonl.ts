@@ -27,7 +27,7 @@ export function describeZodError(err: z.ZodError): string {
 }
 
 function openBytes(file: string): Readable {
-  return file.endsWith('.zst') ? openZstd(file) : createReadStream(file);
+  return file.endsWith('.zst') ? openZstd(file) : createReadStream(file, { highWaterMark: 1 << 20 });
 }
 
 /**
