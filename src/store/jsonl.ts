@@ -8,6 +8,7 @@ import { createReadStream, createWriteStream, existsSync, statSync } from 'node:
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { z } from 'zod';
 import { BadInputError, isKfbenchError } from '../errors.js';
 import { MAX_LINE_BYTES, mib, readTextFile } from './limits.js';
@@ -131,21 +132,13 @@ export async function writeJsonl(
   await mkdir(dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
-    if (file.endsWith('.zst')) {
-      const lines = Readable.from(
-        (async function* () {
-          for await (const r of rows as AsyncIterable<unknown>) yield `${JSON.stringify(r)}\n`;
-        })(),
-      );
-      await writeZstd(tmp, lines, file);
-    } else {
-      const out = createWriteStream(tmp);
-      for await (const r of rows as AsyncIterable<unknown>) {
-        if (!out.write(`${JSON.stringify(r)}\n`))
-          await new Promise<void>((res) => out.once('drain', () => res()));
-      }
-      await new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res())));
-    }
+    const lines = Readable.from(
+      (async function* () {
+        for await (const r of rows as AsyncIterable<unknown>) yield `${JSON.stringify(r)}\n`;
+      })(),
+    );
+    if (file.endsWith('.zst')) await writeZstd(tmp, lines, file);
+    else await pipeline(lines, createWriteStream(tmp)); // a write error rejects, never hangs
     await rename(tmp, file);
   } catch (e) {
     await rm(tmp, { force: true });

@@ -174,6 +174,21 @@ describe('size limits', () => {
     expect(r.stderr).not.toMatch(/RangeError|\n\s+at /);
   });
 
+  it('a 2 GB local reader is refused naming the file (not "does not exist")', async () => {
+    const big = join(tempDir(), 'reader.json');
+    sparse(big, 2 * 1024 ** 3, '{');
+    const r = await runCli([
+      'judge',
+      'pair',
+      join(mini.data, 'eval', 'query.txt'),
+      big,
+      '--judge',
+      `local:${big}`,
+    ]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`${big}: too large (2048 MiB`);
+  });
+
   it('a 2 GB --config is refused naming the file', async () => {
     const cfg = join(tempDir(), 'judge.json');
     sparse(cfg, 2 * 1024 ** 3, '{');
