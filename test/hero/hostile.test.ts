@@ -46,16 +46,13 @@ function sparse(file: string, bytes: number, head = ''): void {
 }
 
 describe('truncated or junk .zst indexes', () => {
-  it.each([
-    ['cut to half', (b: Buffer) => b.subarray(0, b.length >> 1)],
-    ['replaced by junk', (b: Buffer) => Buffer.from('x'.repeat(b.length))],
-  ])('a track index %s: hero validate exits 3 naming the file', async (_what, damage) => {
+  it('a track index cut to half: hero validate exits 3 naming the file (junk and other cuts: test/store)', async () => {
     const data = copyData();
     const f = join(data, 'frame_track', 'track_index.jsonl.zst');
-    writeFileSync(f, damage(readFileSync(f)));
+    writeFileSync(f, readFileSync(f).subarray(0, readFileSync(f).length >> 1));
     const r = await runCli(['hero', 'validate', '--data', data]);
     expect(r.code, r.stderr).toBe(3);
-    expect(r.stderr).toContain(`${f}`);
+    expect(r.stderr).toContain(f);
     expect(r.stderr).toMatch(/not a complete zstd file|cannot decompress/);
   });
 
@@ -97,22 +94,11 @@ describe('empty is not valid', () => {
     const v = await runCli(['hero', 'validate', '--data', data]);
     expect(v.code).toBe(3);
     expect(v.stderr).toContain(`${chains}: no rows`);
-    const sel = join(tempDir(), 'uniform.jsonl');
-    const s = await runCli([
-      'hero',
-      'select',
-      '--method',
-      'uniform',
-      '--data',
-      data,
-      '--track',
-      mini.track,
-      '--out',
+    const sel = join(tempDir(), 'first-frames.jsonl');
+    writeFileSync(
       sel,
-      '--k',
-      '1',
-    ]);
-    expect(s.code, s.stderr).toBe(0);
+      [A, B].map((m) => JSON.stringify({ movie_id: m, frames: [{ rank: 1, frame_idx: 0 }] })).join('\n'),
+    );
     const before = emu.log.length;
     const e = await runCli([
       'hero',
@@ -157,8 +143,6 @@ describe('empty is not valid', () => {
     expect(e.code).toBe(3);
     expect(e.stderr).toMatch(/empty\.jsonl: .*no rows/);
     expect(emu.log.length).toBe(before);
-    const c = await runCli(['hero', 'check-selections', sel, '--data', mini.data]);
-    expect(c.code).toBe(3);
   });
 });
 

@@ -52,16 +52,16 @@ describe('in-flight claims in the judge cache', () => {
     const file = join(tempDir(), 'c.sqlite');
     const e = await startEmulator({ latencyMs: 5 });
     emulators.push(e);
-    const a = driver(file, e.url, 300, 30);
-    const b = driver(file, e.url, 300, 30);
+    const a = driver(file, e.url, 120, 30);
+    const b = driver(file, e.url, 120, 30);
     const [ra, rb] = await Promise.all([a.done, b.done]);
     expect(ra.code, ra.err).toBe(0);
     expect(rb.code, rb.err).toBe(0);
-    expect(e.log.length).toBe(300); // counted by the emulator itself
-    expect((ra.stats.calls ?? 0) + (rb.stats.calls ?? 0)).toBe(300);
-    expect((ra.stats.answered ?? 0) + (rb.stats.answered ?? 0)).toBe(600);
+    expect(e.log.length).toBe(120); // counted by the emulator itself
+    expect((ra.stats.calls ?? 0) + (rb.stats.calls ?? 0)).toBe(120);
+    expect((ra.stats.answered ?? 0) + (rb.stats.answered ?? 0)).toBe(240);
     const c = new JudgeCache(file);
-    expect(c.stats().rows).toBe(300);
+    expect(c.stats().rows).toBe(120);
     expect((c.db.prepare('SELECT COUNT(*) AS n FROM judge_claims').get() as { n: number }).n).toBe(0);
     c.close();
   });
