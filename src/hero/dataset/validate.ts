@@ -58,13 +58,14 @@ class Problems {
 /**
  * Every line of `file` through `each`; a bad line is a problem and the read goes on. A file that
  * cannot be read to its end (truncated or damaged `.zst`, a line past the limit) is a problem at
- * that point, and so is a file with no rows at all (empty is not valid).
+ * that point, and so is a required file with no rows at all (empty is not valid).
  */
 async function lines<S extends z.ZodType>(
   file: string,
   schema: S,
   problems: Problems,
   each: (v: z.output<S>, line: number) => void,
+  required = true,
 ): Promise<void> {
   let rows = 0;
   try {
@@ -79,7 +80,8 @@ async function lines<S extends z.ZodType>(
     problems.add(file, e.line, e.message.startsWith(where) ? e.message.slice(where.length) : e.message);
     return;
   }
-  if (rows === 0) problems.add(file, undefined, 'no rows (an empty file is not a valid dataset file)');
+  if (rows === 0 && required)
+    problems.add(file, undefined, 'no rows (an empty file is not a valid dataset file)');
 }
 
 export async function validateDataset(root: string): Promise<ValidationReport> {
@@ -227,7 +229,7 @@ export async function validateDataset(root: string): Promise<ValidationReport> {
         );
     });
   } else absent.push('frame_track/verify_dhash.jsonl.zst');
-  if (existsSync(p.baselines)) await lines(p.baselines, BaselineRow, problems, () => undefined);
+  if (existsSync(p.baselines)) await lines(p.baselines, BaselineRow, problems, () => undefined, false);
   else absent.push('eval/baselines.jsonl');
   if (!existsSync(p.query)) absent.push('eval/query.txt');
   if (existsSync(p.corpusStats)) {
