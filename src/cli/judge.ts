@@ -1,11 +1,11 @@
 /** `kfbench judge …` and `kfbench cache …`: try a judge by hand, inspect the cache. */
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { BadInputError, UsageError } from '../errors.js';
 import { JudgeCache } from '../judge/cache.js';
 import { INSERTION_PROTOCOLS, type InsertionProtocol, insertIntoChain } from '../judge/insertion.js';
 import { comparePair } from '../judge/pairwise.js';
 import { JUDGE_FORMS, type JudgeFlags, openJudge, resolveJudgeSettings } from '../judge/registry.js';
+import { readTextFile } from '../store/limits.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 
 const DEFAULT_INSTRUCTIONS = 'Choose the image that works better as a cover image.';
@@ -62,12 +62,13 @@ function instructionsFrom(o: RawJudgeFlags): string {
   if (o.rubric) {
     let lines: string[];
     try {
-      lines = readFileSync(o.rubric, 'utf8')
+      lines = readTextFile(o.rubric, { missing: 'no such rubric file' })
         .split('\n')
         .map((l) => l.trim())
         .filter(Boolean);
-    } catch {
-      throw new BadInputError('no such rubric file', { file: o.rubric });
+    } catch (e) {
+      if (e instanceof BadInputError) throw e;
+      throw new BadInputError('cannot read the rubric file', { file: o.rubric });
     }
     if (lines.length)
       text += `\n\nGuidelines:\n${lines.map((l) => `- ${l.replace(/^[-*]\s*/, '')}`).join('\n')}`;

@@ -210,6 +210,10 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
           });
     }
   }
+  if (tasks.length === 0)
+    throw new BadInputError(
+      'nothing to score: no method submits a frame for a film that has chains (an evaluation of nothing is not a result)',
+    );
   const instructions = (film: string) =>
     heroInstructions(ds.movies.get(film) ?? { title: film, year: 0 }, rubrics.get(film));
   const chainImages = (film: string, c: Chain) =>

@@ -5,7 +5,14 @@
  * and sampling parameters. The base URL is not in the key (endpoints of one model share answers);
  * no secret ever is. Errors are never cached; an unresolved-after-re-ask outcome is (it is the
  * judge's answer). Two processes sharing a file never duplicate a row (INSERT OR IGNORE).
+ *
+ * Claims: before asking, a process claims the question (a row in `judge_claims` with its owner
+ * and a lease). Another process that finds a live claim waits for the answer instead of asking
+ * again; the claimant renews its leases while it works (every third of the lease), so a claim
+ * outlives its lease only if its process died — then another process takes it over and asks.
  */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { cacheKey } from '../store/canonical.js';
 import { openDatabase, type SqliteDatabase } from '../store/sqlite.js';
 import type { Usage } from './types.js';
@@ -45,11 +52,35 @@ export interface CacheRow extends CachedAnswer {
   created: number;
 }
 
+/** How long a claim lasts without renewal (a dead claimant's questions are asked again after it). */
+export const DEFAULT_CLAIM_LEASE_MS = 30_000;
+
+export interface JudgeCacheOptions {
+  /** Lease of an in-flight claim, ms (default 30 s). */
+  leaseMs?: number;
+}
+
+/** `mine`: ask it now; `answered`: the cache has the answer; `taken`: another live process is asking. */
+export type ClaimState = 'mine' | 'answered' | 'taken';
+
 export class JudgeCache {
   readonly db: SqliteDatabase;
+  readonly leaseMs: number;
+  /** Who holds a claim: host, pid and a per-instance nonce. */
+  readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly getStmt;
   private readonly putStmt;
-  constructor(readonly path: string) {
+  private readonly held = new Set<string>();
+  private renewTimer: NodeJS.Timeout | undefined;
+  private readonly claimTx;
+  private readonly stateStmt;
+  private readonly renewStmt;
+  private readonly releaseStmt;
+  constructor(
+    readonly path: string,
+    opts: JudgeCacheOptions = {},
+  ) {
+    this.leaseMs = opts.leaseMs ?? DEFAULT_CLAIM_LEASE_MS;
     this.db = openDatabase(path);
     this.db.exec(`CREATE TABLE IF NOT EXISTS judge_answers (
       key TEXT PRIMARY KEY, backend TEXT NOT NULL, model TEXT NOT NULL, protocol TEXT NOT NULL,
@@ -62,6 +93,86 @@ export class JudgeCache {
       `INSERT OR IGNORE INTO judge_answers (key, backend, model, protocol, answer, unresolved, raw, prompt_tokens, completion_tokens, latency_ms, created)
        VALUES (@key, @backend, @model, @protocol, @answer, @unresolved, @raw, @prompt_tokens, @completion_tokens, @latency_ms, @created)`,
     );
+    this.db.exec(
+      'CREATE TABLE IF NOT EXISTS judge_claims (key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires REAL NOT NULL)',
+    );
+    this.stateStmt = this.db.prepare<
+      [{ key: string }],
+      { answered: number; owner: string | null; expires: number | null }
+    >(
+      `SELECT EXISTS(SELECT 1 FROM judge_answers WHERE key = @key) AS answered,
+              (SELECT owner FROM judge_claims WHERE key = @key) AS owner,
+              (SELECT expires FROM judge_claims WHERE key = @key) AS expires`,
+    );
+    const takeStmt = this.db.prepare(
+      'INSERT OR REPLACE INTO judge_claims (key, owner, expires) VALUES (?, ?, ?)',
+    );
+    this.renewStmt = this.db.prepare('UPDATE judge_claims SET expires = ? WHERE key = ? AND owner = ?');
+    this.releaseStmt = this.db.prepare('DELETE FROM judge_claims WHERE key = ? AND owner = ?');
+    this.claimTx = this.db.transaction((key: string): ClaimState => {
+      const now = Date.now();
+      const s = this.stateStmt.get({ key })!;
+      if (s.answered) return 'answered';
+      if (s.owner !== null && s.owner !== this.owner && (s.expires ?? 0) > now) return 'taken';
+      takeStmt.run(key, this.owner, now + this.leaseMs);
+      return 'mine';
+    });
+  }
+
+  /**
+   * Claim a question before asking it (one immediate transaction, so two processes cannot both
+   * get `mine`). A `mine` claim is renewed until `put` or `release`.
+   */
+  claim(key: string): ClaimState {
+    const state = this.claimTx.immediate(key);
+    if (state === 'mine') {
+      this.held.add(key);
+      this.renewTimer ??= setInterval(() => this.renew(), Math.max(1, Math.floor(this.leaseMs / 3)));
+      this.renewTimer.unref();
+    }
+    return state;
+  }
+
+  /** What another process's claim looks like now (`taken` only while its lease runs). */
+  claimState(key: string): Exclude<ClaimState, 'mine'> | 'free' {
+    const s = this.stateStmt.get({ key })!;
+    if (s.answered) return 'answered';
+    if (s.owner !== null && s.owner !== this.owner && (s.expires ?? 0) > Date.now()) return 'taken';
+    return 'free';
+  }
+
+  /** Wait (polling the file) until a question claimed elsewhere is answered or its claim is gone. */
+  async waitForClaim(key: string, signal?: AbortSignal): Promise<void> {
+    const every = Math.min(200, Math.max(5, Math.floor(this.leaseMs / 10)));
+    while (this.claimState(key) === 'taken') {
+      signal?.throwIfAborted();
+      await new Promise<void>((r) => setTimeout(r, every));
+    }
+  }
+
+  /** Give up a claim without an answer (the question failed; another process may ask it). */
+  release(key: string): void {
+    if (!this.held.delete(key)) return;
+    this.releaseStmt.run(key, this.owner);
+    this.stopRenewing();
+  }
+
+  private renew(): void {
+    const until = Date.now() + this.leaseMs;
+    try {
+      this.db.transaction(() => {
+        for (const k of this.held) this.renewStmt.run(until, k, this.owner);
+      })();
+    } catch {
+      // a busy file: the next tick tries again, well within the lease
+    }
+  }
+
+  private stopRenewing(): void {
+    if (this.held.size === 0 && this.renewTimer) {
+      clearInterval(this.renewTimer);
+      this.renewTimer = undefined;
+    }
   }
 
   get(key: string): CachedAnswer | undefined {
@@ -69,7 +180,20 @@ export class JudgeCache {
     return r ? toAnswer(r) : undefined;
   }
 
+  /** Store an answer (and drop this process's claim on it, in the same transaction). */
   put(key: string, meta: { backend: string; model: string; protocol: string }, a: CachedAnswer): void {
+    this.db.transaction(() => {
+      this.putRow(key, meta, a);
+      if (this.held.delete(key)) this.releaseStmt.run(key, this.owner);
+    })();
+    this.stopRenewing();
+  }
+
+  private putRow(
+    key: string,
+    meta: { backend: string; model: string; protocol: string },
+    a: CachedAnswer,
+  ): void {
     this.putStmt.run({
       key,
       ...meta,
@@ -138,6 +262,8 @@ export class JudgeCache {
   }
 
   close(): void {
+    for (const k of [...this.held]) this.release(k);
+    this.stopRenewing();
     this.db.close();
   }
 }

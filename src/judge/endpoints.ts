@@ -1,7 +1,35 @@
 /**
  * A pool of base URLs serving one model: requests go to the endpoint with the fewest in flight;
  * one that fails `restAfter` times in a row is rested for `restMs` (unless all are resting).
+ * An endpoint's `url` (the one every message names) is redacted: no query string, no fragment.
  */
+import { UsageError } from '../errors.js';
+
+/** A URL as messages may show it: origin and path only; a query or fragment (often a key) is `?…`. */
+export function redactUrl(url: string): string {
+  return url.replace(/(\/\/)[^/?#@\s]*@/, '$1').replace(/[?#]\S*/, '?…');
+}
+
+/**
+ * A judge base URL checked where it is given (exit 2): http(s) only, and no `user:password@` —
+ * a key belongs in KFBENCH_API_KEY or the config file's `api_key`, never in a URL that ends up
+ * in messages and shell history.
+ */
+export function checkJudgeUrl(url: string, what: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new UsageError(`${what} is not a URL: "${redactUrl(url)}"`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new UsageError(`${what} must start with http:// or https://, got "${redactUrl(url)}"`);
+  if (u.username || u.password)
+    throw new UsageError(
+      `${what} ${redactUrl(url)} carries credentials (user:password@): give the key in KFBENCH_API_KEY or as "api_key" in the --config file, not in the URL`,
+    );
+  return url;
+}
 export interface Endpoint<C> {
   url: string;
   client: C;
@@ -20,7 +48,7 @@ export class EndpointPool<C> {
     private readonly restMs = 30_000,
   ) {
     this.endpoints = urls.map((url) => ({
-      url,
+      url: redactUrl(url),
       client: makeClient(url),
       inflight: 0,
       failures: 0,

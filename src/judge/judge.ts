@@ -1,6 +1,8 @@
 /**
  * The judge: one question → a verdict, through the cache. Shared by every backend:
- *  - a cache hit makes no call; identical questions in flight at once are asked once (single flight);
+ *  - a cache hit makes no call; identical questions in flight at once are asked once (single flight),
+ *    across processes too: a question is claimed in the cache before it is asked, and a process
+ *    that finds it claimed by another live one waits for that answer;
  *  - the reply is parsed against the answer schema; a reply that does not parse (or is a refusal)
  *    is asked once more; if that fails too the question is recorded as unresolved with both raw
  *    texts — never a crash, never dropped;
@@ -41,7 +43,7 @@ export type JudgeEvent = { type: 'answer'; cached: boolean; unresolved: boolean 
 export class Judge {
   readonly stats: JudgeStats = emptyStats();
   readonly sampling: Sampling;
-  private readonly inflight = new Map<string, Promise<CachedAnswer>>();
+  private readonly inflight = new Map<string, Promise<{ a: CachedAnswer; asked: boolean }>>();
   private listeners: ((e: JudgeEvent) => void)[] = [];
 
   constructor(
@@ -94,24 +96,47 @@ export class Judge {
     let shared = true;
     if (!p) {
       shared = false;
-      p = this.fresh(q);
+      p = this.obtain(key, q);
       this.inflight.set(key, p);
-      p.then(
-        (a) => {
-          this.opts.cache?.put(
-            key,
-            { backend: this.backend.name, model: this.backend.model, protocol: q.protocol.name },
-            a,
-          );
-          this.inflight.delete(key);
-        },
-        () => this.inflight.delete(key),
-      );
+      const done = () => this.inflight.delete(key);
+      p.then(done, done);
     }
-    const a = await p;
-    if (shared) this.stats.cached++;
-    this.emit({ type: 'answer', cached: shared, unresolved: !!a.unresolved });
-    return this.toVerdict<z.output<S>>(a, q.schema, shared, shared ? 0 : a.raw.length);
+    const { a, asked } = await p;
+    const cached = shared || !asked;
+    if (cached) this.stats.cached++;
+    this.emit({ type: 'answer', cached, unresolved: !!a.unresolved });
+    return this.toVerdict<z.output<S>>(a, q.schema, cached, cached ? 0 : a.raw.length);
+  }
+
+  /**
+   * The answer to a question not in the cache: claimed and asked here, or — when another process
+   * holds a live claim on it — waited for and read from the cache (`asked: false`).
+   */
+  private async obtain<S extends z.ZodType>(
+    key: string,
+    q: Question<S>,
+  ): Promise<{ a: CachedAnswer; asked: boolean }> {
+    const cache = this.opts.cache;
+    if (!cache) return { a: await this.fresh(q), asked: true };
+    const meta = { backend: this.backend.name, model: this.backend.model, protocol: q.protocol.name };
+    for (;;) {
+      const state = cache.claim(key);
+      if (state === 'answered') {
+        const hit = cache.get(key);
+        if (hit) return { a: hit, asked: false };
+        continue; // pruned in between: claim it again
+      }
+      if (state === 'mine') {
+        try {
+          const a = await this.fresh(q);
+          cache.put(key, meta, a);
+          return { a, asked: true };
+        } finally {
+          cache.release(key); // after an error; a no-op once put
+        }
+      }
+      await cache.waitForClaim(key, this.opts.signal);
+    }
   }
 
   private async fresh<S extends z.ZodType>(q: Question<S>): Promise<CachedAnswer> {

@@ -9,7 +9,7 @@
  * File format (`reader.json`): {"format": "kfbench-local-reader", "version": 1, "embedder": "builtin",
  * "embedder_version": "1", "lambda": 1, "w": [...], "fitted": {...}}.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import type { Embedder } from '../embed/embedder.js';
 import { createEmbedder } from '../embed/registry.js';
@@ -19,6 +19,7 @@ import { fitLogistic } from '../stats/logistic.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { sha256Hex } from '../store/canonical.js';
 import { describeZodError } from '../store/jsonl.js';
+import { readTextFile } from '../store/limits.js';
 import type { BackendReply, BackendRequest, JudgeBackend } from './types.js';
 
 export const ReaderFile = z.object({
@@ -36,12 +37,8 @@ export const HOW_TO_MAKE_A_READER =
   'make one with `kfbench hero fit-reader --data DIR --out reader.json` (or fitLocalReader() from the library)';
 
 export function readReaderFile(path: string): { reader: ReaderFile; hash: string } {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    throw new UsageError(`local reader ${path} does not exist: ${HOW_TO_MAKE_A_READER}`);
-  }
+  if (!existsSync(path)) throw new UsageError(`local reader ${path} does not exist: ${HOW_TO_MAKE_A_READER}`);
+  const text = readTextFile(path);
   let json: unknown;
   try {
     json = JSON.parse(text);

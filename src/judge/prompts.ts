@@ -3,10 +3,10 @@
  * hash of its text, so editing it changes every cache key that uses it. `{{name}}` placeholders
  * are filled with caller-supplied text (benchmark wording arrives here as plain strings).
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sha256Hex } from '../store/canonical.js';
+import { readTextFile } from '../store/limits.js';
 
 export interface Template {
   name: string;
@@ -21,7 +21,7 @@ export function loadTemplate(name: string, dir = DIR): Template {
   const file = join(dir, `${name}.md`);
   let t = loaded.get(file);
   if (!t) {
-    const text = readFileSync(file, 'utf8');
+    const text = readTextFile(file);
     t = { name, text, version: sha256Hex(text).slice(0, 12) };
     loaded.set(file, t);
   }

@@ -6,11 +6,12 @@
  *   local:READER.json       the embedded reader fitted by `hero fit-reader`
  * Settings come from flags > a JSON config file (--config) > the environment > defaults.
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { BadInputError, UsageError } from '../errors.js';
 import { describeZodError } from '../store/jsonl.js';
-import { JudgeCache } from './cache.js';
+import { readTextFile } from '../store/limits.js';
+import { DEFAULT_CLAIM_LEASE_MS, JudgeCache } from './cache.js';
+import { checkJudgeUrl, redactUrl } from './endpoints.js';
 import { DEFAULT_MAX_SIDE, ImageEncoder } from './images.js';
 import { Judge } from './judge.js';
 import { LocalBackend } from './local.js';
@@ -26,10 +27,10 @@ export function parseJudgeSpec(spec: string): JudgeSpec {
   if (spec.startsWith('openai:')) {
     const rest = spec.slice(7);
     const m = /^(.+)@(https?:\/\/\S+)$/.exec(rest);
-    if (m?.[1] && m[2]) return { kind: 'openai', model: m[1], url: m[2] };
+    if (m?.[1] && m[2]) return { kind: 'openai', model: m[1], url: checkJudgeUrl(m[2], 'the --judge URL') };
   }
   throw new UsageError(
-    `--judge must be ${JUDGE_FORMS} (e.g. openai:qwen2.5vl:7b@http://127.0.0.1:11434/v1), got "${spec}"`,
+    `--judge must be ${JUDGE_FORMS} (e.g. openai:qwen2.5vl:7b@http://127.0.0.1:11434/v1), got "${redactUrl(spec)}"`,
   );
 }
 
@@ -43,6 +44,10 @@ export const JudgeConfigFile = z.object({
   temperature: z.number().min(0).optional(),
   max_tokens: z.number().int().positive().optional(),
   cache: z.string().optional(),
+  /** Lease of an in-flight claim in the cache, seconds (a dead process's questions wait this long). */
+  claim_lease_s: z.number().positive().optional(),
+  /** The API key (else KFBENCH_API_KEY or OPENAI_API_KEY); never logged or written. */
+  api_key: z.string().optional(),
 });
 export type JudgeConfigFile = z.output<typeof JudgeConfigFile>;
 
@@ -56,6 +61,7 @@ export interface JudgeSettings {
   temperature: number;
   maxTokens: number;
   cache: string | undefined;
+  claimLeaseMs: number;
   apiKey: string | undefined;
 }
 
@@ -73,19 +79,25 @@ export interface JudgeFlags {
 }
 
 export function readJudgeConfig(file: string): JudgeConfigFile {
+  const text = readTextFile(file, { missing: 'no such config file' });
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
+    json = JSON.parse(text);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new BadInputError(
-      code === 'ENOENT' ? 'no such config file' : `not valid JSON (${(e as Error).message})`,
-      { file },
-    );
+    throw new BadInputError(`not valid JSON (${(e as Error).message})`, { file });
   }
   const r = JudgeConfigFile.safeParse(json);
   if (!r.success) throw new BadInputError(describeZodError(r.error), { file });
   return r.data;
+}
+
+function leaseFromEnv(env: NodeJS.ProcessEnv): number | undefined {
+  const v = env.KFBENCH_CLAIM_LEASE_S;
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  if (!(n > 0))
+    throw new UsageError(`KFBENCH_CLAIM_LEASE_S must be a positive number of seconds, got "${v}"`);
+  return n;
 }
 
 export function resolveJudgeSettings(flags: JudgeFlags, env: NodeJS.ProcessEnv = process.env): JudgeSettings {
@@ -106,7 +118,8 @@ export function resolveJudgeSettings(flags: JudgeFlags, env: NodeJS.ProcessEnv =
     temperature: flags.temperature ?? cfg.temperature ?? 0,
     maxTokens: flags.maxTokens ?? cfg.max_tokens ?? 256,
     cache: flags.cache ?? cfg.cache ?? env.KFBENCH_CACHE,
-    apiKey: env.KFBENCH_API_KEY || env.OPENAI_API_KEY || undefined,
+    claimLeaseMs: 1000 * (cfg.claim_lease_s ?? leaseFromEnv(env) ?? DEFAULT_CLAIM_LEASE_MS / 1000),
+    apiKey: cfg.api_key || env.KFBENCH_API_KEY || env.OPENAI_API_KEY || undefined,
   };
 }
 
@@ -126,9 +139,7 @@ export async function openJudge(
   let backend: JudgeBackend;
   if (spec.kind === 'local') backend = await LocalBackend.open(spec.path);
   else {
-    for (const u of s.extraUrls)
-      if (!/^https?:\/\//.test(u))
-        throw new UsageError(`--judge-url must start with http:// or https://, got "${u}"`);
+    for (const u of s.extraUrls) checkJudgeUrl(u, '--judge-url');
     backend = new OpenAiBackend({
       model: spec.model,
       baseUrls: [spec.url, ...s.extraUrls.filter((u) => u !== spec.url)],
@@ -139,7 +150,7 @@ export async function openJudge(
       ...tuning,
     });
   }
-  const cache = s.cache ? new JudgeCache(s.cache) : undefined;
+  const cache = s.cache ? new JudgeCache(s.cache, { leaseMs: s.claimLeaseMs }) : undefined;
   const judge = new Judge(backend, {
     cache,
     sampling: { temperature: s.temperature, max_tokens: s.maxTokens },

@@ -5,7 +5,7 @@ import type { Leaderboard } from '../compass/quality/leaderboard.js';
 import { METRICS } from '../compass/response/report.js';
 import type { ResponseSummary } from '../compass/score.js';
 import type { SensitivityResult } from '../compass/sensitivity.js';
-import { csvCell, esc } from './escape.js';
+import { csvCell, esc, mdText } from './escape.js';
 import { textTable } from './table.js';
 
 const f3 = (x: number) => x.toFixed(3);
@@ -122,18 +122,18 @@ export function leaderboardMarkdown(lb: Leaderboard): string {
   const table = (models: readonly ModelOverall[]) => [
     `| ${HEAD.join(' | ')} |`,
     `|${HEAD.map(() => '---').join('|')}|`,
-    ...rowsOf(models).map((r) => `| ${r.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`),
+    ...rowsOf(models).map((r) => `| ${r.map(mdText).join(' | ')} |`),
   ];
   const out = [
     `# Compass leaderboard`,
     '',
-    `Judge ${lb.judge}, embedder ${lb.embedder}, ${lb.runs} run(s).`,
+    `Judge ${mdText(lb.judge)}, embedder ${mdText(lb.embedder)}, ${lb.runs} run(s).`,
     '',
     ...table(lb.models),
   ];
   for (const [f, levels] of Object.entries(lb.by))
     for (const [level, models] of Object.entries(levels))
-      out.push('', `## ${f} = ${level}`, '', ...table(models));
+      out.push('', `## ${mdText(f)} = ${mdText(level)}`, '', ...table(models));
   return `${out.join('\n')}\n`;
 }
 

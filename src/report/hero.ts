@@ -1,6 +1,6 @@
 /** Pure renderers of a HeroFrame evaluation: terminal table, CSV, Markdown, self-contained HTML. */
 import type { FilmScore, MethodSummary } from '../hero/evaluate.js';
-import { csvCell, esc } from './escape.js';
+import { csvCell, esc, mdText } from './escape.js';
 import { textTable } from './table.js';
 
 export interface HeroReportData {
@@ -57,16 +57,34 @@ export function perFilmCsv(films: FilmScore[]): string {
   return `${[head.join(','), ...films.map((f) => [f.method, f.movie_id, f.S, f.top1_rate, f.beat_still_rate, f.insertions, f.unresolved].map(csvCell).join(','))].join('\n')}\n`;
 }
 
+const SCORE_HEAD = ['method', 'reader', 'S', '95 % CI', 'S@1', 'S@5', 'top-1', 'beat the still', 'films'];
+
+/** The score table's cells as plain text (escaped by each renderer). */
+function scoreCells(d: HeroReportData): string[][] {
+  return [...rows(d), ...d.official].map((m) => [
+    m.official ? `${m.method} (official)` : m.method,
+    m.reader,
+    f3(m.S),
+    m.official ? '' : `${f3(m.ci.S[0])}–${f3(m.ci.S[1])}`,
+    f3(m.S_at_k['1'] ?? Number.NaN),
+    f3(m.S_at_k['5'] ?? Number.NaN),
+    f3(m.top1_rate),
+    f3(m.beat_still_rate),
+    String(m.films),
+  ]);
+}
+
+const mdRow = (cells: readonly string[]) => `| ${cells.map(mdText).join(' | ')} |`;
+
 export function heroMarkdown(d: HeroReportData): string {
-  const out = [`# HeroFrame evaluation`, '', `Reader: \`${d.reader}\` · protocol: \`${d.protocol}\``, ''];
-  out.push(
-    '| method | reader | S | 95 % CI | S@1 | S@5 | top-1 | beat the still | films |',
-    '|---|---|---|---|---|---|---|---|---|',
-  );
-  for (const m of [...rows(d), ...d.official])
-    out.push(
-      `| ${m.official ? `${m.method} (official)` : m.method} | ${m.reader} | ${f3(m.S)} | ${m.official ? '' : `${f3(m.ci.S[0])}–${f3(m.ci.S[1])}`} | ${f3(m.S_at_k['1'] ?? Number.NaN)} | ${f3(m.S_at_k['5'] ?? Number.NaN)} | ${f3(m.top1_rate)} | ${f3(m.beat_still_rate)} | ${m.films} |`,
-    );
+  const out = [
+    `# HeroFrame evaluation`,
+    '',
+    `Reader: ${mdText(d.reader)} · protocol: ${mdText(d.protocol)}`,
+    '',
+  ];
+  out.push(mdRow(SCORE_HEAD), `|${SCORE_HEAD.map(() => '---').join('|')}|`);
+  for (const r of scoreCells(d)) out.push(mdRow(r));
   if (d.paired.length) {
     out.push(
       '',
@@ -76,9 +94,9 @@ export function heroMarkdown(d: HeroReportData): string {
       '|---|---|---|---|---|',
     );
     for (const p of d.paired)
-      out.push(`| ${p.a} | ${p.b} | ${f3(p.diff)} | ${f3(p.ci[0])}–${f3(p.ci[1])} | ${f3(p.p)} |`);
+      out.push(mdRow([p.a, p.b, f3(p.diff), `${f3(p.ci[0])}–${f3(p.ci[1])}`, f3(p.p)]));
   }
-  if (d.warnings.length) out.push('', ...d.warnings.map((w) => `> warning: ${w}`));
+  if (d.warnings.length) out.push('', ...d.warnings.map((w) => `> warning: ${mdText(w)}`));
   return `${out.join('\n')}\n`;
 }
 
@@ -103,18 +121,10 @@ export function heroHtml(
         `<line x1="${x(t)}" x2="${x(t)}" y1="5" y2="${15 + ms.length * rowH}" stroke="#ddd"/><text x="${x(t)}" y="${28 + ms.length * rowH}" text-anchor="middle">${t}</text>`,
     )
     .join('');
-  const table = heroMarkdown(d)
-    .split('\n')
-    .filter((l) => l.startsWith('|') && !l.startsWith('|---'))
-    .map(
-      (l, i) =>
-        `<tr>${l
-          .split('|')
-          .slice(1, -1)
-          .map((c) => (i === 0 ? `<th>${esc(c.trim())}</th>` : `<td>${esc(c.trim())}</td>`))
-          .join('')}</tr>`,
-    )
-    .join('');
+  const table = [
+    `<tr>${SCORE_HEAD.map((c) => `<th>${esc(c)}</th>`).join('')}</tr>`,
+    ...scoreCells(d).map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`),
+  ].join('');
   const films = [...new Set(thumbs.map((t) => t.movie_id))].sort();
   const gallery = films
     .map(

@@ -1,16 +1,18 @@
 /**
  * JSON Lines, read as a stream (memory does not grow with the file) and validated line by line:
- * every error names the file and the line. Blank lines are skipped. `.jsonl.zst` files are
- * decompressed by the `zstd` CLI when it is on PATH.
+ * every error names the file and the line. Blank lines are skipped. A line longer than
+ * MAX_LINE_BYTES is bad input (read no further). `.jsonl.zst` files go through store/zstd.ts,
+ * which fails — never ends early — on a truncated or damaged file.
  */
-import { spawn } from 'node:child_process';
-import { createReadStream, createWriteStream, existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { createReadStream, createWriteStream, existsSync, statSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { z } from 'zod';
-import { BadInputError } from '../errors.js';
+import { BadInputError, isKfbenchError } from '../errors.js';
+import { MAX_LINE_BYTES, mib, readTextFile } from './limits.js';
+import { openZstd, writeZstd } from './zstd.js';
 
 export interface Line<T> {
   line: number;
@@ -25,22 +27,60 @@ export function describeZodError(err: z.ZodError): string {
   return `${path}${issue.message}`;
 }
 
-function openText(file: string): Readable {
-  if (file.endsWith('.zst')) {
-    const child = spawn('zstd', ['-dc', '--', file], { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.on('error', (e) => {
-      child.stdout.destroy(
-        new BadInputError(
-          (e as NodeJS.ErrnoException).code === 'ENOENT'
-            ? 'needs the zstd command to read .zst files (apt-get install -y zstd)'
-            : `cannot decompress (${e.message})`,
-          { file },
-        ),
-      );
-    });
-    return child.stdout;
+function openBytes(file: string): Readable {
+  return file.endsWith('.zst') ? openZstd(file) : createReadStream(file, { highWaterMark: 1 << 20 });
+}
+
+/**
+ * The lines of a file (without their line ends), numbered from 1. A line longer than `maxLine`
+ * bytes stops the read with an error naming the file and line; the stream is closed on any exit.
+ */
+export async function* readLines(
+  file: string,
+  maxLine = MAX_LINE_BYTES,
+): AsyncGenerator<{ line: number; text: string }, void, void> {
+  const input = openBytes(file);
+  let parts: Buffer[] = [];
+  let partBytes = 0;
+  let n = 0;
+  const take = (tail: Buffer): string => {
+    parts.push(tail);
+    const all = parts.length === 1 ? tail : Buffer.concat(parts);
+    parts = [];
+    partBytes = 0;
+    const end = all.length > 0 && all[all.length - 1] === 0x0d ? all.length - 1 : all.length;
+    return all.toString('utf8', 0, end);
+  };
+  try {
+    for await (const chunk of input as AsyncIterable<Buffer>) {
+      let start = 0;
+      for (;;) {
+        const nl = chunk.indexOf(0x0a, start);
+        if (nl < 0) break;
+        if (partBytes + nl - start > maxLine) break;
+        n++;
+        yield { line: n, text: take(chunk.subarray(start, nl)) };
+        start = nl + 1;
+      }
+      const rest = chunk.subarray(start);
+      if (partBytes + rest.length > maxLine)
+        throw new BadInputError(`line longer than the ${mib(maxLine)} limit`, { file, line: n + 1 });
+      if (rest.length) {
+        parts.push(Buffer.from(rest));
+        partBytes += rest.length;
+      }
+    }
+    if (partBytes > 0) {
+      n++;
+      yield { line: n, text: take(Buffer.alloc(0)) };
+    }
+  } catch (e) {
+    if (isKfbenchError(e)) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new BadInputError(`cannot read (${code ?? (e as Error).message})`, { file, cause: e });
+  } finally {
+    input.destroy();
   }
-  return createReadStream(file, { encoding: 'utf8' });
 }
 
 /** Stream the lines of a JSONL file, each validated by `schema`; the first bad line is an error naming it. */
@@ -64,10 +104,8 @@ export async function* readJsonlLenient<S extends z.ZodType>(
   schema: S,
 ): AsyncGenerator<LenientLine<z.output<S>>, void, void> {
   if (!existsSync(file)) throw new BadInputError('no such file', { file });
-  const rl = createInterface({ input: openText(file), crlfDelay: Number.POSITIVE_INFINITY });
-  let n = 0;
-  for await (const raw of rl) {
-    n++;
+  if (statSync(file).isDirectory()) throw new BadInputError('is a folder, not a file', { file });
+  for await (const { line: n, text: raw } of readLines(file)) {
     const text = raw.trim();
     if (text === '') continue;
     let json: unknown;
@@ -84,8 +122,8 @@ export async function* readJsonlLenient<S extends z.ZodType>(
 }
 
 /**
- * Write JSON Lines atomically; a `.zst` path is compressed by the `zstd` CLI (streamed, so memory
- * does not grow with the number of lines).
+ * Write JSON Lines atomically (a temp file renamed on success, removed on failure); a `.zst` path
+ * is compressed as it streams (memory does not grow with the number of lines).
  */
 export async function writeJsonl(
   file: string,
@@ -94,40 +132,13 @@ export async function writeJsonl(
   await mkdir(dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
-    if (file.endsWith('.zst')) {
-      const child = spawn('zstd', ['-q', '-f', '-10', '-o', tmp], { stdio: ['pipe', 'ignore', 'pipe'] });
-      let err = '';
-      child.stderr.on('data', (c: Buffer) => {
-        err += c;
-      });
-      const closed = new Promise<number>((resolve, reject) => {
-        child.on('error', (e) =>
-          reject(
-            new BadInputError(
-              (e as NodeJS.ErrnoException).code === 'ENOENT'
-                ? 'needs the zstd command (apt-get install -y zstd)'
-                : e.message,
-              { file },
-            ),
-          ),
-        );
-        child.on('close', (code) => resolve(code ?? -1));
-      });
-      for await (const r of rows as AsyncIterable<unknown>) {
-        if (!child.stdin.write(`${JSON.stringify(r)}\n`))
-          await new Promise<void>((res) => child.stdin.once('drain', () => res()));
-      }
-      child.stdin.end();
-      const code = await closed;
-      if (code !== 0) throw new BadInputError(`zstd failed (${err.trim()})`, { file });
-    } else {
-      const out = createWriteStream(tmp);
-      for await (const r of rows as AsyncIterable<unknown>) {
-        if (!out.write(`${JSON.stringify(r)}\n`))
-          await new Promise<void>((res) => out.once('drain', () => res()));
-      }
-      await new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res())));
-    }
+    const lines = Readable.from(
+      (async function* () {
+        for await (const r of rows as AsyncIterable<unknown>) yield `${JSON.stringify(r)}\n`;
+      })(),
+    );
+    if (file.endsWith('.zst')) await writeZstd(tmp, lines, file);
+    else await pipeline(lines, createWriteStream(tmp)); // a write error rejects, never hangs
     await rename(tmp, file);
   } catch (e) {
     await rm(tmp, { force: true });
@@ -147,13 +158,7 @@ export async function readJsonlAll<S extends z.ZodType>(
 
 /** A whole JSON file validated by `schema`. */
 export async function readJsonFile<S extends z.ZodType>(file: string, schema: S): Promise<z.output<S>> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new BadInputError(code === 'ENOENT' ? 'no such file' : `cannot read (${code})`, { file });
-  }
+  const text = readTextFile(file);
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -2,7 +2,9 @@
  * The viewer's HTTP routes (hono), read-only: pages rendered from the loaded data, files from the
  * roots it was given (with byte ranges, so the browser can seek videos), derived media under
  * names a page produced, and our own CSS/JS. Anything else — other methods, `..`, paths outside a
- * root, unknown names — is a 404 (405 for writes).
+ * root, unknown names — is a 404 (405 for writes). A request whose Host header is not one the
+ * server answers to is a 403 before anything else (a page on another site reaching 127.0.0.1
+ * through DNS rebinding sends its own host name).
  */
 import { createReadStream, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
@@ -87,9 +89,19 @@ function segments(url: string): string[] | null {
   }
 }
 
-export function viewerApp(site: Site): Hono {
+export interface ViewerAppOptions {
+  /** Whether a request's Host header names this server; absent: every host is accepted. */
+  hostAllowed?: (host: string | undefined) => boolean;
+}
+
+export function viewerApp(site: Site, o: ViewerAppOptions = {}): Hono {
   const app = new Hono();
   app.all('*', async (c) => {
+    if (o.hostAllowed && !o.hostAllowed(c.req.header('host')))
+      return new Response('forbidden: this viewer answers only to its own address (Host header)\n', {
+        status: 403,
+        headers: { 'Content-Type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS },
+      });
     const method = c.req.method;
     if (method !== 'GET' && method !== 'HEAD')
       return new Response('read-only\n', { status: 405, headers: { Allow: 'GET, HEAD' } });

@@ -11,6 +11,7 @@ import type { Checklist } from '../compass/quality/checklist.js';
 import type { VideoEvaluation } from '../compass/quality/evaluate.js';
 import type { Leaderboard } from '../compass/quality/leaderboard.js';
 import type { ResponseRow, ResponseSummary } from '../compass/score.js';
+import { isKfbenchError } from '../errors.js';
 import { datasetPaths } from '../hero/dataset/layout.js';
 import { loadByFilm } from '../hero/dataset/load.js';
 import {
@@ -152,9 +153,15 @@ async function lenientRows<S extends z.ZodType>(
 ): Promise<z.output<S>[]> {
   const out: z.output<S>[] = [];
   let bad = 0;
-  for await (const l of readJsonlLenient(file, schema)) {
-    if (l.ok) out.push(l.value);
-    else if (bad++ < 3) problems.push({ area, message: `${file}:${l.line}: ${l.error} (line skipped)` });
+  try {
+    for await (const l of readJsonlLenient(file, schema)) {
+      if (l.ok) out.push(l.value);
+      else if (bad++ < 3) problems.push({ area, message: `${file}:${l.line}: ${l.error} (line skipped)` });
+    }
+  } catch (e) {
+    // a damaged .zst or a line past the limit: show what was read, and say where it stopped
+    if (!isKfbenchError(e)) throw e;
+    problems.push({ area, message: `${e.message} (read stopped there)` });
   }
   if (bad > 3) problems.push({ area, message: `${file}: ${bad - 3} more malformed lines skipped` });
   return out;

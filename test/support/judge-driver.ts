@@ -2,7 +2,8 @@
  * Asks N distinct pairwise questions through a real Judge (openai backend → the emulator over
  * HTTP, cache on a file). Run as a child process by the crash/resume and two-process tests:
  *   node --import tsx test/support/judge-driver.ts CACHE URL N [concurrency]
- * Prints one JSON line of stats at the end.
+ * Claims in the cache last KFBENCH_CLAIM_LEASE_S seconds (1 here unless set), so a killed
+ * driver's questions are taken over quickly. Prints one JSON line of stats at the end.
  */
 import { JudgeCache } from '../../src/judge/cache.js';
 import { Judge } from '../../src/judge/judge.js';
@@ -10,7 +11,9 @@ import { OpenAiBackend } from '../../src/judge/openai.js';
 import { askMany } from './judge-questions.js';
 
 const [cachePath, url, nArg, concArg] = process.argv.slice(2);
-const cache = new JudgeCache(cachePath!);
+const cache = new JudgeCache(cachePath!, {
+  leaseMs: 1000 * Number(process.env.KFBENCH_CLAIM_LEASE_S || 1),
+});
 const backend = new OpenAiBackend({
   model: 'kfbench-emulator',
   baseUrls: [url!],

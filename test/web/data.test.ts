@@ -1,5 +1,5 @@
 /** The viewer's loader never throws on bad input: every problem becomes one line naming the folder or file:line. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MiniCompassPaths } from '../../src/dev/mini-compass/build.js';
@@ -116,5 +116,31 @@ describe('loadViewerData', () => {
       'no --results folder: chains are shown without any method',
     ]);
     expect(d.hero!.chains.size).toBe(0);
+  });
+
+  it('a 2 GB summary and a 2 GB insertion line are listed as problems, and the viewer still loads', async () => {
+    const h = join(tempDir(), 'huge');
+    mkdirSync(h);
+    const sparse = (file: string, head: string) => {
+      writeFileSync(file, head);
+      const fd = openSync(file, 'r+');
+      ftruncateSync(fd, 2 * 1024 ** 3);
+      closeSync(fd);
+    };
+    sparse(join(h, 'summary.json'), '{');
+    const ok = join(tempDir(), 'ok');
+    mkdirSync(ok);
+    writeFileSync(
+      join(ok, 'summary.json'),
+      JSON.stringify({ reader: 'r', protocol: 'pairwise', methods: [] }),
+    );
+    sparse(join(ok, 'insertions.jsonl'), `${JSON.stringify(insertion(TEST_FILMS[0]!.movie_id))}\n`);
+    const d = await loadViewerData({ data: hero.data, track: hero.track, results: [h, ok] });
+    const lines = d.problems.map((p) => p.message);
+    expect(lines).toContainEqual(expect.stringContaining(`${join(h, 'summary.json')}: too large (2048 MiB`));
+    expect(lines).toContainEqual(
+      expect.stringContaining(`${join(ok, 'insertions.jsonl')}:2: line longer than the 64 MiB limit`),
+    );
+    expect(d.hero!.chains.size).toBe(2);
   });
 });

@@ -4,9 +4,10 @@
  * the still floor replaced (from `stats/build_report.json`, which `hero build` writes; null when the
  * chains were not built here), and where the publicity still ranks in its chain.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { readJsonl } from '../../store/jsonl.js';
+import { readTextFile } from '../../store/limits.js';
 import { datasetPaths } from '../dataset/layout.js';
 import { FilmChains, FilmRubric, Movie } from '../dataset/schemas.js';
 
@@ -55,7 +56,7 @@ export async function corpusStats(root: string): Promise<CorpusStats> {
   }
   let replacements: number | null = null;
   if (existsSync(p.buildReport)) {
-    const r = BuildReport.safeParse(JSON.parse(readFileSync(p.buildReport, 'utf8')));
+    const r = BuildReport.safeParse(JSON.parse(readTextFile(p.buildReport)));
     if (r.success) replacements = r.data.still_replacements;
   }
   return {

@@ -1,8 +1,9 @@
 /** Loaders for the per-film files (strict: the first bad line is an error naming file and line). */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { z } from 'zod';
 import { BadInputError } from '../../errors.js';
 import { readJsonl } from '../../store/jsonl.js';
+import { readTextFile } from '../../store/limits.js';
 import { Timeline } from '../track/timeline.js';
 import { type DatasetPaths, datasetPaths } from './layout.js';
 import { FilmChains, FilmClips, FilmRubric, Movie, VerifyRow } from './schemas.js';
@@ -19,6 +20,7 @@ export async function loadByFilm<S extends z.ZodType<{ movie_id: string }>>(
       throw new BadInputError(`duplicate movie_id ${v.movie_id}`, { file, line: l.line });
     out.set(v.movie_id, { ...v, line: l.line });
   }
+  if (out.size === 0) throw new BadInputError('no rows (an empty file is not valid)', { file });
   return out;
 }
 
@@ -69,6 +71,7 @@ export async function loadVerifyHashes(
     list.push({ frame_idx: l.value.frame_idx, dhash: l.value.dhash });
     out.set(l.value.movie_id, list);
   }
+  if (out.size === 0) throw new BadInputError('no rows (an empty file is not valid)', { file });
   for (const l of out.values()) l.sort((a, b) => a.frame_idx - b.frame_idx);
   return out;
 }
@@ -76,5 +79,5 @@ export async function loadVerifyHashes(
 export function readQuery(root: string): string {
   const f = datasetPaths(root).query;
   if (!existsSync(f)) throw new BadInputError('missing', { file: f });
-  return readFileSync(f, 'utf8').trim();
+  return readTextFile(f).trim();
 }

@@ -51,5 +51,7 @@ export async function checkSelections(
       [...s.frames].sort((a, b) => a.rank - b.rank).map((f) => ({ frame_idx: f.frame_idx, rank: f.rank })),
     );
   }
+  if (selections.size === 0 && problems.length === 0)
+    problems.push(`${file}: no rows (a selections file must list at least one film)`);
   return { selections, problems };
 }

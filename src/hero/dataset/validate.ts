@@ -2,10 +2,12 @@
  * `hero validate`: checks a dataset root in the published layout and lists every problem as
  * `file:line: what is wrong` (capped per file), with a summary.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { z } from 'zod';
+import { BadInputError } from '../../errors.js';
 import { sha256File } from '../../store/canonical.js';
 import { readJsonlLenient } from '../../store/jsonl.js';
+import { readTextFile } from '../../store/limits.js';
 import { Timeline } from '../track/timeline.js';
 import { datasetPaths, imagePath } from './layout.js';
 import {
@@ -53,16 +55,33 @@ class Problems {
   }
 }
 
+/**
+ * Every line of `file` through `each`; a bad line is a problem and the read goes on. A file that
+ * cannot be read to its end (truncated or damaged `.zst`, a line past the limit) is a problem at
+ * that point, and so is a required file with no rows at all (empty is not valid).
+ */
 async function lines<S extends z.ZodType>(
   file: string,
   schema: S,
   problems: Problems,
   each: (v: z.output<S>, line: number) => void,
+  required = true,
 ): Promise<void> {
-  for await (const l of readJsonlLenient(file, schema)) {
-    if (l.ok) each(l.value, l.line);
-    else problems.add(file, l.line, l.error);
+  let rows = 0;
+  try {
+    for await (const l of readJsonlLenient(file, schema)) {
+      rows++;
+      if (l.ok) each(l.value, l.line);
+      else problems.add(file, l.line, l.error);
+    }
+  } catch (e) {
+    if (!(e instanceof BadInputError)) throw e;
+    const where = `${file}${e.line !== undefined ? `:${e.line}` : ''}: `;
+    problems.add(file, e.line, e.message.startsWith(where) ? e.message.slice(where.length) : e.message);
+    return;
   }
+  if (rows === 0 && required)
+    problems.add(file, undefined, 'no rows (an empty file is not a valid dataset file)');
 }
 
 export async function validateDataset(root: string): Promise<ValidationReport> {
@@ -210,14 +229,16 @@ export async function validateDataset(root: string): Promise<ValidationReport> {
         );
     });
   } else absent.push('frame_track/verify_dhash.jsonl.zst');
-  if (existsSync(p.baselines)) await lines(p.baselines, BaselineRow, problems, () => undefined);
+  if (existsSync(p.baselines)) await lines(p.baselines, BaselineRow, problems, () => undefined, false);
   else absent.push('eval/baselines.jsonl');
   if (!existsSync(p.query)) absent.push('eval/query.txt');
   if (existsSync(p.corpusStats)) {
     try {
-      JSON.parse(readFileSync(p.corpusStats, 'utf8'));
+      JSON.parse(readTextFile(p.corpusStats));
     } catch (e) {
-      problems.add(p.corpusStats, undefined, `not valid JSON (${(e as Error).message})`);
+      if (e instanceof BadInputError)
+        problems.add(p.corpusStats, undefined, e.message.replace(`${p.corpusStats}: `, ''));
+      else problems.add(p.corpusStats, undefined, `not valid JSON (${(e as Error).message})`);
     }
   } else absent.push('stats/corpus_stats.json');
 

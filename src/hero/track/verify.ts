@@ -112,7 +112,8 @@ export async function verifyFilm(
 export async function verifyTrack(o: VerifyOptions): Promise<FilmVerdict[]> {
   const ds = await loadCore(o.data);
   const hashes = await loadVerifyHashes(o.data);
-  const films = selectFilms(hashes.keys(), { movies: o.movies });
+  // every film of the timeline is checked: one the verify file does not list cannot pass
+  const films = selectFilms(new Set([...hashes.keys(), ...ds.timelines.keys()]), { movies: o.movies });
   const out: FilmVerdict[] = [];
   for (const m of films) {
     const tl = ds.timelines.get(m);
@@ -126,7 +127,18 @@ export async function verifyTrack(o: VerifyOptions): Promise<FilmVerdict[]> {
       });
       continue;
     }
-    out.push(await verifyFilm(o.track, m, hashes.get(m)!, tl, o.maxHamming ?? 10));
+    const rows = hashes.get(m);
+    if (!rows) {
+      out.push({
+        movie_id: m,
+        status: 'failed',
+        checked: 0,
+        matched: 0,
+        diagnosis: 'film is in clips.jsonl but verify_dhash lists none of its frames: it cannot be verified',
+      });
+      continue;
+    }
+    out.push(await verifyFilm(o.track, m, rows, tl, o.maxHamming ?? 10));
   }
   return out;
 }

@@ -1,0 +1,237 @@
+/**
+ * The one owner of zstd. Node ≥ 22.15 has zstd in `node:zlib` and needs no external command;
+ * older Node (20) pipes through the `zstd` command via the checked spawn helper. Either way a
+ * truncated, multi-frame-truncated or junk `.zst` is bad input naming the file — the compressed
+ * bytes are also walked frame by frame and block by block as they stream past, so a cut inside
+ * any frame is caught whatever the decompressor reports at end of input — and the write side
+ * never leaves a half file (callers write to a temp file and rename on success).
+ *
+ * `KFBENCH_ZSTD=cli` forces the command even where `node:zlib` has zstd (tests use it).
+ */
+import { createReadStream, createWriteStream } from 'node:fs';
+import { PassThrough, type Readable, Transform, type TransformCallback, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import * as zlib from 'node:zlib';
+import { BackendError, BadInputError } from '../errors.js';
+import { spawnChecked } from './process.js';
+
+type ZstdZlib = {
+  createZstdDecompress?: () => Transform;
+  createZstdCompress?: (o?: { params?: Record<number, number> }) => Transform;
+  constants: Record<string, number>;
+};
+const z = zlib as unknown as ZstdZlib;
+
+/** Which implementation reads and writes `.zst`: `zlib` (Node ≥ 22.15) or the `zstd` command. */
+export function zstdImplementation(env: NodeJS.ProcessEnv = process.env): 'zlib' | 'cli' {
+  if (env.KFBENCH_ZSTD === 'cli') return 'cli';
+  return typeof z.createZstdDecompress === 'function' && typeof z.createZstdCompress === 'function'
+    ? 'zlib'
+    : 'cli';
+}
+
+const ZSTD_MAGIC = 0xfd2fb528;
+
+/**
+ * Passes compressed bytes through unchanged while following the zstd frame format (RFC 8878):
+ * frame header, block headers and sizes, optional checksum, skippable frames. At the end of the
+ * input anything but a complete frame is an error.
+ */
+export class ZstdFrameCheck extends Transform {
+  private state: 'magic' | 'skipSize' | 'fhd' | 'header' | 'block' | 'body' | 'checksum' = 'magic';
+  private buf: number[] = [];
+  private need = 4;
+  private skip = 0;
+  private checksum = false;
+  private last = false;
+  private frames = 0;
+  constructor(private readonly file: string) {
+    super();
+  }
+
+  private fail(msg: string): BadInputError {
+    return new BadInputError(`not a complete zstd file (${msg})`, { file: this.file });
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
+    let i = 0;
+    while (i < chunk.length) {
+      if (this.skip > 0) {
+        const n = Math.min(this.skip, chunk.length - i);
+        this.skip -= n;
+        i += n;
+        if (this.skip === 0) this.afterSkip();
+        continue;
+      }
+      this.buf.push(chunk[i]!);
+      i++;
+      if (this.buf.length < this.need) continue;
+      const err = this.step();
+      if (err) {
+        cb(err);
+        return;
+      }
+    }
+    cb(null, chunk);
+  }
+
+  private afterSkip(): void {
+    if (this.state === 'body') {
+      if (!this.last) this.expect('block', 3);
+      else if (this.checksum) this.expect('checksum', 4);
+      else this.frameDone();
+    } else if (this.state === 'skipSize') this.frameDone();
+  }
+
+  private expect(state: ZstdFrameCheck['state'], need: number): void {
+    this.state = state;
+    this.need = need;
+    this.buf = [];
+  }
+
+  private frameDone(): void {
+    this.frames++;
+    this.expect('magic', 4);
+  }
+
+  private step(): Error | undefined {
+    const b = this.buf;
+    switch (this.state) {
+      case 'magic': {
+        const m = (b[0]! | (b[1]! << 8) | (b[2]! << 16) | (b[3]! << 24)) >>> 0;
+        if (m === ZSTD_MAGIC) this.expect('fhd', 1);
+        else if (m >>> 4 === 0x184d2a5) this.expect('skipSize', 4);
+        else return this.fail(this.frames ? 'junk after the last frame' : 'no zstd magic number');
+        return;
+      }
+      case 'skipSize': {
+        this.skip = (b[0]! | (b[1]! << 8) | (b[2]! << 16) | (b[3]! << 24)) >>> 0;
+        this.buf = [];
+        if (this.skip === 0) this.frameDone();
+        return;
+      }
+      case 'fhd': {
+        const d = b[0]!;
+        const fcsFlag = d >> 6;
+        const single = (d >> 5) & 1;
+        if ((d >> 3) & 1) return this.fail('reserved bit set in the frame header');
+        this.checksum = ((d >> 2) & 1) === 1;
+        this.last = false;
+        const dict = [0, 1, 2, 4][d & 3]!;
+        const fcs = [single ? 1 : 0, 2, 4, 8][fcsFlag]!;
+        const rest = (single ? 0 : 1) + dict + fcs;
+        if (rest === 0) this.expect('block', 3);
+        else this.expect('header', rest);
+        return;
+      }
+      case 'header':
+        this.expect('block', 3);
+        return;
+      case 'block': {
+        const h = b[0]! | (b[1]! << 8) | (b[2]! << 16);
+        this.last = (h & 1) === 1;
+        const type = (h >> 1) & 3;
+        const size = h >>> 3;
+        if (type === 3) return this.fail('reserved block type');
+        this.state = 'body';
+        this.buf = [];
+        this.skip = type === 1 ? 1 : size;
+        if (this.skip === 0) this.afterSkip();
+        return;
+      }
+      case 'checksum':
+        this.frameDone();
+        return;
+      default:
+        return;
+    }
+  }
+
+  override _flush(cb: TransformCallback): void {
+    const clean = this.state === 'magic' && this.buf.length === 0 && this.skip === 0;
+    if (!clean) cb(this.fail(`cut inside frame ${this.frames + 1}`));
+    else cb(this.frames === 0 ? this.fail('empty') : null);
+  }
+}
+
+function cliFailure(file: string, verb: 'decompress' | 'compress') {
+  return (reason: string, missing: boolean) =>
+    missing
+      ? new BackendError(`${file}: needs the zstd command to ${verb} .zst files (apt-get install -y zstd)`)
+      : verb === 'decompress'
+        ? new BadInputError(`cannot decompress (zstd: ${reason.replace(/^zstd:\s*/, '')})`, { file })
+        : new BackendError(`${file}: zstd failed while compressing (${reason})`);
+}
+
+/**
+ * The decompressed bytes of a `.zst` file as a stream that errors — never ends early — when the
+ * file is truncated, damaged or not zstd at all. `destroy()` it to stop early.
+ */
+export function openZstd(file: string): Readable {
+  const check = new ZstdFrameCheck(file);
+  const source = createReadStream(file);
+  if (zstdImplementation() === 'zlib') {
+    const dec = z.createZstdDecompress!();
+    const out = new PassThrough();
+    const fail = (e: Error) =>
+      out.destroy(
+        e instanceof BadInputError ? e : new BadInputError(`cannot decompress (${e.message})`, { file }),
+      );
+    pipeline(source, check, dec).catch(() => {}); // every stage is destroyed with the first error
+    for (const s of [source, check, dec]) s.on('error', fail);
+    dec.pipe(out);
+    out.on('close', () => source.destroy());
+    return out;
+  }
+  const child = spawnChecked('zstd', ['-dcq'], { input: true, fail: cliFailure(file, 'decompress') });
+  pipeline(source, check, child.input as Writable).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') return; // zstd stopped reading: its exit status says why
+    child.kill();
+    child.output.destroy(
+      e instanceof BadInputError ? e : new BadInputError(`cannot read (${e.code ?? e.message})`, { file }),
+    );
+  });
+  const out = child.output;
+  out.on('close', () => child.kill());
+  return out;
+}
+
+/** Compress `source` into `tmp` (the caller renames it on success and removes it on failure). */
+export async function writeZstd(tmp: string, source: Readable, file: string): Promise<void> {
+  if (zstdImplementation() === 'zlib') {
+    const level = z.constants.ZSTD_c_compressionLevel;
+    const enc = z.createZstdCompress!(level === undefined ? {} : { params: { [level]: 10 } });
+    await pipeline(source, enc, createWriteStream(tmp));
+    return;
+  }
+  const child = spawnChecked('zstd', ['-q', '-f', '-10', '-o', tmp], {
+    input: true,
+    output: false,
+    fail: cliFailure(file, 'compress'),
+  });
+  let pipeError: unknown;
+  let childError: unknown;
+  const first = await Promise.race([
+    pipeline(source, child.input as Writable).then(
+      () => 'piped',
+      (e: unknown) => {
+        pipeError = e;
+        return 'pipe failed';
+      },
+    ),
+    child.finished.then(
+      () => 'exited',
+      (e: unknown) => {
+        childError = e;
+        return 'child failed';
+      },
+    ),
+  ]);
+  if (first === 'child failed') throw childError;
+  // stdin is closed either way now, so zstd ends; a failure of its own explains an EPIPE best.
+  await child.finished.catch((e: unknown) => {
+    childError = e;
+  });
+  if (childError) throw childError;
+  if (pipeError) throw pipeError;
+}
