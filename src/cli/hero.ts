@@ -13,7 +13,6 @@ import { loadCore } from '../hero/dataset/load.js';
 import { checkSelections } from '../hero/dataset/selections.js';
 import { validateDataset } from '../hero/dataset/validate.js';
 import { evaluate } from '../hero/evaluate.js';
-import { writeEvaluation } from '../hero/outputs.js';
 import { checkReader, fitHeroReader } from '../hero/reader.js';
 import { METHODS, methodByName } from '../hero/select/registry.js';
 import { runSelection } from '../hero/select/run.js';
@@ -25,6 +24,7 @@ import { INSERTION_PROTOCOLS, type InsertionProtocol } from '../judge/insertion.
 import { writeReaderFile } from '../judge/local.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { heroTable } from '../report/hero.js';
+import { writeEvaluation } from '../report/hero-outputs.js';
 import { judgeFlags, judgeOptions } from './judge.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 import { progress } from './progress.js';
