@@ -21,7 +21,12 @@ import { makeIndex } from '../hero/track/make-index.js';
 import { rebuildTrack } from '../hero/track/rebuild.js';
 import { parseShard } from '../hero/track/shard.js';
 import { verifyTrack } from '../hero/track/verify.js';
-import { INSERTION_PROTOCOLS, type InsertionProtocol } from '../judge/insertion.js';
+import {
+  DISAGREEMENT_RULES,
+  type DisagreementRule,
+  INSERTION_PROTOCOLS,
+  type InsertionProtocol,
+} from '../judge/insertion.js';
 import { writeReaderFile } from '../judge/local.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { heroTable } from '../report/hero.js';
@@ -303,10 +308,8 @@ export function registerHero(program: Command): void {
         },
       ) => {
         const method = methodByName(o.method);
-        const j =
-          method.needs?.judge && o.judge !== undefined
-            ? await openJudge(resolveJudgeSettings(judgeFlags(o)))
-            : undefined;
+        // like every other command: --judge, else "judge" in --config, else KFBENCH_JUDGE
+        const j = method.needs?.judge ? await openJudge(resolveJudgeSettings(judgeFlags(o))) : undefined;
         const embedder = method.needs?.embedder ? await createEmbedder(o.embedder) : undefined;
         try {
           const r = await runSelection({
@@ -508,7 +511,17 @@ export function registerHero(program: Command): void {
     )
     .requiredOption('--data <dir>', 'dataset root')
     .requiredOption('--track <dir>', 'the rebuilt 1 fps track')
-    .option('--protocol <p>', INSERTION_PROTOCOLS.join(' | '), 'pairwise')
+    .option(
+      '--protocol <p>',
+      `${INSERTION_PROTOCOLS.join(' | ')} (listwise: the published positional question)`,
+      'listwise',
+    )
+    .option('--both-orders', 'listwise: ask again with the chain shown worst first and record disagreements')
+    .option(
+      '--disagreement <rule>',
+      `with --both-orders, how a disagreement scores: ${DISAGREEMENT_RULES.join(' | ')}`,
+      'error',
+    )
     .option('--include-stills', 'add the human reference row "stills"')
     .option('--rescore-official', 'score the official selections of eval/baselines.jsonl with this reader')
     .option('--missing <how>', 'a film without a submission: error | zero', 'error')
@@ -525,6 +538,8 @@ export function registerHero(program: Command): void {
           data: string;
           track: string;
           protocol: string;
+          bothOrders?: boolean;
+          disagreement: string;
           includeStills?: boolean;
           rescoreOfficial?: boolean;
           missing: string;
@@ -538,6 +553,12 @@ export function registerHero(program: Command): void {
       ) => {
         if (!INSERTION_PROTOCOLS.includes(o.protocol as InsertionProtocol))
           throw new UsageError(`--protocol must be ${INSERTION_PROTOCOLS.join(', ')}`);
+        if (o.bothOrders && o.protocol !== 'listwise')
+          throw new UsageError(
+            '--both-orders applies to --protocol listwise (pairwise and binary already ask both placements)',
+          );
+        if (!DISAGREEMENT_RULES.includes(o.disagreement as DisagreementRule))
+          throw new UsageError(`--disagreement must be ${DISAGREEMENT_RULES.join(', ')}`);
         if (o.missing !== 'error' && o.missing !== 'zero')
           throw new UsageError('--missing must be error or zero');
         const names = new Map<string, number>();
@@ -558,6 +579,8 @@ export function registerHero(program: Command): void {
             judge: j.judge,
             encoder: j.encoder,
             protocol: o.protocol as InsertionProtocol,
+            bothOrders: !!o.bothOrders,
+            disagreement: o.disagreement as DisagreementRule,
             includeStills: !!o.includeStills,
             rescoreOfficial: !!o.rescoreOfficial,
             missing: o.missing,
@@ -591,6 +614,7 @@ export function registerHero(program: Command): void {
           const run = {
             reader: j.judge.name,
             protocol: o.protocol,
+            both_orders: !!o.bothOrders,
             ...j.judge.stats,
             insertions: r.insertions.length,
             complete: r.complete,
@@ -601,7 +625,7 @@ export function registerHero(program: Command): void {
           else
             printLines([
               heroTable(r.summary),
-              `${j.judge.stats.calls} calls, ${j.judge.stats.cached} from cache`,
+              `${j.judge.stats.calls} calls, ${j.judge.stats.cached} from cache (${r.summary.questions} questions for ${r.insertions.length} insertions)`,
               `reports: ${files.join(', ')}`,
             ]);
           if (!r.complete)

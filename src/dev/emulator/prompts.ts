@@ -35,14 +35,22 @@ export const pairwiseHandler: PromptHandler = {
   },
 };
 
-/** {"position": k}: chain images first (best first), the candidate last. */
+/**
+ * {"position": k}: chain images first (best first, or worst first: the count answered does not
+ * depend on the order), the candidate last. Position bias, generalising the pairwise one: the
+ * image shown first gets the full bonus, the candidate (shown last) none, linearly in between, so
+ * with a bias the answer depends on the order the chain is shown in.
+ */
 export const listwiseHandler: PromptHandler = {
   kind: 'listwise',
   matches: (t) => /"position"\s*:/.test(t),
-  answer: ({ text, images }) => {
+  answer: ({ text, images, positionBias }) => {
     const w = weightsFor(text);
-    const f = heroScore(images[images.length - 1]!, w);
-    const position = images.slice(0, -1).filter((im) => heroScore(im, w) < f).length;
+    const last = images.length - 1;
+    const f = heroScore(images[last]!, w);
+    const position = images
+      .slice(0, -1)
+      .filter((im, i) => heroScore(im, w) + (positionBias * (last - i)) / last < f).length;
     return { position, reason: 'emulator ranking' };
   },
 };
