@@ -140,14 +140,35 @@ describe('hero build --learn-rubric', () => {
     }
   });
 
-  it('Phase B moves out exactly the rules anchored on a deleted still', () => {
+  it('Phase B moves out exactly the rules anchored on a still deleted in the chain they came from', () => {
     const rules = [
-      { id: 1, source_pair: ['s1', 'f1'] as const },
-      { id: 2, source_pair: ['f2', 'f3'] as const },
-      { id: 3, source_pair: ['f4', 's2'] as const },
+      { id: 1, source_pair: ['s1', 'f1'] as const, source_chain: 'c00' },
+      { id: 2, source_pair: ['f2', 'f3'] as const, source_chain: 'c00' },
+      { id: 3, source_pair: ['f4', 's2'] as const, source_chain: 'c01' },
+      // s1 was deleted in c00 only: in c02, where this rule came from, it survived
+      { id: 4, source_pair: ['s1', 'f5'] as const, source_chain: 'c02' },
+      // a rule that does not say its chain falls back to a deletion anywhere in the film
+      { id: 5, source_pair: ['s1', 'f6'] as const },
     ];
-    const r = phaseB(rules, new Set(['s1', 's2']));
-    expect(r.pruned.map((x) => x.id)).toEqual([1, 3]);
-    expect(r.kept.map((x) => x.id)).toEqual([2]);
+    const deletedIn = new Map([
+      ['c00', new Set(['s1'])],
+      ['c01', new Set(['s2'])],
+    ]);
+    const r = phaseB(rules, deletedIn);
+    expect(r.pruned.map((x) => x.id)).toEqual([1, 3, 5]);
+    expect(r.kept.map((x) => x.id)).toEqual([2, 4]);
+  });
+
+  it('every learned rule records the chain it came from', () => {
+    const rubrics = jsonl(join(normal.data, 'data', 'rubrics.jsonl'));
+    const chains = new Map(
+      jsonl(join(normal.data, 'data', 'chains.jsonl')).map((f) => [
+        f.movie_id,
+        f.chains.map((c: { chain_id: string }) => c.chain_id),
+      ]),
+    );
+    for (const r of rubrics)
+      for (const c of [...r.criteria, ...r.pruned_by_phase_b])
+        expect(chains.get(r.movie_id)).toContain(c.source_chain);
   });
 });

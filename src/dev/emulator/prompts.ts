@@ -11,6 +11,8 @@ export interface PromptContext {
   text: string;
   images: ImageFeatures[];
   positionBias: number;
+  /** Pairwise: a bonus for the image labelled "A", wherever it is shown. */
+  labelBias?: number;
   /** The `bad-items` fault: answer wrongly item by item, where the prompt has items. */
   malformed?: boolean;
   /** A semantic fault injected into this request (handlers that know it act on it). */
@@ -23,15 +25,20 @@ export interface PromptHandler {
   answer(ctx: PromptContext): unknown;
 }
 
-/** {"winner": "A"|"B"}: the first-shown image gets a small bonus (position bias), so close calls flip with placement. */
+/**
+ * {"winner": "A"|"B"}: the first-shown image gets a small bonus (position bias), so close calls
+ * flip with placement; the image labelled "A" gets `labelBias`. The letters follow the prompt:
+ * "Image B is the first image shown" (the relabelled question) puts B on the first image.
+ */
 export const pairwiseHandler: PromptHandler = {
   kind: 'pairwise',
   matches: (t) => /"winner"\s*:\s*"A"\s*\|\s*"B"/.test(t),
-  answer: ({ text, images, positionBias }) => {
+  answer: ({ text, images, positionBias, labelBias = 0 }) => {
     const w = weightsFor(text);
-    const a = heroScore(images[0]!, w) + positionBias;
-    const b = heroScore(images[1]!, w);
-    return { winner: a >= b ? 'A' : 'B', reason: `emulator scores ${a.toFixed(3)} vs ${b.toFixed(3)}` };
+    const [first, second] = /Image B is the first image shown/.test(text) ? ['B', 'A'] : ['A', 'B'];
+    const a = heroScore(images[0]!, w) + positionBias + (first === 'A' ? labelBias : 0);
+    const b = heroScore(images[1]!, w) + (second === 'A' ? labelBias : 0);
+    return { winner: a >= b ? first : second, reason: `emulator scores ${a.toFixed(3)} vs ${b.toFixed(3)}` };
   },
 };
 

@@ -58,6 +58,8 @@ export interface EmulatorOptions {
   apiKey?: string;
   latencyMs?: number;
   positionBias?: number;
+  /** Pairwise: a bonus for the image labelled "A" (default 0). */
+  labelBias?: number;
   faults?: FaultPlan;
 }
 
@@ -260,6 +262,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
           text,
           images: feats,
           positionBias: opts.positionBias ?? 0.002,
+          labelBias: opts.labelBias ?? 0,
           malformed: fault === 'bad-items',
           fault,
         }),
