@@ -14,7 +14,7 @@ import { checkSelections } from '../hero/dataset/selections.js';
 import { validateDataset } from '../hero/dataset/validate.js';
 import { evaluate } from '../hero/evaluate.js';
 import { writeEvaluation } from '../hero/outputs.js';
-import { checkReader, fitHeroReader } from '../hero/reader.js';
+import { checkReader, checkReaderListwise, fitHeroReader } from '../hero/reader.js';
 import { METHODS, methodByName } from '../hero/select/registry.js';
 import { runSelection } from '../hero/select/run.js';
 import { makeIndex } from '../hero/track/make-index.js';
@@ -366,31 +366,52 @@ export function registerHero(program: Command): void {
     });
 
   judgeOptions(
-    hero
-      .command('check-reader')
-      .description("a reader's agreement with the chains' confident pairs, before trusting it"),
+    hero.command('check-reader').description("a reader's agreement with the chains, before trusting it"),
   )
     .requiredOption('--data <dir>', 'dataset root')
+    .option(
+      '--protocol <p>',
+      'listwise (each chain image re-inserted into its chain) | pairwise (the confident pairs)',
+      'listwise',
+    )
     .option('--sample <n>', 'a seeded sample of this many pairs (default: all)')
     .option('--seed <s>', 'seed', '0')
     .option('--json', 'print JSON')
     .action(
       async (
-        o: Parameters<typeof judgeFlags>[0] & { data: string; sample?: string; seed: string; json?: boolean },
+        o: Parameters<typeof judgeFlags>[0] & {
+          data: string;
+          protocol: string;
+          sample?: string;
+          seed: string;
+          json?: boolean;
+        },
       ) => {
+        if (o.protocol !== 'listwise' && o.protocol !== 'pairwise')
+          throw new UsageError('--protocol must be listwise or pairwise');
         const j = await openJudge(resolveJudgeSettings(judgeFlags(o)));
         try {
           const sample =
             o.sample === undefined
               ? undefined
               : parseNumberFlag('--sample', o.sample, (n) => Number.isInteger(n) && n > 0);
-          const r = await checkReader({
+          const opts = {
             data: o.data,
             judge: j.judge,
             encoder: j.encoder,
             ...(sample ? { sample } : {}),
             seed: o.seed,
-          });
+          };
+          if (o.protocol === 'listwise') {
+            const r = await checkReaderListwise(opts);
+            if (o.json) printJson(r);
+            else
+              printLines([
+                `${r.reader}, listwise: places ${r.agree}/${r.insertions} chain images exactly where their chain has them = ${(100 * r.agreement).toFixed(1)} % (95 % Wilson ${(100 * r.ci[0]).toFixed(1)}–${(100 * r.ci[1]).toFixed(1)} %), ${(100 * r.within_one).toFixed(1)} % within one position, mean |error| ${r.mean_abs_error.toFixed(2)}, ${r.unresolved} unresolved`,
+              ]);
+            return;
+          }
+          const r = await checkReader(opts);
           if (o.json) printJson(r);
           else
             printLines([
