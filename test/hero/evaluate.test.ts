@@ -174,10 +174,12 @@ describe('hero evaluate against the emulator over HTTP', () => {
     const biased = await startEmulator({ positionBias: 0.08 });
     const unbiased = await startEmulator({ positionBias: 0 });
     try {
+      // the biased runs share a cache: each asks only the questions the previous ones did not
+      const biasedCache = join(tempDir(), 'biased.sqlite');
       const run = async (url: string, extra: string[]) => {
         const out = join(tempDir(), 'o');
         const r = await runCli([
-          ...args(out, join(tempDir(), 'c.sqlite'), extra).map((a) =>
+          ...args(out, url === biased.url ? biasedCache : join(tempDir(), 'c.sqlite'), extra).map((a) =>
             a === spec ? `openai:kfbench-emulator@${url}` : a,
           ),
         ]);
