@@ -190,6 +190,10 @@ describe('hero evaluate against the emulator over HTTP', () => {
           .map((l) => JSON.parse(l));
         return { s: JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')), rows, stdout: r.stdout };
       };
+      const dry = await runCli(
+        args(join(tempDir(), 'o'), biasedCache, ['--both-orders', '--dry-run', '--json']),
+      );
+      expect(JSON.parse(dry.stdout)).toMatchObject({ insertions: 16, questions: 32, cached: 0 });
       const single = await run(biased.url, []);
       const both = await run(biased.url, ['--both-orders']);
       const mean = await run(biased.url, ['--both-orders', '--disagreement', 'mean']);
