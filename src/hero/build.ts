@@ -11,7 +11,8 @@
  *     bottom half, the chain is kept but flagged `still_floor_unmet: true` and counted;
  *  7. stability: a seeded sample of chains is re-judged as different questions: every pair again
  *     in both placements with the images relabelled (the letters swapped between the two images,
- *     template `pairwise-relabelled`), so a cached or deterministic answer is not simply repeated;
+ *     template `pairwise-relabelled`) and with sampling seed 1 (the first judgement sends none) for
+ *     backends that take one, so a cached or deterministic answer is not simply repeated;
  *     agreement of pair outcomes and Kendall τ between the two strength orders are recorded. It
  *     measures how much an order depends on the labels and wording of the question (at
  *     temperature 0 nothing else varies).
@@ -92,8 +93,11 @@ interface Member {
 
 const pairKey = (a: string, b: string) => [a, b].sort().join('|');
 
+/** The sampling seed of the stability re-judgement (the first judgement sends none). */
+const STABILITY_SEED = 1;
+
 const STABILITY_MEASURES =
-  'a sample of chains re-judged pair by pair in both placements with the letters swapped between the two images: the share of pair outcomes that came out the same, and Kendall τ between the two strength orders (how much an order depends on the labels of the question; at temperature 0 nothing else varies)';
+  'a sample of chains re-judged pair by pair in both placements with the letters swapped between the two images and sampling seed 1 (for backends that take a seed): the share of pair outcomes that came out the same, and Kendall τ between the two strength orders (how much an order depends on the labels of the question and, above temperature 0, on sampling; at temperature 0 only the labels vary)';
 
 function clipFile(lsmdc: string, movie: string, clip: string): string {
   const f = clipFiles(lsmdc, movie).get(clip);
@@ -387,7 +391,10 @@ async function buildFilm(
       for (const p of pairs) {
         const a = members.find((m) => m.id === p.a)!;
         const b = members.find((m) => m.id === p.b)!;
-        const re = await comparePair(o.judge, a.image, b.image, instructions, { relabel: true });
+        const re = await comparePair(o.judge, a.image, b.image, instructions, {
+          relabel: true,
+          seed: STABILITY_SEED,
+        });
         const w = re.status === 'confident' ? (re.winner === 'A' ? a.id : b.id) : null;
         if (w === p.winner) same++;
         comps.push({ a: p.a, b: p.b, score: w === null ? 0.5 : w === p.a ? 1 : 0 });

@@ -4,7 +4,8 @@
  * Reply contract: {"winner": "A" | "B", "reason": "…"}, A = the first image shown. With `relabel`
  * the letters are swapped between the two images (B = the first image shown, template
  * `pairwise-relabelled`): the same comparison asked as a different question, e.g. to re-judge a
- * pair for stability without the answer being a copy of the first one.
+ * pair for stability without the answer being a copy of the first one; `seed` asks with that
+ * sampling seed (for backends that take one).
  */
 import { z } from 'zod';
 import type { Judge } from './judge.js';
@@ -35,7 +36,13 @@ export interface PairOutcome {
 }
 
 /** The two questions of a comparison (A first, then B first), e.g. to check the cache without asking. */
-export function pairQuestions(a: JudgeImage, b: JudgeImage, instructions: string, relabel = false) {
+export function pairQuestions(
+  a: JudgeImage,
+  b: JudgeImage,
+  instructions: string,
+  relabel = false,
+  seed?: number,
+) {
   const t = loadTemplate(relabel ? 'pairwise-relabelled' : 'pairwise');
   const prompt = render(t, { instructions });
   const q = (x: JudgeImage, y: JudgeImage) => ({
@@ -44,6 +51,7 @@ export function pairQuestions(a: JudgeImage, b: JudgeImage, instructions: string
     labels: relabel ? ['B', 'A'] : ['A', 'B'],
     protocol: { name: 'pairwise', version: t.version },
     schema: PairAnswer,
+    ...(seed === undefined ? {} : { seed }),
   });
   return [q(a, b), q(b, a)] as const;
 }
@@ -53,10 +61,10 @@ export async function comparePair(
   a: JudgeImage,
   b: JudgeImage,
   instructions: string,
-  opts: { relabel?: boolean } = {},
+  opts: { relabel?: boolean; seed?: number } = {},
 ): Promise<PairOutcome> {
   const relabel = !!opts.relabel;
-  const [q1, q2] = pairQuestions(a, b, instructions, relabel);
+  const [q1, q2] = pairQuestions(a, b, instructions, relabel, opts.seed);
   const [v1, v2] = await Promise.all([judge.ask(q1), judge.ask(q2)]);
   const pv = (v: typeof v1, placement: PlacementVerdict['placement']): PlacementVerdict => ({
     placement,

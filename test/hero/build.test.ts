@@ -192,6 +192,10 @@ describe('hero build: the details that move numbers', () => {
       expect(rep.stability.chains).toBe(2);
       expect(rep.stability.agreement).toBeLessThan(1);
       expect(rep.stability.measures).toMatch(/letters swapped/);
+      // the re-judgement also asks with another sampling seed (the first judgement sends none)
+      const seeds = biased.log.map((l) => l.seed);
+      expect(seeds.filter((x) => x === 1).length).toBe(2 * 15 * 2); // 2 chains × 15 pairs × 2 placements
+      expect(seeds.filter((x) => x === undefined).length).toBeGreaterThan(0);
       // at temperature 0 an unbiased reader answers the relabelled questions alike
       const clean = await startEmulator({ positionBias: 0 });
       try {
