@@ -90,7 +90,7 @@ export async function runHeroDemo(out: string, log: (line: string) => void): Pro
           methods,
           judge: emuJudge.judge,
           encoder: emuJudge.encoder,
-          protocol: 'pairwise',
+          protocol: 'listwise',
           bootstrapB: 200,
           concurrency: 16,
         });
@@ -133,7 +133,7 @@ export async function runHeroDemo(out: string, log: (line: string) => void): Pro
         methods,
         judge: local.judge,
         encoder: local.encoder,
-        protocol: 'pairwise',
+        protocol: 'listwise',
         includeStills: true,
         concurrency: 8,
       });

@@ -13,6 +13,7 @@ async function runsAndServes(line: string): Promise<void> {
     cwd: ROOT,
     env: { ...process.env, KFBENCH_PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // its own process group: npx runs the server under a shell that passes no signal on
   });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => {
@@ -35,7 +36,7 @@ async function runsAndServes(line: string): Promise<void> {
     expect(stderr).not.toMatch(/kfbench serve: (HeroFrame|Compass):/);
   } finally {
     const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
+    process.kill(-child.pid!, 'SIGTERM');
     await exited;
   }
 }
