@@ -101,7 +101,7 @@ for (const reader of READERS) {
 }
 
 const S = (bias: number, p: string, m: string) =>
-  results.get(`${bias}|${p}`)!.summary.methods.find((x) => x.method === m)!.S;
+  results.get(`${bias}|${p}`)!.summary.methods.find((x) => x.method === m)!.S ?? Number.NaN;
 const f3 = (x: number) => x.toFixed(3);
 const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(3)}`;
 const films = results.get(`0.002|listwise`)!.perFilm.filter((f) => f.method === 'random').length;

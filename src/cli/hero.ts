@@ -497,7 +497,7 @@ export function registerHero(program: Command): void {
           else
             printLines([
               `built ${r.chains} chains for ${r.films} films with ${j.judge.name}: ${r.pairs} pairs, ${(100 * r.confident_share).toFixed(1)} % confident, ${r.still_replacements} still replacements, ${r.still_floor_unmet} chains kept with the still floor unmet (no still left), ridge in ${r.ridge_used} chains`,
-              `stability on ${r.stability.chains} chains re-judged with the letters swapped between the images: agreement ${(100 * r.stability.agreement).toFixed(1)} %, Kendall τ ${r.stability.kendall_tau.toFixed(3)}`,
+              `stability on ${r.stability.chains} chains re-judged with the letters swapped between the images: agreement ${r.stability.agreement === null ? '—' : `${(100 * r.stability.agreement).toFixed(1)} %`}, Kendall τ ${r.stability.kendall_tau?.toFixed(3) ?? '—'}`,
               ...(r.rubric
                 ? [
                     `rubric: ${r.rubric.rules} rules kept, ${r.rubric.pruned_by_phase_b} pruned by Phase B; per round ${[

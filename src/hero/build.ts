@@ -36,6 +36,7 @@ import type { JudgeImage } from '../judge/types.js';
 import { encodeImage } from '../media/image.js';
 import { probe, streamFrames } from '../media/video.js';
 import { DEFAULT_RIDGE, fitBradleyTerry, toScale0to100 } from '../stats/bradley-terry.js';
+import { meanOrNull } from '../stats/mean.js';
 import { kendallTauB } from '../stats/rank.js';
 import { createRng, type Rng, shuffled } from '../stats/rng.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
@@ -43,8 +44,16 @@ import { sha256Hex } from '../store/canonical.js';
 import { writeJsonl } from '../store/jsonl.js';
 import { datasetPaths, imagePath } from './dataset/layout.js';
 import { loadCore, loadRubrics } from './dataset/load.js';
+import type {
+  BuildReport,
+  Chain,
+  ChainStability,
+  FilmRubric,
+  ImageHash,
+  RubricProposal,
+} from './dataset/schemas.js';
 import { heroInstructions } from './prompt.js';
-import { type Criterion, learnRubric, type ProposalLog, phaseB, type RoundReport } from './rubric-learn.js';
+import { type Criterion, learnRubric, phaseB } from './rubric-learn.js';
 import { clipFiles } from './track/clip-files.js';
 import type { Timeline } from './track/timeline.js';
 
@@ -66,20 +75,6 @@ export interface BuildOptions {
   maxRules?: number;
   /** For the most dissimilar group (default: builtin). */
   embedder?: Embedder;
-}
-
-export interface BuildReport {
-  films: number;
-  chains: number;
-  pairs: number;
-  confident_share: number;
-  still_replacements: number;
-  /** Chains kept with their still in the bottom half because the film ran out of stills. */
-  still_floor_unmet: number;
-  ridge_used: number;
-  stability: { chains: number; agreement: number; kendall_tau: number; measures: string };
-  /** With rubric learning: every round of every film, rules kept, rules pruned by Phase B. */
-  rubric?: { rounds: (RoundReport & { movie_id: string })[]; rules: number; pruned_by_phase_b: number };
 }
 
 interface Member {
@@ -159,16 +154,16 @@ export async function buildChains(o: BuildOptions): Promise<BuildReport> {
     still_replacements: 0,
     still_floor_unmet: 0,
     ridge_used: 0,
-    stability: { chains: 0, agreement: Number.NaN, kendall_tau: Number.NaN, measures: STABILITY_MEASURES },
+    stability: { chains: 0, agreement: null, kendall_tau: null, measures: STABILITY_MEASURES },
   };
   if (o.learnRubric) report.rubric = { rounds: [], rules: 0, pruned_by_phase_b: 0 };
-  const rubricRows: { movie_id: string; criteria: Criterion[]; pruned_by_phase_b: Criterion[] }[] = [];
-  const proposalRows: (ProposalLog & { movie_id: string })[] = [];
+  const rubricRows: FilmRubric[] = [];
+  const proposalRows: RubricProposal[] = [];
   let confident = 0;
   const stabAgree: number[] = [];
   const stabTau: number[] = [];
-  const rows = [];
-  const shaRows: { path: string; sha256: string }[] = [];
+  const rows: { movie_id: string; chains: ChainRow[] }[] = [];
+  const shaRows: ImageHash[] = [];
   for (const [fi, movie] of films.entries()) {
     const movieRow = ds.movies.get(movie) ?? { title: movie, year: 0 };
     const learned = o.learnRubric
@@ -231,11 +226,10 @@ export async function buildChains(o: BuildOptions): Promise<BuildReport> {
   }
   await writeJsonl(paths.imageSha, uniqueSha);
   report.confident_share = report.pairs ? confident / report.pairs : 0;
-  const avg = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
   report.stability = {
     chains: stabAgree.length,
-    agreement: avg(stabAgree),
-    kendall_tau: avg(stabTau.filter((t) => Number.isFinite(t))),
+    agreement: meanOrNull(stabAgree),
+    kendall_tau: meanOrNull(stabTau.filter((t) => Number.isFinite(t))),
     measures: STABILITY_MEASURES,
   };
   await writeFileAtomic(paths.buildReport, `${JSON.stringify(report, null, 2)}\n`);
@@ -258,8 +252,8 @@ interface FilmBuild {
   stabTau: number[];
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the chain row is written as JSON in the published shape
-type ChainRow = any;
+/** A chain row as `hero build` writes it: the published shape, with its own stability record. */
+type ChainRow = Chain & { stability?: ChainStability };
 
 /** Steps 1–4 and 7 for one film with the given instructions (its rubric included). */
 async function buildFilm(
@@ -307,7 +301,7 @@ async function buildFilm(
     return { id, source: 'still', image: await o.encoder.fromFile(file), bytes: readFileSync(file) };
   };
   const taken = new Set<string>();
-  const chains = [];
+  const chains: ChainRow[] = [];
   for (let c = 0; c < perFilm; c++) {
     const chainId = `${movie.slice(0, 8)}_c${String(c).padStart(2, '0')}`;
     const deletedHere = new Set<string>();
@@ -369,7 +363,7 @@ async function buildFilm(
     }
     if (bt.ridge > 0) f.ridge++;
     const theta = toScale0to100(bt.strengths);
-    const pairs = [];
+    const pairs: Chain['pairs'] = [];
     for (let i = 0; i < members.length; i++)
       for (let j = i + 1; j < members.length; j++) {
         const p = outcomes.get(pairKey(members[i]!.id, members[j]!.id))!;
@@ -384,7 +378,7 @@ async function buildFilm(
         });
       }
     // stability on a seeded sample
-    let stability: { agreement: number; kendall_tau: number } | undefined;
+    let stability: ChainStability | undefined;
     if (rng.next() < (o.stabilitySample ?? 0.2)) {
       let same = 0;
       const comps = [];
@@ -405,7 +399,7 @@ async function buildFilm(
         ids.map((id) => bt.strengths[id]!),
         ids.map((id) => bt2.strengths[id]!),
       );
-      stability = { agreement: same / pairs.length, kendall_tau: tau };
+      stability = { agreement: same / pairs.length, kendall_tau: Number.isFinite(tau) ? tau : null };
       f.stabAgree.push(stability.agreement);
       f.stabTau.push(tau);
     }

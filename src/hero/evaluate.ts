@@ -26,14 +26,24 @@ import {
 import type { Judge } from '../judge/judge.js';
 import { pairQuestions } from '../judge/pairwise.js';
 import type { JudgeImage } from '../judge/types.js';
-import { bootstrap, mean, pairedBootstrap } from '../stats/bootstrap.js';
+import { bootstrap, pairedBootstrap } from '../stats/bootstrap.js';
+import { mean, meanOrNull } from '../stats/mean.js';
 import { readJsonlAll } from '../store/jsonl.js';
 import { datasetPaths, imagePath, trackFramePath } from './dataset/layout.js';
 import { loadChains, loadCore, loadRubrics } from './dataset/load.js';
 import { BaselineRow, type Chain } from './dataset/schemas.js';
 import { checkSelections } from './dataset/selections.js';
 import { heroInstructions } from './prompt.js';
-import { type InsertionVerdict, insertionVerdicts } from './verdicts.js';
+import {
+  type FilmScore,
+  finiteOrNull,
+  type HeroSummary,
+  type InsertionRecord,
+  type MethodSummary,
+} from './results.js';
+import { insertionVerdicts } from './verdicts.js';
+
+export type { FilmScore, HeroSummary, InsertionRecord, MethodSummary };
 
 export interface SubmittedMethod {
   method: string;
@@ -65,76 +75,8 @@ export interface EvaluateOptions {
   ) => void;
 }
 
-export interface InsertionRecord {
-  method: string;
-  movie_id: string;
-  /** Track frame for a method, image id for the stills row. */
-  frame: number | string;
-  rank: number;
-  chain_id: string;
-  position: number;
-  chain_length: number;
-  s: number;
-  above_still: boolean;
-  unresolved: number;
-  calls: number;
-  cached: number;
-  /** Questions this insertion needed (answered over the network or from the cache). */
-  questions: number;
-  /** Self-consistency checks made and failed (see InsertionOutcome). */
-  checks: number;
-  disagreed: number;
-  /** Listwise: the position answered in each order shown (null = unresolved). */
-  answers?: (number | null)[];
-  /** The judge's verdicts behind the position (see verdicts.ts). */
-  verdicts: InsertionVerdict[];
-}
-
-export interface FilmScore {
-  method: string;
-  movie_id: string;
-  S: number;
-  S_at_k: Record<string, number>;
-  top1_rate: number;
-  beat_still_rate: number;
-  insertions: number;
-  unresolved: number;
-}
-
-export interface MethodSummary {
-  method: string;
-  reader: string;
-  S: number;
-  S_at_k: Record<string, number>;
-  top1_rate: number;
-  beat_still_rate: number;
-  ci: { S: [number, number] };
-  films: number;
-  insertions: number;
-  unresolved: number;
-  official?: boolean;
-}
-
 export interface EvaluateResult {
-  summary: {
-    reader: string;
-    protocol: InsertionProtocol;
-    /** Listwise asked in both orders; the rule scoring a disagreement (null otherwise). */
-    both_orders: boolean;
-    disagreement_rule: DisagreementRule | null;
-    /** Questions asked for the scored insertions (network or cache) and per insertion. */
-    questions: number;
-    questions_per_insertion: number;
-    /**
-     * Self-consistency checks: pairwise/binary, each comparison's two placements; listwise with
-     * both orders, each insertion's two answers. rate = disagreed / checks, null without checks.
-     */
-    disagreement: { checks: number; disagreed: number; rate: number | null };
-    methods: MethodSummary[];
-    official: MethodSummary[];
-    paired: { a: string; b: string; diff: number; ci: [number, number]; p: number }[];
-    warnings: string[];
-  };
+  summary: HeroSummary;
   perFilm: FilmScore[];
   insertions: InsertionRecord[];
   complete: boolean;
@@ -389,26 +331,25 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
   const B = o.bootstrapB ?? 1000;
   const summaries: MethodSummary[] = methods.map((method) => {
     const fs = perFilm.filter((f) => f.method === method);
-    const S_at_k: Record<string, number> = {};
-    for (let k = 1; k <= 5; k++)
-      S_at_k[String(k)] = fs.length ? mean(fs.map((f) => f.S_at_k[String(k)]!)) : Number.NaN;
-    const boot = fs.length
-      ? bootstrap(fs, (x) => mean(x.map((f) => f.S)), { B, seed: `${o.seed ?? 0}/${method}` })
-      : { ci: [Number.NaN, Number.NaN] as [number, number] };
+    const S_at_k: Record<string, number | null> = {};
+    for (let k = 1; k <= 5; k++) S_at_k[String(k)] = meanOrNull(fs.map((f) => f.S_at_k[String(k)]!));
+    const ci = fs.length
+      ? bootstrap(fs, (x) => mean(x.map((f) => f.S)), { B, seed: `${o.seed ?? 0}/${method}` }).ci
+      : [null, null];
     return {
       method,
       reader: o.judge.name,
-      S: fs.length ? mean(fs.map((f) => f.S)) : Number.NaN,
+      S: meanOrNull(fs.map((f) => f.S)),
       S_at_k,
-      top1_rate: fs.length ? mean(fs.map((f) => f.top1_rate)) : Number.NaN,
-      beat_still_rate: fs.length ? mean(fs.map((f) => f.beat_still_rate)) : Number.NaN,
-      ci: { S: boot.ci },
+      top1_rate: meanOrNull(fs.map((f) => f.top1_rate)),
+      beat_still_rate: meanOrNull(fs.map((f) => f.beat_still_rate)),
+      ci: { S: [finiteOrNull(ci[0]), finiteOrNull(ci[1])] },
       films: fs.length,
       insertions: fs.reduce((a, f) => a + f.insertions, 0),
       unresolved: fs.reduce((a, f) => a + f.unresolved, 0),
     };
   });
-  const paired: EvaluateResult['summary']['paired'] = [];
+  const paired: HeroSummary['paired'] = [];
   for (let i = 0; i < methods.length; i++)
     for (let j = i + 1; j < methods.length; j++) {
       const a = perFilm.filter((f) => f.method === methods[i]);
@@ -420,7 +361,13 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
         common.map((f) => b.get(f.movie_id)!),
         { B, seed: `${o.seed ?? 0}/${methods[i]}/${methods[j]}` },
       );
-      paired.push({ a: methods[i]!, b: methods[j]!, diff: r.estimate, ci: r.ci, p: r.p });
+      paired.push({
+        a: methods[i]!,
+        b: methods[j]!,
+        diff: finiteOrNull(r.estimate),
+        ci: [finiteOrNull(r.ci[0]), finiteOrNull(r.ci[1])],
+        p: finiteOrNull(r.p),
+      });
     }
   const official: MethodSummary[] = officialRows.map((r) => ({
     method: r.value.method,
@@ -429,10 +376,10 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
     S_at_k: r.value.S_at_k,
     top1_rate: r.value.top1_rate,
     beat_still_rate: r.value.beat_still_rate,
-    ci: { S: [Number.NaN, Number.NaN] },
-    films: Array.isArray(r.value.per_film) ? r.value.per_film.length : Number.NaN,
-    insertions: Number.NaN,
-    unresolved: Number.NaN,
+    ci: { S: [null, null] },
+    films: Array.isArray(r.value.per_film) ? r.value.per_film.length : null,
+    insertions: null,
+    unresolved: null,
     official: true,
   }));
   const otherReaders = new Map<string, string[]>();

@@ -25,42 +25,16 @@ import { loadTemplate, render } from '../judge/prompts.js';
 import type { JudgeImage } from '../judge/types.js';
 import { decodeImage } from '../media/image.js';
 import { createRng, shuffled } from '../stats/rng.js';
+import type { Criterion, ProposalOutcome, RoundReport, RubricProposal } from './dataset/schemas.js';
 
-export interface Criterion {
-  criterion_id: string;
-  as_the_judge_read_it: string;
-  source_pair: [string, string];
-  round: number;
-  /** The chain the source pair came from. */
-  source_chain?: string;
-}
+export type { Criterion, ProposalOutcome, RoundReport };
+/** A proposal as logged before the caller adds the film (a stats/rubric_proposals.jsonl row). */
+export type ProposalLog = Omit<RubricProposal, 'movie_id'>;
 
 export const Proposal = z.object({
   guideline: z.string().min(1).max(400),
   reversed: z.string().min(1).max(400),
 });
-
-export type ProposalOutcome = 'admitted' | 'gate1' | 'gate2' | 'no_proposal' | 'max_rules';
-
-export interface ProposalLog {
-  round: number;
-  source_pair: [string, string];
-  source_status: 'confident' | 'unresolved';
-  guideline: string | null;
-  reversed: string | null;
-  outcome: ProposalOutcome;
-}
-
-export interface RoundReport {
-  round: number;
-  proposals: number;
-  admitted: number;
-  rejected_gate1: number;
-  rejected_gate2: number;
-  no_proposal: number;
-  /** Share of proposals (with a guideline) that a gate rejected. */
-  rejection_rate: number;
-}
 
 /** What the learner needs of one round's build. */
 export interface RoundBuild {

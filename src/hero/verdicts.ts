@@ -6,20 +6,9 @@
  */
 import type { InsertionOutcome } from '../judge/insertion.js';
 import type { PlacementVerdict } from '../judge/pairwise.js';
+import type { InsertionVerdict } from './results.js';
 
-export interface InsertionVerdict {
-  /** The chain image compared against; absent for a listwise answer. */
-  against?: string;
-  /** Pairwise/binary: who won ('frame' = the submitted frame); null when unresolved. */
-  winner?: 'frame' | 'chain' | null;
-  /** Listwise: the position answered (images placed below the frame); null when unresolved. */
-  position?: number | null;
-  /** Listwise: the order the chain was shown in for this answer. */
-  order?: 'best-first' | 'worst-first';
-  status: 'confident' | 'unresolved';
-  /** What the judge said in each placement (its reason, or why the reply was unresolved). */
-  reasons: string[];
-}
+export type { InsertionVerdict };
 
 const PLACEMENT: Record<PlacementVerdict['placement'], string> = {
   'first-shown-first': 'frame shown first',

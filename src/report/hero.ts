@@ -1,5 +1,5 @@
 /** Pure renderers of a HeroFrame evaluation: terminal table, CSV, Markdown, self-contained HTML. */
-import type { FilmScore, MethodSummary } from '../hero/evaluate.js';
+import type { FilmScore, MethodSummary, PairedDifference } from '../hero/results.js';
 import { csvCell, esc, mdText } from './escape.js';
 import { textTable } from './table.js';
 
@@ -13,10 +13,15 @@ export interface HeroReportData {
   methods: MethodSummary[];
   official: MethodSummary[];
   warnings: string[];
-  paired: { a: string; b: string; diff: number; ci: [number, number]; p: number }[];
+  paired: PairedDifference[];
 }
 
-const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '—');
+const f3 = (x: number | null | undefined) =>
+  typeof x === 'number' && Number.isFinite(x) ? x.toFixed(3) : '—';
+
+/** Best S first; a method without an S (nothing scored) last. */
+export const byScore = (a: MethodSummary, b: MethodSummary) =>
+  (b.S ?? -1) - (a.S ?? -1) || a.method.localeCompare(b.method);
 
 /** The protocol, its questions per insertion and its disagreement rate, as one phrase. */
 export function protocolPhrase(d: HeroReportData): string {
@@ -35,7 +40,7 @@ export function protocolPhrase(d: HeroReportData): string {
 }
 
 function rows(d: HeroReportData): MethodSummary[] {
-  return [...d.methods].sort((a, b) => b.S - a.S || a.method.localeCompare(b.method));
+  return [...d.methods].sort(byScore);
 }
 
 export function heroTable(d: HeroReportData): string {
@@ -57,13 +62,13 @@ export function heroTable(d: HeroReportData): string {
     m.reader,
     f3(m.S),
     m.official ? '' : `${f3(m.ci.S[0])}–${f3(m.ci.S[1])}`,
-    f3(m.S_at_k['1'] ?? Number.NaN),
-    f3(m.S_at_k['5'] ?? Number.NaN),
+    f3(m.S_at_k['1']),
+    f3(m.S_at_k['5']),
     f3(m.top1_rate),
     f3(m.beat_still_rate),
-    String(m.films),
-    Number.isFinite(m.insertions) ? String(m.insertions) : '',
-    Number.isFinite(m.unresolved) ? String(m.unresolved) : '',
+    m.films === null ? '' : String(m.films),
+    m.insertions === null ? '' : String(m.insertions),
+    m.unresolved === null ? '' : String(m.unresolved),
   ]);
   return [
     `reader ${d.reader}, protocol ${protocolPhrase(d)}`,
@@ -86,11 +91,11 @@ function scoreCells(d: HeroReportData): string[][] {
     m.reader,
     f3(m.S),
     m.official ? '' : `${f3(m.ci.S[0])}–${f3(m.ci.S[1])}`,
-    f3(m.S_at_k['1'] ?? Number.NaN),
-    f3(m.S_at_k['5'] ?? Number.NaN),
+    f3(m.S_at_k['1']),
+    f3(m.S_at_k['5']),
     f3(m.top1_rate),
     f3(m.beat_still_rate),
-    String(m.films),
+    m.films === null ? '' : String(m.films),
   ]);
 }
 
@@ -127,12 +132,12 @@ export function heroHtml(
   const ms = rows(d);
   const W = 640;
   const rowH = 26;
-  const x = (v: number) => 160 + Math.max(0, Math.min(1, v)) * (W - 180);
+  const x = (v: number | null) => 160 + Math.max(0, Math.min(1, v ?? 0)) * (W - 180);
   const bars = ms
     .map((m, i) => {
       const y = 10 + i * rowH;
       const [lo, hi] = m.ci.S;
-      return `<text x="150" y="${y + 15}" text-anchor="end">${esc(m.method)}</text><rect x="160" y="${y + 3}" width="${x(m.S) - 160}" height="16" fill="#4c78a8"><title>${esc(`${m.method}: S ${f3(m.S)} [${f3(lo)}, ${f3(hi)}]`)}</title></rect>${Number.isFinite(lo) ? `<line x1="${x(lo)}" x2="${x(hi)}" y1="${y + 11}" y2="${y + 11}" stroke="#222" stroke-width="2"/><line x1="${x(lo)}" x2="${x(lo)}" y1="${y + 5}" y2="${y + 17}" stroke="#222"/><line x1="${x(hi)}" x2="${x(hi)}" y1="${y + 5}" y2="${y + 17}" stroke="#222"/>` : ''}`;
+      return `<text x="150" y="${y + 15}" text-anchor="end">${esc(m.method)}</text><rect x="160" y="${y + 3}" width="${x(m.S) - 160}" height="16" fill="#4c78a8"><title>${esc(`${m.method}: S ${f3(m.S)} [${f3(lo)}, ${f3(hi)}]`)}</title></rect>${lo !== null && hi !== null ? `<line x1="${x(lo)}" x2="${x(hi)}" y1="${y + 11}" y2="${y + 11}" stroke="#222" stroke-width="2"/><line x1="${x(lo)}" x2="${x(lo)}" y1="${y + 5}" y2="${y + 17}" stroke="#222"/><line x1="${x(hi)}" x2="${x(hi)}" y1="${y + 5}" y2="${y + 17}" stroke="#222"/>` : ''}`;
     })
     .join('');
   const axis = [0, 0.25, 0.5, 0.75, 1]

@@ -1,4 +1,5 @@
 /** Seeded bootstrap: percentile intervals, paired differences, and case-clustered resampling. */
+import { mean } from './mean.js';
 import { createRng, type Rng } from './rng.js';
 
 /** Quantile with linear interpolation between order statistics (numpy's default, type 7). */
@@ -45,8 +46,6 @@ export function bootstrap<T>(
   for (let b = 0; b < B; b++) reps.push(stat(resample(items, rng)));
   return { estimate: stat(items), ci: percentileInterval(reps, opts.alpha), B };
 }
-
-export const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /**
  * Paired bootstrap of mean(a) − mean(b) over paired items (e.g. two methods' per-film scores).

@@ -5,6 +5,7 @@ export * from './eer.js';
 export * from './krippendorff.js';
 export * from './linalg.js';
 export * from './logistic.js';
+export * from './mean.js';
 export * from './permutation.js';
 export * from './proportion.js';
 export * from './rank.js';

@@ -20,17 +20,15 @@ import {
   type FilmRubric,
   FilmRubric as FilmRubricSchema,
   Movie,
+  RubricProposal,
 } from '../hero/dataset/schemas.js';
-import type { InsertionRecord, MethodSummary } from '../hero/evaluate.js';
-import type { InsertionVerdict } from '../hero/verdicts.js';
+import { HeroSummary, InsertionRecord, type MethodSummary } from '../hero/results.js';
 import { readJsonFile, readJsonlLenient } from '../store/jsonl.js';
 
 export interface Problem {
   area: 'hero' | 'compass';
   message: string;
 }
-
-export type PlacedInsertion = Omit<InsertionRecord, 'verdicts'> & { verdicts?: InsertionVerdict[] };
 
 export interface HeroResults {
   dir: string;
@@ -41,15 +39,10 @@ export interface HeroResults {
   official: MethodSummary[];
   warnings: string[];
   /** By film, then in file order (results written before verdicts were kept have none). */
-  insertions: Map<string, PlacedInsertion[]>;
+  insertions: Map<string, InsertionRecord[]>;
 }
 
-export interface ProposalRow {
-  movie_id: string;
-  round: number;
-  guideline?: string | null;
-  outcome?: string;
-}
+export type ProposalRow = RubricProposal;
 
 export interface HeroView {
   data: string;
@@ -167,34 +160,6 @@ async function lenientRows<S extends z.ZodType>(
   return out;
 }
 
-const MethodRow = z.looseObject({
-  method: z.string(),
-  reader: z.string().optional(),
-  S: z.number().nullable(),
-  S_at_k: z.record(z.string(), z.number().nullable()).optional(),
-  top1_rate: z.number().nullable().optional(),
-  beat_still_rate: z.number().nullable().optional(),
-  ci: z.looseObject({ S: z.tuple([z.number().nullable(), z.number().nullable()]) }).optional(),
-  films: z.number().nullable().optional(),
-});
-const HeroSummary = z.looseObject({
-  reader: z.string(),
-  protocol: z.string(),
-  methods: z.array(MethodRow),
-  official: z.array(MethodRow).optional(),
-  warnings: z.array(z.string()).optional(),
-});
-const InsertionRow = z.looseObject({
-  method: z.string(),
-  movie_id: z.string(),
-  frame: z.union([z.number(), z.string()]),
-  rank: z.number(),
-  chain_id: z.string(),
-  position: z.number(),
-  chain_length: z.number(),
-  s: z.number(),
-});
-
 async function loadHeroResults(
   dir: string,
   label: string,
@@ -208,19 +173,19 @@ async function loadHeroResults(
     });
     return undefined;
   }
-  let summary: z.output<typeof HeroSummary>;
+  let summary: HeroSummary;
   try {
     summary = await readJsonFile(summaryFile, HeroSummary);
   } catch (e) {
     problems.push({ area: 'hero', message: msg(e) });
     return undefined;
   }
-  const insertions = new Map<string, PlacedInsertion[]>();
+  const insertions = new Map<string, InsertionRecord[]>();
   const file = join(dir, 'insertions.jsonl');
   if (existsSync(file)) {
-    for (const r of await lenientRows(file, InsertionRow, 'hero', problems)) {
+    for (const r of await lenientRows(file, InsertionRecord, 'hero', problems)) {
       const list = insertions.get(r.movie_id) ?? [];
-      list.push(r as unknown as PlacedInsertion);
+      list.push(r);
       insertions.set(r.movie_id, list);
     }
   } else
@@ -228,31 +193,17 @@ async function loadHeroResults(
       area: 'hero',
       message: `results folder ${dir}: no insertions.jsonl (film pages show no placements)`,
     });
-  const norm = (m: z.output<typeof MethodRow>, official: boolean) =>
-    ({
-      ...m,
-      reader: m.reader ?? summary.reader,
-      S: m.S ?? Number.NaN,
-      S_at_k: Object.fromEntries(Object.entries(m.S_at_k ?? {}).map(([k, v]) => [k, v ?? Number.NaN])),
-      top1_rate: m.top1_rate ?? Number.NaN,
-      beat_still_rate: m.beat_still_rate ?? Number.NaN,
-      ci: { S: [m.ci?.S[0] ?? Number.NaN, m.ci?.S[1] ?? Number.NaN] },
-      films: m.films ?? Number.NaN,
-      ...(official ? { official: true } : {}),
-    }) as MethodSummary;
   return {
     dir,
     label,
     reader: summary.reader,
     protocol: summary.protocol,
-    methods: summary.methods.map((m) => norm(m, false)),
-    official: (summary.official ?? []).map((m) => norm(m, true)),
-    warnings: summary.warnings ?? [],
+    methods: summary.methods,
+    official: summary.official,
+    warnings: summary.warnings,
     insertions,
   };
 }
-
-const Proposal = z.looseObject({ movie_id: z.string(), round: z.number() });
 
 async function loadHero(i: ViewerInputs, problems: Problem[]): Promise<HeroView | undefined> {
   if (!i.data) {
@@ -295,9 +246,9 @@ async function loadHero(i: ViewerInputs, problems: Problem[]): Promise<HeroView 
     view.chains = await byFilm(paths.chains, () => loadByFilm(paths.chains, FilmChainsSchema), true);
     view.rubrics = await byFilm(paths.rubrics, () => loadByFilm(paths.rubrics, FilmRubricSchema), false);
     if (existsSync(paths.rubricProposals))
-      for (const p of await lenientRows(paths.rubricProposals, Proposal, 'hero', problems)) {
+      for (const p of await lenientRows(paths.rubricProposals, RubricProposal, 'hero', problems)) {
         const list = view.proposals.get(p.movie_id) ?? [];
-        list.push(p as ProposalRow);
+        list.push(p);
         view.proposals.set(p.movie_id, list);
       }
   }

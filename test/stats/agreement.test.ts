@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import {
   bootstrap,
   clusteredBootstrap,
-  mean,
   pairedBootstrap,
   percentileInterval,
 } from '../../src/stats/bootstrap.js';
 import { equalErrorRate, ratesAt } from '../../src/stats/eer.js';
 import { krippendorffAlpha } from '../../src/stats/krippendorff.js';
+import { mean } from '../../src/stats/mean.js';
 import { signFlipTest } from '../../src/stats/permutation.js';
 import { mcnemar, wilson } from '../../src/stats/proportion.js';
 import { createRng } from '../../src/stats/rng.js';

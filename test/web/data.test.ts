@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MiniCompassPaths } from '../../src/dev/mini-compass/build.js';
 import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
+import type { HeroSummary, InsertionRecord } from '../../src/hero/results.js';
 import { loadViewerData } from '../../src/web/data.js';
 import { sharedMiniCompass } from '../support/mini-compass.js';
 import { sharedMiniHero, TEST_FILMS } from '../support/mini-hero.js';
@@ -13,7 +14,7 @@ let hero: MiniHeroPaths;
 let compass: MiniCompassPaths;
 const dir = tempDir('kfbench-viewer-data-');
 
-const insertion = (movie_id: string) => ({
+const insertion = (movie_id: string): InsertionRecord => ({
   method: 'm',
   movie_id,
   frame: 3,
@@ -22,7 +23,28 @@ const insertion = (movie_id: string) => ({
   position: 2,
   chain_length: 6,
   s: 1 / 3,
+  above_still: false,
+  unresolved: 0,
+  calls: 1,
+  cached: 0,
+  questions: 1,
+  checks: 0,
+  disagreed: 0,
 });
+/** A summary of nothing scored, in the one shape summary.json has. */
+const summary: HeroSummary = {
+  reader: 'r',
+  protocol: 'pairwise',
+  both_orders: false,
+  disagreement_rule: null,
+  questions: 0,
+  questions_per_insertion: 0,
+  disagreement: { checks: 0, disagreed: 0, rate: null },
+  methods: [],
+  official: [],
+  paired: [],
+  warnings: [],
+};
 const response = (case_id: string) => ({
   case_id,
   model: 'faithful',
@@ -39,7 +61,7 @@ beforeAll(async () => {
   compass = await sharedMiniCompass();
   const h = join(dir, 'hero');
   mkdirSync(h);
-  writeFileSync(join(h, 'summary.json'), JSON.stringify({ reader: 'r', protocol: 'pairwise', methods: [] }));
+  writeFileSync(join(h, 'summary.json'), JSON.stringify(summary));
   writeFileSync(
     join(h, 'insertions.jsonl'),
     [
@@ -130,10 +152,7 @@ describe('loadViewerData', () => {
     sparse(join(h, 'summary.json'), '{');
     const ok = join(tempDir(), 'ok');
     mkdirSync(ok);
-    writeFileSync(
-      join(ok, 'summary.json'),
-      JSON.stringify({ reader: 'r', protocol: 'pairwise', methods: [] }),
-    );
+    writeFileSync(join(ok, 'summary.json'), JSON.stringify(summary));
     sparse(join(ok, 'insertions.jsonl'), `${JSON.stringify(insertion(TEST_FILMS[0]!.movie_id))}\n`);
     const d = await loadViewerData({ data: hero.data, track: hero.track, results: [h, ok] });
     const lines = d.problems.map((p) => p.message);

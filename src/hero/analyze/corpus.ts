@@ -5,11 +5,9 @@
  * chains were not built here), and where the publicity still ranks in its chain.
  */
 import { existsSync } from 'node:fs';
-import { z } from 'zod';
-import { readJsonl } from '../../store/jsonl.js';
-import { readTextFile } from '../../store/limits.js';
+import { readJsonFile, readJsonl } from '../../store/jsonl.js';
 import { datasetPaths } from '../dataset/layout.js';
-import { FilmChains, FilmRubric, Movie } from '../dataset/schemas.js';
+import { BuildReport, FilmChains, FilmRubric, Movie } from '../dataset/schemas.js';
 
 export interface CorpusStats {
   films: number;
@@ -22,8 +20,6 @@ export interface CorpusStats {
   /** rank (1 = best) → number of chains whose still sits there. */
   still_rank: Record<string, number>;
 }
-
-const BuildReport = z.looseObject({ still_replacements: z.number().int().nonnegative() });
 
 export async function corpusStats(root: string): Promise<CorpusStats> {
   const p = datasetPaths(root);
@@ -55,10 +51,8 @@ export async function corpusStats(root: string): Promise<CorpusStats> {
     for await (const l of readJsonl(p.rubrics, FilmRubric)) criteria.push(l.value.criteria.length);
   }
   let replacements: number | null = null;
-  if (existsSync(p.buildReport)) {
-    const r = BuildReport.safeParse(JSON.parse(readTextFile(p.buildReport)));
-    if (r.success) replacements = r.data.still_replacements;
-  }
+  if (existsSync(p.buildReport))
+    replacements = (await readJsonFile(p.buildReport, BuildReport)).still_replacements;
   return {
     films,
     chains,

@@ -55,12 +55,24 @@ export const ChainPair = z.looseObject({
   status: z.enum(['confident', 'unresolved']),
   votes: z.unknown().optional(),
 });
+/** A chain's stability re-judgement (`hero build` step 7, on a seeded sample of chains). */
+export const ChainStability = z.looseObject({
+  /** Share of pair outcomes that came out the same. */
+  agreement: z.number().min(0).max(1),
+  /** Kendall τ between the two strength orders; null when undefined (a constant order). */
+  kendall_tau: z.number().nullable(),
+});
 export const Chain = z.looseObject({
   chain_id: SafeId,
   order: z.array(SafeId),
   images: z.array(ChainImage),
   pairs: z.array(ChainPair),
+  /** The published files carry their own shape here; `hero build` writes a `ChainStability`. */
   stability: z.unknown().optional(),
+  /** `hero build`: the film ran out of stills while this chain's still sat in the bottom half. */
+  still_floor_unmet: z.literal(true).optional(),
+  /** `hero build`: the ridge Bradley–Terry needed (the comparisons were separable). */
+  ridge: z.number().positive().optional(),
 });
 export const FilmChains = z.looseObject({ movie_id: SafeId, chains: z.array(Chain) });
 
@@ -69,11 +81,67 @@ export const Criterion = z.looseObject({
   as_the_judge_read_it: z.string().min(1),
   source_pair: z.tuple([SafeId, SafeId]),
   round: z.number().int().nonnegative(),
+  /** `hero build --learn-rubric`: the chain the source pair came from (Phase B prunes by it). */
+  source_chain: SafeId.optional(),
 });
 export const FilmRubric = z.looseObject({
   movie_id: SafeId,
   criteria: z.array(Criterion),
+  /** Rules Phase B removed; the published files carry their own shape here. */
   pruned_by_phase_b: z.array(z.unknown()).optional(),
+});
+
+/** Why a proposed guideline was or was not admitted (see rubric-learn.ts). */
+export const ProposalOutcome = z.enum(['admitted', 'gate1', 'gate2', 'no_proposal', 'max_rules']);
+
+/** One row of stats/rubric_proposals.jsonl (`hero build --learn-rubric`): every proposal, logged. */
+export const RubricProposal = z.object({
+  movie_id: SafeId,
+  round: z.number().int().nonnegative(),
+  source_pair: z.tuple([SafeId, SafeId]),
+  source_status: z.enum(['confident', 'unresolved']),
+  guideline: z.string().nullable(),
+  reversed: z.string().nullable(),
+  outcome: ProposalOutcome,
+});
+
+/** One round of rubric learning for one film. */
+export const RoundReport = z.object({
+  round: z.number().int().nonnegative(),
+  proposals: z.number().int().nonnegative(),
+  admitted: z.number().int().nonnegative(),
+  rejected_gate1: z.number().int().nonnegative(),
+  rejected_gate2: z.number().int().nonnegative(),
+  no_proposal: z.number().int().nonnegative(),
+  /** Share of proposals (with a guideline) that a gate rejected (0 when there were none). */
+  rejection_rate: z.number().min(0).max(1),
+});
+
+/** stats/build_report.json, written by `hero build` (absent from the published dataset). */
+export const BuildReport = z.object({
+  films: z.number().int().nonnegative(),
+  chains: z.number().int().nonnegative(),
+  pairs: z.number().int().nonnegative(),
+  confident_share: z.number().min(0).max(1),
+  still_replacements: z.number().int().nonnegative(),
+  /** Chains kept with their still in the bottom half because the film ran out of stills. */
+  still_floor_unmet: z.number().int().nonnegative(),
+  ridge_used: z.number().int().nonnegative(),
+  /** Means over the re-judged chains; null when no chain was sampled. */
+  stability: z.object({
+    chains: z.number().int().nonnegative(),
+    agreement: z.number().nullable(),
+    kendall_tau: z.number().nullable(),
+    measures: z.string(),
+  }),
+  /** With rubric learning: every round of every film, rules kept, rules pruned by Phase B. */
+  rubric: z
+    .object({
+      rounds: z.array(RoundReport.extend({ movie_id: SafeId })),
+      rules: z.number().int().nonnegative(),
+      pruned_by_phase_b: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 
 export const ImageHash = z.looseObject({
@@ -117,6 +185,13 @@ export type FilmClips = z.output<typeof FilmClips>;
 export type Chain = z.output<typeof Chain>;
 export type FilmChains = z.output<typeof FilmChains>;
 export type FilmRubric = z.output<typeof FilmRubric>;
+export type Criterion = z.output<typeof Criterion>;
+export type ChainStability = z.output<typeof ChainStability>;
+export type ProposalOutcome = z.output<typeof ProposalOutcome>;
+export type RubricProposal = z.output<typeof RubricProposal>;
+export type RoundReport = z.output<typeof RoundReport>;
+export type BuildReport = z.output<typeof BuildReport>;
+export type ImageHash = z.output<typeof ImageHash>;
 export type TrackRow = z.output<typeof TrackRow>;
 export type VerifyRow = z.output<typeof VerifyRow>;
 export type Selection = z.output<typeof Selection>;

@@ -5,10 +5,9 @@
  * with its rounds, pruned rules and the proposal log.
  */
 import type { Chain, FilmRubric } from '../../hero/dataset/schemas.js';
-import type { InsertionRecord } from '../../hero/evaluate.js';
-import type { InsertionVerdict } from '../../hero/verdicts.js';
+import type { InsertionRecord, InsertionVerdict } from '../../hero/results.js';
 import { strengthBar } from '../chart.js';
-import type { HeroResults, HeroView, PlacedInsertion, ProposalRow } from '../data.js';
+import type { HeroResults, HeroView, ProposalRow } from '../data.js';
 import { f3, type Html, html } from '../html.js';
 import type { Site } from '../site.js';
 import { page } from './layout.js';
@@ -56,7 +55,7 @@ ${vs.map(
 )}</tbody></table>`;
 }
 
-function placementRow(site: Site, film: string, c: Chain, rs: PlacedInsertion[], idBase: string): Html {
+function placementRow(site: Site, film: string, c: Chain, rs: InsertionRecord[], idBase: string): Html {
   const n = c.order.length;
   const seq: Html[] = [];
   const verdicts: Html[] = [];

@@ -3,8 +3,10 @@ import { OVERALL_GROUPS } from '../../compass/quality/aggregate.js';
 import type { Leaderboard } from '../../compass/quality/leaderboard.js';
 import { METRICS } from '../../compass/response/report.js';
 import type { ResponseSummary, SummaryCell } from '../../compass/score.js';
-import type { MethodSummary } from '../../hero/evaluate.js';
-import { bootstrap, mean } from '../../stats/bootstrap.js';
+import type { MethodSummary } from '../../hero/results.js';
+import { byScore } from '../../report/hero.js';
+import { bootstrap } from '../../stats/bootstrap.js';
+import { mean } from '../../stats/mean.js';
 import { barChart } from '../chart.js';
 import { type CompassResults, type HeroResults, hasVideo } from '../data.js';
 import { f3, type Html, html } from '../html.js';
@@ -21,7 +23,7 @@ const GROUP_LABEL: Record<string, string> = {
 };
 
 function heroBoard(r: HeroResults): Html {
-  const methods = [...r.methods].sort((a, b) => b.S - a.S || a.method.localeCompare(b.method));
+  const methods = [...r.methods].sort(byScore);
   const rows: MethodSummary[] = [...methods, ...r.official];
   const name = (m: MethodSummary) => (m.official ? `${m.method} (official)` : m.method);
   return html`<section class="board" data-results="${r.label}"><h3>${r.label}</h3>
@@ -41,7 +43,7 @@ ${barChart(
 <table class="scores hero-scores"><thead><tr><th>method</th><th>reader</th><th>S</th><th>95 % CI</th><th>S@1</th><th>S@2</th><th>S@3</th><th>S@4</th><th>S@5</th><th>top-1</th><th>beat the still</th><th>films</th></tr></thead><tbody>
 ${rows.map(
   (m) =>
-    html`<tr class="${m.official ? 'official' : ''}" data-method="${m.method}"><th>${name(m)}</th><td>${m.reader}</td><td>${f3(m.S)}</td><td>${m.official ? '' : `${f3(m.ci.S[0])}–${f3(m.ci.S[1])}`}</td>${[1, 2, 3, 4, 5].map((k) => html`<td>${f3(m.S_at_k[String(k)])}</td>`)}<td>${f3(m.top1_rate)}</td><td>${f3(m.beat_still_rate)}</td><td>${Number.isFinite(m.films) ? m.films : ''}</td></tr>`,
+    html`<tr class="${m.official ? 'official' : ''}" data-method="${m.method}"><th>${name(m)}</th><td>${m.reader}</td><td>${f3(m.S)}</td><td>${m.official ? '' : `${f3(m.ci.S[0])}–${f3(m.ci.S[1])}`}</td>${[1, 2, 3, 4, 5].map((k) => html`<td>${f3(m.S_at_k[String(k)])}</td>`)}<td>${f3(m.top1_rate)}</td><td>${f3(m.beat_still_rate)}</td><td>${m.films ?? ''}</td></tr>`,
 )}
 </tbody></table></section>`;
 }
