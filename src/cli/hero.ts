@@ -634,8 +634,8 @@ export function registerHero(program: Command): void {
           }
           const run = {
             reader: j.judge.name,
-            protocol: o.protocol,
-            both_orders: !!o.bothOrders,
+            protocol: r.summary.protocol,
+            both_orders: r.summary.both_orders,
             ...j.judge.stats,
             insertions: r.insertions.length,
             complete: r.complete,

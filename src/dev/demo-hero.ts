@@ -141,7 +141,15 @@ export async function runHeroDemo(out: string, log: (line: string) => void): Pro
       const files = await writeEvaluation(
         join(out, 'hero-eval'),
         result,
-        { reader: local.judge.name, ...local.judge.stats, wall_ms: Date.now() - t0 },
+        {
+          reader: local.judge.name,
+          protocol: result.summary.protocol,
+          both_orders: result.summary.both_orders,
+          ...local.judge.stats,
+          insertions: result.insertions.length,
+          complete: result.complete,
+          wall_ms: Date.now() - t0,
+        },
         mini.track,
       );
       return {

@@ -6,6 +6,7 @@
  * says so; `finiteOrNull` is the one place that turns a computed value into that.
  */
 import { z } from 'zod';
+import type { JudgeStats } from '../judge/types.js';
 
 /** A mean, rate or interval end: null when there was nothing to compute it from. */
 export const Measure = z.number().nullable();
@@ -127,3 +128,27 @@ export const HeroSummary = z.object({
   warnings: z.array(z.string()),
 });
 export type HeroSummary = z.infer<typeof HeroSummary>;
+
+/** A judge's counters as `Judge.stats` keeps them (checked against the interface, so they cannot drift). */
+const JudgeCounters = z.object({
+  calls: Count,
+  cached: Count,
+  reasks: Count,
+  retries: Count,
+  unresolved: Count,
+  prompt_tokens: Count,
+  completion_tokens: Count,
+  latency_ms: z.number().nonnegative(),
+}) satisfies z.ZodType<JudgeStats>;
+
+/** run.json: what varies between runs of the same evaluation (calls made, cache hits, wall time). */
+export const HeroRun = z.object({
+  reader: z.string(),
+  protocol: HeroSummary.shape.protocol,
+  both_orders: z.boolean(),
+  ...JudgeCounters.shape,
+  insertions: Count,
+  complete: z.boolean(),
+  wall_ms: z.number().nonnegative(),
+});
+export type HeroRun = z.infer<typeof HeroRun>;

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { trackFramePath } from '../hero/dataset/layout.js';
 import type { EvaluateResult } from '../hero/evaluate.js';
+import type { HeroRun } from '../hero/results.js';
 import { encodeImage, loadImage, resizeImage } from '../media/image.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { writeJsonl } from '../store/jsonl.js';
@@ -14,7 +15,7 @@ import { heroHtml, heroMarkdown, perFilmCsv } from './hero.js';
 export async function writeEvaluation(
   out: string,
   r: EvaluateResult,
-  run: Record<string, unknown>,
+  run: HeroRun,
   track: string,
 ): Promise<string[]> {
   const files = [

@@ -19,6 +19,7 @@ import { Judge } from '../../src/judge/judge.js';
 import { OpenAiBackend } from '../../src/judge/openai.js';
 import { encodeImage } from '../../src/media/image.js';
 import { runCli } from '../support/cli.js';
+import { checkContracts, HERO_CONTRACTS } from '../support/contracts.js';
 import { sharedMiniHero } from '../support/mini-hero.js';
 import { tempDir } from '../support/paths.js';
 
@@ -79,32 +80,34 @@ describe('hero build with the emulator over HTTP', () => {
         }
       }
     }
-    // a re-run is served by the cache
-    const again = JSON.parse(
-      (
-        await runCli([
-          'hero',
-          'build',
-          '--data',
-          data,
-          '--lsmdc',
-          mini.lsmdc,
-          '--stills',
-          mini.stills,
-          '--judge',
-          `openai:kfbench-emulator@${emu.url}`,
-          '--chains-per-film',
-          '3',
-          '--cache',
-          cache,
-          '--json',
-        ])
-      ).stdout,
-    );
-    expect(again.calls).toBe(0);
-    expect(readFileSync(join(data, 'data', 'chains.jsonl'), 'utf8')).toBe(
-      readFileSync(join(data, 'data', 'chains.jsonl'), 'utf8'),
-    );
+    // every file the build wrote round-trips through its one schema
+    expect(
+      checkContracts(data, HERO_CONTRACTS, /^(data\/chains|images\/image_sha256|stats\/build_report)/),
+    ).toEqual(['data/chains.jsonl', 'images/image_sha256.jsonl', 'stats/build_report.json']);
+    // a second, independent run into a fresh copy of the dataset, served by the cache, writes the same files
+    const data2 = join(tempDir(), 'heroframe');
+    cpSync(mini.data, data2, { recursive: true });
+    const again = await runCli([
+      ...['hero', 'build', '--data', data2, '--lsmdc', mini.lsmdc, '--stills', mini.stills],
+      ...[
+        '--judge',
+        `openai:kfbench-emulator@${emu.url}`,
+        '--chains-per-film',
+        '3',
+        '--cache',
+        cache,
+        '--json',
+      ],
+    ]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout).calls).toBe(0);
+    for (const f of ['data/chains.jsonl', 'images/image_sha256.jsonl', 'stats/build_report.json'])
+      expect(readFileSync(join(data2, f), 'utf8'), f).toBe(readFileSync(join(data, f), 'utf8'));
+    const images = (d: string) =>
+      readdirSync(join(d, 'images'), { recursive: true, encoding: 'utf8' })
+        .filter((x) => x.endsWith('.jpg'))
+        .sort();
+    expect(images(data2)).toEqual(images(data));
   });
 });
 

@@ -5,6 +5,7 @@ import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
 import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
 import { heroHtml } from '../../src/report/hero.js';
 import { runCli } from '../support/cli.js';
+import { checkContracts, HERO_CONTRACTS } from '../support/contracts.js';
 import { sharedMiniHero, TEST_FILMS } from '../support/mini-hero.js';
 import { tempDir } from '../support/paths.js';
 
@@ -103,6 +104,8 @@ describe('hero evaluate against the emulator over HTTP', () => {
     expect(sharp.insertions).toBe(2 * 2 * 2); // 2 films × 2 frames × 2 chains
     const run1 = JSON.parse(readFileSync(join(out1, 'run.json'), 'utf8'));
     expect(run1.calls).toBeGreaterThan(0);
+    // every JSON output round-trips through its one schema (the viewer reads them with the same)
+    expect(checkContracts(out1, HERO_CONTRACTS)).toEqual(['insertions.jsonl', 'run.json', 'summary.json']);
     const out2 = join(tempDir(), 'o');
     expect((await runCli(args(out2, cache, ['--include-stills']))).code).toBe(0);
     expect(readFileSync(join(out2, 'summary.json'), 'utf8')).toBe(

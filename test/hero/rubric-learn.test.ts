@@ -16,6 +16,7 @@ import { learnRubric, mostDissimilar, phaseB, type RoundBuild } from '../../src/
 import { ImageEncoder } from '../../src/judge/images.js';
 import { comparePair } from '../../src/judge/pairwise.js';
 import { loadImage, resizeImage } from '../../src/media/image.js';
+import { checkContracts, HERO_CONTRACTS } from '../support/contracts.js';
 import { emulatorJudge } from '../support/emulator.js';
 import { sharedMiniHero } from '../support/mini-hero.js';
 import { media, tempDir } from '../support/paths.js';
@@ -61,6 +62,10 @@ describe('hero build --learn-rubric', () => {
     const { data, report } = normal;
     const rubrics = jsonl(join(data, 'data', 'rubrics.jsonl'));
     const proposals = jsonl(join(data, 'stats', 'rubric_proposals.jsonl'));
+    // the learner's files round-trip through their one schema each
+    expect(
+      checkContracts(data, HERO_CONTRACTS, /^(data\/rubrics|stats\/(build_report|rubric_proposals))/),
+    ).toEqual(['data/rubrics.jsonl', 'stats/build_report.json', 'stats/rubric_proposals.jsonl']);
     expect(rubrics.map((r) => r.movie_id).sort()).toEqual(
       jsonl(join(data, 'data', 'movies.jsonl'))
         .map((m) => m.movie_id)
