@@ -9,6 +9,7 @@ import { demoViewerInputs, serveCommand } from '../dev/demo-viewer.js';
 import { compassTable, leaderboardText } from '../report/compass.js';
 import { heroTable } from '../report/hero.js';
 import { printLines } from './output.js';
+import { renderProgress } from './progress.js';
 
 export function registerDemo(program: Command): void {
   program
@@ -31,7 +32,8 @@ export function registerDemo(program: Command): void {
       ]);
       if (o.mediaOnly) return;
       process.stderr.write('== HeroFrame on the mini set\n');
-      const h = await runHeroDemo(out, (l) => process.stderr.write(`${l}\n`));
+      const shown = renderProgress();
+      const h = await runHeroDemo(out, shown.onProgress).finally(() => shown.close());
       printLines([
         '',
         '== HeroFrame leaderboard (mini set)',

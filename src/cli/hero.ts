@@ -32,7 +32,7 @@ import { heroTable } from '../report/hero.js';
 import { writeEvaluation } from '../report/hero-outputs.js';
 import { judgeFlags, judgeOptions } from './judge.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
-import { progress } from './progress.js';
+import { progress, renderProgress } from './progress.js';
 
 export function registerHero(program: Command): void {
   const hero = program
@@ -311,6 +311,7 @@ export function registerHero(program: Command): void {
         // like every other command: --judge, else "judge" in --config, else KFBENCH_JUDGE
         const j = method.needs?.judge ? await openJudge(resolveJudgeSettings(judgeFlags(o))) : undefined;
         const embedder = method.needs?.embedder ? await createEmbedder(o.embedder) : undefined;
+        const shown = renderProgress();
         try {
           const r = await runSelection({
             method,
@@ -323,10 +324,13 @@ export function registerHero(program: Command): void {
             k: parseNumberFlag('--k', o.k, (n) => Number.isInteger(n) && n >= 1 && n <= 5),
             seed: o.seed,
             movies: o.movies,
+            onProgress: shown.onProgress,
           });
+          shown.close();
           if (o.json) printJson({ method: method.name, out: o.out, ...r });
           else printLines([`${method.name}: ${r.frames} frames for ${r.films} films → ${o.out}`]);
         } finally {
+          shown.close();
           await j?.close();
           await embedder?.close();
         }
@@ -460,9 +464,8 @@ export function registerHero(program: Command): void {
         },
       ) => {
         const j = await openJudge(resolveJudgeSettings(judgeFlags(o)));
-        const bar = progress('films');
+        const shown = renderProgress();
         try {
-          let started = false;
           const r = await buildChains({
             data: o.data,
             lsmdc: o.lsmdc,
@@ -478,15 +481,9 @@ export function registerHero(program: Command): void {
             learnRubric: !!o.learnRubric,
             rounds: parseNumberFlag('--rounds', o.rounds, (n) => Number.isInteger(n) && n >= 1),
             maxRules: parseNumberFlag('--max-rules', o.maxRules, (n) => Number.isInteger(n) && n >= 1),
-            onEvent: (e) => {
-              if (!started) {
-                bar.start(e.total, 'build');
-                started = true;
-              }
-              bar.update(e.done, e.movie_id);
-            },
+            onProgress: shown.onProgress,
           });
-          bar.stop();
+          shown.close();
           if (o.json)
             printJson({
               ...r,
@@ -515,7 +512,7 @@ export function registerHero(program: Command): void {
                 : []),
             ]);
         } finally {
-          bar.stop();
+          shown.close();
           await j.close();
         }
       },
@@ -667,7 +664,8 @@ export function registerHero(program: Command): void {
     .requiredOption('--out <dir>', 'where to build it')
     .option('--json', 'print JSON')
     .action(async (o: { out: string; json?: boolean }) => {
-      const p = await buildMiniHero(o.out, { onFilm: (id) => process.stderr.write(`mini set: ${id}\n`) });
+      const shown = renderProgress();
+      const p = await buildMiniHero(o.out, { onProgress: shown.onProgress }).finally(() => shown.close());
       if (o.json) printJson(p);
       else
         printLines([`dataset ${p.data}`, `footage ${p.lsmdc}`, `stills  ${p.stills}`, `track   ${p.track}`]);

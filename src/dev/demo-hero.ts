@@ -16,6 +16,7 @@ import { METHODS } from '../hero/select/registry.js';
 import { runSelection } from '../hero/select/run.js';
 import { writeReaderFile } from '../judge/local.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
+import type { OnProgress } from '../progress.js';
 import { writeEvaluation } from '../report/hero-outputs.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { writeJsonl } from '../store/jsonl.js';
@@ -34,10 +35,8 @@ export interface HeroDemoResult {
   calls: { build: number; baselines: number; local: number };
 }
 
-export async function runHeroDemo(out: string, log: (line: string) => void): Promise<HeroDemoResult> {
-  const mini = await buildMiniHero(join(out, 'mini-hero'), {
-    onFilm: (id) => log(`  generating film ${id}`),
-  });
+export async function runHeroDemo(out: string, onProgress: OnProgress): Promise<HeroDemoResult> {
+  const mini = await buildMiniHero(join(out, 'mini-hero'), { onProgress });
   const emu = await startEmulator();
   const judgeSpec = `openai:kfbench-emulator@${emu.url}`;
   const calls = { build: 0, baselines: 0, local: 0 };
@@ -48,7 +47,6 @@ export async function runHeroDemo(out: string, log: (line: string) => void): Pro
     try {
       const stamp = join(mini.data, '.chains-built.json');
       if (!existsSync(stamp)) {
-        log(`  building chains with the VLM emulator (${DEMO_CHAINS_PER_FILM} per film) …`);
         await buildChains({
           data: mini.data,
           lsmdc: mini.lsmdc,
@@ -57,6 +55,7 @@ export async function runHeroDemo(out: string, log: (line: string) => void): Pro
           encoder: emuJudge.encoder,
           chainsPerFilm: DEMO_CHAINS_PER_FILM,
           seed: 0,
+          onProgress,
         });
         await writeFileAtomic(
           stamp,
@@ -78,12 +77,12 @@ export async function runHeroDemo(out: string, log: (line: string) => void): Pro
             out: file,
             k: 5,
             seed: 0,
+            onProgress,
           });
         methods.push({ method: m.name, file });
       }
       const baselines = datasetPaths(mini.data).baselines;
       if (!existsSync(baselines)) {
-        log('  scoring every method with the emulator for eval/baselines.jsonl …');
         const r = await evaluate({
           data: mini.data,
           track: mini.track,

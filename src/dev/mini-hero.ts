@@ -8,6 +8,7 @@ import { ffmpegRun } from '../media/ffmpeg.js';
 import { encodeImage, loadImage } from '../media/image.js';
 import { luma601 } from '../media/raw.js';
 import { probe, streamFrames } from '../media/video.js';
+import { type OnProgress, phaseReporter } from '../progress.js';
 import { createRng, type Rng } from '../stats/rng.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { sha256Hex } from '../store/canonical.js';
@@ -243,7 +244,7 @@ export function miniHeroPaths(out: string): MiniHeroPaths {
 /** Build the mini set if it is not complete already. Returns its paths. */
 export async function buildMiniHero(
   out: string,
-  opts: { onFilm?: (id: string) => void; films?: FilmSpec[] } = {},
+  opts: { onProgress?: OnProgress; films?: FilmSpec[] } = {},
 ): Promise<MiniHeroPaths> {
   const p = miniHeroPaths(out);
   const films = opts.films ?? MINI_FILMS;
@@ -254,8 +255,9 @@ export async function buildMiniHero(
   const movies = [];
   const clipsRows = [];
   const stillIds = new Map<string, string[]>();
+  const progress = phaseReporter(opts.onProgress, 'mini-hero', 'films');
+  progress.start(films.length, 'generating footage and stills');
   for (const film of films) {
-    opts.onFilm?.(film.movie_id);
     const rng = createRng(`mini-hero/${film.movie_id}`);
     const fps = rational(film.fps);
     const clips = [];
@@ -298,7 +300,9 @@ export async function buildMiniHero(
       ids.push(id);
     }
     stillIds.set(film.movie_id, ids);
+    progress.done(film.movie_id);
   }
+  progress.finish();
   await writeJsonl(ds.movies, movies);
   await writeJsonl(ds.clips, clipsRows);
   const rebuilt = await rebuildTrack({ lsmdc: p.lsmdc, data: p.data, out: p.track, jobs: 2 });

@@ -35,6 +35,7 @@ import { comparePair, type PairOutcome } from '../judge/pairwise.js';
 import type { JudgeImage } from '../judge/types.js';
 import { encodeImage } from '../media/image.js';
 import { probe, streamFrames } from '../media/video.js';
+import { type OnProgress, phaseReporter } from '../progress.js';
 import { DEFAULT_RIDGE, fitBradleyTerry, toScale0to100 } from '../stats/bradley-terry.js';
 import { meanOrNull } from '../stats/mean.js';
 import { kendallTauB } from '../stats/rank.js';
@@ -68,7 +69,8 @@ export interface BuildOptions {
   /** Share of chains re-judged for stability (default 0.2). */
   stabilitySample?: number;
   ridge?: number;
-  onEvent?: (e: { type: 'film'; movie_id: string; done: number; total: number }) => void;
+  /** Phase `build`: one item per film. */
+  onProgress?: OnProgress;
   /** Step 5: learn the rubric in rounds before the final build (`--learn-rubric`). */
   learnRubric?: boolean;
   rounds?: number;
@@ -164,7 +166,9 @@ export async function buildChains(o: BuildOptions): Promise<BuildReport> {
   const stabTau: number[] = [];
   const rows: { movie_id: string; chains: ChainRow[] }[] = [];
   const shaRows: ImageHash[] = [];
-  for (const [fi, movie] of films.entries()) {
+  const progress = phaseReporter(o.onProgress, 'build', 'films');
+  progress.start(films.length, o.learnRubric ? 'rubric learning first' : undefined);
+  for (const movie of films) {
     const movieRow = ds.movies.get(movie) ?? { title: movie, year: 0 };
     const learned = o.learnRubric
       ? await learnRubric(
@@ -214,8 +218,9 @@ export async function buildChains(o: BuildOptions): Promise<BuildReport> {
     report.pairs += fb.pairs;
     rows.push({ movie_id: movie, chains });
     report.films++;
-    o.onEvent?.({ type: 'film', movie_id: movie, done: fi + 1, total: films.length });
+    progress.done(movie);
   }
+  progress.finish();
   const uniqueSha = [...new Map(shaRows.map((r) => [r.path, r])).values()].sort((a, b) =>
     a.path.localeCompare(b.path),
   );

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
 import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
-import { UsageError } from '../../src/errors.js';
+import { KfbenchError, UsageError } from '../../src/errors.js';
 import { trackFramePath } from '../../src/hero/dataset/layout.js';
 import { loadCore } from '../../src/hero/dataset/load.js';
 import { checkSelections } from '../../src/hero/dataset/selections.js';
@@ -14,6 +14,7 @@ import { Judge } from '../../src/judge/judge.js';
 import { OpenAiBackend } from '../../src/judge/openai.js';
 import { loadImage } from '../../src/media/image.js';
 import { imageStats } from '../../src/media/image-stats.js';
+import type { ProgressEvent } from '../../src/progress.js';
 import { runCli } from '../support/cli.js';
 import { sharedMiniHero } from '../support/mini-hero.js';
 import { ROOT, tempDir } from '../support/paths.js';
@@ -103,6 +104,35 @@ describe('selection methods', () => {
     await expect(
       runSelection({ method: methodByName('vlm-pick'), data: mini.data, track: mini.track, out }),
     ).rejects.toThrow(/pass --judge/);
+  });
+
+  it('a method that returns invalid frames is a typed internal error naming it; progress names every film done', async () => {
+    const events: ProgressEvent[] = [];
+    const out = join(tempDir(), 'x.jsonl');
+    const uniform = methodByName('uniform');
+    await runSelection({
+      method: uniform,
+      data: mini.data,
+      track: mini.track,
+      out,
+      k: 2,
+      onProgress: (e) => events.push(e),
+    });
+    const films = [...(await loadCore(mini.data)).timelines.keys()].sort();
+    expect(events).toEqual([
+      { type: 'phase-started', phase: 'select', total: films.length, unit: 'films', note: 'uniform' },
+      ...films.map((item) => ({ type: 'item-done', phase: 'select', item })),
+      { type: 'phase-finished', phase: 'select', done: films.length },
+    ]);
+    for (const bad of [[0, 0], [-1], [1.5], [1e9]]) {
+      const broken = { ...uniform, name: 'broken', select: async () => bad };
+      const e = await runSelection({ method: broken, data: mini.data, track: mini.track, out }).catch(
+        (x) => x,
+      );
+      expect(e).toBeInstanceOf(KfbenchError);
+      expect(e.code).toBe('INTERNAL');
+      expect(e.message).toMatch(/^method broken returned invalid frames for /);
+    }
   });
 
   it('vlm-pick ranks by the judge: its first pick beats its second under the emulator', async () => {

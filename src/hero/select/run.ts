@@ -5,16 +5,18 @@
 import { existsSync } from 'node:fs';
 import { createBuiltinEmbedder } from '../../embed/builtin.js';
 import type { Embedder } from '../../embed/embedder.js';
-import { BadInputError, UsageError } from '../../errors.js';
+import { BadInputError, KfbenchError, UsageError } from '../../errors.js';
 import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
 import { loadImage, resizeImage } from '../../media/image.js';
 import { type ImageStats, imageStats } from '../../media/image-stats.js';
 import type { RawImage } from '../../media/raw.js';
+import { type OnProgress, phaseReporter } from '../../progress.js';
 import { createRng } from '../../stats/rng.js';
 import { writeJsonl } from '../../store/jsonl.js';
 import { trackFramePath } from '../dataset/layout.js';
 import { loadCore, readQuery } from '../dataset/load.js';
+import type { Selection } from '../dataset/schemas.js';
 import { selectFilms } from '../track/shard.js';
 import type { SelectContext, SelectionMethod } from './method.js';
 
@@ -32,7 +34,8 @@ export interface SelectOptions {
   k?: number;
   seed?: number | string;
   movies?: string[] | undefined;
-  onFilm?: (movieId: string) => void;
+  /** Phase `select`: one item per film. */
+  onProgress?: OnProgress;
 }
 
 export async function runSelection(o: SelectOptions): Promise<{ films: number; frames: number }> {
@@ -47,10 +50,11 @@ export async function runSelection(o: SelectOptions): Promise<{ films: number; f
   const embedder = needs.embedder ? (o.embedder ?? createBuiltinEmbedder()) : undefined;
   const k = o.k ?? 5;
   if (!(k >= 1 && k <= 5)) throw new BadInputError(`k must be 1–5, got ${k}`);
-  const rows = [];
+  const rows: Selection[] = [];
   let frames = 0;
+  const progress = phaseReporter(o.onProgress, 'select', 'films');
+  progress.start(films.length, o.method.name);
   for (const m of films) {
-    o.onFilm?.(m);
     const n = ds.timelines.get(m)!.frameCount;
     const cache = new Map<number, Promise<RawImage>>();
     const statsCache = new Map<number, Promise<ImageStats>>();
@@ -92,11 +96,17 @@ export async function runSelection(o: SelectOptions): Promise<{ films: number; f
       new Set(picked).size !== picked.length ||
       picked.some((i) => !Number.isInteger(i) || i < 0 || i >= n)
     ) {
-      throw new Error(`method ${o.method.name} returned invalid frames for ${m}: ${picked.join(', ')}`);
+      // a selection method's own fault, not the user's: a typed internal error (exit 1)
+      throw new KfbenchError(
+        'INTERNAL',
+        `method ${o.method.name} returned invalid frames for ${m} (${picked.join(', ')}): each must be a distinct whole number in 0–${n - 1}`,
+      );
     }
     rows.push({ movie_id: m, frames: picked.map((frame_idx, r) => ({ rank: r + 1, frame_idx })) });
     frames += picked.length;
+    progress.done(m);
   }
+  progress.finish();
   await writeJsonl(o.out, rows);
   return { films: rows.length, frames };
 }

@@ -1,0 +1,85 @@
+/** The one renderer of the progress stream, driven by events and a fake clock (no timers, no sleeps). */
+import { describe, expect, it } from 'vitest';
+import { renderProgress } from '../../src/cli/progress.js';
+import { phaseReporter } from '../../src/progress.js';
+
+function capture(tty: boolean) {
+  let clock = 0;
+  let text = '';
+  const r = renderProgress({
+    stream: { write: (s: string) => (text += s), isTTY: tty },
+    now: () => clock,
+    everyMs: 5000,
+  });
+  return {
+    r,
+    tick: (ms: number) => {
+      clock += ms;
+    },
+    lines: () => text.split('\n').filter(Boolean),
+    text: () => text,
+  };
+}
+
+describe('renderProgress off a terminal (a log file)', () => {
+  it('one line at the start, at most one every 5 s while running, every failure at once, one at the end', () => {
+    const c = capture(false);
+    const p = phaseReporter(c.r.onProgress, 'evaluate', 'insertions');
+    p.start(10, 'listwise');
+    expect(c.lines()).toEqual(['evaluate: 10 insertions to do (listwise)']);
+    p.done('a');
+    p.cached('b');
+    c.tick(1000);
+    p.done('c');
+    expect(c.lines()).toHaveLength(1); // under 5 s since the last line: nothing new
+    c.tick(4000);
+    p.retry('d', 1, 'HTTP 503');
+    p.done('d');
+    // 4 of 10 in 5 s: 0.8/s, 6 left → ETA 8 s; the cache hit and the retry are counted
+    expect(c.lines()[1]).toBe(
+      'evaluate: 4/10 insertions (40 %), 0.8/s, ETA 8 s; 1 cached, 1 retry (last: d: HTTP 503)',
+    );
+    p.failed('e', 'the judge never answered');
+    expect(c.lines()[2]).toBe('evaluate: FAILED e: the judge never answered');
+    for (const x of ['f', 'g', 'h', 'i', 'j']) p.done(x);
+    expect(c.lines()).toHaveLength(3); // no time has passed since the last line
+    c.tick(5000);
+    p.finish();
+    expect(c.lines().at(-1)).toBe(
+      'evaluate: finished 9/10 insertions in 10 s (1 cached, 1 retry (last: d: HTTP 503), 1 failed)',
+    );
+  });
+
+  it('a phase that finishes every item prints its last count at once; events of an unknown phase are ignored', () => {
+    const c = capture(false);
+    c.r.onProgress({ type: 'item-done', phase: 'nowhere', item: 'x' });
+    expect(c.text()).toBe('');
+    const p = phaseReporter(c.r.onProgress, 'build', 'films');
+    p.start(2);
+    c.tick(2000);
+    p.done('f1');
+    p.done('f2'); // the last item prints at once (done = total), whatever the clock says
+    p.finish();
+    expect(c.lines()).toEqual([
+      'build: 2 films to do',
+      'build: 2/2 films (100 %), 1.0/s',
+      'build: finished 2/2 films in 2 s',
+    ]);
+  });
+});
+
+describe('renderProgress on a terminal', () => {
+  it('draws a bar with the phase, the count and an ETA, and prints failures above it', () => {
+    const c = capture(true);
+    const p = phaseReporter(c.r.onProgress, 'rebuild', 'frames');
+    p.start(4);
+    p.done('film-a');
+    p.failed('film-b', 'ffmpeg exited 1');
+    p.finish();
+    c.r.close();
+    const t = c.text();
+    expect(t).toMatch(/rebuild \[[^\]]*\] 0\/4 frames \| ETA/);
+    expect(t).toContain('\r\u001b[2Krebuild: FAILED film-b: ffmpeg exited 1\n');
+    expect(t).toContain('rebuild: finished 1/4 frames in 0 s (1 failed)');
+  });
+});
