@@ -13,7 +13,10 @@ export interface CheckedSpawnOptions {
   fail: (reason: string, missing: boolean) => Error;
   /** Give the process a writable stdin (else it reads nothing). */
   input?: boolean;
-  /** Collect stdout into `output` (else stdout is ignored). */
+  /**
+   * Collect stdout into `output` (the default); `false` ignores it. A collected `output` errors on a
+   * failed run, so a caller that keeps the default must read it (or attach an error handler).
+   */
   output?: boolean;
 }
 
