@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { BadInputError } from '../errors.js';
 import { loadImage } from '../media/image.js';
 import { equalErrorRate, ratesAt } from '../stats/eer.js';
+import { mean } from '../stats/mean.js';
 import { readJsonlAll } from '../store/jsonl.js';
 import { cosine, DINOV3_GAMMA, type Embedder } from './embedder.js';
 
@@ -44,7 +45,6 @@ export async function calibrateFromPairs(
     throw new BadInputError('needs at least one pair with label 1 and one with label 0', { file });
   const e = equalErrorRate(scored);
   const g = gamma ?? embedder.defaultThreshold ?? DINOV3_GAMMA;
-  const mean = (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
   return {
     eer: e.eer,
     threshold: e.threshold,

@@ -11,6 +11,7 @@
  */
 import { percentileInterval } from './bootstrap.js';
 import { solveSpd } from './linalg.js';
+import { mean } from './mean.js';
 import { createRng } from './rng.js';
 
 export interface Comparison {
@@ -173,7 +174,7 @@ export function fitBradleyTerry(
     }
     beta.set(next);
   }
-  const meanBeta = beta.reduce((a, b) => a + b, 0) / n;
+  const meanBeta = mean(beta);
   const strengths: Record<string, number> = {};
   items.forEach((id, k) => {
     strengths[id] = beta[k]! - meanBeta;

@@ -5,18 +5,21 @@
  * input means themselves, visibly, at the call site.
  */
 
+/** Plain arrays and typed arrays alike. */
+export type Numbers = ArrayLike<number>;
+
 /** Sum (0 for an empty list). */
-export const sum = (xs: readonly number[]): number => {
+export const sum = (xs: Numbers): number => {
   let s = 0;
-  for (const x of xs) s += x;
+  for (let i = 0; i < xs.length; i++) s += xs[i]!;
   return s;
 };
 
 /** Arithmetic mean; NaN for an empty list. */
-export const mean = (xs: readonly number[]): number => (xs.length ? sum(xs) / xs.length : Number.NaN);
+export const mean = (xs: Numbers): number => (xs.length ? sum(xs) / xs.length : Number.NaN);
 
 /** Arithmetic mean; null for an empty list or a non-finite mean (what a JSON field holds). */
-export const meanOrNull = (xs: readonly number[]): number | null => {
+export const meanOrNull = (xs: Numbers): number | null => {
   const m = mean(xs);
   return Number.isFinite(m) ? m : null;
 };

@@ -5,6 +5,7 @@
  * chains were not built here), and where the publicity still ranks in its chain.
  */
 import { existsSync } from 'node:fs';
+import { mean } from '../../stats/mean.js';
 import { readJsonFile, readJsonl } from '../../store/jsonl.js';
 import { datasetPaths } from '../dataset/layout.js';
 import { BuildReport, FilmChains, FilmRubric, Movie } from '../dataset/schemas.js';
@@ -59,7 +60,7 @@ export async function corpusStats(root: string): Promise<CorpusStats> {
     images: images.size,
     criteria_per_film: criteria?.length
       ? {
-          mean: criteria.reduce((a, b) => a + b, 0) / criteria.length,
+          mean: mean(criteria),
           min: Math.min(...criteria),
           max: Math.max(...criteria),
         }

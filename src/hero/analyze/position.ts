@@ -5,6 +5,8 @@
  * ρ over all such images, with an exact permutation p for up to 9 images and an asymptotic one
  * above. Publicity stills have no film time and are left out.
  */
+
+import { mean } from '../../stats/mean.js';
 import { spearman, spearmanAsymptoticP, spearmanExactP } from '../../stats/rank.js';
 import { readJsonl } from '../../store/jsonl.js';
 import { datasetPaths } from '../dataset/layout.js';
@@ -38,7 +40,7 @@ export async function positionAnalysis(root: string): Promise<PositionResult> {
     .sort((a, b) => a - b)
     .map((rank) => {
       const ts = times.filter((_, i) => ranks[i] === rank);
-      return { rank, n: ts.length, mean_time: ts.reduce((a, b) => a + b, 0) / ts.length };
+      return { rank, n: ts.length, mean_time: mean(ts) };
     });
   const n = ranks.length;
   const rho = n >= 3 ? spearman(ranks, times) : Number.NaN;
