@@ -120,7 +120,9 @@ describe('spawnChecked', () => {
   });
 
   it('a command that does not exist says so; a silent non-zero exit names its status', async () => {
-    await expect(spawnChecked('kfbench-no-such-binary', [], { fail, output: false }).finished).rejects.toThrow(/^missing: /);
+    await expect(
+      spawnChecked('kfbench-no-such-binary', [], { fail, output: false }).finished,
+    ).rejects.toThrow(/^missing: /);
     await expect(spawnChecked('sh', ['-c', 'exit 7'], { fail, output: false }).finished).rejects.toThrow(
       'exited with status 7',
     );
