@@ -1,7 +1,154 @@
-export * from './compass/index.js';
-export * from './embed/index.js';
-export * from './errors.js';
-export * from './judge/index.js';
-export * from './media/index.js';
-export * from './stats/index.js';
-export * from './store/atomic-write.js';
+/**
+ * kfbench's public API, chosen name by name (no `export *`): what a program needs to run either
+ * benchmark, read and write its files through their one schema each, and use the building blocks
+ * (media, embedders, judges, statistics) on its own material. Everything else is internal and may
+ * change without notice. The CLI (`kfbench …`) is built on exactly these pieces.
+ */
+
+// ── Compass: cases, keyframe response, video quality, both leaderboards ──────────────────────
+export { align } from './compass/align.js';
+export {
+  type Case,
+  type Keyframe,
+  type LoadedCase,
+  loadCases,
+  PROMPT_MODES,
+  type PromptMode,
+} from './compass/cases.js';
+export { writeResponseRun } from './compass/outputs.js';
+export { generationPrompt } from './compass/prompts.js';
+export { evaluateCompass, type VideoEvaluation } from './compass/quality/evaluate.js';
+export { type Leaderboard, leaderboard } from './compass/quality/leaderboard.js';
+export { writeEvaluationRun } from './compass/quality/outputs.js';
+export {
+  DEFAULT_RESPONSE_OPTIONS,
+  DEFAULT_SCAN_OPTIONS,
+  type ResponseOptions,
+  type ScanOptions,
+} from './compass/response/options.js';
+export { METRICS, type ResponseReport, scoreResponse } from './compass/response/report.js';
+export { type Scan, scanVideo } from './compass/response/scan.js';
+export { type ResponseRow, type ResponseSummary, scoreModels, summarize } from './compass/score.js';
+export { sensitivity } from './compass/sensitivity.js';
+// ── embedders ───────────────────────────────────────────────────────────────────────────────
+export { createBuiltinEmbedder } from './embed/builtin.js';
+export { calibrateFromPairs } from './embed/calibrate.js';
+export { cosine, type Embedder } from './embed/embedder.js';
+export { loadOnnxEmbedder } from './embed/onnx.js';
+export { createEmbedder } from './embed/registry.js';
+// ── errors and progress ─────────────────────────────────────────────────────────────────────
+export {
+  BackendError,
+  BadInputError,
+  type ErrorCode,
+  EXIT_CODES,
+  isKfbenchError,
+  KfbenchError,
+  PartialError,
+  UsageError,
+} from './errors.js';
+// ── HeroFrame: the dataset, its track, selection methods, chains, evaluation, analyses ─────
+export { type CorpusStats, corpusStats } from './hero/analyze/corpus.js';
+export {
+  type HumanResult,
+  humanAgreement,
+  type RubricSwapResult,
+  rubricSwap,
+} from './hero/analyze/judge-agreement.js';
+export { type PositionResult, positionAnalysis } from './hero/analyze/position.js';
+export { type BuildOptions, buildChains } from './hero/build.js';
+export { type DatasetPaths, datasetPaths, imagePath, trackFramePath } from './hero/dataset/layout.js';
+export { type HeroDataset, loadChains, loadCore, loadRubrics } from './hero/dataset/load.js';
+export {
+  BaselineRow,
+  BuildReport,
+  Chain,
+  Clip,
+  Criterion,
+  FilmChains,
+  FilmClips,
+  FilmRubric,
+  ImageHash,
+  Movie,
+  RubricProposal,
+  Selection,
+  TrackRow,
+  VerifyRow,
+} from './hero/dataset/schemas.js';
+export { checkSelections } from './hero/dataset/selections.js';
+export { type ValidationReport, validateDataset } from './hero/dataset/validate.js';
+export {
+  type EvaluateOptions as HeroEvaluateOptions,
+  type EvaluateResult as HeroEvaluateResult,
+  evaluate as evaluateHero,
+  type SubmittedMethod,
+} from './hero/evaluate.js';
+export { heroInstructions } from './hero/prompt.js';
+export {
+  checkReader,
+  checkReaderListwise,
+  type FitReport,
+  fitHeroReader,
+  type ListwiseReaderCheck,
+  type ReaderCheck,
+} from './hero/reader.js';
+export {
+  FilmScore,
+  finiteOrNull,
+  HeroRun,
+  HeroSummary,
+  InsertionRecord,
+  InsertionVerdict,
+  Measure,
+  MethodSummary,
+  PairedDifference,
+} from './hero/results.js';
+export type { SelectContext, SelectionMethod } from './hero/select/method.js';
+export { METHODS, methodByName } from './hero/select/registry.js';
+export { runSelection, type SelectOptions } from './hero/select/run.js';
+export { makeIndex } from './hero/track/make-index.js';
+export { type RebuildOptions, type RebuildResult, rebuildTrack } from './hero/track/rebuild.js';
+export { Timeline } from './hero/track/timeline.js';
+export { type VerifyOptions, verifyTrack } from './hero/track/verify.js';
+// ── judges ──────────────────────────────────────────────────────────────────────────────────
+export { ImageEncoder } from './judge/images.js';
+export { type InsertionProtocol, insertIntoChain } from './judge/insertion.js';
+export { Judge, type Question } from './judge/judge.js';
+export { fitLocalReader, LocalBackend, ReaderFile, readReaderFile, writeReaderFile } from './judge/local.js';
+export { OpenAiBackend, type OpenAiOptions } from './judge/openai.js';
+export { comparePair, type PairOutcome } from './judge/pairwise.js';
+export { openJudge, parseJudgeSpec, resolveJudgeSettings } from './judge/registry.js';
+export type { JudgeBackend, JudgeImage, JudgeStats } from './judge/types.js';
+// ── media ───────────────────────────────────────────────────────────────────────────────────
+export { dhash, dhashFile, hamming } from './media/hash.js';
+export { decodeImage, encodeImage, loadImage, resizeImage } from './media/image.js';
+export { imageStats } from './media/image-stats.js';
+export { compareImageFiles, compareRaw, psnr, ssim } from './media/quality.js';
+export type { RawImage } from './media/raw.js';
+export { sampleToDir } from './media/sample.js';
+export { detectShots, type ShotResult } from './media/shots.js';
+export {
+  type FrameRequest,
+  probe,
+  streamClips,
+  streamFrames,
+  type VideoFrame,
+  type VideoInfo,
+} from './media/video.js';
+export { noProgress, type OnProgress, type Phase, type ProgressEvent, phaseReporter } from './progress.js';
+export { writeEvaluation as writeHeroEvaluation } from './report/hero-outputs.js';
+
+// ── statistics ──────────────────────────────────────────────────────────────────────────────
+export { bootstrap, pairedBootstrap, percentileInterval } from './stats/bootstrap.js';
+export { fitBradleyTerry, toScale0to100 } from './stats/bradley-terry.js';
+export { equalErrorRate } from './stats/eer.js';
+export { krippendorffAlpha } from './stats/krippendorff.js';
+export { mean, meanOrNull, sum } from './stats/mean.js';
+export { signFlipTest } from './stats/permutation.js';
+export { mcnemar, wilson } from './stats/proportion.js';
+export { kendallTauB, spearman } from './stats/rank.js';
+export { createRng, type Rng, shuffled } from './stats/rng.js';
+
+// ── files ───────────────────────────────────────────────────────────────────────────────────
+export { writeFileAtomic } from './store/atomic-write.js';
+export { readJsonFile, readJsonl, readJsonlAll, writeJsonl } from './store/jsonl.js';

@@ -1,0 +1,47 @@
+/** The public API is a chosen list: what the README's library examples import is there, HeroFrame included, and no barrel re-exports everything. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import * as api from '../src/index.js';
+import { ROOT } from './support/paths.js';
+
+describe('src/index.ts', () => {
+  it("exports every name the README's library examples import from 'kfbench'", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const names = [...readme.matchAll(/import \{([^}]+)\} from 'kfbench'/g)].flatMap((m) =>
+      m[1]!.split(',').map((s) => s.trim()),
+    );
+    expect(names.length).toBeGreaterThan(3);
+    for (const n of names) expect(api, n).toHaveProperty(n);
+  });
+
+  it('includes HeroFrame end to end: dataset, track, selection, chains, evaluation, its schemas', () => {
+    for (const n of [
+      'validateDataset',
+      'rebuildTrack',
+      'runSelection',
+      'METHODS',
+      'buildChains',
+      'evaluateHero',
+      'writeHeroEvaluation',
+      'fitHeroReader',
+      'HeroSummary',
+      'InsertionRecord',
+      'FilmChains',
+    ])
+      expect(api, n).toHaveProperty(n);
+    expect(api.HeroSummary.safeParse({ reader: 'r' }).success).toBe(false);
+    expect(api.METHODS.map((m) => m.name)).toContain('uniform');
+  });
+
+  it('is a list of names, not barrels: no `export *` anywhere under src/, and no index.ts but the root one', () => {
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+      );
+    const src = join(ROOT, 'src');
+    const all = files(src);
+    expect(all.filter((f) => /export \* from/.test(readFileSync(f, 'utf8')))).toEqual([]);
+    expect(all.filter((f) => f.endsWith('/index.ts'))).toEqual([join(src, 'index.ts')]);
+  });
+});
