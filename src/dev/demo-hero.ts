@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildChains } from '../hero/build.js';
 import { datasetPaths } from '../hero/dataset/layout.js';
+import { type BaselineRow, Selection } from '../hero/dataset/schemas.js';
 import { type EvaluateResult, evaluate } from '../hero/evaluate.js';
 import { fitHeroReader } from '../hero/reader.js';
 import { METHODS } from '../hero/select/registry.js';
@@ -93,21 +94,30 @@ export async function runHeroDemo(out: string, onProgress: OnProgress): Promise<
           bootstrapB: 200,
           concurrency: 16,
         });
-        const rows = r.summary.methods.map((m) => ({
-          method: m.method,
-          reader: m.reader,
-          S: m.S,
-          S_at_k: m.S_at_k,
-          top1_rate: m.top1_rate,
-          beat_still_rate: m.beat_still_rate,
-          per_film: r.perFilm
-            .filter((f) => f.method === m.method)
-            .map((f) => ({ movie_id: f.movie_id, S: f.S })),
-          selections: readFileSync(methods.find((x) => x.method === m.method)!.file, 'utf8')
-            .trim()
-            .split('\n')
-            .map((l) => JSON.parse(l)),
-        }));
+        // eval/baselines.jsonl in its published shape: a method that scored nothing has no row
+        const rows: BaselineRow[] = r.summary.methods.flatMap((m) =>
+          m.S === null || m.top1_rate === null || m.beat_still_rate === null
+            ? []
+            : [
+                {
+                  method: m.method,
+                  reader: m.reader,
+                  S: m.S,
+                  S_at_k: Object.fromEntries(
+                    Object.entries(m.S_at_k).flatMap(([k, v]) => (v === null ? [] : [[k, v]])),
+                  ),
+                  top1_rate: m.top1_rate,
+                  beat_still_rate: m.beat_still_rate,
+                  per_film: r.perFilm
+                    .filter((f) => f.method === m.method)
+                    .map((f) => ({ movie_id: f.movie_id, S: f.S })),
+                  selections: readFileSync(methods.find((x) => x.method === m.method)!.file, 'utf8')
+                    .trim()
+                    .split('\n')
+                    .map((l) => Selection.parse(JSON.parse(l))),
+                },
+              ],
+        );
         await writeJsonl(baselines, rows);
       }
       calls.baselines = emuJudge.judge.stats.calls - calls.build;
