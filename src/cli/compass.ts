@@ -1,15 +1,24 @@
 /** `kfbench compass …`: keyframe-conditioned video generation, the keyframe-response half. */
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { align, loadAlignInputs } from '../compass/align.js';
-import { loadCases, loadOneCase, PROMPT_MODES, type PromptMode } from '../compass/cases.js';
+import {
+  type LoadedCase,
+  loadCases,
+  loadOneCase,
+  PROMPT_MODES,
+  type PromptMode,
+  videoPath,
+} from '../compass/cases.js';
 import { writeResponseRun } from '../compass/outputs.js';
 import { generationPrompt } from '../compass/prompts.js';
-import { budgetCheck, checklistMetrics, evaluateCompass, groupsToAsk } from '../compass/quality/evaluate.js';
+import { budgetCheck, evaluateCompass } from '../compass/quality/evaluate.js';
 import { type Leaderboard, leaderboard } from '../compass/quality/leaderboard.js';
 import { writeEvaluationRun } from '../compass/quality/outputs.js';
-import { DEFAULT_QUALITY_OPTIONS } from '../compass/quality/video.js';
+import { type CallPlan, checklistPlan, imageTokens, videoPlan } from '../compass/quality/plan.js';
+import { DEFAULT_QUALITY_OPTIONS, type QualityOptions } from '../compass/quality/video.js';
 import {
   DEFAULT_RESPONSE_OPTIONS,
   DEFAULT_SCAN_OPTIONS,
@@ -178,6 +187,48 @@ async function runFolder(o: FolderFlags, label: string) {
     cache?.close();
     await embedder.close();
   }
+}
+
+/** `--dry-run`: every call with its frames, images and estimated prompt tokens, then the totals. */
+async function dryRunLines(
+  cases: readonly LoadedCase[],
+  modes: readonly PromptMode[],
+  models: readonly string[],
+  videos: string,
+  quality: QualityOptions,
+  runs: number,
+  maxSide: number,
+): Promise<string[]> {
+  const calls: CallPlan[] = [];
+  const missing: string[] = [];
+  const grouped: CallPlan[] = [];
+  let kfTokens = 0;
+  for (const model of models)
+    for (const c of cases)
+      for (const mode of modes) {
+        const file = videoPath(videos, model, c.case_id, mode);
+        if (!existsSync(file)) {
+          missing.push(file);
+          continue;
+        }
+        const info = await probe(file);
+        kfTokens ||= imageTokens(info.width, info.height, maxSide);
+        grouped.push(
+          ...videoPlan(c, mode, { label: `${model}/${c.case_id}__${mode}`, ...info }, quality, maxSide),
+        );
+      }
+  for (const c of cases) for (const mode of modes) calls.push(...checklistPlan(c, mode, quality, kfTokens));
+  for (let r = 0; r < runs; r++)
+    calls.push(...grouped.map((g) => (runs > 1 ? { ...g, what: `${g.what} (run ${r + 1})` } : g)));
+  const sum = (f: (c: CallPlan) => number) => calls.reduce((s, c) => s + f(c), 0);
+  return [
+    ...textTable(
+      ['call', 'kind', 'frames', 'images', '≈ prompt tokens'],
+      calls.map((c) => [c.what, c.kind, String(c.frames), String(c.images), String(c.tokens)]),
+    ),
+    ...missing.map((m) => `missing (no calls): ${m}`),
+    `total: ${calls.length} calls (${calls.length - grouped.length * runs} checklist, ${grouped.length * runs} grouped), ${sum((c) => c.frames)} frames, ${sum((c) => c.images)} images, ≈ ${sum((c) => c.tokens)} prompt tokens; frames at ${quality.fps} fps${quality.budget === undefined ? ' over the whole video' : `, at most ${quality.budget} per video`}; nothing was asked`,
+  ];
 }
 
 function partial(run: { missing: string[]; failed: { video: string; error: string }[] }): void {
@@ -390,8 +441,7 @@ export function registerCompass(program: Command): void {
         )
         .option(
           '--frame-budget <n>',
-          'at most this many frames per video',
-          String(DEFAULT_QUALITY_OPTIONS.budget),
+          'opt-in: at most this many frames per video (lowers the rate of longer videos; reported per video)',
         )
         .option('--frame-width <px>', 'width of the frames sent', String(DEFAULT_QUALITY_OPTIONS.frameWidth))
         .option('--judge-audio', 'the judge takes audio input (asks AMA and AVC)')
@@ -413,7 +463,7 @@ export function registerCompass(program: Command): void {
           out: string;
           runs: string;
           qualityFps: string;
-          frameBudget: string;
+          frameBudget?: string;
           frameWidth: string;
           judgeAudio?: boolean;
           maxTokens: string;
@@ -427,7 +477,7 @@ export function registerCompass(program: Command): void {
       const runs = int('--runs', o.runs, 1);
       const quality = {
         fps: parseNumberFlag('--quality-fps', o.qualityFps, (n) => n > 0),
-        budget: int('--frame-budget', o.frameBudget, 1),
+        budget: o.frameBudget === undefined ? undefined : int('--frame-budget', o.frameBudget, 1),
         frameWidth: int('--frame-width', o.frameWidth, 16),
         audio: !!o.judgeAudio,
       };
@@ -442,17 +492,7 @@ export function registerCompass(program: Command): void {
         maxTokens: int('--max-tokens', o.maxTokens, 16),
       });
       if (o.dryRun) {
-        const n = cases.reduce(
-          (s, c) => s + modes.reduce((t, m) => t + checklistMetrics(c, m, quality).length, 0),
-          0,
-        );
-        const groups = cases.reduce(
-          (s, c) => s + modes.reduce((t, m) => t + groupsToAsk(c, m, quality), 0),
-          0,
-        );
-        printLines([
-          `${n} checklist questions and at most ${groups * o.model.length * runs} grouped-judge questions (${o.model.length} models × ${runs} run(s)); nothing was asked`,
-        ]);
+        printLines(await dryRunLines(cases, modes, o.model, o.videos, quality, runs, settings.maxSide));
         return;
       }
       const judge = await openJudge(settings);

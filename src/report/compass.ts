@@ -71,11 +71,19 @@ function rowsOf(models: readonly ModelOverall[]): string[][] {
 
 const HEAD = ['model', 'Overall', ...GROUP_COLUMNS.map(([, h]) => h), 'cases', 'flagged (not measured)'];
 
+/** One line per model some of whose videos an opt-in --frame-budget judged below the asked rate. */
+export function belowRateLines(models: readonly ModelOverall[]): string[] {
+  return models
+    .filter((m) => m.below_rate?.length)
+    .map((m) => `${m.model}: judged below the asked rate by --frame-budget: ${m.below_rate.join(', ')}`);
+}
+
 /** The Compass leaderboard (both axes) on the terminal: overall, then by each factor. */
 export function leaderboardText(lb: Leaderboard): string {
   const out = [
     `judge ${lb.judge}, embedder ${lb.embedder}, ${lb.runs} run${lb.runs > 1 ? 's (mean ± sd)' : ''}`,
     ...textTable(HEAD, rowsOf(lb.models)),
+    ...belowRateLines(lb.models),
   ];
   for (const [f, levels] of Object.entries(lb.by))
     for (const [level, models] of Object.entries(levels))
@@ -130,6 +138,7 @@ export function leaderboardMarkdown(lb: Leaderboard): string {
     `Judge ${lb.judge}, embedder ${lb.embedder}, ${lb.runs} run(s).`,
     '',
     ...table(lb.models),
+    ...belowRateLines(lb.models).flatMap((l) => ['', l]),
   ];
   for (const [f, levels] of Object.entries(lb.by))
     for (const [level, models] of Object.entries(levels))

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
 import type { MiniCompassPaths } from '../../src/dev/mini-compass/build.js';
+import { probe } from '../../src/media/video.js';
 import { runCli } from '../support/cli.js';
 import { sharedMiniCompass } from '../support/mini-compass.js';
 import { tempDir } from '../support/paths.js';
@@ -93,12 +94,26 @@ describe('kfbench compass evaluate / report', () => {
     expect(bad.code).toBe(2);
   });
 
-  it('--dry-run counts and asks nothing', async () => {
+  it('--dry-run prints frames, images and estimated tokens per call and in total; asks nothing', async () => {
     const before = emu.log.length;
     const r = await evaluate(emu, join(dir, 'dry'), ['faithful'], '--dry-run');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/12 checklist questions and at most 6 grouped-judge questions/);
+    // 8 fps over the whole video: every grouped call sends floor(8·duration) frames and the 3 keyframes
+    const info = await probe(join(dir, 'videos', 'faithful', 'ot-03__minimal.mp4'));
+    const n = Math.floor(info.duration_s * 8);
+    const grouped = r.stdout.split('\n').filter((l) => /^faithful\/ot-03__\S+ \S+\s+grouped/.test(l));
+    expect(grouped).toHaveLength(6);
+    for (const l of grouped) expect(l).toMatch(new RegExp(`grouped\\s+${n}\\s+${n + 3}\\s+\\d+\\s*$`));
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `total: 18 calls \\(12 checklist, 6 grouped\\), ${6 * n} frames, ${6 * (n + 3) + 12 * 3} images, ≈ \\d+ prompt tokens; frames at 8 fps over the whole video`,
+      ),
+    );
     expect(emu.log.length).toBe(before);
+    const capped = await evaluate(emu, join(dir, 'dry'), ['faithful'], '--dry-run', '--frame-budget', '4');
+    expect(capped.stdout).toMatch(
+      /total: 18 calls \(12 checklist, 6 grouped\), 24 frames, .* at most 4 per video/,
+    );
   });
 
   it('a judge that answers prose to everything: no crash, every quality metric unresolved, keyframe groups kept', async () => {

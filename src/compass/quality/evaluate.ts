@@ -184,6 +184,8 @@ export interface ModelOverall {
   cases: number;
   /** Groups that could not be measured for some case (left out of its mean, never zero). */
   flagged: string[];
+  /** Videos whose judge frame rate an opt-in --frame-budget lowered: "case__mode at R fps". */
+  below_rate: string[];
   groups: Record<string, number | null>;
 }
 
@@ -223,6 +225,13 @@ export function modelOverall(videos: readonly VideoEvaluation[], model: string):
     runs: runs.length,
     cases: caseCount,
     flagged: [...flagged].sort(),
+    below_rate: [
+      ...new Set(
+        mine
+          .filter((v) => v.quality.frames.capped_by_budget)
+          .map((v) => `${v.case_id}__${v.prompt_mode} at ${v.quality.frames.effective_fps.toFixed(2)} fps`),
+      ),
+    ].sort(),
     groups: {
       keyframe_fidelity: g((v) => v.response.groups.keyframe_fidelity),
       temporal_organization: g((v) => v.response.groups.temporal_organization),

@@ -1,6 +1,7 @@
 /**
  * The emulator's Compass prompts (deterministic):
- *  - checklist generation → three fixed, valid items per metric, anchored on the case's keyframes;
+ *  - checklist generation → fixed, valid items per metric (three, or the prompt's lower bound when
+ *    higher), anchored on the case's keyframes;
  *  - the grouped judge → item scores from frame statistics, with the times of the frames used:
  *    SVQ from the frames' sharpness against the keyframes'; DVQ from frozen stretches (≥ 2 s of
  *    identical frames) and flicker (brightness jumping back and forth); AC from how far the frames
@@ -28,6 +29,7 @@ const ITEMS: Record<string, [string, string, 'shot' | 'cross_shot' | 'full_video
     ['colour', 'Do the keyframes keep their colours where the video shows them?', 'full_video'],
     ['identity', 'Do recurring subjects keep their identity?', 'full_video'],
     ['props', 'Do props and backgrounds keep their appearance?', 'cross_shot'],
+    ['persistence', 'Do requested changes of state persist once made?', 'full_video'],
   ],
   SOC: [
     ['layout', 'Does the spatial layout stay coherent across shots?', 'cross_shot'],
@@ -63,13 +65,18 @@ export const checklistHandler: PromptHandler = {
   answer: ({ text }) => {
     const metric = /Metric: (\w+) \(/.exec(text)?.[1] ?? 'SVQ';
     const kfs = [...text.matchAll(/^ {2}- ([A-Za-z0-9._-]+): /gm)].map((m) => m[1]!);
-    const items = (ITEMS[metric] ?? ITEMS.SVQ!).map(([dimension, question, scope], i) => ({
-      item_id: `${metric}-${i + 1}`,
-      question,
-      scope,
-      anchors: i === 0 ? kfs : kfs.slice(0, 1),
-      dimension,
-    }));
+    // as many items as the prompt's lower bound asks, at least three
+    const min = Number(/Write between (\d+) and/.exec(text)?.[1] ?? 3);
+    const pool = ITEMS[metric] ?? ITEMS.SVQ!;
+    const items = pool
+      .slice(0, Math.max(3, Math.min(min, pool.length)))
+      .map(([dimension, question, scope], i) => ({
+        item_id: `${metric}-${i + 1}`,
+        question,
+        scope,
+        anchors: i === 0 ? kfs : kfs.slice(0, 1),
+        dimension,
+      }));
     return { items };
   },
 };
