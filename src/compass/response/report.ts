@@ -5,7 +5,7 @@
  */
 import type { LoadedCase } from '../cases.js';
 import { fidelity } from './fidelity.js';
-import { localization, shotAt } from './localization.js';
+import { localize, shotAt } from './localization.js';
 import { DEFAULT_RESPONSE_OPTIONS, type ResponseOptions } from './options.js';
 import { ordering } from './ordering.js';
 import { persistence } from './persistence.js';
@@ -35,8 +35,10 @@ export interface KeyframeResponse {
   cos: number;
   psnr_db: number | null;
   ssim: number | null;
-  /** Index of the detected shot holding t(k); null when unmatched. */
+  /** The detected shot the keyframe is assigned to (the one holding t(k)); null when unmatched (seed E.2). */
   shot: number | null;
+  /** Multi-shot: the detected shot its intended shot was aligned to (null: none); one-take: null. */
+  aligned_shot: number | null;
   /** Seconds the γ-run around f* lasts; separate matched runs; whether its hold overlaps another's. */
   persistence_s: number | null;
   runs: number;
@@ -74,7 +76,7 @@ export function scoreResponse(
   const pres = presence(p);
   const fid = fidelity(p, scan.peaks, o);
   const ord = ordering(p);
-  const loc = localization(c.structure, c.keyframes, p, scan.shots, o);
+  const { scores: loc, alignment } = localize(c.structure, c.keyframes, p, scan.shots, o);
   const per = persistence(p, scan.sample_fps, o);
   const uni = uniqueness(p, scan, o);
   const shotOf = p.map((x) => (x.t_s === null ? null : shotAt(scan.shots, x.t_s)));
@@ -90,6 +92,7 @@ export function scoreResponse(
       psnr_db: x.matched && peak.psnr_db !== null ? r6(peak.psnr_db) : null,
       ssim: x.matched ? r6(peak.ssim) : null,
       shot: shotOf[k] ?? null,
+      aligned_shot: c.structure === 'multi_shot' ? (alignment[kf.shot_index ?? 0] ?? null) : null,
       persistence_s: per.seconds[k] === null ? null : r6(per.seconds[k]!),
       runs: uni.runs[k]!,
       shared_hold: uni.sharedHold[k]!,
