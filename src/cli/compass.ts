@@ -26,7 +26,7 @@ import {
 } from '../compass/response/options.js';
 import { scoreResponse } from '../compass/response/report.js';
 import { cachedScan, ScanCache } from '../compass/response/scan-cache.js';
-import { checkTargets, type ResponseRow, scoreModels } from '../compass/score.js';
+import { type MissingPolicy, type ResponseRow, scoreModels } from '../compass/score.js';
 import { DEFAULT_GRID, sensitivity } from '../compass/sensitivity.js';
 import { buildMiniCompass } from '../dev/mini-compass/build.js';
 import { createEmbedder } from '../embed/registry.js';
@@ -138,7 +138,16 @@ interface FolderFlags extends MetricFlags {
   modes: string;
   out: string;
   cache?: string | false;
+  missing: string;
 }
+
+function missingPolicy(v: string): MissingPolicy {
+  if (v !== 'zero' && v !== 'skip') throw new UsageError(`--missing takes zero or skip, got "${v}"`);
+  return v;
+}
+
+const MISSING_HELP =
+  'a missing or undecodable video: zero (scores 0 on every metric, counted) or skip (every model only on the videos all have)';
 
 function folderFlags(cmd: Command): Command {
   return metricFlags(
@@ -148,12 +157,14 @@ function folderFlags(cmd: Command): Command {
       .requiredOption('--model <names...>', 'model folders to score')
       .option('--modes <list>', 'prompt modes', PROMPT_MODES.join(','))
       .option('--out <dir>', 'where results go', 'compass-response')
+      .option('--missing <policy>', MISSING_HELP, 'zero')
       .option('--cache <file>', 'scan cache (default: <out>/scan-cache.sqlite)')
       .option('--no-cache', 'do not read or write the scan cache'),
   );
 }
 
 async function runFolder(o: FolderFlags, label: string) {
+  missingPolicy(o.missing);
   const response = responseOptions(o);
   const scan = scanOptions(o);
   const cases = await loadCases(o.cases);
@@ -291,8 +302,6 @@ export function registerCompass(program: Command): void {
       const response = responseOptions(o);
       const scanOpts = scanOptions(o);
       const c = await loadOneCase({ caseFile: o.case, casesFile: o.cases, caseId: o.caseId });
-      const info = await probe(o.video);
-      if (c.structure === 'one_take') checkTargets(c, info.duration_s, o.video);
       const embedder = await createEmbedder(o.embedder);
       try {
         const { scan } = await cachedScan(
@@ -331,7 +340,11 @@ export function registerCompass(program: Command): void {
   ).action(async (o: FolderFlags) => {
     const out = resolve(o.out);
     const { run, wall_s, embedder } = await runFolder(o, 'compass score');
-    const summary = await writeResponseRun(out, run, o.model, { embedder: embedder.id, wall_s });
+    const summary = await writeResponseRun(out, run, o.model, {
+      embedder: embedder.id,
+      wall_s,
+      missing: missingPolicy(o.missing),
+    });
     printLines([
       compassTable(summary),
       `${run.scanned} videos scanned, ${run.cached} from the scan cache; results in ${out}`,
@@ -358,7 +371,11 @@ export function registerCompass(program: Command): void {
         fusion: list('--fusions', o.fusions),
       };
       const { run } = await runFolder(o, 'compass sensitivity');
-      const r = sensitivity(run.rows as ResponseRow[], grid, responseOptions(o));
+      const r = sensitivity(
+        run.rows.filter((x) => x.status === 'scored') as ResponseRow[],
+        grid,
+        responseOptions(o),
+      );
       await writeFileAtomic(join(resolve(o.out), 'sensitivity.json'), `${JSON.stringify(r, null, 2)}\n`);
       if (o.json) printJson(r);
       else printLines(sensitivityLines(r));
@@ -434,6 +451,7 @@ export function registerCompass(program: Command): void {
         .option('--modes <list>', 'prompt modes', PROMPT_MODES.join(','))
         .option('--out <dir>', 'where results go', 'compass-eval')
         .option('--runs <n>', 'repeat the quality judging n times (mean ± sd)', '1')
+        .option('--missing <policy>', MISSING_HELP, 'zero')
         .option(
           '--quality-fps <r>',
           'frames per second sent to the judge',
@@ -462,6 +480,7 @@ export function registerCompass(program: Command): void {
           modes: string;
           out: string;
           runs: string;
+          missing: string;
           qualityFps: string;
           frameBudget?: string;
           frameWidth: string;
@@ -475,6 +494,7 @@ export function registerCompass(program: Command): void {
       const int = (name: string, v: string, min: number) =>
         parseNumberFlag(name, v, (n) => Number.isInteger(n) && n >= min);
       const runs = int('--runs', o.runs, 1);
+      const missing = missingPolicy(o.missing);
       const quality = {
         fps: parseNumberFlag('--quality-fps', o.qualityFps, (n) => n > 0),
         budget: o.frameBudget === undefined ? undefined : int('--frame-budget', o.frameBudget, 1),
@@ -525,7 +545,12 @@ export function registerCompass(program: Command): void {
           },
         });
         bar.stop();
-        const lb = leaderboard(r.videos, o.model, { judge: judge.judge.name, embedder: embedder.id, runs });
+        const lb = leaderboard(
+          r.videos,
+          o.model,
+          { judge: judge.judge.name, embedder: embedder.id, runs },
+          missing,
+        );
         await writeEvaluationRun(out, r, lb, o.model, {
           wall_s: (Date.now() - t0) / 1000,
           judge: judge.judge.stats,
@@ -595,7 +620,7 @@ export function registerCompass(program: Command): void {
           const sp = r.spearman[d]!;
           const p = sp.p_exact ?? sp.p_asymptotic;
           lines.push(
-            `== ${d}: agreement ${f(a.rate)} over ${a.n} decisive items (coverage ${f(a.coverage)}); Spearman ρ ${f(sp.rho)}${p !== undefined ? ` (p ${sp.p_exact !== undefined ? 'exact' : 'asymptotic'} ${f(p)})` : ''}${sp.ci ? `, 95 % CI ${f(sp.ci[0])}–${f(sp.ci[1])}` : ''}`,
+            `== ${d}: agreement ${f(a.rate)}${a.ci ? ` (95 % CI ${f(a.ci[0])}–${f(a.ci[1])})` : ''} over ${a.n} decisive items (coverage ${f(a.coverage)}); Spearman ρ ${f(sp.rho)}${p !== undefined ? ` (p ${sp.p_exact !== undefined ? 'exact' : 'asymptotic'} ${f(p)})` : ''}${sp.ci ? `, 95 % CI ${f(sp.ci[0])}–${f(sp.ci[1])}` : ''}`,
             ...textTable(
               ['model', 'human win rate', '95 % CI'],
               Object.entries(r.win_rates[d]!).map(([m, w]) => [
@@ -606,9 +631,13 @@ export function registerCompass(program: Command): void {
             ),
           );
         }
+        const sum = r.alpha_summary;
         lines.push(
           '',
-          "Krippendorff's α (nominal) per model pair:",
+          'overall human score (mean of the dimension-level win rates):',
+          ...Object.entries(r.overall_human).map(([m, v]) => `  ${m}: ${f(v)}`),
+          '',
+          `Krippendorff's α (nominal) across ${sum?.pairs ?? 0} model pairs: ${sum ? `mean ${f(sum.mean)}, min ${f(sum.min)}, max ${f(sum.max)}` : '—'}; per pair:`,
           ...Object.entries(r.alpha).map(([k, v]) => `  ${k}: ${f(v)}`),
         );
         printLines(lines);

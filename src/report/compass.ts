@@ -12,7 +12,7 @@ const f3 = (x: number) => x.toFixed(3);
 
 /** The leaderboard: one row per model, sorted by the two groups' mean (best first). */
 export function compassTable(s: ResponseSummary): string {
-  const head = ['model', 'videos', ...METRICS, 'KF fidelity', 'temporal org.'];
+  const head = ['model', 'videos', 'coverage', ...METRICS, 'KF fidelity', 'temporal org.'];
   const models = Object.entries(s.models).sort(
     ([a, x], [b, y]) =>
       y.all.groups.keyframe_fidelity +
@@ -22,11 +22,16 @@ export function compassTable(s: ResponseSummary): string {
   const body = models.map(([m, v]) => [
     m,
     String(v.all.n),
+    v.coverage ? `${v.coverage.present}/${v.coverage.expected}` : '',
     ...METRICS.map((k) => f3(v.all.metrics[k])),
     f3(v.all.groups.keyframe_fidelity),
     f3(v.all.groups.temporal_organization),
   ]);
-  return [`embedder ${s.embedder}, γ = ${s.gamma}`, ...textTable(head, body)].join('\n');
+  const rule =
+    s.missing === 'skip'
+      ? 'only the videos every model has (--missing skip)'
+      : 'a missing or undecodable video scores 0';
+  return [`embedder ${s.embedder}, γ = ${s.gamma}; ${rule}`, ...textTable(head, body)].join('\n');
 }
 
 export function sensitivityLines(r: SensitivityResult): string[] {
@@ -65,11 +70,24 @@ function rowsOf(models: readonly ModelOverall[]): string[][] {
     overallCell(m),
     ...GROUP_COLUMNS.map(([k]) => fx(m.groups[k] ?? null)),
     String(m.cases),
+    m.coverage ? `${m.coverage.present}/${m.coverage.expected}` : '',
     m.flagged.join(' '),
   ]);
 }
 
-const HEAD = ['model', 'Overall', ...GROUP_COLUMNS.map(([, h]) => h), 'cases', 'flagged (not measured)'];
+const HEAD = [
+  'model',
+  'Overall',
+  ...GROUP_COLUMNS.map(([, h]) => h),
+  'cases',
+  'coverage',
+  'flagged (not measured)',
+];
+
+const missingRule = (lb: Leaderboard) =>
+  lb.missing === 'skip'
+    ? 'only the videos every model has (--missing skip)'
+    : 'a missing or undecodable video scores 0';
 
 /** One line per model some of whose videos an opt-in --frame-budget judged below the asked rate. */
 export function belowRateLines(models: readonly ModelOverall[]): string[] {
@@ -81,7 +99,7 @@ export function belowRateLines(models: readonly ModelOverall[]): string[] {
 /** The Compass leaderboard (both axes) on the terminal: overall, then by each factor. */
 export function leaderboardText(lb: Leaderboard): string {
   const out = [
-    `judge ${lb.judge}, embedder ${lb.embedder}, ${lb.runs} run${lb.runs > 1 ? 's (mean ± sd)' : ''}`,
+    `judge ${lb.judge}, embedder ${lb.embedder}, ${lb.runs} run${lb.runs > 1 ? 's (mean ± sd)' : ''}; ${missingRule(lb)}`,
     ...textTable(HEAD, rowsOf(lb.models)),
     ...belowRateLines(lb.models),
   ];
@@ -100,6 +118,8 @@ export function leaderboardCsv(lb: Leaderboard): string {
     'overall_sd',
     'runs',
     'cases',
+    'present',
+    'expected',
     ...GROUP_COLUMNS.map(([k]) => k),
     'flagged',
   ];
@@ -112,6 +132,8 @@ export function leaderboardCsv(lb: Leaderboard): string {
       m.overall_sd,
       m.runs,
       m.cases,
+      m.coverage?.present ?? '',
+      m.coverage?.expected ?? '',
       ...GROUP_COLUMNS.map(([k]) => m.groups[k] ?? ''),
       m.flagged.join(' '),
     ]
@@ -135,7 +157,7 @@ export function leaderboardMarkdown(lb: Leaderboard): string {
   const out = [
     `# Compass leaderboard`,
     '',
-    `Judge ${lb.judge}, embedder ${lb.embedder}, ${lb.runs} run(s).`,
+    `Judge ${lb.judge}, embedder ${lb.embedder}, ${lb.runs} run(s); ${missingRule(lb)}.`,
     '',
     ...table(lb.models),
     ...belowRateLines(lb.models).flatMap((l) => ['', l]),

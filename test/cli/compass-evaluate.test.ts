@@ -70,8 +70,21 @@ describe('kfbench compass evaluate / report', () => {
       expect(existsSync(join(out, f)), f).toBe(true);
     const lb = JSON.parse(readFileSync(join(out, 'leaderboard.json'), 'utf8'));
     expect(lb.models.map((m: { model: string }) => m.model)).toEqual(['faithful', 'cut']);
-    const rows = readFileSync(join(out, 'evaluation.jsonl'), 'utf8').trim().split('\n');
-    expect(rows).toHaveLength(3);
+    const rows = readFileSync(join(out, 'evaluation.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    // the missing video is in the leaderboard with 0 on every metric, and counted
+    expect(rows).toHaveLength(4);
+    const gone = rows.find((v) => v.model === 'cut' && v.prompt_mode === 'segment_specific');
+    expect(gone).toMatchObject({ status: 'missing', overall: { score: 0 } });
+    expect(gone.quality.metrics.SVQ).toMatchObject({ status: 'scored', score: 0 });
+    const cut = lb.models.find((m: { model: string }) => m.model === 'cut');
+    expect(cut.coverage).toEqual({ present: 1, expected: 2 });
+    expect(lb.models[0].coverage).toEqual({ present: 2, expected: 2 });
+    const cutMinimal = rows.find((v) => v.model === 'cut' && v.prompt_mode === 'minimal');
+    expect(cut.overall).toBeCloseTo(cutMinimal.overall.score / 2, 9);
+    expect(r.stdout).toMatch(/^cut\s+.*\s1\/2\s/m);
     const calls = emu.log.length;
     const again = await runCli(args);
     expect(again.code).toBe(5);

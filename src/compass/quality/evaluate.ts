@@ -16,7 +16,7 @@ import { type LoadedCase, type PromptMode, videoPath } from '../cases.js';
 import type { ResponseOptions, ScanOptions } from '../response/options.js';
 import type { ScanCache } from '../response/scan-cache.js';
 import { type ResponseRow, type ScoreRun, scoreModels } from '../score.js';
-import { caseOverall, type OverallResult, overallOf } from './aggregate.js';
+import { caseOverall, type OverallResult, overallOf, qualityGroups } from './aggregate.js';
 import { type Checklist, generateChecklist } from './checklist.js';
 import { applicability, QUALITY_GROUPS, QUALITY_METRICS, type QualityMetric } from './metrics.js';
 import {
@@ -31,6 +31,8 @@ export interface VideoEvaluation {
   model: string;
   prompt_mode: PromptMode;
   run: number;
+  /** scored; or missing / failed (not decodable): 0 on every metric. */
+  status: ResponseRow['status'];
   structure: LoadedCase['structure'];
   n_keyframes: number;
   conditioning: LoadedCase['conditioning'];
@@ -116,6 +118,12 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
     const judge = run === 0 ? o.judge : runJudge(o.judge, run);
     for (const row of response.rows) {
       const video = videoPath(o.videos, row.model, row.case_id, row.prompt_mode);
+      if (row.status !== 'scored') {
+        // missing or undecodable: 0 on every metric of the case, never judged
+        videos.push(zeroEvaluation(row, run, cases.get(row.case_id)!, q));
+        o.onVideo?.(++done, total, `${row.model}/${row.case_id}__${row.prompt_mode}`);
+        continue;
+      }
       if (o.maxCalls !== undefined && o.judge.stats.calls >= o.maxCalls) {
         skipped.push(`${video}${runs > 1 ? ` (run ${run + 1})` : ''}`);
         continue;
@@ -140,6 +148,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
         model: row.model,
         prompt_mode: row.prompt_mode,
         run,
+        status: 'scored',
         structure: row.structure,
         n_keyframes: row.n_keyframes,
         conditioning: row.conditioning,
@@ -157,6 +166,51 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
     }
   }
   return { response, checklists, videos, skipped };
+}
+
+/** A missing or undecodable video's evaluation: every applicable metric and group 0. */
+export function zeroEvaluation(
+  row: ResponseRow,
+  run: number,
+  c: LoadedCase,
+  q: Pick<QualityOptions, 'fps'>,
+): VideoEvaluation {
+  const reason = `the video is ${row.status === 'missing' ? 'missing' : 'not decodable'}: 0 on every metric`;
+  const metrics = Object.fromEntries(
+    QUALITY_METRICS.map((m) => {
+      const ap = applicability(c, row.prompt_mode, m);
+      return [
+        m,
+        ap.applies
+          ? { status: 'scored' as const, score: 0, reason }
+          : { status: 'not_applicable' as const, score: null, reason: ap.reason },
+      ];
+    }),
+  ) as QualityReport['metrics'];
+  const quality: QualityReport = {
+    frames: { count: 0, fps: q.fps, effective_fps: 0, capped_by_budget: false },
+    metrics,
+    groups: qualityGroups(metrics),
+  };
+  return {
+    case_id: row.case_id,
+    model: row.model,
+    prompt_mode: row.prompt_mode,
+    run,
+    status: row.status,
+    structure: row.structure,
+    n_keyframes: row.n_keyframes,
+    conditioning: row.conditioning,
+    response: { metrics: row.metrics, groups: row.groups },
+    quality,
+    overall: overallOf({
+      keyframe_fidelity: 0,
+      temporal_organization: 0,
+      visual_quality: quality.groups.visual_quality.score,
+      spatiotemporal_coherence: quality.groups.spatiotemporal_coherence.score,
+      instruction_adherence: quality.groups.instruction_adherence.score,
+    }),
+  };
 }
 
 /** The same judge with run k's questions cached apart (their protocol version carries `#run k`). */
@@ -186,6 +240,8 @@ export interface ModelOverall {
   flagged: string[];
   /** Videos whose judge frame rate an opt-in --frame-budget lowered: "case__mode at R fps". */
   below_rate: string[];
+  /** Videos present (scored) / expected, per run; missing and undecodable ones are not present. */
+  coverage: { present: number; expected: number };
   groups: Record<string, number | null>;
 }
 
@@ -225,6 +281,10 @@ export function modelOverall(videos: readonly VideoEvaluation[], model: string):
     runs: runs.length,
     cases: caseCount,
     flagged: [...flagged].sort(),
+    coverage: {
+      present: mine.filter((v) => v.run === runs[0] && (v.status ?? 'scored') === 'scored').length,
+      expected: mine.filter((v) => v.run === runs[0]).length,
+    },
     below_rate: [
       ...new Set(
         mine
