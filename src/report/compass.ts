@@ -41,6 +41,9 @@ export function sensitivityLines(r: SensitivityResult): string[] {
     `${r.outputs} outputs, ${r.keyframes} keyframes, ${r.models.length} models, ${r.settings.length} settings`,
     `default (${at(r.default)}): mean KFS ${f3(r.default.mean_kfs)}`,
     `largest change of mean KFS: ${r.max_delta_mean_kfs.toFixed(4)} (at ${at(r.max_delta_at)})`,
+    r.min_spearman_rho_videos === null || r.min_rho_videos_at === null
+      ? 'Spearman ρ of the per-video scores: needs at least two videos with differing scores'
+      : `lowest Spearman ρ of the per-video scores vs the default (as published): ${r.min_spearman_rho_videos.toFixed(4)} over ${r.outputs} outputs (at ${at(r.min_rho_videos_at)})`,
     r.min_spearman_rho === null || r.min_rho_at === null
       ? 'Spearman ρ of the model ranking: needs at least two models'
       : `lowest Spearman ρ of the model ranking vs the default: ${r.min_spearman_rho.toFixed(4)} (at ${at(r.min_rho_at)})`,
