@@ -171,9 +171,8 @@ async function runFolder(o: FolderFlags, label: string) {
   const embedder = await createEmbedder(o.embedder);
   const cache =
     o.cache === false ? undefined : new ScanCache(o.cache ?? join(resolve(o.out), 'scan-cache.sqlite'));
-  const bar = progress('videos');
+  const bar = phases(label);
   const t0 = Date.now();
-  let started = false;
   try {
     const run = await scoreModels({
       cases,
@@ -184,13 +183,7 @@ async function runFolder(o: FolderFlags, label: string) {
       response,
       scan,
       cache,
-      onVideo: (done, total, what) => {
-        if (!started) {
-          bar.start(total, label);
-          started = true;
-        }
-        bar.update(done, what);
-      },
+      onVideo: (done, total, what) => bar.update('scanning', 'videos', done, total, what),
     });
     bar.stop();
     return { run, wall_s: (Date.now() - t0) / 1000, embedder, cache };
@@ -198,6 +191,24 @@ async function runFolder(o: FolderFlags, label: string) {
     cache?.close();
     await embedder.close();
   }
+}
+
+/** One progress display per phase ("<label> · <phase>"), each started when its phase begins. */
+function phases(label: string) {
+  let current = '';
+  let bar: ReturnType<typeof progress> | undefined;
+  return {
+    update(phase: string, unit: string, done: number, total: number, what: string) {
+      if (phase !== current) {
+        bar?.stop();
+        current = phase;
+        bar = progress(unit);
+        bar.start(total, `${label} · ${phase}`);
+      }
+      bar!.update(done, what);
+    },
+    stop: () => bar?.stop(),
+  };
 }
 
 /** `--dry-run`: every call with its frames, images and estimated prompt tokens, then the totals. */
@@ -518,8 +529,7 @@ export function registerCompass(program: Command): void {
       const judge = await openJudge(settings);
       const embedder = await createEmbedder(o.embedder);
       const cache = new ScanCache(join(out, 'scan-cache.sqlite'));
-      const bar = progress('videos');
-      let started = false;
+      const bar = phases('compass evaluate');
       const t0 = Date.now();
       try {
         const r = await evaluateCompass({
@@ -536,13 +546,9 @@ export function registerCompass(program: Command): void {
           cache,
           runs,
           ...(o.maxCalls ? { maxCalls: int('--max-calls', o.maxCalls, 0) } : {}),
-          onVideo: (done, total, what) => {
-            if (!started) {
-              bar.start(total, 'compass evaluate');
-              started = true;
-            }
-            bar.update(done, what);
-          },
+          onPhase: (phase, done, total, what) =>
+            bar.update(phase, phase === 'scanning' ? 'videos' : 'questions', done, total, what),
+          onVideo: (done, total, what) => bar.update('judging', 'videos', done, total, what),
         });
         bar.stop();
         const lb = leaderboard(

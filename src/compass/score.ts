@@ -55,6 +55,7 @@ export interface ScoreInput {
   scan?: Partial<ScanOptions>;
   shots?: Partial<ShotOptions>;
   cache?: ScanCache | undefined;
+  /** Called with done = 0 before the first video (so progress shows from the start), then per video. */
   onVideo?: (done: number, total: number, label: string) => void;
 }
 
@@ -73,6 +74,7 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
     timings: { decode_embed_s: 0, pixels_s: 0 },
   };
   let done = 0;
+  o.onVideo?.(0, jobs.length, 'scanning');
   for (const j of jobs) {
     const label = `${j.model}/${j.c.case_id}__${j.mode}`;
     const meta = {

@@ -59,6 +59,17 @@ describe('kfbench compass evaluate / report', () => {
     expect(r.code, r.stderr).toBe(5);
     expect(r.stderr).toMatch(/missing: .*cut\/ot-03__segment_specific\.mp4/);
     expect(r.stdout).toMatch(/^faithful\s+0\.\d{3}/m);
+    // progress in every phase, each announced when it begins
+    const phases = [
+      /compass evaluate · scanning: 4 videos to do/,
+      /compass evaluate · checklists: 12 questions to do/,
+      /compass evaluate · judging: 4 videos to do/,
+    ].map((re) => r.stderr.search(re));
+    expect(
+      phases.every((i) => i >= 0),
+      r.stderr,
+    ).toBe(true);
+    expect([...phases].sort((a, b) => a - b)).toEqual(phases);
     for (const f of [
       'checklists.jsonl',
       'evaluation.jsonl',

@@ -147,6 +147,7 @@ describe('kfbench compass', () => {
     const r = await runCli(args);
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/missing: .*swapped\/ot-03__segment_specific\.mp4/);
+    expect(r.stderr).toMatch(/^compass score · scanning: 4 videos to do$/m);
     const readRows = () =>
       readFileSync(join(out, 'response.jsonl'), 'utf8')
         .trim()

@@ -56,7 +56,10 @@ export interface EvaluateInput {
   runs?: number;
   /** Stop starting new videos once the judge has made this many calls (exit 5; run again to resume). */
   maxCalls?: number;
+  /** Judging progress: done = 0 before the first video, then per video judged. */
   onVideo?: (done: number, total: number, label: string) => void;
+  /** Progress of the phases before judging: scanning videos, generating checklists (done = 0 first). */
+  onPhase?: (phase: 'scanning' | 'checklists', done: number, total: number, label: string) => void;
 }
 
 export interface EvaluateResult {
@@ -95,8 +98,15 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
     response: o.response,
     scan: o.scan,
     cache: o.cache,
+    onVideo: (done, total, label) => o.onPhase?.('scanning', done, total, label),
   });
   const checklists: Checklist[] = [];
+  const toWrite = o.cases.reduce(
+    (s, c) => s + o.modes.reduce((t, mode) => t + checklistMetrics(c, mode, q).length, 0),
+    0,
+  );
+  let written = 0;
+  o.onPhase?.('checklists', 0, toWrite, '');
   const byKey = new Map<string, Map<QualityMetric, Checklist>>();
   for (const c of o.cases)
     for (const mode of o.modes) {
@@ -104,6 +114,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
       for (const metric of checklistMetrics(c, mode, q)) {
         const cl = await generateChecklist(o.judge, o.encoder, c, mode, metric);
         checklists.push(cl);
+        o.onPhase?.('checklists', ++written, toWrite, `${c.case_id}__${mode} ${metric}`);
         m.set(metric, cl);
       }
       byKey.set(`${c.case_id}/${mode}`, m);
@@ -114,6 +125,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
   const skipped: string[] = [];
   const total = response.rows.length * runs;
   let done = 0;
+  o.onVideo?.(0, total, 'judging');
   for (let run = 0; run < runs; run++) {
     const judge = run === 0 ? o.judge : runJudge(o.judge, run);
     for (const row of response.rows) {

@@ -44,6 +44,8 @@ async function run(
     embedder: createBuiltinEmbedder(),
     judge: j.judge,
     encoder: new ImageEncoder(384),
+    // plumbing tests: the opt-in budget keeps them cheap (8 fps over whole videos: faults.test.ts)
+    quality: { budget: 48 },
     ...extra,
   });
   return { r, calls: j.judge.stats.calls };
