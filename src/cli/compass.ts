@@ -17,7 +17,13 @@ import { generationPrompt } from '../compass/prompts.js';
 import { budgetCheck, evaluateCompass } from '../compass/quality/evaluate.js';
 import { type Leaderboard, leaderboard } from '../compass/quality/leaderboard.js';
 import { writeEvaluationRun } from '../compass/quality/outputs.js';
-import { type CallPlan, checklistPlan, imageTokens, videoPlan } from '../compass/quality/plan.js';
+import {
+  type CallPlan,
+  checklistPlan,
+  imageTokens,
+  segmentPlan,
+  videoPlan,
+} from '../compass/quality/plan.js';
 import { DEFAULT_QUALITY_OPTIONS, type QualityOptions } from '../compass/quality/video.js';
 import {
   DEFAULT_RESPONSE_OPTIONS,
@@ -27,6 +33,7 @@ import {
 import { scoreResponse } from '../compass/response/report.js';
 import { cachedScan, ScanCache } from '../compass/response/scan-cache.js';
 import { type MissingPolicy, type ResponseRow, scoreModels } from '../compass/score.js';
+import { judgeSegmenter, SEGMENTERS, type SegmenterKind } from '../compass/segment.js';
 import { DEFAULT_GRID, sensitivity } from '../compass/sensitivity.js';
 import { buildMiniCompass } from '../dev/mini-compass/build.js';
 import { createEmbedder } from '../embed/registry.js';
@@ -139,7 +146,19 @@ interface FolderFlags extends MetricFlags {
   out: string;
   cache?: string | false;
   missing: string;
+  segmenter?: string;
+  judge?: string;
+  judgeCache?: string;
 }
+
+function segmenterKind(v: string): SegmenterKind {
+  if (!(SEGMENTERS as readonly string[]).includes(v))
+    throw new UsageError(`--segmenter takes ${SEGMENTERS.join(' or ')}, got "${v}"`);
+  return v as SegmenterKind;
+}
+
+const SEGMENTER_HELP =
+  'what cuts a video into shots: pixel (the shot detector) or judge (the published evaluator: edit boundaries by an MLLM)';
 
 function missingPolicy(v: string): MissingPolicy {
   if (v !== 'zero' && v !== 'skip') throw new UsageError(`--missing takes zero or skip, got "${v}"`);
@@ -158,6 +177,12 @@ function folderFlags(cmd: Command): Command {
       .option('--modes <list>', 'prompt modes', PROMPT_MODES.join(','))
       .option('--out <dir>', 'where results go', 'compass-response')
       .option('--missing <policy>', MISSING_HELP, 'zero')
+      .option('--segmenter <kind>', SEGMENTER_HELP, 'pixel')
+      .option('--judge <spec>', 'the judge, with --segmenter judge')
+      .option(
+        '--judge-cache <file>',
+        'judge cache, with --segmenter judge (default: <out>/judge-cache.sqlite)',
+      )
       .option('--cache <file>', 'scan cache (default: <out>/scan-cache.sqlite)')
       .option('--no-cache', 'do not read or write the scan cache'),
   );
@@ -165,9 +190,20 @@ function folderFlags(cmd: Command): Command {
 
 async function runFolder(o: FolderFlags, label: string) {
   missingPolicy(o.missing);
+  const kind = segmenterKind(o.segmenter ?? 'pixel');
+  if (kind === 'judge' && !o.judge) throw new UsageError('--segmenter judge needs --judge SPEC');
   const response = responseOptions(o);
   const scan = scanOptions(o);
   const cases = await loadCases(o.cases);
+  const judge =
+    kind === 'judge'
+      ? await openJudge(
+          resolveJudgeSettings({
+            judge: o.judge,
+            cache: o.judgeCache ?? join(resolve(o.out), 'judge-cache.sqlite'),
+          }),
+        )
+      : undefined;
   const embedder = await createEmbedder(o.embedder);
   const cache =
     o.cache === false ? undefined : new ScanCache(o.cache ?? join(resolve(o.out), 'scan-cache.sqlite'));
@@ -183,6 +219,7 @@ async function runFolder(o: FolderFlags, label: string) {
       response,
       scan,
       cache,
+      ...(judge ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe) } : {}),
       onVideo: (done, total, what) => bar.update('scanning', 'videos', done, total, what),
     });
     bar.stop();
@@ -190,6 +227,7 @@ async function runFolder(o: FolderFlags, label: string) {
   } finally {
     cache?.close();
     await embedder.close();
+    await judge?.close();
   }
 }
 
@@ -220,10 +258,12 @@ async function dryRunLines(
   quality: QualityOptions,
   runs: number,
   maxSide: number,
+  segmenter: SegmenterKind,
 ): Promise<string[]> {
   const calls: CallPlan[] = [];
   const missing: string[] = [];
   const grouped: CallPlan[] = [];
+  const segments: CallPlan[] = [];
   let kfTokens = 0;
   for (const model of models)
     for (const c of cases)
@@ -235,11 +275,15 @@ async function dryRunLines(
         }
         const info = await probe(file);
         kfTokens ||= imageTokens(info.width, info.height, maxSide);
+        const label = `${model}/${c.case_id}__${mode}`;
+        if (segmenter === 'judge')
+          segments.push(segmentPlan(c, { label, ...info }, quality.frameWidth, maxSide));
         grouped.push(
           ...videoPlan(c, mode, { label: `${model}/${c.case_id}__${mode}`, ...info }, quality, maxSide),
         );
       }
   for (const c of cases) for (const mode of modes) calls.push(...checklistPlan(c, mode, quality, kfTokens));
+  calls.push(...segments);
   for (let r = 0; r < runs; r++)
     calls.push(...grouped.map((g) => (runs > 1 ? { ...g, what: `${g.what} (run ${r + 1})` } : g)));
   const sum = (f: (c: CallPlan) => number) => calls.reduce((s, c) => s + f(c), 0);
@@ -249,7 +293,7 @@ async function dryRunLines(
       calls.map((c) => [c.what, c.kind, String(c.frames), String(c.images), String(c.tokens)]),
     ),
     ...missing.map((m) => `missing (no calls): ${m}`),
-    `total: ${calls.length} calls (${calls.length - grouped.length * runs} checklist, ${grouped.length * runs} grouped), ${sum((c) => c.frames)} frames, ${sum((c) => c.images)} images, ≈ ${sum((c) => c.tokens)} prompt tokens; frames at ${quality.fps} fps${quality.budget === undefined ? ' over the whole video' : `, at most ${quality.budget} per video`}; nothing was asked`,
+    `total: ${calls.length} calls (${calls.length - grouped.length * runs - segments.length} checklist, ${segments.length} segment, ${grouped.length * runs} grouped), ${sum((c) => c.frames)} frames, ${sum((c) => c.images)} images, ≈ ${sum((c) => c.tokens)} prompt tokens; frames at ${quality.fps} fps${quality.budget === undefined ? ' over the whole video' : `, at most ${quality.budget} per video`}; nothing was asked`,
   ];
 }
 
@@ -463,6 +507,7 @@ export function registerCompass(program: Command): void {
         .option('--out <dir>', 'where results go', 'compass-eval')
         .option('--runs <n>', 'repeat the quality judging n times (mean ± sd)', '1')
         .option('--missing <policy>', MISSING_HELP, 'zero')
+        .option('--segmenter <kind>', SEGMENTER_HELP, 'judge')
         .option(
           '--quality-fps <r>',
           'frames per second sent to the judge',
@@ -492,6 +537,7 @@ export function registerCompass(program: Command): void {
           out: string;
           runs: string;
           missing: string;
+          segmenter: string;
           qualityFps: string;
           frameBudget?: string;
           frameWidth: string;
@@ -506,6 +552,7 @@ export function registerCompass(program: Command): void {
         parseNumberFlag(name, v, (n) => Number.isInteger(n) && n >= min);
       const runs = int('--runs', o.runs, 1);
       const missing = missingPolicy(o.missing);
+      const segmenter = segmenterKind(o.segmenter);
       const quality = {
         fps: parseNumberFlag('--quality-fps', o.qualityFps, (n) => n > 0),
         budget: o.frameBudget === undefined ? undefined : int('--frame-budget', o.frameBudget, 1),
@@ -523,7 +570,9 @@ export function registerCompass(program: Command): void {
         maxTokens: int('--max-tokens', o.maxTokens, 16),
       });
       if (o.dryRun) {
-        printLines(await dryRunLines(cases, modes, o.model, o.videos, quality, runs, settings.maxSide));
+        printLines(
+          await dryRunLines(cases, modes, o.model, o.videos, quality, runs, settings.maxSide, segmenter),
+        );
         return;
       }
       const judge = await openJudge(settings);
@@ -545,6 +594,7 @@ export function registerCompass(program: Command): void {
           quality,
           cache,
           runs,
+          ...(segmenter === 'judge' ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe) } : {}),
           ...(o.maxCalls ? { maxCalls: int('--max-calls', o.maxCalls, 0) } : {}),
           onPhase: (phase, done, total, what) =>
             bar.update(phase, phase === 'scanning' ? 'videos' : 'questions', done, total, what),
@@ -554,7 +604,7 @@ export function registerCompass(program: Command): void {
         const lb = leaderboard(
           r.videos,
           o.model,
-          { judge: judge.judge.name, embedder: embedder.id, runs },
+          { judge: judge.judge.name, embedder: embedder.id, runs, segmenter },
           missing,
         );
         await writeEvaluationRun(out, r, lb, o.model, {

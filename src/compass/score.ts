@@ -23,6 +23,7 @@ import {
 } from './response/report.js';
 import type { ScanTimings } from './response/scan.js';
 import { cachedScan, type ScanCache } from './response/scan-cache.js';
+import type { SegmentFn } from './segment.js';
 
 export type VideoStatus = 'scored' | 'missing' | 'failed';
 
@@ -30,6 +31,10 @@ export interface ResponseRow extends ResponseReport {
   model: string;
   /** scored; or missing / failed (not decodable): every metric 0. */
   status: VideoStatus;
+  /** What cut the video into shots: pixel (the shot detector) or judge (seed E.2). */
+  segmenter: string;
+  /** With the judge segmenter: the judge's own assignment of each keyframe to a shot. */
+  judge_assignments?: Record<string, number | null>;
   prompt_mode: PromptMode;
   structure: LoadedCase['structure'];
   n_keyframes: number;
@@ -55,6 +60,8 @@ export interface ScoreInput {
   scan?: Partial<ScanOptions>;
   shots?: Partial<ShotOptions>;
   cache?: ScanCache | undefined;
+  /** Segment with the judge (seed E.2) instead of the pixel detector; absent = pixel. */
+  segment?: SegmentFn | undefined;
   /** Called with done = 0 before the first video (so progress shows from the start), then per video. */
   onVideo?: (done: number, total: number, label: string) => void;
 }
@@ -85,7 +92,12 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
       conditioning: j.c.conditioning,
     };
     const zero = (status: VideoStatus) =>
-      run.rows.push({ ...meta, status, ...zeroResponse(j.c, o.embedder, o.response) });
+      run.rows.push({
+        ...meta,
+        status,
+        segmenter: o.segment ? 'judge' : 'pixel',
+        ...zeroResponse(j.c, o.embedder, o.response),
+      });
     if (!existsSync(j.video)) {
       run.missing.push(j.video);
       zero('missing');
@@ -101,8 +113,15 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
         );
         if (cached) run.cached++;
         else run.scanned++;
-        const report = scoreResponse(j.c, scan, o.embedder, o.response);
-        run.rows.push({ ...meta, status: 'scored', ...report });
+        const seg = o.segment ? await o.segment(j.c, j.video, scan.shots) : undefined;
+        const report = scoreResponse(j.c, seg ? { ...scan, shots: seg.shots } : scan, o.embedder, o.response);
+        run.rows.push({
+          ...meta,
+          status: 'scored',
+          segmenter: seg?.segmenter ?? 'pixel',
+          ...(seg?.assignments ? { judge_assignments: seg.assignments } : {}),
+          ...report,
+        });
       } catch (e) {
         if (!(e instanceof KfbenchError)) throw e;
         run.failed.push({ video: j.video, error: e.message });
@@ -149,6 +168,8 @@ export interface ResponseSummary {
   gamma: number;
   /** zero: missing/undecodable videos score 0; skip: every model restricted to the videos all have. */
   missing: MissingPolicy;
+  /** The segmenters that cut the videos into shots (pixel, judge). */
+  segmenter: string;
   models: Record<
     string,
     {
@@ -194,6 +215,7 @@ export function summarize(
     embedder: allRows[0]?.embedder ?? '',
     gamma: allRows[0]?.gamma ?? 0,
     missing: policy,
+    segmenter: [...new Set(allRows.map((r) => r.segmenter ?? 'pixel'))].sort().join(', ') || 'pixel',
     models: {},
   };
   for (const m of models) {

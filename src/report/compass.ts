@@ -31,7 +31,8 @@ export function compassTable(s: ResponseSummary): string {
     s.missing === 'skip'
       ? 'only the videos every model has (--missing skip)'
       : 'a missing or undecodable video scores 0';
-  return [`embedder ${s.embedder}, γ = ${s.gamma}; ${rule}`, ...textTable(head, body)].join('\n');
+  const seg = s.segmenter ? `, segmenter ${s.segmenter}` : '';
+  return [`embedder ${s.embedder}, γ = ${s.gamma}${seg}; ${rule}`, ...textTable(head, body)].join('\n');
 }
 
 export function sensitivityLines(r: SensitivityResult): string[] {
@@ -102,7 +103,7 @@ export function belowRateLines(models: readonly ModelOverall[]): string[] {
 /** The Compass leaderboard (both axes) on the terminal: overall, then by each factor. */
 export function leaderboardText(lb: Leaderboard): string {
   const out = [
-    `judge ${lb.judge}, embedder ${lb.embedder}, ${lb.runs} run${lb.runs > 1 ? 's (mean ± sd)' : ''}; ${missingRule(lb)}`,
+    `judge ${lb.judge}, embedder ${lb.embedder}${lb.segmenter ? `, segmenter ${lb.segmenter}` : ''}, ${lb.runs} run${lb.runs > 1 ? 's (mean ± sd)' : ''}; ${missingRule(lb)}`,
     ...textTable(HEAD, rowsOf(lb.models)),
     ...belowRateLines(lb.models),
   ];
@@ -160,7 +161,7 @@ export function leaderboardMarkdown(lb: Leaderboard): string {
   const out = [
     `# Compass leaderboard`,
     '',
-    `Judge ${lb.judge}, embedder ${lb.embedder}, ${lb.runs} run(s); ${missingRule(lb)}.`,
+    `Judge ${lb.judge}, embedder ${lb.embedder}${lb.segmenter ? `, segmenter ${lb.segmenter}` : ''}, ${lb.runs} run(s); ${missingRule(lb)}.`,
     '',
     ...table(lb.models),
     ...belowRateLines(lb.models).flatMap((l) => ['', l]),
@@ -195,5 +196,5 @@ export function leaderboardHtml(lb: Leaderboard): string {
       Object.entries(levels).map(([l, ms]) => `<h2>${esc(f)} = ${esc(l)}</h2>${table(ms)}`),
     )
     .join('');
-  return `<!doctype html><html><head><meta charset="utf-8"><title>Compass leaderboard</title><style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}</style></head><body><h1>Compass leaderboard</h1><p>Judge ${esc(lb.judge)}, embedder ${esc(lb.embedder)}, ${lb.runs} run(s).</p><svg width="${W}" height="${20 + lb.models.length * 28}" font-size="12">${bars}</svg>${table(lb.models)}${sections}</body></html>\n`;
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Compass leaderboard</title><style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}</style></head><body><h1>Compass leaderboard</h1><p>Judge ${esc(lb.judge)}, embedder ${esc(lb.embedder)}${lb.segmenter ? `, segmenter ${esc(lb.segmenter)}` : ''}, ${lb.runs} run(s); ${esc(missingRule(lb))}.</p><svg width="${W}" height="${20 + lb.models.length * 28}" font-size="12">${bars}</svg>${table(lb.models)}${sections}</body></html>\n`;
 }

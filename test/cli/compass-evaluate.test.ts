@@ -59,6 +59,8 @@ describe('kfbench compass evaluate / report', () => {
     expect(r.code, r.stderr).toBe(5);
     expect(r.stderr).toMatch(/missing: .*cut\/ot-03__segment_specific\.mp4/);
     expect(r.stdout).toMatch(/^faithful\s+0\.\d{3}/m);
+    // evaluate segments with the judge by default, as published, and says so
+    expect(r.stdout).toMatch(/segmenter judge/);
     // progress in every phase, each announced when it begins
     const phases = [
       /compass evaluate · scanning: 4 videos to do/,
@@ -80,6 +82,8 @@ describe('kfbench compass evaluate / report', () => {
     ])
       expect(existsSync(join(out, f)), f).toBe(true);
     const lb = JSON.parse(readFileSync(join(out, 'leaderboard.json'), 'utf8'));
+    expect(lb.segmenter).toBe('judge');
+    expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).segmenter).toBe('judge');
     expect(lb.models.map((m: { model: string }) => m.model)).toEqual(['faithful', 'cut']);
     const rows = readFileSync(join(out, 'evaluation.jsonl'), 'utf8')
       .trim()
@@ -128,16 +132,52 @@ describe('kfbench compass evaluate / report', () => {
     const grouped = r.stdout.split('\n').filter((l) => /^faithful\/ot-03__\S+ \S+\s+grouped/.test(l));
     expect(grouped).toHaveLength(6);
     for (const l of grouped) expect(l).toMatch(new RegExp(`grouped\\s+${n}\\s+${n + 3}\\s+\\d+\\s*$`));
+    // the judge segmenter (the default of evaluate): one call per video, 8 fps over the whole video
+    const seg = r.stdout.split('\n').filter((l) => /^faithful\/ot-03__\S+ segment\s+segment/.test(l));
+    expect(seg).toHaveLength(2);
+    for (const l of seg) expect(l).toMatch(new RegExp(`segment\\s+${n}\\s+${n + 3}\\s+\\d+\\s*$`));
     expect(r.stdout).toMatch(
       new RegExp(
-        `total: 18 calls \\(12 checklist, 6 grouped\\), ${6 * n} frames, ${6 * (n + 3) + 12 * 3} images, ≈ \\d+ prompt tokens; frames at 8 fps over the whole video`,
+        `total: 20 calls \\(12 checklist, 2 segment, 6 grouped\\), ${8 * n} frames, ${8 * (n + 3) + 12 * 3} images, ≈ \\d+ prompt tokens; frames at 8 fps over the whole video`,
       ),
     );
     expect(emu.log.length).toBe(before);
-    const capped = await evaluate(emu, join(dir, 'dry'), ['faithful'], '--dry-run', '--frame-budget', '4');
-    expect(capped.stdout).toMatch(
-      /total: 18 calls \(12 checklist, 6 grouped\), 24 frames, .* at most 4 per video/,
+    const capped = await evaluate(
+      emu,
+      join(dir, 'dry'),
+      ['faithful'],
+      ...['--dry-run', '--frame-budget', '4', '--segmenter', 'pixel'],
     );
+    expect(capped.stdout).toMatch(
+      /total: 18 calls \(12 checklist, 0 segment, 6 grouped\), 24 frames, .* at most 4 per video/,
+    );
+  });
+
+  it('compass score --segmenter judge: shots from the judge (pixel is the default), named in every report', async () => {
+    const out = join(dir, 'seg');
+    const args = [
+      ...['compass', 'score', '--cases', cases, '--videos', join(dir, 'videos'), '--model', 'faithful'],
+      ...['--out', out],
+    ];
+    const pixel = await runCli(args);
+    expect(pixel.code, pixel.stderr).toBe(0);
+    expect(pixel.stdout).toMatch(/segmenter pixel/);
+    const before = emu.log.length;
+    const r = await runCli([...args, '--segmenter', 'judge', '--judge', judge(emu)]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/segmenter judge/);
+    expect(emu.log.length).toBe(before + 1); // one segmentation per distinct video (both modes hold the same one)
+    const rows = readFileSync(join(out, 'response.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    for (const row of rows) {
+      expect(row.segmenter).toBe('judge');
+      expect(row.shots).toHaveLength(1); // a one-take stays one shot
+      expect(Object.values(row.judge_assignments)).toEqual([0, 0, 0]);
+    }
+    expect((await runCli([...args, '--segmenter', 'judge'])).code).toBe(2);
+    expect((await runCli([...args, '--segmenter', 'mllm'])).code).toBe(2);
   });
 
   it('a judge that answers prose to everything: no crash, every quality metric unresolved, keyframe groups kept', async () => {

@@ -16,6 +16,7 @@ import { type LoadedCase, type PromptMode, videoPath } from '../cases.js';
 import type { ResponseOptions, ScanOptions } from '../response/options.js';
 import type { ScanCache } from '../response/scan-cache.js';
 import { type ResponseRow, type ScoreRun, scoreModels } from '../score.js';
+import type { SegmentFn } from '../segment.js';
 import { caseOverall, type OverallResult, overallOf, qualityGroups } from './aggregate.js';
 import { type Checklist, generateChecklist } from './checklist.js';
 import { applicability, QUALITY_GROUPS, QUALITY_METRICS, type QualityMetric } from './metrics.js';
@@ -53,6 +54,8 @@ export interface EvaluateInput {
   scan?: Partial<ScanOptions>;
   quality?: Partial<QualityOptions>;
   cache?: ScanCache | undefined;
+  /** Shot segmentation by the judge (the published evaluator's; absent = the pixel detector). */
+  segment?: SegmentFn | undefined;
   runs?: number;
   /** Stop starting new videos once the judge has made this many calls (exit 5; run again to resume). */
   maxCalls?: number;
@@ -98,6 +101,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
     response: o.response,
     scan: o.scan,
     cache: o.cache,
+    segment: o.segment,
     onVideo: (done, total, label) => o.onPhase?.('scanning', done, total, label),
   });
   const checklists: Checklist[] = [];

@@ -19,6 +19,8 @@ export interface Leaderboard {
   judge: string;
   embedder: string;
   runs: number;
+  /** What cut the videos into shots (pixel detector or judge, seed E.2). */
+  segmenter?: string;
   missing: MissingPolicy;
   models: ModelOverall[];
   by: Record<Factor, Record<string, ModelOverall[]>>;
@@ -34,7 +36,7 @@ const order = (rows: ModelOverall[]) =>
 export function leaderboard(
   all: readonly VideoEvaluation[],
   models: readonly string[],
-  meta: { judge: string; embedder: string; runs: number },
+  meta: { judge: string; embedder: string; runs: number; segmenter?: string },
   policy: MissingPolicy = 'zero',
 ): Leaderboard {
   const videos = commonRows(all, models, policy, (v) => (v.status ?? 'scored') === 'scored');

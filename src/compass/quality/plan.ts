@@ -12,7 +12,7 @@ import { QUALITY_GROUPS, type QualityMetric } from './metrics.js';
 import { type QualityOptions, qualityTimes } from './video.js';
 
 export interface CallPlan {
-  kind: 'checklist' | 'grouped';
+  kind: 'checklist' | 'segment' | 'grouped';
   what: string;
   frames: number;
   images: number;
@@ -88,4 +88,27 @@ export function videoPlan(
     });
   }
   return out;
+}
+
+/** The judge segmenter's call for one video: 8 fps over the whole video, then the keyframes. */
+export function segmentPlan(
+  c: LoadedCase,
+  video: { label: string; duration_s: number; width: number; height: number },
+  frameWidth: number,
+  maxSide: number,
+): CallPlan {
+  const { times } = qualityTimes(video.duration_s, { fps: 8, budget: undefined });
+  const fw = Math.min(frameWidth, video.width);
+  const fh = Math.round((video.height * fw) / video.width);
+  const t = loadTemplate('compass-segment').text.length;
+  return {
+    kind: 'segment',
+    what: `${video.label} segment`,
+    frames: times.length,
+    images: times.length + c.keyframes.length,
+    tokens:
+      textTokens(t + times.length * 12 + c.keyframes.length * 12) +
+      times.length * imageTokens(fw, fh, maxSide) +
+      c.keyframes.length * imageTokens(video.width, video.height, maxSide),
+  };
 }

@@ -9,7 +9,7 @@
 import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
 import { extractAudio } from '../../media/audio.js';
-import { probe, streamFrames } from '../../media/video.js';
+import { probe, streamFrames, type VideoInfo } from '../../media/video.js';
 import type { LoadedCase, PromptMode } from '../cases.js';
 import type { ScanShot } from '../response/scan.js';
 import { type GroupResult, type MetricResult, qualityGroups } from './aggregate.js';
@@ -79,6 +79,27 @@ export function qualityTimes(
   };
 }
 
+/** The frames at these times (those inside the video), encoded for the judge, with their times. */
+export async function judgeFrames(
+  info: VideoInfo,
+  encoder: ImageEncoder,
+  times: readonly number[],
+  frameWidth: number,
+): Promise<{ image: Awaited<ReturnType<ImageEncoder['fromRaw']>>; time_s: number }[]> {
+  const usable = times.filter((t) => Math.floor(t * info.fps + 1e-6) < info.frames);
+  const frames: { image: Awaited<ReturnType<ImageEncoder['fromRaw']>>; time_s: number }[] = [];
+  // at most TIMES_PER_DECODE times per ffmpeg process: the media layer's frame selection fails on
+  // a long list of scattered frames (> ~100), which 8 fps over a long video easily asks
+  for (let i = 0; i < usable.length; i += TIMES_PER_DECODE)
+    for await (const f of streamFrames(
+      info,
+      { kind: 'times', times: usable.slice(i, i + TIMES_PER_DECODE) },
+      { width: Math.min(frameWidth, info.width) },
+    ))
+      frames.push({ image: await encoder.fromRaw(f), time_s: f.time_s });
+  return frames;
+}
+
 export function evidenceText(
   c: LoadedCase,
   shots: readonly ScanShot[],
@@ -105,17 +126,7 @@ export async function judgeVideoQuality(a: {
   const o = { ...DEFAULT_QUALITY_OPTIONS, ...a.options };
   const info = await probe(a.video);
   const { times, capped, effective_fps } = qualityTimes(info.duration_s, o);
-  const usable = times.filter((t) => Math.floor(t * info.fps + 1e-6) < info.frames);
-  const frames: { image: Awaited<ReturnType<ImageEncoder['fromRaw']>>; time_s: number }[] = [];
-  // at most TIMES_PER_DECODE times per ffmpeg process: the media layer's frame selection fails on
-  // a long list of scattered frames (> ~100), which 8 fps over a long video easily asks
-  for (let i = 0; i < usable.length; i += TIMES_PER_DECODE)
-    for await (const f of streamFrames(
-      info,
-      { kind: 'times', times: usable.slice(i, i + TIMES_PER_DECODE) },
-      { width: Math.min(o.frameWidth, info.width) },
-    ))
-      frames.push({ image: await a.encoder.fromRaw(f), time_s: f.time_s });
+  const frames = await judgeFrames(info, a.encoder, times, o.frameWidth);
   const keyframes = await Promise.all(a.c.keyframes.map((k) => a.encoder.fromFile(k.image)));
   const metrics = {} as Record<QualityMetric, QualityMetricReport>;
   for (const m of QUALITY_METRICS) {

@@ -7,10 +7,13 @@
  *    identical frames) and flicker (brightness jumping back and forth); AC from how far the frames
  *    closest to each keyframe drift from its colour; VMA from the measured shot count against the
  *    requested structure; SOC and PR are not visible to it (0.75, "no evidence against").
+ *  - shot segmentation → edit boundaries from isolated jumps in its frame differences, keyframes
+ *    assigned to the shot of their closest frame (see `segmentHandler`).
  * On request (`malformed`) the grouped reply is wrong on purpose, item by item: a score of 0.6, an
  * unknown item id, evidence past the end of the video, and the last metric left out.
  * It was written to notice the mini set's quality faults; it says nothing about a real judge.
  */
+import { hamming } from '../../media/hash.js';
 import type { ImageFeatures } from './features.js';
 import type { PromptHandler } from './prompts.js';
 
@@ -229,3 +232,43 @@ export const groupedHandler: PromptHandler = {
     return { metrics };
   },
 };
+
+/**
+ * Shot segmentation: {"boundaries_s":[…],"assignments":[{"kf_id","shot"}]} from the emulator's own
+ * frame differences. A boundary lies between two consecutive frames whose difference (dHash bits
+ * changed / 64 + mean-colour distance) is large and at least three times either neighbour's — an
+ * isolated jump, so a pan, whose frames all differ, stays one shot. Each keyframe goes to the shot
+ * of its closest frame, or none when even that frame is far from it.
+ */
+export const segmentHandler: PromptHandler = {
+  kind: 'compass-segment',
+  matches: (t) => /"boundaries_s":\[/.test(t),
+  answer: ({ text, images }) => {
+    const labels = [...text.matchAll(/^Image (\S+):$/gm)].map((m) => m[1]!);
+    const frames: Frame[] = [];
+    const kfs: { id: string; f: ImageFeatures }[] = [];
+    labels.forEach((l, i) => {
+      const t = /^t=([\d.]+)s$/.exec(l);
+      if (t) frames.push({ t: Number(t[1]), f: images[i]! });
+      else if (images[i]) kfs.push({ id: l, f: images[i]! });
+    });
+    const d = (a: ImageFeatures, b: ImageFeatures) => hamming(a.fingerprint, b.fingerprint) / 64 + dist(a, b);
+    const diffs = frames.map((f, i) => (i === 0 ? 0 : d(frames[i - 1]!.f, f.f)));
+    const boundaries: number[] = [];
+    for (let i = 1; i < frames.length; i++) {
+      const around = Math.max(diffs[i - 1]!, diffs[i + 1] ?? 0);
+      if (diffs[i]! > SEGMENT_JUMP && diffs[i]! >= 3 * around)
+        boundaries.push(+((frames[i - 1]!.t + frames[i]!.t) / 2).toFixed(3));
+    }
+    const shotOf = (t: number) => boundaries.filter((b) => b <= t).length;
+    const assignments = kfs.map(({ id, f }) => {
+      const near = frames.reduce((a, b) => (d(b.f, f) < d(a.f, f) ? b : a), frames[0]!);
+      return { kf_id: id, shot: near && d(near.f, f) < SEGMENT_MATCH ? shotOf(near.t) : null };
+    });
+    return { boundaries_s: boundaries, assignments };
+  },
+};
+
+/** A frame-to-frame difference above this can be a cut; a keyframe closer than SEGMENT_MATCH is shown. */
+const SEGMENT_JUMP = 0.2;
+const SEGMENT_MATCH = 0.25;
