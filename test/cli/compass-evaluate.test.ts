@@ -120,6 +120,20 @@ describe('kfbench compass evaluate / report', () => {
     }
     const bad = await runCli(['compass', 'report', '--eval', out, '--format', 'pdf']);
     expect(bad.code).toBe(2);
+
+    // --missing skip: every model only on the videos all of them have (ot-03 minimal), nothing asked
+    const skip = await runCli([...args, '--missing', 'skip']);
+    expect(skip.code).toBe(5);
+    expect(emu.log.length).toBe(calls);
+    const lbSkip = JSON.parse(readFileSync(join(out, 'leaderboard.json'), 'utf8'));
+    expect(lbSkip.missing).toBe('skip');
+    const minimal = (m: string) =>
+      rows.find((v) => v.model === m && v.prompt_mode === 'minimal').overall.score;
+    for (const m of lbSkip.models) {
+      expect(m.overall).toBeCloseTo(minimal(m.model), 9);
+      expect(m.coverage.expected).toBe(2);
+    }
+    expect(skip.stdout).toMatch(/only the videos every model has \(--missing skip\)/);
   });
 
   it('--dry-run prints frames, images and estimated tokens per call and in total; asks nothing', async () => {
