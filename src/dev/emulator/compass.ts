@@ -236,8 +236,9 @@ export const groupedHandler: PromptHandler = {
 /**
  * Shot segmentation: {"boundaries_s":[…],"assignments":[{"kf_id","shot"}]} from the emulator's own
  * frame differences. A boundary lies between two consecutive frames whose difference (dHash bits
- * changed / 64 + mean-colour distance) is large and at least three times either neighbour's — an
- * isolated jump, so a pan, whose frames all differ, stays one shot. Each keyframe goes to the shot
+ * changed / 64 + mean-colour distance) is large and at least three times every other difference
+ * within two frames — an isolated jump, so a pan or a slide, whose frames keep changing, stays one
+ * shot. Each keyframe goes to the shot
  * of its closest frame, or none when even that frame is far from it.
  */
 export const segmentHandler: PromptHandler = {
@@ -256,7 +257,7 @@ export const segmentHandler: PromptHandler = {
     const diffs = frames.map((f, i) => (i === 0 ? 0 : d(frames[i - 1]!.f, f.f)));
     const boundaries: number[] = [];
     for (let i = 1; i < frames.length; i++) {
-      const around = Math.max(diffs[i - 1]!, diffs[i + 1] ?? 0);
+      const around = Math.max(...[i - 2, i - 1, i + 1, i + 2].map((k) => (k >= 1 ? (diffs[k] ?? 0) : 0)));
       if (diffs[i]! > SEGMENT_JUMP && diffs[i]! >= 3 * around)
         boundaries.push(+((frames[i - 1]!.t + frames[i]!.t) / 2).toFixed(3));
     }
