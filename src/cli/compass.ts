@@ -243,7 +243,7 @@ function phases(label: string) {
         bar = progress(unit);
         bar.start(total, `${label} · ${phase}`);
       }
-      bar!.update(done, what);
+      if (done > 0) bar!.update(done, what);
     },
     stop: () => bar?.stop(),
   };
