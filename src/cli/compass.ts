@@ -367,10 +367,10 @@ export function registerCompass(program: Command): void {
           undefined,
         );
         const r = scoreResponse(c, scan, embedder, response);
-        if (o.json) printJson(r);
+        if (o.json) printJson({ ...r, segmenter: 'pixel' });
         else
           printLines([
-            `case ${r.case_id}, embedder ${r.embedder}, γ = ${r.gamma}, ${r.shots.length} shot${r.shots.length === 1 ? '' : 's'}`,
+            `case ${r.case_id}, embedder ${r.embedder}, γ = ${r.gamma}, ${r.shots.length} shot${r.shots.length === 1 ? '' : 's'} (segmenter pixel)`,
             ...Object.entries(r.metrics).map(([k, v]) => `${k.padEnd(13)} ${v.toFixed(3)}`),
             `keyframe fidelity ${r.groups.keyframe_fidelity.toFixed(3)}, temporal organization ${r.groups.temporal_organization.toFixed(3)}`,
             ...r.keyframes.map(

@@ -54,7 +54,16 @@ describe('kfbench compass', () => {
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(Object.keys(j)).toEqual(
-      expect.arrayContaining(['case_id', 'embedder', 'gamma', 'metrics', 'groups', 'keyframes', 'shots']),
+      expect.arrayContaining([
+        'case_id',
+        'embedder',
+        'gamma',
+        'metrics',
+        'groups',
+        'keyframes',
+        'shots',
+        'segmenter',
+      ]),
     );
     expect(j).toMatchObject({ case_id: 'ot-03', embedder: 'builtin', gamma: 0.76 });
     expect(Object.keys(j.metrics).join(' ')).toBe(
@@ -70,6 +79,7 @@ describe('kfbench compass', () => {
         'psnr_db',
         'ssim',
         'shot',
+        'aligned_shot',
         'scores',
       ]),
     );
