@@ -159,16 +159,25 @@ export class ShotDetector {
   private readonly h: number[] = [];
   private readonly hists: Uint16Array[] = [];
   private readonly thumbs: Uint8Array[] = [];
+  /** Frame start times when the caller gives them (variable frame rate); else n/fps. */
+  private readonly times: number[] = [];
   private pixels = 0;
 
+  /**
+   * `fps`: the (mean) frame rate, which turns the options' seconds into frame counts;
+   * `lastDuration`: how long the last frame is shown, when times are given.
+   */
   constructor(
     private readonly fps: number,
     options: Partial<ShotOptions> = {},
+    private readonly lastDuration?: number,
   ) {
     this.o = { ...DEFAULT_SHOT_OPTIONS, ...options };
   }
 
-  push(frame: RawImage): void {
+  /** `time_s`: the frame's presentation time; give it for every frame of a variable-rate video. */
+  push(frame: RawImage, time_s?: number): void {
+    if (time_s !== undefined) this.times.push(time_s);
     const hist = histogram(frame);
     this.pixels = frame.width * frame.height;
     const prev = this.hists[this.hists.length - 1];
@@ -265,11 +274,18 @@ export class ShotDetector {
       last = b;
     }
     const edges = [0, ...boundaries, N];
+    const real = this.times.length === N && N > 0;
+    const at = (f: number) =>
+      !real
+        ? f / this.fps
+        : f < N
+          ? this.times[f]!
+          : this.times[N - 1]! + (this.lastDuration ?? 1 / this.fps);
     const shots: Shot[] = [];
     for (let i = 0; i + 1 < edges.length; i++) {
       const s = edges[i]!;
       const e = edges[i + 1]!;
-      shots.push({ start_frame: s, end_frame: e, start_s: s / this.fps, end_s: e / this.fps });
+      shots.push({ start_frame: s, end_frame: e, start_s: at(s), end_s: at(e) });
     }
     return { shots, transitions: kept, frames: N, fps: this.fps };
   }
@@ -281,14 +297,15 @@ export async function detectShots(
   options: Partial<ShotOptions> = {},
   signal?: AbortSignal,
 ): Promise<ShotResult> {
-  const det = new ShotDetector(info.fps, options);
+  const last = info.times ? info.duration_s - info.times[info.times.length - 1]! : undefined;
+  const det = new ShotDetector(info.mean_fps, options, last);
   for await (const f of streamFrames(
     info,
     { kind: 'all' },
     { width: 64, height: 36, pixels: 'rgb' },
     signal,
   )) {
-    det.push(f);
+    det.push(f, info.times ? f.time_s : undefined);
   }
   return det.finish();
 }

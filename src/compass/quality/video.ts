@@ -86,7 +86,9 @@ export async function judgeVideoQuality(a: {
   const o = { ...DEFAULT_QUALITY_OPTIONS, ...a.options };
   const info = await probe(a.video);
   const { times, capped } = qualityTimes(info.duration_s, o);
-  const usable = times.filter((t) => Math.floor(t * info.fps + 1e-6) < info.frames);
+  const usable = times.filter((t) =>
+    info.times ? t < info.duration_s : Math.floor(t * info.fps + 1e-6) < info.frames,
+  );
   const frames: { image: Awaited<ReturnType<ImageEncoder['fromRaw']>>; time_s: number }[] = [];
   for await (const f of streamFrames(
     info,
