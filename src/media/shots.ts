@@ -4,21 +4,29 @@
  * Features per frame, from small RGB frames decoded by one ffmpeg process (64×36):
  *  - a colour histogram (Y, Cb, Cr; 32 bins each); h[n] = total-variation distance between the
  *    histograms of frames n−1 and n, in [0, 1] — robust to camera motion, which moves content
- *    without changing its colour distribution much;
- *  - a 24×14 luma thumbnail, for the blend test.
+ *    without changing its colour distribution much. Between two flat frames (luma variance < 16)
+ *    h is the largest change of mean Y, Cb or Cr / 255 instead: a one-spike histogram jumps bins
+ *    as a level ramps, which is not a change of content;
+ *  - a 24×14 luma thumbnail, for the ramp and blend tests.
  * Cuts (in the spirit of PySceneDetect's AdaptiveDetector): h[n] ≥ `cutThreshold` and
- * h[n] ≥ `cutRatio` × the mean of h over ±`window` frames (excluding n−1..n+1) + 0.01.
+ * h[n] ≥ `cutRatio` × the mean of h over ±`window` frames (excluding n−1..n+1) + 0.01, and frame
+ * n is not on a ramp (its thumbnail is not near the midpoint of its neighbours': a crossfade or
+ * fade moves in equal steps, a cut's first frame already looks like the next).
  * Gradual transitions (twin comparison, Zhang et al. 1993, with an adaptive floor): runs of
- * frames with h ≥ max(`gradualLow`, `gradualRatio` × the median of h over ±`baseline_s`),
- * gaps of one frame allowed, split at cuts; a run from frame s to e (3 frames to `maxGradual_s`)
- * is a transition when its end frames differ by ≥ `gradualThreshold` and it is blend-like: each
- * inner frame, projected onto the line from f_s to f_e (or, for a fade through a flat colour, the
- * two lines through the run's flattest frame), leaves a residual, relative to |f_e − f_s|, whose
- * median is ≤ `blendMax`. A dissolve or fade is a blend of its ends; camera and subject motion
- * is not.
+ * frames with h ≥ max(`gradualLow`, `gradualRatio` × the median of h over ±`baseline_s`, a window
+ * that keeps its width near the end), gaps of one frame allowed and gaps of flat frames bridged
+ * (a fade through black or white), split at cuts; a run from frame s to e (3 frames to
+ * `maxGradual_s`) is a transition when its end frames differ by ≥ `gradualThreshold`, are not
+ * both flat (a level ramp over a uniform field is one shot), and it is blend-like: each inner
+ * frame, projected onto the line from f_s to f_e (or, for a fade through a flat colour, the two
+ * lines through the run's flattest frame), leaves a residual, relative to |f_e − f_s|, whose
+ * median is ≤ `blendMax` — or, for busy footage whose fine texture changes every frame, the
+ * straight blend holds on 6×4 block means with median residual ≤ `coarseBlendMax`. A dissolve or
+ * fade is a blend of its ends; camera and subject motion is not.
  * A gradual transition's shot boundary is its middle frame. Boundaries closer than `minShot_s`
- * to the previous one are dropped. Memory: about 530 bytes of features per frame (decisions need
- * the ±`baseline_s` neighbourhood), i.e. ~45 MB for an hour at 24 fps.
+ * to the previous one are dropped. Times are the frames' presentation times when the caller
+ * gives them (variable frame rate), else n/fps. Memory: about 530 bytes of features per frame
+ * (decisions need the ±`baseline_s` neighbourhood), i.e. ~45 MB for an hour at 24 fps.
  */
 import type { RawImage } from './raw.js';
 import { streamFrames, type VideoInfo } from './video.js';
@@ -32,6 +40,7 @@ export interface ShotOptions {
   baseline_s: number;
   gradualThreshold: number;
   blendMax: number;
+  coarseBlendMax: number;
   maxGradual_s: number;
   minShot_s: number;
 }
@@ -42,9 +51,10 @@ export const DEFAULT_SHOT_OPTIONS: ShotOptions = {
   window: 8,
   gradualLow: 0.012,
   gradualRatio: 2,
-  baseline_s: 2,
+  baseline_s: 4,
   gradualThreshold: 0.25,
   blendMax: 0.35,
+  coarseBlendMax: 0.25,
   maxGradual_s: 4,
   minShot_s: 0.25,
 };
@@ -142,6 +152,51 @@ function blendResidual(a: Uint8Array, b: Uint8Array, m: Uint8Array): number {
   return res / span;
 }
 
+/** Luma variance below which a frame is a flat field (a fade's black, a colour card). */
+const FLAT_VARIANCE = 16;
+/** A frame is on a ramp when its distance to its neighbours' midpoint is below this × its step. */
+const RAMP_MAX = 0.3;
+const COARSE = 4;
+
+/** Mean Y, Cb, Cr of a frame. */
+function meanColour(img: RawImage): number[] {
+  let r = 0;
+  let g = 0;
+  let b = 0;
+  const d = img.data;
+  const n = img.width * img.height;
+  for (let j = 0; j < 3 * n; j += 3) {
+    r += d[j]!;
+    g += d[j + 1]!;
+    b += d[j + 2]!;
+  }
+  r /= n;
+  g /= n;
+  b /= n;
+  return [
+    0.299 * r + 0.587 * g + 0.114 * b,
+    128 - 0.168736 * r - 0.331264 * g + 0.5 * b,
+    128 + 0.5 * r - 0.418688 * g - 0.081312 * b,
+  ];
+}
+
+/** A thumbnail averaged over COARSE×COARSE blocks. */
+function coarsen(t: Uint8Array): Uint8Array {
+  const w = Math.ceil(THUMB_W / COARSE);
+  const h = Math.ceil(THUMB_H / COARSE);
+  const acc = new Float64Array(w * h);
+  const cnt = new Float64Array(w * h);
+  for (let y = 0; y < THUMB_H; y++)
+    for (let x = 0; x < THUMB_W; x++) {
+      const k = Math.floor(y / COARSE) * w + Math.floor(x / COARSE);
+      acc[k]! += t[y * THUMB_W + x]!;
+      cnt[k]! += 1;
+    }
+  const out = new Uint8Array(w * h);
+  for (let k = 0; k < out.length; k++) out[k] = Math.round(acc[k]! / cnt[k]!);
+  return out;
+}
+
 function flatness(t: Uint8Array): number {
   let s = 0;
   let s2 = 0;
@@ -159,6 +214,9 @@ export class ShotDetector {
   private readonly h: number[] = [];
   private readonly hists: Uint16Array[] = [];
   private readonly thumbs: Uint8Array[] = [];
+  private readonly flat: boolean[] = [];
+  private readonly means: number[][] = [];
+  private coarse: Uint8Array[] | undefined;
   /** Frame start times when the caller gives them (variable frame rate); else n/fps. */
   private readonly times: number[] = [];
   private pixels = 0;
@@ -180,10 +238,43 @@ export class ShotDetector {
     if (time_s !== undefined) this.times.push(time_s);
     const hist = histogram(frame);
     this.pixels = frame.width * frame.height;
+    const thumb = thumbnail(frame);
+    const flat = flatness(thumb) < FLAT_VARIANCE;
+    const mean = meanColour(frame);
     const prev = this.hists[this.hists.length - 1];
-    this.h.push(prev ? histDistance(prev, hist, this.pixels) : 0);
+    const prevMean = this.means[this.means.length - 1];
+    // two flat frames: a histogram of one spike jumps bins as the level ramps, so compare the levels
+    this.h.push(
+      !prev || !prevMean
+        ? 0
+        : flat && this.flat[this.flat.length - 1]
+          ? Math.max(...mean.map((v, c) => Math.abs(v - prevMean[c]!))) / 255
+          : histDistance(prev, hist, this.pixels),
+    );
     this.hists.push(hist);
-    this.thumbs.push(thumbnail(frame));
+    this.thumbs.push(thumb);
+    this.flat.push(flat);
+    this.means.push(mean);
+  }
+
+  /**
+   * Frame n continues a straight pixel ramp from n−1 through n+1 (a crossfade or a fade, frame
+   * by frame): its distance to the midpoint of its neighbours is small against its step from n−1.
+   * A cut is not: its first frame already looks like the next, so that distance is half the step.
+   */
+  private onRamp(n: number): boolean {
+    const T = this.thumbs;
+    if (n < 1 || n + 1 >= T.length) return false;
+    const a = T[n - 1]!;
+    const m = T[n]!;
+    const b = T[n + 1]!;
+    let step = 0;
+    let off = 0;
+    for (let k = 0; k < m.length; k++) {
+      step += Math.abs(m[k]! - a[k]!);
+      off += Math.abs(m[k]! - (a[k]! + b[k]!) / 2);
+    }
+    return step > 0 && off < RAMP_MAX * step;
   }
 
   private isCut(n: number): boolean {
@@ -197,7 +288,7 @@ export class ShotDetector {
       sum += h[m]!;
       cnt++;
     }
-    return d >= o.cutRatio * (cnt ? sum / cnt : 0) + 0.01;
+    return d >= o.cutRatio * (cnt ? sum / cnt : 0) + 0.01 && !this.onRamp(n);
   }
 
   private isBlend(s: number, e: number): boolean {
@@ -207,6 +298,12 @@ export class ShotDetector {
     if (inner.length === 0) return false;
     const straight = median(inner.map((m) => blendResidual(T[s]!, T[e]!, T[m]!)));
     if (straight <= this.o.blendMax) return true;
+    // busy footage (texture that changes every frame) crossfades only at a coarser scale: a
+    // straight blend of block means (not a bent one — a slide between two stills looks bent there)
+    this.coarse ??= [];
+    for (let m = this.coarse.length; m < T.length; m++) this.coarse.push(coarsen(T[m]!));
+    const C = this.coarse;
+    if (median(inner.map((m) => blendResidual(C[s]!, C[e]!, C[m]!))) <= this.o.coarseBlendMax) return true;
     // a fade through a flat colour: two blends meeting at the flattest frame
     let via = inner[0]!;
     for (const m of inner) if (flatness(T[m]!) < flatness(T[via]!)) via = m;
@@ -224,13 +321,16 @@ export class ShotDetector {
     const cutSet = new Set<number>();
     for (let n = 1; n < N; n++) if (this.isCut(n)) cutSet.add(n);
 
-    // adaptive floor from the local median of h
+    // adaptive floor from the local median of h over ±baseline_s (the window is wider than the
+    // longest transition, so transition frames stay a minority; near the end of the video it is
+    // shifted inwards to keep its width, as a long fade-out often ends a film)
     const half = Math.max(4, Math.round(o.baseline_s * this.fps));
     const marked: boolean[] = new Array(N).fill(false);
     for (let n = 1; n < N; n++) {
       if (cutSet.has(n)) continue;
-      const lo = Math.max(1, n - half);
+      let lo = Math.max(1, n - half);
       const hi = Math.min(N - 1, n + half);
+      if (hi === N - 1) lo = Math.max(1, N - 1 - 2 * half);
       const floor = Math.max(o.gradualLow, o.gradualRatio * median(h.slice(lo, hi + 1)));
       marked[n] = h[n]! >= floor;
     }
@@ -245,7 +345,17 @@ export class ShotDetector {
       const r0 = n;
       let r1 = n;
       let m = n + 1;
-      while (m < N && !cutSet.has(m) && (marked[m] || (m + 1 < N && marked[m + 1] && !cutSet.has(m + 1)))) {
+      // a fade through a flat field: its flat middle barely changes, so the run bridges flat frames
+      const bridge = (k: number) => {
+        let g = k;
+        while (g < N && g - r0 <= maxLen && this.flat[g] && !marked[g] && !cutSet.has(g)) g++;
+        return g > k && g < N && marked[g]! && !cutSet.has(g) && g - r0 <= maxLen;
+      };
+      while (
+        m < N &&
+        !cutSet.has(m) &&
+        (marked[m] || (m + 1 < N && marked[m + 1] && !cutSet.has(m + 1)) || bridge(m))
+      ) {
         if (marked[m]) r1 = m;
         m++;
       }
@@ -254,6 +364,7 @@ export class ShotDetector {
       const e = r1;
       if (s === 0 || e - s < 3 || e - s > maxLen) continue;
       if (histDistance(this.hists[s]!, this.hists[e]!, this.pixels) < o.gradualThreshold) continue;
+      if (this.flat[s] && this.flat[e]) continue; // a level ramp over a flat field: one shot
       if (!this.isBlend(s, e)) continue;
       gradual.push({ kind: 'gradual', start_frame: s + 1, end_frame: e });
     }
