@@ -174,7 +174,9 @@ export function frameAt(info: VideoInfo, t: number): number {
  * link configuration; size, audio and duration from ffmpeg's input summary. The frame count is
  * estimated as round(duration·fps) (`frames` is exact only from `probe`); readers that select
  * frames verify that what they planned was decoded. A file ffmpeg cannot open fails the batch,
- * which is then probed file by file so that the error names the file.
+ * which is then probed file by file so that the error names the file. A file whose mean rate
+ * differs from its base rate (ffmpeg's `fps` against `tbr`: a variable frame rate) is probed
+ * alone with `probe`, which reads its timestamps.
  */
 export async function probeMany(files: string[], batch = 64): Promise<VideoInfo[]> {
   const out: VideoInfo[] = [];
@@ -221,6 +223,16 @@ function parseProbeLog(log: string, files: string[]): (VideoInfo | undefined)[] 
     // the displayed size: that of the first decoded frame (ffmpeg turns frames by the display matrix)
     const shown = new RegExp(`\\[showinfo@in${j} @ [^\\]]+\\] n: *0 .* s:(\\d+)x(\\d+) `).exec(log);
     const size = shown ?? (video ? /, (\d+)x(\d+)[ ,]/.exec(video) : null);
+    // a mean rate (fps) unlike the base rate (tbr) says the frame rate varies: probe that file alone
+    const rates = video ? /, ([\d.]+)(k?) fps, ([\d.]+)(k?) tbr/.exec(video) : null;
+    if (rates) {
+      const avg = Number(rates[1]) * (rates[2] ? 1000 : 1);
+      const base = Number(rates[3]) * (rates[4] ? 1000 : 1);
+      if (Math.abs(avg - base) > 0.01 * base) {
+        res.push(undefined);
+        continue;
+      }
+    }
     const rot = /displaymatrix: rotation of (-?[\d.]+) degrees/.exec(block.join('\n'));
     const rotation = rot ? displayRotation({ tags: { rotate: rot[1]! } }) : 0;
     const has_audio = block.some((l) => new RegExp(`Stream #${j}:\\d+.*: Audio:`).test(l));

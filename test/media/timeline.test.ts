@@ -43,6 +43,14 @@ describe('frame times from presentation timestamps', () => {
     });
   });
 
+  it('probeMany (clip batches) hands a variable-rate clip to probe, times and all', async () => {
+    const [v, c] = await probeMany([media('vfr.mp4'), media('shots.mp4')]);
+    expect(v).toMatchObject({ vfr: true, frames: 212 });
+    expect(v!.times![60]).toBeCloseTo(3.75, 9);
+    expect(c).toMatchObject({ vfr: false, fps: 24 });
+    expect(c!.times).toBeUndefined();
+  });
+
   it('a constant-rate file keeps n/fps (no per-frame table)', async () => {
     const info = await probe(media('shots.mp4'));
     expect(info).toMatchObject({ vfr: false, mean_fps: 24, times: undefined });
