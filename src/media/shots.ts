@@ -20,9 +20,9 @@
  * both flat (a level ramp over a uniform field is one shot), and it is blend-like: each inner
  * frame, projected onto the line from f_s to f_e (or, for a fade through a flat colour, the two
  * lines through the run's flattest frame), leaves a residual, relative to |f_e − f_s|, whose
- * median is ≤ `blendMax` — or, for busy footage whose fine texture changes every frame, the
- * straight blend holds on 6×4 block means with median residual ≤ `coarseBlendMax`. A dissolve or
- * fade is a blend of its ends; camera and subject motion is not.
+ * median is ≤ `blendMax` — or, when the footage beside the run is busy (texture that changes
+ * every frame), the straight blend holds on 6×4 block means with median residual ≤
+ * `coarseBlendMax`. A dissolve or fade is a blend of its ends; camera and subject motion is not.
  * A gradual transition's shot boundary is its middle frame. Boundaries closer than `minShot_s`
  * to the previous one are dropped. Times are the frames' presentation times when the caller
  * gives them (variable frame rate), else n/fps. Memory: about 530 bytes of features per frame
@@ -53,7 +53,7 @@ export const DEFAULT_SHOT_OPTIONS: ShotOptions = {
   gradualRatio: 2,
   baseline_s: 4,
   gradualThreshold: 0.25,
-  blendMax: 0.35,
+  blendMax: 0.3,
   coarseBlendMax: 0.25,
   maxGradual_s: 4,
   minShot_s: 0.25,
@@ -157,6 +157,8 @@ const FLAT_VARIANCE = 16;
 /** A frame is on a ramp when its distance to its neighbours' midpoint is below this × its step. */
 const RAMP_MAX = 0.3;
 const COARSE = 4;
+/** Footage is busy when one frame step changes this fraction of a transition's whole change. */
+const BUSY = 0.2;
 
 /** Mean Y, Cb, Cr of a frame. */
 function meanColour(img: RawImage): number[] {
@@ -291,6 +293,23 @@ export class ShotDetector {
     return d >= o.cutRatio * (cnt ? sum / cnt : 0) + 0.01 && !this.onRamp(n);
   }
 
+  /**
+   * Whether the footage just before s or just after e changes, frame to frame, by at least
+   * BUSY × the run's whole change (mean absolute thumbnail differences): texture that moves
+   * every frame, not a still or a slow pan.
+   */
+  private busyBeside(s: number, e: number): boolean {
+    const T = this.thumbs;
+    const diff = (a: Uint8Array, b: Uint8Array) => {
+      let d = 0;
+      for (let k = 0; k < a.length; k++) d += Math.abs(a[k]! - b[k]!);
+      return d / a.length;
+    };
+    const step = (k: number) => (k >= 1 && k < T.length ? diff(T[k - 1]!, T[k]!) : 0);
+    const beside = Math.max(step(s), step(s - 1), step(e + 1), step(e + 2));
+    return beside >= BUSY * diff(T[s]!, T[e]!);
+  }
+
   private isBlend(s: number, e: number): boolean {
     const T = this.thumbs;
     const inner: number[] = [];
@@ -298,12 +317,6 @@ export class ShotDetector {
     if (inner.length === 0) return false;
     const straight = median(inner.map((m) => blendResidual(T[s]!, T[e]!, T[m]!)));
     if (straight <= this.o.blendMax) return true;
-    // busy footage (texture that changes every frame) crossfades only at a coarser scale: a
-    // straight blend of block means (not a bent one — a slide between two stills looks bent there)
-    this.coarse ??= [];
-    for (let m = this.coarse.length; m < T.length; m++) this.coarse.push(coarsen(T[m]!));
-    const C = this.coarse;
-    if (median(inner.map((m) => blendResidual(C[s]!, C[e]!, C[m]!))) <= this.o.coarseBlendMax) return true;
     // a fade through a flat colour: two blends meeting at the flattest frame
     let via = inner[0]!;
     for (const m of inner) if (flatness(T[m]!) < flatness(T[via]!)) via = m;
@@ -312,7 +325,15 @@ export class ShotDetector {
         .filter((m) => m !== via)
         .map((m) => (m < via ? blendResidual(T[s]!, T[via]!, T[m]!) : blendResidual(T[via]!, T[e]!, T[m]!))),
     );
-    return bent <= this.o.blendMax;
+    if (bent <= this.o.blendMax) return true;
+    // busy footage (texture that changes every frame) crossfades only at a coarser scale: a
+    // straight blend of block means (not a bent one — a slide between two stills looks bent
+    // there), tried only when the footage next to the run is busy
+    if (!this.busyBeside(s, e)) return false;
+    this.coarse ??= [];
+    for (let m = this.coarse.length; m < T.length; m++) this.coarse.push(coarsen(T[m]!));
+    const C = this.coarse;
+    return median(inner.map((m) => blendResidual(C[s]!, C[e]!, C[m]!))) <= this.o.coarseBlendMax;
   }
 
   finish(): ShotResult {
