@@ -347,12 +347,30 @@ export class ShotDetector {
     // shifted inwards to keep its width, as a long fade-out often ends a film)
     const half = Math.max(4, Math.round(o.baseline_s * this.fps));
     const marked: boolean[] = new Array(N).fill(false);
+    // the window's bounds only move forward: keep it sorted (binary insert and remove, no re-sort)
+    const win: number[] = [];
+    const slot = (v: number) => {
+      let a = 0;
+      let b = win.length;
+      while (a < b) {
+        const m = (a + b) >> 1;
+        if (win[m]! < v) a = m + 1;
+        else b = m;
+      }
+      return a;
+    };
+    let wLo = 1;
+    let wHi = 0; // window = h[wLo..wHi]
     for (let n = 1; n < N; n++) {
-      if (cutSet.has(n)) continue;
       let lo = Math.max(1, n - half);
       const hi = Math.min(N - 1, n + half);
       if (hi === N - 1) lo = Math.max(1, N - 1 - 2 * half);
-      const floor = Math.max(o.gradualLow, o.gradualRatio * median(h.slice(lo, hi + 1)));
+      while (wHi < hi) win.splice(slot(h[++wHi]!), 0, h[wHi]!);
+      while (wLo < lo) win.splice(slot(h[wLo++]!), 1);
+      if (cutSet.has(n)) continue;
+      const L = win.length;
+      const med = L % 2 ? win[L >> 1]! : (win[(L >> 1) - 1]! + win[L >> 1]!) / 2;
+      const floor = Math.max(o.gradualLow, o.gradualRatio * med);
       marked[n] = h[n]! >= floor;
     }
     const maxLen = Math.max(3, Math.round(o.maxGradual_s * this.fps));
