@@ -86,7 +86,9 @@ export async function judgeFrames(
   times: readonly number[],
   frameWidth: number,
 ): Promise<{ image: Awaited<ReturnType<ImageEncoder['fromRaw']>>; time_s: number }[]> {
-  const usable = times.filter((t) => Math.floor(t * info.fps + 1e-6) < info.frames);
+  const usable = times.filter((t) =>
+    info.times ? t < info.duration_s : Math.floor(t * info.fps + 1e-6) < info.frames,
+  );
   const frames: { image: Awaited<ReturnType<ImageEncoder['fromRaw']>>; time_s: number }[] = [];
   // at most TIMES_PER_DECODE times per ffmpeg process: the media layer's frame selection fails on
   // a long list of scattered frames (> ~100), which 8 fps over a long video easily asks

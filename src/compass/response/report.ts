@@ -9,7 +9,7 @@ import { localize, shotAt } from './localization.js';
 import { DEFAULT_RESPONSE_OPTIONS, type ResponseOptions } from './options.js';
 import { ordering } from './ordering.js';
 import { persistence } from './persistence.js';
-import { type Placement, place } from './placement.js';
+import { type Placement, place, runSpan } from './placement.js';
 import { presence } from './presence.js';
 import type { Scan } from './scan.js';
 import { uniqueness } from './uniqueness.js';
@@ -127,7 +127,7 @@ export function scoreResponse(
   const fid = fidelity(p, scan.peaks, o);
   const ord = ordering(p);
   const { scores: loc, alignment } = localize(c.structure, c.keyframes, p, scan.shots, o);
-  const per = persistence(p, scan.sample_fps, o);
+  const per = persistence(p, scan.sample_fps, o, scan.video.vfr ? (r) => runSpan(scan, r) : undefined);
   const uni = uniqueness(p, scan, o);
   const shotOf = p.map((x) => (x.t_s === null ? null : shotAt(scan.shots, x.t_s)));
   const keyframes: KeyframeResponse[] = c.keyframes.map((kf, k) => {
