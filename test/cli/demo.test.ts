@@ -59,7 +59,8 @@ describe('kfbench demo', () => {
     expect(r.stdout).toMatch(/8 cases × 7 fault "models" × 2 prompt modes = 112 videos \(56 decoded/);
     const board = r.stdout.slice(r.stdout.indexOf('== Compass'));
     const order = [
-      ...board.matchAll(/^(faithful|missing|swapped|mistimed|repeated|flash|drift)\s+16\s/gm),
+      // videos in the means, then coverage (present / expected)
+      ...board.matchAll(/^(faithful|missing|swapped|mistimed|repeated|flash|drift)\s+16\s+16\/16\s/gm),
     ].map((m) => m[1]);
     expect(order).toHaveLength(7);
     expect(order[0]).toBe('faithful');

@@ -3,7 +3,7 @@
  * answer contract it asks for and answers from image features. Later prompt kinds (checklists,
  * guideline proposals) are added as further handlers.
  */
-import { checklistHandler, groupedHandler } from './compass.js';
+import { checklistHandler, groupedHandler, segmentHandler } from './compass.js';
 import type { ImageFeatures, ScoredFeature } from './features.js';
 import { BASE_WEIGHTS, heroScore, weightsFor } from './rubric.js';
 
@@ -104,6 +104,7 @@ export const proposalHandler: PromptHandler = {
 };
 
 export const HANDLERS: PromptHandler[] = [
+  segmentHandler,
   pairwiseHandler,
   listwiseHandler,
   groupedHandler,
