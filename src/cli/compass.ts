@@ -15,7 +15,7 @@ import {
 import { writeResponseRun } from '../compass/outputs.js';
 import { generationPrompt } from '../compass/prompts.js';
 import { budgetCheck, evaluateCompass } from '../compass/quality/evaluate.js';
-import { type Leaderboard, leaderboard } from '../compass/quality/leaderboard.js';
+import { leaderboard } from '../compass/quality/leaderboard.js';
 import { writeEvaluationRun } from '../compass/quality/outputs.js';
 import {
   type CallPlan,
@@ -32,6 +32,7 @@ import {
 } from '../compass/response/options.js';
 import { scoreResponse } from '../compass/response/report.js';
 import { cachedScan, ScanCache } from '../compass/response/scan-cache.js';
+import { Leaderboard } from '../compass/results.js';
 import { type MissingPolicy, type ResponseRow, scoreModels } from '../compass/score.js';
 import { judgeSegmenter, SEGMENTERS, type SegmenterKind } from '../compass/segment.js';
 import { DEFAULT_GRID, sensitivity } from '../compass/sensitivity.js';
@@ -633,11 +634,7 @@ export function registerCompass(program: Command): void {
     .option('--format <f>', 'text | json | csv | md | html', 'text')
     .option('--out <file>', 'write to a file instead of stdout')
     .action(async (o: { eval: string; format: string; out?: string }) => {
-      const lb = await readJsonFile(
-        join(o.eval, 'leaderboard.json'),
-        z.looseObject({ models: z.array(z.unknown()) }),
-      );
-      const board = lb as unknown as Leaderboard;
+      const board = await readJsonFile(join(o.eval, 'leaderboard.json'), Leaderboard);
       const render: Record<string, (l: Leaderboard) => string> = {
         text: (l) => `${leaderboardText(l)}\n`,
         json: (l) => `${JSON.stringify(l, null, 2)}\n`,

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { writeJsonl } from '../store/jsonl.js';
+import type { ResponseRunFile } from './results.js';
 import { type MissingPolicy, type ResponseSummary, type ScoreRun, summarize } from './score.js';
 
 export async function writeResponseRun(
@@ -18,9 +19,15 @@ export async function writeResponseRun(
   await writeJsonl(join(out, 'response.jsonl'), run.rows);
   await writeFileAtomic(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   const { scanned, cached, timings, missing, failed } = run;
-  await writeFileAtomic(
-    join(out, 'run.json'),
-    `${JSON.stringify({ embedder: meta.embedder, wall_s: meta.wall_s, scanned, cached, timings, missing, failed }, null, 2)}\n`,
-  );
+  const runFile: ResponseRunFile = {
+    embedder: meta.embedder,
+    wall_s: meta.wall_s,
+    scanned,
+    cached,
+    timings,
+    missing,
+    failed,
+  };
+  await writeFileAtomic(join(out, 'run.json'), `${JSON.stringify(runFile, null, 2)}\n`);
   return summary;
 }

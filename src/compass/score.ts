@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import type { Embedder } from '../embed/embedder.js';
 import { KfbenchError } from '../errors.js';
 import type { ShotOptions } from '../media/shots.js';
+import { mean } from '../stats/mean.js';
 import { type LoadedCase, type PromptMode, videoPath } from './cases.js';
 import type { ResponseOptions, ScanOptions } from './response/options.js';
 import {
@@ -23,23 +24,11 @@ import {
 } from './response/report.js';
 import type { ScanTimings } from './response/scan.js';
 import { cachedScan, type ScanCache } from './response/scan-cache.js';
+import type { MissingPolicy, ResponseRow, ResponseSummary, SummaryCell, VideoStatus } from './results.js';
 import type { SegmentFn } from './segment.js';
 
-export type VideoStatus = 'scored' | 'missing' | 'failed';
-
-export interface ResponseRow extends ResponseReport {
-  model: string;
-  /** scored; or missing / failed (not decodable): every metric 0. */
-  status: VideoStatus;
-  /** What cut the video into shots: pixel (the shot detector) or judge (seed E.2). */
-  segmenter: string;
-  /** With the judge segmenter: the judge's own assignment of each keyframe to a shot. */
-  judge_assignments?: Record<string, number | null>;
-  prompt_mode: PromptMode;
-  structure: LoadedCase['structure'];
-  n_keyframes: number;
-  conditioning: LoadedCase['conditioning'];
-}
+/** How leaderboards treat a missing or undecodable video (MissingPolicy): 0 on every metric, or skip its case for every model. */
+export type { MissingPolicy, ResponseRow, ResponseSummary, SummaryCell, VideoStatus } from './results.js';
 
 export interface ScoreRun {
   rows: ResponseRow[];
@@ -133,9 +122,6 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
   return run;
 }
 
-/** How leaderboards treat a missing or undecodable video: 0 on every metric, or skip its case for every model. */
-export type MissingPolicy = 'zero' | 'skip';
-
 const videoKey = (r: { case_id: string; prompt_mode: string }) => `${r.case_id}__${r.prompt_mode}`;
 
 /**
@@ -156,44 +142,16 @@ export function commonRows<R extends { model: string; case_id: string; prompt_mo
   return rows.filter((r) => all.has(videoKey(r)));
 }
 
-export interface SummaryCell {
-  /** Videos in the mean (present or zero-scored). */
-  n: number;
-  metrics: MetricScores;
-  groups: { keyframe_fidelity: number; temporal_organization: number };
-}
-
-export interface ResponseSummary {
-  embedder: string;
-  gamma: number;
-  /** zero: missing/undecodable videos score 0; skip: every model restricted to the videos all have. */
-  missing: MissingPolicy;
-  /** The segmenters that cut the videos into shots (pixel, judge). */
-  segmenter: string;
-  models: Record<
-    string,
-    {
-      all: SummaryCell;
-      /** Videos scored / expected (missing and undecodable ones are not present). */
-      coverage: { present: number; expected: number };
-      by_keyframes: Record<string, SummaryCell>;
-      by_structure: Record<string, SummaryCell>;
-      by_prompt_mode: Record<string, SummaryCell>;
-      by_conditioning: Record<string, SummaryCell>;
-    }
-  >;
-}
-
 const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 function cell(rows: readonly ResponseRow[]): SummaryCell {
-  const mean = (f: (r: ResponseRow) => number) => r6(rows.reduce((s, r) => s + f(r), 0) / rows.length);
+  const avg = (f: (r: ResponseRow) => number) => r6(mean(rows.map(f)));
   return {
     n: rows.length,
-    metrics: Object.fromEntries(METRICS.map((m) => [m, mean((r) => r.metrics[m])])) as MetricScores,
+    metrics: Object.fromEntries(METRICS.map((m) => [m, avg((r) => r.metrics[m])])) as MetricScores,
     groups: {
-      keyframe_fidelity: mean((r) => r.groups.keyframe_fidelity),
-      temporal_organization: mean((r) => r.groups.temporal_organization),
+      keyframe_fidelity: avg((r) => r.groups.keyframe_fidelity),
+      temporal_organization: avg((r) => r.groups.temporal_organization),
     },
   };
 }

@@ -23,3 +23,12 @@ export const meanOrNull = (xs: Numbers): number | null => {
   const m = mean(xs);
   return Number.isFinite(m) ? m : null;
 };
+
+/** Sample standard deviation (n − 1 in the denominator); NaN for fewer than two values. */
+export const sampleSd = (xs: Numbers): number => {
+  if (xs.length < 2) return Number.NaN;
+  const m = mean(xs);
+  let ss = 0;
+  for (let i = 0; i < xs.length; i++) ss += (xs[i]! - m) ** 2;
+  return Math.sqrt(ss / (xs.length - 1));
+};

@@ -5,12 +5,9 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { type LoadedCase, loadCases, PROMPT_MODES, type PromptMode } from '../compass/cases.js';
-import type { Checklist } from '../compass/quality/checklist.js';
-import type { VideoEvaluation } from '../compass/quality/evaluate.js';
-import type { Leaderboard } from '../compass/quality/leaderboard.js';
-import type { ResponseRow, ResponseSummary } from '../compass/score.js';
+import { Checklist, Leaderboard, ResponseRow, ResponseSummary, VideoEvaluation } from '../compass/results.js';
 import { isKfbenchError } from '../errors.js';
 import { datasetPaths } from '../hero/dataset/layout.js';
 import { loadByFilm } from '../hero/dataset/load.js';
@@ -270,99 +267,6 @@ async function loadHero(i: ViewerInputs, problems: Problem[]): Promise<HeroView 
   return view;
 }
 
-/** Every field a page reads is checked here, so a malformed row is skipped with its file:line, never a broken page. */
-const score = z.number().nullable();
-const RespRow = z.looseObject({
-  case_id: z.string(),
-  model: z.string(),
-  prompt_mode: z.string(),
-  gamma: z.number(),
-  keyframes: z.array(
-    z.looseObject({
-      kf_id: z.string(),
-      matched: z.boolean(),
-      t_best_s: score,
-      t_peak_s: z.number(),
-      cos: z.number(),
-      psnr_db: score,
-      ssim: score,
-      scores: z.record(z.string(), z.number()),
-    }),
-  ),
-  shots: z.array(
-    z.looseObject({ start_s: z.number(), end_s: z.number(), keyframes: z.array(z.string()).default([]) }),
-  ),
-  metrics: z.record(z.string(), z.number()),
-  groups: z.looseObject({ keyframe_fidelity: z.number(), temporal_organization: z.number() }),
-});
-const EvalRow = z.looseObject({
-  case_id: z.string(),
-  model: z.string(),
-  prompt_mode: z.string(),
-  run: z.number(),
-  quality: z.looseObject({
-    metrics: z.record(
-      z.string(),
-      z.looseObject({
-        status: z.string(),
-        score,
-        reason: z.string().optional(),
-        items: z
-          .array(
-            z.looseObject({
-              item_id: z.string(),
-              score: z.number(),
-              evidence: z.array(
-                z.looseObject({ t_start_s: z.number(), t_end_s: z.number(), observation: z.string() }),
-              ),
-            }),
-          )
-          .optional(),
-      }),
-    ),
-  }),
-  overall: z.looseObject({ score }).optional(),
-});
-const Cell = z.looseObject({
-  n: z.number(),
-  metrics: z.record(z.string(), z.number()),
-  groups: z.looseObject({ keyframe_fidelity: z.number(), temporal_organization: z.number() }),
-});
-const ResponseSummaryFile = z.looseObject({
-  embedder: z.string(),
-  gamma: z.number(),
-  models: z.record(
-    z.string(),
-    z.looseObject({
-      all: Cell,
-      by_keyframes: z.record(z.string(), Cell).optional(),
-      by_structure: z.record(z.string(), Cell).optional(),
-      by_prompt_mode: z.record(z.string(), Cell).optional(),
-      by_conditioning: z.record(z.string(), Cell).optional(),
-    }),
-  ),
-});
-const ModelOverallRow = z.looseObject({
-  model: z.string(),
-  overall: score,
-  overall_sd: z.number(),
-  cases: z.number(),
-  flagged: z.array(z.string()),
-  groups: z.record(z.string(), score),
-});
-const LeaderboardFile = z.looseObject({
-  judge: z.string(),
-  runs: z.number(),
-  models: z.array(ModelOverallRow),
-  by: z.record(z.string(), z.record(z.string(), z.array(ModelOverallRow))).optional(),
-});
-const ChecklistRow = z.looseObject({
-  case_id: z.string(),
-  prompt_mode: z.string(),
-  metric: z.string(),
-  items: z.array(z.looseObject({ item_id: z.string() })),
-});
-
 async function loadCompassResults(
   dir: string,
   label: string,
@@ -389,8 +293,8 @@ async function loadCompassResults(
     });
     return undefined;
   }
-  for (const row of await lenientRows(rf, RespRow, 'compass', problems))
-    r.responses.set(videoKey(row.case_id, row.model, row.prompt_mode), row as unknown as ResponseRow);
+  for (const row of await lenientRows(rf, ResponseRow, 'compass', problems))
+    r.responses.set(videoKey(row.case_id, row.model, row.prompt_mode), row);
   const json = async <S extends z.ZodType>(name: string, schema: S): Promise<z.output<S> | undefined> => {
     if (!existsSync(join(dir, name))) return undefined;
     try {
@@ -400,18 +304,18 @@ async function loadCompassResults(
       return undefined;
     }
   };
-  r.summary = (await json('summary.json', ResponseSummaryFile)) as ResponseSummary | undefined;
-  r.leaderboard = (await json('leaderboard.json', LeaderboardFile)) as Leaderboard | undefined;
+  r.summary = await json('summary.json', ResponseSummary);
+  r.leaderboard = await json('leaderboard.json', Leaderboard);
   const ef = join(dir, 'evaluation.jsonl');
   if (existsSync(ef))
-    for (const row of await lenientRows(ef, EvalRow, 'compass', problems)) {
+    for (const row of await lenientRows(ef, VideoEvaluation, 'compass', problems)) {
       const k = videoKey(row.case_id, row.model, row.prompt_mode);
-      if (!r.evaluations.has(k) || row.run === 0) r.evaluations.set(k, row as unknown as VideoEvaluation);
+      if (!r.evaluations.has(k) || row.run === 0) r.evaluations.set(k, row);
     }
   const cf = join(dir, 'checklists.jsonl');
   if (existsSync(cf))
-    for (const row of await lenientRows(cf, ChecklistRow, 'compass', problems))
-      r.checklists.set(checklistKey(row.case_id, row.prompt_mode, row.metric), row as unknown as Checklist);
+    for (const row of await lenientRows(cf, Checklist, 'compass', problems))
+      r.checklists.set(checklistKey(row.case_id, row.prompt_mode, row.metric), row);
   return r;
 }
 

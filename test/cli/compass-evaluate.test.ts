@@ -6,6 +6,7 @@ import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
 import type { MiniCompassPaths } from '../../src/dev/mini-compass/build.js';
 import { probe } from '../../src/media/video.js';
 import { runCli } from '../support/cli.js';
+import { COMPASS_EVALUATE_CONTRACTS, checkContracts } from '../support/contracts.js';
 import { sharedMiniCompass } from '../support/mini-compass.js';
 import { tempDir } from '../support/paths.js';
 
@@ -81,6 +82,15 @@ describe('kfbench compass evaluate / report', () => {
       'run.json',
     ])
       expect(existsSync(join(out, f)), f).toBe(true);
+    // every file round-trips through its one schema (the viewer and `compass report` parse with the same)
+    expect(checkContracts(out, COMPASS_EVALUATE_CONTRACTS)).toEqual([
+      'checklists.jsonl',
+      'evaluation.jsonl',
+      'leaderboard.json',
+      'response.jsonl',
+      'run.json',
+      'summary.json',
+    ]);
     const lb = JSON.parse(readFileSync(join(out, 'leaderboard.json'), 'utf8'));
     expect(lb.segmenter).toBe('judge');
     expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).segmenter).toBe('judge');

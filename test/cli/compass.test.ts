@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MiniCompassPaths } from '../../src/dev/mini-compass/build.js';
 import { runCli } from '../support/cli.js';
+import { COMPASS_SCORE_CONTRACTS, checkContracts } from '../support/contracts.js';
 import { sharedMiniCompass } from '../support/mini-compass.js';
 import { media, tempDir } from '../support/paths.js';
 
@@ -158,6 +159,12 @@ describe('kfbench compass', () => {
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/missing: .*swapped\/ot-03__segment_specific\.mp4/);
     expect(r.stderr).toMatch(/^compass score · scanning: 4 videos to do$/m);
+    // every file written round-trips through its one schema (the viewer reads them with the same)
+    expect(checkContracts(out, COMPASS_SCORE_CONTRACTS)).toEqual([
+      'response.jsonl',
+      'run.json',
+      'summary.json',
+    ]);
     const readRows = () =>
       readFileSync(join(out, 'response.jsonl'), 'utf8')
         .trim()

@@ -8,6 +8,15 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { z } from 'zod';
 import {
+  Checklist,
+  EvaluationRunFile,
+  Leaderboard,
+  ResponseRow,
+  ResponseRunFile,
+  ResponseSummary,
+  VideoEvaluation,
+} from '../../src/compass/results.js';
+import {
   BaselineRow,
   BuildReport,
   FilmChains,
@@ -39,6 +48,22 @@ export const HERO_CONTRACTS: Contract[] = [
   { path: /(^|\/)eval\/baselines\.jsonl$/, schema: BaselineRow },
   { path: /(^|\/)selections\/[^/]+\.jsonl$/, schema: Selection },
   { path: /(^|\/)reader\.json$/, schema: ReaderFile },
+];
+
+/** A `compass score --out` folder. */
+export const COMPASS_SCORE_CONTRACTS: Contract[] = [
+  { path: /(^|\/)response\.jsonl$/, schema: ResponseRow },
+  { path: /(^|\/)summary\.json$/, schema: ResponseSummary },
+  { path: /(^|\/)run\.json$/, schema: ResponseRunFile },
+];
+
+/** A `compass evaluate --out` folder: the score files, its own run.json and the quality files. */
+export const COMPASS_EVALUATE_CONTRACTS: Contract[] = [
+  { path: /(^|\/)run\.json$/, schema: EvaluationRunFile },
+  ...COMPASS_SCORE_CONTRACTS.filter((c) => c.schema !== ResponseRunFile),
+  { path: /(^|\/)checklists\.jsonl$/, schema: Checklist },
+  { path: /(^|\/)evaluation\.jsonl$/, schema: VideoEvaluation },
+  { path: /(^|\/)leaderboard\.json$/, schema: Leaderboard },
 ];
 
 function files(dir: string): string[] {

@@ -2,6 +2,7 @@
 import { closeSync, ftruncateSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { ResponseRow } from '../../src/compass/results.js';
 import type { MiniCompassPaths } from '../../src/dev/mini-compass/build.js';
 import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
 import type { HeroSummary, InsertionRecord } from '../../src/hero/results.js';
@@ -45,15 +46,23 @@ const summary: HeroSummary = {
   paired: [],
   warnings: [],
 };
-const response = (case_id: string) => ({
+const metrics = { presence: 1, fidelity: 1, ordering: 1, localization: 1, persistence: 1, uniqueness: 1 };
+const response = (case_id: string): ResponseRow => ({
   case_id,
+  embedder: 'builtin',
   model: 'faithful',
+  status: 'scored',
+  segmenter: 'pixel',
   prompt_mode: 'minimal',
+  structure: 'multi_shot',
+  n_keyframes: 0,
+  conditioning: 'image_list',
   gamma: 0.76,
   keyframes: [],
   shots: [],
-  metrics: {},
+  metrics,
   groups: { keyframe_fidelity: 1, temporal_organization: 1 },
+  sample_fps: 24,
 });
 
 beforeAll(async () => {

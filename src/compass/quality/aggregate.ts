@@ -8,22 +8,25 @@
  * over the groups that could be measured — a missing group is left out and flagged, never counted
  * as zero; per case = the mean over the prompt modes; per model = the mean over cases.
  */
+
+import { mean } from '../../stats/mean.js';
+import {
+  type GroupResult,
+  type MetricResult,
+  OVERALL_GROUPS,
+  type OverallGroup,
+  type OverallResult,
+} from '../results.js';
 import { QUALITY_GROUPS, type QualityGroup, type QualityMetric } from './metrics.js';
 
-export type MetricStatus = 'scored' | 'unresolved' | 'not_applicable' | 'not_measured';
-
-export interface MetricResult {
-  status: MetricStatus;
-  score: number | null;
-  reason?: string;
-}
-
-export interface GroupResult {
-  score: number | null;
-  incomplete: QualityMetric[];
-}
-
-const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+export {
+  type GroupResult,
+  type MetricResult,
+  type MetricStatus,
+  OVERALL_GROUPS,
+  type OverallGroup,
+  type OverallResult,
+} from '../results.js';
 
 export function qualityGroups(
   metrics: Readonly<Record<QualityMetric, MetricResult>>,
@@ -37,21 +40,6 @@ export function qualityGroups(
     out[g] = { score: scored.length ? mean(scored) : null, incomplete };
   }
   return out;
-}
-
-export const OVERALL_GROUPS = [
-  'keyframe_fidelity',
-  'temporal_organization',
-  'visual_quality',
-  'spatiotemporal_coherence',
-  'instruction_adherence',
-] as const;
-export type OverallGroup = (typeof OVERALL_GROUPS)[number];
-
-export interface OverallResult {
-  score: number | null;
-  /** Groups left out because they could not be measured. */
-  missing: OverallGroup[];
 }
 
 /** Overall of one case in one prompt mode. */

@@ -11,6 +11,7 @@ import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
 import { loadTemplate, render } from '../../judge/prompts.js';
 import type { LoadedCase, PromptMode } from '../cases.js';
+import { type Checklist, ChecklistItem } from '../results.js';
 import { METRIC_NAMES, type QualityMetric } from './metrics.js';
 
 export const CHECKLIST_PROTOCOL = 'compass-checklist';
@@ -26,14 +27,7 @@ const GUIDANCE: Record<QualityMetric, string> = {
   AVC: 'Sound and picture agree: sounds start and stop with the visible events that make them.',
 };
 
-export const ChecklistItem = z.object({
-  item_id: z.string().min(1).max(64),
-  question: z.string().min(1),
-  scope: z.enum(['shot', 'cross_shot', 'full_video']),
-  anchors: z.array(z.string()),
-  dimension: z.string().min(1),
-});
-export type ChecklistItem = z.output<typeof ChecklistItem>;
+export { Checklist, ChecklistItem } from '../results.js';
 
 /**
  * Items per checklist, per metric, as published (seed E.3): "Static checks favor 3–6
@@ -70,16 +64,6 @@ export function checklistSchema(kfIds: readonly string[], metric: QualityMetric)
           ctx.addIssue({ code: 'custom', path: ['items', i, 'anchors'], message: `unknown keyframe ${a}` });
     }
   });
-}
-
-export interface Checklist {
-  case_id: string;
-  prompt_mode: PromptMode;
-  metric: QualityMetric;
-  items: ChecklistItem[];
-  /** Why there are no items: the judge's reply did not parse twice. */
-  unresolved?: string;
-  raw?: string[];
 }
 
 function keyframeLines(c: LoadedCase): string {

@@ -12,9 +12,11 @@ import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
 import { cameraMotion } from '../../media/motion.js';
 import { probe } from '../../media/video.js';
+import { mean, sampleSd } from '../../stats/mean.js';
 import { type LoadedCase, type PromptMode, videoPath } from '../cases.js';
 import type { ResponseOptions, ScanOptions } from '../response/options.js';
 import type { ScanCache } from '../response/scan-cache.js';
+import type { ModelOverall, VideoEvaluation } from '../results.js';
 import { type ResponseRow, type ScoreRun, scoreModels } from '../score.js';
 import type { SegmentFn } from '../segment.js';
 import { caseOverall, type OverallResult, overallOf, qualityGroups } from './aggregate.js';
@@ -27,20 +29,7 @@ import {
   type QualityReport,
 } from './video.js';
 
-export interface VideoEvaluation {
-  case_id: string;
-  model: string;
-  prompt_mode: PromptMode;
-  run: number;
-  /** scored; or missing / failed (not decodable): 0 on every metric. */
-  status: ResponseRow['status'];
-  structure: LoadedCase['structure'];
-  n_keyframes: number;
-  conditioning: LoadedCase['conditioning'];
-  response: Pick<ResponseRow, 'metrics' | 'groups'>;
-  quality: QualityReport;
-  overall: OverallResult;
-}
+export type { ModelOverall, VideoEvaluation } from '../results.js';
 
 export interface EvaluateInput {
   cases: readonly LoadedCase[];
@@ -244,25 +233,6 @@ function runJudge(judge: Judge, run: number): Judge {
   });
 }
 
-export interface ModelOverall {
-  model: string;
-  /** Mean over runs of the per-run Overall (mean over cases of the per-case Overall). */
-  overall: number | null;
-  /** Standard deviation over runs (0 for one run). */
-  overall_sd: number;
-  runs: number;
-  cases: number;
-  /** Groups that could not be measured for some case (left out of its mean, never zero). */
-  flagged: string[];
-  /** Videos whose judge frame rate an opt-in --frame-budget lowered: "case__mode at R fps". */
-  below_rate: string[];
-  /** Videos present (scored) / expected, per run; missing and undecodable ones are not present. */
-  coverage: { present: number; expected: number };
-  groups: Record<string, number | null>;
-}
-
-const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
-
 /** Overall per model (SPEC §3.3 step 4), optionally restricted to some videos (a factor's level). */
 export function modelOverall(videos: readonly VideoEvaluation[], model: string): ModelOverall {
   const mine = videos.filter((v) => v.model === model);
@@ -284,8 +254,7 @@ export function modelOverall(videos: readonly VideoEvaluation[], model: string):
     if (scores.length) perRun.push(mean(scores));
   }
   const m = perRun.length ? mean(perRun) : null;
-  const sd =
-    perRun.length > 1 ? Math.sqrt(perRun.reduce((s, x) => s + (x - m!) ** 2, 0) / (perRun.length - 1)) : 0;
+  const sd = perRun.length > 1 ? sampleSd(perRun) : 0;
   const g = (f: (v: VideoEvaluation) => number | null) => {
     const xs = mine.map(f).filter((x): x is number => x !== null);
     return xs.length ? mean(xs) : null;

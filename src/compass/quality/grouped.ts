@@ -15,8 +15,11 @@ import type { Judge } from '../../judge/judge.js';
 import { loadTemplate, render } from '../../judge/prompts.js';
 import type { JudgeAudio, JudgeImage } from '../../judge/types.js';
 import type { LoadedCase, PromptMode } from '../cases.js';
+import type { DropReason, JudgedItem } from '../results.js';
 import type { ChecklistItem } from './checklist.js';
 import { METRIC_NAMES, type QualityMetric } from './metrics.js';
+
+export type { DropReason, JudgedItem } from '../results.js';
 
 export const GROUPED_PROTOCOL = 'compass-grouped';
 export const SCORE_ANCHORS = [0, 0.25, 0.5, 0.75, 1] as const;
@@ -44,20 +47,6 @@ const ItemReply = z.looseObject({
     .array(z.looseObject({ t_start_s: z.number(), t_end_s: z.number(), observation: z.string().min(1) }))
     .min(1),
 });
-
-export interface JudgedItem {
-  item_id: string;
-  score: number;
-  evidence: { t_start_s: number; t_end_s: number; observation: string }[];
-}
-
-export type DropReason =
-  | 'unknown_item'
-  | 'repeated_item'
-  | 'score_off_scale'
-  | 'no_evidence'
-  | 'time_out_of_range'
-  | 'malformed';
 
 export interface MetricJudgement {
   metric: QualityMetric;

@@ -4,27 +4,19 @@
  * on the same cases: a missing or undecodable video counts with 0 (`zero`), or every model is
  * restricted to the videos all of them have (`skip`); each row carries its coverage.
  */
+
+import type { Factor, Leaderboard } from '../results.js';
 import { commonRows, type MissingPolicy } from '../score.js';
 import { type ModelOverall, modelOverall, type VideoEvaluation } from './evaluate.js';
 
-export const FACTORS = {
+export type { Factor, Leaderboard } from '../results.js';
+
+export const FACTORS: Record<Factor, (v: VideoEvaluation) => string> = {
   keyframes: (v: VideoEvaluation) => String(v.n_keyframes).padStart(2, '0'),
   structure: (v: VideoEvaluation) => v.structure,
   prompt_mode: (v: VideoEvaluation) => v.prompt_mode,
   conditioning: (v: VideoEvaluation) => v.conditioning,
-} as const;
-export type Factor = keyof typeof FACTORS;
-
-export interface Leaderboard {
-  judge: string;
-  embedder: string;
-  runs: number;
-  /** What cut the videos into shots (pixel detector or judge, seed E.2). */
-  segmenter?: string;
-  missing: MissingPolicy;
-  models: ModelOverall[];
-  by: Record<Factor, Record<string, ModelOverall[]>>;
-}
+};
 
 const order = (rows: ModelOverall[]) =>
   rows.sort(

@@ -10,6 +10,7 @@ import type { JudgeStats } from '../../judge/types.js';
 import { writeFileAtomic } from '../../store/atomic-write.js';
 import { writeJsonl } from '../../store/jsonl.js';
 import { writeResponseRun } from '../outputs.js';
+import type { EvaluationRunFile } from '../results.js';
 import type { EvaluateResult } from './evaluate.js';
 import type { Leaderboard } from './leaderboard.js';
 
@@ -29,8 +30,14 @@ export async function writeEvaluationRun(
   await writeJsonl(join(out, 'evaluation.jsonl'), r.videos);
   await writeFileAtomic(join(out, 'leaderboard.json'), `${JSON.stringify(lb, null, 2)}\n`);
   const { scanned, cached, missing, failed } = r.response;
-  await writeFileAtomic(
-    join(out, 'run.json'),
-    `${JSON.stringify({ wall_s: meta.wall_s, judge: lb.judge, judge_stats: meta.judge, scans: { scanned, cached }, missing, failed, skipped: r.skipped }, null, 2)}\n`,
-  );
+  const runFile: EvaluationRunFile = {
+    wall_s: meta.wall_s,
+    judge: lb.judge,
+    judge_stats: { ...meta.judge },
+    scans: { scanned, cached },
+    missing,
+    failed,
+    skipped: r.skipped,
+  };
+  await writeFileAtomic(join(out, 'run.json'), `${JSON.stringify(runFile, null, 2)}\n`);
 }

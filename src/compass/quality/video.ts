@@ -11,7 +11,7 @@ import type { Judge } from '../../judge/judge.js';
 import { extractAudio } from '../../media/audio.js';
 import { probe, streamFrames, type VideoInfo } from '../../media/video.js';
 import type { LoadedCase, PromptMode } from '../cases.js';
-import type { ScanShot } from '../response/scan.js';
+import type { QualityMetricReport, QualityReport, ScanShot } from '../results.js';
 import { type GroupResult, type MetricResult, qualityGroups } from './aggregate.js';
 import type { Checklist } from './checklist.js';
 import { type DropReason, judgeGroup, type MetricJudgement } from './grouped.js';
@@ -22,6 +22,8 @@ import {
   type QualityGroup,
   type QualityMetric,
 } from './metrics.js';
+
+export type { QualityMetricReport, QualityReport } from '../results.js';
 
 export interface QualityOptions {
   /** Frames per second sent to the judge. */
@@ -42,19 +44,6 @@ export const DEFAULT_QUALITY_OPTIONS: QualityOptions = {
 };
 
 const TIMES_PER_DECODE = 48;
-
-export interface QualityMetricReport extends MetricResult {
-  items?: MetricJudgement['items'];
-  dropped?: Partial<Record<DropReason, number>>;
-  missing_items?: number;
-}
-
-export interface QualityReport {
-  /** `fps` asked; `effective_fps` the rate actually sent (lower only when the budget capped it). */
-  frames: { count: number; fps: number; effective_fps: number; capped_by_budget: boolean };
-  metrics: Record<QualityMetric, QualityMetricReport>;
-  groups: Record<QualityGroup, GroupResult>;
-}
 
 /**
  * Sample times over the whole video: (k + ½)/fps; only when an opt-in `budget` is smaller than

@@ -3,7 +3,9 @@
  * the case, the two groups, and the shots with the keyframes assigned to them. A pure function
  * of a `Scan` and the metric constants, so re-scoring with other constants costs no decoding.
  */
+import { mean } from '../../stats/mean.js';
 import type { LoadedCase } from '../cases.js';
+import { type KeyframeResponse, METRICS, type MetricScores, type ResponseReport } from '../results.js';
 import { fidelity } from './fidelity.js';
 import { localize, shotAt } from './localization.js';
 import { DEFAULT_RESPONSE_OPTIONS, type ResponseOptions } from './options.js';
@@ -14,50 +16,14 @@ import { presence } from './presence.js';
 import type { Scan } from './scan.js';
 import { uniqueness } from './uniqueness.js';
 
-export const METRICS = [
-  'presence',
-  'fidelity',
-  'ordering',
-  'localization',
-  'persistence',
-  'uniqueness',
-] as const;
-export type Metric = (typeof METRICS)[number];
-export type MetricScores = Record<Metric, number>;
+export {
+  type KeyframeResponse,
+  METRICS,
+  type Metric,
+  type MetricScores,
+  type ResponseReport,
+} from '../results.js';
 
-export interface KeyframeResponse {
-  kf_id: string;
-  matched: boolean;
-  /** t(k): the middle of the hold that places the keyframe; null when unmatched. */
-  t_best_s: number | null;
-  /** Time of f*, the single most similar frame. */
-  t_peak_s: number;
-  cos: number;
-  psnr_db: number | null;
-  ssim: number | null;
-  /** The detected shot the keyframe is assigned to (the one holding t(k)); null when unmatched (seed E.2). */
-  shot: number | null;
-  /** Multi-shot: the detected shot its intended shot was aligned to (null: none); one-take: null. */
-  aligned_shot: number | null;
-  /** Seconds the γ-run around f* lasts; separate matched runs; whether its hold overlaps another's. */
-  persistence_s: number | null;
-  runs: number;
-  shared_hold: boolean;
-  scores: MetricScores;
-}
-
-export interface ResponseReport {
-  case_id: string;
-  embedder: string;
-  gamma: number;
-  metrics: MetricScores;
-  groups: { keyframe_fidelity: number; temporal_organization: number };
-  keyframes: KeyframeResponse[];
-  shots: { index: number; start_s: number; end_s: number; keyframes: string[] }[];
-  sample_fps: number;
-}
-
-const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 export function resolveGamma(o: Pick<ResponseOptions, 'gamma'>, embedderDefault: number | undefined): number {

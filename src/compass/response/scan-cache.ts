@@ -5,13 +5,15 @@
  * (`compass score` again, `compass sensitivity`) decodes and embeds nothing.
  */
 import type { Embedder } from '../../embed/embedder.js';
-import type { ShotOptions } from '../../media/shots.js';
+import { DEFAULT_SHOT_OPTIONS, type ShotOptions } from '../../media/shots.js';
 import { cacheKey, sha256File } from '../../store/canonical.js';
 import { KvTable, openDatabase, type SqliteDatabase } from '../../store/sqlite.js';
+import { Scan } from '../results.js';
 import { DEFAULT_SCAN_OPTIONS, type ScanOptions } from './options.js';
-import { type Scan, type ScanInput, type ScanTimings, scanVideo } from './scan.js';
+import { type ScanInput, type ScanTimings, scanVideo } from './scan.js';
 
-export const SCAN_CACHE_NAMESPACE = 'kfbench/compass-scan/v2';
+/** v3: the key holds the resolved shot options (v2 held the caller's partial ones). */
+export const SCAN_CACHE_NAMESPACE = 'kfbench/compass-scan/v3';
 
 export class ScanCache {
   readonly db: SqliteDatabase;
@@ -22,9 +24,16 @@ export class ScanCache {
     this.db = openDatabase(path);
     this.table = new KvTable(this.db, 'compass_scans');
   }
+  /** The scan stored under `key`; an entry that does not parse as a scan is a miss (it is scanned again and replaced). */
   get(key: string): Scan | undefined {
     const v = this.table.get(key);
-    return v ? (JSON.parse(v.toString('utf8')) as Scan) : undefined;
+    if (!v) return undefined;
+    try {
+      const r = Scan.safeParse(JSON.parse(v.toString('utf8')));
+      return r.success ? r.data : undefined;
+    } catch {
+      return undefined;
+    }
   }
   put(key: string, scan: Scan): void {
     this.table.put(key, Buffer.from(JSON.stringify(scan), 'utf8'));
@@ -34,21 +43,27 @@ export class ScanCache {
   }
 }
 
+/**
+ * The cache key of a scan: built from the resolved options (defaults filled in), so a changed
+ * default changes the key instead of serving a scan made under the old one.
+ */
 export async function scanKey(
   input: ScanInput,
   embedder: Embedder,
-  opts: ScanOptions,
+  opts: Partial<ScanOptions>,
   shotOpts: Partial<ShotOptions>,
 ): Promise<string> {
+  const o: ScanOptions = { ...DEFAULT_SCAN_OPTIONS, ...opts };
+  const shots: ShotOptions = { ...DEFAULT_SHOT_OPTIONS, ...shotOpts };
   const images = new Map<string, string>();
   for (const k of input.keyframes) if (!images.has(k.image)) images.set(k.image, await sha256File(k.image));
   return cacheKey(SCAN_CACHE_NAMESPACE, {
     video: await sha256File(input.video),
     keyframes: input.keyframes.map((k) => images.get(k.image)),
     embedder: { id: embedder.id, version: embedder.version, config: embedder.config },
-    fpsCap: opts.fpsCap,
-    pixelSize: opts.pixelSize,
-    shots: shotOpts,
+    fpsCap: o.fpsCap,
+    pixelSize: o.pixelSize,
+    shots,
   });
 }
 

@@ -22,43 +22,14 @@ import {
   streamFramePairs,
   type VideoInfo,
 } from '../../media/video.js';
+import type { Scan, ScanPeak, ScanTimings } from '../results.js';
 import { DEFAULT_SCAN_OPTIONS, type ScanOptions } from './options.js';
 
-export interface ScanPeak {
-  /** Index of f* among the sampled frames. */
-  frame: number;
-  cos: number;
-  /** null when the frame and the keyframe are identical (PSNR infinite). */
-  psnr_db: number | null;
-  ssim: number;
-}
-
-export interface ScanShot {
-  start_s: number;
-  end_s: number;
-}
-
-export interface Scan {
-  /** `vfr`: variable frame rate — frame j then lasts until times[j + 1] (the last, 1/sample_fps). */
-  video: { width: number; height: number; fps: number; frames: number; duration_s: number; vfr?: boolean };
-  /** Sampled frames per second (the video's rate — its mean rate when variable — or the cap). */
-  sample_fps: number;
-  /** Start of each sampled frame's interval (its presentation time), seconds; each lasts 1/sample_fps. */
-  times: number[];
-  /** sims[k][j]: cosine of keyframe k with sampled frame j. */
-  sims: number[][];
-  peaks: ScanPeak[];
-  shots: ScanShot[];
-}
+export type { Scan, ScanPeak, ScanShot, ScanTimings } from '../results.js';
 
 export interface ScanInput {
   video: string;
   keyframes: { kf_id: string; image: string }[];
-}
-
-export interface ScanTimings {
-  decode_embed_s: number;
-  pixels_s: number;
 }
 
 /** Scan one video. A video with no frames, or that cannot be decoded, is bad input naming it. */

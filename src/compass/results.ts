@@ -1,0 +1,332 @@
+/**
+ * The files `compass score` and `compass evaluate` write and kfbench reads again (the viewer,
+ * `compass report`), one zod schema each, in one place: response.jsonl (`ResponseRow`),
+ * summary.json (`ResponseSummary`), checklists.jsonl (`Checklist`), evaluation.jsonl
+ * (`VideoEvaluation`), leaderboard.json (`Leaderboard`) and the two run.json files; also the scan
+ * kept in the scan cache (`Scan`). The writers' types are `z.infer` of these schemas (the modules
+ * that compute them re-export the types) and every reader parses with them. A value that could not
+ * be computed is `null`, never NaN, and the type says so.
+ */
+import { z } from 'zod';
+import { PROMPT_MODES, STRUCTURES } from './cases.js';
+import { QUALITY_GROUPS, QUALITY_METRICS } from './quality/metrics.js';
+
+const Count = z.number().int().nonnegative();
+const Seconds = z.number().nonnegative();
+
+/** The six keyframe-response metrics, in their published order. */
+export const METRICS = [
+  'presence',
+  'fidelity',
+  'ordering',
+  'localization',
+  'persistence',
+  'uniqueness',
+] as const;
+export type Metric = (typeof METRICS)[number];
+export const MetricScores = z.record(z.enum(METRICS), z.number());
+export type MetricScores = z.infer<typeof MetricScores>;
+
+export const ResponseGroups = z.object({ keyframe_fidelity: z.number(), temporal_organization: z.number() });
+
+export const KeyframeResponse = z.object({
+  kf_id: z.string(),
+  matched: z.boolean(),
+  /** t(k): the middle of the hold that places the keyframe; null when unmatched. */
+  t_best_s: z.number().nullable(),
+  /** Time of f*, the single most similar frame. */
+  t_peak_s: z.number(),
+  cos: z.number(),
+  psnr_db: z.number().nullable(),
+  ssim: z.number().nullable(),
+  /** The detected shot the keyframe is assigned to (the one holding t(k)); null when unmatched (seed E.2). */
+  shot: z.number().int().nullable(),
+  /** Multi-shot: the detected shot its intended shot was aligned to (null: none); one-take: null. */
+  aligned_shot: z.number().int().nullable(),
+  /** Seconds the γ-run around f* lasts; separate matched runs; whether its hold overlaps another's. */
+  persistence_s: z.number().nullable(),
+  runs: Count,
+  shared_hold: z.boolean(),
+  scores: MetricScores,
+});
+export type KeyframeResponse = z.infer<typeof KeyframeResponse>;
+
+/** The keyframe-response report of one video for one case. */
+export const ResponseReport = z.object({
+  case_id: z.string(),
+  embedder: z.string(),
+  gamma: z.number(),
+  metrics: MetricScores,
+  groups: ResponseGroups,
+  keyframes: z.array(KeyframeResponse),
+  shots: z.array(
+    z.object({ index: Count, start_s: z.number(), end_s: z.number(), keyframes: z.array(z.string()) }),
+  ),
+  sample_fps: z.number(),
+});
+export type ResponseReport = z.infer<typeof ResponseReport>;
+
+export const VideoStatus = z.enum(['scored', 'missing', 'failed']);
+export type VideoStatus = z.infer<typeof VideoStatus>;
+const Structure = z.enum(STRUCTURES);
+const Conditioning = z.enum(['image_list', 'storyboard_grid']);
+const PromptModeSchema = z.enum(PROMPT_MODES);
+
+/** One row of response.jsonl: one model's video of one case in one prompt mode. */
+export const ResponseRow = ResponseReport.extend({
+  model: z.string(),
+  /** scored; or missing / failed (not decodable): every metric 0. */
+  status: VideoStatus,
+  /** What cut the video into shots: pixel (the shot detector) or judge (seed E.2). */
+  segmenter: z.string(),
+  /** With the judge segmenter: the judge's own assignment of each keyframe to a shot. */
+  judge_assignments: z.record(z.string(), z.number().int().nullable()).optional(),
+  prompt_mode: PromptModeSchema,
+  structure: Structure,
+  n_keyframes: Count,
+  conditioning: Conditioning,
+});
+export type ResponseRow = z.infer<typeof ResponseRow>;
+
+export const SummaryCell = z.object({
+  /** Videos in the mean (present or zero-scored). */
+  n: Count,
+  metrics: MetricScores,
+  groups: ResponseGroups,
+});
+export type SummaryCell = z.infer<typeof SummaryCell>;
+
+export const MissingPolicy = z.enum(['zero', 'skip']);
+export type MissingPolicy = z.infer<typeof MissingPolicy>;
+
+/** summary.json of `compass score` (and `compass evaluate`): means by model and factor. */
+export const ResponseSummary = z.object({
+  embedder: z.string(),
+  gamma: z.number(),
+  /** zero: missing/undecodable videos score 0; skip: every model restricted to the videos all have. */
+  missing: MissingPolicy,
+  /** The segmenters that cut the videos into shots (pixel, judge). */
+  segmenter: z.string(),
+  models: z.record(
+    z.string(),
+    z.object({
+      all: SummaryCell,
+      /** Videos scored / expected (missing and undecodable ones are not present). */
+      coverage: z.object({ present: Count, expected: Count }),
+      by_keyframes: z.record(z.string(), SummaryCell),
+      by_structure: z.record(z.string(), SummaryCell),
+      by_prompt_mode: z.record(z.string(), SummaryCell),
+      by_conditioning: z.record(z.string(), SummaryCell),
+    }),
+  ),
+});
+export type ResponseSummary = z.infer<typeof ResponseSummary>;
+
+export const ScanTimings = z.object({ decode_embed_s: Seconds, pixels_s: Seconds });
+export type ScanTimings = z.infer<typeof ScanTimings>;
+
+/** run.json of `compass score`: what varies between runs. */
+export const ResponseRunFile = z.object({
+  embedder: z.string(),
+  wall_s: Seconds,
+  scanned: Count,
+  cached: Count,
+  timings: ScanTimings,
+  missing: z.array(z.string()),
+  failed: z.array(z.object({ video: z.string(), error: z.string() })),
+});
+export type ResponseRunFile = z.infer<typeof ResponseRunFile>;
+
+// ── video quality ───────────────────────────────────────────────────────────────────────────
+
+const QualityMetricSchema = z.enum(QUALITY_METRICS);
+const QualityGroupSchema = z.enum(Object.keys(QUALITY_GROUPS) as [keyof typeof QUALITY_GROUPS]);
+
+export const ChecklistItem = z.object({
+  item_id: z.string().min(1).max(64),
+  question: z.string().min(1),
+  scope: z.enum(['shot', 'cross_shot', 'full_video']),
+  anchors: z.array(z.string()),
+  dimension: z.string().min(1),
+});
+export type ChecklistItem = z.infer<typeof ChecklistItem>;
+
+/** One row of checklists.jsonl: the items every model's video of a case and mode is judged against. */
+export const Checklist = z.object({
+  case_id: z.string(),
+  prompt_mode: PromptModeSchema,
+  metric: QualityMetricSchema,
+  items: z.array(ChecklistItem),
+  /** Why there are no items: the judge's reply did not parse twice. */
+  unresolved: z.string().optional(),
+  raw: z.array(z.string()).optional(),
+});
+export type Checklist = z.infer<typeof Checklist>;
+
+export const MetricStatus = z.enum(['scored', 'unresolved', 'not_applicable', 'not_measured']);
+export type MetricStatus = z.infer<typeof MetricStatus>;
+
+export const MetricResult = z.object({
+  status: MetricStatus,
+  score: z.number().nullable(),
+  reason: z.string().optional(),
+});
+export type MetricResult = z.infer<typeof MetricResult>;
+
+export const GroupResult = z.object({
+  score: z.number().nullable(),
+  incomplete: z.array(QualityMetricSchema),
+});
+export type GroupResult = z.infer<typeof GroupResult>;
+
+export const JudgedItem = z.object({
+  item_id: z.string(),
+  score: z.number(),
+  evidence: z.array(z.object({ t_start_s: z.number(), t_end_s: z.number(), observation: z.string() })),
+});
+export type JudgedItem = z.infer<typeof JudgedItem>;
+
+export const DropReason = z.enum([
+  'unknown_item',
+  'repeated_item',
+  'score_off_scale',
+  'no_evidence',
+  'time_out_of_range',
+  'malformed',
+]);
+export type DropReason = z.infer<typeof DropReason>;
+
+export const QualityMetricReport = MetricResult.extend({
+  items: z.array(JudgedItem).optional(),
+  dropped: z.partialRecord(DropReason, Count).optional(),
+  missing_items: Count.optional(),
+});
+export type QualityMetricReport = z.infer<typeof QualityMetricReport>;
+
+export const QualityReport = z.object({
+  /** `fps` asked; `effective_fps` the rate actually sent (lower only when the budget capped it). */
+  frames: z.object({
+    count: Count,
+    fps: z.number(),
+    effective_fps: z.number(),
+    capped_by_budget: z.boolean(),
+  }),
+  metrics: z.record(QualityMetricSchema, QualityMetricReport),
+  groups: z.record(QualityGroupSchema, GroupResult),
+});
+export type QualityReport = z.infer<typeof QualityReport>;
+
+export const OVERALL_GROUPS = [
+  'keyframe_fidelity',
+  'temporal_organization',
+  'visual_quality',
+  'spatiotemporal_coherence',
+  'instruction_adherence',
+] as const;
+export type OverallGroup = (typeof OVERALL_GROUPS)[number];
+
+export const OverallResult = z.object({
+  score: z.number().nullable(),
+  /** Groups left out because they could not be measured. */
+  missing: z.array(z.enum(OVERALL_GROUPS)),
+});
+export type OverallResult = z.infer<typeof OverallResult>;
+
+/** One row of evaluation.jsonl: one video in one run, both axes and its Overall. */
+export const VideoEvaluation = z.object({
+  case_id: z.string(),
+  model: z.string(),
+  prompt_mode: PromptModeSchema,
+  run: Count,
+  /** scored; or missing / failed (not decodable): 0 on every metric. */
+  status: VideoStatus,
+  structure: Structure,
+  n_keyframes: Count,
+  conditioning: Conditioning,
+  response: z.object({ metrics: MetricScores, groups: ResponseGroups }),
+  quality: QualityReport,
+  overall: OverallResult,
+});
+export type VideoEvaluation = z.infer<typeof VideoEvaluation>;
+
+export const ModelOverall = z.object({
+  model: z.string(),
+  /** Mean over runs of the per-run Overall (mean over cases of the per-case Overall). */
+  overall: z.number().nullable(),
+  /** Standard deviation over runs (0 for one run). */
+  overall_sd: z.number().nonnegative(),
+  runs: Count,
+  cases: Count,
+  /** Groups that could not be measured for some case (left out of its mean, never zero). */
+  flagged: z.array(z.string()),
+  /** Videos whose judge frame rate an opt-in --frame-budget lowered: "case__mode at R fps". */
+  below_rate: z.array(z.string()),
+  /** Videos present (scored) / expected, per run; missing and undecodable ones are not present. */
+  coverage: z.object({ present: Count, expected: Count }),
+  groups: z.record(z.string(), z.number().nullable()),
+});
+export type ModelOverall = z.infer<typeof ModelOverall>;
+
+export const FACTOR_NAMES = ['keyframes', 'structure', 'prompt_mode', 'conditioning'] as const;
+export type Factor = (typeof FACTOR_NAMES)[number];
+
+/** leaderboard.json: Overall and the six groups per model, overall and by each factor's levels. */
+export const Leaderboard = z.object({
+  judge: z.string(),
+  embedder: z.string(),
+  runs: Count,
+  /** What cut the videos into shots (pixel detector or judge, seed E.2). */
+  segmenter: z.string().optional(),
+  missing: MissingPolicy,
+  models: z.array(ModelOverall),
+  by: z.record(z.enum(FACTOR_NAMES), z.record(z.string(), z.array(ModelOverall))),
+});
+export type Leaderboard = z.infer<typeof Leaderboard>;
+
+/** run.json of `compass evaluate`. */
+export const EvaluationRunFile = z.object({
+  wall_s: Seconds,
+  judge: z.string(),
+  judge_stats: z.record(z.string(), z.number()),
+  scans: z.object({ scanned: Count, cached: Count }),
+  missing: z.array(z.string()),
+  failed: z.array(z.object({ video: z.string(), error: z.string() })),
+  skipped: z.array(z.string()),
+});
+export type EvaluationRunFile = z.infer<typeof EvaluationRunFile>;
+
+// ── the scan cache ──────────────────────────────────────────────────────────────────────────
+
+/** One video's scan as the scan cache keeps it (a pure function of the video, keyframes and options). */
+export const ScanPeak = z.object({
+  /** Index of f* among the sampled frames. */
+  frame: Count,
+  cos: z.number(),
+  /** null when the frame and the keyframe are identical (PSNR infinite). */
+  psnr_db: z.number().nullable(),
+  ssim: z.number(),
+});
+export type ScanPeak = z.infer<typeof ScanPeak>;
+export const ScanShot = z.object({ start_s: z.number(), end_s: z.number() });
+export type ScanShot = z.infer<typeof ScanShot>;
+
+export const Scan = z.object({
+  /** `vfr`: variable frame rate — frame j then lasts until times[j + 1] (the last, 1/sample_fps). */
+  video: z.object({
+    width: z.number(),
+    height: z.number(),
+    fps: z.number(),
+    frames: z.number(),
+    duration_s: z.number(),
+    vfr: z.boolean().optional(),
+  }),
+  /** Sampled frames per second (the video's rate — its mean rate when variable — or the cap). */
+  sample_fps: z.number(),
+  /** Start of each sampled frame's interval (its presentation time), seconds; each lasts 1/sample_fps. */
+  times: z.array(z.number()),
+  /** sims[k][j]: cosine of keyframe k with sampled frame j. */
+  sims: z.array(z.array(z.number())),
+  peaks: z.array(ScanPeak),
+  shots: z.array(ScanShot),
+});
+export type Scan = z.infer<typeof Scan>;
