@@ -2,7 +2,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { align, loadAlignInputs } from '../compass/align.js';
 import {
   type LoadedCase,

@@ -15,13 +15,7 @@ import type { ShotOptions } from '../media/shots.js';
 import { mean } from '../stats/mean.js';
 import { type LoadedCase, type PromptMode, videoPath } from './cases.js';
 import type { ResponseOptions, ScanOptions } from './response/options.js';
-import {
-  METRICS,
-  type MetricScores,
-  type ResponseReport,
-  scoreResponse,
-  zeroResponse,
-} from './response/report.js';
+import { METRICS, type MetricScores, scoreResponse, zeroResponse } from './response/report.js';
 import type { ScanTimings } from './response/scan.js';
 import { cachedScan, type ScanCache } from './response/scan-cache.js';
 import type { MissingPolicy, ResponseRow, ResponseSummary, SummaryCell, VideoStatus } from './results.js';

@@ -12,16 +12,10 @@ import { extractAudio } from '../../media/audio.js';
 import { probe, streamFrames, type VideoInfo } from '../../media/video.js';
 import type { LoadedCase, PromptMode } from '../cases.js';
 import type { QualityMetricReport, QualityReport, ScanShot } from '../results.js';
-import { type GroupResult, type MetricResult, qualityGroups } from './aggregate.js';
+import { qualityGroups } from './aggregate.js';
 import type { Checklist } from './checklist.js';
-import { type DropReason, judgeGroup, type MetricJudgement } from './grouped.js';
-import {
-  applicability,
-  QUALITY_GROUPS,
-  QUALITY_METRICS,
-  type QualityGroup,
-  type QualityMetric,
-} from './metrics.js';
+import { judgeGroup } from './grouped.js';
+import { applicability, QUALITY_GROUPS, QUALITY_METRICS, type QualityMetric } from './metrics.js';
 
 export type { QualityMetricReport, QualityReport } from '../results.js';
 
