@@ -7,6 +7,7 @@
  *  - backend errors (after the backend's own retries) propagate and are never cached.
  */
 import type { z } from 'zod';
+import { abortReason } from '../concurrency/abort.js';
 import { type CachedAnswer, type JudgeCache, judgeCacheKey } from './cache.js';
 import { parseReply } from './parse.js';
 import {
@@ -43,6 +44,7 @@ export class Judge {
   readonly sampling: Sampling;
   private readonly inflight = new Map<string, Promise<CachedAnswer>>();
   private listeners: ((e: JudgeEvent) => void)[] = [];
+  private begun = 0;
 
   constructor(
     readonly backend: JudgeBackend,
@@ -57,6 +59,11 @@ export class Judge {
   /** "backend:model", as reports name the reader. */
   get name(): string {
     return `${this.backend.name}:${this.backend.model}`;
+  }
+
+  /** Backend calls started so far (in flight included): what a call budget counts. */
+  get callsStarted(): number {
+    return this.begun;
   }
 
   onEvent(f: (e: JudgeEvent) => void): void {
@@ -82,7 +89,22 @@ export class Judge {
     return !!this.opts.cache?.get(this.keyOf(q));
   }
 
-  async ask<S extends z.ZodType>(q: Question<S>): Promise<Verdict<z.output<S>>> {
+  /**
+   * A view of this judge whose questions stop on `gate` (a pool's abort): once it has aborted no
+   * new backend call starts (calls already on the wire finish). Stats, cache and single flight are
+   * shared with this judge.
+   */
+  withSignal(gate: AbortSignal): Judge {
+    const view = Object.create(this) as Judge;
+    view.ask = <S extends z.ZodType>(q: Question<S>, g?: AbortSignal) =>
+      this.ask(q, g ? AbortSignal.any([gate, g]) : gate);
+    return view;
+  }
+
+  /** Ask one question. `gate`: no backend call starts once it has aborted (see `withSignal`). */
+  async ask<S extends z.ZodType>(q: Question<S>, gate?: AbortSignal): Promise<Verdict<z.output<S>>> {
+    const signal =
+      this.opts.signal && gate ? AbortSignal.any([this.opts.signal, gate]) : (gate ?? this.opts.signal);
     const key = this.keyOf(q);
     const hit = this.opts.cache?.get(key);
     if (hit) {
@@ -93,20 +115,12 @@ export class Judge {
     let p = this.inflight.get(key);
     let shared = true;
     if (!p) {
+      if (signal?.aborted) throw abortReason(signal);
       shared = false;
-      p = this.fresh(q);
+      p = this.fresh(q, key, signal);
       this.inflight.set(key, p);
-      p.then(
-        (a) => {
-          this.opts.cache?.put(
-            key,
-            { backend: this.backend.name, model: this.backend.model, protocol: q.protocol.name },
-            a,
-          );
-          this.inflight.delete(key);
-        },
-        () => this.inflight.delete(key),
-      );
+      const done = () => this.inflight.delete(key);
+      p.then(done, done);
     }
     const a = await p;
     if (shared) this.stats.cached++;
@@ -114,12 +128,32 @@ export class Judge {
     return this.toVerdict<z.output<S>>(a, q.schema, shared, shared ? 0 : a.raw.length);
   }
 
-  private async fresh<S extends z.ZodType>(q: Question<S>): Promise<CachedAnswer> {
+  /** Ask the backend, then cache the answer: a failing cache write rejects this promise (never unhandled). */
+  private async fresh<S extends z.ZodType>(
+    q: Question<S>,
+    key: string,
+    signal: AbortSignal | undefined,
+  ): Promise<CachedAnswer> {
+    const a = await this.askBackend(q, signal);
+    this.opts.cache?.put(
+      key,
+      { backend: this.backend.name, model: this.backend.model, protocol: q.protocol.name },
+      a,
+    );
+    return a;
+  }
+
+  private async askBackend<S extends z.ZodType>(
+    q: Question<S>,
+    signal: AbortSignal | undefined,
+  ): Promise<CachedAnswer> {
     const raw: string[] = [];
     const usage = { prompt_tokens: 0, completion_tokens: 0 };
     let latency = 0;
     let reason = '';
     for (let attempt = 0; attempt < 2; attempt++) {
+      if (signal?.aborted) throw abortReason(signal);
+      this.begun++;
       const r = await this.backend.complete(
         {
           prompt: q.prompt,
@@ -131,6 +165,7 @@ export class Judge {
           attempt,
         },
         this.opts.signal,
+        signal,
       );
       raw.push(r.text);
       usage.prompt_tokens += r.usage.prompt_tokens;

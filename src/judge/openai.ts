@@ -9,10 +9,11 @@
  * The API key comes from the options (KFBENCH_API_KEY / OPENAI_API_KEY) and is never logged.
  */
 import OpenAI from 'openai';
+import { abortReason, sleep } from '../concurrency/abort.js';
+import { Semaphore } from '../concurrency/semaphore.js';
 import { BackendError } from '../errors.js';
 import { type Endpoint, EndpointPool } from './endpoints.js';
 import { dataUrl } from './images.js';
-import { Semaphore } from './semaphore.js';
 import type { BackendReply, BackendRequest, JudgeBackend } from './types.js';
 
 export interface OpenAiOptions {
@@ -99,16 +100,17 @@ export class OpenAiBackend implements JudgeBackend {
     return exp * (0.5 + 0.5 * this.o.random());
   }
 
-  async complete(req: BackendRequest, signal?: AbortSignal): Promise<BackendReply> {
-    const release = await this.sem.acquire();
-    try {
-      return await this.attempts(req, signal);
-    } finally {
-      release();
-    }
+  async complete(req: BackendRequest, signal?: AbortSignal, gate?: AbortSignal): Promise<BackendReply> {
+    const stop = signal && gate ? AbortSignal.any([signal, gate]) : (gate ?? signal);
+    return this.sem.use(() => this.attempts(req, signal, stop), stop);
   }
 
-  private async attempts(req: BackendRequest, signal?: AbortSignal): Promise<BackendReply> {
+  /** `signal` cancels a request on the wire; `stop` (signal or gate) keeps the next attempt from starting. */
+  private async attempts(
+    req: BackendRequest,
+    signal?: AbortSignal,
+    stop?: AbortSignal,
+  ): Promise<BackendReply> {
     const content: OpenAI.Chat.Completions.ChatCompletionContentPart[] = [{ type: 'text', text: req.prompt }];
     req.images.forEach((img, i) => {
       content.push({ type: 'text', text: `Image ${req.labels[i] ?? i + 1}:` });
@@ -125,7 +127,7 @@ export class OpenAiBackend implements JudgeBackend {
     let refused = 0;
     let last = '';
     for (let attempt = 0; attempt <= this.o.maxRetries; attempt++) {
-      if (signal?.aborted) throw new BackendError('judge request cancelled');
+      if (stop?.aborted) throw abortReason(stop);
       const ep: Endpoint<OpenAI> = this.pool.pick();
       ep.inflight++;
       const t0 = performance.now();
@@ -169,7 +171,7 @@ export class OpenAiBackend implements JudgeBackend {
           last = `no reply within ${this.o.timeoutMs} ms`;
           this.pool.failed(ep);
         } else if (e instanceof OpenAI.APIUserAbortError || signal?.aborted) {
-          throw new BackendError('judge request cancelled');
+          throw signal?.aborted ? abortReason(signal) : new BackendError('judge request cancelled');
         } else if (e instanceof OpenAI.APIConnectionError) {
           const code = causeCode(e);
           last = `connection error${code ? ` (${code})` : ''}`;
@@ -188,7 +190,7 @@ export class OpenAiBackend implements JudgeBackend {
       }
       if (attempt === this.o.maxRetries) break;
       retries++;
-      await new Promise((r) => setTimeout(r, waitMs ?? this.backoff(attempt)));
+      await sleep(waitMs ?? this.backoff(attempt), stop);
     }
     throw new BackendError(`judge gave up after ${this.o.maxRetries + 1} attempts (last: ${last})`);
   }
