@@ -36,6 +36,7 @@ import {
 import { textTable } from '../report/table.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { readJsonFile } from '../store/jsonl.js';
+import { withInterrupt } from './interrupt.js';
 import { judgeFlags, judgeOptions } from './judge.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 import { progress } from './progress.js';
@@ -398,7 +399,7 @@ export function registerCompass(program: Command): void {
         .option('--max-tokens <n>', 'reply budget per call', '2048')
         .option(
           '--max-calls <n>',
-          'stop starting new videos after this many judge calls (exit 5; resume later)',
+          'make at most this many judge calls, checklists included (exit 5; run again to resume)',
         )
         .option('--dry-run', 'count the judge calls needed and cached, spend none'),
     ),
@@ -455,53 +456,57 @@ export function registerCompass(program: Command): void {
         ]);
         return;
       }
-      const judge = await openJudge(settings);
-      const embedder = await createEmbedder(o.embedder);
-      const cache = new ScanCache(join(out, 'scan-cache.sqlite'));
-      const bar = progress('videos');
-      let started = false;
-      const t0 = Date.now();
-      try {
-        const r = await evaluateCompass({
-          cases,
-          videos: o.videos,
-          models: o.model,
-          modes,
-          embedder,
-          judge: judge.judge,
-          encoder: judge.encoder,
-          response,
-          scan,
-          quality,
-          cache,
-          runs,
-          ...(o.maxCalls ? { maxCalls: int('--max-calls', o.maxCalls, 0) } : {}),
-          onVideo: (done, total, what) => {
-            if (!started) {
-              bar.start(total, 'compass evaluate');
-              started = true;
-            }
-            bar.update(done, what);
-          },
-        });
-        bar.stop();
-        const lb = leaderboard(r.videos, o.model, { judge: judge.judge.name, embedder: embedder.id, runs });
-        await writeEvaluationRun(out, r, lb, o.model, {
-          wall_s: (Date.now() - t0) / 1000,
-          judge: judge.judge.stats,
-        });
-        const s = judge.judge.stats;
-        printLines([
-          leaderboardText({ ...lb, by: {} as typeof lb.by }),
-          `judge calls ${s.calls}, from the cache ${s.cached}, unresolved ${s.unresolved}; results in ${out}`,
-        ]);
-        partial(r.response);
-        budgetCheck(r);
-      } finally {
-        cache.close();
-        await embedder.close();
-        await judge.close();
-      }
+      await withInterrupt(async (signal) => {
+        const judge = await openJudge(settings, { signal });
+        const embedder = await createEmbedder(o.embedder);
+        const cache = new ScanCache(join(out, 'scan-cache.sqlite'));
+        const bar = progress('videos');
+        let started = false;
+        const t0 = Date.now();
+        try {
+          const r = await evaluateCompass({
+            cases,
+            videos: o.videos,
+            models: o.model,
+            modes,
+            embedder,
+            judge: judge.judge,
+            encoder: judge.encoder,
+            response,
+            scan,
+            quality,
+            cache,
+            runs,
+            concurrency: settings.concurrency,
+            signal,
+            ...(o.maxCalls ? { maxCalls: int('--max-calls', o.maxCalls, 0) } : {}),
+            onVideo: (done, total, what) => {
+              if (!started) {
+                bar.start(total, 'compass evaluate');
+                started = true;
+              }
+              bar.update(done, what);
+            },
+          });
+          bar.stop();
+          const lb = leaderboard(r.videos, o.model, { judge: judge.judge.name, embedder: embedder.id, runs });
+          await writeEvaluationRun(out, r, lb, o.model, {
+            wall_s: (Date.now() - t0) / 1000,
+            judge: judge.judge.stats,
+          });
+          const s = judge.judge.stats;
+          printLines([
+            leaderboardText({ ...lb, by: {} as typeof lb.by }),
+            `judge calls ${s.calls}, from the cache ${s.cached}, unresolved ${s.unresolved}; results in ${out}`,
+          ]);
+          partial(r.response);
+          budgetCheck(r);
+        } finally {
+          cache.close();
+          await embedder.close();
+          await judge.close();
+        }
+      });
     },
   );
 

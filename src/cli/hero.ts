@@ -25,6 +25,7 @@ import { INSERTION_PROTOCOLS, type InsertionProtocol } from '../judge/insertion.
 import { writeReaderFile } from '../judge/local.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { heroTable } from '../report/hero.js';
+import { interruptSignal } from './interrupt.js';
 import { judgeFlags, judgeOptions } from './judge.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 import { progress } from './progress.js';
@@ -547,11 +548,15 @@ export function registerHero(program: Command): void {
           names.set(base, n);
           return { method: n > 1 ? `${base}#${n}` : base, file };
         });
-        const j = await openJudge(resolveJudgeSettings(judgeFlags(o)));
+        const settings = resolveJudgeSettings(judgeFlags(o));
+        const interrupt = interruptSignal();
+        const j = await openJudge(settings, { signal: interrupt.signal });
         const t0 = Date.now();
         const bar = progress('insertions');
         try {
           const r = await evaluate({
+            concurrency: settings.concurrency,
+            signal: interrupt.signal,
             data: o.data,
             track: o.track,
             methods,
@@ -610,6 +615,7 @@ export function registerHero(program: Command): void {
               [],
             );
         } finally {
+          interrupt.dispose();
           bar.stop();
           await j.close();
         }

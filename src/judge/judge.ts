@@ -8,6 +8,7 @@
  */
 import type { z } from 'zod';
 import { abortReason } from '../concurrency/abort.js';
+import { KfbenchError } from '../errors.js';
 import { type CachedAnswer, type JudgeCache, judgeCacheKey } from './cache.js';
 import { parseReply } from './parse.js';
 import {
@@ -35,6 +36,19 @@ export interface JudgeOptions {
   cache?: JudgeCache | undefined;
   sampling?: Partial<Sampling>;
   signal?: AbortSignal | undefined;
+}
+
+export interface CallLimits {
+  /** Start no new question once this many backend calls have started (see `Judge.ask`). */
+  maxCalls?: number | undefined;
+}
+
+/** The call budget (--max-calls) is spent: the question was not asked. Exit 5 when it ends a run. */
+export class CallBudgetSpent extends KfbenchError {
+  constructor(readonly maxCalls: number) {
+    super('PARTIAL', `the call budget of ${maxCalls} is spent (run again to resume)`);
+    this.name = 'CallBudgetSpent';
+  }
 }
 
 export type JudgeEvent = { type: 'answer'; cached: boolean; unresolved: boolean };
@@ -94,15 +108,23 @@ export class Judge {
    * new backend call starts (calls already on the wire finish). Stats, cache and single flight are
    * shared with this judge.
    */
-  withSignal(gate: AbortSignal): Judge {
+  withSignal(gate: AbortSignal, limits: CallLimits = {}): Judge {
     const view = Object.create(this) as Judge;
-    view.ask = <S extends z.ZodType>(q: Question<S>, g?: AbortSignal) =>
-      this.ask(q, g ? AbortSignal.any([gate, g]) : gate);
+    view.ask = <S extends z.ZodType>(q: Question<S>, g?: AbortSignal, l?: CallLimits) =>
+      this.ask(q, g ? AbortSignal.any([gate, g]) : gate, { ...limits, ...l });
     return view;
   }
 
-  /** Ask one question. `gate`: no backend call starts once it has aborted (see `withSignal`). */
-  async ask<S extends z.ZodType>(q: Question<S>, gate?: AbortSignal): Promise<Verdict<z.output<S>>> {
+  /**
+   * Ask one question. `gate`: no backend call starts once it has aborted (see `withSignal`);
+   * `limits.maxCalls`: no new question goes to the backend once this judge has started that many
+   * calls (it throws CallBudgetSpent; a re-ask of a question already asked is still made).
+   */
+  async ask<S extends z.ZodType>(
+    q: Question<S>,
+    gate?: AbortSignal,
+    limits: CallLimits = {},
+  ): Promise<Verdict<z.output<S>>> {
     const signal =
       this.opts.signal && gate ? AbortSignal.any([this.opts.signal, gate]) : (gate ?? this.opts.signal);
     const key = this.keyOf(q);
@@ -116,6 +138,8 @@ export class Judge {
     let shared = true;
     if (!p) {
       if (signal?.aborted) throw abortReason(signal);
+      if (limits.maxCalls !== undefined && this.begun >= limits.maxCalls)
+        throw new CallBudgetSpent(limits.maxCalls);
       shared = false;
       p = this.fresh(q, key, signal);
       this.inflight.set(key, p);

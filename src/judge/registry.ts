@@ -117,11 +117,12 @@ export interface OpenedJudge {
   close(): Promise<void>;
 }
 
-/** Open a judge with its cache and image encoder. Test hooks may tune the retry timing. */
+/** Open a judge with its cache and image encoder (`signal`: Ctrl-C). Test hooks may tune the retry timing. */
 export async function openJudge(
   s: JudgeSettings,
-  tuning: { backoffBaseMs?: number; restMs?: number } = {},
+  tuning: { backoffBaseMs?: number; restMs?: number; signal?: AbortSignal | undefined } = {},
 ): Promise<OpenedJudge> {
+  const { signal, ...timing } = tuning;
   const spec = parseJudgeSpec(s.spec);
   let backend: JudgeBackend;
   if (spec.kind === 'local') backend = await LocalBackend.open(spec.path);
@@ -136,13 +137,14 @@ export async function openJudge(
       concurrency: s.concurrency,
       timeoutMs: s.timeoutMs,
       maxRetries: s.maxRetries,
-      ...tuning,
+      ...timing,
     });
   }
   const cache = s.cache ? new JudgeCache(s.cache) : undefined;
   const judge = new Judge(backend, {
     cache,
     sampling: { temperature: s.temperature, max_tokens: s.maxTokens },
+    signal,
   });
   return {
     judge,

@@ -6,10 +6,11 @@
  * separately cached answers (run k's questions carry `#run k` in their protocol version), for a
  * mean and standard deviation per model.
  */
+import { runPool } from '../../concurrency/pool.js';
 import type { Embedder } from '../../embed/embedder.js';
 import { PartialError } from '../../errors.js';
 import type { ImageEncoder } from '../../judge/images.js';
-import type { Judge } from '../../judge/judge.js';
+import { CallBudgetSpent, type Judge } from '../../judge/judge.js';
 import { cameraMotion } from '../../media/motion.js';
 import { probe } from '../../media/video.js';
 import { type LoadedCase, type PromptMode, videoPath } from '../cases.js';
@@ -52,8 +53,15 @@ export interface EvaluateInput {
   quality?: Partial<QualityOptions>;
   cache?: ScanCache | undefined;
   runs?: number;
-  /** Stop starting new videos once the judge has made this many calls (exit 5; run again to resume). */
-  maxCalls?: number;
+  /**
+   * Make at most this many judge calls, checklists included (re-asks of a question already asked
+   * aside); what the budget did not reach is listed in `skipped` (exit 5; run again to resume).
+   */
+  maxCalls?: number | undefined;
+  /** Judge calls in flight at once (the backend's own limit still applies); 16 by default. */
+  concurrency?: number;
+  /** Ctrl-C: no new call starts once it aborts. */
+  signal?: AbortSignal | undefined;
   onVideo?: (done: number, total: number, label: string) => void;
 }
 
@@ -94,69 +102,132 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
     scan: o.scan,
     cache: o.cache,
   });
-  const checklists: Checklist[] = [];
-  const byKey = new Map<string, Map<QualityMetric, Checklist>>();
-  for (const c of o.cases)
-    for (const mode of o.modes) {
-      const m = new Map<QualityMetric, Checklist>();
-      for (const metric of checklistMetrics(c, mode, q)) {
-        const cl = await generateChecklist(o.judge, o.encoder, c, mode, metric);
-        checklists.push(cl);
-        m.set(metric, cl);
-      }
-      byKey.set(`${c.case_id}/${mode}`, m);
-    }
   const cases = new Map(o.cases.map((c) => [c.case_id, c]));
   const runs = Math.max(1, o.runs ?? 1);
-  const videos: VideoEvaluation[] = [];
-  const skipped: string[] = [];
+  const limits = { maxCalls: o.maxCalls };
+
+  // One pool for both phases: every checklist task first (case × mode × metric), then every video
+  // (run × row). A video waits for its case's checklists, which started before it, so the pool
+  // never waits on a task it has not started. Results land in their task's slot: the output order
+  // is the sequential one whatever order calls finish in.
+  type Task =
+    | { kind: 'checklist'; c: LoadedCase; mode: PromptMode; metric: QualityMetric }
+    | { kind: 'video'; run: number; row: ResponseRow; video: string };
+  const tasks: Task[] = [];
+  const ready = new Map<string, Deferred<Checklist | undefined>>();
+  const keyOf = (caseId: string, mode: PromptMode, metric: QualityMetric) => `${caseId}/${mode}/${metric}`;
+  for (const c of o.cases)
+    for (const mode of o.modes)
+      for (const metric of checklistMetrics(c, mode, q)) {
+        tasks.push({ kind: 'checklist', c, mode, metric });
+        ready.set(keyOf(c.case_id, mode, metric), deferred());
+      }
+  for (let run = 0; run < runs; run++)
+    for (const row of response.rows)
+      tasks.push({
+        kind: 'video',
+        run,
+        row,
+        video: videoPath(o.videos, row.model, row.case_id, row.prompt_mode),
+      });
   const total = response.rows.length * runs;
   let done = 0;
-  for (let run = 0; run < runs; run++) {
-    const judge = run === 0 ? o.judge : runJudge(o.judge, run);
-    for (const row of response.rows) {
-      const video = videoPath(o.videos, row.model, row.case_id, row.prompt_mode);
-      if (o.maxCalls !== undefined && o.judge.stats.calls >= o.maxCalls) {
-        skipped.push(`${video}${runs > 1 ? ` (run ${run + 1})` : ''}`);
-        continue;
+  const pool = await runPool(
+    tasks,
+    async (t, _i, signal): Promise<Checklist | VideoEvaluation | undefined> => {
+      if (t.kind === 'checklist') {
+        const slot = ready.get(keyOf(t.c.case_id, t.mode, t.metric))!;
+        try {
+          const cl = await generateChecklist(
+            o.judge.withSignal(signal, limits),
+            o.encoder,
+            t.c,
+            t.mode,
+            t.metric,
+          );
+          slot.resolve(cl);
+          return cl;
+        } catch (e) {
+          slot.resolve(undefined);
+          if (e instanceof CallBudgetSpent) return undefined;
+          throw e;
+        }
       }
+      const { row, run } = t;
       const c = cases.get(row.case_id)!;
-      const motion = (await cameraMotion(await probe(video), row.shots)).map(
-        (m, i) => `shot ${i + 1} [${m.start_s.toFixed(2)}, ${m.end_s.toFixed(2)}) s: ${m.motion}`,
+      const got = await Promise.all(
+        checklistMetrics(c, row.prompt_mode, q).map(
+          async (m) => [m, await ready.get(keyOf(row.case_id, row.prompt_mode, m))!.promise] as const,
+        ),
       );
-      const quality = await judgeVideoQuality({
-        judge,
-        encoder: o.encoder,
-        c,
-        mode: row.prompt_mode,
-        video,
-        checklists: byKey.get(`${row.case_id}/${row.prompt_mode}`)!,
-        shots: row.shots,
-        motion,
-        options: q,
-      });
-      videos.push({
-        case_id: row.case_id,
-        model: row.model,
-        prompt_mode: row.prompt_mode,
-        run,
-        structure: row.structure,
-        n_keyframes: row.n_keyframes,
-        conditioning: row.conditioning,
-        response: { metrics: row.metrics, groups: row.groups },
-        quality,
-        overall: overallOf({
-          keyframe_fidelity: row.groups.keyframe_fidelity,
-          temporal_organization: row.groups.temporal_organization,
-          visual_quality: quality.groups.visual_quality.score,
-          spatiotemporal_coherence: quality.groups.spatiotemporal_coherence.score,
-          instruction_adherence: quality.groups.instruction_adherence.score,
-        }),
-      });
-      o.onVideo?.(++done, total, `${row.model}/${row.case_id}__${row.prompt_mode}`);
-    }
+      // a checklist the budget did not reach: the video waits for the next run
+      if (got.some(([, cl]) => !cl)) return undefined;
+      const judge = (run === 0 ? o.judge : runJudge(o.judge, run)).withSignal(signal, limits);
+      try {
+        const motion = (await cameraMotion(await probe(t.video), row.shots)).map(
+          (m, i) => `shot ${i + 1} [${m.start_s.toFixed(2)}, ${m.end_s.toFixed(2)}) s: ${m.motion}`,
+        );
+        const quality = await judgeVideoQuality({
+          judge,
+          encoder: o.encoder,
+          c,
+          mode: row.prompt_mode,
+          video: t.video,
+          checklists: new Map(got.map(([m, cl]) => [m, cl!])),
+          shots: row.shots,
+          motion,
+          options: q,
+        });
+        o.onVideo?.(++done, total, `${row.model}/${row.case_id}__${row.prompt_mode}`);
+        return {
+          case_id: row.case_id,
+          model: row.model,
+          prompt_mode: row.prompt_mode,
+          run,
+          structure: row.structure,
+          n_keyframes: row.n_keyframes,
+          conditioning: row.conditioning,
+          response: { metrics: row.metrics, groups: row.groups },
+          quality,
+          overall: overallOf({
+            keyframe_fidelity: row.groups.keyframe_fidelity,
+            temporal_organization: row.groups.temporal_organization,
+            visual_quality: quality.groups.visual_quality.score,
+            spatiotemporal_coherence: quality.groups.spatiotemporal_coherence.score,
+            instruction_adherence: quality.groups.instruction_adherence.score,
+          }),
+        };
+      } catch (e) {
+        if (e instanceof CallBudgetSpent) return undefined;
+        throw e;
+      }
+    },
+    { concurrency: Math.max(1, o.concurrency ?? 16) * 2, signal: o.signal },
+  );
+  const checklists: Checklist[] = [];
+  const videos: VideoEvaluation[] = [];
+  const skipped: string[] = [];
+  for (const [i, t] of tasks.entries()) {
+    const r = pool.results[i];
+    if (t.kind === 'checklist') {
+      if (r) checklists.push(r as Checklist);
+    } else if (r) videos.push(r as VideoEvaluation);
+    else skipped.push(`${t.video}${runs > 1 ? ` (run ${t.run + 1})` : ''}`);
   }
   return { response, checklists, videos, skipped };
+}
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve: (v: T) => void;
+}
+
+function deferred<T>(): Deferred<T> {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
 }
 
 /** The same judge with run k's questions cached apart (their protocol version carries `#run k`). */
@@ -164,11 +235,17 @@ function runJudge(judge: Judge, run: number): Judge {
   return new Proxy(judge, {
     get(target, prop, receiver) {
       if (prop === 'ask')
-        return (question: Parameters<Judge['ask']>[0]) =>
-          target.ask({
-            ...question,
-            protocol: { ...question.protocol, version: `${question.protocol.version}#run${run}` },
-          });
+        return (
+          question: Parameters<Judge['ask']>[0],
+          ...rest: Parameters<Judge['ask']> extends [unknown, ...infer R] ? R : never
+        ) =>
+          target.ask(
+            {
+              ...question,
+              protocol: { ...question.protocol, version: `${question.protocol.version}#run${run}` },
+            },
+            ...rest,
+          );
       return Reflect.get(target, prop, receiver);
     },
   });
