@@ -16,6 +16,8 @@ interface RawJudgeFlags {
   config?: string;
   cache?: string;
   concurrency?: string;
+  rpm?: string;
+  tpm?: string;
   timeout?: string;
   maxRetries?: string;
   maxSide?: string;
@@ -33,10 +35,12 @@ export function judgeOptions(cmd: Command): Command {
     )
     .option(
       '--config <file>',
-      'JSON config: judge, judge_urls, concurrency, timeout_s, max_retries, max_side, temperature, max_tokens, cache',
+      'JSON config: judge, judge_urls, concurrency, rpm, tpm, timeout_s, max_retries, max_side, temperature, max_tokens, cache',
     )
     .option('--cache <file>', 'SQLite judge cache')
     .option('--concurrency <n>', 'requests in flight (default 16)')
+    .option('--rpm <n>', 'at most n requests per minute, shared by every call of the process')
+    .option('--tpm <n>', 'at most n tokens per minute (estimated before a call, corrected from its usage)')
     .option('--timeout <s>', 'per-request timeout in seconds (default 120)')
     .option('--max-retries <n>', 'retries of a failed request (default 6)')
     .option('--max-side <px>', 'long side of images sent (default 768)');
@@ -51,6 +55,8 @@ export function judgeFlags(o: RawJudgeFlags): JudgeFlags {
     config: o.config,
     cache: o.cache,
     concurrency: int('--concurrency', o.concurrency, 1),
+    rpm: o.rpm === undefined ? undefined : parseNumberFlag('--rpm', o.rpm, (n) => n > 0),
+    tpm: o.tpm === undefined ? undefined : parseNumberFlag('--tpm', o.tpm, (n) => n > 0),
     timeoutS: o.timeout === undefined ? undefined : parseNumberFlag('--timeout', o.timeout, (n) => n > 0),
     maxRetries: int('--max-retries', o.maxRetries, 0),
     maxSide: int('--max-side', o.maxSide, 16),

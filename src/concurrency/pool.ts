@@ -8,6 +8,7 @@
  *  - `canStart` (e.g. a call budget) is asked before each start; `false` stops starting cleanly:
  *    running tasks finish, the rest are reported as not started.
  */
+import { setMaxListeners } from 'node:events';
 import { abortReason } from './abort.js';
 
 export interface PoolOptions {
@@ -34,6 +35,8 @@ export async function runPool<T, R>(
   const limit = Math.max(1, Math.floor(o.concurrency));
   const inner = new AbortController();
   const signal = o.signal ? AbortSignal.any([o.signal, inner.signal]) : inner.signal;
+  // every task (and every call waiting for a slot) listens to it: that is not a leak
+  setMaxListeners(0, inner.signal, signal);
   const results: (R | undefined)[] = new Array(items.length);
   let next = 0;
   let completed = 0;

@@ -10,6 +10,7 @@
  */
 import OpenAI from 'openai';
 import { abortReason, sleep } from '../concurrency/abort.js';
+import { RateLimiter, type Ticket } from '../concurrency/rate.js';
 import { Semaphore } from '../concurrency/semaphore.js';
 import { BackendError } from '../errors.js';
 import { type Endpoint, EndpointPool } from './endpoints.js';
@@ -21,6 +22,10 @@ export interface OpenAiOptions {
   baseUrls: string[];
   apiKey?: string | undefined;
   concurrency?: number;
+  /** --rpm / --tpm, shared by every call of the process; a 429's Retry-After pauses it for all. */
+  limiter?: RateLimiter | undefined;
+  /** Tokens assumed per image before the reply says (765: a 1024² image in 512 px tiles at high detail). */
+  imageTokens?: number;
   timeoutMs?: number;
   maxRetries?: number;
   backoffBaseMs?: number;
@@ -71,12 +76,15 @@ export class OpenAiBackend implements JudgeBackend {
   readonly pool: EndpointPool<OpenAI>;
   private readonly sem: Semaphore;
   private readonly o: Required<Omit<OpenAiOptions, 'apiKey' | 'model' | 'baseUrls'>>;
+  readonly limiter: RateLimiter;
 
   constructor(opts: OpenAiOptions) {
     if (opts.baseUrls.length === 0) throw new BackendError('no judge endpoint given');
     this.model = opts.model;
     this.o = {
       concurrency: opts.concurrency ?? 16,
+      limiter: opts.limiter ?? new RateLimiter({}),
+      imageTokens: opts.imageTokens ?? 765,
       timeoutMs: opts.timeoutMs ?? 120_000,
       maxRetries: opts.maxRetries ?? 6,
       backoffBaseMs: opts.backoffBaseMs ?? 500,
@@ -86,6 +94,7 @@ export class OpenAiBackend implements JudgeBackend {
       random: opts.random ?? Math.random,
     };
     this.sem = new Semaphore(this.o.concurrency);
+    this.limiter = this.o.limiter;
     const key = opts.apiKey || 'no-key';
     this.pool = new EndpointPool(
       opts.baseUrls,
@@ -123,11 +132,19 @@ export class OpenAiBackend implements JudgeBackend {
         input_audio: { data: req.audio.data.toString('base64'), format: req.audio.format },
       });
     }
+    // tokens before the reply says: text at 4 characters a token, a fixed count per image, the reply budget
+    const estimate =
+      Math.ceil(req.prompt.length / 4) +
+      16 * req.labels.length +
+      this.o.imageTokens * req.images.length +
+      (req.audio ? Math.ceil(req.audio.data.length / 16) : 0) +
+      req.sampling.max_tokens;
     let retries = 0;
     let refused = 0;
     let last = '';
     for (let attempt = 0; attempt <= this.o.maxRetries; attempt++) {
       if (stop?.aborted) throw abortReason(stop);
+      const ticket: Ticket = await this.limiter.take(estimate, stop);
       const ep: Endpoint<OpenAI> = this.pool.pick();
       ep.inflight++;
       const t0 = performance.now();
@@ -143,6 +160,7 @@ export class OpenAiBackend implements JudgeBackend {
           { timeout: this.o.timeoutMs, maxRetries: 0, ...(signal ? { signal } : {}) },
         );
         this.pool.succeeded(ep);
+        ticket.settle((c.usage?.prompt_tokens ?? 0) + (c.usage?.completion_tokens ?? 0) || estimate);
         return {
           text: c.choices?.[0]?.message?.content ?? '',
           usage: {
@@ -167,6 +185,9 @@ export class OpenAiBackend implements JudgeBackend {
           last = `HTTP ${s}`;
           waitMs = retryAfterMs(e.headers);
           this.pool.failed(ep);
+          // a rejected request used no tokens; a server's "wait" holds back every caller
+          ticket.settle(0);
+          if (s === 429 && waitMs !== undefined) this.limiter.pause(waitMs);
         } else if (e instanceof OpenAI.APIConnectionTimeoutError) {
           last = `no reply within ${this.o.timeoutMs} ms`;
           this.pool.failed(ep);
@@ -190,7 +211,8 @@ export class OpenAiBackend implements JudgeBackend {
       }
       if (attempt === this.o.maxRetries) break;
       retries++;
-      await sleep(waitMs ?? this.backoff(attempt), stop);
+      // Retry-After is a minimum: a little jitter keeps every caller told the same from coming back at once
+      await sleep(waitMs !== undefined ? waitMs * (1 + 0.5 * this.o.random()) : this.backoff(attempt), stop);
     }
     throw new BackendError(`judge gave up after ${this.o.maxRetries + 1} attempts (last: ${last})`);
   }

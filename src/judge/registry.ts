@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { RateLimiter } from '../concurrency/rate.js';
 import { BadInputError, UsageError } from '../errors.js';
 import { describeZodError } from '../store/jsonl.js';
 import { JudgeCache } from './cache.js';
@@ -37,6 +38,8 @@ export const JudgeConfigFile = z.object({
   judge: z.string().optional(),
   judge_urls: z.array(z.string()).optional(),
   concurrency: z.number().int().positive().optional(),
+  rpm: z.number().positive().optional(),
+  tpm: z.number().positive().optional(),
   timeout_s: z.number().positive().optional(),
   max_retries: z.number().int().min(0).optional(),
   max_side: z.number().int().positive().optional(),
@@ -50,6 +53,9 @@ export interface JudgeSettings {
   spec: string;
   extraUrls: string[];
   concurrency: number;
+  /** Requests / tokens per minute for the whole process (none by default). */
+  rpm: number | undefined;
+  tpm: number | undefined;
   timeoutMs: number;
   maxRetries: number;
   maxSide: number;
@@ -64,6 +70,8 @@ export interface JudgeFlags {
   judgeUrl?: string[] | undefined;
   config?: string | undefined;
   concurrency?: number | undefined;
+  rpm?: number | undefined;
+  tpm?: number | undefined;
   timeoutS?: number | undefined;
   maxRetries?: number | undefined;
   maxSide?: number | undefined;
@@ -100,6 +108,8 @@ export function resolveJudgeSettings(flags: JudgeFlags, env: NodeJS.ProcessEnv =
     spec,
     extraUrls: flags.judgeUrl?.length ? flags.judgeUrl : (cfg.judge_urls ?? envUrls ?? []),
     concurrency: flags.concurrency ?? cfg.concurrency ?? 16,
+    rpm: flags.rpm ?? cfg.rpm,
+    tpm: flags.tpm ?? cfg.tpm,
     timeoutMs: 1000 * (flags.timeoutS ?? cfg.timeout_s ?? 120),
     maxRetries: flags.maxRetries ?? cfg.max_retries ?? 6,
     maxSide: flags.maxSide ?? cfg.max_side ?? DEFAULT_MAX_SIDE,
@@ -135,6 +145,7 @@ export async function openJudge(
       baseUrls: [spec.url, ...s.extraUrls.filter((u) => u !== spec.url)],
       apiKey: s.apiKey,
       concurrency: s.concurrency,
+      limiter: new RateLimiter({ rpm: s.rpm, tpm: s.tpm }),
       timeoutMs: s.timeoutMs,
       maxRetries: s.maxRetries,
       ...timing,
