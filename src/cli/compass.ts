@@ -36,6 +36,7 @@ import {
 import { textTable } from '../report/table.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { readJsonFile } from '../store/jsonl.js';
+import { onnxFlags, onnxOptions } from './embed.js';
 import { withInterrupt } from './interrupt.js';
 import { judgeFlags, judgeOptions } from './judge.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
@@ -43,6 +44,8 @@ import { progress } from './progress.js';
 
 interface MetricFlags {
   embedder: string;
+  threads?: string;
+  device?: string;
   gamma?: string;
   holdEps: string;
   psnrLow: string;
@@ -59,7 +62,7 @@ interface MetricFlags {
 
 function metricFlags(cmd: Command): Command {
   const d = DEFAULT_RESPONSE_OPTIONS;
-  return cmd
+  return onnxOptions(cmd)
     .option('--embedder <spec>', 'builtin | onnx:PATH', 'builtin')
     .option('--gamma <g>', "match threshold (default: the embedder's own; builtin 0.76, DINOv3 0.80)")
     .option('--hold-eps <x>', 'a hold = frames within this of the best similarity', String(d.holdEps))
@@ -149,7 +152,7 @@ async function runFolder(o: FolderFlags, label: string) {
   const response = responseOptions(o);
   const scan = scanOptions(o);
   const cases = await loadCases(o.cases);
-  const embedder = await createEmbedder(o.embedder);
+  const embedder = await createEmbedder(o.embedder, onnxFlags(o));
   const cache =
     o.cache === false ? undefined : new ScanCache(o.cache ?? join(resolve(o.out), 'scan-cache.sqlite'));
   const bar = progress('videos');
@@ -243,7 +246,7 @@ export function registerCompass(program: Command): void {
       const c = await loadOneCase({ caseFile: o.case, casesFile: o.cases, caseId: o.caseId });
       const info = await probe(o.video);
       if (c.structure === 'one_take') checkTargets(c, info.duration_s, o.video);
-      const embedder = await createEmbedder(o.embedder);
+      const embedder = await createEmbedder(o.embedder, onnxFlags(o));
       try {
         const { scan } = await cachedScan(
           { video: o.video, keyframes: c.keyframes },
@@ -458,7 +461,7 @@ export function registerCompass(program: Command): void {
       }
       await withInterrupt(async (signal) => {
         const judge = await openJudge(settings, { signal });
-        const embedder = await createEmbedder(o.embedder);
+        const embedder = await createEmbedder(o.embedder, onnxFlags(o));
         const cache = new ScanCache(join(out, 'scan-cache.sqlite'));
         const bar = progress('videos');
         let started = false;
