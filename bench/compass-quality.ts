@@ -6,7 +6,7 @@
  * client at --concurrency 16, so the ceiling is 8 calls/s; calls/s of `compass evaluate` (scan
  * cache warm, fresh judge cache) and of `hero evaluate` (listwise, one call per insertion) as a
  * ratio to it.
- *   npm run build && npx tsx bench/compass-quality.ts
+ *   npm run build && npx tsx bench/compass-quality.ts [--paced]   (--paced: only the 2 s part)
  * Mini Compass set (8 cases, 320×180), model `faithful`, both prompt modes, a fresh judge cache.
  */
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,63 +34,65 @@ const rss = () => (process.resourceUsage().maxRSS / 1024).toFixed(0);
 
 const p = await buildMiniCompass(join(OUT, 'mini-compass'));
 const cases = await loadCases(p.cases);
-const emu = await startEmulator({ latencyMs: 0 });
-const cacheFile = join(OUT, 'compass-quality-cache.sqlite');
-rmSync(cacheFile, { force: true });
-const cache = new JudgeCache(cacheFile);
-const judge = new Judge(new OpenAiBackend({ model: 'kfbench-emulator', baseUrls: [emu.url] }), {
-  cache,
-  sampling: { max_tokens: 2048 },
-});
 const encoder = new ImageEncoder(384);
-const evaluateAll = () =>
-  evaluateCompass({
-    cases,
-    videos: p.videos,
-    models: ['faithful'],
-    modes: ['minimal', 'segment_specific'],
-    embedder: createBuiltinEmbedder(),
-    judge,
-    encoder,
+if (!process.argv.includes('--paced')) {
+  const emu = await startEmulator({ latencyMs: 0 });
+  const cacheFile = join(OUT, 'compass-quality-cache.sqlite');
+  rmSync(cacheFile, { force: true });
+  const cache = new JudgeCache(cacheFile);
+  const judge = new Judge(new OpenAiBackend({ model: 'kfbench-emulator', baseUrls: [emu.url] }), {
+    cache,
+    sampling: { max_tokens: 2048 },
   });
-const t0 = performance.now();
-const r = await evaluateAll();
-const wall = (performance.now() - t0) / 1000;
-const s = { ...judge.stats };
-const videos = r.videos.length;
-const checklistCalls = r.checklists.length;
-const groupedCalls = s.calls - checklistCalls;
-const frames = r.videos.reduce((n, v) => n + v.quality.frames.count, 0);
-const kfs = r.videos.reduce((n, v) => n + v.n_keyframes, 0);
-const groupsPerVideo = groupedCalls / videos;
-const imagesPerVideo = ((frames + kfs) / videos) * groupsPerVideo;
-// warm: everything from the cache
-const t1 = performance.now();
-await evaluateAll();
-const warm = (performance.now() - t1) / 1000;
-cache.close();
-await emu.close();
+  const evaluateAll = () =>
+    evaluateCompass({
+      cases,
+      videos: p.videos,
+      models: ['faithful'],
+      modes: ['minimal', 'segment_specific'],
+      embedder: createBuiltinEmbedder(),
+      judge,
+      encoder,
+    });
+  const t0 = performance.now();
+  const r = await evaluateAll();
+  const wall = (performance.now() - t0) / 1000;
+  const s = { ...judge.stats };
+  const videos = r.videos.length;
+  const checklistCalls = r.checklists.length;
+  const groupedCalls = s.calls - checklistCalls;
+  const frames = r.videos.reduce((n, v) => n + v.quality.frames.count, 0);
+  const kfs = r.videos.reduce((n, v) => n + v.n_keyframes, 0);
+  const groupsPerVideo = groupedCalls / videos;
+  const imagesPerVideo = ((frames + kfs) / videos) * groupsPerVideo;
+  // warm: everything from the cache
+  const t1 = performance.now();
+  await evaluateAll();
+  const warm = (performance.now() - t1) / 1000;
+  cache.close();
+  await emu.close();
 
-console.log(`| figure | value |\n|---|---|`);
-console.log(`| videos (8 cases × 2 prompt modes) | ${videos} |`);
-console.log(
-  `| checklist calls (once per case, mode and metric, shared by every model) | ${checklistCalls} (${(checklistCalls / cases.length / 2).toFixed(1)} per case and mode) |`,
-);
-console.log(`| grouped-judge calls per video | ${groupsPerVideo.toFixed(2)} |`);
-console.log(`| frames per video (8 fps, budget 48) | ${(frames / videos).toFixed(1)} |`);
-console.log(`| images per video (frames + keyframes, per call × calls) | ${imagesPerVideo.toFixed(1)} |`);
-console.log(
-  `| prompt tokens per video (emulator's count: 258 per image + text/4) | ${(s.prompt_tokens / videos).toFixed(0)} |`,
-);
-console.log(`| completion tokens per video | ${(s.completion_tokens / videos).toFixed(0)} |`);
-console.log(`| wall time per video, cold (zero-latency judge) | ${(wall / videos).toFixed(2)} s |`);
-console.log(`| wall time per video, warm (all from the cache) | ${(warm / videos).toFixed(2)} s |`);
-console.log(`| peak RSS | ${rss()} MB |`);
-const full = 386 * 2;
-const fullCalls = 386 * 2 * (checklistCalls / (cases.length * 2)) + full * groupsPerVideo;
-console.log(
-  `\nprojected, published size (386 cases × 2 prompt modes = ${full} videos per model): ${Math.round(fullCalls)} calls for the first model (checklists included), ${Math.round(full * groupsPerVideo)} for each further model; ${Math.round((full * s.prompt_tokens) / videos / 1e6)} M prompt tokens per model at mini-set frame counts`,
-);
+  console.log(`| figure | value |\n|---|---|`);
+  console.log(`| videos (8 cases × 2 prompt modes) | ${videos} |`);
+  console.log(
+    `| checklist calls (once per case, mode and metric, shared by every model) | ${checklistCalls} (${(checklistCalls / cases.length / 2).toFixed(1)} per case and mode) |`,
+  );
+  console.log(`| grouped-judge calls per video | ${groupsPerVideo.toFixed(2)} |`);
+  console.log(`| frames per video (8 fps, budget 48) | ${(frames / videos).toFixed(1)} |`);
+  console.log(`| images per video (frames + keyframes, per call × calls) | ${imagesPerVideo.toFixed(1)} |`);
+  console.log(
+    `| prompt tokens per video (emulator's count: 258 per image + text/4) | ${(s.prompt_tokens / videos).toFixed(0)} |`,
+  );
+  console.log(`| completion tokens per video | ${(s.completion_tokens / videos).toFixed(0)} |`);
+  console.log(`| wall time per video, cold (zero-latency judge) | ${(wall / videos).toFixed(2)} s |`);
+  console.log(`| wall time per video, warm (all from the cache) | ${(warm / videos).toFixed(2)} s |`);
+  console.log(`| peak RSS | ${rss()} MB |`);
+  const full = 386 * 2;
+  const fullCalls = 386 * 2 * (checklistCalls / (cases.length * 2)) + full * groupsPerVideo;
+  console.log(
+    `\nprojected, published size (386 cases × 2 prompt modes = ${full} videos per model): ${Math.round(fullCalls)} calls for the first model (checklists included), ${Math.round(full * groupsPerVideo)} for each further model; ${Math.round((full * s.prompt_tokens) / videos / 1e6)} M prompt tokens per model at mini-set frame counts`,
+  );
+}
 
 // ---- at a hosted judge's pace: 2 s per reply, 16 in flight → ceiling 8 calls/s ----
 const LATENCY_MS = 2000;

@@ -280,7 +280,9 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
       };
     },
     {
-      concurrency: o.concurrency ?? 8,
+      // twice the calls allowed in flight (the judge's own limit holds those): an insertion encodes its
+      // images while others wait on the judge
+      concurrency: 2 * (o.concurrency ?? 8),
       signal: o.signal,
       ...(budget !== undefined ? { canStart: () => o.judge.stats.calls < budget } : {}),
     },

@@ -106,29 +106,33 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
   const runs = Math.max(1, o.runs ?? 1);
   const limits = { maxCalls: o.maxCalls };
 
-  // One pool for both phases: every checklist task first (case × mode × metric), then every video
-  // (run × row). A video waits for its case's checklists, which started before it, so the pool
-  // never waits on a task it has not started. Results land in their task's slot: the output order
-  // is the sequential one whatever order calls finish in.
+  // One pool for both phases: every checklist task (case × mode × metric), then every video (run ×
+  // row), all started as soon as the pool has room — more tasks than call slots, so videos decode
+  // and encode their frames while the checklists are with the judge. A video waits only for its
+  // case's checklists, which were queued before it, so the pool never waits on a task it has not
+  // started. Results land in their slot: the output order is the sequential one (checklists by
+  // case, mode, metric; videos by run, then row) whatever order calls finish in.
   type Task =
-    | { kind: 'checklist'; c: LoadedCase; mode: PromptMode; metric: QualityMetric }
-    | { kind: 'video'; run: number; row: ResponseRow; video: string };
+    | { kind: 'checklist'; c: LoadedCase; mode: PromptMode; metric: QualityMetric; slot: number }
+    | { kind: 'video'; run: number; row: ResponseRow; video: string; slot: number };
   const tasks: Task[] = [];
   const ready = new Map<string, Deferred<Checklist | undefined>>();
   const keyOf = (caseId: string, mode: PromptMode, metric: QualityMetric) => `${caseId}/${mode}/${metric}`;
+  let checklistSlots = 0;
   for (const c of o.cases)
     for (const mode of o.modes)
       for (const metric of checklistMetrics(c, mode, q)) {
-        tasks.push({ kind: 'checklist', c, mode, metric });
+        tasks.push({ kind: 'checklist', c, mode, metric, slot: checklistSlots++ });
         ready.set(keyOf(c.case_id, mode, metric), deferred());
       }
   for (let run = 0; run < runs; run++)
-    for (const row of response.rows)
+    for (const [i, row] of response.rows.entries())
       tasks.push({
         kind: 'video',
         run,
         row,
         video: videoPath(o.videos, row.model, row.case_id, row.prompt_mode),
+        slot: run * response.rows.length + i,
       });
   const total = response.rows.length * runs;
   let done = 0;
@@ -202,16 +206,23 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
         throw e;
       }
     },
-    { concurrency: Math.max(1, o.concurrency ?? 16) * 2, signal: o.signal },
+    // the backend's own limit keeps `concurrency` calls in flight; tasks waiting for it cost little
+    { concurrency: Math.max(1, o.concurrency ?? 16) * 8, signal: o.signal },
   );
-  const checklists: Checklist[] = [];
-  const videos: VideoEvaluation[] = [];
-  const skipped: string[] = [];
+  const checklistSlot: (Checklist | undefined)[] = new Array(checklistSlots);
+  const videoSlot: { t: Extract<Task, { kind: 'video' }>; v: VideoEvaluation | undefined }[] = new Array(
+    response.rows.length * runs,
+  );
   for (const [i, t] of tasks.entries()) {
     const r = pool.results[i];
-    if (t.kind === 'checklist') {
-      if (r) checklists.push(r as Checklist);
-    } else if (r) videos.push(r as VideoEvaluation);
+    if (t.kind === 'checklist') checklistSlot[t.slot] = r as Checklist | undefined;
+    else videoSlot[t.slot] = { t, v: r as VideoEvaluation | undefined };
+  }
+  const checklists = checklistSlot.filter((c): c is Checklist => !!c);
+  const videos: VideoEvaluation[] = [];
+  const skipped: string[] = [];
+  for (const { t, v } of videoSlot.filter((x) => !!x)) {
+    if (v) videos.push(v);
     else skipped.push(`${t.video}${runs > 1 ? ` (run ${t.run + 1})` : ''}`);
   }
   return { response, checklists, videos, skipped };
