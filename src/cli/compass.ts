@@ -133,6 +133,7 @@ interface FolderFlags extends MetricFlags {
   modes: string;
   out: string;
   cache?: string | false;
+  jobs: string;
 }
 
 function folderFlags(cmd: Command): Command {
@@ -144,7 +145,8 @@ function folderFlags(cmd: Command): Command {
       .option('--modes <list>', 'prompt modes', PROMPT_MODES.join(','))
       .option('--out <dir>', 'where results go', 'compass-response')
       .option('--cache <file>', 'scan cache (default: <out>/scan-cache.sqlite)')
-      .option('--no-cache', 'do not read or write the scan cache'),
+      .option('--no-cache', 'do not read or write the scan cache')
+      .option('--jobs <n>', 'videos scanned at once (each a decoder and the embedder)', '1'),
   );
 }
 
@@ -168,6 +170,7 @@ async function runFolder(o: FolderFlags, label: string) {
       response,
       scan,
       cache,
+      jobs: parseNumberFlag('--jobs', o.jobs, (n) => Number.isInteger(n) && n >= 1),
       onVideo: (done, total, what) => {
         if (!started) {
           bar.start(total, label);

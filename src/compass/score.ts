@@ -6,6 +6,7 @@
  * decodes nothing.
  */
 import { existsSync } from 'node:fs';
+import { runPool } from '../concurrency/pool.js';
 import type { Embedder } from '../embed/embedder.js';
 import { BadInputError, KfbenchError } from '../errors.js';
 import type { ShotOptions } from '../media/shots.js';
@@ -42,8 +43,16 @@ export interface ScoreInput {
   scan?: Partial<ScanOptions>;
   shots?: Partial<ShotOptions>;
   cache?: ScanCache | undefined;
+  /** Videos scanned at once (`--jobs`, 1 by default); rows keep the sequential order. */
+  jobs?: number;
+  signal?: AbortSignal | undefined;
   onVideo?: (done: number, total: number, label: string) => void;
 }
+
+type Outcome =
+  | { kind: 'row'; row: ResponseRow; cached: boolean }
+  | { kind: 'missing'; video: string }
+  | { kind: 'failed'; video: string; error: string };
 
 export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
   const jobs = o.models.flatMap((model) =>
@@ -60,38 +69,52 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
     timings: { decode_embed_s: 0, pixels_s: 0 },
   };
   let done = 0;
-  for (const j of jobs) {
-    const label = `${j.model}/${j.c.case_id}__${j.mode}`;
-    if (!existsSync(j.video)) {
-      run.missing.push(j.video);
-    } else {
+  const scanned = await runPool(
+    jobs,
+    async (j): Promise<Outcome> => {
+      const label = `${j.model}/${j.c.case_id}__${j.mode}`;
       try {
-        const { scan, cached } = await cachedScan(
-          { video: j.video, keyframes: j.c.keyframes },
-          o.embedder,
-          o.scan ?? {},
-          o.shots ?? {},
-          o.cache,
-          run.timings,
-        );
-        if (cached) run.cached++;
-        else run.scanned++;
-        if (j.c.structure === 'one_take') checkTargets(j.c, scan.video.duration_s, j.video);
-        const report = scoreResponse(j.c, scan, o.embedder, o.response);
-        run.rows.push({
-          model: j.model,
-          prompt_mode: j.mode,
-          structure: j.c.structure,
-          n_keyframes: j.c.keyframes.length,
-          conditioning: j.c.conditioning,
-          ...report,
-        });
-      } catch (e) {
-        if (!(e instanceof KfbenchError)) throw e;
-        run.failed.push({ video: j.video, error: e.message });
+        if (!existsSync(j.video)) return { kind: 'missing', video: j.video };
+        try {
+          const { scan, cached } = await cachedScan(
+            { video: j.video, keyframes: j.c.keyframes },
+            o.embedder,
+            o.scan ?? {},
+            o.shots ?? {},
+            o.cache,
+            run.timings,
+          );
+          if (j.c.structure === 'one_take') checkTargets(j.c, scan.video.duration_s, j.video);
+          const report = scoreResponse(j.c, scan, o.embedder, o.response);
+          const row: ResponseRow = {
+            model: j.model,
+            prompt_mode: j.mode,
+            structure: j.c.structure,
+            n_keyframes: j.c.keyframes.length,
+            conditioning: j.c.conditioning,
+            ...report,
+          };
+          return { kind: 'row', row, cached };
+        } catch (e) {
+          if (!(e instanceof KfbenchError)) throw e;
+          return { kind: 'failed', video: j.video, error: e.message };
+        }
+      } finally {
+        o.onVideo?.(++done, jobs.length, label);
       }
+    },
+    { concurrency: Math.max(1, o.jobs ?? 1), signal: o.signal },
+  );
+  // in job order, whatever order the scans finished in
+  for (const r of scanned.results) {
+    if (!r) continue;
+    if (r.kind === 'missing') run.missing.push(r.video);
+    else if (r.kind === 'failed') run.failed.push({ video: r.video, error: r.error });
+    else {
+      if (r.cached) run.cached++;
+      else run.scanned++;
+      run.rows.push(r.row);
     }
-    o.onVideo?.(++done, jobs.length, label);
   }
   return run;
 }
