@@ -254,6 +254,22 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       }
       entry.tokens = cost;
     }
+    // the answer's image features are computed during the latency, not after it (a server's
+    // latency includes its own work); a failure surfaces where they are awaited
+    const featuresP = handler
+      ? Promise.all(
+          bytes.map((b) => {
+            const k = createHash('sha256').update(b).digest('hex');
+            let f = features.get(k);
+            if (!f) {
+              f = imageFeatures(b);
+              features.set(k, f);
+            }
+            return f;
+          }),
+        )
+      : undefined;
+    featuresP?.catch(() => undefined);
     if (latency > 0) await sleep(latency);
     switch (fault) {
       case 'http429':
@@ -301,17 +317,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     let content: string;
     if (!handler) content = 'I do not understand what you are asking me to compare.';
     else {
-      const feats = await Promise.all(
-        bytes.map((b) => {
-          const k = createHash('sha256').update(b).digest('hex');
-          let f = features.get(k);
-          if (!f) {
-            f = imageFeatures(b);
-            features.set(k, f);
-          }
-          return f;
-        }),
-      );
+      const feats = await featuresP!;
       content = JSON.stringify(
         handler.answer({
           text,
