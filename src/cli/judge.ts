@@ -1,8 +1,9 @@
 /** `kfbench judge …` and `kfbench cache …`: try a judge by hand, inspect the cache. */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { BadInputError, UsageError } from '../errors.js';
+import { BadInputError, PartialError, UsageError } from '../errors.js';
 import { JudgeCache } from '../judge/cache.js';
+import { mergeJudgeCaches } from '../judge/cache-merge.js';
 import { INSERTION_PROTOCOLS, type InsertionProtocol, insertIntoChain } from '../judge/insertion.js';
 import { comparePair } from '../judge/pairwise.js';
 import { JUDGE_FORMS, type JudgeFlags, openJudge, resolveJudgeSettings } from '../judge/registry.js';
@@ -167,6 +168,29 @@ export function registerJudge(program: Command): void {
           `${s.rows} answers (${s.unresolved} unresolved), ${(s.bytes / 1e6).toFixed(2)} MB`,
           ...s.by_model.map((m) => `  ${m.backend}:${m.model} ${m.protocol}: ${m.n}`),
         ]);
+    });
+  cache
+    .command('merge')
+    .description(
+      'the union of judge caches (one per shard) into a new file; conflicting answers are reported',
+    )
+    .argument('<caches...>', 'cache files')
+    .requiredOption('--out <file>', 'the merged cache (a new file)')
+    .option('--json', 'print JSON')
+    .action((files: string[], o: { out: string; json?: boolean }) => {
+      const r = mergeJudgeCaches(files, o.out);
+      if (o.json) printJson(r);
+      else
+        printLines([
+          `${r.rows} answers from ${r.inputs.length} caches (${r.shared} held by more than one), ${r.conflicts.length} conflicts; written to ${o.out}`,
+        ]);
+      if (r.conflicts.length) {
+        const c = r.conflicts[0]!;
+        throw new PartialError(
+          `${r.conflicts.length} key(s) hold different answers in different caches (first: ${c.key} in ${c.kept} and ${c.other}); the first cache's answer was kept`,
+          r.conflicts.map((x) => x.key),
+        );
+      }
     });
   cache
     .command('export')
