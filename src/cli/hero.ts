@@ -25,6 +25,7 @@ import { INSERTION_PROTOCOLS, type InsertionProtocol } from '../judge/insertion.
 import { writeReaderFile } from '../judge/local.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { heroTable } from '../report/hero.js';
+import { onnxFlags } from './embed.js';
 import { interruptSignal } from './interrupt.js';
 import { judgeFlags, judgeOptions } from './judge.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
@@ -284,6 +285,8 @@ export function registerHero(program: Command): void {
     .requiredOption('--out <file>', 'selections JSONL to write')
     .option('--lsmdc <dir>', 'full-rate clips (shot-centre)')
     .option('--embedder <spec>', 'builtin | onnx:PATH (cluster)', 'builtin')
+    .option('--threads <n>', 'ONNX intra-op threads (default: every core)')
+    .option('--device <d>', 'ONNX device: cpu | cuda', 'cpu')
     .option('--k <n>', 'frames per film (1–5)', '5')
     .option('--seed <s>', 'seed', '0')
     .option('--movies <ids...>', 'only these films')
@@ -297,6 +300,8 @@ export function registerHero(program: Command): void {
           out: string;
           lsmdc?: string;
           embedder: string;
+          threads?: string;
+          device?: string;
           k: string;
           seed: string;
           movies?: string[];
@@ -308,7 +313,7 @@ export function registerHero(program: Command): void {
           method.needs?.judge && o.judge !== undefined
             ? await openJudge(resolveJudgeSettings(judgeFlags(o)))
             : undefined;
-        const embedder = method.needs?.embedder ? await createEmbedder(o.embedder) : undefined;
+        const embedder = method.needs?.embedder ? await createEmbedder(o.embedder, onnxFlags(o)) : undefined;
         try {
           const r = await runSelection({
             method,
