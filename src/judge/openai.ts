@@ -145,6 +145,7 @@ export class OpenAiBackend implements JudgeBackend {
     for (let attempt = 0; attempt <= this.o.maxRetries; attempt++) {
       if (stop?.aborted) throw abortReason(stop);
       const ticket: Ticket = await this.limiter.take(estimate, stop);
+      if (stop?.aborted) throw abortReason(stop);
       const ep: Endpoint<OpenAI> = this.pool.pick();
       ep.inflight++;
       const t0 = performance.now();
