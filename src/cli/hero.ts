@@ -344,29 +344,42 @@ export function registerHero(program: Command): void {
     .requiredOption('--data <dir>', 'dataset root')
     .requiredOption('--out <file>', 'reader.json to write')
     .option('--embedder <spec>', 'builtin | onnx:PATH', 'builtin')
+    .option('--threads <n>', 'ONNX intra-op threads (default: every core)')
+    .option('--device <d>', 'ONNX device: cpu | cuda', 'cpu')
     .option('--lambda <x>', 'L2 penalty', '1')
     .option('--json', 'print JSON')
-    .action(async (o: { data: string; out: string; embedder: string; lambda: string; json?: boolean }) => {
-      const r = await fitHeroReader({
-        data: o.data,
-        embedder: o.embedder,
-        lambda: parseNumberFlag('--lambda', o.lambda, (n) => n > 0),
-      });
-      await writeReaderFile(o.out, r.reader);
-      const out = {
-        out: o.out,
-        films: r.films,
-        pairs: r.pairs,
-        cv_agreement: r.cv_agreement,
-        folds: r.folds,
-      };
-      if (o.json) printJson(out);
-      else
-        printLines([
-          `fitted on ${r.pairs} confident pairs of ${r.films} films → ${o.out}`,
-          `5-fold cross-validated agreement (folds by film): ${(100 * r.cv_agreement).toFixed(1)} %`,
-        ]);
-    });
+    .action(
+      async (o: {
+        data: string;
+        out: string;
+        embedder: string;
+        threads?: string;
+        device?: string;
+        lambda: string;
+        json?: boolean;
+      }) => {
+        const r = await fitHeroReader({
+          data: o.data,
+          embedder: o.embedder,
+          embedderOptions: onnxFlags(o),
+          lambda: parseNumberFlag('--lambda', o.lambda, (n) => n > 0),
+        });
+        await writeReaderFile(o.out, r.reader);
+        const out = {
+          out: o.out,
+          films: r.films,
+          pairs: r.pairs,
+          cv_agreement: r.cv_agreement,
+          folds: r.folds,
+        };
+        if (o.json) printJson(out);
+        else
+          printLines([
+            `fitted on ${r.pairs} confident pairs of ${r.films} films → ${o.out}`,
+            `5-fold cross-validated agreement (folds by film): ${(100 * r.cv_agreement).toFixed(1)} %`,
+          ]);
+      },
+    );
 
   judgeOptions(
     hero

@@ -5,6 +5,7 @@
 
 import { runPool } from '../concurrency/pool.js';
 import type { Embedder } from '../embed/embedder.js';
+import type { OnnxOptions } from '../embed/onnx.js';
 import { createEmbedder } from '../embed/registry.js';
 import { BadInputError } from '../errors.js';
 import { ImageEncoder } from '../judge/images.js';
@@ -73,11 +74,13 @@ export interface FitReport {
 export async function fitHeroReader(o: {
   data: string;
   embedder?: string;
+  /** ONNX threads and device (`--threads`, `--device`). */
+  embedderOptions?: OnnxOptions;
   lambda?: number;
 }): Promise<FitReport> {
   const pairs = await confidentPairs(o.data);
   if (pairs.length === 0) throw new BadInputError('no confident pairs to fit a reader on', { file: o.data });
-  const embedder = await createEmbedder(o.embedder ?? 'builtin');
+  const embedder = await createEmbedder(o.embedder ?? 'builtin', o.embedderOptions);
   const feat = await featureLoader(o.data, embedder);
   const labelled: (LabelledPair & { movie_id: string })[] = [];
   for (const p of pairs)
