@@ -158,23 +158,29 @@ export async function judgeVideoQuality(a: {
   }
   const evidence = evidenceText(a.c, a.shots, a.motion);
   const audio = o.audio ? await extractAudio(info) : null;
-  for (const group of Object.values(QUALITY_GROUPS) as readonly (readonly QualityMetric[])[]) {
-    const ask = group.filter((m) => metrics[m] === undefined);
-    if (!ask.length) continue;
-    const r = await judgeGroup(a.judge, {
-      c: a.c,
-      mode: a.mode,
-      metrics: ask,
-      checklists: new Map(ask.map((m) => [m, a.checklists.get(m)!.items])),
-      frames,
-      keyframes,
-      duration_s: info.duration_s,
-      evidence,
-      ...(audio && ask.some((m) => m === 'AMA' || m === 'AVC') ? { audio } : {}),
-      budgetNote: capped
-        ? ` at ${effective_fps.toFixed(2)} fps (capped at ${o.budget} frames for this ${info.duration_s.toFixed(1)} s video)`
-        : ` at ${o.fps} fps`,
-    });
+  // the groups are independent questions: asked together, applied in group order
+  const groups = (Object.values(QUALITY_GROUPS) as readonly (readonly QualityMetric[])[])
+    .map((group) => group.filter((m) => metrics[m] === undefined))
+    .filter((ask) => ask.length > 0);
+  const replies = await Promise.all(
+    groups.map((ask) =>
+      judgeGroup(a.judge, {
+        c: a.c,
+        mode: a.mode,
+        metrics: ask,
+        checklists: new Map(ask.map((m) => [m, a.checklists.get(m)!.items])),
+        frames,
+        keyframes,
+        duration_s: info.duration_s,
+        evidence,
+        ...(audio && ask.some((m) => m === 'AMA' || m === 'AVC') ? { audio } : {}),
+        budgetNote: capped
+          ? ` at ${effective_fps.toFixed(2)} fps (capped at ${o.budget} frames for this ${info.duration_s.toFixed(1)} s video)`
+          : ` at ${o.fps} fps`,
+      }),
+    ),
+  );
+  for (const r of replies) {
     for (const j of r.judgements) {
       metrics[j.metric] = {
         status: j.score === null ? 'unresolved' : 'scored',
