@@ -41,8 +41,6 @@ export const DEFAULT_QUALITY_OPTIONS: QualityOptions = {
   audio: false,
 };
 
-const TIMES_PER_DECODE = 48;
-
 export interface QualityMetricReport extends MetricResult {
   items?: MetricJudgement['items'];
   dropped?: Partial<Record<DropReason, number>>;
@@ -90,15 +88,12 @@ export async function judgeFrames(
     info.times ? t < info.duration_s : Math.floor(t * info.fps + 1e-6) < info.frames,
   );
   const frames: { image: Awaited<ReturnType<ImageEncoder['fromRaw']>>; time_s: number }[] = [];
-  // at most TIMES_PER_DECODE times per ffmpeg process: the media layer's frame selection fails on
-  // a long list of scattered frames (> ~100), which 8 fps over a long video easily asks
-  for (let i = 0; i < usable.length; i += TIMES_PER_DECODE)
-    for await (const f of streamFrames(
-      info,
-      { kind: 'times', times: usable.slice(i, i + TIMES_PER_DECODE) },
-      { width: Math.min(frameWidth, info.width) },
-    ))
-      frames.push({ image: await encoder.fromRaw(f), time_s: f.time_s });
+  for await (const f of streamFrames(
+    info,
+    { kind: 'times', times: usable },
+    { width: Math.min(frameWidth, info.width) },
+  ))
+    frames.push({ image: await encoder.fromRaw(f), time_s: f.time_s });
   return frames;
 }
 
