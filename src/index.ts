@@ -30,6 +30,11 @@ export { METRICS, type ResponseReport, scoreResponse } from './compass/response/
 export { type Scan, scanVideo } from './compass/response/scan.js';
 export { type ResponseRow, type ResponseSummary, scoreModels, summarize } from './compass/score.js';
 export { sensitivity } from './compass/sensitivity.js';
+// ── concurrency ─────────────────────────────────────────────────────────────────────────────
+export { abortReason, sleep } from './concurrency/abort.js';
+export { type PoolOptions, type PoolResult, runPool } from './concurrency/pool.js';
+export { RateLimiter, type RateLimits, type Ticket } from './concurrency/rate.js';
+export { Semaphore } from './concurrency/semaphore.js';
 // ── embedders ───────────────────────────────────────────────────────────────────────────────
 export { createBuiltinEmbedder } from './embed/builtin.js';
 export { calibrateFromPairs } from './embed/calibrate.js';
@@ -111,6 +116,7 @@ export { type RebuildOptions, type RebuildResult, rebuildTrack } from './hero/tr
 export { Timeline } from './hero/track/timeline.js';
 export { type VerifyOptions, verifyTrack } from './hero/track/verify.js';
 // ── judges ──────────────────────────────────────────────────────────────────────────────────
+export { type CacheMergeReport, mergeJudgeCaches } from './judge/cache-merge.js';
 export { ImageEncoder } from './judge/images.js';
 export { type InsertionProtocol, insertIntoChain } from './judge/insertion.js';
 export { Judge, type Question } from './judge/judge.js';
@@ -137,7 +143,6 @@ export {
 } from './media/video.js';
 export { noProgress, type OnProgress, type Phase, type ProgressEvent, phaseReporter } from './progress.js';
 export { writeEvaluation as writeHeroEvaluation } from './report/hero-outputs.js';
-
 // ── statistics ──────────────────────────────────────────────────────────────────────────────
 export { bootstrap, pairedBootstrap, percentileInterval } from './stats/bootstrap.js';
 export { fitBradleyTerry, toScale0to100 } from './stats/bradley-terry.js';

@@ -52,12 +52,16 @@ import {
 import { textTable } from '../report/table.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { readJsonFile } from '../store/jsonl.js';
+import { onnxFlags, onnxOptions } from './embed.js';
+import { withInterrupt } from './interrupt.js';
 import { judgeFlags, judgeOptions } from './judge.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 import { progress } from './progress.js';
 
 interface MetricFlags {
   embedder: string;
+  threads?: string;
+  device?: string;
   gamma?: string;
   holdEps: string;
   psnrLow: string;
@@ -74,7 +78,7 @@ interface MetricFlags {
 
 function metricFlags(cmd: Command): Command {
   const d = DEFAULT_RESPONSE_OPTIONS;
-  return cmd
+  return onnxOptions(cmd)
     .option('--embedder <spec>', 'builtin | onnx:PATH', 'builtin')
     .option('--gamma <g>', "match threshold (default: the embedder's own; builtin 0.76, DINOv3 0.80)")
     .option('--hold-eps <x>', 'a hold = frames within this of the best similarity', String(d.holdEps))
@@ -149,6 +153,7 @@ interface FolderFlags extends MetricFlags {
   segmenter?: string;
   judge?: string;
   judgeCache?: string;
+  jobs: string;
 }
 
 function segmenterKind(v: string): SegmenterKind {
@@ -184,7 +189,8 @@ function folderFlags(cmd: Command): Command {
         'judge cache, with --segmenter judge (default: <out>/judge-cache.sqlite)',
       )
       .option('--cache <file>', 'scan cache (default: <out>/scan-cache.sqlite)')
-      .option('--no-cache', 'do not read or write the scan cache'),
+      .option('--no-cache', 'do not read or write the scan cache')
+      .option('--jobs <n>', 'videos scanned at once (each a decoder and the embedder)', '1'),
   );
 }
 
@@ -204,7 +210,7 @@ async function runFolder(o: FolderFlags, label: string) {
           }),
         )
       : undefined;
-  const embedder = await createEmbedder(o.embedder);
+  const embedder = await createEmbedder(o.embedder, onnxFlags(o));
   const cache =
     o.cache === false ? undefined : new ScanCache(o.cache ?? join(resolve(o.out), 'scan-cache.sqlite'));
   const bar = phases(label);
@@ -220,6 +226,7 @@ async function runFolder(o: FolderFlags, label: string) {
       scan,
       cache,
       ...(judge ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe) } : {}),
+      jobs: parseNumberFlag('--jobs', o.jobs, (n) => Number.isInteger(n) && n >= 1),
       onVideo: (done, total, what) => bar.update('scanning', 'videos', done, total, what),
     });
     bar.stop();
@@ -357,7 +364,7 @@ export function registerCompass(program: Command): void {
       const response = responseOptions(o);
       const scanOpts = scanOptions(o);
       const c = await loadOneCase({ caseFile: o.case, casesFile: o.cases, caseId: o.caseId });
-      const embedder = await createEmbedder(o.embedder);
+      const embedder = await createEmbedder(o.embedder, onnxFlags(o));
       try {
         const { scan } = await cachedScan(
           { video: o.video, keyframes: c.keyframes },
@@ -522,7 +529,7 @@ export function registerCompass(program: Command): void {
         .option('--max-tokens <n>', 'reply budget per call', '2048')
         .option(
           '--max-calls <n>',
-          'stop starting new videos after this many judge calls (exit 5; resume later)',
+          'make at most this many judge calls, checklists included (exit 5; run again to resume)',
         )
         .option('--dry-run', 'count the judge calls needed and cached, spend none'),
     ),
@@ -575,54 +582,58 @@ export function registerCompass(program: Command): void {
         );
         return;
       }
-      const judge = await openJudge(settings);
-      const embedder = await createEmbedder(o.embedder);
-      const cache = new ScanCache(join(out, 'scan-cache.sqlite'));
-      const bar = phases('compass evaluate');
-      const t0 = Date.now();
-      try {
-        const r = await evaluateCompass({
-          cases,
-          videos: o.videos,
-          models: o.model,
-          modes,
-          embedder,
-          judge: judge.judge,
-          encoder: judge.encoder,
-          response,
-          scan,
-          quality,
-          cache,
-          runs,
-          ...(segmenter === 'judge' ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe) } : {}),
-          ...(o.maxCalls ? { maxCalls: int('--max-calls', o.maxCalls, 0) } : {}),
-          onPhase: (phase, done, total, what) =>
-            bar.update(phase, phase === 'scanning' ? 'videos' : 'questions', done, total, what),
-          onVideo: (done, total, what) => bar.update('judging', 'videos', done, total, what),
-        });
-        bar.stop();
-        const lb = leaderboard(
-          r.videos,
-          o.model,
-          { judge: judge.judge.name, embedder: embedder.id, runs, segmenter },
-          missing,
-        );
-        await writeEvaluationRun(out, r, lb, o.model, {
-          wall_s: (Date.now() - t0) / 1000,
-          judge: judge.judge.stats,
-        });
-        const s = judge.judge.stats;
-        printLines([
-          leaderboardText({ ...lb, by: {} as typeof lb.by }),
-          `judge calls ${s.calls}, from the cache ${s.cached}, unresolved ${s.unresolved}; results in ${out}`,
-        ]);
-        partial(r.response);
-        budgetCheck(r);
-      } finally {
-        cache.close();
-        await embedder.close();
-        await judge.close();
-      }
+      await withInterrupt(async (signal) => {
+        const judge = await openJudge(settings, { signal });
+        const embedder = await createEmbedder(o.embedder, onnxFlags(o));
+        const cache = new ScanCache(join(out, 'scan-cache.sqlite'));
+        const bar = phases('compass evaluate');
+        const t0 = Date.now();
+        try {
+          const r = await evaluateCompass({
+            cases,
+            videos: o.videos,
+            models: o.model,
+            modes,
+            embedder,
+            judge: judge.judge,
+            encoder: judge.encoder,
+            response,
+            scan,
+            quality,
+            cache,
+            runs,
+            concurrency: settings.concurrency,
+            signal,
+            ...(segmenter === 'judge' ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe) } : {}),
+            ...(o.maxCalls ? { maxCalls: int('--max-calls', o.maxCalls, 0) } : {}),
+            onPhase: (phase, done, total, what) =>
+              bar.update(phase, phase === 'scanning' ? 'videos' : 'questions', done, total, what),
+            onVideo: (done, total, what) => bar.update('judging', 'videos', done, total, what),
+          });
+          bar.stop();
+          const lb = leaderboard(
+            r.videos,
+            o.model,
+            { judge: judge.judge.name, embedder: embedder.id, runs, segmenter },
+            missing,
+          );
+          await writeEvaluationRun(out, r, lb, o.model, {
+            wall_s: (Date.now() - t0) / 1000,
+            judge: judge.judge.stats,
+          });
+          const s = judge.judge.stats;
+          printLines([
+            leaderboardText({ ...lb, by: {} as typeof lb.by }),
+            `judge calls ${s.calls}, from the cache ${s.cached}, unresolved ${s.unresolved}; results in ${out}`,
+          ]);
+          partial(r.response);
+          budgetCheck(r);
+        } finally {
+          cache.close();
+          await embedder.close();
+          await judge.close();
+        }
+      });
     },
   );
 

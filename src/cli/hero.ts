@@ -30,6 +30,8 @@ import { writeReaderFile } from '../judge/local.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { heroTable } from '../report/hero.js';
 import { writeEvaluation } from '../report/hero-outputs.js';
+import { onnxFlags } from './embed.js';
+import { interruptSignal } from './interrupt.js';
 import { judgeFlags, judgeOptions } from './judge.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 import { progress, renderProgress } from './progress.js';
@@ -288,6 +290,8 @@ export function registerHero(program: Command): void {
     .requiredOption('--out <file>', 'selections JSONL to write')
     .option('--lsmdc <dir>', 'full-rate clips (shot-centre)')
     .option('--embedder <spec>', 'builtin | onnx:PATH (cluster)', 'builtin')
+    .option('--threads <n>', 'ONNX intra-op threads (default: every core)')
+    .option('--device <d>', 'ONNX device: cpu | cuda', 'cpu')
     .option('--k <n>', 'frames per film (1–5)', '5')
     .option('--seed <s>', 'seed', '0')
     .option('--movies <ids...>', 'only these films')
@@ -301,6 +305,8 @@ export function registerHero(program: Command): void {
           out: string;
           lsmdc?: string;
           embedder: string;
+          threads?: string;
+          device?: string;
           k: string;
           seed: string;
           movies?: string[];
@@ -310,7 +316,7 @@ export function registerHero(program: Command): void {
         const method = methodByName(o.method);
         // like every other command: --judge, else "judge" in --config, else KFBENCH_JUDGE
         const j = method.needs?.judge ? await openJudge(resolveJudgeSettings(judgeFlags(o))) : undefined;
-        const embedder = method.needs?.embedder ? await createEmbedder(o.embedder) : undefined;
+        const embedder = method.needs?.embedder ? await createEmbedder(o.embedder, onnxFlags(o)) : undefined;
         const shown = renderProgress();
         try {
           const r = await runSelection({
@@ -345,29 +351,42 @@ export function registerHero(program: Command): void {
     .requiredOption('--data <dir>', 'dataset root')
     .requiredOption('--out <file>', 'reader.json to write')
     .option('--embedder <spec>', 'builtin | onnx:PATH', 'builtin')
+    .option('--threads <n>', 'ONNX intra-op threads (default: every core)')
+    .option('--device <d>', 'ONNX device: cpu | cuda', 'cpu')
     .option('--lambda <x>', 'L2 penalty', '1')
     .option('--json', 'print JSON')
-    .action(async (o: { data: string; out: string; embedder: string; lambda: string; json?: boolean }) => {
-      const r = await fitHeroReader({
-        data: o.data,
-        embedder: o.embedder,
-        lambda: parseNumberFlag('--lambda', o.lambda, (n) => n > 0),
-      });
-      await writeReaderFile(o.out, r.reader);
-      const out = {
-        out: o.out,
-        films: r.films,
-        pairs: r.pairs,
-        cv_agreement: r.cv_agreement,
-        folds: r.folds,
-      };
-      if (o.json) printJson(out);
-      else
-        printLines([
-          `fitted on ${r.pairs} confident pairs of ${r.films} films → ${o.out}`,
-          `5-fold cross-validated agreement (folds by film): ${(100 * r.cv_agreement).toFixed(1)} %`,
-        ]);
-    });
+    .action(
+      async (o: {
+        data: string;
+        out: string;
+        embedder: string;
+        threads?: string;
+        device?: string;
+        lambda: string;
+        json?: boolean;
+      }) => {
+        const r = await fitHeroReader({
+          data: o.data,
+          embedder: o.embedder,
+          embedderOptions: onnxFlags(o),
+          lambda: parseNumberFlag('--lambda', o.lambda, (n) => n > 0),
+        });
+        await writeReaderFile(o.out, r.reader);
+        const out = {
+          out: o.out,
+          films: r.films,
+          pairs: r.pairs,
+          cv_agreement: r.cv_agreement,
+          folds: r.folds,
+        };
+        if (o.json) printJson(out);
+        else
+          printLines([
+            `fitted on ${r.pairs} confident pairs of ${r.films} films → ${o.out}`,
+            `5-fold cross-validated agreement (folds by film): ${(100 * r.cv_agreement).toFixed(1)} %`,
+          ]);
+      },
+    );
 
   judgeOptions(
     hero.command('check-reader').description("a reader's agreement with the chains, before trusting it"),
@@ -586,11 +605,15 @@ export function registerHero(program: Command): void {
           names.set(base, n);
           return { method: n > 1 ? `${base}#${n}` : base, file };
         });
-        const j = await openJudge(resolveJudgeSettings(judgeFlags(o)));
+        const settings = resolveJudgeSettings(judgeFlags(o));
+        const interrupt = interruptSignal();
+        const j = await openJudge(settings, { signal: interrupt.signal });
         const t0 = Date.now();
         const bar = progress('insertions');
         try {
           const r = await evaluate({
+            concurrency: settings.concurrency,
+            signal: interrupt.signal,
             data: o.data,
             track: o.track,
             methods,
@@ -652,6 +675,7 @@ export function registerHero(program: Command): void {
               [],
             );
         } finally {
+          interrupt.dispose();
           bar.stop();
           await j.close();
         }

@@ -13,6 +13,7 @@
  * launching insertions at a budget (in-flight ones finish) and the run is resumable from the cache.
  */
 import { existsSync } from 'node:fs';
+import { runPool } from '../concurrency/pool.js';
 import { BadInputError } from '../errors.js';
 import type { ImageEncoder } from '../judge/images.js';
 import {
@@ -70,6 +71,8 @@ export interface EvaluateOptions {
   seed?: number | string;
   bootstrapB?: number;
   concurrency?: number;
+  /** Ctrl-C: no insertion starts and no judge call is made after it aborts. */
+  signal?: AbortSignal | undefined;
   onEvent?: (
     e: { type: 'start'; insertions: number } | { type: 'insertion'; done: number; total: number },
   ) => void;
@@ -239,21 +242,15 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
   }
 
   o.onEvent?.({ type: 'start', insertions: tasks.length });
-  const records: (InsertionRecord | undefined)[] = new Array(tasks.length);
-  let next = 0;
   let done = 0;
-  let stopped = false;
-  const worker = async () => {
-    while (next < tasks.length) {
-      if (o.maxCalls !== undefined && o.judge.stats.calls >= o.maxCalls) {
-        stopped = true;
-        return;
-      }
-      const i = next++;
-      const t = tasks[i]!;
+  const budget = o.maxCalls;
+  const pool = await runPool(
+    tasks,
+    async (t, _i, signal): Promise<InsertionRecord> => {
+      const judge = o.judge.withSignal(signal);
       const chain = await chainImages(t.movie_id, t.chain);
       const out: InsertionOutcome = await insertIntoChain(
-        o.judge,
+        judge,
         await t.candidate(),
         chain,
         instructions(t.movie_id),
@@ -263,7 +260,8 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
       const stillIdx = t.chain.order.findIndex(
         (id) => t.chain.images.find((im) => im.image_id === id)?.source === 'still',
       );
-      records[i] = {
+      o.onEvent?.({ type: 'insertion', done: ++done, total: tasks.length });
+      return {
         method: t.method,
         movie_id: t.movie_id,
         frame: t.frame,
@@ -282,10 +280,17 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
         ...(out.listwise ? { answers: out.listwise.answers.map((a) => a.position) } : {}),
         verdicts: insertionVerdicts(out, t.chain.order),
       };
-      o.onEvent?.({ type: 'insertion', done: ++done, total: tasks.length });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, o.concurrency ?? 8) }, worker));
+    },
+    {
+      // twice the calls allowed in flight (the judge's own limit holds those): an insertion encodes its
+      // images while others wait on the judge
+      concurrency: 2 * (o.concurrency ?? 8),
+      signal: o.signal,
+      ...(budget !== undefined ? { canStart: () => o.judge.stats.calls < budget } : {}),
+    },
+  );
+  const records = pool.results;
+  const stopped = pool.stopped;
   const insertions = records.filter((r): r is InsertionRecord => !!r);
   const complete = !stopped && insertions.length === tasks.length;
 
