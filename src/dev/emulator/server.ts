@@ -44,6 +44,7 @@ export interface FaultPlan {
   rate: number;
   kinds: FaultKind[];
   retryAfterS?: number;
+  /** How long a `slow` reply is held (default 5 s); it ends early, as abandoned, when the client leaves. */
   slowMs?: number;
   seed?: number | string;
   /** Inject at most this many faults, then answer normally. */
@@ -94,6 +95,10 @@ export interface Emulator {
   log: LoggedRequest[];
   /** The most chat requests it has had open at once. */
   readonly peakInFlight: number;
+  /** Resolves once no chat request is open (every logged request has its final status). */
+  idle(): Promise<void>;
+  /** Resolves once at least `n` chat requests have arrived (logged). */
+  requests(n: number): Promise<void>;
   setFaults(f: FaultPlan | undefined): void;
   setLatency(ms: number): void;
   close(): Promise<void>;
@@ -157,6 +162,20 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   let inFlight = 0;
   let peakInFlight = 0;
+  // waiters for the events tests wait on (never a fixed sleep): no request open; n requests arrived
+  let idleWaiters: (() => void)[] = [];
+  let countWaiters: { n: number; resolve: () => void }[] = [];
+  const arrived = () => {
+    const ready = countWaiters.filter((w) => log.length >= w.n);
+    countWaiters = countWaiters.filter((w) => log.length < w.n);
+    for (const w of ready) w.resolve();
+  };
+  const settled = () => {
+    if (inFlight > 0) return;
+    const ws = idleWaiters;
+    idleWaiters = [];
+    for (const w of ws) w();
+  };
   const rl = opts.rateLimit;
   const bucket = (perMinute: number | undefined, cap: number | undefined) =>
     perMinute === undefined
@@ -201,6 +220,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       status: 0,
     };
     log.push(entry);
+    arrived();
     if (opts.apiKey && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
       entry.status = 401;
       return send(res, 401, { error: { message: 'invalid api key', type: 'invalid_request_error' } });
@@ -294,7 +314,15 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         req.socket.destroy();
         return;
       case 'slow':
-        await sleep(faults?.slowMs ?? 5000);
+        // held until slowMs, or until the client gives up (then logged as abandoned at once)
+        await new Promise<void>((resolve) => {
+          if (res.destroyed || req.socket.destroyed) return resolve();
+          const t = setTimeout(resolve, faults?.slowMs ?? 5000);
+          res.once('close', () => {
+            clearTimeout(t);
+            resolve();
+          });
+        });
         break;
       case 'prose':
         entry.status = 200;
@@ -360,6 +388,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       })
       .finally(() => {
         if (chat) inFlight--;
+        settled();
       });
   });
   server.keepAliveTimeout = 30_000;
@@ -372,6 +401,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     get peakInFlight() {
       return peakInFlight;
     },
+    idle: () =>
+      inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve)),
+    requests: (n) =>
+      log.length >= n ? Promise.resolve() : new Promise<void>((resolve) => countWaiters.push({ n, resolve })),
     setFaults(f) {
       faults = f;
       injected = 0;
