@@ -34,7 +34,7 @@ import { onnxFlags } from './embed.js';
 import { interruptSignal } from './interrupt.js';
 import { judgeFlags, judgeOptions } from './judge.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
-import { progress, renderProgress } from './progress.js';
+import { renderProgress } from './progress.js';
 
 export function registerHero(program: Command): void {
   const hero = program
@@ -192,9 +192,7 @@ export function registerHero(program: Command): void {
         quality: string;
         json?: boolean;
       }) => {
-        const bar = progress('frames');
-        let done = 0;
-        let films = 0;
+        const shown = renderProgress();
         const r = await rebuildTrack({
           lsmdc: o.lsmdc,
           data: o.data,
@@ -203,17 +201,8 @@ export function registerHero(program: Command): void {
           jobs: parseNumberFlag('--jobs', o.jobs, (n) => Number.isInteger(n) && n >= 1),
           shard: o.shard ? parseShard(o.shard) : undefined,
           quality: parseNumberFlag('--quality', o.quality, (n) => n >= 1 && n <= 100),
-          onEvent: (e) => {
-            if (e.type === 'start') {
-              films = e.films;
-              bar.start(e.frames, `rebuild (${e.films} films, ${e.skipped} already done)`);
-            } else if (e.type === 'frames') bar.update(++done);
-            else if (e.type === 'film-done') bar.update(done, `${e.movie_id} done`);
-            else if (e.type === 'film-failed') bar.update(done, `${e.movie_id} FAILED`);
-          },
-        });
-        bar.stop();
-        void films;
+          onProgress: shown.onProgress,
+        }).finally(() => shown.close());
         if (o.json) printJson(r);
         else
           printLines([
@@ -609,7 +598,7 @@ export function registerHero(program: Command): void {
         const interrupt = interruptSignal();
         const j = await openJudge(settings, { signal: interrupt.signal });
         const t0 = Date.now();
-        const bar = progress('insertions');
+        const shown = renderProgress();
         try {
           const r = await evaluate({
             concurrency: settings.concurrency,
@@ -632,9 +621,9 @@ export function registerHero(program: Command): void {
                 : parseNumberFlag('--max-calls', o.maxCalls, (n) => Number.isInteger(n) && n >= 0),
             seed: o.seed,
             bootstrapB: parseNumberFlag('--bootstrap', o.bootstrap, (n) => Number.isInteger(n) && n >= 100),
-            onEvent: (e) => (e.type === 'start' ? bar.start(e.insertions, 'evaluate') : bar.update(e.done)),
+            onProgress: shown.onProgress,
           });
-          bar.stop();
+          shown.close();
           if (r.dryRun) {
             const d = r.dryRun;
             const out = {
@@ -676,7 +665,7 @@ export function registerHero(program: Command): void {
             );
         } finally {
           interrupt.dispose();
-          bar.stop();
+          shown.close();
           await j.close();
         }
       },

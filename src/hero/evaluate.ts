@@ -11,6 +11,7 @@
  * disagreement rate of the self-consistency checks the protocol makes.
  * Inputs are validated before any judge call; `--dry-run` spends nothing; `--max-calls` stops
  * launching insertions at a budget (in-flight ones finish) and the run is resumable from the cache.
+ * Four steps, one function each: validate → plan → run → score (the last in score.ts).
  */
 import { existsSync } from 'node:fs';
 import { runPool } from '../concurrency/pool.js';
@@ -27,21 +28,15 @@ import {
 import type { Judge } from '../judge/judge.js';
 import { pairQuestions } from '../judge/pairwise.js';
 import type { JudgeImage } from '../judge/types.js';
-import { bootstrap, pairedBootstrap } from '../stats/bootstrap.js';
-import { mean, meanOrNull } from '../stats/mean.js';
+import { type OnProgress, phaseReporter } from '../progress.js';
 import { readJsonlAll } from '../store/jsonl.js';
 import { datasetPaths, imagePath, trackFramePath } from './dataset/layout.js';
 import { loadChains, loadCore, loadRubrics } from './dataset/load.js';
-import { BaselineRow, type Chain } from './dataset/schemas.js';
+import { BaselineRow, type Chain, type FilmChains, type FilmRubric } from './dataset/schemas.js';
 import { checkSelections } from './dataset/selections.js';
 import { heroInstructions } from './prompt.js';
-import {
-  type FilmScore,
-  finiteOrNull,
-  type HeroSummary,
-  type InsertionRecord,
-  type MethodSummary,
-} from './results.js';
+import type { FilmScore, HeroSummary, InsertionRecord, MethodSummary } from './results.js';
+import { STILL_ROW, scoreEvaluation } from './score.js';
 import { insertionVerdicts } from './verdicts.js';
 
 export type { FilmScore, HeroSummary, InsertionRecord, MethodSummary };
@@ -73,9 +68,8 @@ export interface EvaluateOptions {
   concurrency?: number;
   /** Ctrl-C: no insertion starts and no judge call is made after it aborts. */
   signal?: AbortSignal | undefined;
-  onEvent?: (
-    e: { type: 'start'; insertions: number } | { type: 'insertion'; done: number; total: number },
-  ) => void;
+  /** Phase `evaluate`: one item per insertion (a cache hit when it needed no new call). */
+  onProgress?: OnProgress;
 }
 
 export interface EvaluateResult {
@@ -95,31 +89,28 @@ interface Task {
   candidate: () => Promise<JudgeImage>;
 }
 
-const STILL_ROW = 'stills';
+type Frames = Map<string, { frame_idx: number; rank: number }[]>;
 
-export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
-  const protocol = o.protocol ?? 'listwise';
-  const bothOrders = protocol === 'listwise' && !!o.bothOrders;
-  const settings = { bothOrders, disagreement: o.disagreement ?? 'error' };
-  const consistency = (rs: InsertionRecord[]) => {
-    const questions = rs.reduce((a, r) => a + r.questions, 0);
-    const checks = rs.reduce((a, r) => a + r.checks, 0);
-    const disagreed = rs.reduce((a, r) => a + r.disagreed, 0);
-    return {
-      both_orders: bothOrders,
-      disagreement_rule: bothOrders ? settings.disagreement : null,
-      questions,
-      questions_per_insertion: rs.length ? questions / rs.length : 0,
-      disagreement: { checks, disagreed, rate: checks ? disagreed / checks : null },
-    };
-  };
+/** What validation read and checked: everything the plan and the scores need. */
+export interface ValidatedInputs {
+  ds: Awaited<ReturnType<typeof loadCore>>;
+  chains: Map<string, FilmChains>;
+  rubrics: Map<string, FilmRubric>;
+  /** Method → film → its frames, ranked (official rows too with `rescoreOfficial`). */
+  submissions: Map<string, Frames>;
+  official: BaselineRow[];
+  /** Films with chains, sorted. */
+  films: string[];
+}
+
+/** Step 1: read and check every input before anything is spent; the first fault is a typed error. */
+export async function validateEvaluation(
+  o: Pick<EvaluateOptions, 'data' | 'track' | 'methods' | 'rescoreOfficial' | 'missing'>,
+): Promise<ValidatedInputs> {
   const ds = await loadCore(o.data);
   const chains = await loadChains(o.data);
   const rubrics = await loadRubrics(o.data);
-  const warnings: string[] = [];
-
-  // 1. validate everything before spending
-  const submissions = new Map<string, Map<string, { frame_idx: number; rank: number }[]>>();
+  const submissions = new Map<string, Frames>();
   for (const m of o.methods) {
     const r = await checkSelections(m.file, ds.timelines);
     if (r.problems.length)
@@ -129,20 +120,20 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
       );
     submissions.set(m.method, r.selections);
   }
-  const officialRows = existsSync(datasetPaths(o.data).baselines)
-    ? await readJsonlAll(datasetPaths(o.data).baselines, BaselineRow)
+  const baselines = datasetPaths(o.data).baselines;
+  const official = existsSync(baselines)
+    ? (await readJsonlAll(baselines, BaselineRow)).map((l) => l.value)
     : [];
-  if (o.rescoreOfficial) {
-    for (const row of officialRows) {
-      const sel = new Map<string, { frame_idx: number; rank: number }[]>();
-      for (const s of row.value.selections ?? [])
+  if (o.rescoreOfficial)
+    for (const row of official) {
+      const sel: Frames = new Map();
+      for (const s of row.selections ?? [])
         sel.set(
           s.movie_id,
           [...s.frames].sort((a, b) => a.rank - b.rank),
         );
-      submissions.set(`${row.value.method} (rescored)`, sel);
+      submissions.set(`${row.method} (rescored)`, sel);
     }
-  }
   const films = [...chains.keys()].sort();
   for (const [method, sel] of submissions) {
     for (const [film, frames] of sel)
@@ -155,19 +146,24 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
           );
       }
     const missingFilms = films.filter((f) => !sel.has(f));
-    if (missingFilms.length && (o.missing ?? 'error') === 'error') {
+    if (missingFilms.length && (o.missing ?? 'error') === 'error')
       throw new BadInputError(
         `method ${method} submits nothing for ${missingFilms.length} film(s) with chains (${missingFilms.slice(0, 3).join(', ')}${missingFilms.length > 3 ? ', …' : ''}); pass --missing zero to score them 0`,
       );
-    }
   }
+  return { ds, chains, rubrics, submissions, official, films };
+}
 
-  // 2. the insertions
+/** Step 2: every submitted frame (and with `includeStills` every still) into every chain of its film. */
+function planInsertions(
+  v: ValidatedInputs,
+  o: Pick<EvaluateOptions, 'data' | 'track' | 'encoder' | 'includeStills'>,
+): Task[] {
   const tasks: Task[] = [];
-  for (const [method, sel] of submissions)
-    for (const film of films)
+  for (const [method, sel] of v.submissions)
+    for (const film of v.films)
       for (const f of sel.get(film) ?? [])
-        for (const c of chains.get(film)!.chains)
+        for (const c of v.chains.get(film)!.chains)
           tasks.push({
             method,
             movie_id: film,
@@ -176,16 +172,15 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
             chain: c,
             candidate: () => o.encoder.fromFile(trackFramePath(o.track, film, f.frame_idx)),
           });
-  if (o.includeStills) {
-    for (const film of films) {
+  if (o.includeStills)
+    for (const film of v.films) {
+      const chains = v.chains.get(film)!.chains;
       const stills = [
         ...new Set(
-          chains
-            .get(film)!
-            .chains.flatMap((c) => c.images.filter((i) => i.source === 'still').map((i) => i.image_id)),
+          chains.flatMap((c) => c.images.filter((i) => i.source === 'still').map((i) => i.image_id)),
         ),
       ].sort();
-      for (const c of chains.get(film)!.chains)
+      for (const c of chains)
         for (const [k, still] of stills.filter((s) => !c.order.includes(s)).entries())
           tasks.push({
             method: STILL_ROW,
@@ -196,71 +191,80 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
             candidate: () => o.encoder.fromFile(imagePath(o.data, film, still)),
           });
     }
-  }
   if (tasks.length === 0)
     throw new BadInputError(
       'nothing to score: no method submits a frame for a film that has chains (an evaluation of nothing is not a result)',
     );
-  const instructions = (film: string) =>
-    heroInstructions(ds.movies.get(film) ?? { title: film, year: 0 }, rubrics.get(film));
-  const chainImages = (film: string, c: Chain) =>
-    Promise.all(c.order.map((id) => o.encoder.fromFile(imagePath(o.data, film, id))));
+  return tasks;
+}
 
-  if (o.dryRun) {
-    let questions = 0;
-    let cached = 0;
-    for (const t of tasks) {
-      if (protocol === 'binary') {
-        questions += 2 * Math.ceil(Math.log2(t.chain.order.length + 1));
-        continue;
-      }
-      const cand = await t.candidate();
-      const chain = await chainImages(t.movie_id, t.chain);
-      const orders: ChainOrder[] = bothOrders ? ['best-first', 'worst-first'] : ['best-first'];
-      const qs =
-        protocol === 'listwise'
-          ? orders.map((order) => listwiseQuestion(cand, chain, instructions(t.movie_id), order))
-          : chain.flatMap((c) => [...pairQuestions(cand, c, instructions(t.movie_id))]);
-      questions += qs.length;
-      cached += qs.filter((q) => o.judge.isCached(q)).length;
+interface RunContext {
+  o: EvaluateOptions;
+  protocol: InsertionProtocol;
+  settings: { bothOrders: boolean; disagreement: DisagreementRule };
+  instructions: (film: string) => string;
+  chainImages: (film: string, c: Chain) => Promise<JudgeImage[]>;
+}
+
+/** `--dry-run`: the questions the plan needs and how many the cache already holds (nothing is asked). */
+async function countQuestions(
+  tasks: readonly Task[],
+  x: RunContext,
+): Promise<NonNullable<EvaluateResult['dryRun']>> {
+  let questions = 0;
+  let cached = 0;
+  for (const t of tasks) {
+    if (x.protocol === 'binary') {
+      questions += 2 * Math.ceil(Math.log2(t.chain.order.length + 1));
+      continue;
     }
-    return {
-      summary: {
-        reader: o.judge.name,
-        protocol,
-        ...consistency([]),
-        methods: [],
-        official: [],
-        paired: [],
-        warnings,
-      },
-      perFilm: [],
-      insertions: [],
-      complete: false,
-      dryRun: { insertions: tasks.length, questions, cached, upper_bound: protocol === 'binary' },
-    };
+    const cand = await t.candidate();
+    const chain = await x.chainImages(t.movie_id, t.chain);
+    const orders: ChainOrder[] = x.settings.bothOrders ? ['best-first', 'worst-first'] : ['best-first'];
+    const qs =
+      x.protocol === 'listwise'
+        ? orders.map((order) => listwiseQuestion(cand, chain, x.instructions(t.movie_id), order))
+        : chain.flatMap((c) => [...pairQuestions(cand, c, x.instructions(t.movie_id))]);
+    questions += qs.length;
+    cached += qs.filter((q) => x.o.judge.isCached(q)).length;
   }
+  return { insertions: tasks.length, questions, cached, upper_bound: x.protocol === 'binary' };
+}
 
-  o.onEvent?.({ type: 'start', insertions: tasks.length });
-  let done = 0;
+/** Step 3: the insertions, in one pool, stopping at the call budget or an abort. */
+async function runInsertions(
+  tasks: readonly Task[],
+  x: RunContext,
+): Promise<{ insertions: InsertionRecord[]; complete: boolean }> {
+  const { o } = x;
+  const progress = phaseReporter(o.onProgress, 'evaluate', 'insertions');
+  progress.start(tasks.length, `${x.protocol}, ${o.judge.name}`);
   const budget = o.maxCalls;
   const pool = await runPool(
     tasks,
     async (t, _i, signal): Promise<InsertionRecord> => {
+      const item = `${t.method} ${t.movie_id}#${t.frame} in ${t.chain.chain_id}`;
       const judge = o.judge.withSignal(signal);
-      const chain = await chainImages(t.movie_id, t.chain);
-      const out: InsertionOutcome = await insertIntoChain(
-        judge,
-        await t.candidate(),
-        chain,
-        instructions(t.movie_id),
-        protocol,
-        settings,
-      );
+      const chain = await x.chainImages(t.movie_id, t.chain);
+      let out: InsertionOutcome;
+      try {
+        out = await insertIntoChain(
+          judge,
+          await t.candidate(),
+          chain,
+          x.instructions(t.movie_id),
+          x.protocol,
+          x.settings,
+        );
+      } catch (e) {
+        progress.failed(item, (e as Error).message);
+        throw e;
+      }
       const stillIdx = t.chain.order.findIndex(
         (id) => t.chain.images.find((im) => im.image_id === id)?.source === 'still',
       );
-      o.onEvent?.({ type: 'insertion', done: ++done, total: tasks.length });
+      if (out.calls === 0 && out.cached > 0) progress.cached(item);
+      else progress.done(item);
       return {
         method: t.method,
         movie_id: t.movie_id,
@@ -289,128 +293,49 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
       ...(budget !== undefined ? { canStart: () => o.judge.stats.calls < budget } : {}),
     },
   );
-  const records = pool.results;
-  const stopped = pool.stopped;
-  const insertions = records.filter((r): r is InsertionRecord => !!r);
-  const complete = !stopped && insertions.length === tasks.length;
+  progress.finish();
+  const insertions = pool.results.filter((r): r is InsertionRecord => !!r);
+  return { insertions, complete: !pool.stopped && insertions.length === tasks.length };
+}
 
-  // 3. scores
-  const perFilm: FilmScore[] = [];
-  const methods = [...submissions.keys(), ...(o.includeStills ? [STILL_ROW] : [])];
-  for (const method of methods) {
-    for (const film of films) {
-      const rs = insertions.filter((r) => r.method === method && r.movie_id === film);
-      if (rs.length === 0) {
-        if (method !== STILL_ROW && complete)
-          perFilm.push({
-            method,
-            movie_id: film,
-            S: 0,
-            S_at_k: { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 },
-            top1_rate: 0,
-            beat_still_rate: 0,
-            insertions: 0,
-            unresolved: 0,
-          });
-        continue;
-      }
-      const atK: Record<string, number> = {};
-      for (let k = 1; k <= 5; k++) {
-        const sub = rs.filter((r) => r.rank <= k);
-        atK[String(k)] = sub.length
-          ? mean(sub.map((r) => r.s))
-          : mean(rs.filter((r) => r.rank === Math.min(...rs.map((x) => x.rank))).map((r) => r.s));
-      }
-      perFilm.push({
-        method,
-        movie_id: film,
-        S: mean(rs.map((r) => r.s)),
-        S_at_k: atK,
-        top1_rate: mean(rs.map((r) => (r.position === r.chain_length ? 1 : 0))),
-        beat_still_rate: mean(rs.map((r) => (r.above_still ? 1 : 0))),
-        insertions: rs.length,
-        unresolved: rs.reduce((a, r) => a + r.unresolved, 0),
-      });
-    }
-  }
-  const B = o.bootstrapB ?? 1000;
-  const summaries: MethodSummary[] = methods.map((method) => {
-    const fs = perFilm.filter((f) => f.method === method);
-    const S_at_k: Record<string, number | null> = {};
-    for (let k = 1; k <= 5; k++) S_at_k[String(k)] = meanOrNull(fs.map((f) => f.S_at_k[String(k)]!));
-    const ci = fs.length
-      ? bootstrap(fs, (x) => mean(x.map((f) => f.S)), { B, seed: `${o.seed ?? 0}/${method}` }).ci
-      : [null, null];
-    return {
-      method,
-      reader: o.judge.name,
-      S: meanOrNull(fs.map((f) => f.S)),
-      S_at_k,
-      top1_rate: meanOrNull(fs.map((f) => f.top1_rate)),
-      beat_still_rate: meanOrNull(fs.map((f) => f.beat_still_rate)),
-      ci: { S: [finiteOrNull(ci[0]), finiteOrNull(ci[1])] },
-      films: fs.length,
-      insertions: fs.reduce((a, f) => a + f.insertions, 0),
-      unresolved: fs.reduce((a, f) => a + f.unresolved, 0),
-    };
-  });
-  const paired: HeroSummary['paired'] = [];
-  for (let i = 0; i < methods.length; i++)
-    for (let j = i + 1; j < methods.length; j++) {
-      const a = perFilm.filter((f) => f.method === methods[i]);
-      const b = new Map(perFilm.filter((f) => f.method === methods[j]).map((f) => [f.movie_id, f.S]));
-      const common = a.filter((f) => b.has(f.movie_id));
-      if (common.length < 2) continue;
-      const r = pairedBootstrap(
-        common.map((f) => f.S),
-        common.map((f) => b.get(f.movie_id)!),
-        { B, seed: `${o.seed ?? 0}/${methods[i]}/${methods[j]}` },
-      );
-      paired.push({
-        a: methods[i]!,
-        b: methods[j]!,
-        diff: finiteOrNull(r.estimate),
-        ci: [finiteOrNull(r.ci[0]), finiteOrNull(r.ci[1])],
-        p: finiteOrNull(r.p),
-      });
-    }
-  const official: MethodSummary[] = officialRows.map((r) => ({
-    method: r.value.method,
-    reader: r.value.reader,
-    S: r.value.S,
-    S_at_k: r.value.S_at_k,
-    top1_rate: r.value.top1_rate,
-    beat_still_rate: r.value.beat_still_rate,
-    ci: { S: [null, null] },
-    films: Array.isArray(r.value.per_film) ? r.value.per_film.length : null,
-    insertions: null,
-    unresolved: null,
-    official: true,
-  }));
-  const otherReaders = new Map<string, string[]>();
-  for (const r of official)
-    if (r.reader !== o.judge.name)
-      otherReaders.set(r.reader, [...(otherReaders.get(r.reader) ?? []), r.method]);
-  for (const [reader, ms] of otherReaders)
-    warnings.push(
-      `official row${ms.length > 1 ? 's' : ''} ${ms.join(', ')} ${ms.length > 1 ? 'were' : 'was'} scored by ${reader}, not ${o.judge.name}: frame-level scores are not comparable across readers (use --rescore-official)`,
-    );
-  if (!complete)
-    warnings.push(
-      `stopped at the call budget after ${insertions.length} of ${tasks.length} insertions; run again to resume from the cache`,
-    );
-  return {
-    summary: {
-      reader: o.judge.name,
-      protocol,
-      ...consistency(insertions),
-      methods: summaries,
-      official,
-      paired,
-      warnings,
-    },
-    perFilm,
-    insertions,
-    complete,
+export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
+  const protocol = o.protocol ?? 'listwise';
+  const bothOrders = protocol === 'listwise' && !!o.bothOrders;
+  const settings = { bothOrders, disagreement: o.disagreement ?? 'error' };
+  const v = await validateEvaluation(o);
+  const tasks = planInsertions(v, o);
+  const x: RunContext = {
+    o,
+    protocol,
+    settings,
+    instructions: (film) =>
+      heroInstructions(v.ds.movies.get(film) ?? { title: film, year: 0 }, v.rubrics.get(film)),
+    chainImages: (film, c) =>
+      Promise.all(c.order.map((id) => o.encoder.fromFile(imagePath(o.data, film, id)))),
   };
+  const methods = [...v.submissions.keys(), ...(o.includeStills ? [STILL_ROW] : [])];
+  const run = o.dryRun ? { insertions: [], complete: false } : await runInsertions(tasks, x);
+  const scored = scoreEvaluation({
+    insertions: run.insertions,
+    methods: o.dryRun ? [] : methods,
+    films: v.films,
+    complete: run.complete,
+    planned: tasks.length,
+    reader: o.judge.name,
+    protocol,
+    bothOrders,
+    disagreementRule: settings.disagreement,
+    official: o.dryRun ? [] : v.official,
+    bootstrapB: o.bootstrapB ?? 1000,
+    seed: o.seed ?? 0,
+  });
+  if (o.dryRun)
+    return {
+      summary: { ...scored.summary, warnings: [] },
+      perFilm: [],
+      insertions: [],
+      complete: false,
+      dryRun: await countQuestions(tasks, x),
+    };
+  return { ...scored, insertions: run.insertions, complete: run.complete };
 }

@@ -16,7 +16,7 @@
  *    (~90 ms) is paid once per batch rather than once per clip.
  * No seeking is used: a few timestamps far apart in a long file still cost one sequential decode.
  */
-import { BadInputError, UsageError } from '../errors.js';
+import { BackendError, BadInputError, KfbenchError, UsageError } from '../errors.js';
 import { ffmpegFilterRaw, ffmpegLog, ffmpegRawFrames, ffprobeJson, ffprobeText } from './ffmpeg.js';
 import type { RawImage } from './raw.js';
 import { buildTimeline, displayRotation, frameAtTimeIn } from './timeline.js';
@@ -675,7 +675,8 @@ export async function imagesAsFramePairs(
   const { width: fw, height: fh } = images[0]!;
   for (const img of images)
     if (img.width !== fw || img.height !== fh || img.channels !== 3)
-      throw new Error('imagesAsFramePairs needs RGB images of one size');
+      // the caller resizes first: a mismatch here is kfbench's own fault, not the user's
+      throw new KfbenchError('INTERNAL', 'imagesAsFramePairs needs RGB images of one size');
   const { width: sw, height: sh } = small;
   const frames = await ffmpegFilterRaw({
     args: [
@@ -688,8 +689,6 @@ export async function imagesAsFramePairs(
     file: 'keyframe images',
   });
   if (frames.length !== images.length)
-    throw new BadInputError(`ffmpeg returned ${frames.length} of ${images.length} images`, {
-      file: 'keyframe images',
-    });
+    throw new BackendError(`ffmpeg returned ${frames.length} of ${images.length} keyframe images`);
   return frames.map((data) => ({ width: sw, height: sh, channels: 3, data }));
 }

@@ -107,7 +107,8 @@ describe('hero evaluate against the emulator over HTTP', () => {
     // every JSON output round-trips through its one schema (the viewer reads them with the same)
     expect(checkContracts(out1, HERO_CONTRACTS)).toEqual(['insertions.jsonl', 'run.json', 'summary.json']);
     const out2 = join(tempDir(), 'o');
-    expect((await runCli(args(out2, cache, ['--include-stills']))).code).toBe(0);
+    const again = await runCli(args(out2, cache, ['--include-stills']));
+    expect(again.code).toBe(0);
     expect(readFileSync(join(out2, 'summary.json'), 'utf8')).toBe(
       readFileSync(join(out1, 'summary.json'), 'utf8'),
     );
@@ -115,6 +116,10 @@ describe('hero evaluate against the emulator over HTTP', () => {
       readFileSync(join(out1, 'per_film.csv'), 'utf8'),
     );
     expect(JSON.parse(readFileSync(join(out2, 'run.json'), 'utf8')).calls).toBe(0);
+    // progress on stderr (not a terminal: plain lines): the plan, then the end; the re-run's come from the cache
+    expect(r.stderr).toMatch(/^evaluate: \d+ insertions to do \(listwise, openai:kfbench-emulator\)$/m);
+    expect(r.stderr).toMatch(/^evaluate: finished (\d+)\/\1 insertions in /m);
+    expect(again.stderr).toMatch(/^evaluate: finished (\d+)\/\1 insertions in .*\(\1 cached\)$/m);
     const lines = readFileSync(join(out1, 'insertions.jsonl'), 'utf8').trim().split('\n');
     expect(lines.length).toBe(
       sharp.insertions * 2 + s.methods.find((m: { method: string }) => m.method === 'stills').insertions,

@@ -11,11 +11,13 @@ import {
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
+import { isKfbenchError } from '../../src/errors.js';
 import { loadCore } from '../../src/hero/dataset/load.js';
 import { DONE_FILE, rebuildTrack } from '../../src/hero/track/rebuild.js';
 import { selectFilms } from '../../src/hero/track/shard.js';
 import { Timeline } from '../../src/hero/track/timeline.js';
 import { verifyTrack } from '../../src/hero/track/verify.js';
+import type { ProgressEvent } from '../../src/progress.js';
 import { runCli } from '../support/cli.js';
 import { sharedMiniHero, TEST_FILMS } from '../support/mini-hero.js';
 import { tempDir } from '../support/paths.js';
@@ -92,11 +94,43 @@ describe('track rebuild and verify on the mini set', () => {
     cpSync(mini.lsmdc, lsmdc, { recursive: true });
     const clip = readdirSync(join(lsmdc, A)).sort()[2]!;
     rmSync(join(lsmdc, A, clip));
-    const r = await rebuildTrack({ lsmdc, data: mini.data, out: tempDir(), jobs: 2 });
+    const events: ProgressEvent[] = [];
+    const r = await rebuildTrack({
+      lsmdc,
+      data: mini.data,
+      out: tempDir(),
+      jobs: 2,
+      onProgress: (e) => events.push(e),
+    });
     expect(r.done).toEqual([B]);
     expect(r.failed).toHaveLength(1);
     expect(r.failed[0]!.movie_id).toBe(A);
     expect(r.failed[0]!.reason).toContain(`clip ${clip.replace('.mp4', '')} is named in clips.jsonl but`);
+    // the one progress stream: every frame of B done, A's failure with its reason, then the end
+    const core = await loadCore(mini.data);
+    const total = [A, B].reduce((a, m) => a + core.timelines.get(m)!.frameCount, 0);
+    expect(events[0]).toEqual({
+      type: 'phase-started',
+      phase: 'rebuild',
+      total,
+      unit: 'frames',
+      note: '2 films',
+    });
+    expect(events.filter((e) => e.type === 'item-done')).toHaveLength(r.frames);
+    expect(events.filter((e) => e.type === 'failure')).toEqual([
+      { type: 'failure', phase: 'rebuild', item: A, reason: r.failed[0]!.reason },
+    ]);
+    expect(events.at(-1)).toEqual({ type: 'phase-finished', phase: 'rebuild', done: r.frames });
+  });
+
+  it('an error that is not a fault of the input (a bug) stops the run instead of failing a film quietly', async () => {
+    // a JPEG quality sharp refuses: sharp's own plain Error, which is no KfbenchError
+    const e = await rebuildTrack({ lsmdc: mini.lsmdc, data: mini.data, out: tempDir(), quality: 1000 }).catch(
+      (x: unknown) => x,
+    );
+    expect(e).toBeInstanceOf(Error);
+    expect(isKfbenchError(e)).toBe(false);
+    expect((e as Error).message).toMatch(/quality/i);
   });
 
   it('shards partition the films deterministically', () => {

@@ -5,15 +5,18 @@
  * through shared ffmpeg processes (`-threads 1`, one film per job), never one process per frame.
  * A film's frames are written at its first clip's size (LSMDC clips of one film share it). A film counts as done only when all its frames
  * and its completion record (.done.json, written last, atomically) exist; an interrupted film is
- * redone, a done one skipped. A film whose clip file is missing fails with the reason; the others
- * go on (the caller reports exit 5).
+ * redone, a done one skipped. A film whose input is at fault (a clip file missing or short, a clip
+ * that does not decode) fails with the reason and the others go on (the caller reports exit 5);
+ * anything else — a bug — stops the run as what it is.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runPool } from '../../concurrency/pool.js';
+import { BadInputError, isKfbenchError } from '../../errors.js';
 import { encodeImage } from '../../media/image.js';
 import { frameAt, streamClipFiles, type VideoInfo } from '../../media/video.js';
+import { type OnProgress, phaseReporter } from '../../progress.js';
 import { writeFileAtomic } from '../../store/atomic-write.js';
 import { trackFramePath } from '../dataset/layout.js';
 import { loadCore } from '../dataset/load.js';
@@ -23,13 +26,6 @@ import type { Timeline } from './timeline.js';
 
 export const DONE_FILE = '.done.json';
 
-export type RebuildEvent =
-  | { type: 'start'; films: number; frames: number; skipped: number }
-  | { type: 'film-start'; movie_id: string; frames: number }
-  | { type: 'frames'; movie_id: string; n: number }
-  | { type: 'film-done'; movie_id: string; frames: number }
-  | { type: 'film-failed'; movie_id: string; reason: string };
-
 export interface RebuildOptions {
   lsmdc: string;
   data: string;
@@ -38,9 +34,12 @@ export interface RebuildOptions {
   jobs?: number;
   shard?: Shard | undefined;
   quality?: number;
-  onEvent?: (e: RebuildEvent) => void;
+  /** Phase `rebuild`: one item per track frame written; a film that fails is one failure. */
+  onProgress?: OnProgress;
   signal?: AbortSignal;
 }
+
+type Reporter = ReturnType<typeof phaseReporter>;
 
 export interface RebuildResult {
   done: string[];
@@ -59,12 +58,17 @@ export async function isFilmDone(out: string, movieId: string, frames: number): 
   }
 }
 
-async function rebuildFilm(movieId: string, tl: Timeline, o: RebuildOptions): Promise<number> {
+async function rebuildFilm(
+  movieId: string,
+  tl: Timeline,
+  o: RebuildOptions,
+  progress: Reporter,
+): Promise<number> {
   const files = clipFiles(o.lsmdc, movieId);
   const groups = tl.byClip().filter((g) => g.frames.length > 0);
   const missing = groups.filter((g) => !files.has(g.clip.clip_id)).map((g) => g.clip.clip_id);
   if (missing.length) {
-    throw new Error(
+    throw new BadInputError(
       `clip ${missing[0]} is named in clips.jsonl but ${join(o.lsmdc, movieId, `${missing[0]}.*`)} is absent${missing.length > 1 ? ` (and ${missing.length - 1} more clips)` : ''}`,
     );
   }
@@ -73,8 +77,9 @@ async function rebuildFilm(movieId: string, tl: Timeline, o: RebuildOptions): Pr
     const idx = groups[i]!.frames.map((f) => {
       const n = frameAt(info, f.t_in_clip);
       if (n >= info.frames + 1) {
-        throw new Error(
+        throw new BadInputError(
           `clip ${groups[i]!.clip.clip_id} is shorter than clips.jsonl says (${info.duration_s.toFixed(2)} s < ${f.t_in_clip.toFixed(2)} s)`,
+          { file: info.file },
         );
       }
       return Math.min(n, info.frames - 1);
@@ -101,12 +106,14 @@ async function rebuildFilm(movieId: string, tl: Timeline, o: RebuildOptions): Pr
       );
       pos[f.clip]!++;
       written++;
+      progress.done(`${movieId}#${tf.frame_idx}`);
     }
-    o.onEvent?.({ type: 'frames', movie_id: movieId, n: written });
   }
   for (const [i, g] of groups.entries())
     if (pos[i] !== g.frames.length)
-      throw new Error(`clip ${g.clip.clip_id} gave ${pos[i]} of ${g.frames.length} frames`);
+      throw new BadInputError(`clip ${g.clip.clip_id} gave ${pos[i]} of ${g.frames.length} frames`, {
+        file: files.get(g.clip.clip_id)!,
+      });
   await writeFileAtomic(
     join(o.out, movieId, DONE_FILE),
     `${JSON.stringify({ movie_id: movieId, frames: written, clips: tl.clips.length, timeline_us: tl.length_us })}\n`,
@@ -123,32 +130,29 @@ export async function rebuildTrack(o: RebuildOptions): Promise<RebuildResult> {
     if (await isFilmDone(o.out, m, ds.timelines.get(m)!.frameCount)) result.skipped.push(m);
     else todo.push(m);
   }
-  o.onEvent?.({
-    type: 'start',
-    films: todo.length,
-    frames: todo.reduce((a, m) => a + ds.timelines.get(m)!.frameCount, 0),
-    skipped: result.skipped.length,
-  });
+  const progress = phaseReporter(o.onProgress, 'rebuild', 'frames');
+  progress.start(
+    todo.reduce((a, m) => a + ds.timelines.get(m)!.frameCount, 0),
+    `${todo.length} films${result.skipped.length ? `, ${result.skipped.length} already done` : ''}`,
+  );
   await runPool(
     todo,
     async (m) => {
-      const tl = ds.timelines.get(m)!;
-      o.onEvent?.({ type: 'film-start', movie_id: m, frames: tl.frameCount });
       try {
-        const n = await rebuildFilm(m, tl, o);
+        const n = await rebuildFilm(m, ds.timelines.get(m)!, o, progress);
         result.done.push(m);
         result.frames += n;
-        o.onEvent?.({ type: 'film-done', movie_id: m, frames: n });
       } catch (e) {
-        // a film that fails is reported and the others go on; a cancelled run stops here
-        if (o.signal?.aborted) throw e;
-        const reason = (e as Error).message;
-        result.failed.push({ movie_id: m, reason });
-        o.onEvent?.({ type: 'film-failed', movie_id: m, reason });
+        // a film whose input is at fault is reported and the others go on; a cancelled run, or an
+        // error that is not one of ours (a bug), stops here
+        if (o.signal?.aborted || !isKfbenchError(e)) throw e;
+        result.failed.push({ movie_id: m, reason: e.message });
+        progress.failed(m, e.message);
       }
     },
     { concurrency: o.jobs ?? 1, signal: o.signal },
   );
+  progress.finish();
   result.done.sort();
   result.failed.sort((a, b) => a.movie_id.localeCompare(b.movie_id));
   return result;
