@@ -56,7 +56,7 @@ import { onnxFlags, onnxOptions } from './embed.js';
 import { withInterrupt } from './interrupt.js';
 import { judgeFlags, judgeOptions } from './judge.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
-import { progress } from './progress.js';
+import { renderProgress } from './progress.js';
 
 interface MetricFlags {
   embedder: string;
@@ -194,7 +194,7 @@ function folderFlags(cmd: Command): Command {
   );
 }
 
-async function runFolder(o: FolderFlags, label: string) {
+async function runFolder(o: FolderFlags) {
   missingPolicy(o.missing);
   const kind = segmenterKind(o.segmenter ?? 'pixel');
   if (kind === 'judge' && !o.judge) throw new UsageError('--segmenter judge needs --judge SPEC');
@@ -213,7 +213,7 @@ async function runFolder(o: FolderFlags, label: string) {
   const embedder = await createEmbedder(o.embedder, onnxFlags(o));
   const cache =
     o.cache === false ? undefined : new ScanCache(o.cache ?? join(resolve(o.out), 'scan-cache.sqlite'));
-  const bar = phases(label);
+  const shown = renderProgress();
   const t0 = Date.now();
   try {
     const run = await scoreModels({
@@ -227,33 +227,16 @@ async function runFolder(o: FolderFlags, label: string) {
       cache,
       ...(judge ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe) } : {}),
       jobs: parseNumberFlag('--jobs', o.jobs, (n) => Number.isInteger(n) && n >= 1),
-      onVideo: (done, total, what) => bar.update('scanning', 'videos', done, total, what),
+      onProgress: shown.onProgress,
     });
-    bar.stop();
+    shown.close();
     return { run, wall_s: (Date.now() - t0) / 1000, embedder, cache };
   } finally {
+    shown.close();
     cache?.close();
     await embedder.close();
     await judge?.close();
   }
-}
-
-/** One progress display per phase ("<label> · <phase>"), each started when its phase begins. */
-function phases(label: string) {
-  let current = '';
-  let bar: ReturnType<typeof progress> | undefined;
-  return {
-    update(phase: string, unit: string, done: number, total: number, what: string) {
-      if (phase !== current) {
-        bar?.stop();
-        current = phase;
-        bar = progress(unit);
-        bar.start(total, `${label} · ${phase}`);
-      }
-      if (done > 0) bar!.update(done, what);
-    },
-    stop: () => bar?.stop(),
-  };
 }
 
 /** `--dry-run`: every call with its frames, images and estimated prompt tokens, then the totals. */
@@ -401,7 +384,7 @@ export function registerCompass(program: Command): void {
       .description('keyframe response of whole model folders: per-video JSONL and a summary by model'),
   ).action(async (o: FolderFlags) => {
     const out = resolve(o.out);
-    const { run, wall_s, embedder } = await runFolder(o, 'compass score');
+    const { run, wall_s, embedder } = await runFolder(o);
     const summary = await writeResponseRun(out, run, o.model, {
       embedder: embedder.id,
       wall_s,
@@ -432,7 +415,7 @@ export function registerCompass(program: Command): void {
         ssimLow: list('--ssim-lows', o.ssimLows),
         fusion: list('--fusions', o.fusions),
       };
-      const { run } = await runFolder(o, 'compass sensitivity');
+      const { run } = await runFolder(o);
       const r = sensitivity(
         run.rows.filter((x) => x.status === 'scored') as ResponseRow[],
         grid,
@@ -586,7 +569,7 @@ export function registerCompass(program: Command): void {
         const judge = await openJudge(settings, { signal });
         const embedder = await createEmbedder(o.embedder, onnxFlags(o));
         const cache = new ScanCache(join(out, 'scan-cache.sqlite'));
-        const bar = phases('compass evaluate');
+        const shown = renderProgress();
         const t0 = Date.now();
         try {
           const r = await evaluateCompass({
@@ -606,11 +589,9 @@ export function registerCompass(program: Command): void {
             signal,
             ...(segmenter === 'judge' ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe) } : {}),
             ...(o.maxCalls ? { maxCalls: int('--max-calls', o.maxCalls, 0) } : {}),
-            onPhase: (phase, done, total, what) =>
-              bar.update(phase, phase === 'scanning' ? 'videos' : 'questions', done, total, what),
-            onVideo: (done, total, what) => bar.update('judging', 'videos', done, total, what),
+            onProgress: shown.onProgress,
           });
-          bar.stop();
+          shown.close();
           const lb = leaderboard(
             r.videos,
             o.model,
@@ -629,6 +610,7 @@ export function registerCompass(program: Command): void {
           partial(r.response);
           budgetCheck(r);
         } finally {
+          shown.close();
           cache.close();
           await embedder.close();
           await judge.close();
@@ -712,9 +694,10 @@ export function registerCompass(program: Command): void {
     .description('build the mini Compass set: 8 cases, 7 fault "models", both prompt modes')
     .requiredOption('--out <dir>', 'where to build it')
     .action(async (o: { out: string }) => {
-      const p = await buildMiniCompass(resolve(o.out), {
-        onVideo: (model, id) => process.stderr.write(`rendering ${model}/${id}\n`),
-      });
+      const shown = renderProgress();
+      const p = await buildMiniCompass(resolve(o.out), { onProgress: shown.onProgress }).finally(() =>
+        shown.close(),
+      );
       printLines([`cases   ${p.cases}`, `videos  ${p.videos} (${p.models.join(', ')})`]);
     });
 }

@@ -33,7 +33,7 @@ export function registerDemo(program: Command): void {
       if (o.mediaOnly) return;
       process.stderr.write('== HeroFrame on the mini set\n');
       const shown = renderProgress();
-      const h = await runHeroDemo(out, shown.onProgress).finally(() => shown.close());
+      const h = await runHeroDemo(out, shown.onProgress);
       printLines([
         '',
         '== HeroFrame leaderboard (mini set)',
@@ -48,7 +48,7 @@ export function registerDemo(program: Command): void {
         `report  ${h.report}`,
       ]);
       process.stderr.write('== Compass on the mini set\n');
-      const c = await runCompassDemo(out, (l) => process.stderr.write(`${l}\n`));
+      const c = await runCompassDemo(out, shown.onProgress);
       printLines([
         '',
         '== Compass keyframe-response leaderboard (mini set)',
@@ -60,7 +60,8 @@ export function registerDemo(program: Command): void {
         `results ${c.out}`,
       ]);
       process.stderr.write('== Compass both axes (compass evaluate) on the mini set\n');
-      const q = await runCompassQualityDemo(out, c.mini, c.scanCache, (l) => process.stderr.write(`${l}\n`));
+      const q = await runCompassQualityDemo(out, c.mini, c.scanCache, shown.onProgress);
+      shown.close();
       printLines([
         '',
         '== Compass leaderboard: Overall = keyframe response and MLLM-judged video quality (mini set)',

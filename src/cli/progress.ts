@@ -4,7 +4,6 @@
  * starts, a line at most every few seconds while it runs, every failure at once, and a closing
  * line — what a log file wants. Library code only emits events; results go to stdout or files.
  */
-import cliProgress from 'cli-progress';
 import type { OnProgress, ProgressEvent } from '../progress.js';
 
 export interface RenderOptions {
@@ -33,9 +32,9 @@ interface PhaseState {
   retries: number;
   failures: number;
   lastRetry: string;
+  lastItem: string;
   t0: number;
   lastLine: number;
-  bar?: cliProgress.SingleBar;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -56,29 +55,52 @@ function seconds(ms: number): string {
   return s < 120 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
 }
 
+const BAR = 20;
+/** Least time between two redraws of the terminal line. */
+const REDRAW_MS = 100;
+
 export function renderProgress(o: RenderOptions = {}): ProgressRenderer {
   const stream = o.stream ?? process.stderr;
   const tty = o.tty ?? !!stream.isTTY;
   const now = o.now ?? Date.now;
   const every = o.everyMs ?? 5000;
   const phases = new Map<string, PhaseState>();
+  let status = false; // a status line is drawn at the bottom (terminal only)
+  let lastDraw = Number.NEGATIVE_INFINITY;
+  const rate = (p: PhaseState) => (p.done * 1000) / Math.max(1, now() - p.t0);
+  const eta = (p: PhaseState) => {
+    const r = rate(p);
+    return r > 0 && p.total > p.done ? seconds(((p.total - p.done) / r) * 1000) : '';
+  };
+  /** On a terminal: every running phase on one line, rewritten in place. */
+  const draw = (force: boolean) => {
+    if (!tty || phases.size === 0) return;
+    const t = now();
+    if (!force && t - lastDraw < REDRAW_MS) return;
+    lastDraw = t;
+    const parts = [...phases].map(([phase, p]) => {
+      const filled = p.total ? Math.round((BAR * Math.min(p.done, p.total)) / p.total) : 0;
+      const e = eta(p);
+      const extra = [counts(p), p.lastItem].filter(Boolean).join(' · ');
+      return `${phase} [${'█'.repeat(filled)}${'░'.repeat(BAR - filled)}] ${p.done}/${p.total} ${p.unit}${e ? ` | ETA ${e}` : ''}${extra ? ` | ${extra}` : ''}`;
+    });
+    stream.write(`\r\x1b[2K${parts.join('   ')}`);
+    status = parts.length > 0;
+  };
+  /** A line of its own: on a terminal above the status line, which is then drawn again. */
   const write = (line: string) => {
-    // on a terminal, clear the bar's line first; the bar redraws on its next update
     stream.write(tty ? `\r\x1b[2K${line}\n` : `${line}\n`);
+    status = false;
+    draw(true);
   };
   const line = (phase: string, p: PhaseState): string => {
-    const elapsed = Math.max(1, now() - p.t0);
-    const rate = (p.done * 1000) / elapsed;
-    const eta = rate > 0 && p.total > p.done ? `, ETA ${seconds(((p.total - p.done) / rate) * 1000)}` : '';
+    const e = eta(p);
     const pct = p.total ? ` (${Math.floor((100 * p.done) / p.total)} %)` : '';
     const extra = counts(p);
-    return `${phase}: ${p.done}/${p.total} ${p.unit}${pct}, ${rate.toFixed(1)}/s${eta}${extra ? `; ${extra}` : ''}`;
+    return `${phase}: ${p.done}/${p.total} ${p.unit}${pct}, ${rate(p).toFixed(1)}/s${e ? `, ETA ${e}` : ''}${extra ? `; ${extra}` : ''}`;
   };
-  const update = (phase: string, p: PhaseState, item: string) => {
-    if (p.bar) {
-      p.bar.update(p.done, { extra: [counts(p), item].filter(Boolean).join(' · ') });
-      return;
-    }
+  const update = (phase: string, p: PhaseState) => {
+    if (tty) return draw(p.done >= p.total);
     const t = now();
     if (t - p.lastLine < every && p.done < p.total) return;
     p.lastLine = t;
@@ -86,7 +108,6 @@ export function renderProgress(o: RenderOptions = {}): ProgressRenderer {
   };
   const onProgress = (e: ProgressEvent): void => {
     if (e.type === 'phase-started') {
-      phases.get(e.phase)?.bar?.stop();
       const p: PhaseState = {
         total: e.total,
         unit: e.unit,
@@ -96,21 +117,12 @@ export function renderProgress(o: RenderOptions = {}): ProgressRenderer {
         retries: 0,
         failures: 0,
         lastRetry: '',
+        lastItem: '',
         t0: now(),
         lastLine: now(),
       };
       phases.set(e.phase, p);
-      if (tty) {
-        p.bar = new cliProgress.SingleBar(
-          {
-            format: `${e.phase} [{bar}] {value}/{total} ${e.unit} | ETA {eta_formatted} | {extra}`,
-            stream: stream as NodeJS.WritableStream,
-            hideCursor: true,
-          },
-          cliProgress.Presets.shades_classic,
-        );
-        p.bar.start(e.total, 0, { extra: p.note });
-      } else write(`${e.phase}: ${plural(e.total, e.unit, e.unit)} to do${p.note ? ` (${p.note})` : ''}`);
+      write(`${e.phase}: ${plural(e.total, e.unit, e.unit)} to do${p.note ? ` (${p.note})` : ''}`);
       return;
     }
     const p = phases.get(e.phase);
@@ -118,29 +130,30 @@ export function renderProgress(o: RenderOptions = {}): ProgressRenderer {
     switch (e.type) {
       case 'item-done':
         p.done++;
-        update(e.phase, p, e.item);
+        p.lastItem = e.item;
+        update(e.phase, p);
         break;
       case 'cache-hit':
         p.done++;
         p.cached++;
-        update(e.phase, p, e.item);
+        p.lastItem = e.item;
+        update(e.phase, p);
         break;
       case 'retry':
         p.retries++;
         p.lastRetry = `${e.item}: ${e.reason}`;
+        draw(false);
         break;
       case 'failure':
         p.failures++;
         write(`${e.phase}: FAILED ${e.item}: ${e.reason}`);
         break;
       case 'phase-finished': {
-        p.bar?.stop();
-        delete p.bar;
+        phases.delete(e.phase);
         const extra = counts(p);
         write(
           `${e.phase}: finished ${e.done}/${p.total} ${p.unit} in ${seconds(now() - p.t0)}${extra ? ` (${extra})` : ''}`,
         );
-        phases.delete(e.phase);
         break;
       }
     }
@@ -148,60 +161,10 @@ export function renderProgress(o: RenderOptions = {}): ProgressRenderer {
   return {
     onProgress,
     close: () => {
-      for (const p of phases.values()) p.bar?.stop();
+      // leave the terminal on a fresh line
+      if (tty && status) stream.write('\r\x1b[2K');
+      status = false;
       phases.clear();
     },
-  };
-}
-
-/**
- * The older counter-style interface, kept while the pipelines move to the event stream: a bar with
- * an ETA on a terminal, periodic plain lines otherwise.
- */
-export interface Progress {
-  start(total: number, label: string): void;
-  update(done: number, extra?: string): void;
-  stop(): void;
-}
-
-export function progress(unit: string): Progress {
-  if (process.stderr.isTTY) {
-    const bar = new cliProgress.SingleBar(
-      {
-        format: `{label} [{bar}] {value}/{total} ${unit} | {rate} ${unit}/s | ETA {eta_formatted} {extra}`,
-        stream: process.stderr,
-        hideCursor: true,
-      },
-      cliProgress.Presets.shades_classic,
-    );
-    const t0 = Date.now();
-    return {
-      start: (total, label) => bar.start(total, 0, { label, rate: '0', extra: '' }),
-      update: (done, extra = '') =>
-        bar.update(done, { rate: (done / Math.max(0.001, (Date.now() - t0) / 1000)).toFixed(1), extra }),
-      stop: () => bar.stop(),
-    };
-  }
-  let total = 0;
-  let last = 0;
-  let label = '';
-  const t0 = Date.now();
-  return {
-    start: (t, l) => {
-      total = t;
-      label = l;
-      process.stderr.write(`${label}: ${total} ${unit} to do\n`);
-    },
-    update: (done, extra = '') => {
-      const now = Date.now();
-      if (now - last < 5000 && done < total) return;
-      last = now;
-      const rate = done / Math.max(0.001, (now - t0) / 1000);
-      const eta = rate > 0 ? Math.round((total - done) / rate) : 0;
-      process.stderr.write(
-        `${label}: ${done}/${total} ${unit} (${rate.toFixed(1)}/s, ETA ${eta} s) ${extra}\n`,
-      );
-    },
-    stop: () => undefined,
   };
 }

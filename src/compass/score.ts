@@ -13,6 +13,7 @@ import { runPool } from '../concurrency/pool.js';
 import type { Embedder } from '../embed/embedder.js';
 import { KfbenchError } from '../errors.js';
 import type { ShotOptions } from '../media/shots.js';
+import { type OnProgress, phaseReporter } from '../progress.js';
 import { mean } from '../stats/mean.js';
 import { type LoadedCase, type PromptMode, videoPath } from './cases.js';
 import type { ResponseOptions, ScanOptions } from './response/options.js';
@@ -49,8 +50,8 @@ export interface ScoreInput {
   /** Videos scanned at once (`--jobs`, 1 by default); rows keep the sequential order. */
   jobs?: number;
   signal?: AbortSignal | undefined;
-  /** Called with done = 0 before the first video (so progress shows from the start), then per video. */
-  onVideo?: (done: number, total: number, label: string) => void;
+  /** Phase `scan`: one item per expected video (a cache hit when its scan was kept; a failure when it does not decode). */
+  onProgress?: OnProgress;
 }
 
 type Outcome =
@@ -72,8 +73,8 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
     scanned: 0,
     timings: { decode_embed_s: 0, pixels_s: 0 },
   };
-  let done = 0;
-  o.onVideo?.(0, jobs.length, 'scanning');
+  const progress = phaseReporter(o.onProgress, 'scan', 'videos');
+  progress.start(jobs.length);
   const scanned = await runPool(
     jobs,
     async (j): Promise<Outcome> => {
@@ -91,42 +92,40 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
         segmenter: o.segment ? 'judge' : 'pixel',
         ...zeroResponse(j.c, o.embedder, o.response),
       });
+      if (!existsSync(j.video)) {
+        progress.done(label);
+        return { kind: 'missing', video: j.video, row: zero('missing') };
+      }
       try {
-        if (!existsSync(j.video)) return { kind: 'missing', video: j.video, row: zero('missing') };
-        try {
-          const { scan, cached } = await cachedScan(
-            { video: j.video, keyframes: j.c.keyframes },
-            o.embedder,
-            o.scan ?? {},
-            o.shots ?? {},
-            o.cache,
-            run.timings,
-          );
-          const seg = o.segment ? await o.segment(j.c, j.video, scan.shots) : undefined;
-          const report = scoreResponse(
-            j.c,
-            seg ? { ...scan, shots: seg.shots } : scan,
-            o.embedder,
-            o.response,
-          );
-          const row: ResponseRow = {
-            ...meta,
-            status: 'scored',
-            segmenter: seg?.segmenter ?? 'pixel',
-            ...(seg?.assignments ? { judge_assignments: seg.assignments } : {}),
-            ...report,
-          };
-          return { kind: 'row', row, cached };
-        } catch (e) {
-          if (!(e instanceof KfbenchError)) throw e;
-          return { kind: 'failed', video: j.video, error: e.message, row: zero('failed') };
-        }
-      } finally {
-        o.onVideo?.(++done, jobs.length, label);
+        const { scan, cached } = await cachedScan(
+          { video: j.video, keyframes: j.c.keyframes },
+          o.embedder,
+          o.scan ?? {},
+          o.shots ?? {},
+          o.cache,
+          run.timings,
+        );
+        const seg = o.segment ? await o.segment(j.c, j.video, scan.shots) : undefined;
+        const report = scoreResponse(j.c, seg ? { ...scan, shots: seg.shots } : scan, o.embedder, o.response);
+        const row: ResponseRow = {
+          ...meta,
+          status: 'scored',
+          segmenter: seg?.segmenter ?? 'pixel',
+          ...(seg?.assignments ? { judge_assignments: seg.assignments } : {}),
+          ...report,
+        };
+        if (cached) progress.cached(label);
+        else progress.done(label);
+        return { kind: 'row', row, cached };
+      } catch (e) {
+        if (!(e instanceof KfbenchError)) throw e;
+        progress.failed(label, e.message);
+        return { kind: 'failed', video: j.video, error: e.message, row: zero('failed') };
       }
     },
     { concurrency: Math.max(1, o.jobs ?? 1), signal: o.signal },
   );
+  progress.finish();
   // in job order, whatever order the scans finished in; missing and failed videos score 0
   for (const r of scanned.results) {
     if (!r) continue;

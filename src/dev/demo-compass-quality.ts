@@ -12,6 +12,7 @@ import { writeEvaluationRun } from '../compass/quality/outputs.js';
 import { ScanCache } from '../compass/response/scan-cache.js';
 import { createBuiltinEmbedder } from '../embed/builtin.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
+import type { OnProgress } from '../progress.js';
 import { startEmulator } from './emulator/server.js';
 import type { MiniCompassPaths } from './mini-compass/build.js';
 
@@ -38,7 +39,7 @@ export async function runCompassQualityDemo(
   root: string,
   mini: Pick<MiniCompassPaths, 'cases' | 'videos'>,
   scanCache: string,
-  log: (line: string) => void,
+  onProgress: OnProgress,
 ): Promise<CompassQualityDemo> {
   const cases = await loadCases(mini.cases);
   const out = join(root, 'compass-eval');
@@ -64,9 +65,7 @@ export async function runCompassQualityDemo(
         judge: judge.judge,
         encoder: judge.encoder,
         cache,
-        onVideo: (done, total) => {
-          if (done % 24 === 0 || done === total) log(`judged ${done}/${total} videos`);
-        },
+        onProgress,
       });
       const lb = leaderboard(r.videos, models, { judge: judge.judge.name, embedder: embedder.id, runs: 1 });
       await writeEvaluationRun(out, r, lb, models, {

@@ -8,6 +8,7 @@ import { writeResponseRun } from '../compass/outputs.js';
 import { ScanCache } from '../compass/response/scan-cache.js';
 import { type ResponseSummary, scoreModels } from '../compass/score.js';
 import { createBuiltinEmbedder } from '../embed/builtin.js';
+import type { OnProgress } from '../progress.js';
 import { buildMiniCompass, type MiniCompassPaths } from './mini-compass/build.js';
 
 export interface CompassDemo {
@@ -21,13 +22,8 @@ export interface CompassDemo {
   scanCache: string;
 }
 
-export async function runCompassDemo(root: string, log: (line: string) => void): Promise<CompassDemo> {
-  let rendered = 0;
-  const p = await buildMiniCompass(join(root, 'mini-compass'), {
-    onVideo: () => {
-      if (++rendered % 14 === 1) log(`rendering mini Compass videos (${rendered} …)`);
-    },
-  });
+export async function runCompassDemo(root: string, onProgress: OnProgress): Promise<CompassDemo> {
+  const p = await buildMiniCompass(join(root, 'mini-compass'), { onProgress });
   const cases = await loadCases(p.cases);
   const out = join(root, 'compass-response');
   const scanCache = join(out, 'scan-cache.sqlite');
@@ -42,9 +38,7 @@ export async function runCompassDemo(root: string, log: (line: string) => void):
       modes: PROMPT_MODES,
       embedder,
       cache,
-      onVideo: (done, total) => {
-        if (done > 0 && (done % 28 === 0 || done === total)) log(`scored ${done}/${total} videos`);
-      },
+      onProgress,
     });
     const summary = await writeResponseRun(out, run, p.models, {
       embedder: embedder.id,

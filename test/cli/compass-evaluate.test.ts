@@ -64,9 +64,9 @@ describe('kfbench compass evaluate / report', () => {
     expect(r.stdout).toMatch(/segmenter judge/);
     // progress in every phase, each announced when it begins
     const phases = [
-      /compass evaluate · scanning: 4 videos to do/,
-      /compass evaluate · checklists: 12 questions to do/,
-      /compass evaluate · judging: 4 videos to do/,
+      /^scan: 4 videos to do$/m,
+      /^checklists: 12 questions to do$/m,
+      /^judge: 4 videos to do$/m,
     ].map((re) => r.stderr.search(re));
     expect(
       phases.every((i) => i >= 0),

@@ -158,7 +158,8 @@ describe('kfbench compass', () => {
     const r = await runCli(args);
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/missing: .*swapped\/ot-03__segment_specific\.mp4/);
-    expect(r.stderr).toMatch(/^compass score · scanning: 4 videos to do$/m);
+    expect(r.stderr).toMatch(/^scan: 4 videos to do$/m);
+    expect(r.stderr).toMatch(/^scan: finished 4\/4 videos in /m); // the missing one too: it scores 0
     // every file written round-trips through its one schema (the viewer reads them with the same)
     expect(checkContracts(out, COMPASS_SCORE_CONTRACTS)).toEqual([
       'response.jsonl',

@@ -69,17 +69,23 @@ describe('renderProgress off a terminal (a log file)', () => {
 });
 
 describe('renderProgress on a terminal', () => {
-  it('draws a bar with the phase, the count and an ETA, and prints failures above it', () => {
+  it('draws a status line per running phase, and prints failures and the end above it', () => {
     const c = capture(true);
     const p = phaseReporter(c.r.onProgress, 'rebuild', 'frames');
     p.start(4);
+    c.tick(1000);
     p.done('film-a');
     p.failed('film-b', 'ffmpeg exited 1');
+    c.tick(1000);
     p.finish();
     c.r.close();
     const t = c.text();
-    expect(t).toMatch(/rebuild \[[^\]]*\] 0\/4 frames \| ETA/);
+    expect(t).toContain('\r\u001b[2Krebuild: 4 frames to do\n');
+    // the status line: the phase, a bar, the count (rewritten in place, no newline)
+    expect(t).toContain('\r\u001b[2Krebuild [░░░░░░░░░░░░░░░░░░░░] 0/4 frames\r');
     expect(t).toContain('\r\u001b[2Krebuild: FAILED film-b: ffmpeg exited 1\n');
-    expect(t).toContain('rebuild: finished 1/4 frames in 0 s (1 failed)');
+    expect(t).toContain('\r\u001b[2Krebuild: finished 1/4 frames in 2 s (1 failed)\n');
+    expect(t).toMatch(/rebuild \[█████░+\] 1\/4 frames \| ETA 3 s \| film-a/); // one in 1 s: three more in 3 s
+    expect(t.endsWith('\n')).toBe(true); // the terminal is left on a fresh line
   });
 });

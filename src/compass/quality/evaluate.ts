@@ -13,6 +13,7 @@ import type { ImageEncoder } from '../../judge/images.js';
 import { CallBudgetSpent, type Judge } from '../../judge/judge.js';
 import { cameraMotion } from '../../media/motion.js';
 import { probe } from '../../media/video.js';
+import { type OnProgress, phaseReporter } from '../../progress.js';
 import { mean, sampleSd } from '../../stats/mean.js';
 import { type LoadedCase, type PromptMode, videoPath } from '../cases.js';
 import type { ResponseOptions, ScanOptions } from '../response/options.js';
@@ -56,10 +57,11 @@ export interface EvaluateInput {
   concurrency?: number;
   /** Ctrl-C: no new call starts once it aborts. */
   signal?: AbortSignal | undefined;
-  /** Judging progress: done = 0 before the first video, then per video judged. */
-  onVideo?: (done: number, total: number, label: string) => void;
-  /** Progress of the phases before judging: scanning videos, generating checklists (done = 0 first). */
-  onPhase?: (phase: 'scanning' | 'checklists', done: number, total: number, label: string) => void;
+  /**
+   * Phases `scan` (videos, see scoreModels), `checklists` (one question per case, mode and metric)
+   * and `judge` (one item per video and run); the last two run side by side in one pool.
+   */
+  onProgress?: OnProgress;
 }
 
 export interface EvaluateResult {
@@ -100,7 +102,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
     cache: o.cache,
     segment: o.segment,
     signal: o.signal,
-    onVideo: (done, total, label) => o.onPhase?.('scanning', done, total, label),
+    onProgress: o.onProgress,
   });
   const cases = new Map(o.cases.map((c) => [c.case_id, c]));
   const runs = Math.max(1, o.runs ?? 1);
@@ -135,10 +137,10 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
         slot: run * response.rows.length + i,
       });
   const total = response.rows.length * runs;
-  let done = 0;
-  let written = 0;
-  o.onPhase?.('checklists', 0, checklistSlots, '');
-  o.onVideo?.(0, total, 'judging');
+  const checklistProgress = phaseReporter(o.onProgress, 'checklists', 'questions');
+  const judgeProgress = phaseReporter(o.onProgress, 'judge', 'videos');
+  checklistProgress.start(checklistSlots);
+  judgeProgress.start(total, runs > 1 ? `${runs} runs` : undefined);
   const pool = await runPool(
     tasks,
     async (t, _i, signal): Promise<Checklist | VideoEvaluation | undefined> => {
@@ -153,7 +155,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
             t.metric,
           );
           slot.resolve(cl);
-          o.onPhase?.('checklists', ++written, checklistSlots, `${t.c.case_id}__${t.mode} ${t.metric}`);
+          checklistProgress.done(`${t.c.case_id}__${t.mode} ${t.metric}`);
           return cl;
         } catch (e) {
           slot.resolve(undefined);
@@ -165,7 +167,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
       const c = cases.get(row.case_id)!;
       if (row.status !== 'scored') {
         // missing or undecodable: 0 on every metric of the case, never judged
-        o.onVideo?.(++done, total, `${row.model}/${row.case_id}__${row.prompt_mode}`);
+        judgeProgress.done(`${row.model}/${row.case_id}__${row.prompt_mode}`);
         return zeroEvaluation(row, run, c, q);
       }
       const got = await Promise.all(
@@ -191,7 +193,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
           motion,
           options: q,
         });
-        o.onVideo?.(++done, total, `${row.model}/${row.case_id}__${row.prompt_mode}`);
+        judgeProgress.done(`${row.model}/${row.case_id}__${row.prompt_mode}`);
         return {
           case_id: row.case_id,
           model: row.model,
@@ -219,6 +221,8 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
     // the backend's own limit keeps `concurrency` calls in flight; tasks waiting for it cost little
     { concurrency: Math.max(1, o.concurrency ?? 16) * 8, signal: o.signal },
   );
+  checklistProgress.finish();
+  judgeProgress.finish();
   const checklistSlot: (Checklist | undefined)[] = new Array(checklistSlots);
   const videoSlot: { t: Extract<Task, { kind: 'video' }>; v: VideoEvaluation | undefined }[] = new Array(
     response.rows.length * runs,

@@ -9,6 +9,7 @@ import { copyFile, mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Case, PROMPT_MODES, type Structure } from '../../compass/cases.js';
 import { encodeImage } from '../../media/image.js';
+import { type OnProgress, phaseReporter } from '../../progress.js';
 import { writeFileAtomic } from '../../store/atomic-write.js';
 import { writeJsonl } from '../../store/jsonl.js';
 import { finishBuild, isBuilt, startBuild } from '../build-folder.js';
@@ -172,7 +173,7 @@ function caseRecord(spec: MiniCaseSpec): Case {
 /** Build the mini Compass set unless a complete one of this version is there. */
 export async function buildMiniCompass(
   out: string,
-  opts: { onVideo?: (model: Model | QualityModel, caseId: string) => void; cases?: MiniCaseSpec[] } = {},
+  opts: { onProgress?: OnProgress; cases?: MiniCaseSpec[] } = {},
 ): Promise<MiniCompassPaths> {
   const p = miniCompassPaths(out);
   const folder = { out, name: '.mini-compass', version: MINI_COMPASS_VERSION, what: 'a mini Compass set' };
@@ -182,6 +183,8 @@ export async function buildMiniCompass(
   const pool = await imagePool(KEYFRAMES + FILLERS);
   const fillers = pool.slice(KEYFRAMES);
   const records: Case[] = [];
+  const progress = phaseReporter(opts.onProgress, 'mini-compass', 'videos');
+  progress.start(specs.length * (MODELS.length + QUALITY_MODELS.length), 'rendering');
   for (const [i, spec] of specs.entries()) {
     // each case takes its keyframes from the pool in its own order (the same in any subset)
     const known = MINI_CASES.findIndex((x) => x.case_id === spec.case_id);
@@ -205,7 +208,6 @@ export async function buildMiniCompass(
       })),
     ];
     for (const { model, plan } of jobs) {
-      opts.onVideo?.(model, spec.case_id);
       const mdir = join(p.videos, model);
       await mkdir(mdir, { recursive: true });
       const first = join(mdir, `${spec.case_id}__${PROMPT_MODES[0]}.mp4`);
@@ -218,9 +220,11 @@ export async function buildMiniCompass(
         await copyFile(first, `${f}.partial`);
         await rename(`${f}.partial`, f);
       }
+      progress.done(`${model}/${spec.case_id}`);
     }
     records.push(caseRecord(spec));
   }
+  progress.finish();
   await writeJsonl(p.cases, records);
   await finishBuild(folder, { cases: specs.length, models: MODELS, quality_models: QUALITY_MODELS });
   return p;
