@@ -8,6 +8,7 @@ import { MediaCache, PROXY_MODES, type ProxyMode } from '../web/media.js';
 import { isLoopback, startViewer } from '../web/server.js';
 import { Site } from '../web/site.js';
 import { parseNumberFlag, printLines } from './output.js';
+import { renderProgress } from './progress.js';
 
 interface ServeFlags {
   data?: string;
@@ -65,7 +66,8 @@ export function registerServe(program: Command): void {
         process.stderr.write(`kfbench serve: ${p.area === 'hero' ? 'HeroFrame' : 'Compass'}: ${p.message}\n`);
       if (o.export) {
         const out = resolve(o.export);
-        const r = await exportSite(site, out);
+        const shown = renderProgress();
+        const r = await exportSite(site, out, { onProgress: shown.onProgress }).finally(() => shown.close());
         printLines([
           `wrote ${r.pages} pages, ${r.files} files and ${r.derived} frames/proxies to ${out}`,
           `open ${resolve(out, 'index.html')}`,

@@ -6,6 +6,8 @@
 import { copyFile, mkdir, rename } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { runPool } from '../concurrency/pool.js';
+import { isKfbenchError } from '../errors.js';
+import { type OnProgress, phaseReporter } from '../progress.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { assetPath, VIEWER_ASSETS } from './app.js';
 import type { Site } from './site.js';
@@ -24,21 +26,26 @@ export interface ExportReport {
   skipped: string[];
 }
 
-export async function exportSite(
-  site: Site,
-  out: string,
-  onPage?: (done: number, total: number) => void,
-  jobs = 4,
-): Promise<ExportReport> {
+export interface ExportOptions {
+  /** Phases `pages` and `frames` (derived frames and proxies; one that cannot be made is a failure, and skipped). */
+  onProgress?: OnProgress;
+  /** ffmpeg processes at a time for the derived frames and proxies (default 4). */
+  jobs?: number;
+}
+
+export async function exportSite(site: Site, out: string, o: ExportOptions = {}): Promise<ExportReport> {
   const pages = site.pages();
   const r: ExportReport = { pages: 0, files: 0, derived: 0, skipped: [] };
-  for (const [i, name] of pages.entries()) {
+  const pageProgress = phaseReporter(o.onProgress, 'pages', 'pages');
+  pageProgress.start(pages.length);
+  for (const name of pages) {
     const html = await site.render(name);
     if (html === null) continue;
     await writeFileAtomic(join(out, name), html);
     r.pages++;
-    onPage?.(i + 1, pages.length);
+    pageProgress.done(name);
   }
+  pageProgress.finish();
   for (const a of VIEWER_ASSETS) await copyAtomic(assetPath(a), join(out, 'assets', a));
   for (const [url, f] of site.used) {
     const src = site.roots.resolve(f.root, f.rel);
@@ -51,18 +58,25 @@ export async function exportSite(
   }
   // frames and proxies: a few ffmpeg processes at a time
   const items = site.derivedItems();
+  const mediaProgress = phaseReporter(o.onProgress, 'frames', 'files');
+  mediaProgress.start(items.length);
   await runPool(
     items,
     async ([name, d]) => {
       try {
         await copyAtomic(await site.media.file(d), join(out, 'derived', name));
         r.derived++;
+        mediaProgress.done(name);
       } catch (e) {
-        r.skipped.push(`derived/${name} (${(e as Error).message})`);
+        // a frame or proxy its source cannot give is skipped and named; anything else is a bug
+        if (!isKfbenchError(e)) throw e;
+        r.skipped.push(`derived/${name} (${e.message})`);
+        mediaProgress.failed(name, e.message);
       }
     },
-    { concurrency: jobs },
+    { concurrency: o.jobs ?? 4 },
   );
+  mediaProgress.finish();
   r.skipped.sort();
   return r;
 }
