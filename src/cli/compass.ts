@@ -1,28 +1,13 @@
-/** `kfbench compass …`: keyframe-conditioned video generation, the keyframe-response half. */
-import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { align, loadAlignInputs } from '../compass/align.js';
-import {
-  type LoadedCase,
-  loadCases,
-  loadOneCase,
-  PROMPT_MODES,
-  type PromptMode,
-  videoPath,
-} from '../compass/cases.js';
+import { caseStats, loadCases, loadOneCase, PROMPT_MODES, type PromptMode } from '../compass/cases.js';
 import { writeResponseRun } from '../compass/outputs.js';
 import { generationPrompt } from '../compass/prompts.js';
 import { budgetCheck, evaluateCompass } from '../compass/quality/evaluate.js';
 import { leaderboard } from '../compass/quality/leaderboard.js';
 import { writeEvaluationRun } from '../compass/quality/outputs.js';
-import {
-  type CallPlan,
-  checklistPlan,
-  imageTokens,
-  segmentPlan,
-  videoPlan,
-} from '../compass/quality/plan.js';
+import { type EvaluationPlan, planEvaluation } from '../compass/quality/plan.js';
 import { DEFAULT_QUALITY_OPTIONS, type QualityOptions } from '../compass/quality/video.js';
 import {
   DEFAULT_RESPONSE_OPTIONS,
@@ -240,50 +225,14 @@ async function runFolder(o: FolderFlags) {
 }
 
 /** `--dry-run`: every call with its frames, images and estimated prompt tokens, then the totals. */
-async function dryRunLines(
-  cases: readonly LoadedCase[],
-  modes: readonly PromptMode[],
-  models: readonly string[],
-  videos: string,
-  quality: QualityOptions,
-  runs: number,
-  maxSide: number,
-  segmenter: SegmenterKind,
-): Promise<string[]> {
-  const calls: CallPlan[] = [];
-  const missing: string[] = [];
-  const grouped: CallPlan[] = [];
-  const segments: CallPlan[] = [];
-  let kfTokens = 0;
-  for (const model of models)
-    for (const c of cases)
-      for (const mode of modes) {
-        const file = videoPath(videos, model, c.case_id, mode);
-        if (!existsSync(file)) {
-          missing.push(file);
-          continue;
-        }
-        const info = await probe(file);
-        kfTokens ||= imageTokens(info.width, info.height, maxSide);
-        const label = `${model}/${c.case_id}__${mode}`;
-        if (segmenter === 'judge')
-          segments.push(segmentPlan(c, { label, ...info }, quality.frameWidth, maxSide));
-        grouped.push(
-          ...videoPlan(c, mode, { label: `${model}/${c.case_id}__${mode}`, ...info }, quality, maxSide),
-        );
-      }
-  for (const c of cases) for (const mode of modes) calls.push(...checklistPlan(c, mode, quality, kfTokens));
-  calls.push(...segments);
-  for (let r = 0; r < runs; r++)
-    calls.push(...grouped.map((g) => (runs > 1 ? { ...g, what: `${g.what} (run ${r + 1})` } : g)));
-  const sum = (f: (c: CallPlan) => number) => calls.reduce((s, c) => s + f(c), 0);
+function dryRunLines(p: EvaluationPlan, quality: QualityOptions): string[] {
   return [
     ...textTable(
       ['call', 'kind', 'frames', 'images', '≈ prompt tokens'],
-      calls.map((c) => [c.what, c.kind, String(c.frames), String(c.images), String(c.tokens)]),
+      p.calls.map((c) => [c.what, c.kind, String(c.frames), String(c.images), String(c.tokens)]),
     ),
-    ...missing.map((m) => `missing (no calls): ${m}`),
-    `total: ${calls.length} calls (${calls.length - grouped.length * runs - segments.length} checklist, ${segments.length} segment, ${grouped.length * runs} grouped), ${sum((c) => c.frames)} frames, ${sum((c) => c.images)} images, ≈ ${sum((c) => c.tokens)} prompt tokens; frames at ${quality.fps} fps${quality.budget === undefined ? ' over the whole video' : `, at most ${quality.budget} per video`}; nothing was asked`,
+    ...p.missing.map((m) => `missing (no calls): ${m}`),
+    `total: ${p.calls.length} calls (${p.counts.checklist} checklist, ${p.counts.segment} segment, ${p.counts.grouped} grouped), ${p.totals.frames} frames, ${p.totals.images} images, ≈ ${p.totals.tokens} prompt tokens; frames at ${quality.fps} fps${quality.budget === undefined ? ' over the whole video' : `, at most ${quality.budget} per video`}; nothing was asked`,
   ];
 }
 
@@ -307,18 +256,7 @@ export function registerCompass(program: Command): void {
     .requiredOption('--cases <file>', 'cases.jsonl')
     .option('--json', 'print JSON')
     .action(async (o: { cases: string; json?: boolean }) => {
-      const cases = await loadCases(o.cases);
-      const count = (f: (c: (typeof cases)[number]) => string) =>
-        Object.fromEntries(
-          [...new Set(cases.map(f))].sort().map((k) => [k, cases.filter((c) => f(c) === k).length]),
-        );
-      const r = {
-        cases: cases.length,
-        keyframes: cases.reduce((s, c) => s + c.keyframes.length, 0),
-        by_structure: count((c) => c.structure),
-        by_keyframes: count((c) => String(c.keyframes.length)),
-        by_domain: count((c) => c.domain),
-      };
+      const r = caseStats(await loadCases(o.cases));
       if (o.json) printJson(r);
       else
         printLines([
@@ -560,9 +498,17 @@ export function registerCompass(program: Command): void {
         maxTokens: int('--max-tokens', o.maxTokens, 16),
       });
       if (o.dryRun) {
-        printLines(
-          await dryRunLines(cases, modes, o.model, o.videos, quality, runs, settings.maxSide, segmenter),
-        );
+        const plan = await planEvaluation({
+          cases,
+          modes,
+          models: o.model,
+          videos: o.videos,
+          quality,
+          runs,
+          maxSide: settings.maxSide,
+          segmenter,
+        });
+        printLines(dryRunLines(plan, quality));
         return;
       }
       await withInterrupt(async (signal) => {

@@ -140,3 +140,26 @@ export async function loadOneCase(opts: {
 export function videoPath(videosDir: string, model: string, caseId: string, mode: PromptMode): string {
   return resolve(videosDir, model, `${caseId}__${mode}.mp4`);
 }
+
+/** What `compass validate` reports of a valid case set: counts by structure, keyframe count and domain. */
+export interface CaseStats {
+  cases: number;
+  keyframes: number;
+  by_structure: Record<string, number>;
+  by_keyframes: Record<string, number>;
+  by_domain: Record<string, number>;
+}
+
+export function caseStats(cases: readonly LoadedCase[]): CaseStats {
+  const count = (f: (c: LoadedCase) => string) =>
+    Object.fromEntries(
+      [...new Set(cases.map(f))].sort().map((k) => [k, cases.filter((c) => f(c) === k).length]),
+    );
+  return {
+    cases: cases.length,
+    keyframes: cases.reduce((s, c) => s + c.keyframes.length, 0),
+    by_structure: count((c) => c.structure),
+    by_keyframes: count((c) => String(c.keyframes.length)),
+    by_domain: count((c) => c.domain),
+  };
+}

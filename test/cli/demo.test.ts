@@ -5,6 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_QUALITY_MODELS } from '../../src/dev/demo-compass-quality.js';
 import { METHODS } from '../../src/hero/select/registry.js';
 import { runCli } from '../support/cli.js';
+import {
+  COMPASS_EVALUATE_CONTRACTS,
+  COMPASS_SCORE_CONTRACTS,
+  checkContracts,
+  HERO_CONTRACTS,
+} from '../support/contracts.js';
 import { ROOT, tempDir } from '../support/paths.js';
 
 /** Runs a printed `npx kfbench serve …` line in a shell from the repository root, fetches its home page, stops it. */
@@ -66,6 +72,20 @@ describe('kfbench demo', () => {
     expect(order[0]).toBe('faithful');
     expect(order[6]).toBe('missing');
     const compassSummary = readFileSync(join(out, 'compass-response', 'summary.json'), 'utf8');
+    // every output of the demo round-trips through its one schema
+    const heroFiles = checkContracts(
+      out,
+      HERO_CONTRACTS,
+      /^(hero-eval\/|selections\/|reader\.json$|mini-hero\/heroframe\/(data\/chains|images\/image_sha256|stats\/build_report|eval\/baselines))/,
+    );
+    expect(heroFiles).toContain('hero-eval/summary.json');
+    expect(heroFiles).toContain('mini-hero/heroframe/eval/baselines.jsonl');
+    expect(checkContracts(join(out, 'compass-response'), COMPASS_SCORE_CONTRACTS, /\.jsonl?$/)).toHaveLength(
+      3,
+    );
+    expect(checkContracts(join(out, 'compass-eval'), COMPASS_EVALUATE_CONTRACTS, /\.jsonl?$/)).toHaveLength(
+      6,
+    );
     const again = await runCli(['demo', '--out', out]);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/calls: 0 to build chains, 0 for baselines, 0 local-reader answers/);

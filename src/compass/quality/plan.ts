@@ -4,8 +4,10 @@
  * Estimates: text ≈ characters / 4; an image ≈ one token per 28×28 pixels at the size sent (a
  * common vision-encoder patching); a checklist item ≈ 60 tokens (its JSON in the prompt).
  */
+import { existsSync } from 'node:fs';
 import { loadTemplate } from '../../judge/prompts.js';
-import type { LoadedCase, PromptMode } from '../cases.js';
+import { probe } from '../../media/video.js';
+import { type LoadedCase, type PromptMode, videoPath } from '../cases.js';
 import { CHECKLIST_SIZES } from './checklist.js';
 import { checklistMetrics } from './evaluate.js';
 import { QUALITY_GROUPS, type QualityMetric } from './metrics.js';
@@ -110,5 +112,67 @@ export function segmentPlan(
       textTokens(t + times.length * 12 + c.keyframes.length * 12) +
       times.length * imageTokens(fw, fh, maxSide) +
       c.keyframes.length * imageTokens(video.width, video.height, maxSide),
+  };
+}
+
+/** What `compass evaluate --dry-run` reports: every call it would make, and the videos it cannot see. */
+export interface EvaluationPlan {
+  calls: CallPlan[];
+  /** Videos absent from the folder (they make no calls). */
+  missing: string[];
+  counts: { checklist: number; segment: number; grouped: number };
+  totals: { frames: number; images: number; tokens: number };
+}
+
+/**
+ * Every judge call `compass evaluate` would make, without making one: checklists per case, mode
+ * and metric; with the judge segmenter one segmentation per video; the grouped quality calls per
+ * video and run. Videos are probed (their size and length set the frames and tokens).
+ */
+export async function planEvaluation(o: {
+  cases: readonly LoadedCase[];
+  modes: readonly PromptMode[];
+  models: readonly string[];
+  videos: string;
+  quality: QualityOptions;
+  runs: number;
+  maxSide: number;
+  segmenter: 'pixel' | 'judge';
+}): Promise<EvaluationPlan> {
+  const missing: string[] = [];
+  const grouped: CallPlan[] = [];
+  const segments: CallPlan[] = [];
+  let kfTokens = 0;
+  for (const model of o.models)
+    for (const c of o.cases)
+      for (const mode of o.modes) {
+        const file = videoPath(o.videos, model, c.case_id, mode);
+        if (!existsSync(file)) {
+          missing.push(file);
+          continue;
+        }
+        const info = await probe(file);
+        kfTokens ||= imageTokens(info.width, info.height, o.maxSide);
+        const label = `${model}/${c.case_id}__${mode}`;
+        if (o.segmenter === 'judge')
+          segments.push(segmentPlan(c, { label, ...info }, o.quality.frameWidth, o.maxSide));
+        grouped.push(...videoPlan(c, mode, { label, ...info }, o.quality, o.maxSide));
+      }
+  const checklists = o.cases.flatMap((c) =>
+    o.modes.flatMap((mode) => checklistPlan(c, mode, o.quality, kfTokens)),
+  );
+  const calls = [
+    ...checklists,
+    ...segments,
+    ...Array.from({ length: o.runs }, (_, r) =>
+      grouped.map((g) => (o.runs > 1 ? { ...g, what: `${g.what} (run ${r + 1})` } : g)),
+    ).flat(),
+  ];
+  const sum = (f: (c: CallPlan) => number) => calls.reduce((s, c) => s + f(c), 0);
+  return {
+    calls,
+    missing,
+    counts: { checklist: checklists.length, segment: segments.length, grouped: grouped.length * o.runs },
+    totals: { frames: sum((c) => c.frames), images: sum((c) => c.images), tokens: sum((c) => c.tokens) },
   };
 }
