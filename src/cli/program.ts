@@ -1,16 +1,21 @@
-/** The command tree: one file per command group, each action calling one library function. */
+/**
+ * The command tree: one file per command group, each action calling one library function. The
+ * functions that do the work come in `impls` (the library's by default), so the parser can be
+ * tested with fakes.
+ */
 import { Command } from 'commander';
 import { registerCompass } from './compass.js';
 import { registerDemo } from './demo.js';
 import { registerDev } from './dev.js';
 import { registerEmbed } from './embed.js';
 import { registerHero } from './hero.js';
+import { type CliImpls, LIBRARY } from './impls.js';
 import { registerJudge } from './judge.js';
 import { registerMedia } from './media.js';
 import { registerServe } from './serve.js';
 import { registerStats } from './stats.js';
 
-export function buildProgram(): Command {
+export function buildProgram(impls: CliImpls = LIBRARY): Command {
   const program = new Command('kfbench')
     .description(
       'Score keyframes: HeroFrame (key-frame selection) and Compass (keyframe-conditioned video generation).',
@@ -25,8 +30,8 @@ export function buildProgram(): Command {
   registerStats(program);
   registerEmbed(program);
   registerJudge(program);
-  registerHero(program);
-  registerCompass(program);
+  registerHero(program, impls);
+  registerCompass(program, impls);
   registerDev(program);
   registerDemo(program);
   registerServe(program);

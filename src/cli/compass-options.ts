@@ -1,0 +1,160 @@
+/** Flags shared by the Compass commands, and their parsing (one place for each). */
+import type { Command } from 'commander';
+import { PROMPT_MODES, type PromptMode } from '../compass/cases.js';
+import {
+  DEFAULT_RESPONSE_OPTIONS,
+  DEFAULT_SCAN_OPTIONS,
+  type ResponseOptions,
+} from '../compass/response/options.js';
+import type { MissingPolicy } from '../compass/score.js';
+import { SEGMENTERS, type SegmenterKind } from '../compass/segment.js';
+import { PartialError, UsageError } from '../errors.js';
+import { onnxOptions } from './embed.js';
+import { parseNumberFlag } from './output.js';
+
+export interface MetricFlags {
+  embedder: string;
+  threads?: string;
+  device?: string;
+  gamma?: string;
+  holdEps: string;
+  psnrLow: string;
+  psnrHigh: string;
+  ssimLow: string;
+  ssimHigh: string;
+  fusion: string;
+  positionFraction: string;
+  persistenceS: string;
+  uniqueGapS: string;
+  fpsCap: string;
+  pixelSize: string;
+}
+
+export function metricFlags(cmd: Command): Command {
+  const d = DEFAULT_RESPONSE_OPTIONS;
+  return onnxOptions(cmd)
+    .option('--embedder <spec>', 'builtin | onnx:PATH', 'builtin')
+    .option('--gamma <g>', "match threshold (default: the embedder's own; builtin 0.76, DINOv3 0.80)")
+    .option('--hold-eps <x>', 'a hold = frames within this of the best similarity', String(d.holdEps))
+    .option('--psnr-low <db>', 'pixel score: PSNR lower anchor', String(d.psnrLow))
+    .option('--psnr-high <db>', 'pixel score: PSNR saturation', String(d.psnrHigh))
+    .option('--ssim-low <x>', 'pixel score: SSIM lower anchor', String(d.ssimLow))
+    .option('--ssim-high <x>', 'pixel score: SSIM saturation', String(d.ssimHigh))
+    .option('--fusion <w>', 'KFS = w·pixel + (1 − w)·cos', String(d.fusion))
+    .option(
+      '--position-fraction <f>',
+      'multi-shot: first/last = this fraction of the shot',
+      String(d.positionFraction),
+    )
+    .option('--persistence-s <s>', 'persistence saturates at this many seconds', String(d.persistence_s))
+    .option('--unique-gap-s <s>', 'matched runs closer than this count as one', String(d.uniqueGap_s))
+    .option(
+      '--fps-cap <r>',
+      'sample every frame, at most this many per second',
+      String(DEFAULT_SCAN_OPTIONS.fpsCap),
+    )
+    .option(
+      '--pixel-size <px>',
+      "PSNR/SSIM on frames scaled to this long side (0 = the video's own)",
+      String(DEFAULT_SCAN_OPTIONS.pixelSize),
+    );
+}
+
+export function responseOptions(o: MetricFlags): ResponseOptions {
+  const num = (name: string, v: string, ok: (n: number) => boolean = () => true) =>
+    parseNumberFlag(name, v, ok);
+  const unit = (n: number) => n >= 0 && n <= 1;
+  const r: ResponseOptions = {
+    gamma: o.gamma === undefined ? undefined : num('--gamma', o.gamma, (n) => n >= -1 && n <= 1),
+    holdEps: num('--hold-eps', o.holdEps, (n) => n >= 0),
+    psnrLow: num('--psnr-low', o.psnrLow),
+    psnrHigh: num('--psnr-high', o.psnrHigh),
+    ssimLow: num('--ssim-low', o.ssimLow),
+    ssimHigh: num('--ssim-high', o.ssimHigh),
+    fusion: num('--fusion', o.fusion, unit),
+    positionFraction: num('--position-fraction', o.positionFraction, (n) => n > 0 && n <= 0.5),
+    persistence_s: num('--persistence-s', o.persistenceS, (n) => n > 0),
+    uniqueGap_s: num('--unique-gap-s', o.uniqueGapS, (n) => n >= 0),
+  };
+  if (r.psnrHigh <= r.psnrLow) throw new UsageError('--psnr-high must be above --psnr-low');
+  if (r.ssimHigh <= r.ssimLow) throw new UsageError('--ssim-high must be above --ssim-low');
+  return r;
+}
+
+export function scanOptions(o: MetricFlags) {
+  return {
+    fpsCap: parseNumberFlag('--fps-cap', o.fpsCap, (n) => n > 0),
+    pixelSize: parseNumberFlag('--pixel-size', o.pixelSize, (n) => Number.isInteger(n) && n >= 0),
+  };
+}
+
+export function parseModes(v: string): PromptMode[] {
+  const modes = v.split(',').map((s) => s.trim());
+  for (const m of modes)
+    if (!(PROMPT_MODES as readonly string[]).includes(m))
+      throw new UsageError(`--modes takes ${PROMPT_MODES.join(',')}, got "${m}"`);
+  return modes as PromptMode[];
+}
+
+export interface FolderFlags extends MetricFlags {
+  cases: string;
+  videos: string;
+  model: string[];
+  modes: string;
+  out: string;
+  cache?: string | false;
+  missing: string;
+  segmenter?: string;
+  judge?: string;
+  judgeCache?: string;
+  jobs: string;
+}
+
+export function segmenterKind(v: string): SegmenterKind {
+  if (!(SEGMENTERS as readonly string[]).includes(v))
+    throw new UsageError(`--segmenter takes ${SEGMENTERS.join(' or ')}, got "${v}"`);
+  return v as SegmenterKind;
+}
+
+export const SEGMENTER_HELP =
+  'what cuts a video into shots: pixel (the shot detector) or judge (the published evaluator: edit boundaries by an MLLM)';
+
+export function missingPolicy(v: string): MissingPolicy {
+  if (v !== 'zero' && v !== 'skip') throw new UsageError(`--missing takes zero or skip, got "${v}"`);
+  return v;
+}
+
+export const MISSING_HELP =
+  'a missing or undecodable video: zero (scores 0 on every metric, counted) or skip (every model only on the videos all have)';
+
+export function folderFlags(cmd: Command): Command {
+  return metricFlags(
+    cmd
+      .requiredOption('--cases <file>', 'cases.jsonl')
+      .requiredOption('--videos <dir>', 'folder of <model>/<case_id>__<prompt_mode>.mp4')
+      .requiredOption('--model <names...>', 'model folders to score')
+      .option('--modes <list>', 'prompt modes', PROMPT_MODES.join(','))
+      .option('--out <dir>', 'where results go', 'compass-response')
+      .option('--missing <policy>', MISSING_HELP, 'zero')
+      .option('--segmenter <kind>', SEGMENTER_HELP, 'pixel')
+      .option('--judge <spec>', 'the judge, with --segmenter judge')
+      .option(
+        '--judge-cache <file>',
+        'judge cache, with --segmenter judge (default: <out>/judge-cache.sqlite)',
+      )
+      .option('--cache <file>', 'scan cache (default: <out>/scan-cache.sqlite)')
+      .option('--no-cache', 'do not read or write the scan cache')
+      .option('--jobs <n>', 'videos scanned at once (each a decoder and the embedder)', '1'),
+  );
+}
+
+export function partial(run: { missing: string[]; failed: { video: string; error: string }[] }): void {
+  for (const m of run.missing) process.stderr.write(`missing: ${m}\n`);
+  for (const f of run.failed) process.stderr.write(`failed: ${f.error}\n`);
+  const bad = [...run.missing, ...run.failed.map((f) => f.video)];
+  if (bad.length)
+    throw new PartialError(
+      `${run.missing.length} video(s) missing and ${run.failed.length} failed; the others were scored`,
+      bad,
+    );
+}

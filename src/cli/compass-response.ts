@@ -1,0 +1,254 @@
+/** `kfbench compass validate | response | score | sensitivity | grid | prompts`: cases and keyframe response. */
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { caseStats, loadCases, loadOneCase, PROMPT_MODES } from '../compass/cases.js';
+import { writeResponseRun } from '../compass/outputs.js';
+import { generationPrompt } from '../compass/prompts.js';
+import { scoreResponse } from '../compass/response/report.js';
+import { cachedScan, ScanCache } from '../compass/response/scan-cache.js';
+import type { ResponseRow } from '../compass/score.js';
+import { judgeSegmenter } from '../compass/segment.js';
+import { DEFAULT_GRID, sensitivity } from '../compass/sensitivity.js';
+import { createEmbedder } from '../embed/registry.js';
+import { UsageError } from '../errors.js';
+import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
+import { gridFiles } from '../media/grid.js';
+import { probe } from '../media/video.js';
+import { compassTable, sensitivityLines } from '../report/compass.js';
+import { writeFileAtomic } from '../store/atomic-write.js';
+import {
+  type FolderFlags,
+  folderFlags,
+  type MetricFlags,
+  metricFlags,
+  missingPolicy,
+  parseModes,
+  partial,
+  responseOptions,
+  scanOptions,
+  segmenterKind,
+} from './compass-options.js';
+import { onnxFlags } from './embed.js';
+import type { CliImpls } from './impls.js';
+import { parseNumberFlag, printJson, printLines } from './output.js';
+import { renderProgress } from './progress.js';
+
+async function runFolder(o: FolderFlags, impls: CliImpls) {
+  missingPolicy(o.missing);
+  const kind = segmenterKind(o.segmenter ?? 'pixel');
+  if (kind === 'judge' && !o.judge) throw new UsageError('--segmenter judge needs --judge SPEC');
+  const response = responseOptions(o);
+  const scan = scanOptions(o);
+  const cases = await loadCases(o.cases);
+  const judge =
+    kind === 'judge'
+      ? await openJudge(
+          resolveJudgeSettings({
+            judge: o.judge,
+            cache: o.judgeCache ?? join(resolve(o.out), 'judge-cache.sqlite'),
+          }),
+        )
+      : undefined;
+  const embedder = await createEmbedder(o.embedder, onnxFlags(o));
+  const cache =
+    o.cache === false ? undefined : new ScanCache(o.cache ?? join(resolve(o.out), 'scan-cache.sqlite'));
+  const shown = renderProgress();
+  const t0 = Date.now();
+  try {
+    const run = await impls.scoreModels({
+      cases,
+      videos: o.videos,
+      models: o.model,
+      modes: parseModes(o.modes),
+      embedder,
+      response,
+      scan,
+      cache,
+      ...(judge ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe) } : {}),
+      jobs: parseNumberFlag('--jobs', o.jobs, (n) => Number.isInteger(n) && n >= 1),
+      onProgress: shown.onProgress,
+    });
+    shown.close();
+    return { run, wall_s: (Date.now() - t0) / 1000, embedder, cache };
+  } finally {
+    shown.close();
+    cache?.close();
+    await embedder.close();
+    await judge?.close();
+  }
+}
+
+export function registerCompassResponse(compass: Command, impls: CliImpls): void {
+  compass
+    .command('validate')
+    .description('check a cases.jsonl line by line (shape, counts, targets, shots, images, ids)')
+    .requiredOption('--cases <file>', 'cases.jsonl')
+    .option('--json', 'print JSON')
+    .action(async (o: { cases: string; json?: boolean }) => {
+      const r = caseStats(await loadCases(o.cases));
+      if (o.json) printJson(r);
+      else
+        printLines([
+          `${r.cases} cases, ${r.keyframes} keyframes: ${Object.entries(r.by_structure)
+            .map(([k, v]) => `${v} ${k}`)
+            .join(', ')}; keyframe counts ${Object.entries(r.by_keyframes)
+            .map(([k, v]) => `${k}×${v}`)
+            .join(', ')}`,
+        ]);
+    });
+
+  metricFlags(
+    compass
+      .command('response')
+      .description('the six keyframe-response metrics of one video for one case')
+      .option('--case <file>', 'one case as a JSON file')
+      .option('--cases <file>', 'cases.jsonl')
+      .option('--case-id <id>', 'the case, with --cases')
+      .requiredOption('--video <file>', 'the generated video')
+      .option('--json', 'print JSON'),
+  ).action(
+    async (
+      o: MetricFlags & { case?: string; cases?: string; caseId?: string; video: string; json?: boolean },
+    ) => {
+      if (!o.case && !o.cases) throw new UsageError('give --case FILE, or --cases FILE with --case-id ID');
+      const response = responseOptions(o);
+      const scanOpts = scanOptions(o);
+      const c = await loadOneCase({ caseFile: o.case, casesFile: o.cases, caseId: o.caseId });
+      const embedder = await createEmbedder(o.embedder, onnxFlags(o));
+      try {
+        const { scan } = await cachedScan(
+          { video: o.video, keyframes: c.keyframes },
+          embedder,
+          scanOpts,
+          {},
+          undefined,
+        );
+        const r = scoreResponse(c, scan, embedder, response);
+        if (o.json) printJson({ ...r, segmenter: 'pixel' });
+        else
+          printLines([
+            `case ${r.case_id}, embedder ${r.embedder}, γ = ${r.gamma}, ${r.shots.length} shot${r.shots.length === 1 ? '' : 's'} (segmenter pixel)`,
+            ...Object.entries(r.metrics).map(([k, v]) => `${k.padEnd(13)} ${v.toFixed(3)}`),
+            `keyframe fidelity ${r.groups.keyframe_fidelity.toFixed(3)}, temporal organization ${r.groups.temporal_organization.toFixed(3)}`,
+            ...r.keyframes.map(
+              (k) =>
+                `${k.kf_id}: ${k.matched ? `at ${k.t_best_s?.toFixed(3)} s (shot ${k.shot})` : 'not found'}, cos ${k.cos.toFixed(3)} → ${Object.values(
+                  k.scores,
+                )
+                  .map((v) => v.toFixed(2))
+                  .join(' ')}`,
+            ),
+          ]);
+      } finally {
+        await embedder.close();
+      }
+    },
+  );
+
+  folderFlags(
+    compass
+      .command('score')
+      .description('keyframe response of whole model folders: per-video JSONL and a summary by model'),
+  ).action(async (o: FolderFlags) => {
+    const out = resolve(o.out);
+    const { run, wall_s, embedder } = await runFolder(o, impls);
+    const summary = await writeResponseRun(out, run, o.model, {
+      embedder: embedder.id,
+      wall_s,
+      missing: missingPolicy(o.missing),
+    });
+    printLines([
+      compassTable(summary),
+      `${run.scanned} videos scanned, ${run.cached} from the scan cache; results in ${out}`,
+    ]);
+    partial(run);
+  });
+
+  folderFlags(
+    compass
+      .command('sensitivity')
+      .description(
+        'vary the pixel-score constants; largest change of mean KFS, lowest Spearman ρ of the ranking',
+      )
+      .option('--psnr-lows <list>', 'PSNR lower anchors (dB)', DEFAULT_GRID.psnrLow.join(','))
+      .option('--ssim-lows <list>', 'SSIM lower anchors', DEFAULT_GRID.ssimLow.join(','))
+      .option('--fusions <list>', 'fusion weights', DEFAULT_GRID.fusion.join(','))
+      .option('--json', 'print JSON'),
+  ).action(
+    async (o: FolderFlags & { psnrLows: string; ssimLows: string; fusions: string; json?: boolean }) => {
+      const list = (name: string, v: string) => v.split(',').map((x) => parseNumberFlag(name, x));
+      const grid = {
+        psnrLow: list('--psnr-lows', o.psnrLows),
+        ssimLow: list('--ssim-lows', o.ssimLows),
+        fusion: list('--fusions', o.fusions),
+      };
+      const { run } = await runFolder(o, impls);
+      const r = sensitivity(
+        run.rows.filter((x) => x.status === 'scored') as ResponseRow[],
+        grid,
+        responseOptions(o),
+      );
+      await writeFileAtomic(join(resolve(o.out), 'sensitivity.json'), `${JSON.stringify(r, null, 2)}\n`);
+      if (o.json) printJson(r);
+      else printLines(sensitivityLines(r));
+      partial(run);
+    },
+  );
+
+  compass
+    .command('grid')
+    .description("a storyboard grid of a case's keyframes (for generators that take one image)")
+    .option('--case <file>', 'one case as a JSON file')
+    .option('--cases <file>', 'cases.jsonl')
+    .option('--case-id <id>', 'the case, with --cases')
+    .requiredOption('--out <file>', 'grid image (.jpg or .png)')
+    .option('--cell-width <px>', 'cell width', '320')
+    .option('--no-labels', 'no index labels')
+    .option('--json', 'print JSON')
+    .action(
+      async (o: {
+        case?: string;
+        cases?: string;
+        caseId?: string;
+        out: string;
+        cellWidth: string;
+        labels: boolean;
+        json?: boolean;
+      }) => {
+        if (!o.case && !o.cases) throw new UsageError('give --case FILE, or --cases FILE with --case-id ID');
+        const c = await loadOneCase({ caseFile: o.case, casesFile: o.cases, caseId: o.caseId });
+        const cellWidth = parseNumberFlag('--cell-width', o.cellWidth, (n) => Number.isInteger(n) && n >= 16);
+        const size = await gridFiles(
+          c.keyframes.map((k) => k.image),
+          o.out,
+          { labels: o.labels, cellWidth },
+        );
+        const r = { case_id: c.case_id, keyframes: c.keyframes.length, out: o.out, ...size };
+        if (o.json) printJson(r);
+        else printLines([`${o.out}: ${r.keyframes} keyframes, ${size.width}×${size.height}`]);
+      },
+    );
+
+  compass
+    .command('prompts')
+    .description('render the generation prompt templates for a case (minimal / segment-specific)')
+    .option('--case <file>', 'one case as a JSON file')
+    .option('--cases <file>', 'cases.jsonl')
+    .option('--case-id <id>', 'the case, with --cases')
+    .option('--modes <list>', 'prompt modes', PROMPT_MODES.join(','))
+    .option('--json', 'print JSON')
+    .action(async (o: { case?: string; cases?: string; caseId?: string; modes: string; json?: boolean }) => {
+      if (!o.case && !o.cases) throw new UsageError('give --case FILE, or --cases FILE with --case-id ID');
+      const c = await loadOneCase({ caseFile: o.case, casesFile: o.cases, caseId: o.caseId });
+      const r = parseModes(o.modes).map((mode) => ({
+        case_id: c.case_id,
+        mode,
+        ...generationPrompt(c, mode),
+      }));
+      if (o.json) printJson(r);
+      else
+        printLines(
+          r.flatMap((p) => [`== ${p.case_id} · ${p.mode} (${p.template} ${p.version})`, p.text, '']),
+        );
+    });
+}

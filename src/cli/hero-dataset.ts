@@ -1,0 +1,141 @@
+import type { Command } from 'commander';
+import { BadInputError } from '../errors.js';
+import { corpusStats } from '../hero/analyze/corpus.js';
+import { humanAgreement, rubricSwap } from '../hero/analyze/judge-agreement.js';
+import { positionAnalysis } from '../hero/analyze/position.js';
+import { loadCore } from '../hero/dataset/load.js';
+import { checkSelections } from '../hero/dataset/selections.js';
+import { validateDataset } from '../hero/dataset/validate.js';
+import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
+import { judgeFlags, judgeOptions } from './judge.js';
+import { printJson, printLines } from './output.js';
+
+export function registerHeroDataset(hero: Command): void {
+  const analyze = hero.command('analyze').description('analyses of a HeroFrame dataset and its judge');
+  analyze
+    .command('corpus')
+    .description('corpus statistics: films, chains, images, criteria, confident share, still ranks')
+    .requiredOption('--data <dir>', 'dataset root')
+    .option('--json', 'print JSON')
+    .action(async (o: { data: string; json?: boolean }) => {
+      const r = await corpusStats(o.data);
+      if (o.json) return printJson(r);
+      printLines([
+        `${r.films} films, ${r.chains} chains, ${r.images} distinct images, ${r.pairs} pairs (${(100 * r.confident_share).toFixed(1)} % confident)`,
+        `criteria per film: ${r.criteria_per_film ? `mean ${r.criteria_per_film.mean.toFixed(2)} (${r.criteria_per_film.min}–${r.criteria_per_film.max})` : 'no rubrics'}`,
+        `still replacements: ${r.still_replacements ?? 'unknown (the chains were not built by kfbench hero build)'}`,
+        `rank of the still in its chain: ${Object.entries(r.still_rank)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join(', ')}`,
+      ]);
+    });
+  analyze
+    .command('position')
+    .description("sampled frames' normalised film time against their chain rank")
+    .requiredOption('--data <dir>', 'dataset root')
+    .option('--json', 'print JSON')
+    .action(async (o: { data: string; json?: boolean }) => {
+      const r = await positionAnalysis(o.data);
+      if (o.json) return printJson(r);
+      const sp = r.spearman;
+      const p = sp.p_exact ?? sp.p_asymptotic;
+      printLines([
+        `${r.images} sampled chain images; Spearman ρ(rank, film time) ${sp.rho === null ? '—' : sp.rho.toFixed(3)}${p !== undefined ? ` (p ${sp.p_exact !== undefined ? 'exact' : 'asymptotic'} ${p.toFixed(3)})` : ''}`,
+        ...r.by_rank.map(
+          (b) => `rank ${b.rank}: ${b.n} images, mean normalised time ${b.mean_time.toFixed(3)}`,
+        ),
+      ]);
+    });
+
+  judgeOptions(
+    analyze
+      .command('human')
+      .description("the judge's agreement with human pairwise choices, without and with the film's rubric")
+      .requiredOption('--pairs <file>', 'JSONL {movie_id, a, b, human_winner}')
+      .requiredOption('--data <dir>', 'dataset root')
+      .option('--json', 'print JSON'),
+  ).action(async (o: Parameters<typeof judgeFlags>[0] & { pairs: string; data: string; json?: boolean }) => {
+    const j = await openJudge(resolveJudgeSettings(judgeFlags(o)));
+    try {
+      const r = await humanAgreement({ root: o.data, judge: j.judge, encoder: j.encoder }, o.pairs);
+      if (o.json) return printJson({ ...r, reader: j.judge.name });
+      const line = (name: string, a: typeof r.with_rubric) =>
+        `${name}: ${a.correct}/${a.n} = ${(100 * a.rate).toFixed(1)} % (95 % Wilson ${(100 * a.ci[0]).toFixed(1)}–${(100 * a.ci[1]).toFixed(1)} %)`;
+      printLines([
+        `reader ${j.judge.name}; unresolved comparisons count as errors`,
+        line('without the rubric', r.without_rubric),
+        line('with the rubric   ', r.with_rubric),
+        `McNemar (${r.mcnemar.method}): b = ${r.mcnemar.b}, c = ${r.mcnemar.c}, p = ${r.mcnemar.p.toFixed(4)}`,
+      ]);
+    } finally {
+      await j.close();
+    }
+  });
+  judgeOptions(
+    analyze
+      .command('rubric-swap')
+      .description("own rubric vs another film's vs none: agreement with the chains' confident pairs")
+      .requiredOption('--data <dir>', 'dataset root')
+      .option('--seed <s>', 'seed of the derangement and the permutation test', '0')
+      .option('--json', 'print JSON'),
+  ).action(async (o: Parameters<typeof judgeFlags>[0] & { data: string; seed: string; json?: boolean }) => {
+    const j = await openJudge(resolveJudgeSettings(judgeFlags(o)));
+    try {
+      const r = await rubricSwap({ root: o.data, judge: j.judge, encoder: j.encoder }, o.seed);
+      if (o.json) return printJson({ ...r, reader: j.judge.name });
+      const pc = (a: typeof r.own) => `${(100 * a.rate).toFixed(1)} %`;
+      printLines([
+        `reader ${j.judge.name}; ${r.pairs} confident chain pairs; each film served another's rubric by a seeded derangement`,
+        `own rubric ${pc(r.own)}, swapped ${pc(r.swapped)}, none ${pc(r.none)}`,
+        `own vs swapped: p = ${r.p_own_vs_swapped.p.toFixed(4)} (${r.p_own_vs_swapped.exact ? 'exact' : 'sampled'}); swapped vs none: p = ${r.p_swapped_vs_none.p.toFixed(4)} (${r.p_swapped_vs_none.exact ? 'exact' : 'sampled'})`,
+      ]);
+    } finally {
+      await j.close();
+    }
+  });
+
+  hero
+    .command('validate')
+    .description('check a dataset root in the published layout; every problem as file:line')
+    .requiredOption('--data <dir>', 'dataset root')
+    .option('--json', 'print JSON')
+    .action(async (o: { data: string; json?: boolean }) => {
+      const r = await validateDataset(o.data);
+      const s = r.summary;
+      if (o.json) printJson(r);
+      else
+        printLines([
+          `${s.films} films, ${s.chains} chains, ${s.images} images, ${s.criteria} criteria, ${s.pairs} pairs (${(100 * s.confident_share).toFixed(1)} % confident), ${s.track_frames} track frames, ${s.verify_rows} verify hashes`,
+          ...(s.absent.length ? [`absent (optional): ${s.absent.join(', ')}`] : []),
+        ]);
+      for (const p of r.problems) process.stderr.write(`${p}\n`);
+      if (r.problems.length)
+        throw new BadInputError(
+          `${r.problems.length} problem${r.problems.length > 1 ? 's' : ''} in ${o.data}`,
+        );
+    });
+
+  hero
+    .command('check-selections')
+    .description("check a method's selections file against the dataset")
+    .argument('<file>')
+    .requiredOption('--data <dir>', 'dataset root')
+    .option('--json', 'print JSON')
+    .action(async (file: string, o: { data: string; json?: boolean }) => {
+      const ds = await loadCore(o.data);
+      const r = await checkSelections(file, ds.timelines);
+      if (o.json)
+        printJson({
+          films: r.selections.size,
+          frames: [...r.selections.values()].reduce((a, f) => a + f.length, 0),
+          problems: r.problems,
+        });
+      else
+        printLines([
+          `${r.selections.size} films, ${[...r.selections.values()].reduce((a, f) => a + f.length, 0)} frames`,
+        ]);
+      for (const p of r.problems) process.stderr.write(`${p}\n`);
+      if (r.problems.length)
+        throw new BadInputError(`${r.problems.length} problem${r.problems.length > 1 ? 's' : ''}`, { file });
+    });
+}

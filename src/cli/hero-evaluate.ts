@@ -1,0 +1,256 @@
+/** `kfbench hero build` and `hero evaluate`: chains for your films, and methods scored by insertion. */
+import { basename } from 'node:path';
+import type { Command } from 'commander';
+import { PartialError, UsageError } from '../errors.js';
+import {
+  DISAGREEMENT_RULES,
+  type DisagreementRule,
+  INSERTION_PROTOCOLS,
+  type InsertionProtocol,
+} from '../judge/insertion.js';
+import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
+import { heroTable } from '../report/hero.js';
+import { writeEvaluation } from '../report/hero-outputs.js';
+import type { CliImpls } from './impls.js';
+import { interruptSignal } from './interrupt.js';
+import { judgeFlags, judgeOptions } from './judge.js';
+import { parseNumberFlag, printJson, printLines } from './output.js';
+import { renderProgress } from './progress.js';
+
+export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
+  judgeOptions(
+    hero
+      .command('build')
+      .description(
+        'build chains for your films: a still and five off-grid frames, judged in both placements, Bradley–Terry, still floor',
+      ),
+  )
+    .requiredOption(
+      '--data <dir>',
+      'dataset root (movies.jsonl, clips.jsonl; chains.jsonl and images/ are written)',
+    )
+    .requiredOption('--lsmdc <dir>', 'footage: <dir>/<movie_id>/<clip_id>.<ext>')
+    .requiredOption('--stills <dir>', 'publicity stills: <dir>/<movie_id>/<image_id>.jpg')
+    .option('--chains-per-film <n>', 'chains per film', '10')
+    .option('--seed <s>', 'seed', '0')
+    .option(
+      '--learn-rubric',
+      "learn each film's rubric first (rounds of proposals through two admission gates)",
+    )
+    .option('--rounds <n>', 'rubric-learning rounds (stop early when one admits nothing)', '2')
+    .option('--max-rules <n>', 'at most this many rules per film', '20')
+    .option('--json', 'print JSON')
+    .action(
+      async (
+        o: Parameters<typeof judgeFlags>[0] & {
+          data: string;
+          lsmdc: string;
+          stills: string;
+          chainsPerFilm: string;
+          seed: string;
+          learnRubric?: boolean;
+          rounds: string;
+          maxRules: string;
+          json?: boolean;
+        },
+      ) => {
+        const j = await openJudge(resolveJudgeSettings(judgeFlags(o)));
+        const shown = renderProgress();
+        try {
+          const r = await impls.buildChains({
+            data: o.data,
+            lsmdc: o.lsmdc,
+            stills: o.stills,
+            judge: j.judge,
+            encoder: j.encoder,
+            chainsPerFilm: parseNumberFlag(
+              '--chains-per-film',
+              o.chainsPerFilm,
+              (n) => Number.isInteger(n) && n >= 1,
+            ),
+            seed: o.seed,
+            learnRubric: !!o.learnRubric,
+            rounds: parseNumberFlag('--rounds', o.rounds, (n) => Number.isInteger(n) && n >= 1),
+            maxRules: parseNumberFlag('--max-rules', o.maxRules, (n) => Number.isInteger(n) && n >= 1),
+            onProgress: shown.onProgress,
+          });
+          shown.close();
+          if (o.json)
+            printJson({
+              ...r,
+              reader: j.judge.name,
+              calls: j.judge.stats.calls,
+              cached: j.judge.stats.cached,
+            });
+          else
+            printLines([
+              `built ${r.chains} chains for ${r.films} films with ${j.judge.name}: ${r.pairs} pairs, ${(100 * r.confident_share).toFixed(1)} % confident, ${r.still_replacements} still replacements, ${r.still_floor_unmet} chains kept with the still floor unmet (no still left), ridge in ${r.ridge_used} chains`,
+              `stability on ${r.stability.chains} chains re-judged with the letters swapped between the images: agreement ${r.stability.agreement === null ? '—' : `${(100 * r.stability.agreement).toFixed(1)} %`}, Kendall τ ${r.stability.kendall_tau?.toFixed(3) ?? '—'}`,
+              ...(r.rubric
+                ? [
+                    `rubric: ${r.rubric.rules} rules kept, ${r.rubric.pruned_by_phase_b} pruned by Phase B; per round ${[
+                      ...new Set(r.rubric.rounds.map((x) => x.round)),
+                    ]
+                      .map((k) => {
+                        const rs = r.rubric!.rounds.filter((x) => x.round === k);
+                        const sum = (f: (x: (typeof rs)[number]) => number) =>
+                          rs.reduce((s, x) => s + f(x), 0);
+                        const judged = sum((x) => x.proposals - x.no_proposal);
+                        return `round ${k}: ${sum((x) => x.proposals)} proposals, ${sum((x) => x.admitted)} admitted, rejection ${judged ? ((100 * (sum((x) => x.rejected_gate1) + sum((x) => x.rejected_gate2))) / judged).toFixed(1) : '0.0'} % (gate 1 ${sum((x) => x.rejected_gate1)}, gate 2 ${sum((x) => x.rejected_gate2)})`;
+                      })
+                      .join('; ')}`,
+                  ]
+                : []),
+            ]);
+        } finally {
+          shown.close();
+          await j.close();
+        }
+      },
+    );
+
+  judgeOptions(
+    hero
+      .command('evaluate')
+      .description('score selections by inserting every frame into every chain of its film'),
+  )
+    .requiredOption(
+      '--selections <files...>',
+      "one or more methods' selections files (the method is the file name)",
+    )
+    .requiredOption('--data <dir>', 'dataset root')
+    .requiredOption('--track <dir>', 'the rebuilt 1 fps track')
+    .option(
+      '--protocol <p>',
+      `${INSERTION_PROTOCOLS.join(' | ')} (listwise: the published positional question)`,
+      'listwise',
+    )
+    .option('--both-orders', 'listwise: ask again with the chain shown worst first and record disagreements')
+    .option(
+      '--disagreement <rule>',
+      `with --both-orders, how a disagreement scores: ${DISAGREEMENT_RULES.join(' | ')}`,
+      'error',
+    )
+    .option('--include-stills', 'add the human reference row "stills"')
+    .option('--rescore-official', 'score the official selections of eval/baselines.jsonl with this reader')
+    .option('--missing <how>', 'a film without a submission: error | zero', 'error')
+    .option('--dry-run', 'print the calls needed and how many the cache holds; spend none')
+    .option('--max-calls <n>', 'stop cleanly at this many calls (exit 5; resumable)')
+    .option('--out <dir>', 'output folder', 'hero-eval')
+    .option('--seed <s>', 'bootstrap seed', '0')
+    .option('--bootstrap <n>', 'bootstrap resamples', '1000')
+    .option('--json', 'print the summary as JSON')
+    .action(
+      async (
+        o: Parameters<typeof judgeFlags>[0] & {
+          selections: string[];
+          data: string;
+          track: string;
+          protocol: string;
+          bothOrders?: boolean;
+          disagreement: string;
+          includeStills?: boolean;
+          rescoreOfficial?: boolean;
+          missing: string;
+          dryRun?: boolean;
+          maxCalls?: string;
+          out: string;
+          seed: string;
+          bootstrap: string;
+          json?: boolean;
+        },
+      ) => {
+        if (!INSERTION_PROTOCOLS.includes(o.protocol as InsertionProtocol))
+          throw new UsageError(`--protocol must be ${INSERTION_PROTOCOLS.join(', ')}`);
+        if (o.bothOrders && o.protocol !== 'listwise')
+          throw new UsageError(
+            '--both-orders applies to --protocol listwise (pairwise and binary already ask both placements)',
+          );
+        if (!DISAGREEMENT_RULES.includes(o.disagreement as DisagreementRule))
+          throw new UsageError(`--disagreement must be ${DISAGREEMENT_RULES.join(', ')}`);
+        if (o.missing !== 'error' && o.missing !== 'zero')
+          throw new UsageError('--missing must be error or zero');
+        const names = new Map<string, number>();
+        const methods = o.selections.map((file) => {
+          const base = basename(file).replace(/\.jsonl(\.zst)?$/, '');
+          const n = (names.get(base) ?? 0) + 1;
+          names.set(base, n);
+          return { method: n > 1 ? `${base}#${n}` : base, file };
+        });
+        const settings = resolveJudgeSettings(judgeFlags(o));
+        const interrupt = interruptSignal();
+        const j = await openJudge(settings, { signal: interrupt.signal });
+        const t0 = Date.now();
+        const shown = renderProgress();
+        try {
+          const r = await impls.evaluateHero({
+            concurrency: settings.concurrency,
+            signal: interrupt.signal,
+            data: o.data,
+            track: o.track,
+            methods,
+            judge: j.judge,
+            encoder: j.encoder,
+            protocol: o.protocol as InsertionProtocol,
+            bothOrders: !!o.bothOrders,
+            disagreement: o.disagreement as DisagreementRule,
+            includeStills: !!o.includeStills,
+            rescoreOfficial: !!o.rescoreOfficial,
+            missing: o.missing,
+            dryRun: !!o.dryRun,
+            maxCalls:
+              o.maxCalls === undefined
+                ? undefined
+                : parseNumberFlag('--max-calls', o.maxCalls, (n) => Number.isInteger(n) && n >= 0),
+            seed: o.seed,
+            bootstrapB: parseNumberFlag('--bootstrap', o.bootstrap, (n) => Number.isInteger(n) && n >= 100),
+            onProgress: shown.onProgress,
+          });
+          shown.close();
+          if (r.dryRun) {
+            const d = r.dryRun;
+            const out = {
+              dry_run: true,
+              insertions: d.insertions,
+              questions: d.questions,
+              cached: d.cached,
+              to_ask: d.questions - d.cached,
+              upper_bound: d.upper_bound,
+            };
+            if (o.json) printJson(out);
+            else
+              printLines([
+                `${d.insertions} insertions need ${d.upper_bound ? 'at most ' : ''}${d.questions} questions (re-asks aside); the cache holds ${d.cached}; ${d.questions - d.cached} to ask`,
+              ]);
+            return;
+          }
+          const run = {
+            reader: j.judge.name,
+            protocol: r.summary.protocol,
+            both_orders: r.summary.both_orders,
+            ...j.judge.stats,
+            insertions: r.insertions.length,
+            complete: r.complete,
+            wall_ms: Date.now() - t0,
+          };
+          const files = await writeEvaluation(o.out, r, run, o.track);
+          if (o.json) printJson(r.summary);
+          else
+            printLines([
+              heroTable(r.summary),
+              `${j.judge.stats.calls} calls, ${j.judge.stats.cached} from cache (${r.summary.questions} questions for ${r.insertions.length} insertions)`,
+              `reports: ${files.join(', ')}`,
+            ]);
+          if (!r.complete)
+            throw new PartialError(
+              `stopped at --max-calls after ${r.insertions.length} insertions; run again to resume from the cache`,
+              [],
+            );
+        } finally {
+          interrupt.dispose();
+          shown.close();
+          await j.close();
+        }
+      },
+    );
+}

@@ -1,0 +1,183 @@
+import type { Command } from 'commander';
+import { createEmbedder } from '../embed/registry.js';
+import { UsageError } from '../errors.js';
+import { checkReader, checkReaderListwise, fitHeroReader } from '../hero/reader.js';
+import { METHODS, methodByName } from '../hero/select/registry.js';
+import { writeReaderFile } from '../judge/local.js';
+import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
+import { onnxFlags } from './embed.js';
+import type { CliImpls } from './impls.js';
+import { judgeFlags, judgeOptions } from './judge.js';
+import { parseNumberFlag, printJson, printLines } from './output.js';
+import { renderProgress } from './progress.js';
+
+export function registerHeroReaders(hero: Command, impls: CliImpls): void {
+  judgeOptions(
+    hero
+      .command('select')
+      .description(
+        `run a key-frame selection method on every film: ${METHODS.map((m) => m.name).join(', ')}`,
+      ),
+  )
+    .requiredOption('--method <name>', 'selection method')
+    .requiredOption('--data <dir>', 'dataset root')
+    .requiredOption('--track <dir>', 'the rebuilt 1 fps track')
+    .requiredOption('--out <file>', 'selections JSONL to write')
+    .option('--lsmdc <dir>', 'full-rate clips (shot-centre)')
+    .option('--embedder <spec>', 'builtin | onnx:PATH (cluster)', 'builtin')
+    .option('--threads <n>', 'ONNX intra-op threads (default: every core)')
+    .option('--device <d>', 'ONNX device: cpu | cuda', 'cpu')
+    .option('--k <n>', 'frames per film (1–5)', '5')
+    .option('--seed <s>', 'seed', '0')
+    .option('--movies <ids...>', 'only these films')
+    .option('--json', 'print JSON')
+    .action(
+      async (
+        o: Parameters<typeof judgeFlags>[0] & {
+          method: string;
+          data: string;
+          track: string;
+          out: string;
+          lsmdc?: string;
+          embedder: string;
+          threads?: string;
+          device?: string;
+          k: string;
+          seed: string;
+          movies?: string[];
+          json?: boolean;
+        },
+      ) => {
+        const method = methodByName(o.method);
+        // like every other command: --judge, else "judge" in --config, else KFBENCH_JUDGE
+        const j = method.needs?.judge ? await openJudge(resolveJudgeSettings(judgeFlags(o))) : undefined;
+        const embedder = method.needs?.embedder ? await createEmbedder(o.embedder, onnxFlags(o)) : undefined;
+        const shown = renderProgress();
+        try {
+          const r = await impls.runSelection({
+            method,
+            data: o.data,
+            track: o.track,
+            out: o.out,
+            lsmdc: o.lsmdc,
+            ...(j ? { judge: { judge: j.judge, encoder: j.encoder } } : {}),
+            ...(embedder ? { embedder } : {}),
+            k: parseNumberFlag('--k', o.k, (n) => Number.isInteger(n) && n >= 1 && n <= 5),
+            seed: o.seed,
+            movies: o.movies,
+            onProgress: shown.onProgress,
+          });
+          shown.close();
+          if (o.json) printJson({ method: method.name, out: o.out, ...r });
+          else printLines([`${method.name}: ${r.frames} frames for ${r.films} films → ${o.out}`]);
+        } finally {
+          shown.close();
+          await j?.close();
+          await embedder?.close();
+        }
+      },
+    );
+
+  hero
+    .command('fit-reader')
+    .description(
+      'fit the local reader (Bradley–Terry over embedder features) on every film’s confident pairs',
+    )
+    .requiredOption('--data <dir>', 'dataset root')
+    .requiredOption('--out <file>', 'reader.json to write')
+    .option('--embedder <spec>', 'builtin | onnx:PATH', 'builtin')
+    .option('--threads <n>', 'ONNX intra-op threads (default: every core)')
+    .option('--device <d>', 'ONNX device: cpu | cuda', 'cpu')
+    .option('--lambda <x>', 'L2 penalty', '1')
+    .option('--json', 'print JSON')
+    .action(
+      async (o: {
+        data: string;
+        out: string;
+        embedder: string;
+        threads?: string;
+        device?: string;
+        lambda: string;
+        json?: boolean;
+      }) => {
+        const r = await fitHeroReader({
+          data: o.data,
+          embedder: o.embedder,
+          embedderOptions: onnxFlags(o),
+          lambda: parseNumberFlag('--lambda', o.lambda, (n) => n > 0),
+        });
+        await writeReaderFile(o.out, r.reader);
+        const out = {
+          out: o.out,
+          films: r.films,
+          pairs: r.pairs,
+          cv_agreement: r.cv_agreement,
+          folds: r.folds,
+        };
+        if (o.json) printJson(out);
+        else
+          printLines([
+            `fitted on ${r.pairs} confident pairs of ${r.films} films → ${o.out}`,
+            `5-fold cross-validated agreement (folds by film): ${(100 * r.cv_agreement).toFixed(1)} %`,
+          ]);
+      },
+    );
+
+  judgeOptions(
+    hero.command('check-reader').description("a reader's agreement with the chains, before trusting it"),
+  )
+    .requiredOption('--data <dir>', 'dataset root')
+    .option(
+      '--protocol <p>',
+      'listwise (each chain image re-inserted into its chain) | pairwise (the confident pairs)',
+      'listwise',
+    )
+    .option('--sample <n>', 'a seeded sample of this many pairs (default: all)')
+    .option('--seed <s>', 'seed', '0')
+    .option('--json', 'print JSON')
+    .action(
+      async (
+        o: Parameters<typeof judgeFlags>[0] & {
+          data: string;
+          protocol: string;
+          sample?: string;
+          seed: string;
+          json?: boolean;
+        },
+      ) => {
+        if (o.protocol !== 'listwise' && o.protocol !== 'pairwise')
+          throw new UsageError('--protocol must be listwise or pairwise');
+        const j = await openJudge(resolveJudgeSettings(judgeFlags(o)));
+        try {
+          const sample =
+            o.sample === undefined
+              ? undefined
+              : parseNumberFlag('--sample', o.sample, (n) => Number.isInteger(n) && n > 0);
+          const opts = {
+            data: o.data,
+            judge: j.judge,
+            encoder: j.encoder,
+            ...(sample ? { sample } : {}),
+            seed: o.seed,
+          };
+          if (o.protocol === 'listwise') {
+            const r = await checkReaderListwise(opts);
+            if (o.json) printJson(r);
+            else
+              printLines([
+                `${r.reader}, listwise: places ${r.agree}/${r.insertions} chain images exactly where their chain has them = ${(100 * r.agreement).toFixed(1)} % (95 % Wilson ${(100 * r.ci[0]).toFixed(1)}–${(100 * r.ci[1]).toFixed(1)} %), ${(100 * r.within_one).toFixed(1)} % within one position, mean |error| ${r.mean_abs_error.toFixed(2)}, ${r.unresolved} unresolved`,
+              ]);
+            return;
+          }
+          const r = await checkReader(opts);
+          if (o.json) printJson(r);
+          else
+            printLines([
+              `${r.reader}: agrees on ${r.agree}/${r.pairs} confident pairs = ${(100 * r.agreement).toFixed(1)} % (95 % Wilson ${(100 * r.ci[0]).toFixed(1)}–${(100 * r.ci[1]).toFixed(1)} %), ${r.unresolved} unresolved`,
+            ]);
+        } finally {
+          await j.close();
+        }
+      },
+    );
+}

@@ -1,0 +1,123 @@
+import type { Command } from 'commander';
+import { buildMiniHero } from '../dev/mini-hero.js';
+import { BadInputError, PartialError } from '../errors.js';
+import { makeIndex } from '../hero/track/make-index.js';
+import { parseShard } from '../hero/track/shard.js';
+import { verifyTrack } from '../hero/track/verify.js';
+import type { CliImpls } from './impls.js';
+import { parseNumberFlag, printJson, printLines } from './output.js';
+import { renderProgress } from './progress.js';
+
+export function registerHeroTrack(hero: Command, impls: CliImpls): void {
+  const track = hero.command('track').description('the shared 1 fps frame track');
+  track
+    .command('rebuild')
+    .description("extract every film's 1 fps frames as JPEG (resumable, parallel, shardable)")
+    .requiredOption('--lsmdc <dir>', 'footage: <dir>/<movie_id>/<clip_id>.<ext>')
+    .requiredOption('--data <dir>', 'dataset root')
+    .requiredOption('--out <dir>', 'track folder')
+    .option('--movies <ids...>', 'only these films')
+    .option('--jobs <n>', 'films in parallel', '1')
+    .option('--shard <k/n>', 'take a deterministic k-th of n shards of the films')
+    .option('--quality <q>', 'JPEG quality', '90')
+    .option('--json', 'print JSON')
+    .action(
+      async (o: {
+        lsmdc: string;
+        data: string;
+        out: string;
+        movies?: string[];
+        jobs: string;
+        shard?: string;
+        quality: string;
+        json?: boolean;
+      }) => {
+        const shown = renderProgress();
+        const r = await impls
+          .rebuildTrack({
+            lsmdc: o.lsmdc,
+            data: o.data,
+            out: o.out,
+            movies: o.movies,
+            jobs: parseNumberFlag('--jobs', o.jobs, (n) => Number.isInteger(n) && n >= 1),
+            shard: o.shard ? parseShard(o.shard) : undefined,
+            quality: parseNumberFlag('--quality', o.quality, (n) => n >= 1 && n <= 100),
+            onProgress: shown.onProgress,
+          })
+          .finally(() => shown.close());
+        if (o.json) printJson(r);
+        else
+          printLines([
+            `rebuilt ${r.done.length} films (${r.frames} frames), ${r.skipped.length} already done, ${r.failed.length} failed`,
+            ...r.failed.map((f) => `  ${f.movie_id}: ${f.reason}`),
+          ]);
+        if (r.failed.length)
+          throw new PartialError(
+            `${r.failed.length} film(s) failed: ${r.failed.map((f) => `${f.movie_id} (${f.reason})`).join('; ')}`,
+            r.failed.map((f) => f.movie_id),
+          );
+      },
+    );
+
+  track
+    .command('verify')
+    .description('recompute dHash on the listed frames and diagnose films that do not match')
+    .requiredOption('--track <dir>', 'track folder')
+    .requiredOption('--data <dir>', 'dataset root')
+    .option('--movies <ids...>', 'only these films')
+    .option('--max-hamming <n>', 'largest Hamming distance (of 64) that counts as a match', '10')
+    .option('--json', 'print JSON')
+    .action(
+      async (o: { track: string; data: string; movies?: string[]; maxHamming: string; json?: boolean }) => {
+        const r = await verifyTrack({
+          track: o.track,
+          data: o.data,
+          movies: o.movies,
+          maxHamming: parseNumberFlag(
+            '--max-hamming',
+            o.maxHamming,
+            (n) => Number.isInteger(n) && n >= 0 && n <= 64,
+          ),
+        });
+        if (o.json) printJson(r);
+        else
+          printLines(
+            r.map(
+              (v) =>
+                `${v.status === 'ok' ? 'ok    ' : 'FAILED'} ${v.movie_id}  ${v.matched}/${v.checked} match${v.diagnosis ? `  — ${v.diagnosis}` : ''}`,
+            ),
+          );
+        const failed = r.filter((v) => v.status !== 'ok');
+        if (failed.length)
+          throw new BadInputError(
+            `${failed.length} film(s) failed verification: ${failed.map((f) => f.movie_id).join(', ')}`,
+            { file: o.track },
+          );
+      },
+    );
+
+  track
+    .command('make-index')
+    .description('write frame_track/track_index.jsonl.zst and verify_dhash.jsonl.zst for a rebuilt track')
+    .requiredOption('--track <dir>', 'track folder')
+    .requiredOption('--data <dir>', 'dataset root (written into its frame_track/)')
+    .option('--json', 'print JSON')
+    .action(async (o: { track: string; data: string; json?: boolean }) => {
+      const r = await makeIndex({ track: o.track, data: o.data });
+      if (o.json) printJson(r);
+      else printLines([`indexed ${r.frames} frames of ${r.films} films; ${r.verify} verify hashes`]);
+    });
+
+  hero
+    .command('mini')
+    .description('build the mini HeroFrame set (generated films, footage, stills, track) if absent')
+    .requiredOption('--out <dir>', 'where to build it')
+    .option('--json', 'print JSON')
+    .action(async (o: { out: string; json?: boolean }) => {
+      const shown = renderProgress();
+      const p = await buildMiniHero(o.out, { onProgress: shown.onProgress }).finally(() => shown.close());
+      if (o.json) printJson(p);
+      else
+        printLines([`dataset ${p.data}`, `footage ${p.lsmdc}`, `stills  ${p.stills}`, `track   ${p.track}`]);
+    });
+}
