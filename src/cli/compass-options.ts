@@ -1,6 +1,6 @@
 /** Flags shared by the Compass commands, and their parsing (one place for each). */
 import type { Command } from 'commander';
-import { PROMPT_MODES, type PromptMode } from '../compass/cases.js';
+import { type LoadedCase, loadOneCase, PROMPT_MODES, type PromptMode } from '../compass/cases.js';
 import {
   DEFAULT_RESPONSE_OPTIONS,
   DEFAULT_SCAN_OPTIONS,
@@ -10,7 +10,7 @@ import type { MissingPolicy } from '../compass/score.js';
 import { SEGMENTERS, type SegmenterKind } from '../compass/segment.js';
 import { PartialError, UsageError } from '../errors.js';
 import { onnxOptions } from './embed.js';
-import { parseNumberFlag } from './output.js';
+import { oneOf, parseNumberFlag } from './output.js';
 
 export interface MetricFlags {
   embedder: string;
@@ -111,17 +111,14 @@ export interface FolderFlags extends MetricFlags {
 }
 
 export function segmenterKind(v: string): SegmenterKind {
-  if (!(SEGMENTERS as readonly string[]).includes(v))
-    throw new UsageError(`--segmenter takes ${SEGMENTERS.join(' or ')}, got "${v}"`);
-  return v as SegmenterKind;
+  return oneOf('--segmenter', v, SEGMENTERS);
 }
 
 export const SEGMENTER_HELP =
   'what cuts a video into shots: pixel (the shot detector) or judge (the published evaluator: edit boundaries by an MLLM)';
 
 export function missingPolicy(v: string): MissingPolicy {
-  if (v !== 'zero' && v !== 'skip') throw new UsageError(`--missing takes zero or skip, got "${v}"`);
-  return v;
+  return oneOf('--missing', v, ['zero', 'skip'] as const);
 }
 
 export const MISSING_HELP =
@@ -157,4 +154,23 @@ export function partial(run: { missing: string[]; failed: { video: string; error
       `${run.missing.length} video(s) missing and ${run.failed.length} failed; the others were scored`,
       bad,
     );
+}
+
+/** The flags that name one case: a JSON file, or a cases.jsonl with an id. */
+export interface OneCaseFlags {
+  case?: string;
+  cases?: string;
+  caseId?: string;
+}
+
+export function oneCaseOptions(cmd: Command): Command {
+  return cmd
+    .option('--case <file>', 'one case as a JSON file')
+    .option('--cases <file>', 'cases.jsonl')
+    .option('--case-id <id>', 'the case, with --cases');
+}
+
+export function loadCaseFlags(o: OneCaseFlags): Promise<LoadedCase> {
+  if (!o.case && !o.cases) throw new UsageError('give --case FILE, or --cases FILE with --case-id ID');
+  return loadOneCase({ caseFile: o.case, casesFile: o.cases, caseId: o.caseId });
 }

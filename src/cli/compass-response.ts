@@ -1,7 +1,7 @@
 /** `kfbench compass validate | response | score | sensitivity | grid | prompts`: cases and keyframe response. */
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { caseStats, loadCases, loadOneCase, PROMPT_MODES } from '../compass/cases.js';
+import { caseStats, loadCases, PROMPT_MODES } from '../compass/cases.js';
 import { writeResponseRun } from '../compass/outputs.js';
 import { generationPrompt } from '../compass/prompts.js';
 import { scoreResponse } from '../compass/response/report.js';
@@ -19,9 +19,12 @@ import { writeFileAtomic } from '../store/atomic-write.js';
 import {
   type FolderFlags,
   folderFlags,
+  loadCaseFlags,
   type MetricFlags,
   metricFlags,
   missingPolicy,
+  type OneCaseFlags,
+  oneCaseOptions,
   parseModes,
   partial,
   responseOptions,
@@ -98,52 +101,44 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
     });
 
   metricFlags(
-    compass
-      .command('response')
-      .description('the six keyframe-response metrics of one video for one case')
-      .option('--case <file>', 'one case as a JSON file')
-      .option('--cases <file>', 'cases.jsonl')
-      .option('--case-id <id>', 'the case, with --cases')
+    oneCaseOptions(
+      compass.command('response').description('the six keyframe-response metrics of one video for one case'),
+    )
       .requiredOption('--video <file>', 'the generated video')
       .option('--json', 'print JSON'),
-  ).action(
-    async (
-      o: MetricFlags & { case?: string; cases?: string; caseId?: string; video: string; json?: boolean },
-    ) => {
-      if (!o.case && !o.cases) throw new UsageError('give --case FILE, or --cases FILE with --case-id ID');
-      const response = responseOptions(o);
-      const scanOpts = scanOptions(o);
-      const c = await loadOneCase({ caseFile: o.case, casesFile: o.cases, caseId: o.caseId });
-      const embedder = await createEmbedder(o.embedder, onnxFlags(o));
-      try {
-        const { scan } = await cachedScan(
-          { video: o.video, keyframes: c.keyframes },
-          embedder,
-          scanOpts,
-          {},
-          undefined,
-        );
-        const r = scoreResponse(c, scan, embedder, response);
-        if (o.json) printJson({ ...r, segmenter: 'pixel' });
-        else
-          printLines([
-            `case ${r.case_id}, embedder ${r.embedder}, γ = ${r.gamma}, ${r.shots.length} shot${r.shots.length === 1 ? '' : 's'} (segmenter pixel)`,
-            ...Object.entries(r.metrics).map(([k, v]) => `${k.padEnd(13)} ${v.toFixed(3)}`),
-            `keyframe fidelity ${r.groups.keyframe_fidelity.toFixed(3)}, temporal organization ${r.groups.temporal_organization.toFixed(3)}`,
-            ...r.keyframes.map(
-              (k) =>
-                `${k.kf_id}: ${k.matched ? `at ${k.t_best_s?.toFixed(3)} s (shot ${k.shot})` : 'not found'}, cos ${k.cos.toFixed(3)} → ${Object.values(
-                  k.scores,
-                )
-                  .map((v) => v.toFixed(2))
-                  .join(' ')}`,
-            ),
-          ]);
-      } finally {
-        await embedder.close();
-      }
-    },
-  );
+  ).action(async (o: MetricFlags & OneCaseFlags & { video: string; json?: boolean }) => {
+    const response = responseOptions(o);
+    const scanOpts = scanOptions(o);
+    const c = await loadCaseFlags(o);
+    const embedder = await createEmbedder(o.embedder, onnxFlags(o));
+    try {
+      const { scan } = await cachedScan(
+        { video: o.video, keyframes: c.keyframes },
+        embedder,
+        scanOpts,
+        {},
+        undefined,
+      );
+      const r = scoreResponse(c, scan, embedder, response);
+      if (o.json) printJson({ ...r, segmenter: 'pixel' });
+      else
+        printLines([
+          `case ${r.case_id}, embedder ${r.embedder}, γ = ${r.gamma}, ${r.shots.length} shot${r.shots.length === 1 ? '' : 's'} (segmenter pixel)`,
+          ...Object.entries(r.metrics).map(([k, v]) => `${k.padEnd(13)} ${v.toFixed(3)}`),
+          `keyframe fidelity ${r.groups.keyframe_fidelity.toFixed(3)}, temporal organization ${r.groups.temporal_organization.toFixed(3)}`,
+          ...r.keyframes.map(
+            (k) =>
+              `${k.kf_id}: ${k.matched ? `at ${k.t_best_s?.toFixed(3)} s (shot ${k.shot})` : 'not found'}, cos ${k.cos.toFixed(3)} → ${Object.values(
+                k.scores,
+              )
+                .map((v) => v.toFixed(2))
+                .join(' ')}`,
+          ),
+        ]);
+    } finally {
+      await embedder.close();
+    }
+  });
 
   folderFlags(
     compass
@@ -195,51 +190,37 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
     },
   );
 
-  compass
-    .command('grid')
-    .description("a storyboard grid of a case's keyframes (for generators that take one image)")
-    .option('--case <file>', 'one case as a JSON file')
-    .option('--cases <file>', 'cases.jsonl')
-    .option('--case-id <id>', 'the case, with --cases')
+  oneCaseOptions(
+    compass
+      .command('grid')
+      .description("a storyboard grid of a case's keyframes (for generators that take one image)"),
+  )
     .requiredOption('--out <file>', 'grid image (.jpg or .png)')
     .option('--cell-width <px>', 'cell width', '320')
     .option('--no-labels', 'no index labels')
     .option('--json', 'print JSON')
-    .action(
-      async (o: {
-        case?: string;
-        cases?: string;
-        caseId?: string;
-        out: string;
-        cellWidth: string;
-        labels: boolean;
-        json?: boolean;
-      }) => {
-        if (!o.case && !o.cases) throw new UsageError('give --case FILE, or --cases FILE with --case-id ID');
-        const c = await loadOneCase({ caseFile: o.case, casesFile: o.cases, caseId: o.caseId });
-        const cellWidth = parseNumberFlag('--cell-width', o.cellWidth, (n) => Number.isInteger(n) && n >= 16);
-        const size = await gridFiles(
-          c.keyframes.map((k) => k.image),
-          o.out,
-          { labels: o.labels, cellWidth },
-        );
-        const r = { case_id: c.case_id, keyframes: c.keyframes.length, out: o.out, ...size };
-        if (o.json) printJson(r);
-        else printLines([`${o.out}: ${r.keyframes} keyframes, ${size.width}×${size.height}`]);
-      },
-    );
+    .action(async (o: OneCaseFlags & { out: string; cellWidth: string; labels: boolean; json?: boolean }) => {
+      const c = await loadCaseFlags(o);
+      const cellWidth = parseNumberFlag('--cell-width', o.cellWidth, (n) => Number.isInteger(n) && n >= 16);
+      const size = await gridFiles(
+        c.keyframes.map((k) => k.image),
+        o.out,
+        { labels: o.labels, cellWidth },
+      );
+      const r = { case_id: c.case_id, keyframes: c.keyframes.length, out: o.out, ...size };
+      if (o.json) printJson(r);
+      else printLines([`${o.out}: ${r.keyframes} keyframes, ${size.width}×${size.height}`]);
+    });
 
-  compass
-    .command('prompts')
-    .description('render the generation prompt templates for a case (minimal / segment-specific)')
-    .option('--case <file>', 'one case as a JSON file')
-    .option('--cases <file>', 'cases.jsonl')
-    .option('--case-id <id>', 'the case, with --cases')
+  oneCaseOptions(
+    compass
+      .command('prompts')
+      .description('render the generation prompt templates for a case (minimal / segment-specific)'),
+  )
     .option('--modes <list>', 'prompt modes', PROMPT_MODES.join(','))
     .option('--json', 'print JSON')
-    .action(async (o: { case?: string; cases?: string; caseId?: string; modes: string; json?: boolean }) => {
-      if (!o.case && !o.cases) throw new UsageError('give --case FILE, or --cases FILE with --case-id ID');
-      const c = await loadOneCase({ caseFile: o.case, casesFile: o.cases, caseId: o.caseId });
+    .action(async (o: OneCaseFlags & { modes: string; json?: boolean }) => {
+      const c = await loadCaseFlags(o);
       const r = parseModes(o.modes).map((mode) => ({
         case_id: c.case_id,
         mode,

@@ -2,19 +2,14 @@
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { PartialError, UsageError } from '../errors.js';
-import {
-  DISAGREEMENT_RULES,
-  type DisagreementRule,
-  INSERTION_PROTOCOLS,
-  type InsertionProtocol,
-} from '../judge/insertion.js';
+import { DISAGREEMENT_RULES, INSERTION_PROTOCOLS } from '../judge/insertion.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { heroTable } from '../report/hero.js';
 import { writeEvaluation } from '../report/hero-outputs.js';
 import type { CliImpls } from './impls.js';
 import { interruptSignal } from './interrupt.js';
 import { judgeFlags, judgeOptions } from './judge.js';
-import { parseNumberFlag, printJson, printLines } from './output.js';
+import { oneOf, parseNumberFlag, printJson, printLines } from './output.js';
 import { renderProgress } from './progress.js';
 
 export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
@@ -160,16 +155,13 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
           json?: boolean;
         },
       ) => {
-        if (!INSERTION_PROTOCOLS.includes(o.protocol as InsertionProtocol))
-          throw new UsageError(`--protocol must be ${INSERTION_PROTOCOLS.join(', ')}`);
-        if (o.bothOrders && o.protocol !== 'listwise')
+        const protocol = oneOf('--protocol', o.protocol, INSERTION_PROTOCOLS);
+        if (o.bothOrders && protocol !== 'listwise')
           throw new UsageError(
             '--both-orders applies to --protocol listwise (pairwise and binary already ask both placements)',
           );
-        if (!DISAGREEMENT_RULES.includes(o.disagreement as DisagreementRule))
-          throw new UsageError(`--disagreement must be ${DISAGREEMENT_RULES.join(', ')}`);
-        if (o.missing !== 'error' && o.missing !== 'zero')
-          throw new UsageError('--missing must be error or zero');
+        const disagreement = oneOf('--disagreement', o.disagreement, DISAGREEMENT_RULES);
+        const missing = oneOf('--missing', o.missing, ['error', 'zero'] as const);
         const names = new Map<string, number>();
         const methods = o.selections.map((file) => {
           const base = basename(file).replace(/\.jsonl(\.zst)?$/, '');
@@ -191,12 +183,12 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
             methods,
             judge: j.judge,
             encoder: j.encoder,
-            protocol: o.protocol as InsertionProtocol,
+            protocol,
             bothOrders: !!o.bothOrders,
-            disagreement: o.disagreement as DisagreementRule,
+            disagreement,
             includeStills: !!o.includeStills,
             rescoreOfficial: !!o.rescoreOfficial,
-            missing: o.missing,
+            missing,
             dryRun: !!o.dryRun,
             maxCalls:
               o.maxCalls === undefined

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { createEmbedder } from '../embed/registry.js';
-import { UsageError } from '../errors.js';
 import { checkReader, checkReaderListwise, fitHeroReader } from '../hero/reader.js';
 import { METHODS, methodByName } from '../hero/select/registry.js';
 import { writeReaderFile } from '../judge/local.js';
@@ -8,7 +7,7 @@ import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { onnxFlags } from './embed.js';
 import type { CliImpls } from './impls.js';
 import { judgeFlags, judgeOptions } from './judge.js';
-import { parseNumberFlag, printJson, printLines } from './output.js';
+import { oneOf, parseNumberFlag, printJson, printLines } from './output.js';
 import { renderProgress } from './progress.js';
 
 export function registerHeroReaders(hero: Command, impls: CliImpls): void {
@@ -145,8 +144,7 @@ export function registerHeroReaders(hero: Command, impls: CliImpls): void {
           json?: boolean;
         },
       ) => {
-        if (o.protocol !== 'listwise' && o.protocol !== 'pairwise')
-          throw new UsageError('--protocol must be listwise or pairwise');
+        const protocol = oneOf('--protocol', o.protocol, ['listwise', 'pairwise'] as const);
         const j = await openJudge(resolveJudgeSettings(judgeFlags(o)));
         try {
           const sample =
@@ -160,7 +158,7 @@ export function registerHeroReaders(hero: Command, impls: CliImpls): void {
             ...(sample ? { sample } : {}),
             seed: o.seed,
           };
-          if (o.protocol === 'listwise') {
+          if (protocol === 'listwise') {
             const r = await checkReaderListwise(opts);
             if (o.json) printJson(r);
             else

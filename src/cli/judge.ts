@@ -3,11 +3,11 @@ import type { Command } from 'commander';
 import { BadInputError, PartialError, UsageError } from '../errors.js';
 import { JudgeCache } from '../judge/cache.js';
 import { mergeJudgeCaches } from '../judge/cache-merge.js';
-import { INSERTION_PROTOCOLS, type InsertionProtocol, insertIntoChain } from '../judge/insertion.js';
+import { INSERTION_PROTOCOLS, insertIntoChain } from '../judge/insertion.js';
 import { comparePair } from '../judge/pairwise.js';
 import { JUDGE_FORMS, type JudgeFlags, openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { readTextFile } from '../store/limits.js';
-import { parseNumberFlag, printJson, printLines } from './output.js';
+import { oneOf, parseNumberFlag, printJson, printLines } from './output.js';
 
 const DEFAULT_INSTRUCTIONS = 'Choose the image that works better as a cover image.';
 
@@ -128,21 +128,14 @@ export function registerJudge(program: Command): void {
     .option('--instructions <text>', 'what to judge', DEFAULT_INSTRUCTIONS)
     .option('--json', 'print JSON')
     .action(async (f: string, o: RawJudgeFlags & { chain: string; protocol: string; json?: boolean }) => {
-      if (!INSERTION_PROTOCOLS.includes(o.protocol as InsertionProtocol))
-        throw new UsageError(`--protocol must be ${INSERTION_PROTOCOLS.join(', ')}`);
+      const protocol = oneOf('--protocol', o.protocol, INSERTION_PROTOCOLS);
       const chainFiles = o.chain.split(',').filter(Boolean);
       if (chainFiles.length === 0) throw new UsageError('--chain needs at least one image');
       const j = await openJudge(resolveJudgeSettings(judgeFlags(o)));
       try {
         const cand = await j.encoder.fromFile(f);
         const chain = await Promise.all(chainFiles.map((c) => j.encoder.fromFile(c)));
-        const r = await insertIntoChain(
-          j.judge,
-          cand,
-          chain,
-          instructionsFrom(o),
-          o.protocol as InsertionProtocol,
-        );
+        const r = await insertIntoChain(j.judge, cand, chain, instructionsFrom(o), protocol);
         const out = { position: r.position, calls: r.calls, cached: r.cached, unresolved: r.unresolved };
         if (o.json) printJson(out);
         else

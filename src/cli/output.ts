@@ -23,3 +23,10 @@ class UsageErrorForFlag extends UsageError {
     super(`${name} got "${value}", which is not a valid number here`);
   }
 }
+
+/** A flag that takes one of a few words; anything else is a usage error naming the flag and the words. */
+export function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+  const hit = allowed.find((a) => a === value);
+  if (hit === undefined) throw new UsageError(`${name} must be ${allowed.join(', ')}, got "${value}"`);
+  return hit;
+}

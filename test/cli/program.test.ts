@@ -72,7 +72,7 @@ describe('hero evaluate', () => {
     [['--protocol', 'ranked'], /--protocol must be/],
     [['--protocol', 'pairwise', '--both-orders'], /--both-orders applies to --protocol listwise/],
     [['--disagreement', 'vote'], /--disagreement must be/],
-    [['--missing', 'skip'], /--missing must be error or zero/],
+    [['--missing', 'skip'], /--missing must be error, zero, got "skip"/],
     [['--bootstrap', '50'], /--bootstrap/],
     [['--max-calls', '-1'], /--max-calls/],
   ])('%j is a usage error before anything runs', async (extra, message) => {
