@@ -12,6 +12,7 @@ import {
   type PromptMode,
   videoPath,
 } from '../compass/cases.js';
+import { compassShardRecord, selectCases } from '../compass/merge.js';
 import { writeResponseRun } from '../compass/outputs.js';
 import { generationPrompt } from '../compass/prompts.js';
 import { budgetCheck, evaluateCompass } from '../compass/quality/evaluate.js';
@@ -38,6 +39,7 @@ import { DEFAULT_GRID, sensitivity } from '../compass/sensitivity.js';
 import { buildMiniCompass } from '../dev/mini-compass/build.js';
 import { createEmbedder } from '../embed/registry.js';
 import { PartialError, UsageError } from '../errors.js';
+import { judgeIdentity } from '../judge/identity.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { gridFiles } from '../media/grid.js';
 import { probe } from '../media/video.js';
@@ -52,6 +54,7 @@ import {
 import { textTable } from '../report/table.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { readJsonFile } from '../store/jsonl.js';
+import { parseShard, writeShardRecord } from '../store/shards.js';
 import { onnxFlags, onnxOptions } from './embed.js';
 import { withInterrupt } from './interrupt.js';
 import { judgeFlags, judgeOptions } from './judge.js';
@@ -154,6 +157,18 @@ interface FolderFlags extends MetricFlags {
   judge?: string;
   judgeCache?: string;
   jobs: string;
+  shard?: string;
+  caseIds?: string[];
+}
+
+/** `--shard k/n` and `--case-ids` of score and evaluate (see kfbench merge compass). */
+function shardFlags(cmd: Command): Command {
+  return cmd
+    .option('--case-ids <ids...>', 'only these cases (a merge then needs the others from other folders)')
+    .option(
+      '--shard <k/n>',
+      'a deterministic k-th of n shards of the cases (own --out and caches; see kfbench merge)',
+    );
 }
 
 function segmenterKind(v: string): SegmenterKind {
@@ -200,16 +215,37 @@ async function runFolder(o: FolderFlags, label: string) {
   if (kind === 'judge' && !o.judge) throw new UsageError('--segmenter judge needs --judge SPEC');
   const response = responseOptions(o);
   const scan = scanOptions(o);
-  const cases = await loadCases(o.cases);
-  const judge =
+  const allCases = await loadCases(o.cases);
+  const shard = o.shard ? parseShard(o.shard) : undefined;
+  const cases = selectCases(allCases, { caseIds: o.caseIds, shard });
+  const judgeSettings =
     kind === 'judge'
-      ? await openJudge(
-          resolveJudgeSettings({
-            judge: o.judge,
-            cache: o.judgeCache ?? join(resolve(o.out), 'judge-cache.sqlite'),
-          }),
-        )
+      ? resolveJudgeSettings({
+          judge: o.judge,
+          cache: o.judgeCache ?? join(resolve(o.out), 'judge-cache.sqlite'),
+        })
       : undefined;
+  const judge = judgeSettings ? await openJudge(judgeSettings) : undefined;
+  const recordOf = async (embedderId: string) =>
+    compassShardRecord({
+      kind: 'compass score',
+      casesFile: o.cases,
+      all: selectCases(allCases, { caseIds: o.caseIds }),
+      selected: cases,
+      shard,
+      complete: true,
+      settings: {
+        videos: resolve(o.videos),
+        models: o.model,
+        modes: parseModes(o.modes),
+        missing: o.missing,
+        embedder: embedderId,
+        segmenter: kind,
+        response: { ...response },
+        scan: { ...scan },
+        ...(judge && judgeSettings ? { judge: judgeIdentity(judge.judge.name, judgeSettings) } : {}),
+      },
+    });
   const embedder = await createEmbedder(o.embedder, onnxFlags(o));
   const cache =
     o.cache === false ? undefined : new ScanCache(o.cache ?? join(resolve(o.out), 'scan-cache.sqlite'));
@@ -230,7 +266,7 @@ async function runFolder(o: FolderFlags, label: string) {
       onVideo: (done, total, what) => bar.update('scanning', 'videos', done, total, what),
     });
     bar.stop();
-    return { run, wall_s: (Date.now() - t0) / 1000, embedder, cache };
+    return { run, wall_s: (Date.now() - t0) / 1000, embedder, cache, record: await recordOf(embedder.id) };
   } finally {
     cache?.close();
     await embedder.close();
@@ -395,18 +431,21 @@ export function registerCompass(program: Command): void {
     },
   );
 
-  folderFlags(
-    compass
-      .command('score')
-      .description('keyframe response of whole model folders: per-video JSONL and a summary by model'),
+  shardFlags(
+    folderFlags(
+      compass
+        .command('score')
+        .description('keyframe response of whole model folders: per-video JSONL and a summary by model'),
+    ),
   ).action(async (o: FolderFlags) => {
     const out = resolve(o.out);
-    const { run, wall_s, embedder } = await runFolder(o, 'compass score');
+    const { run, wall_s, embedder, record } = await runFolder(o, 'compass score');
     const summary = await writeResponseRun(out, run, o.model, {
       embedder: embedder.id,
       wall_s,
       missing: missingPolicy(o.missing),
     });
+    await writeShardRecord(out, record);
     printLines([
       compassTable(summary),
       `${run.scanned} videos scanned, ${run.cached} from the scan cache; results in ${out}`,
@@ -502,7 +541,7 @@ export function registerCompass(program: Command): void {
         );
     });
 
-  judgeOptions(
+  const evaluateCmd = judgeOptions(
     metricFlags(
       compass
         .command('evaluate')
@@ -533,7 +572,8 @@ export function registerCompass(program: Command): void {
         )
         .option('--dry-run', 'count the judge calls needed and cached, spend none'),
     ),
-  ).action(
+  );
+  shardFlags(evaluateCmd).action(
     async (
       o: MetricFlags &
         Parameters<typeof judgeFlags>[0] & {
@@ -552,6 +592,8 @@ export function registerCompass(program: Command): void {
           maxTokens: string;
           maxCalls?: string;
           dryRun?: boolean;
+          shard?: string;
+          caseIds?: string[];
         },
     ) => {
       const out = resolve(o.out);
@@ -569,7 +611,9 @@ export function registerCompass(program: Command): void {
       const response = responseOptions(o);
       const scan = scanOptions(o);
       const modes = parseModes(o.modes);
-      const cases = await loadCases(o.cases);
+      const allCases = await loadCases(o.cases);
+      const shard = o.shard ? parseShard(o.shard) : undefined;
+      const cases = selectCases(allCases, { caseIds: o.caseIds, shard });
       const flags = judgeFlags(o);
       const settings = resolveJudgeSettings({
         ...flags,
@@ -621,6 +665,30 @@ export function registerCompass(program: Command): void {
             wall_s: (Date.now() - t0) / 1000,
             judge: judge.judge.stats,
           });
+          await writeShardRecord(
+            out,
+            await compassShardRecord({
+              kind: 'compass evaluate',
+              casesFile: o.cases,
+              all: selectCases(allCases, { caseIds: o.caseIds }),
+              selected: cases,
+              shard,
+              complete: r.skipped.length === 0,
+              settings: {
+                videos: resolve(o.videos),
+                models: o.model,
+                modes,
+                missing,
+                embedder: embedder.id,
+                segmenter,
+                runs,
+                response: { ...response },
+                scan: { ...scan },
+                quality: { ...quality },
+                judge: judgeIdentity(judge.judge.name, settings),
+              },
+            }),
+          );
           const s = judge.judge.stats;
           printLines([
             leaderboardText({ ...lb, by: {} as typeof lb.by }),

@@ -1,6 +1,6 @@
 /** `kfbench hero …`: the HeroFrame benchmark. */
 
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { buildMiniHero } from '../dev/mini-hero.js';
 import { createEmbedder } from '../embed/registry.js';
@@ -13,6 +13,7 @@ import { loadCore } from '../hero/dataset/load.js';
 import { checkSelections } from '../hero/dataset/selections.js';
 import { validateDataset } from '../hero/dataset/validate.js';
 import { evaluate } from '../hero/evaluate.js';
+import { heroShardRecord } from '../hero/merge.js';
 import { checkReader, checkReaderListwise, fitHeroReader } from '../hero/reader.js';
 import { METHODS, methodByName } from '../hero/select/registry.js';
 import { runSelection } from '../hero/select/run.js';
@@ -20,6 +21,7 @@ import { makeIndex } from '../hero/track/make-index.js';
 import { rebuildTrack } from '../hero/track/rebuild.js';
 import { parseShard } from '../hero/track/shard.js';
 import { verifyTrack } from '../hero/track/verify.js';
+import { judgeIdentity } from '../judge/identity.js';
 import {
   DISAGREEMENT_RULES,
   type DisagreementRule,
@@ -30,6 +32,7 @@ import { writeReaderFile } from '../judge/local.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { heroTable } from '../report/hero.js';
 import { writeEvaluation } from '../report/hero-outputs.js';
+import { writeShardRecord } from '../store/shards.js';
 import { onnxFlags } from './embed.js';
 import { interruptSignal } from './interrupt.js';
 import { judgeFlags, judgeOptions } from './judge.js';
@@ -568,6 +571,11 @@ export function registerHero(program: Command): void {
     .option('--dry-run', 'print the calls needed and how many the cache holds; spend none')
     .option('--max-calls <n>', 'stop cleanly at this many calls (exit 5; resumable)')
     .option('--out <dir>', 'output folder', 'hero-eval')
+    .option('--movies <ids...>', 'only these films (a merge then needs the others from other folders)')
+    .option(
+      '--shard <k/n>',
+      'a deterministic k-th of n shards of the films (own --out and --cache; see kfbench merge)',
+    )
     .option('--seed <s>', 'bootstrap seed', '0')
     .option('--bootstrap <n>', 'bootstrap resamples', '1000')
     .option('--json', 'print the summary as JSON')
@@ -586,6 +594,8 @@ export function registerHero(program: Command): void {
           dryRun?: boolean;
           maxCalls?: string;
           out: string;
+          movies?: string[];
+          shard?: string;
           seed: string;
           bootstrap: string;
           json?: boolean;
@@ -614,7 +624,7 @@ export function registerHero(program: Command): void {
         const t0 = Date.now();
         const bar = progress('insertions');
         try {
-          const r = await evaluate({
+          const input = {
             concurrency: settings.concurrency,
             signal: interrupt.signal,
             data: o.data,
@@ -627,7 +637,7 @@ export function registerHero(program: Command): void {
             disagreement: o.disagreement as DisagreementRule,
             includeStills: !!o.includeStills,
             rescoreOfficial: !!o.rescoreOfficial,
-            missing: o.missing,
+            missing: o.missing as 'error' | 'zero',
             dryRun: !!o.dryRun,
             maxCalls:
               o.maxCalls === undefined
@@ -635,6 +645,11 @@ export function registerHero(program: Command): void {
                 : parseNumberFlag('--max-calls', o.maxCalls, (n) => Number.isInteger(n) && n >= 0),
             seed: o.seed,
             bootstrapB: parseNumberFlag('--bootstrap', o.bootstrap, (n) => Number.isInteger(n) && n >= 100),
+            movies: o.movies,
+            shard: o.shard ? parseShard(o.shard) : undefined,
+          };
+          const r = await evaluate({
+            ...input,
             onEvent: (e) => (e.type === 'start' ? bar.start(e.insertions, 'evaluate') : bar.update(e.done)),
           });
           bar.stop();
@@ -665,6 +680,16 @@ export function registerHero(program: Command): void {
             wall_ms: Date.now() - t0,
           };
           const files = await writeEvaluation(o.out, r, run, o.track);
+          files.push(
+            await writeShardRecord(
+              o.out,
+              await heroShardRecord(
+                { ...input, data: resolve(o.data), track: resolve(o.track) },
+                r,
+                judgeIdentity(j.judge.name, settings),
+              ),
+            ),
+          );
           if (o.json) printJson(r.summary);
           else
             printLines([

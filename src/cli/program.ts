@@ -7,6 +7,7 @@ import { registerEmbed } from './embed.js';
 import { registerHero } from './hero.js';
 import { registerJudge } from './judge.js';
 import { registerMedia } from './media.js';
+import { registerMerge } from './merge.js';
 import { registerServe } from './serve.js';
 import { registerStats } from './stats.js';
 
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerJudge(program);
   registerHero(program);
   registerCompass(program);
+  registerMerge(program);
   registerDev(program);
   registerDemo(program);
   registerServe(program);
