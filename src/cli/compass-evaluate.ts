@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { align, loadAlignInputs } from '../compass/align.js';
 import { loadCases, PROMPT_MODES } from '../compass/cases.js';
+import { compassShardRecord, selectCases } from '../compass/merge.js';
 import { budgetCheck } from '../compass/quality/evaluate.js';
 import { leaderboard } from '../compass/quality/leaderboard.js';
 import { writeEvaluationRun } from '../compass/quality/outputs.js';
@@ -14,12 +15,14 @@ import { judgeSegmenter } from '../compass/segment.js';
 import { buildMiniCompass } from '../dev/mini-compass/build.js';
 import { createEmbedder } from '../embed/registry.js';
 import { UsageError } from '../errors.js';
+import { judgeIdentity } from '../judge/identity.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { probe } from '../media/video.js';
 import { leaderboardCsv, leaderboardHtml, leaderboardMarkdown, leaderboardText } from '../report/compass.js';
 import { textTable } from '../report/table.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { readJsonFile } from '../store/jsonl.js';
+import { parseShard, writeShardRecord } from '../store/shards.js';
 import {
   type MetricFlags,
   MISSING_HELP,
@@ -31,6 +34,7 @@ import {
   SEGMENTER_HELP,
   scanOptions,
   segmenterKind,
+  shardFlags,
 } from './compass-options.js';
 import { onnxFlags } from './embed.js';
 import type { CliImpls } from './impls.js';
@@ -52,7 +56,7 @@ function dryRunLines(p: EvaluationPlan, quality: QualityOptions): string[] {
 }
 
 export function registerCompassEvaluate(compass: Command, impls: CliImpls): void {
-  judgeOptions(
+  const evaluateCmd = judgeOptions(
     metricFlags(
       compass
         .command('evaluate')
@@ -83,7 +87,8 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
         )
         .option('--dry-run', 'count the judge calls needed and cached, spend none'),
     ),
-  ).action(
+  );
+  shardFlags(evaluateCmd).action(
     async (
       o: MetricFlags &
         Parameters<typeof judgeFlags>[0] & {
@@ -102,6 +107,8 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
           maxTokens: string;
           maxCalls?: string;
           dryRun?: boolean;
+          shard?: string;
+          caseIds?: string[];
         },
     ) => {
       const out = resolve(o.out);
@@ -119,7 +126,9 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
       const response = responseOptions(o);
       const scan = scanOptions(o);
       const modes = parseModes(o.modes);
-      const cases = await loadCases(o.cases);
+      const allCases = await loadCases(o.cases);
+      const shard = o.shard ? parseShard(o.shard) : undefined;
+      const cases = selectCases(allCases, { caseIds: o.caseIds, shard });
       const flags = judgeFlags(o);
       const settings = resolveJudgeSettings({
         ...flags,
@@ -177,6 +186,30 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
             wall_s: (Date.now() - t0) / 1000,
             judge: judge.judge.stats,
           });
+          await writeShardRecord(
+            out,
+            await compassShardRecord({
+              kind: 'compass evaluate',
+              casesFile: o.cases,
+              all: selectCases(allCases, { caseIds: o.caseIds }),
+              selected: cases,
+              shard,
+              complete: r.skipped.length === 0,
+              settings: {
+                videos: resolve(o.videos),
+                models: o.model,
+                modes,
+                missing,
+                embedder: embedder.id,
+                segmenter,
+                runs,
+                response: { ...response },
+                scan: { ...scan },
+                quality: { ...quality },
+                judge: judgeIdentity(judge.judge.name, settings),
+              },
+            }),
+          );
           const s = judge.judge.stats;
           printLines([
             leaderboardText({ ...lb, by: {} as typeof lb.by }),

@@ -108,6 +108,18 @@ export interface FolderFlags extends MetricFlags {
   judge?: string;
   judgeCache?: string;
   jobs: string;
+  shard?: string;
+  caseIds?: string[];
+}
+
+/** `--shard k/n` and `--case-ids` of score and evaluate (see kfbench merge compass). */
+export function shardFlags(cmd: Command): Command {
+  return cmd
+    .option('--case-ids <ids...>', 'only these cases (a merge then needs the others from other folders)')
+    .option(
+      '--shard <k/n>',
+      'a deterministic k-th of n shards of the cases (own --out and caches; see kfbench merge)',
+    );
 }
 
 export function segmenterKind(v: string): SegmenterKind {

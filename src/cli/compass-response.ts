@@ -2,6 +2,7 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { caseStats, loadCases, PROMPT_MODES } from '../compass/cases.js';
+import { compassShardRecord, selectCases } from '../compass/merge.js';
 import { writeResponseRun } from '../compass/outputs.js';
 import { generationPrompt } from '../compass/prompts.js';
 import { scoreResponse } from '../compass/response/report.js';
@@ -11,11 +12,13 @@ import { judgeSegmenter } from '../compass/segment.js';
 import { DEFAULT_GRID, sensitivity } from '../compass/sensitivity.js';
 import { createEmbedder } from '../embed/registry.js';
 import { UsageError } from '../errors.js';
+import { judgeIdentity } from '../judge/identity.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { gridFiles } from '../media/grid.js';
 import { probe } from '../media/video.js';
 import { compassTable, sensitivityLines } from '../report/compass.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
+import { parseShard, writeShardRecord } from '../store/shards.js';
 import {
   type FolderFlags,
   folderFlags,
@@ -30,6 +33,7 @@ import {
   responseOptions,
   scanOptions,
   segmenterKind,
+  shardFlags,
 } from './compass-options.js';
 import { onnxFlags } from './embed.js';
 import type { CliImpls } from './impls.js';
@@ -42,16 +46,37 @@ async function runFolder(o: FolderFlags, impls: CliImpls) {
   if (kind === 'judge' && !o.judge) throw new UsageError('--segmenter judge needs --judge SPEC');
   const response = responseOptions(o);
   const scan = scanOptions(o);
-  const cases = await loadCases(o.cases);
-  const judge =
+  const allCases = await loadCases(o.cases);
+  const shard = o.shard ? parseShard(o.shard) : undefined;
+  const cases = selectCases(allCases, { caseIds: o.caseIds, shard });
+  const judgeSettings =
     kind === 'judge'
-      ? await openJudge(
-          resolveJudgeSettings({
-            judge: o.judge,
-            cache: o.judgeCache ?? join(resolve(o.out), 'judge-cache.sqlite'),
-          }),
-        )
+      ? resolveJudgeSettings({
+          judge: o.judge,
+          cache: o.judgeCache ?? join(resolve(o.out), 'judge-cache.sqlite'),
+        })
       : undefined;
+  const judge = judgeSettings ? await openJudge(judgeSettings) : undefined;
+  const recordOf = async (embedderId: string) =>
+    compassShardRecord({
+      kind: 'compass score',
+      casesFile: o.cases,
+      all: selectCases(allCases, { caseIds: o.caseIds }),
+      selected: cases,
+      shard,
+      complete: true,
+      settings: {
+        videos: resolve(o.videos),
+        models: o.model,
+        modes: parseModes(o.modes),
+        missing: o.missing,
+        embedder: embedderId,
+        segmenter: kind,
+        response: { ...response },
+        scan: { ...scan },
+        ...(judge && judgeSettings ? { judge: judgeIdentity(judge.judge.name, judgeSettings) } : {}),
+      },
+    });
   const embedder = await createEmbedder(o.embedder, onnxFlags(o));
   const cache =
     o.cache === false ? undefined : new ScanCache(o.cache ?? join(resolve(o.out), 'scan-cache.sqlite'));
@@ -72,7 +97,7 @@ async function runFolder(o: FolderFlags, impls: CliImpls) {
       onProgress: shown.onProgress,
     });
     shown.close();
-    return { run, wall_s: (Date.now() - t0) / 1000, embedder, cache };
+    return { run, wall_s: (Date.now() - t0) / 1000, embedder, cache, record: await recordOf(embedder.id) };
   } finally {
     shown.close();
     cache?.close();
@@ -140,18 +165,21 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
     }
   });
 
-  folderFlags(
-    compass
-      .command('score')
-      .description('keyframe response of whole model folders: per-video JSONL and a summary by model'),
+  shardFlags(
+    folderFlags(
+      compass
+        .command('score')
+        .description('keyframe response of whole model folders: per-video JSONL and a summary by model'),
+    ),
   ).action(async (o: FolderFlags) => {
     const out = resolve(o.out);
-    const { run, wall_s, embedder } = await runFolder(o, impls);
+    const { run, wall_s, embedder, record } = await runFolder(o, impls);
     const summary = await writeResponseRun(out, run, o.model, {
       embedder: embedder.id,
       wall_s,
       missing: missingPolicy(o.missing),
     });
+    await writeShardRecord(out, record);
     printLines([
       compassTable(summary),
       `${run.scanned} videos scanned, ${run.cached} from the scan cache; results in ${out}`,

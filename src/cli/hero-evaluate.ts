@@ -1,11 +1,15 @@
 /** `kfbench hero build` and `hero evaluate`: chains for your films, and methods scored by insertion. */
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { PartialError, UsageError } from '../errors.js';
+import { heroShardRecord } from '../hero/merge.js';
+import { parseShard } from '../hero/track/shard.js';
+import { judgeIdentity } from '../judge/identity.js';
 import { DISAGREEMENT_RULES, INSERTION_PROTOCOLS } from '../judge/insertion.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { heroTable } from '../report/hero.js';
 import { writeEvaluation } from '../report/hero-outputs.js';
+import { writeShardRecord } from '../store/shards.js';
 import type { CliImpls } from './impls.js';
 import { interruptSignal } from './interrupt.js';
 import { judgeFlags, judgeOptions } from './judge.js';
@@ -132,6 +136,11 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
     .option('--dry-run', 'print the calls needed and how many the cache holds; spend none')
     .option('--max-calls <n>', 'stop cleanly at this many calls (exit 5; resumable)')
     .option('--out <dir>', 'output folder', 'hero-eval')
+    .option('--movies <ids...>', 'only these films (a merge then needs the others from other folders)')
+    .option(
+      '--shard <k/n>',
+      'a deterministic k-th of n shards of the films (own --out and --cache; see kfbench merge)',
+    )
     .option('--seed <s>', 'bootstrap seed', '0')
     .option('--bootstrap <n>', 'bootstrap resamples', '1000')
     .option('--json', 'print the summary as JSON')
@@ -150,6 +159,8 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
           dryRun?: boolean;
           maxCalls?: string;
           out: string;
+          movies?: string[];
+          shard?: string;
           seed: string;
           bootstrap: string;
           json?: boolean;
@@ -175,7 +186,7 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
         const t0 = Date.now();
         const shown = renderProgress();
         try {
-          const r = await impls.evaluateHero({
+          const input = {
             concurrency: settings.concurrency,
             signal: interrupt.signal,
             data: o.data,
@@ -196,8 +207,10 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
                 : parseNumberFlag('--max-calls', o.maxCalls, (n) => Number.isInteger(n) && n >= 0),
             seed: o.seed,
             bootstrapB: parseNumberFlag('--bootstrap', o.bootstrap, (n) => Number.isInteger(n) && n >= 100),
-            onProgress: shown.onProgress,
-          });
+            movies: o.movies,
+            shard: o.shard ? parseShard(o.shard) : undefined,
+          };
+          const r = await impls.evaluateHero({ ...input, onProgress: shown.onProgress });
           shown.close();
           if (r.dryRun) {
             const d = r.dryRun;
@@ -226,6 +239,16 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
             wall_ms: Date.now() - t0,
           };
           const files = await writeEvaluation(o.out, r, run, o.track);
+          files.push(
+            await writeShardRecord(
+              o.out,
+              await heroShardRecord(
+                { ...input, data: resolve(o.data), track: resolve(o.track) },
+                r,
+                judgeIdentity(j.judge.name, settings),
+              ),
+            ),
+          );
           if (o.json) printJson(r.summary);
           else
             printLines([

@@ -12,6 +12,7 @@ import { registerHero } from './hero.js';
 import { type CliImpls, LIBRARY } from './impls.js';
 import { registerJudge } from './judge.js';
 import { registerMedia } from './media.js';
+import { registerMerge } from './merge.js';
 import { registerServe } from './serve.js';
 import { registerStats } from './stats.js';
 
@@ -32,6 +33,7 @@ export function buildProgram(impls: CliImpls = LIBRARY): Command {
   registerJudge(program);
   registerHero(program, impls);
   registerCompass(program, impls);
+  registerMerge(program);
   registerDev(program);
   registerDemo(program);
   registerServe(program);

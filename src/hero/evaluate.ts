@@ -36,9 +36,11 @@ import { BaselineRow, type Chain, type FilmChains, type FilmRubric } from './dat
 import { checkSelections } from './dataset/selections.js';
 import { heroInstructions } from './prompt.js';
 import type { FilmScore, HeroSummary, InsertionRecord, MethodSummary } from './results.js';
-import { STILL_ROW, scoreEvaluation } from './score.js';
+import { type ScoreContext, STILL_ROW, scoreInsertions } from './score.js';
+import { type Shard, selectFilms } from './track/shard.js';
 import { insertionVerdicts } from './verdicts.js';
 
+export { type ScoreContext, scoreInsertions } from './score.js';
 export type { FilmScore, HeroSummary, InsertionRecord, MethodSummary };
 
 export interface SubmittedMethod {
@@ -66,6 +68,9 @@ export interface EvaluateOptions {
   seed?: number | string;
   bootstrapB?: number;
   concurrency?: number;
+  /** Only these films (`--movies`), and of them one shard (`--shard k/n`, see store/shards.ts). */
+  movies?: string[] | undefined;
+  shard?: Shard | undefined;
   /** Ctrl-C: no insertion starts and no judge call is made after it aborts. */
   signal?: AbortSignal | undefined;
   /** Phase `evaluate`: one item per insertion (a cache hit when it needed no new call). */
@@ -77,6 +82,8 @@ export interface EvaluateResult {
   perFilm: FilmScore[];
   insertions: InsertionRecord[];
   complete: boolean;
+  /** The films of the run (with chains, of --movies; sorted) and those this shard scored. */
+  films: { all: string[]; selected: string[] };
   dryRun?: { insertions: number; questions: number; cached: number; upper_bound: boolean };
 }
 
@@ -99,13 +106,15 @@ export interface ValidatedInputs {
   /** Method → film → its frames, ranked (official rows too with `rescoreOfficial`). */
   submissions: Map<string, Frames>;
   official: BaselineRow[];
-  /** Films with chains, sorted. */
+  /** Films with chains (of --movies), sorted. */
+  allFilms: string[];
+  /** Of those, this shard's (all without --shard). */
   films: string[];
 }
 
 /** Step 1: read and check every input before anything is spent; the first fault is a typed error. */
 export async function validateEvaluation(
-  o: Pick<EvaluateOptions, 'data' | 'track' | 'methods' | 'rescoreOfficial' | 'missing'>,
+  o: Pick<EvaluateOptions, 'data' | 'track' | 'methods' | 'rescoreOfficial' | 'missing' | 'movies' | 'shard'>,
 ): Promise<ValidatedInputs> {
   const ds = await loadCore(o.data);
   const chains = await loadChains(o.data);
@@ -134,10 +143,13 @@ export async function validateEvaluation(
         );
       submissions.set(`${row.method} (rescored)`, sel);
     }
-  const films = [...chains.keys()].sort();
+  // every film of the run (--movies) and this shard's
+  const allFilms = selectFilms(chains.keys(), { movies: o.movies });
+  const films = selectFilms(chains.keys(), { movies: o.movies, shard: o.shard });
+  const filmSet = new Set(films);
   for (const [method, sel] of submissions) {
     for (const [film, frames] of sel)
-      for (const f of frames) {
+      for (const f of filmSet.has(film) ? frames : []) {
         const file = trackFramePath(o.track, film, f.frame_idx);
         if (!existsSync(file))
           throw new BadInputError(
@@ -151,13 +163,19 @@ export async function validateEvaluation(
         `method ${method} submits nothing for ${missingFilms.length} film(s) with chains (${missingFilms.slice(0, 3).join(', ')}${missingFilms.length > 3 ? ', …' : ''}); pass --missing zero to score them 0`,
       );
   }
-  return { ds, chains, rubrics, submissions, official, films };
+  return { ds, chains, rubrics, submissions, official, allFilms, films };
+}
+
+/** The official rows of eval/baselines.jsonl (none when the file is absent). */
+export async function officialRows(data: string): Promise<BaselineRow[]> {
+  const file = datasetPaths(data).baselines;
+  return existsSync(file) ? (await readJsonlAll(file, BaselineRow)).map((l) => l.value) : [];
 }
 
 /** Step 2: every submitted frame (and with `includeStills` every still) into every chain of its film. */
 function planInsertions(
   v: ValidatedInputs,
-  o: Pick<EvaluateOptions, 'data' | 'track' | 'encoder' | 'includeStills'>,
+  o: Pick<EvaluateOptions, 'data' | 'track' | 'encoder' | 'includeStills' | 'shard'>,
 ): Task[] {
   const tasks: Task[] = [];
   for (const [method, sel] of v.submissions)
@@ -191,7 +209,8 @@ function planInsertions(
             candidate: () => o.encoder.fromFile(imagePath(o.data, film, still)),
           });
     }
-  if (tasks.length === 0)
+  // a shard may hold no film with a submission; a whole run of nothing is no result
+  if (tasks.length === 0 && !o.shard)
     throw new BadInputError(
       'nothing to score: no method submits a frame for a film that has chains (an evaluation of nothing is not a result)',
     );
@@ -314,28 +333,41 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
       Promise.all(c.order.map((id) => o.encoder.fromFile(imagePath(o.data, film, id)))),
   };
   const methods = [...v.submissions.keys(), ...(o.includeStills ? [STILL_ROW] : [])];
-  const run = o.dryRun ? { insertions: [], complete: false } : await runInsertions(tasks, x);
-  const scored = scoreEvaluation({
-    insertions: run.insertions,
-    methods: o.dryRun ? [] : methods,
-    films: v.films,
+  const films = { all: v.allFilms, selected: v.films };
+  if (o.dryRun) {
+    const empty = scoreInsertions([], { ...context(o, protocol, bothOrders, v), methods: [], official: [] });
+    return { ...empty, insertions: [], complete: false, films, dryRun: await countQuestions(tasks, x) };
+  }
+  const run = await runInsertions(tasks, x);
+  const scored = scoreInsertions(run.insertions, {
+    ...context(o, protocol, bothOrders, v),
+    methods,
     complete: run.complete,
-    planned: tasks.length,
+  });
+  if (!run.complete)
+    scored.summary.warnings.push(
+      `stopped at the call budget after ${run.insertions.length} of ${tasks.length} insertions; run again to resume from the cache`,
+    );
+  return { ...scored, insertions: run.insertions, complete: run.complete, films };
+}
+
+/** What scoring needs to know of the run besides its insertions. */
+function context(
+  o: EvaluateOptions,
+  protocol: InsertionProtocol,
+  bothOrders: boolean,
+  v: ValidatedInputs,
+): ScoreContext {
+  return {
+    methods: [],
+    films: v.films,
+    complete: false,
     reader: o.judge.name,
     protocol,
     bothOrders,
-    disagreementRule: settings.disagreement,
-    official: o.dryRun ? [] : v.official,
+    disagreement: o.disagreement ?? 'error',
+    official: v.official,
     bootstrapB: o.bootstrapB ?? 1000,
     seed: o.seed ?? 0,
-  });
-  if (o.dryRun)
-    return {
-      summary: { ...scored.summary, warnings: [] },
-      perFilm: [],
-      insertions: [],
-      complete: false,
-      dryRun: await countQuestions(tasks, x),
-    };
-  return { ...scored, insertions: run.insertions, complete: run.complete };
+  };
 }

@@ -141,8 +141,8 @@ const JudgeCounters = z.object({
   latency_ms: z.number().nonnegative(),
 }) satisfies z.ZodType<JudgeStats>;
 
-/** run.json: what varies between runs of the same evaluation (calls made, cache hits, wall time). */
-export const HeroRun = z.object({
+/** run.json of `hero evaluate`: what varies between runs of the same evaluation (calls made, cache hits, wall time). */
+export const HeroEvaluateRun = z.object({
   reader: z.string(),
   protocol: HeroSummary.shape.protocol,
   both_orders: z.boolean(),
@@ -151,4 +151,16 @@ export const HeroRun = z.object({
   complete: z.boolean(),
   wall_ms: z.number().nonnegative(),
 });
+
+/** run.json of `kfbench merge hero`: the shard folders it was merged from (no call was made). */
+export const HeroMergeRun = z.object({
+  reader: z.string(),
+  merged_from: z.array(z.string()).min(1),
+  insertions: Count,
+  complete: z.boolean(),
+  wall_ms: z.number().nonnegative(),
+});
+
+/** run.json of a HeroFrame results folder: a run's or a merge's. */
+export const HeroRun = z.union([HeroEvaluateRun, HeroMergeRun]);
 export type HeroRun = z.infer<typeof HeroRun>;

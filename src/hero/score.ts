@@ -20,19 +20,17 @@ import {
 /** The row of publicity stills inserted into the chains they are not part of (`--include-stills`). */
 export const STILL_ROW = 'stills';
 
-export interface ScoreInput {
-  insertions: readonly InsertionRecord[];
-  /** Methods in the order they were submitted (the stills row last when present). */
+export interface ScoreContext {
+  /** Method rows in output order (submitted methods, then the stills row when included). */
   methods: readonly string[];
-  /** Films with chains, sorted. */
+  /** Films in output order (sorted). */
   films: readonly string[];
-  /** Every planned insertion was made (a budget stop leaves the rest out, and films unscored). */
+  /** Every insertion was made (films without a submission then score 0). */
   complete: boolean;
-  planned: number;
   reader: string;
   protocol: HeroSummary['protocol'];
   bothOrders: boolean;
-  disagreementRule: NonNullable<HeroSummary['disagreement_rule']>;
+  disagreement: NonNullable<HeroSummary['disagreement_rule']>;
   official: readonly BaselineRow[];
   bootstrapB: number;
   seed: number | string;
@@ -181,30 +179,32 @@ export function officialSummaries(rows: readonly BaselineRow[]): MethodSummary[]
   }));
 }
 
-/** Step 4 of `hero evaluate`: the summary and the per-film rows from the insertions made. */
-export function scoreEvaluation(i: ScoreInput): { summary: HeroSummary; perFilm: FilmScore[] } {
-  const perFilm = filmScores(i.insertions, i.methods, i.films, i.complete);
-  const official = officialSummaries(i.official);
+/**
+ * The summary and per-film rows of a set of insertions — of one run, or of shards merged (the
+ * insertions of a method and film in the order they were made, methods and films in output order).
+ */
+export function scoreInsertions(
+  insertions: readonly InsertionRecord[],
+  c: ScoreContext,
+): { summary: HeroSummary; perFilm: FilmScore[] } {
+  const perFilm = filmScores(insertions, c.methods, c.films, c.complete);
+  const official = officialSummaries(c.official);
   const warnings: string[] = [];
   const otherReaders = new Map<string, string[]>();
   for (const r of official)
-    if (r.reader !== i.reader) otherReaders.set(r.reader, [...(otherReaders.get(r.reader) ?? []), r.method]);
+    if (r.reader !== c.reader) otherReaders.set(r.reader, [...(otherReaders.get(r.reader) ?? []), r.method]);
   for (const [reader, ms] of otherReaders)
     warnings.push(
-      `official row${ms.length > 1 ? 's' : ''} ${ms.join(', ')} ${ms.length > 1 ? 'were' : 'was'} scored by ${reader}, not ${i.reader}: frame-level scores are not comparable across readers (use --rescore-official)`,
-    );
-  if (!i.complete)
-    warnings.push(
-      `stopped at the call budget after ${i.insertions.length} of ${i.planned} insertions; run again to resume from the cache`,
+      `official row${ms.length > 1 ? 's' : ''} ${ms.join(', ')} ${ms.length > 1 ? 'were' : 'was'} scored by ${reader}, not ${c.reader}: frame-level scores are not comparable across readers (use --rescore-official)`,
     );
   return {
     summary: {
-      reader: i.reader,
-      protocol: i.protocol,
-      ...consistency(i.insertions, i.bothOrders, i.disagreementRule),
-      methods: methodSummaries(perFilm, i.methods, i.reader, i.bootstrapB, i.seed),
+      reader: c.reader,
+      protocol: c.protocol,
+      ...consistency(insertions, c.bothOrders, c.disagreement),
+      methods: methodSummaries(perFilm, c.methods, c.reader, c.bootstrapB, c.seed),
       official,
-      paired: pairedDifferences(perFilm, i.methods, i.bootstrapB, i.seed),
+      paired: pairedDifferences(perFilm, c.methods, c.bootstrapB, c.seed),
       warnings,
     },
     perFilm,

@@ -105,7 +105,12 @@ describe('hero evaluate against the emulator over HTTP', () => {
     const run1 = JSON.parse(readFileSync(join(out1, 'run.json'), 'utf8'));
     expect(run1.calls).toBeGreaterThan(0);
     // every JSON output round-trips through its one schema (the viewer reads them with the same)
-    expect(checkContracts(out1, HERO_CONTRACTS)).toEqual(['insertions.jsonl', 'run.json', 'summary.json']);
+    expect(checkContracts(out1, HERO_CONTRACTS)).toEqual([
+      'insertions.jsonl',
+      'run.json',
+      'settings.json',
+      'summary.json',
+    ]);
     const out2 = join(tempDir(), 'o');
     const again = await runCli(args(out2, cache, ['--include-stills']));
     expect(again.code).toBe(0);

@@ -58,26 +58,31 @@ describe('cancellation', () => {
   it('after the first failure in a pool, no other task makes another call', async () => {
     const s = await setup({ latencyMs: 5 }, { concurrency: 4 });
     const images = await imagePool();
-    const started: number[] = [];
-    let finished = 0;
+    let failed = false;
+    let callsAtFailure = 0;
+    const startedAfter: number[] = [];
     const run = runPool(
       Array.from({ length: 12 }, (_, i) => i),
       async (task, _i, signal) => {
-        started.push(task);
+        if (failed) startedAfter.push(task);
         const judge = s.judge.withSignal(signal);
         // each task asks several questions in turn, like an insertion walking a chain
         for (let k = 0; k < 4; k++) {
           await judge.ask(question(task * 10 + k, images));
-          if (task === 2 && k === 1) throw new Error('task 2 failed');
+          if (task === 2 && k === 1) {
+            failed = true;
+            callsAtFailure = s.judge.stats.calls;
+            throw new Error('task 2 failed');
+          }
         }
-        finished++;
       },
       { concurrency: 4 },
     );
     await expect(run).rejects.toThrow('task 2 failed');
-    // no task beyond the four running ever started, and the three others stopped before their last call
-    expect(started).toEqual([0, 1, 2, 3]);
-    expect(finished).toBe(0);
+    // whatever the interleaving on a loaded machine: no task started after the failure, and the only
+    // calls answered after it are the ones then on the wire (at most one per other running task)
+    expect(startedAfter).toEqual([]);
+    expect(s.judge.stats.calls - callsAtFailure).toBeLessThanOrEqual(3);
     expect(s.judge.stats.calls).toBeLessThan(16);
     // calls on the wire when the failure came were finished, not cut off
     expect(s.emu.log.every((l) => l.status === 200)).toBe(true);
