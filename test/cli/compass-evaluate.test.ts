@@ -89,6 +89,7 @@ describe('kfbench compass evaluate / report', () => {
       'leaderboard.json',
       'response.jsonl',
       'run.json',
+      'settings.json',
       'summary.json',
     ]);
     const lb = JSON.parse(readFileSync(join(out, 'leaderboard.json'), 'utf8'));

@@ -164,6 +164,7 @@ describe('kfbench compass', () => {
     expect(checkContracts(out, COMPASS_SCORE_CONTRACTS)).toEqual([
       'response.jsonl',
       'run.json',
+      'settings.json',
       'summary.json',
     ]);
     const readRows = () =>
