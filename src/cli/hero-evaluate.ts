@@ -3,6 +3,7 @@ import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { PartialError, UsageError } from '../errors.js';
 import { heroShardRecord } from '../hero/merge.js';
+import { roundTotals } from '../hero/rubric-learn.js';
 import { parseShard } from '../hero/track/shard.js';
 import { judgeIdentity } from '../judge/identity.js';
 import { DISAGREEMENT_RULES, INSERTION_PROTOCOLS } from '../judge/insertion.js';
@@ -87,16 +88,13 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
               `stability on ${r.stability.chains} chains re-judged with the letters swapped between the images: agreement ${r.stability.agreement === null ? '—' : `${(100 * r.stability.agreement).toFixed(1)} %`}, Kendall τ ${r.stability.kendall_tau?.toFixed(3) ?? '—'}`,
               ...(r.rubric
                 ? [
-                    `rubric: ${r.rubric.rules} rules kept, ${r.rubric.pruned_by_phase_b} pruned by Phase B; per round ${[
-                      ...new Set(r.rubric.rounds.map((x) => x.round)),
-                    ]
-                      .map((k) => {
-                        const rs = r.rubric!.rounds.filter((x) => x.round === k);
-                        const sum = (f: (x: (typeof rs)[number]) => number) =>
-                          rs.reduce((s, x) => s + f(x), 0);
-                        const judged = sum((x) => x.proposals - x.no_proposal);
-                        return `round ${k}: ${sum((x) => x.proposals)} proposals, ${sum((x) => x.admitted)} admitted, rejection ${judged ? ((100 * (sum((x) => x.rejected_gate1) + sum((x) => x.rejected_gate2))) / judged).toFixed(1) : '0.0'} % (gate 1 ${sum((x) => x.rejected_gate1)}, gate 2 ${sum((x) => x.rejected_gate2)})`;
-                      })
+                    `rubric: ${r.rubric.rules} rules kept, ${r.rubric.pruned_by_phase_b} pruned by Phase B; per round ${roundTotals(
+                      r.rubric.rounds,
+                    )
+                      .map(
+                        (t) =>
+                          `round ${t.round}: ${t.proposals} proposals, ${t.admitted} admitted, rejection ${(100 * t.rejection_rate).toFixed(1)} % (gate 1 ${t.rejected_gate1}, gate 2 ${t.rejected_gate2})`,
+                      )
                       .join('; ')}`,
                   ]
                 : []),

@@ -244,3 +244,24 @@ export function phaseB<C extends { source_pair: readonly [string, string]; sourc
   });
   return { kept: criteria.filter((c) => !pruned.includes(c)), pruned };
 }
+
+/** Every film's rounds summed round by round (what `hero build` prints); rejection over proposals with a guideline. */
+export function roundTotals(rounds: readonly RoundReport[]): RoundReport[] {
+  return [...new Set(rounds.map((x) => x.round))]
+    .sort((a, b) => a - b)
+    .map((round) => {
+      const rs = rounds.filter((x) => x.round === round);
+      const sum = (f: (x: RoundReport) => number) => rs.reduce((s, x) => s + f(x), 0);
+      const judged = sum((x) => x.proposals - x.no_proposal);
+      const rejected = sum((x) => x.rejected_gate1) + sum((x) => x.rejected_gate2);
+      return {
+        round,
+        proposals: sum((x) => x.proposals),
+        admitted: sum((x) => x.admitted),
+        rejected_gate1: sum((x) => x.rejected_gate1),
+        rejected_gate2: sum((x) => x.rejected_gate2),
+        no_proposal: sum((x) => x.no_proposal),
+        rejection_rate: judged ? rejected / judged : 0,
+      };
+    });
+}

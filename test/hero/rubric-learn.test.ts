@@ -12,7 +12,13 @@ import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
 import { createBuiltinEmbedder } from '../../src/embed/builtin.js';
 import { buildChains } from '../../src/hero/build.js';
 import { heroInstructions } from '../../src/hero/prompt.js';
-import { learnRubric, mostDissimilar, phaseB, type RoundBuild } from '../../src/hero/rubric-learn.js';
+import {
+  learnRubric,
+  mostDissimilar,
+  phaseB,
+  type RoundBuild,
+  roundTotals,
+} from '../../src/hero/rubric-learn.js';
 import { ImageEncoder } from '../../src/judge/images.js';
 import { comparePair } from '../../src/judge/pairwise.js';
 import { loadImage, resizeImage } from '../../src/media/image.js';
@@ -243,5 +249,24 @@ describe('hero build --learn-rubric', () => {
     for (const r of rubrics)
       for (const c of [...r.criteria, ...r.pruned_by_phase_b])
         expect(chains.get(r.movie_id)).toContain(c.source_chain);
+  });
+});
+
+describe('roundTotals', () => {
+  it('sums every film round by round; the rejection rate is over proposals that gave a guideline', () => {
+    const r = (round: number, proposals: number, admitted: number, g1: number, g2: number, none: number) => ({
+      round,
+      proposals,
+      admitted,
+      rejected_gate1: g1,
+      rejected_gate2: g2,
+      no_proposal: none,
+      rejection_rate: 0,
+    });
+    expect(roundTotals([r(2, 3, 1, 1, 0, 1), r(1, 4, 2, 1, 1, 0), r(1, 2, 0, 0, 1, 1)])).toEqual([
+      { ...r(1, 6, 2, 1, 2, 1), rejection_rate: 3 / 5 },
+      { ...r(2, 3, 1, 1, 0, 1), rejection_rate: 1 / 2 },
+    ]);
+    expect(roundTotals([r(1, 2, 0, 0, 0, 2)])[0]!.rejection_rate).toBe(0);
   });
 });
