@@ -1,7 +1,6 @@
-/** `kfbench compass evaluate | report | align | mini`: both axes, the leaderboard, human agreement. */
+/** `kfbench compass evaluate | mini`: both axes judged and scored, and the mini set. */
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { align, loadAlignInputs } from '../compass/align.js';
 import { loadCases, PROMPT_MODES } from '../compass/cases.js';
 import { compassShardRecord, selectCases } from '../compass/merge.js';
 import { budgetCheck } from '../compass/quality/evaluate.js';
@@ -10,18 +9,14 @@ import { writeEvaluationRun } from '../compass/quality/outputs.js';
 import { type EvaluationPlan, planEvaluation } from '../compass/quality/plan.js';
 import { DEFAULT_QUALITY_OPTIONS, type QualityOptions } from '../compass/quality/video.js';
 import { ScanCache } from '../compass/response/scan-cache.js';
-import { Leaderboard } from '../compass/results.js';
 import { judgeSegmenter } from '../compass/segment.js';
 import { buildMiniCompass } from '../dev/mini-compass/build.js';
 import { createEmbedder } from '../embed/registry.js';
-import { UsageError } from '../errors.js';
 import { judgeIdentity } from '../judge/identity.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { probe } from '../media/video.js';
-import { leaderboardCsv, leaderboardHtml, leaderboardMarkdown, leaderboardText } from '../report/compass.js';
+import { leaderboardText } from '../report/compass.js';
 import { textTable } from '../report/table.js';
-import { writeFileAtomic } from '../store/atomic-write.js';
-import { readJsonFile } from '../store/jsonl.js';
 import { parseShard, writeShardRecord } from '../store/shards.js';
 import {
   type MetricFlags,
@@ -40,7 +35,7 @@ import { onnxFlags } from './embed.js';
 import type { CliImpls } from './impls.js';
 import { withInterrupt } from './interrupt.js';
 import { judgeFlags, judgeOptions } from './judge.js';
-import { parseNumberFlag, printJson, printLines } from './output.js';
+import { parseNumberFlag, printLines } from './output.js';
 import { renderProgress } from './progress.js';
 
 /** `--dry-run`: every call with its frames, images and estimated prompt tokens, then the totals. */
@@ -226,76 +221,6 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
       });
     },
   );
-
-  compass
-    .command('report')
-    .description('the Compass leaderboard of an evaluate folder: text, JSON, CSV, Markdown or HTML')
-    .requiredOption('--eval <dir>', 'a compass evaluate --out folder')
-    .option('--format <f>', 'text | json | csv | md | html', 'text')
-    .option('--out <file>', 'write to a file instead of stdout')
-    .action(async (o: { eval: string; format: string; out?: string }) => {
-      const board = await readJsonFile(join(o.eval, 'leaderboard.json'), Leaderboard);
-      const render: Record<string, (l: Leaderboard) => string> = {
-        text: (l) => `${leaderboardText(l)}\n`,
-        json: (l) => `${JSON.stringify(l, null, 2)}\n`,
-        csv: leaderboardCsv,
-        md: leaderboardMarkdown,
-        html: leaderboardHtml,
-      };
-      const f = render[o.format];
-      if (!f) throw new UsageError(`--format takes text, json, csv, md or html, got "${o.format}"`);
-      const text = f(board);
-      if (o.out) await writeFileAtomic(o.out, text);
-      else process.stdout.write(text);
-    });
-
-  compass
-    .command('align')
-    .description('human pairwise judgments against automatic scores: win rates, agreement, Spearman, α')
-    .requiredOption(
-      '--judgments <file>',
-      'JSONL {case_id, model_a, model_b, dimension, annotator, choice: A|B|Tie}',
-    )
-    .requiredOption('--scores <file>', 'JSONL {case_id, model, dimension, score}')
-    .option('--resamples <n>', 'case-clustered bootstrap resamples', '10000')
-    .option('--seed <s>', 'bootstrap seed', '0')
-    .option('--json', 'print JSON')
-    .action(
-      async (o: { judgments: string; scores: string; resamples: string; seed: string; json?: boolean }) => {
-        const B = parseNumberFlag('--resamples', o.resamples, (n) => Number.isInteger(n) && n >= 100);
-        const { votes, scores } = await loadAlignInputs(o.judgments, o.scores);
-        const r = align(votes, scores, { B, seed: o.seed });
-        if (o.json) return printJson(r);
-        const f = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(3));
-        const lines: string[] = [];
-        for (const d of r.dimensions) {
-          const a = r.agreement[d]!;
-          const sp = r.spearman[d]!;
-          const p = sp.p_exact ?? sp.p_asymptotic;
-          lines.push(
-            `== ${d}: agreement ${f(a.rate)}${a.ci ? ` (95 % CI ${f(a.ci[0])}–${f(a.ci[1])})` : ''} over ${a.n} decisive items (coverage ${f(a.coverage)}); Spearman ρ ${f(sp.rho)}${p !== undefined ? ` (p ${sp.p_exact !== undefined ? 'exact' : 'asymptotic'} ${f(p)})` : ''}${sp.ci ? `, 95 % CI ${f(sp.ci[0])}–${f(sp.ci[1])}` : ''}`,
-            ...textTable(
-              ['model', 'human win rate', '95 % CI'],
-              Object.entries(r.win_rates[d]!).map(([m, w]) => [
-                m,
-                f(w),
-                `${f(r.win_rates_ci[d]![m]![0])}–${f(r.win_rates_ci[d]![m]![1])}`,
-              ]),
-            ),
-          );
-        }
-        const sum = r.alpha_summary;
-        lines.push(
-          '',
-          'overall human score (mean of the dimension-level win rates):',
-          ...Object.entries(r.overall_human).map(([m, v]) => `  ${m}: ${f(v)}`),
-          '',
-          `Krippendorff's α (nominal) across ${sum?.pairs ?? 0} model pairs: ${sum ? `mean ${f(sum.mean)}, min ${f(sum.min)}, max ${f(sum.max)}` : '—'}; per pair:`,
-          ...Object.entries(r.alpha).map(([k, v]) => `  ${k}: ${f(v)}`),
-        );
-        printLines(lines);
-      },
-    );
 
   compass
     .command('mini')

@@ -1,6 +1,7 @@
 /** `kfbench compass …`: the Compass benchmark, one file per part of it. */
 import type { Command } from 'commander';
 import { registerCompassEvaluate } from './compass-evaluate.js';
+import { registerCompassReport } from './compass-report.js';
 import { registerCompassResponse } from './compass-response.js';
 import { type CliImpls, LIBRARY } from './impls.js';
 
@@ -8,4 +9,5 @@ export function registerCompass(program: Command, impls: CliImpls = LIBRARY): vo
   const compass = program.command('compass').description('Compass: keyframe-conditioned video generation');
   registerCompassResponse(compass, impls);
   registerCompassEvaluate(compass, impls);
+  registerCompassReport(compass);
 }

@@ -1,0 +1,83 @@
+/** `kfbench compass report | align`: the leaderboard of an evaluate folder, and agreement with people. */
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { align, loadAlignInputs } from '../compass/align.js';
+import { Leaderboard } from '../compass/results.js';
+import { UsageError } from '../errors.js';
+import { leaderboardCsv, leaderboardHtml, leaderboardMarkdown, leaderboardText } from '../report/compass.js';
+import { textTable } from '../report/table.js';
+import { writeFileAtomic } from '../store/atomic-write.js';
+import { readJsonFile } from '../store/jsonl.js';
+import { parseNumberFlag, printJson, printLines } from './output.js';
+
+export function registerCompassReport(compass: Command): void {
+  compass
+    .command('report')
+    .description('the Compass leaderboard of an evaluate folder: text, JSON, CSV, Markdown or HTML')
+    .requiredOption('--eval <dir>', 'a compass evaluate --out folder')
+    .option('--format <f>', 'text | json | csv | md | html', 'text')
+    .option('--out <file>', 'write to a file instead of stdout')
+    .action(async (o: { eval: string; format: string; out?: string }) => {
+      const board = await readJsonFile(join(o.eval, 'leaderboard.json'), Leaderboard);
+      const render: Record<string, (l: Leaderboard) => string> = {
+        text: (l) => `${leaderboardText(l)}\n`,
+        json: (l) => `${JSON.stringify(l, null, 2)}\n`,
+        csv: leaderboardCsv,
+        md: leaderboardMarkdown,
+        html: leaderboardHtml,
+      };
+      const f = render[o.format];
+      if (!f) throw new UsageError(`--format takes text, json, csv, md or html, got "${o.format}"`);
+      const text = f(board);
+      if (o.out) await writeFileAtomic(o.out, text);
+      else process.stdout.write(text);
+    });
+
+  compass
+    .command('align')
+    .description('human pairwise judgments against automatic scores: win rates, agreement, Spearman, α')
+    .requiredOption(
+      '--judgments <file>',
+      'JSONL {case_id, model_a, model_b, dimension, annotator, choice: A|B|Tie}',
+    )
+    .requiredOption('--scores <file>', 'JSONL {case_id, model, dimension, score}')
+    .option('--resamples <n>', 'case-clustered bootstrap resamples', '10000')
+    .option('--seed <s>', 'bootstrap seed', '0')
+    .option('--json', 'print JSON')
+    .action(
+      async (o: { judgments: string; scores: string; resamples: string; seed: string; json?: boolean }) => {
+        const B = parseNumberFlag('--resamples', o.resamples, (n) => Number.isInteger(n) && n >= 100);
+        const { votes, scores } = await loadAlignInputs(o.judgments, o.scores);
+        const r = align(votes, scores, { B, seed: o.seed });
+        if (o.json) return printJson(r);
+        const f = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(3));
+        const lines: string[] = [];
+        for (const d of r.dimensions) {
+          const a = r.agreement[d]!;
+          const sp = r.spearman[d]!;
+          const p = sp.p_exact ?? sp.p_asymptotic;
+          lines.push(
+            `== ${d}: agreement ${f(a.rate)}${a.ci ? ` (95 % CI ${f(a.ci[0])}–${f(a.ci[1])})` : ''} over ${a.n} decisive items (coverage ${f(a.coverage)}); Spearman ρ ${f(sp.rho)}${p !== undefined ? ` (p ${sp.p_exact !== undefined ? 'exact' : 'asymptotic'} ${f(p)})` : ''}${sp.ci ? `, 95 % CI ${f(sp.ci[0])}–${f(sp.ci[1])}` : ''}`,
+            ...textTable(
+              ['model', 'human win rate', '95 % CI'],
+              Object.entries(r.win_rates[d]!).map(([m, w]) => [
+                m,
+                f(w),
+                `${f(r.win_rates_ci[d]![m]![0])}–${f(r.win_rates_ci[d]![m]![1])}`,
+              ]),
+            ),
+          );
+        }
+        const sum = r.alpha_summary;
+        lines.push(
+          '',
+          'overall human score (mean of the dimension-level win rates):',
+          ...Object.entries(r.overall_human).map(([m, v]) => `  ${m}: ${f(v)}`),
+          '',
+          `Krippendorff's α (nominal) across ${sum?.pairs ?? 0} model pairs: ${sum ? `mean ${f(sum.mean)}, min ${f(sum.min)}, max ${f(sum.max)}` : '—'}; per pair:`,
+          ...Object.entries(r.alpha).map(([k, v]) => `  ${k}: ${f(v)}`),
+        );
+        printLines(lines);
+      },
+    );
+}
