@@ -6,6 +6,7 @@ import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
 import { corpusStats } from '../../src/hero/analyze/corpus.js';
 import { humanAgreement, rubricSwap } from '../../src/hero/analyze/judge-agreement.js';
 import { positionAnalysis } from '../../src/hero/analyze/position.js';
+import type { BuildReport } from '../../src/hero/dataset/schemas.js';
 import { ImageEncoder } from '../../src/judge/images.js';
 import { spearman } from '../../src/stats/rank.js';
 import { runCli } from '../support/cli.js';
@@ -44,8 +45,21 @@ describe('hero analyze', () => {
     const copy = tempDir('kfbench-corpus-');
     cpSync(join(p.data, 'data'), join(copy, 'data'), { recursive: true });
     mkdirSync(join(copy, 'stats'));
-    writeFileSync(join(copy, 'stats', 'build_report.json'), JSON.stringify({ still_replacements: 3 }));
+    const report: BuildReport = {
+      films: 2,
+      chains: 4,
+      pairs: 60,
+      confident_share: 0.9,
+      still_replacements: 3,
+      still_floor_unmet: 0,
+      ridge_used: 0,
+      stability: { chains: 0, agreement: null, kendall_tau: null, measures: 'none sampled' },
+    };
+    writeFileSync(join(copy, 'stats', 'build_report.json'), JSON.stringify(report));
     expect((await corpusStats(copy)).still_replacements).toBe(3);
+    // a build report that is not one is bad input naming the file, not a silent null
+    writeFileSync(join(copy, 'stats', 'build_report.json'), JSON.stringify({ still_replacements: 3 }));
+    await expect(corpusStats(copy)).rejects.toThrow(/build_report\.json: films: /);
   });
 
   it('position: normalised film time of every sampled chain image against its rank', async () => {
