@@ -45,6 +45,7 @@ export { createEmbedder } from './embed/registry.js';
 export {
   BackendError,
   BadInputError,
+  CancelledError,
   type ErrorCode,
   EXIT_CODES,
   isKfbenchError,

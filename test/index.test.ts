@@ -15,6 +15,20 @@ describe('src/index.ts', () => {
     for (const n of names) expect(api, n).toHaveProperty(n);
   });
 
+  it('exports every error class of src/errors.ts and the names the README says are exported', () => {
+    const errors = readFileSync(join(ROOT, 'src', 'errors.ts'), 'utf8');
+    for (const [, n] of errors.matchAll(/^export class (\w+)/gm)) expect(api, n).toHaveProperty(n!);
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const library = readme.slice(
+      readme.indexOf('## Library'),
+      readme.indexOf('\n## ', readme.indexOf('## Library') + 5),
+    );
+    for (const n of ['Semaphore', 'runPool', 'RateLimiter']) {
+      expect(library).toContain(`\`${n}\``);
+      expect(api, n).toHaveProperty(n);
+    }
+  });
+
   it('includes HeroFrame end to end: dataset, track, selection, chains, evaluation, its schemas', () => {
     for (const n of [
       'validateDataset',
