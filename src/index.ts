@@ -17,8 +17,8 @@ export {
 } from './compass/cases.js';
 export { writeResponseRun } from './compass/outputs.js';
 export { generationPrompt } from './compass/prompts.js';
-export { evaluateCompass, type VideoEvaluation } from './compass/quality/evaluate.js';
-export { type Leaderboard, leaderboard } from './compass/quality/leaderboard.js';
+export { evaluateCompass } from './compass/quality/evaluate.js';
+export { leaderboard } from './compass/quality/leaderboard.js';
 export { writeEvaluationRun } from './compass/quality/outputs.js';
 export {
   DEFAULT_RESPONSE_OPTIONS,
@@ -27,8 +27,18 @@ export {
   type ScanOptions,
 } from './compass/response/options.js';
 export { METRICS, type ResponseReport, scoreResponse } from './compass/response/report.js';
-export { type Scan, scanVideo } from './compass/response/scan.js';
-export { type ResponseRow, type ResponseSummary, scoreModels, summarize } from './compass/score.js';
+export { scanVideo } from './compass/response/scan.js';
+export {
+  Checklist,
+  EvaluationRunFile,
+  Leaderboard,
+  ResponseRow,
+  ResponseRunFile,
+  ResponseSummary,
+  Scan,
+  VideoEvaluation,
+} from './compass/results.js';
+export { scoreModels, summarize } from './compass/score.js';
 export { sensitivity } from './compass/sensitivity.js';
 // ── concurrency ─────────────────────────────────────────────────────────────────────────────
 export { abortReason, sleep } from './concurrency/abort.js';

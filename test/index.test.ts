@@ -23,7 +23,15 @@ describe('src/index.ts', () => {
       readme.indexOf('## Library'),
       readme.indexOf('\n## ', readme.indexOf('## Library') + 5),
     );
-    for (const n of ['Semaphore', 'runPool', 'RateLimiter']) {
+    for (const n of [
+      'Semaphore',
+      'runPool',
+      'RateLimiter',
+      'HeroSummary',
+      'ResponseRow',
+      'VideoEvaluation',
+      'Leaderboard',
+    ]) {
       expect(library).toContain(`\`${n}\``);
       expect(api, n).toHaveProperty(n);
     }
