@@ -36,7 +36,7 @@ import type { CliImpls } from './impls.js';
 import { withInterrupt } from './interrupt.js';
 import { judgeFlags, judgeOptions } from './judge.js';
 import { parseNumberFlag, printLines } from './output.js';
-import { renderProgress } from './progress.js';
+import { renderProgress, retriesOf } from './progress.js';
 
 /** `--dry-run`: every call with its frames, images and estimated prompt tokens, then the totals. */
 function dryRunLines(p: EvaluationPlan, quality: QualityOptions): string[] {
@@ -145,10 +145,10 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
         return;
       }
       await withInterrupt(async (signal) => {
-        const judge = await openJudge(settings, { signal });
+        const shown = renderProgress();
+        const judge = await openJudge(settings, { signal, onRetry: retriesOf(shown.onProgress, 'judge') });
         const embedder = await createEmbedder(o.embedder, onnxFlags(o));
         const cache = new ScanCache(join(out, 'scan-cache.sqlite'));
-        const shown = renderProgress();
         const t0 = Date.now();
         try {
           const r = await impls.evaluateCompass({

@@ -15,7 +15,7 @@ import type { CliImpls } from './impls.js';
 import { interruptSignal } from './interrupt.js';
 import { judgeFlags, judgeOptions } from './judge.js';
 import { oneOf, parseNumberFlag, printJson, printLines } from './output.js';
-import { renderProgress } from './progress.js';
+import { renderProgress, retriesOf } from './progress.js';
 
 export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
   judgeOptions(
@@ -54,8 +54,10 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
           json?: boolean;
         },
       ) => {
-        const j = await openJudge(resolveJudgeSettings(judgeFlags(o)));
         const shown = renderProgress();
+        const j = await openJudge(resolveJudgeSettings(judgeFlags(o)), {
+          onRetry: retriesOf(shown.onProgress, 'build'),
+        });
         try {
           const r = await impls.buildChains({
             data: o.data,
@@ -180,9 +182,12 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
         });
         const settings = resolveJudgeSettings(judgeFlags(o));
         const interrupt = interruptSignal();
-        const j = await openJudge(settings, { signal: interrupt.signal });
-        const t0 = Date.now();
         const shown = renderProgress();
+        const j = await openJudge(settings, {
+          signal: interrupt.signal,
+          onRetry: retriesOf(shown.onProgress, 'evaluate'),
+        });
+        const t0 = Date.now();
         try {
           const input = {
             concurrency: settings.concurrency,

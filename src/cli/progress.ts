@@ -168,3 +168,9 @@ export function renderProgress(o: RenderOptions = {}): ProgressRenderer {
     },
   };
 }
+
+/** A judge backend's retries as `retry` events of a phase (shown in that phase's counts). */
+export function retriesOf(onProgress: OnProgress, phase: string) {
+  return (r: { endpoint: string; attempt: number; reason: string }): void =>
+    onProgress({ type: 'retry', phase, item: r.endpoint, attempt: r.attempt, reason: r.reason });
+}

@@ -13,7 +13,7 @@ import { abortReason, sleep } from '../concurrency/abort.js';
 import { RateLimiter, type Ticket } from '../concurrency/rate.js';
 import { Semaphore } from '../concurrency/semaphore.js';
 import { BackendError } from '../errors.js';
-import { type Endpoint, EndpointPool } from './endpoints.js';
+import { type Endpoint, EndpointPool, redactUrl } from './endpoints.js';
 import { dataUrl } from './images.js';
 import type { BackendReply, BackendRequest, JudgeBackend } from './types.js';
 
@@ -34,6 +34,8 @@ export interface OpenAiOptions {
   restMs?: number;
   /** For jitter; Math.random by default. */
   random?: () => number;
+  /** Told of every failed attempt that is about to be retried (for the caller's progress display). */
+  onRetry?: (r: { endpoint: string; attempt: number; reason: string }) => void;
 }
 
 const RETRY_STATUS = new Set([408, 409, 429, 500, 502, 503, 504]);
@@ -75,7 +77,8 @@ export class OpenAiBackend implements JudgeBackend {
   readonly identity = {};
   readonly pool: EndpointPool<OpenAI>;
   private readonly sem: Semaphore;
-  private readonly o: Required<Omit<OpenAiOptions, 'apiKey' | 'model' | 'baseUrls'>>;
+  private readonly o: Required<Omit<OpenAiOptions, 'apiKey' | 'model' | 'baseUrls' | 'onRetry'>> &
+    Pick<OpenAiOptions, 'onRetry'>;
   readonly limiter: RateLimiter;
 
   constructor(opts: OpenAiOptions) {
@@ -92,6 +95,7 @@ export class OpenAiBackend implements JudgeBackend {
       restAfter: opts.restAfter ?? 3,
       restMs: opts.restMs ?? 30_000,
       random: opts.random ?? Math.random,
+      onRetry: opts.onRetry,
     };
     this.sem = new Semaphore(this.o.concurrency);
     this.limiter = this.o.limiter;
@@ -213,6 +217,7 @@ export class OpenAiBackend implements JudgeBackend {
       }
       if (attempt === this.o.maxRetries) break;
       retries++;
+      this.o.onRetry?.({ endpoint: redactUrl(ep.url), attempt: retries, reason: last });
       // Retry-After is a minimum: a little jitter keeps every caller told the same from coming back at once
       await sleep(waitMs !== undefined ? waitMs * (1 + 0.5 * this.o.random()) : this.backoff(attempt), stop);
     }

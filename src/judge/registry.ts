@@ -16,7 +16,7 @@ import { checkJudgeUrl, redactUrl } from './endpoints.js';
 import { DEFAULT_MAX_SIDE, ImageEncoder } from './images.js';
 import { Judge } from './judge.js';
 import { LocalBackend } from './local.js';
-import { OpenAiBackend } from './openai.js';
+import { OpenAiBackend, type OpenAiOptions } from './openai.js';
 import type { JudgeBackend } from './types.js';
 
 export const JUDGE_FORMS = 'openai:MODEL@BASE_URL | local:READER.json';
@@ -143,7 +143,13 @@ export interface OpenedJudge {
 /** Open a judge with its cache and image encoder (`signal`: Ctrl-C). Test hooks may tune the retry timing. */
 export async function openJudge(
   s: JudgeSettings,
-  tuning: { backoffBaseMs?: number; restMs?: number; signal?: AbortSignal | undefined } = {},
+  tuning: {
+    backoffBaseMs?: number;
+    restMs?: number;
+    signal?: AbortSignal | undefined;
+    /** Every failed attempt about to be retried (OpenAI-compatible backends). */
+    onRetry?: OpenAiOptions['onRetry'];
+  } = {},
 ): Promise<OpenedJudge> {
   const { signal, ...timing } = tuning;
   const spec = parseJudgeSpec(s.spec);

@@ -24,13 +24,18 @@ async function setup(...args: Parameters<typeof emulatorJudge>) {
 
 describe('each fault is handled as specified', () => {
   it('429 with Retry-After: waits as told, retries, answers', async () => {
-    const s = await setup({ faults: { rate: 1, kinds: ['http429'], retryAfterS: 0.05, limit: 1 } });
+    const told: { attempt: number; reason: string }[] = [];
+    const s = await setup(
+      { faults: { rate: 1, kinds: ['http429'], retryAfterS: 0.05, limit: 1 } },
+      { onRetry: (r) => told.push({ attempt: r.attempt, reason: r.reason }) },
+    );
     const v = await s.judge.ask(question(0, await imagePool()));
     expect(v.answer?.winner).toMatch(/^[AB]$/);
     expect(v.calls).toBe(1);
     expect(s.judge.stats.retries).toBe(1);
     expect(s.emu.log.map((l) => l.status)).toEqual([429, 200]);
     expect(s.emu.log[1]!.t - s.emu.log[0]!.t).toBeGreaterThanOrEqual(45); // Retry-After honoured (a lower bound)
+    expect(told).toEqual([{ attempt: 1, reason: 'HTTP 429' }]); // the caller's progress hears of it
   });
 
   it.each([
@@ -163,6 +168,7 @@ describe('several base URLs share the load', () => {
 describe('a 2,000-call run under a 30 % mixed fault rate', () => {
   it('ends with every call answered or unresolved with a reason — none lost, none duplicated, totals reconciled', async () => {
     const file = join(tempDir(), 'c.sqlite');
+    let retried = 0;
     // slow replies are held until the client gives up, so the timeout is what ends them; the
     // timeout is long enough that an ordinary reply never meets it, even on a loaded machine —
     // and the totals below hold even if one did (they are counted, not timed)
@@ -176,7 +182,7 @@ describe('a 2,000-call run under a 30 % mixed fault rate', () => {
           seed: 7,
         },
       },
-      { timeoutMs: 1000, concurrency: 16, maxRetries: 8 },
+      { timeoutMs: 1000, concurrency: 16, maxRetries: 8, onRetry: () => void retried++ },
       file,
     );
     const verdicts = await askMany(s.judge, 2000);
@@ -191,6 +197,7 @@ describe('a 2,000-call run under a 30 % mixed fault rate', () => {
     const st = s.judge.stats;
     // every HTTP attempt the client made reached the server exactly once: none lost, none duplicated
     expect(st.calls + st.retries).toBe(log.length);
+    expect(retried).toBe(st.retries); // every retry was reported to the caller, with its reason
     // every failed attempt (429, 500, reset, abandoned) was retried; a reply is a call unless the client had left
     const failed = log.filter((l) => l.status !== 200).length;
     expect(st.retries).toBeGreaterThanOrEqual(failed);
