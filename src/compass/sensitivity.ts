@@ -50,7 +50,12 @@ export interface SensitivityResult {
   settings: SensitivitySetting[];
 }
 
-function kfsOf(row: ResponseRow, o: ResponseOptions): number {
+/** What sensitivity reads of a response row: its model and its keyframes' similarities. */
+export type SensitivityRow = Pick<ResponseRow, 'model'> & {
+  keyframes: readonly Pick<ResponseRow['keyframes'][number], 'matched' | 'cos' | 'psnr_db' | 'ssim'>[];
+};
+
+function kfsOf(row: SensitivityRow, o: ResponseOptions): number {
   let s = 0;
   for (const k of row.keyframes) {
     if (!k.matched) continue;
@@ -65,7 +70,7 @@ const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
 const finite = (x: number) => (Number.isFinite(x) ? r6(x) : null);
 
 export function sensitivity(
-  rows: readonly ResponseRow[],
+  rows: readonly SensitivityRow[],
   grid: SensitivityGrid = DEFAULT_GRID,
   base: Partial<ResponseOptions> = {},
 ): SensitivityResult {

@@ -15,12 +15,23 @@ import * as zlib from 'node:zlib';
 import { BackendError, BadInputError } from '../errors.js';
 import { spawnChecked } from './process.js';
 
-type ZstdZlib = {
-  createZstdDecompress?: () => Transform;
-  createZstdCompress?: (o?: { params?: Record<number, number> }) => Transform;
-  constants: Record<string, number>;
+/**
+ * node:zlib's zstd members, present from Node 22.15; the Node 20 type declarations do not list
+ * them, so they are looked up at run time and checked to be functions.
+ */
+type ZstdFactory = (o?: { params?: Record<number, number> }) => Transform;
+const zlibFunction = (name: string): ZstdFactory | undefined => {
+  const f: unknown = Reflect.get(zlib, name);
+  return typeof f === 'function' ? (o) => Reflect.apply(f, zlib, o === undefined ? [] : [o]) : undefined;
 };
-const z = zlib as unknown as ZstdZlib;
+const zlibConstant = (name: string): number | undefined => {
+  const v: unknown = Reflect.get(zlib.constants, name);
+  return typeof v === 'number' ? v : undefined;
+};
+const z = {
+  createZstdDecompress: zlibFunction('createZstdDecompress'),
+  createZstdCompress: zlibFunction('createZstdCompress'),
+};
 
 /** Which implementation reads and writes `.zst`: `zlib` (Node ≥ 22.15) or the `zstd` command. */
 export function zstdImplementation(env: NodeJS.ProcessEnv = process.env): 'zlib' | 'cli' {
@@ -199,7 +210,7 @@ export function openZstd(file: string): Readable {
 /** Compress `source` into `tmp` (the caller renames it on success and removes it on failure). */
 export async function writeZstd(tmp: string, source: Readable, file: string): Promise<void> {
   if (zstdImplementation() === 'zlib') {
-    const level = z.constants.ZSTD_c_compressionLevel;
+    const level = zlibConstant('ZSTD_c_compressionLevel');
     const enc = z.createZstdCompress!(level === undefined ? {} : { params: { [level]: 10 } });
     await pipeline(source, enc, createWriteStream(tmp));
     return;

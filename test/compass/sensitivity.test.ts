@@ -1,15 +1,13 @@
 /** compass sensitivity: Spearman ρ over per-video scores (as published) beside ρ over model means. */
 import { describe, expect, it } from 'vitest';
-import type { ResponseRow } from '../../src/compass/score.js';
-import { sensitivity } from '../../src/compass/sensitivity.js';
+import { type SensitivityRow, sensitivity } from '../../src/compass/sensitivity.js';
 import { sensitivityLines } from '../../src/report/compass.js';
 
 /** One keyframe per video: pixel score 0 (PSNR, SSIM at or below the anchors) or 1 (identical). */
-const row = (model: string, cos: number, pixel: 0 | 1) =>
-  ({
-    model,
-    keyframes: [{ matched: true, cos, psnr_db: pixel ? null : 10, ssim: pixel ? 1 : 0.5 }],
-  }) as unknown as ResponseRow;
+const row = (model: string, cos: number, pixel: 0 | 1): SensitivityRow => ({
+  model,
+  keyframes: [{ matched: true, cos, psnr_db: pixel ? null : 10, ssim: pixel ? 1 : 0.5 }],
+});
 
 describe('compass sensitivity', () => {
   it('reports the lowest ρ over per-video KFS, which can fall while the model ranking holds', () => {

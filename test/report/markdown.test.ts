@@ -92,16 +92,17 @@ describe('Markdown escaping', () => {
       below_rate: [`${EVIL}/case__minimal.mp4 at 2 fps`],
       coverage: { present: 3, expected: 3 },
     });
-    const lb = {
+    const lb: Leaderboard = {
       judge: `j${EVIL}`,
       embedder: 'builtin',
       runs: 1,
+      missing: 'zero',
       models: [m(EVIL), m('plain')],
-      by: { domain: { [EVIL]: [m(EVIL)] } },
-    } as unknown as Leaderboard;
+      by: { keyframes: {}, structure: { [EVIL]: [m(EVIL)] }, prompt_mode: {}, conditioning: {} },
+    };
     const md = leaderboardMarkdown(lb);
     checkSafe(md);
-    expect(md).toMatch(/^## domain = &lt;img/m);
+    expect(md).toMatch(/^## structure = &lt;img/m);
     expect(leaderboardCsv(lb)).toContain(`"${EVIL}"`);
   });
 });
