@@ -149,7 +149,7 @@ export class Judge {
       if (limits.maxCalls !== undefined && this.begun >= limits.maxCalls)
         throw new CallBudgetSpent(limits.maxCalls);
       shared = false;
-      p = this.obtain(key, q, signal);
+      p = this.obtain(key, q, signal, limits);
       this.inflight.set(key, p);
       const done = () => this.inflight.delete(key);
       p.then(done, done);
@@ -170,11 +170,16 @@ export class Judge {
     key: string,
     q: Question<S>,
     signal: AbortSignal | undefined,
+    limits: CallLimits,
   ): Promise<{ a: CachedAnswer; asked: boolean }> {
     const cache = this.opts.cache;
     if (!cache) return { a: await this.askBackend(q, signal), asked: true };
     const meta = { backend: this.backend.name, model: this.backend.model, protocol: q.protocol.name };
-    for (;;) {
+    for (let waited = false; ; waited = true) {
+      // after waiting on another process's claim, the budget and the gate may have run out meanwhile
+      if (waited && signal?.aborted) throw abortReason(signal);
+      if (waited && limits.maxCalls !== undefined && this.begun >= limits.maxCalls)
+        throw new CallBudgetSpent(limits.maxCalls);
       const state = cache.claim(key);
       if (state === 'answered') {
         const hit = cache.get(key);
