@@ -25,6 +25,7 @@ import { INSERTION_PROTOCOLS, type InsertionProtocol } from '../judge/insertion.
 import { writeReaderFile } from '../judge/local.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { heroTable } from '../report/hero.js';
+import { registerHeroFrames } from './hero-frames.js';
 import { judgeFlags, judgeOptions } from './judge.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 import { progress } from './progress.js';
@@ -161,6 +162,8 @@ export function registerHero(program: Command): void {
       if (r.problems.length)
         throw new BadInputError(`${r.problems.length} problem${r.problems.length > 1 ? 's' : ''}`, { file });
     });
+
+  registerHeroFrames(hero);
 
   const track = hero.command('track').description('the shared 1 fps frame track');
   track
