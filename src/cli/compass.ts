@@ -36,6 +36,7 @@ import {
 import { textTable } from '../report/table.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { readJsonFile } from '../store/jsonl.js';
+import { registerCompassExport } from './compass-export.js';
 import { judgeFlags, judgeOptions } from './judge.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 import { progress } from './progress.js';
@@ -530,6 +531,8 @@ export function registerCompass(program: Command): void {
       if (o.out) await writeFileAtomic(o.out, text);
       else process.stdout.write(text);
     });
+
+  registerCompassExport(compass);
 
   compass
     .command('align')
