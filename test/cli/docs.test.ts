@@ -6,7 +6,7 @@
  * order, which puts every example after the ones it needs.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
@@ -63,6 +63,25 @@ describe('docs/cli.md and the examples', () => {
     const leaves = leafPaths(program).sort();
     expect(EXAMPLES.map((e) => e.command).sort()).toEqual(leaves);
     for (const e of EXAMPLES) expect(e.line.startsWith(`npx kfbench ${e.command} `), e.command).toBe(true);
+  });
+
+  it('every command line suggested in src (hints, help, pages) is npx kfbench …, as it runs after npm ci', () => {
+    const bare: string[] = [];
+    for (const f of readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })) {
+      if (!f.endsWith('.ts')) continue;
+      for (const [i, line] of readFileSync(join(ROOT, 'src', f), 'utf8')
+        .split('\n')
+        .entries()) {
+        if (/^\s*(\/\*\*|\*|\/\/)/.test(line)) continue; // comments name commands, they do not suggest them
+        if (
+          /(?<!npx )(`|<code>|run )kfbench (media|stats|embed|judge|cache|hero|compass|dev|demo|serve)\b(?!:)/.test(
+            line,
+          )
+        )
+          bare.push(`src/${f}:${i + 1}: ${line.trim()}`);
+      }
+    }
+    expect(bare).toEqual([]);
   });
 
   const root = tempDir('kfbench-examples-run-');
