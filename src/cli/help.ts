@@ -334,12 +334,10 @@ export const EXAMPLES: readonly Example[] = [
   },
   {
     command: 'serve',
-    line: kf(
-      `serve --data ${D} --track ${MH}/track --results ${E}/hero-eval --cases ${CASES} --videos ${MC}/videos --compass-results ${E}/compass-response --export ${E}/site --cache-dir ${E}/viewer-cache`,
-    ),
+    line: kf(`serve --data ${D} --track ${MH}/track --results ${E}/hero-eval --export ${E}/site`),
     needs:
-      'the hero evaluate and compass score examples (without --export it serves at http://127.0.0.1:8377/ until Ctrl-C)',
-    writes: `${E}/site/index.html and the pages, images and videos it links to; ${E}/viewer-cache/`,
+      'the hero evaluate example (add --cases, --videos and --compass-results for Compass; without --export it serves at http://127.0.0.1:8377/ until Ctrl-C)',
+    writes: `${E}/site/index.html with a page per film and the images they show`,
     prints: /^wrote \d+ pages, \d+ files and \d+ frames\/proxies to \S+site\nopen \S+site\/index\.html$/m,
   },
   {
