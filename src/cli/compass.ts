@@ -558,7 +558,7 @@ export function registerCompass(program: Command): void {
           const sp = r.spearman[d]!;
           const p = sp.p_exact ?? sp.p_asymptotic;
           lines.push(
-            `== ${d}: agreement ${f(a.rate)} over ${a.n} decisive items (coverage ${f(a.coverage)}); Spearman ρ ${f(sp.rho)}${p !== undefined ? ` (p ${sp.p_exact !== undefined ? 'exact' : 'asymptotic'} ${f(p)})` : ''}${sp.ci ? `, 95 % CI ${f(sp.ci[0])}–${f(sp.ci[1])}` : ''}`,
+            `== ${d}: agreement ${f(a.rate)} over ${a.n} decisive items (coverage ${f(a.coverage)}${a.unscored ? `; ${a.unscored} without an automatic score, left out` : ''}); Spearman ρ ${f(sp.rho)}${p !== undefined ? ` (p ${sp.p_exact !== undefined ? 'exact' : 'asymptotic'} ${f(p)})` : ''}${sp.ci ? `, 95 % CI ${f(sp.ci[0])}–${f(sp.ci[1])}` : ''}`,
             ...textTable(
               ['model', 'human win rate', '95 % CI'],
               Object.entries(r.win_rates[d]!).map(([m, w]) => [

@@ -4,7 +4,8 @@
  *    case-clustered bootstrap 95 % intervals;
  *  - agreement of decisive majorities (a strict majority of an item's votes for A or for B; other
  *    items excluded, coverage reported) with the sign of the automatic score difference (a
- *    difference of exactly 0 counts as disagreement);
+ *    difference of exactly 0 counts as disagreement; a decisive item whose case has no automatic
+ *    score for one of its two models is excluded too, and counted as `unscored`);
  *  - model-level Spearman per dimension between human win rates and mean automatic scores, with an
  *    exact permutation p for up to 9 models and an asymptotic one above, and a case-clustered
  *    bootstrap interval;
@@ -47,7 +48,10 @@ export interface AlignResult {
   dimensions: string[];
   win_rates: Record<string, Record<string, number>>;
   win_rates_ci: Record<string, Record<string, [number, number]>>;
-  agreement: Record<string, { rate: number | null; coverage: number; n: number; items: number }>;
+  agreement: Record<
+    string,
+    { rate: number | null; coverage: number; n: number; items: number; unscored: number }
+  >;
   spearman: Record<
     string,
     { rho: number | null; p_exact?: number; p_asymptotic?: number; ci: [number, number] | null }
@@ -143,22 +147,29 @@ export function align(
     }
     let decisive = 0;
     let agree = 0;
+    let unscored = 0;
     for (const item of items.values()) {
       const tally = new Map<string, number>();
       for (const v of item) tally.set(chosen(v), (tally.get(chosen(v)) ?? 0) + 1);
       const winner = [...tally.entries()].find(([c, n]) => c !== 'tie' && n > item.length / 2)?.[0];
       if (!winner) continue;
-      decisive++;
       const loser = item[0]!.model_a === winner ? item[0]!.model_b : item[0]!.model_a;
       const sw = score.get(`${item[0]!.case_id}|${winner}|${d}`);
       const sl = score.get(`${item[0]!.case_id}|${loser}|${d}`);
-      if (sw !== undefined && sl !== undefined && sw - sl > 0) agree++;
+      // a case the automatic side did not measure for one of the two (export-scores leaves it out) says nothing
+      if (sw === undefined || sl === undefined) {
+        unscored++;
+        continue;
+      }
+      decisive++;
+      if (sw - sl > 0) agree++;
     }
     r.agreement[d] = {
       rate: decisive ? agree / decisive : null,
       coverage: items.size ? decisive / items.size : 0,
       n: decisive,
       items: items.size,
+      unscored,
     };
     // model-level Spearman: human win rate vs mean automatic score
     const ms = models.filter((m) => r.win_rates[d]![m] !== undefined);
