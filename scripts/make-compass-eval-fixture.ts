@@ -9,12 +9,14 @@ import { join, resolve } from 'node:path';
 import { loadCases } from '../src/compass/cases.js';
 import { evaluateCompass } from '../src/compass/quality/evaluate.js';
 import { leaderboard } from '../src/compass/quality/leaderboard.js';
+import { judgeSegmenter } from '../src/compass/segment.js';
 import { startEmulator } from '../src/dev/emulator/server.js';
 import { buildMiniCompass } from '../src/dev/mini-compass/build.js';
 import { createBuiltinEmbedder } from '../src/embed/builtin.js';
 import { ImageEncoder } from '../src/judge/images.js';
 import { Judge } from '../src/judge/judge.js';
 import { OpenAiBackend } from '../src/judge/openai.js';
+import { probe } from '../src/media/video.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const p = await buildMiniCompass(join(ROOT, 'bench', 'out', 'mini-compass'));
@@ -24,6 +26,7 @@ const judge = new Judge(new OpenAiBackend({ model: 'kfbench-emulator', baseUrls:
   sampling: { max_tokens: 2048 },
 });
 const models = ['faithful', ...p.qualityModels];
+const encoder = new ImageEncoder(384);
 const r = await evaluateCompass({
   cases,
   videos: p.videos,
@@ -31,13 +34,15 @@ const r = await evaluateCompass({
   modes: ['minimal'],
   embedder: createBuiltinEmbedder(),
   judge,
-  encoder: new ImageEncoder(384),
+  encoder,
+  // as `compass evaluate` does by default: shots from the judge (seed E.2)
+  segment: judgeSegmenter(judge, encoder, probe),
 });
 await emu.close();
 const out = join(ROOT, 'test', 'fixtures', 'compass', 'eval');
 mkdirSync(out, { recursive: true });
 writeFileSync(
   join(out, 'leaderboard.json'),
-  `${JSON.stringify(leaderboard(r.videos, models, { judge: judge.name, embedder: 'builtin', runs: 1 }), null, 2)}\n`,
+  `${JSON.stringify(leaderboard(r.videos, models, { judge: judge.name, embedder: 'builtin', runs: 1, segmenter: 'judge' }), null, 2)}\n`,
 );
 console.log(`wrote ${join(out, 'leaderboard.json')}`);

@@ -1,15 +1,30 @@
 /** `kfbench compass …`: keyframe-conditioned video generation, the keyframe-response half. */
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { align, loadAlignInputs } from '../compass/align.js';
-import { loadCases, loadOneCase, PROMPT_MODES, type PromptMode } from '../compass/cases.js';
+import {
+  type LoadedCase,
+  loadCases,
+  loadOneCase,
+  PROMPT_MODES,
+  type PromptMode,
+  videoPath,
+} from '../compass/cases.js';
 import { writeResponseRun } from '../compass/outputs.js';
 import { generationPrompt } from '../compass/prompts.js';
-import { budgetCheck, checklistMetrics, evaluateCompass, groupsToAsk } from '../compass/quality/evaluate.js';
+import { budgetCheck, evaluateCompass } from '../compass/quality/evaluate.js';
 import { type Leaderboard, leaderboard } from '../compass/quality/leaderboard.js';
 import { writeEvaluationRun } from '../compass/quality/outputs.js';
-import { DEFAULT_QUALITY_OPTIONS } from '../compass/quality/video.js';
+import {
+  type CallPlan,
+  checklistPlan,
+  imageTokens,
+  segmentPlan,
+  videoPlan,
+} from '../compass/quality/plan.js';
+import { DEFAULT_QUALITY_OPTIONS, type QualityOptions } from '../compass/quality/video.js';
 import {
   DEFAULT_RESPONSE_OPTIONS,
   DEFAULT_SCAN_OPTIONS,
@@ -17,7 +32,8 @@ import {
 } from '../compass/response/options.js';
 import { scoreResponse } from '../compass/response/report.js';
 import { cachedScan, ScanCache } from '../compass/response/scan-cache.js';
-import { checkTargets, type ResponseRow, scoreModels } from '../compass/score.js';
+import { type MissingPolicy, type ResponseRow, scoreModels } from '../compass/score.js';
+import { judgeSegmenter, SEGMENTERS, type SegmenterKind } from '../compass/segment.js';
 import { DEFAULT_GRID, sensitivity } from '../compass/sensitivity.js';
 import { buildMiniCompass } from '../dev/mini-compass/build.js';
 import { createEmbedder } from '../embed/registry.js';
@@ -130,7 +146,28 @@ interface FolderFlags extends MetricFlags {
   modes: string;
   out: string;
   cache?: string | false;
+  missing: string;
+  segmenter?: string;
+  judge?: string;
+  judgeCache?: string;
 }
+
+function segmenterKind(v: string): SegmenterKind {
+  if (!(SEGMENTERS as readonly string[]).includes(v))
+    throw new UsageError(`--segmenter takes ${SEGMENTERS.join(' or ')}, got "${v}"`);
+  return v as SegmenterKind;
+}
+
+const SEGMENTER_HELP =
+  'what cuts a video into shots: pixel (the shot detector) or judge (the published evaluator: edit boundaries by an MLLM)';
+
+function missingPolicy(v: string): MissingPolicy {
+  if (v !== 'zero' && v !== 'skip') throw new UsageError(`--missing takes zero or skip, got "${v}"`);
+  return v;
+}
+
+const MISSING_HELP =
+  'a missing or undecodable video: zero (scores 0 on every metric, counted) or skip (every model only on the videos all have)';
 
 function folderFlags(cmd: Command): Command {
   return metricFlags(
@@ -140,21 +177,39 @@ function folderFlags(cmd: Command): Command {
       .requiredOption('--model <names...>', 'model folders to score')
       .option('--modes <list>', 'prompt modes', PROMPT_MODES.join(','))
       .option('--out <dir>', 'where results go', 'compass-response')
+      .option('--missing <policy>', MISSING_HELP, 'zero')
+      .option('--segmenter <kind>', SEGMENTER_HELP, 'pixel')
+      .option('--judge <spec>', 'the judge, with --segmenter judge')
+      .option(
+        '--judge-cache <file>',
+        'judge cache, with --segmenter judge (default: <out>/judge-cache.sqlite)',
+      )
       .option('--cache <file>', 'scan cache (default: <out>/scan-cache.sqlite)')
       .option('--no-cache', 'do not read or write the scan cache'),
   );
 }
 
 async function runFolder(o: FolderFlags, label: string) {
+  missingPolicy(o.missing);
+  const kind = segmenterKind(o.segmenter ?? 'pixel');
+  if (kind === 'judge' && !o.judge) throw new UsageError('--segmenter judge needs --judge SPEC');
   const response = responseOptions(o);
   const scan = scanOptions(o);
   const cases = await loadCases(o.cases);
+  const judge =
+    kind === 'judge'
+      ? await openJudge(
+          resolveJudgeSettings({
+            judge: o.judge,
+            cache: o.judgeCache ?? join(resolve(o.out), 'judge-cache.sqlite'),
+          }),
+        )
+      : undefined;
   const embedder = await createEmbedder(o.embedder);
   const cache =
     o.cache === false ? undefined : new ScanCache(o.cache ?? join(resolve(o.out), 'scan-cache.sqlite'));
-  const bar = progress('videos');
+  const bar = phases(label);
   const t0 = Date.now();
-  let started = false;
   try {
     const run = await scoreModels({
       cases,
@@ -165,20 +220,82 @@ async function runFolder(o: FolderFlags, label: string) {
       response,
       scan,
       cache,
-      onVideo: (done, total, what) => {
-        if (!started) {
-          bar.start(total, label);
-          started = true;
-        }
-        bar.update(done, what);
-      },
+      ...(judge ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe) } : {}),
+      onVideo: (done, total, what) => bar.update('scanning', 'videos', done, total, what),
     });
     bar.stop();
     return { run, wall_s: (Date.now() - t0) / 1000, embedder, cache };
   } finally {
     cache?.close();
     await embedder.close();
+    await judge?.close();
   }
+}
+
+/** One progress display per phase ("<label> · <phase>"), each started when its phase begins. */
+function phases(label: string) {
+  let current = '';
+  let bar: ReturnType<typeof progress> | undefined;
+  return {
+    update(phase: string, unit: string, done: number, total: number, what: string) {
+      if (phase !== current) {
+        bar?.stop();
+        current = phase;
+        bar = progress(unit);
+        bar.start(total, `${label} · ${phase}`);
+      }
+      if (done > 0) bar!.update(done, what);
+    },
+    stop: () => bar?.stop(),
+  };
+}
+
+/** `--dry-run`: every call with its frames, images and estimated prompt tokens, then the totals. */
+async function dryRunLines(
+  cases: readonly LoadedCase[],
+  modes: readonly PromptMode[],
+  models: readonly string[],
+  videos: string,
+  quality: QualityOptions,
+  runs: number,
+  maxSide: number,
+  segmenter: SegmenterKind,
+): Promise<string[]> {
+  const calls: CallPlan[] = [];
+  const missing: string[] = [];
+  const grouped: CallPlan[] = [];
+  const segments: CallPlan[] = [];
+  let kfTokens = 0;
+  for (const model of models)
+    for (const c of cases)
+      for (const mode of modes) {
+        const file = videoPath(videos, model, c.case_id, mode);
+        if (!existsSync(file)) {
+          missing.push(file);
+          continue;
+        }
+        const info = await probe(file);
+        kfTokens ||= imageTokens(info.width, info.height, maxSide);
+        const label = `${model}/${c.case_id}__${mode}`;
+        if (segmenter === 'judge')
+          segments.push(segmentPlan(c, { label, ...info }, quality.frameWidth, maxSide));
+        grouped.push(
+          ...videoPlan(c, mode, { label: `${model}/${c.case_id}__${mode}`, ...info }, quality, maxSide),
+        );
+      }
+  for (const c of cases) for (const mode of modes) calls.push(...checklistPlan(c, mode, quality, kfTokens));
+  calls.push(...segments);
+  for (let r = 0; r < runs; r++)
+    calls.push(...grouped.map((g) => (runs > 1 ? { ...g, what: `${g.what} (run ${r + 1})` } : g)));
+  const sum = (f: (c: CallPlan) => number) => calls.reduce((s, c) => s + f(c), 0);
+  return [
+    ...textTable(
+      ['call', 'kind', 'frames', 'images', '≈ prompt tokens'],
+      calls.map((c) => [c.what, c.kind, String(c.frames), String(c.images), String(c.tokens)]),
+    ),
+    ...missing.map((m) => `missing (no calls): ${m}`),
+    `total: ${calls.length} calls (${calls.length - grouped.length * runs - segments.length} checklist, ${segments.length} segment, ${grouped.length * runs} grouped), ${sum((c) => c.frames)} frames, ${sum((c) => c.images)} images, ≈ ${sum((c) => c.tokens)} prompt tokens; frames at ${quality.fps} fps${quality.budget === undefined ? ' over the whole video' : `, at most ${quality.budget} per video`}; nothing was asked`,
+  ];
 }
 
 function partial(run: { missing: string[]; failed: { video: string; error: string }[] }): void {
@@ -241,8 +358,6 @@ export function registerCompass(program: Command): void {
       const response = responseOptions(o);
       const scanOpts = scanOptions(o);
       const c = await loadOneCase({ caseFile: o.case, casesFile: o.cases, caseId: o.caseId });
-      const info = await probe(o.video);
-      if (c.structure === 'one_take') checkTargets(c, info.duration_s, o.video);
       const embedder = await createEmbedder(o.embedder);
       try {
         const { scan } = await cachedScan(
@@ -253,10 +368,10 @@ export function registerCompass(program: Command): void {
           undefined,
         );
         const r = scoreResponse(c, scan, embedder, response);
-        if (o.json) printJson(r);
+        if (o.json) printJson({ ...r, segmenter: 'pixel' });
         else
           printLines([
-            `case ${r.case_id}, embedder ${r.embedder}, γ = ${r.gamma}, ${r.shots.length} shot${r.shots.length === 1 ? '' : 's'}`,
+            `case ${r.case_id}, embedder ${r.embedder}, γ = ${r.gamma}, ${r.shots.length} shot${r.shots.length === 1 ? '' : 's'} (segmenter pixel)`,
             ...Object.entries(r.metrics).map(([k, v]) => `${k.padEnd(13)} ${v.toFixed(3)}`),
             `keyframe fidelity ${r.groups.keyframe_fidelity.toFixed(3)}, temporal organization ${r.groups.temporal_organization.toFixed(3)}`,
             ...r.keyframes.map(
@@ -281,7 +396,11 @@ export function registerCompass(program: Command): void {
   ).action(async (o: FolderFlags) => {
     const out = resolve(o.out);
     const { run, wall_s, embedder } = await runFolder(o, 'compass score');
-    const summary = await writeResponseRun(out, run, o.model, { embedder: embedder.id, wall_s });
+    const summary = await writeResponseRun(out, run, o.model, {
+      embedder: embedder.id,
+      wall_s,
+      missing: missingPolicy(o.missing),
+    });
     printLines([
       compassTable(summary),
       `${run.scanned} videos scanned, ${run.cached} from the scan cache; results in ${out}`,
@@ -308,7 +427,11 @@ export function registerCompass(program: Command): void {
         fusion: list('--fusions', o.fusions),
       };
       const { run } = await runFolder(o, 'compass sensitivity');
-      const r = sensitivity(run.rows as ResponseRow[], grid, responseOptions(o));
+      const r = sensitivity(
+        run.rows.filter((x) => x.status === 'scored') as ResponseRow[],
+        grid,
+        responseOptions(o),
+      );
       await writeFileAtomic(join(resolve(o.out), 'sensitivity.json'), `${JSON.stringify(r, null, 2)}\n`);
       if (o.json) printJson(r);
       else printLines(sensitivityLines(r));
@@ -384,6 +507,8 @@ export function registerCompass(program: Command): void {
         .option('--modes <list>', 'prompt modes', PROMPT_MODES.join(','))
         .option('--out <dir>', 'where results go', 'compass-eval')
         .option('--runs <n>', 'repeat the quality judging n times (mean ± sd)', '1')
+        .option('--missing <policy>', MISSING_HELP, 'zero')
+        .option('--segmenter <kind>', SEGMENTER_HELP, 'judge')
         .option(
           '--quality-fps <r>',
           'frames per second sent to the judge',
@@ -391,8 +516,7 @@ export function registerCompass(program: Command): void {
         )
         .option(
           '--frame-budget <n>',
-          'at most this many frames per video',
-          String(DEFAULT_QUALITY_OPTIONS.budget),
+          'opt-in: at most this many frames per video (lowers the rate of longer videos; reported per video)',
         )
         .option('--frame-width <px>', 'width of the frames sent', String(DEFAULT_QUALITY_OPTIONS.frameWidth))
         .option('--judge-audio', 'the judge takes audio input (asks AMA and AVC)')
@@ -413,8 +537,10 @@ export function registerCompass(program: Command): void {
           modes: string;
           out: string;
           runs: string;
+          missing: string;
+          segmenter: string;
           qualityFps: string;
-          frameBudget: string;
+          frameBudget?: string;
           frameWidth: string;
           judgeAudio?: boolean;
           maxTokens: string;
@@ -426,9 +552,11 @@ export function registerCompass(program: Command): void {
       const int = (name: string, v: string, min: number) =>
         parseNumberFlag(name, v, (n) => Number.isInteger(n) && n >= min);
       const runs = int('--runs', o.runs, 1);
+      const missing = missingPolicy(o.missing);
+      const segmenter = segmenterKind(o.segmenter);
       const quality = {
         fps: parseNumberFlag('--quality-fps', o.qualityFps, (n) => n > 0),
-        budget: int('--frame-budget', o.frameBudget, 1),
+        budget: o.frameBudget === undefined ? undefined : int('--frame-budget', o.frameBudget, 1),
         frameWidth: int('--frame-width', o.frameWidth, 16),
         audio: !!o.judgeAudio,
       };
@@ -443,24 +571,15 @@ export function registerCompass(program: Command): void {
         maxTokens: int('--max-tokens', o.maxTokens, 16),
       });
       if (o.dryRun) {
-        const n = cases.reduce(
-          (s, c) => s + modes.reduce((t, m) => t + checklistMetrics(c, m, quality).length, 0),
-          0,
+        printLines(
+          await dryRunLines(cases, modes, o.model, o.videos, quality, runs, settings.maxSide, segmenter),
         );
-        const groups = cases.reduce(
-          (s, c) => s + modes.reduce((t, m) => t + groupsToAsk(c, m, quality), 0),
-          0,
-        );
-        printLines([
-          `${n} checklist questions and at most ${groups * o.model.length * runs} grouped-judge questions (${o.model.length} models × ${runs} run(s)); nothing was asked`,
-        ]);
         return;
       }
       const judge = await openJudge(settings);
       const embedder = await createEmbedder(o.embedder);
       const cache = new ScanCache(join(out, 'scan-cache.sqlite'));
-      const bar = progress('videos');
-      let started = false;
+      const bar = phases('compass evaluate');
       const t0 = Date.now();
       try {
         const r = await evaluateCompass({
@@ -476,17 +595,19 @@ export function registerCompass(program: Command): void {
           quality,
           cache,
           runs,
+          ...(segmenter === 'judge' ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe) } : {}),
           ...(o.maxCalls ? { maxCalls: int('--max-calls', o.maxCalls, 0) } : {}),
-          onVideo: (done, total, what) => {
-            if (!started) {
-              bar.start(total, 'compass evaluate');
-              started = true;
-            }
-            bar.update(done, what);
-          },
+          onPhase: (phase, done, total, what) =>
+            bar.update(phase, phase === 'scanning' ? 'videos' : 'questions', done, total, what),
+          onVideo: (done, total, what) => bar.update('judging', 'videos', done, total, what),
         });
         bar.stop();
-        const lb = leaderboard(r.videos, o.model, { judge: judge.judge.name, embedder: embedder.id, runs });
+        const lb = leaderboard(
+          r.videos,
+          o.model,
+          { judge: judge.judge.name, embedder: embedder.id, runs, segmenter },
+          missing,
+        );
         await writeEvaluationRun(out, r, lb, o.model, {
           wall_s: (Date.now() - t0) / 1000,
           judge: judge.judge.stats,
@@ -558,7 +679,7 @@ export function registerCompass(program: Command): void {
           const sp = r.spearman[d]!;
           const p = sp.p_exact ?? sp.p_asymptotic;
           lines.push(
-            `== ${d}: agreement ${f(a.rate)} over ${a.n} decisive items (coverage ${f(a.coverage)}${a.unscored ? `; ${a.unscored} without an automatic score, left out` : ''}); Spearman ρ ${f(sp.rho)}${p !== undefined ? ` (p ${sp.p_exact !== undefined ? 'exact' : 'asymptotic'} ${f(p)})` : ''}${sp.ci ? `, 95 % CI ${f(sp.ci[0])}–${f(sp.ci[1])}` : ''}`,
+            `== ${d}: agreement ${f(a.rate)}${a.ci ? ` (95 % CI ${f(a.ci[0])}–${f(a.ci[1])})` : ''} over ${a.n} decisive items (coverage ${f(a.coverage)}${a.unscored ? `; ${a.unscored} without an automatic score, left out` : ''}); Spearman ρ ${f(sp.rho)}${p !== undefined ? ` (p ${sp.p_exact !== undefined ? 'exact' : 'asymptotic'} ${f(p)})` : ''}${sp.ci ? `, 95 % CI ${f(sp.ci[0])}–${f(sp.ci[1])}` : ''}`,
             ...textTable(
               ['model', 'human win rate', '95 % CI'],
               Object.entries(r.win_rates[d]!).map(([m, w]) => [
@@ -569,9 +690,13 @@ export function registerCompass(program: Command): void {
             ),
           );
         }
+        const sum = r.alpha_summary;
         lines.push(
           '',
-          "Krippendorff's α (nominal) per model pair:",
+          'overall human score (mean of the dimension-level win rates):',
+          ...Object.entries(r.overall_human).map(([m, v]) => `  ${m}: ${f(v)}`),
+          '',
+          `Krippendorff's α (nominal) across ${sum?.pairs ?? 0} model pairs: ${sum ? `mean ${f(sum.mean)}, min ${f(sum.min)}, max ${f(sum.max)}` : '—'}; per pair:`,
           ...Object.entries(r.alpha).map(([k, v]) => `  ${k}: ${f(v)}`),
         );
         printLines(lines);

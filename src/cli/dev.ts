@@ -14,7 +14,11 @@ export function registerDev(program: Command): void {
     .option('--port <n>', 'port (0 = any free one)', '8089')
     .option('--model <name>', 'model name it answers to', 'kfbench-emulator')
     .option('--latency-ms <ms>', 'fixed delay before each reply', '0')
-    .option('--position-bias <x>', 'bonus of the first-shown image', '0.002')
+    .option(
+      '--position-bias <x>',
+      'bonus of the first-shown image (listwise: falling linearly to the candidate)',
+      '0.002',
+    )
     .option('--fault-rate <p>', 'probability of a fault per request', '0')
     .option('--faults <kinds>', `comma-separated: ${FAULT_KINDS.join(',')}`, FAULT_KINDS.join(','))
     .option('--retry-after <s>', 'Retry-After of injected 429s', '1')

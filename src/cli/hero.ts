@@ -13,18 +13,23 @@ import { loadCore } from '../hero/dataset/load.js';
 import { checkSelections } from '../hero/dataset/selections.js';
 import { validateDataset } from '../hero/dataset/validate.js';
 import { evaluate } from '../hero/evaluate.js';
-import { writeEvaluation } from '../hero/outputs.js';
-import { checkReader, fitHeroReader } from '../hero/reader.js';
+import { checkReader, checkReaderListwise, fitHeroReader } from '../hero/reader.js';
 import { METHODS, methodByName } from '../hero/select/registry.js';
 import { runSelection } from '../hero/select/run.js';
 import { makeIndex } from '../hero/track/make-index.js';
 import { rebuildTrack } from '../hero/track/rebuild.js';
 import { parseShard } from '../hero/track/shard.js';
 import { verifyTrack } from '../hero/track/verify.js';
-import { INSERTION_PROTOCOLS, type InsertionProtocol } from '../judge/insertion.js';
+import {
+  DISAGREEMENT_RULES,
+  type DisagreementRule,
+  INSERTION_PROTOCOLS,
+  type InsertionProtocol,
+} from '../judge/insertion.js';
 import { writeReaderFile } from '../judge/local.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { heroTable } from '../report/hero.js';
+import { writeEvaluation } from '../report/hero-outputs.js';
 import { registerHeroFrames } from './hero-frames.js';
 import { judgeFlags, judgeOptions } from './judge.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
@@ -306,10 +311,8 @@ export function registerHero(program: Command): void {
         },
       ) => {
         const method = methodByName(o.method);
-        const j =
-          method.needs?.judge && o.judge !== undefined
-            ? await openJudge(resolveJudgeSettings(judgeFlags(o)))
-            : undefined;
+        // like every other command: --judge, else "judge" in --config, else KFBENCH_JUDGE
+        const j = method.needs?.judge ? await openJudge(resolveJudgeSettings(judgeFlags(o))) : undefined;
         const embedder = method.needs?.embedder ? await createEmbedder(o.embedder) : undefined;
         try {
           const r = await runSelection({
@@ -366,31 +369,52 @@ export function registerHero(program: Command): void {
     });
 
   judgeOptions(
-    hero
-      .command('check-reader')
-      .description("a reader's agreement with the chains' confident pairs, before trusting it"),
+    hero.command('check-reader').description("a reader's agreement with the chains, before trusting it"),
   )
     .requiredOption('--data <dir>', 'dataset root')
+    .option(
+      '--protocol <p>',
+      'listwise (each chain image re-inserted into its chain) | pairwise (the confident pairs)',
+      'listwise',
+    )
     .option('--sample <n>', 'a seeded sample of this many pairs (default: all)')
     .option('--seed <s>', 'seed', '0')
     .option('--json', 'print JSON')
     .action(
       async (
-        o: Parameters<typeof judgeFlags>[0] & { data: string; sample?: string; seed: string; json?: boolean },
+        o: Parameters<typeof judgeFlags>[0] & {
+          data: string;
+          protocol: string;
+          sample?: string;
+          seed: string;
+          json?: boolean;
+        },
       ) => {
+        if (o.protocol !== 'listwise' && o.protocol !== 'pairwise')
+          throw new UsageError('--protocol must be listwise or pairwise');
         const j = await openJudge(resolveJudgeSettings(judgeFlags(o)));
         try {
           const sample =
             o.sample === undefined
               ? undefined
               : parseNumberFlag('--sample', o.sample, (n) => Number.isInteger(n) && n > 0);
-          const r = await checkReader({
+          const opts = {
             data: o.data,
             judge: j.judge,
             encoder: j.encoder,
             ...(sample ? { sample } : {}),
             seed: o.seed,
-          });
+          };
+          if (o.protocol === 'listwise') {
+            const r = await checkReaderListwise(opts);
+            if (o.json) printJson(r);
+            else
+              printLines([
+                `${r.reader}, listwise: places ${r.agree}/${r.insertions} chain images exactly where their chain has them = ${(100 * r.agreement).toFixed(1)} % (95 % Wilson ${(100 * r.ci[0]).toFixed(1)}–${(100 * r.ci[1]).toFixed(1)} %), ${(100 * r.within_one).toFixed(1)} % within one position, mean |error| ${r.mean_abs_error.toFixed(2)}, ${r.unresolved} unresolved`,
+              ]);
+            return;
+          }
+          const r = await checkReader(opts);
           if (o.json) printJson(r);
           else
             printLines([
@@ -475,8 +499,8 @@ export function registerHero(program: Command): void {
             });
           else
             printLines([
-              `built ${r.chains} chains for ${r.films} films with ${j.judge.name}: ${r.pairs} pairs, ${(100 * r.confident_share).toFixed(1)} % confident, ${r.still_replacements} still replacements, ridge in ${r.ridge_used} chains`,
-              `stability on ${r.stability.chains} re-judged chains: agreement ${(100 * r.stability.agreement).toFixed(1)} %, Kendall τ ${r.stability.kendall_tau.toFixed(3)}`,
+              `built ${r.chains} chains for ${r.films} films with ${j.judge.name}: ${r.pairs} pairs, ${(100 * r.confident_share).toFixed(1)} % confident, ${r.still_replacements} still replacements, ${r.still_floor_unmet} chains kept with the still floor unmet (no still left), ridge in ${r.ridge_used} chains`,
+              `stability on ${r.stability.chains} chains re-judged with the letters swapped between the images: agreement ${(100 * r.stability.agreement).toFixed(1)} %, Kendall τ ${r.stability.kendall_tau.toFixed(3)}`,
               ...(r.rubric
                 ? [
                     `rubric: ${r.rubric.rules} rules kept, ${r.rubric.pruned_by_phase_b} pruned by Phase B; per round ${[
@@ -511,7 +535,17 @@ export function registerHero(program: Command): void {
     )
     .requiredOption('--data <dir>', 'dataset root')
     .requiredOption('--track <dir>', 'the rebuilt 1 fps track')
-    .option('--protocol <p>', INSERTION_PROTOCOLS.join(' | '), 'pairwise')
+    .option(
+      '--protocol <p>',
+      `${INSERTION_PROTOCOLS.join(' | ')} (listwise: the published positional question)`,
+      'listwise',
+    )
+    .option('--both-orders', 'listwise: ask again with the chain shown worst first and record disagreements')
+    .option(
+      '--disagreement <rule>',
+      `with --both-orders, how a disagreement scores: ${DISAGREEMENT_RULES.join(' | ')}`,
+      'error',
+    )
     .option('--include-stills', 'add the human reference row "stills"')
     .option('--rescore-official', 'score the official selections of eval/baselines.jsonl with this reader')
     .option('--missing <how>', 'a film without a submission: error | zero', 'error')
@@ -528,6 +562,8 @@ export function registerHero(program: Command): void {
           data: string;
           track: string;
           protocol: string;
+          bothOrders?: boolean;
+          disagreement: string;
           includeStills?: boolean;
           rescoreOfficial?: boolean;
           missing: string;
@@ -541,6 +577,12 @@ export function registerHero(program: Command): void {
       ) => {
         if (!INSERTION_PROTOCOLS.includes(o.protocol as InsertionProtocol))
           throw new UsageError(`--protocol must be ${INSERTION_PROTOCOLS.join(', ')}`);
+        if (o.bothOrders && o.protocol !== 'listwise')
+          throw new UsageError(
+            '--both-orders applies to --protocol listwise (pairwise and binary already ask both placements)',
+          );
+        if (!DISAGREEMENT_RULES.includes(o.disagreement as DisagreementRule))
+          throw new UsageError(`--disagreement must be ${DISAGREEMENT_RULES.join(', ')}`);
         if (o.missing !== 'error' && o.missing !== 'zero')
           throw new UsageError('--missing must be error or zero');
         const names = new Map<string, number>();
@@ -561,6 +603,8 @@ export function registerHero(program: Command): void {
             judge: j.judge,
             encoder: j.encoder,
             protocol: o.protocol as InsertionProtocol,
+            bothOrders: !!o.bothOrders,
+            disagreement: o.disagreement as DisagreementRule,
             includeStills: !!o.includeStills,
             rescoreOfficial: !!o.rescoreOfficial,
             missing: o.missing,
@@ -594,6 +638,7 @@ export function registerHero(program: Command): void {
           const run = {
             reader: j.judge.name,
             protocol: o.protocol,
+            both_orders: !!o.bothOrders,
             ...j.judge.stats,
             insertions: r.insertions.length,
             complete: r.complete,
@@ -604,7 +649,7 @@ export function registerHero(program: Command): void {
           else
             printLines([
               heroTable(r.summary),
-              `${j.judge.stats.calls} calls, ${j.judge.stats.cached} from cache`,
+              `${j.judge.stats.calls} calls, ${j.judge.stats.cached} from cache (${r.summary.questions} questions for ${r.insertions.length} insertions)`,
               `reports: ${files.join(', ')}`,
             ]);
           if (!r.complete)

@@ -14,7 +14,9 @@ export function registerMedia(program: Command): void {
 
   media
     .command('probe')
-    .description('duration, frame rate, frame count, size and audio of a video')
+    .description(
+      'duration, frame rate (variable or not, real mean rate), frame count, displayed size and audio of a video',
+    )
     .argument('<video>')
     .option('--json', 'print JSON')
     .action(async (video: string, o: { json?: boolean }) => {
@@ -26,11 +28,14 @@ export function registerMedia(program: Command): void {
         width: i.width,
         height: i.height,
         has_audio: i.has_audio,
+        vfr: i.vfr,
+        mean_fps: i.mean_fps,
+        rotation: i.rotation,
       };
       if (o.json) printJson(out);
       else
         printLines([
-          `${video}: ${i.width}×${i.height}, ${i.frames} frames at ${i.fpsRational.num}/${i.fpsRational.den} fps (${i.fps.toFixed(3)}), ${i.duration_s.toFixed(3)} s, ${i.has_audio ? 'with' : 'no'} audio`,
+          `${video}: ${i.width}×${i.height}, ${i.frames} frames at ${i.fpsRational.num}/${i.fpsRational.den} fps (${i.fps.toFixed(3)}), ${i.vfr ? `variable rate, mean ${i.mean_fps.toFixed(3)} fps, ` : ''}${i.duration_s.toFixed(3)} s, ${i.has_audio ? 'with' : 'no'} audio${i.rotation ? `, shown turned ${i.rotation}°` : ''}`,
         ]);
     });
 

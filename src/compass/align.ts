@@ -2,15 +2,19 @@
  * `compass align` (SPEC §3.4): human pairwise judgments against automatic per-case scores.
  *  - win rates per dimension and model (a vote for the model 1, a tie ½, a loss 0), with
  *    case-clustered bootstrap 95 % intervals;
+ *  - the overall human score per model: the mean of its dimension-level win rates (seed D: "the
+ *    overall human score averages the four dimension-level rates");
  *  - agreement of decisive majorities (a strict majority of an item's votes for A or for B; other
  *    items excluded, coverage reported) with the sign of the automatic score difference (a
  *    difference of exactly 0 counts as disagreement; a decisive item whose case has no automatic
- *    score for one of its two models is excluded too, and counted as `unscored`);
+ *    score for one of its two models is excluded too, and counted as `unscored`), with a
+ *    case-clustered bootstrap 95 % interval;
  *  - model-level Spearman per dimension between human win rates and mean automatic scores, with an
  *    exact permutation p for up to 9 models and an asymptotic one above, and a case-clustered
- *    bootstrap interval;
+ *    bootstrap interval (a case drawn k times enters the automatic means k times);
  *  - Krippendorff's α (nominal) per model pair: annotators × items, each vote coded as the model it
- *    chose or as a tie, so the order in which a pair was shown does not matter.
+ *    chose or as a tie, so the order in which a pair was shown does not matter; summarised across
+ *    pairs (mean, min, max).
  * An item is (case, unordered model pair, dimension).
  */
 import { z } from 'zod';
@@ -48,15 +52,61 @@ export interface AlignResult {
   dimensions: string[];
   win_rates: Record<string, Record<string, number>>;
   win_rates_ci: Record<string, Record<string, [number, number]>>;
+  /** Per model: the mean of its dimension-level win rates. */
+  overall_human: Record<string, number>;
   agreement: Record<
     string,
-    { rate: number | null; coverage: number; n: number; items: number; unscored: number }
+    {
+      rate: number | null;
+      ci: [number, number] | null;
+      coverage: number;
+      n: number;
+      items: number;
+      unscored: number;
+    }
   >;
   spearman: Record<
     string,
     { rho: number | null; p_exact?: number; p_asymptotic?: number; ci: [number, number] | null }
   >;
   alpha: Record<string, number | null>;
+  /** α across model pairs (those with a value). */
+  alpha_summary: { mean: number; min: number; max: number; pairs: number } | null;
+}
+
+/**
+ * Mean automatic score of a model in a dimension; with `mult`, only the cases it names, each
+ * counted as many times as it was drawn.
+ */
+export function autoMean(
+  scores: readonly AutoScore[],
+  model: string,
+  dimension: string,
+  mult?: ReadonlyMap<string, number>,
+): number {
+  let s = 0;
+  let n = 0;
+  for (const x of scores) {
+    if (x.model !== model || x.dimension !== dimension) continue;
+    const w = mult ? (mult.get(x.case_id) ?? 0) : 1;
+    s += w * x.score;
+    n += w;
+  }
+  return n ? s / n : Number.NaN;
+}
+
+/** How many times each case was drawn into a clustered resample of `all`. */
+export function caseMultiplicity(
+  sample: readonly { case_id: string }[],
+  all: readonly { case_id: string }[],
+): Map<string, number> {
+  const count = (xs: readonly { case_id: string }[]) => {
+    const m = new Map<string, number>();
+    for (const x of xs) m.set(x.case_id, (m.get(x.case_id) ?? 0) + 1);
+    return m;
+  };
+  const full = count(all);
+  return new Map([...count(sample)].map(([c, n]) => [c, n / full.get(c)!]));
 }
 
 /** Read and cross-check both files: every judgment's models and dimension must have scores. */
@@ -122,9 +172,11 @@ export function align(
     dimensions,
     win_rates: {},
     win_rates_ci: {},
+    overall_human: {},
     agreement: {},
     spearman: {},
     alpha: {},
+    alpha_summary: null,
   };
   for (const d of dimensions) {
     const dv = votes.filter((v) => v.dimension === d);
@@ -145,27 +197,39 @@ export function align(
       const k = `${v.case_id}|${pairKey(v.model_a, v.model_b)}`;
       items.set(k, [...(items.get(k) ?? []), v]);
     }
-    let decisive = 0;
-    let agree = 0;
+    // per item: null when not decisive, else whether the automatic difference agrees
+    const verdicts: { case_id: string; agrees: boolean | null }[] = [];
     let unscored = 0;
     for (const item of items.values()) {
       const tally = new Map<string, number>();
       for (const v of item) tally.set(chosen(v), (tally.get(chosen(v)) ?? 0) + 1);
       const winner = [...tally.entries()].find(([c, n]) => c !== 'tie' && n > item.length / 2)?.[0];
-      if (!winner) continue;
+      if (!winner) {
+        verdicts.push({ case_id: item[0]!.case_id, agrees: null });
+        continue;
+      }
       const loser = item[0]!.model_a === winner ? item[0]!.model_b : item[0]!.model_a;
       const sw = score.get(`${item[0]!.case_id}|${winner}|${d}`);
       const sl = score.get(`${item[0]!.case_id}|${loser}|${d}`);
       // a case the automatic side did not measure for one of the two (export-scores leaves it out) says nothing
       if (sw === undefined || sl === undefined) {
         unscored++;
+        verdicts.push({ case_id: item[0]!.case_id, agrees: null });
         continue;
       }
-      decisive++;
-      if (sw - sl > 0) agree++;
+      verdicts.push({ case_id: item[0]!.case_id, agrees: sw - sl > 0 });
     }
+    const rate = (xs: readonly { agrees: boolean | null }[]) => {
+      const dec = xs.filter((x) => x.agrees !== null);
+      return dec.length ? dec.filter((x) => x.agrees).length / dec.length : Number.NaN;
+    };
+    const decisive = verdicts.filter((x) => x.agrees !== null).length;
+    const agreeCi = decisive
+      ? clusteredBootstrap(verdicts, (x) => x.case_id, rate, { B: o.B, seed: `${o.seed}/agree/${d}` }).ci
+      : null;
     r.agreement[d] = {
-      rate: decisive ? agree / decisive : null,
+      rate: decisive ? rate(verdicts) : null,
+      ci: agreeCi?.every(Number.isFinite) ? agreeCi : null,
       coverage: items.size ? decisive / items.size : 0,
       n: decisive,
       items: items.size,
@@ -173,27 +237,21 @@ export function align(
     };
     // model-level Spearman: human win rate vs mean automatic score
     const ms = models.filter((m) => r.win_rates[d]![m] !== undefined);
-    const autoMean = (m: string, cases?: Set<string>) => {
-      const xs = scores
-        .filter((s) => s.model === m && s.dimension === d && (!cases || cases.has(s.case_id)))
-        .map((s) => s.score);
-      return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN;
-    };
     if (ms.length >= 2) {
       const human = ms.map((m) => r.win_rates[d]![m]!);
-      const auto = ms.map((m) => autoMean(m));
+      const auto = ms.map((m) => autoMean(scores, m, d));
       const rho = spearman(human, auto);
       const b = clusteredBootstrap(
         dv,
         (v) => v.case_id,
         (sample) => {
           const w = winRates(sample, ms);
-          const cs = new Set(sample.map((v) => v.case_id));
+          const mult = caseMultiplicity(sample, dv);
           const keep = ms.filter((m) => w[m] !== undefined);
           return keep.length >= 2
             ? spearman(
                 keep.map((m) => w[m]!),
-                keep.map((m) => autoMean(m, cs)),
+                keep.map((m) => autoMean(scores, m, d, mult)),
               )
             : Number.NaN;
         },
@@ -207,6 +265,10 @@ export function align(
         ci: b.ci.every(Number.isFinite) ? b.ci : null,
       };
     } else r.spearman[d] = { rho: null, ci: null };
+  }
+  for (const m of models) {
+    const ws = dimensions.map((d) => r.win_rates[d]![m]).filter((w): w is number => w !== undefined);
+    if (ws.length) r.overall_human[m] = ws.reduce((a, b) => a + b, 0) / ws.length;
   }
   // Krippendorff's α (nominal) per model pair, over every dimension's items
   const pairs = [...new Set(votes.map((v) => pairKey(v.model_a, v.model_b)))].sort();
@@ -229,5 +291,13 @@ export function align(
       r.alpha[pk] = null;
     }
   }
+  const as = Object.values(r.alpha).filter((a): a is number => a !== null);
+  if (as.length)
+    r.alpha_summary = {
+      mean: as.reduce((a, b) => a + b, 0) / as.length,
+      min: Math.min(...as),
+      max: Math.max(...as),
+      pairs: as.length,
+    };
   return r;
 }

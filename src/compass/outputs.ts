@@ -6,21 +6,21 @@
 import { join } from 'node:path';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { writeJsonl } from '../store/jsonl.js';
-import { type ResponseSummary, type ScoreRun, summarize } from './score.js';
+import { type MissingPolicy, type ResponseSummary, type ScoreRun, summarize } from './score.js';
 
 export async function writeResponseRun(
   out: string,
   run: ScoreRun,
   models: readonly string[],
-  meta: { embedder: string; wall_s: number },
+  meta: { embedder: string; wall_s: number; missing?: MissingPolicy },
 ): Promise<ResponseSummary> {
-  const summary = summarize(run.rows, models);
+  const summary = summarize(run.rows, models, meta.missing ?? 'zero');
   await writeJsonl(join(out, 'response.jsonl'), run.rows);
   await writeFileAtomic(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   const { scanned, cached, timings, missing, failed } = run;
   await writeFileAtomic(
     join(out, 'run.json'),
-    `${JSON.stringify({ ...meta, scanned, cached, timings, missing, failed }, null, 2)}\n`,
+    `${JSON.stringify({ embedder: meta.embedder, wall_s: meta.wall_s, scanned, cached, timings, missing, failed }, null, 2)}\n`,
   );
   return summary;
 }

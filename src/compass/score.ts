@@ -1,22 +1,40 @@
 /**
  * `compass score`: keyframe response for whole model folders
- * (`<videos>/<model>/<case_id>__<prompt_mode>.mp4`). One row per video; a missing video is
- * reported and skipped, a video that fails is named with its error, the rest are scored. Scans
+ * (`<videos>/<model>/<case_id>__<prompt_mode>.mp4`). One row per expected video: a missing video,
+ * or one that cannot be decoded, scores 0 on every metric (status `missing` / `failed`, named
+ * and counted), so every model is compared on the same cases; `missing: 'skip'` instead keeps only
+ * the videos every model has. A one-take video shorter than a target is scored (the keyframes it
+ * cannot reach are misses). Scans
  * come from the scan cache when it holds them, so scoring again with other metric constants
  * decodes nothing.
  */
 import { existsSync } from 'node:fs';
 import type { Embedder } from '../embed/embedder.js';
-import { BadInputError, KfbenchError } from '../errors.js';
+import { KfbenchError } from '../errors.js';
 import type { ShotOptions } from '../media/shots.js';
 import { type LoadedCase, type PromptMode, videoPath } from './cases.js';
 import type { ResponseOptions, ScanOptions } from './response/options.js';
-import { METRICS, type MetricScores, type ResponseReport, scoreResponse } from './response/report.js';
+import {
+  METRICS,
+  type MetricScores,
+  type ResponseReport,
+  scoreResponse,
+  zeroResponse,
+} from './response/report.js';
 import type { ScanTimings } from './response/scan.js';
 import { cachedScan, type ScanCache } from './response/scan-cache.js';
+import type { SegmentFn } from './segment.js';
+
+export type VideoStatus = 'scored' | 'missing' | 'failed';
 
 export interface ResponseRow extends ResponseReport {
   model: string;
+  /** scored; or missing / failed (not decodable): every metric 0. */
+  status: VideoStatus;
+  /** What cut the video into shots: pixel (the shot detector) or judge (seed E.2). */
+  segmenter: string;
+  /** With the judge segmenter: the judge's own assignment of each keyframe to a shot. */
+  judge_assignments?: Record<string, number | null>;
   prompt_mode: PromptMode;
   structure: LoadedCase['structure'];
   n_keyframes: number;
@@ -42,6 +60,9 @@ export interface ScoreInput {
   scan?: Partial<ScanOptions>;
   shots?: Partial<ShotOptions>;
   cache?: ScanCache | undefined;
+  /** Segment with the judge (seed E.2) instead of the pixel detector; absent = pixel. */
+  segment?: SegmentFn | undefined;
+  /** Called with done = 0 before the first video (so progress shows from the start), then per video. */
   onVideo?: (done: number, total: number, label: string) => void;
 }
 
@@ -60,10 +81,26 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
     timings: { decode_embed_s: 0, pixels_s: 0 },
   };
   let done = 0;
+  o.onVideo?.(0, jobs.length, 'scanning');
   for (const j of jobs) {
     const label = `${j.model}/${j.c.case_id}__${j.mode}`;
+    const meta = {
+      model: j.model,
+      prompt_mode: j.mode,
+      structure: j.c.structure,
+      n_keyframes: j.c.keyframes.length,
+      conditioning: j.c.conditioning,
+    };
+    const zero = (status: VideoStatus) =>
+      run.rows.push({
+        ...meta,
+        status,
+        segmenter: o.segment ? 'judge' : 'pixel',
+        ...zeroResponse(j.c, o.embedder, o.response),
+      });
     if (!existsSync(j.video)) {
       run.missing.push(j.video);
+      zero('missing');
     } else {
       try {
         const { scan, cached } = await cachedScan(
@@ -76,19 +113,19 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
         );
         if (cached) run.cached++;
         else run.scanned++;
-        if (j.c.structure === 'one_take') checkTargets(j.c, scan.video.duration_s, j.video);
-        const report = scoreResponse(j.c, scan, o.embedder, o.response);
+        const seg = o.segment ? await o.segment(j.c, j.video, scan.shots) : undefined;
+        const report = scoreResponse(j.c, seg ? { ...scan, shots: seg.shots } : scan, o.embedder, o.response);
         run.rows.push({
-          model: j.model,
-          prompt_mode: j.mode,
-          structure: j.c.structure,
-          n_keyframes: j.c.keyframes.length,
-          conditioning: j.c.conditioning,
+          ...meta,
+          status: 'scored',
+          segmenter: seg?.segmenter ?? 'pixel',
+          ...(seg?.assignments ? { judge_assignments: seg.assignments } : {}),
           ...report,
         });
       } catch (e) {
         if (!(e instanceof KfbenchError)) throw e;
         run.failed.push({ video: j.video, error: e.message });
+        zero('failed');
       }
     }
     o.onVideo?.(++done, jobs.length, label);
@@ -96,18 +133,31 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
   return run;
 }
 
-/** A one-take video must last past every target time. */
-export function checkTargets(c: LoadedCase, duration_s: number, video: string): void {
-  const last = c.keyframes[c.keyframes.length - 1]?.t_target_s ?? 0;
-  if (duration_s <= last) {
-    throw new BadInputError(
-      `lasts ${duration_s.toFixed(3)} s, shorter than case ${c.case_id}'s last target (${c.keyframes[c.keyframes.length - 1]!.kf_id} at ${last} s)`,
-      { file: video },
-    );
-  }
+/** How leaderboards treat a missing or undecodable video: 0 on every metric, or skip its case for every model. */
+export type MissingPolicy = 'zero' | 'skip';
+
+const videoKey = (r: { case_id: string; prompt_mode: string }) => `${r.case_id}__${r.prompt_mode}`;
+
+/**
+ * With `skip`, only the videos (case and prompt mode) that every model has, scored; with `zero`,
+ * every row (missing and failed ones score 0).
+ */
+export function commonRows<R extends { model: string; case_id: string; prompt_mode: string }>(
+  rows: readonly R[],
+  models: readonly string[],
+  policy: MissingPolicy,
+  present: (r: R) => boolean,
+): R[] {
+  if (policy === 'zero') return [...rows];
+  const have = new Map<string, Set<string>>();
+  for (const r of rows)
+    if (present(r)) have.set(videoKey(r), (have.get(videoKey(r)) ?? new Set()).add(r.model));
+  const all = new Set([...have].filter(([, ms]) => models.every((m) => ms.has(m))).map(([k]) => k));
+  return rows.filter((r) => all.has(videoKey(r)));
 }
 
 export interface SummaryCell {
+  /** Videos in the mean (present or zero-scored). */
   n: number;
   metrics: MetricScores;
   groups: { keyframe_fidelity: number; temporal_organization: number };
@@ -116,10 +166,16 @@ export interface SummaryCell {
 export interface ResponseSummary {
   embedder: string;
   gamma: number;
+  /** zero: missing/undecodable videos score 0; skip: every model restricted to the videos all have. */
+  missing: MissingPolicy;
+  /** The segmenters that cut the videos into shots (pixel, judge). */
+  segmenter: string;
   models: Record<
     string,
     {
       all: SummaryCell;
+      /** Videos scored / expected (missing and undecodable ones are not present). */
+      coverage: { present: number; expected: number };
       by_keyframes: Record<string, SummaryCell>;
       by_structure: Record<string, SummaryCell>;
       by_prompt_mode: Record<string, SummaryCell>;
@@ -149,13 +205,29 @@ function by(rows: readonly ResponseRow[], key: (r: ResponseRow) => string): Reco
 }
 
 /** Means by model, overall and by keyframe count, structure, prompt mode and conditioning. */
-export function summarize(rows: readonly ResponseRow[], models: readonly string[]): ResponseSummary {
-  const out: ResponseSummary = { embedder: rows[0]?.embedder ?? '', gamma: rows[0]?.gamma ?? 0, models: {} };
+export function summarize(
+  allRows: readonly ResponseRow[],
+  models: readonly string[],
+  policy: MissingPolicy = 'zero',
+): ResponseSummary {
+  const rows = commonRows(allRows, models, policy, (r) => (r.status ?? 'scored') === 'scored');
+  const out: ResponseSummary = {
+    embedder: allRows[0]?.embedder ?? '',
+    gamma: allRows[0]?.gamma ?? 0,
+    missing: policy,
+    segmenter: [...new Set(allRows.map((r) => r.segmenter ?? 'pixel'))].sort().join(', ') || 'pixel',
+    models: {},
+  };
   for (const m of models) {
     const mine = rows.filter((r) => r.model === m);
+    const expected = allRows.filter((r) => r.model === m);
     if (!mine.length) continue;
     out.models[m] = {
       all: cell(mine),
+      coverage: {
+        present: expected.filter((r) => (r.status ?? 'scored') === 'scored').length,
+        expected: expected.length,
+      },
       by_keyframes: by(mine, (r) => String(r.n_keyframes).padStart(2, '0')),
       by_structure: by(mine, (r) => r.structure),
       by_prompt_mode: by(mine, (r) => r.prompt_mode),

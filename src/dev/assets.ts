@@ -1,17 +1,8 @@
-/** Where files shipped with the package (photographs, prompt templates) live. */
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+/** Files shipped with the package for the development tools (photographs). */
+import { join } from 'node:path';
+import { packageRoot } from '../store/package-root.js';
 
-/** The package root: the folder holding package.json, found from this file (src/ or dist/). */
-export function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 5; i++) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'assets'))) return dir;
-    dir = resolve(dir, '..');
-  }
-  throw new Error('cannot find the kfbench package root (assets/ missing)');
-}
+export { packageRoot };
 
 export function photoPath(name: string): string {
   return join(packageRoot(), 'assets', 'photos', name);

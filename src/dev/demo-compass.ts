@@ -43,7 +43,7 @@ export async function runCompassDemo(root: string, log: (line: string) => void):
       embedder,
       cache,
       onVideo: (done, total) => {
-        if (done % 28 === 0 || done === total) log(`scored ${done}/${total} videos`);
+        if (done > 0 && (done % 28 === 0 || done === total)) log(`scored ${done}/${total} videos`);
       },
     });
     const summary = await writeResponseRun(out, run, p.models, {

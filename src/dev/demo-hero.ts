@@ -11,12 +11,12 @@ import { join } from 'node:path';
 import { buildChains } from '../hero/build.js';
 import { datasetPaths } from '../hero/dataset/layout.js';
 import { type EvaluateResult, evaluate } from '../hero/evaluate.js';
-import { writeEvaluation } from '../hero/outputs.js';
 import { fitHeroReader } from '../hero/reader.js';
 import { METHODS } from '../hero/select/registry.js';
 import { runSelection } from '../hero/select/run.js';
 import { writeReaderFile } from '../judge/local.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
+import { writeEvaluation } from '../report/hero-outputs.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { writeJsonl } from '../store/jsonl.js';
 import { startEmulator } from './emulator/server.js';
@@ -90,7 +90,7 @@ export async function runHeroDemo(out: string, log: (line: string) => void): Pro
           methods,
           judge: emuJudge.judge,
           encoder: emuJudge.encoder,
-          protocol: 'pairwise',
+          protocol: 'listwise',
           bootstrapB: 200,
           concurrency: 16,
         });
@@ -133,7 +133,7 @@ export async function runHeroDemo(out: string, log: (line: string) => void): Pro
         methods,
         judge: local.judge,
         encoder: local.encoder,
-        protocol: 'pairwise',
+        protocol: 'listwise',
         includeStills: true,
         concurrency: 8,
       });

@@ -7,14 +7,21 @@
  *  3. Bradley–Terry per chain (unresolved = tie; the ridge when separable is recorded) → gamma,
  *     theta_0_100 (weakest 0, strongest 100), order by gamma;
  *  4. still floor: a still in the bottom half is deleted and replaced by another still of the film
- *     (its pairs judged), counted;
- *  7. stability: a seeded sample of chains is re-judged with the arguments swapped and a re-check
- *     marker in the prompt (so a cached answer is not reused); agreement of pair outcomes and
- *     Kendall τ between the two strength orders are recorded.
+ *     (its pairs judged), counted; when the film runs out of stills while its still is still in the
+ *     bottom half, the chain is kept but flagged `still_floor_unmet: true` and counted;
+ *  7. stability: a seeded sample of chains is re-judged as different questions: every pair again
+ *     in both placements with the images relabelled (the letters swapped between the two images,
+ *     template `pairwise-relabelled`) and with sampling seed 1 (the first judgement sends none) for
+ *     backends that take one, so a cached or deterministic answer is not simply repeated;
+ *     agreement of pair outcomes and Kendall τ between the two strength orders are recorded. It
+ *     measures how much an order depends on the labels and wording of the question (at
+ *     temperature 0 nothing else varies).
+ * Stills are read from the file they are listed as (`.jpg`, `.jpeg`, any case) and written under
+ * images/ as `<image_id>.jpg`.
  * Writes chains.jsonl, the chain images under images/ and images/image_sha256.jsonl in the
  * published shape, atomically. With `learnRubric`, steps 5 (rubric learning, `rubric-learn.ts`)
- * and 6 (Phase B: rules whose source pair holds a still a floor step deleted are moved to
- * `pruned_by_phase_b`) come before the final build, and rubrics.jsonl and
+ * and 6 (Phase B: rules whose source pair holds a still that a floor step deleted *in the chain the
+ * rule came from* are moved to `pruned_by_phase_b`) come before the final build, and rubrics.jsonl and
  * stats/rubric_proposals.jsonl are written too.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -67,8 +74,10 @@ export interface BuildReport {
   pairs: number;
   confident_share: number;
   still_replacements: number;
+  /** Chains kept with their still in the bottom half because the film ran out of stills. */
+  still_floor_unmet: number;
   ridge_used: number;
-  stability: { chains: number; agreement: number; kendall_tau: number };
+  stability: { chains: number; agreement: number; kendall_tau: number; measures: string };
   /** With rubric learning: every round of every film, rules kept, rules pruned by Phase B. */
   rubric?: { rounds: (RoundReport & { movie_id: string })[]; rules: number; pruned_by_phase_b: number };
 }
@@ -83,6 +92,12 @@ interface Member {
 }
 
 const pairKey = (a: string, b: string) => [a, b].sort().join('|');
+
+/** The sampling seed of the stability re-judgement (the first judgement sends none). */
+const STABILITY_SEED = 1;
+
+const STABILITY_MEASURES =
+  'a sample of chains re-judged pair by pair in both placements with the letters swapped between the two images and sampling seed 1 (for backends that take a seed): the share of pair outcomes that came out the same, and Kendall τ between the two strength orders (how much an order depends on the labels of the question and, above temperature 0, on sampling; at temperature 0 only the labels vary)';
 
 function clipFile(lsmdc: string, movie: string, clip: string): string {
   const f = clipFiles(lsmdc, movie).get(clip);
@@ -142,8 +157,9 @@ export async function buildChains(o: BuildOptions): Promise<BuildReport> {
     pairs: 0,
     confident_share: 0,
     still_replacements: 0,
+    still_floor_unmet: 0,
     ridge_used: 0,
-    stability: { chains: 0, agreement: Number.NaN, kendall_tau: Number.NaN },
+    stability: { chains: 0, agreement: Number.NaN, kendall_tau: Number.NaN, measures: STABILITY_MEASURES },
   };
   if (o.learnRubric) report.rubric = { rounds: [], rules: 0, pruned_by_phase_b: 0 };
   const rubricRows: { movie_id: string; criteria: Criterion[]; pruned_by_phase_b: Criterion[] }[] = [];
@@ -177,7 +193,10 @@ export async function buildChains(o: BuildOptions): Promise<BuildReport> {
       heroInstructions(movieRow, learned ? { criteria: learned.criteria } : rubrics.get(movie)),
     );
     if (learned) {
-      const { kept, pruned } = phaseB(learned.criteria, new Set([...learned.deleted, ...fb.deleted]));
+      const deletedIn = new Map(learned.deletedIn);
+      for (const [chain, ids] of fb.deletedIn)
+        deletedIn.set(chain, new Set([...(deletedIn.get(chain) ?? []), ...ids]));
+      const { kept, pruned } = phaseB(learned.criteria, deletedIn);
       rubricRows.push({ movie_id: movie, criteria: kept, pruned_by_phase_b: pruned });
       proposalRows.push(...learned.proposals.map((p) => ({ movie_id: movie, ...p })));
       report.rubric!.rounds.push(...learned.rounds.map((r) => ({ movie_id: movie, ...r })));
@@ -186,6 +205,7 @@ export async function buildChains(o: BuildOptions): Promise<BuildReport> {
     }
     const chains = fb.chains;
     report.still_replacements += fb.replacements;
+    report.still_floor_unmet += fb.floorUnmet;
     report.ridge_used += fb.ridge;
     confident += fb.confident;
     stabAgree.push(...fb.stabAgree);
@@ -216,6 +236,7 @@ export async function buildChains(o: BuildOptions): Promise<BuildReport> {
     chains: stabAgree.length,
     agreement: avg(stabAgree),
     kendall_tau: avg(stabTau.filter((t) => Number.isFinite(t))),
+    measures: STABILITY_MEASURES,
   };
   await writeFileAtomic(paths.buildReport, `${JSON.stringify(report, null, 2)}\n`);
   return report;
@@ -226,8 +247,10 @@ interface FilmBuild {
   chains: ChainRow[];
   members: Member[][];
   replacements: number;
-  /** Stills the floor deleted. */
-  deleted: Set<string>;
+  /** Chains whose still stayed in the bottom half (no still left). */
+  floorUnmet: number;
+  /** Stills the floor deleted, by chain id. */
+  deletedIn: Map<string, Set<string>>;
   confident: number;
   pairs: number;
   ridge: number;
@@ -250,7 +273,8 @@ async function buildFilm(
     chains: [],
     members: [],
     replacements: 0,
-    deleted: new Set(),
+    floorUnmet: 0,
+    deletedIn: new Map(),
     confident: 0,
     pairs: 0,
     ridge: 0,
@@ -258,23 +282,35 @@ async function buildFilm(
     stabTau: [],
   };
   const stillDir = join(o.stills, movie);
-  const stillIds = existsSync(stillDir)
-    ? readdirSync(stillDir)
-        .filter((f) => /\.jpe?g$/i.test(f))
-        .map((f) => f.replace(/\.jpe?g$/i, ''))
-        .sort()
-    : [];
+  // each still is read back from the file it was listed as (.jpg, .jpeg, any case)
+  const stillFiles = new Map<string, string>();
+  if (existsSync(stillDir))
+    for (const name of readdirSync(stillDir).sort())
+      if (/\.jpe?g$/i.test(name)) {
+        const id = name.replace(/\.jpe?g$/i, '');
+        if (stillFiles.has(id))
+          throw new BadInputError(
+            `two stills of ${movie} share the id ${id} (${stillFiles.get(id)}, ${name})`,
+            {
+              file: join(stillDir, name),
+            },
+          );
+        stillFiles.set(id, name);
+      }
+  const stillIds = [...stillFiles.keys()].sort();
   if (stillIds.length === 0)
     throw new BadInputError(`no publicity stills for ${movie} (expected ${stillDir}/<image_id>.jpg)`);
   const rng = createRng(`${o.seed ?? 0}/build/${movie}`);
   const order = shuffled(stillIds, rng);
   const stillMember = async (id: string): Promise<Member> => {
-    const file = join(stillDir, `${id}.jpg`);
+    const file = join(stillDir, stillFiles.get(id)!);
     return { id, source: 'still', image: await o.encoder.fromFile(file), bytes: readFileSync(file) };
   };
   const taken = new Set<string>();
   const chains = [];
   for (let c = 0; c < perFilm; c++) {
+    const chainId = `${movie.slice(0, 8)}_c${String(c).padStart(2, '0')}`;
+    const deletedHere = new Set<string>();
     const members: Member[] = [await stillMember(order[c % order.length]!)];
     const clipsInChain = new Set<string>();
     while (members.length < 6)
@@ -313,14 +349,19 @@ async function buildFilm(
     let { bt, sorted } = rank();
     // still floor
     const usedStills = new Set([members[0]!.id]);
+    let floorUnmet = false;
     for (;;) {
       const still = sorted.findIndex((m) => m.source === 'still');
       if (still < 3) break;
       const next = order.find((s) => !usedStills.has(s));
-      if (!next) break;
+      if (!next) {
+        floorUnmet = true;
+        f.floorUnmet++;
+        break;
+      }
       usedStills.add(next);
       const idx = members.findIndex((m) => m.source === 'still');
-      f.deleted.add(members[idx]!.id);
+      deletedHere.add(members[idx]!.id);
       members[idx] = await stillMember(next);
       f.replacements++;
       await judgeAll();
@@ -350,8 +391,11 @@ async function buildFilm(
       for (const p of pairs) {
         const a = members.find((m) => m.id === p.a)!;
         const b = members.find((m) => m.id === p.b)!;
-        const re = await comparePair(o.judge, b.image, a.image, `${instructions}\n(Re-check.)`);
-        const w = re.status === 'confident' ? (re.winner === 'A' ? b.id : a.id) : null;
+        const re = await comparePair(o.judge, a.image, b.image, instructions, {
+          relabel: true,
+          seed: STABILITY_SEED,
+        });
+        const w = re.status === 'confident' ? (re.winner === 'A' ? a.id : b.id) : null;
         if (w === p.winner) same++;
         comps.push({ a: p.a, b: p.b, score: w === null ? 0.5 : w === p.a ? 1 : 0 });
       }
@@ -365,8 +409,9 @@ async function buildFilm(
       f.stabAgree.push(stability.agreement);
       f.stabTau.push(tau);
     }
+    if (deletedHere.size) f.deletedIn.set(chainId, deletedHere);
     chains.push({
-      chain_id: `${movie.slice(0, 8)}_c${String(c).padStart(2, '0')}`,
+      chain_id: chainId,
       order: sorted.map((m) => m.id),
       images: sorted.map((m) => ({
         image_id: m.id,
@@ -377,6 +422,7 @@ async function buildFilm(
       })),
       pairs,
       ...(stability ? { stability } : {}),
+      ...(floorUnmet ? { still_floor_unmet: true } : {}),
       ...(bt.ridge > 0 ? { ridge: bt.ridge } : {}),
     });
     f.members.push([...members]);

@@ -3,8 +3,12 @@
  * s(F, C) = (number of images of C that F was placed above) / |C|. For a method: S_f = mean of s over
  * its frames and the film's chains; S = mean of S_f over films; S@k uses frames of rank ≤ k; the
  * top-1 rate (s = 1) and the beat-the-still rate (F above the chain's publicity still) are averaged
- * per film first, like S. Under `pairwise` "above the still" is the direct confident comparison;
- * under `listwise`/`binary` F is above the bottom `position` images.
+ * per film first, like S. The default protocol is the published one, `listwise`: one positional
+ * question per insertion; `--both-orders` asks it again with the chain shown worst first and
+ * scores a disagreement by `disagreement` (see judge/insertion.ts). Under `pairwise` "above the
+ * still" is the direct confident comparison; under `listwise`/`binary` F is above the bottom
+ * `position` images. Every summary states the protocol, the questions asked per insertion and the
+ * disagreement rate of the self-consistency checks the protocol makes.
  * Inputs are validated before any judge call; `--dry-run` spends nothing; `--max-calls` stops
  * launching insertions at a budget (in-flight ones finish) and the run is resumable from the cache.
  */
@@ -12,6 +16,8 @@ import { existsSync } from 'node:fs';
 import { BadInputError } from '../errors.js';
 import type { ImageEncoder } from '../judge/images.js';
 import {
+  type ChainOrder,
+  type DisagreementRule,
   type InsertionOutcome,
   type InsertionProtocol,
   insertIntoChain,
@@ -42,6 +48,10 @@ export interface EvaluateOptions {
   judge: Judge;
   encoder: ImageEncoder;
   protocol?: InsertionProtocol;
+  /** Listwise: ask each insertion a second time with the chain shown worst first. */
+  bothOrders?: boolean;
+  /** Listwise with both orders: how a disagreement is scored (default `error`). */
+  disagreement?: DisagreementRule;
   includeStills?: boolean;
   rescoreOfficial?: boolean;
   missing?: 'error' | 'zero';
@@ -69,6 +79,13 @@ export interface InsertionRecord {
   unresolved: number;
   calls: number;
   cached: number;
+  /** Questions this insertion needed (answered over the network or from the cache). */
+  questions: number;
+  /** Self-consistency checks made and failed (see InsertionOutcome). */
+  checks: number;
+  disagreed: number;
+  /** Listwise: the position answered in each order shown (null = unresolved). */
+  answers?: (number | null)[];
   /** The judge's verdicts behind the position (see verdicts.ts). */
   verdicts: InsertionVerdict[];
 }
@@ -102,6 +119,17 @@ export interface EvaluateResult {
   summary: {
     reader: string;
     protocol: InsertionProtocol;
+    /** Listwise asked in both orders; the rule scoring a disagreement (null otherwise). */
+    both_orders: boolean;
+    disagreement_rule: DisagreementRule | null;
+    /** Questions asked for the scored insertions (network or cache) and per insertion. */
+    questions: number;
+    questions_per_insertion: number;
+    /**
+     * Self-consistency checks: pairwise/binary, each comparison's two placements; listwise with
+     * both orders, each insertion's two answers. rate = disagreed / checks, null without checks.
+     */
+    disagreement: { checks: number; disagreed: number; rate: number | null };
     methods: MethodSummary[];
     official: MethodSummary[];
     paired: { a: string; b: string; diff: number; ci: [number, number]; p: number }[];
@@ -125,7 +153,21 @@ interface Task {
 const STILL_ROW = 'stills';
 
 export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
-  const protocol = o.protocol ?? 'pairwise';
+  const protocol = o.protocol ?? 'listwise';
+  const bothOrders = protocol === 'listwise' && !!o.bothOrders;
+  const settings = { bothOrders, disagreement: o.disagreement ?? 'error' };
+  const consistency = (rs: InsertionRecord[]) => {
+    const questions = rs.reduce((a, r) => a + r.questions, 0);
+    const checks = rs.reduce((a, r) => a + r.checks, 0);
+    const disagreed = rs.reduce((a, r) => a + r.disagreed, 0);
+    return {
+      both_orders: bothOrders,
+      disagreement_rule: bothOrders ? settings.disagreement : null,
+      questions,
+      questions_per_insertion: rs.length ? questions / rs.length : 0,
+      disagreement: { checks, disagreed, rate: checks ? disagreed / checks : null },
+    };
+  };
   const ds = await loadCore(o.data);
   const chains = await loadChains(o.data);
   const rubrics = await loadRubrics(o.data);
@@ -229,15 +271,24 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
       }
       const cand = await t.candidate();
       const chain = await chainImages(t.movie_id, t.chain);
+      const orders: ChainOrder[] = bothOrders ? ['best-first', 'worst-first'] : ['best-first'];
       const qs =
         protocol === 'listwise'
-          ? [listwiseQuestion(cand, chain, instructions(t.movie_id))]
+          ? orders.map((order) => listwiseQuestion(cand, chain, instructions(t.movie_id), order))
           : chain.flatMap((c) => [...pairQuestions(cand, c, instructions(t.movie_id))]);
       questions += qs.length;
       cached += qs.filter((q) => o.judge.isCached(q)).length;
     }
     return {
-      summary: { reader: o.judge.name, protocol, methods: [], official: [], paired: [], warnings },
+      summary: {
+        reader: o.judge.name,
+        protocol,
+        ...consistency([]),
+        methods: [],
+        official: [],
+        paired: [],
+        warnings,
+      },
       perFilm: [],
       insertions: [],
       complete: false,
@@ -265,6 +316,7 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
         chain,
         instructions(t.movie_id),
         protocol,
+        settings,
       );
       const stillIdx = t.chain.order.findIndex(
         (id) => t.chain.images.find((im) => im.image_id === id)?.source === 'still',
@@ -282,6 +334,10 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
         unresolved: out.unresolved,
         calls: out.calls,
         cached: out.cached,
+        questions: 2 * out.comparisons.length + (out.listwise?.answers.length ?? 0),
+        checks: out.checks,
+        disagreed: out.disagreed,
+        ...(out.listwise ? { answers: out.listwise.answers.map((a) => a.position) } : {}),
         verdicts: insertionVerdicts(out, t.chain.order),
       };
       o.onEvent?.({ type: 'insertion', done: ++done, total: tasks.length });
@@ -392,7 +448,15 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
       `stopped at the call budget after ${insertions.length} of ${tasks.length} insertions; run again to resume from the cache`,
     );
   return {
-    summary: { reader: o.judge.name, protocol, methods: summaries, official, paired, warnings },
+    summary: {
+      reader: o.judge.name,
+      protocol,
+      ...consistency(insertions),
+      methods: summaries,
+      official,
+      paired,
+      warnings,
+    },
     perFilm,
     insertions,
     complete,

@@ -1,12 +1,16 @@
 /**
  * The local reader fitted on a HeroFrame dataset (`hero fit-reader`), and any reader's agreement
- * with the chains' confident pairs (`hero check-reader`).
+ * with the chains (`hero check-reader`): under `listwise` (the default, the protocol `hero evaluate`
+ * scores with) each chain image is taken out and inserted back into the rest of its chain by one
+ * positional question, agreeing when it lands exactly where the chain has it; under `pairwise` the
+ * chains' confident pairs are asked under both placements.
  */
 
 import type { Embedder } from '../embed/embedder.js';
 import { createEmbedder } from '../embed/registry.js';
 import { BadInputError } from '../errors.js';
 import { ImageEncoder } from '../judge/images.js';
+import { insertIntoChain } from '../judge/insertion.js';
 import type { Judge } from '../judge/judge.js';
 import { fitLocalReader, type LabelledPair, type ReaderFile } from '../judge/local.js';
 import { comparePair } from '../judge/pairwise.js';
@@ -117,11 +121,88 @@ export async function fitHeroReader(o: {
 
 export interface ReaderCheck {
   reader: string;
+  protocol: 'pairwise';
   pairs: number;
   agree: number;
   unresolved: number;
   agreement: number;
   ci: [number, number];
+}
+
+export interface ListwiseReaderCheck {
+  reader: string;
+  protocol: 'listwise';
+  /** Chain images re-inserted into the other images of their chain. */
+  insertions: number;
+  /** Placed exactly where the chain has them. */
+  agree: number;
+  /** Placed at most one position off. */
+  within_one: number;
+  mean_abs_error: number;
+  unresolved: number;
+  agreement: number;
+  ci: [number, number];
+}
+
+/**
+ * Listwise agreement: every chain image (or a seeded sample of `sample`) taken out of its chain and
+ * inserted back into the other images by one positional question; it agrees when the position
+ * answered is the number of images the chain has below it. Unresolved answers count as position 0.
+ */
+export async function checkReaderListwise(o: {
+  data: string;
+  judge: Judge;
+  encoder: ImageEncoder;
+  sample?: number;
+  seed?: number | string;
+}): Promise<ListwiseReaderCheck> {
+  const ds = await loadCore(o.data);
+  const rubrics = await loadRubrics(o.data);
+  const chains = await loadChains(o.data);
+  let held: { movie_id: string; order: string[]; index: number }[] = [];
+  for (const [movie_id, f] of [...chains].sort((x, y) => x[0].localeCompare(y[0])))
+    for (const c of f.chains)
+      for (let index = 0; index < c.order.length; index++) held.push({ movie_id, order: c.order, index });
+  if (o.sample && o.sample < held.length) held = shuffled(held, createRng(o.seed ?? 0)).slice(0, o.sample);
+  let agree = 0;
+  let withinOne = 0;
+  let absError = 0;
+  let unresolved = 0;
+  await Promise.all(
+    held.map(async (h) => {
+      const movie = ds.movies.get(h.movie_id);
+      if (!movie)
+        throw new BadInputError(`film ${h.movie_id} of chains.jsonl is not in movies.jsonl`, {
+          file: ds.paths.chains,
+        });
+      const img = (id: string) => o.encoder.fromFile(imagePath(o.data, h.movie_id, id));
+      const rest = await Promise.all(h.order.filter((_, i) => i !== h.index).map(img));
+      const out = await insertIntoChain(
+        o.judge,
+        await img(h.order[h.index]!),
+        rest,
+        heroInstructions(movie, rubrics.get(h.movie_id)),
+        'listwise',
+      );
+      const truth = h.order.length - 1 - h.index;
+      if (out.unresolved) unresolved++;
+      if (out.position === truth) agree++;
+      if (Math.abs(out.position - truth) <= 1) withinOne++;
+      absError += Math.abs(out.position - truth);
+    }),
+  );
+  const n = held.length;
+  return {
+    reader: o.judge.name,
+    protocol: 'listwise',
+    insertions: n,
+    agree,
+    within_one: n ? withinOne / n : Number.NaN,
+    mean_abs_error: n ? absError / n : Number.NaN,
+    unresolved,
+    agreement: n ? agree / n : Number.NaN,
+    ci: wilson(agree, n),
+  };
 }
 
 /** A reader's agreement with the chains' confident pairs (a seeded sample of `sample`, or all). */
@@ -156,6 +237,7 @@ export async function checkReader(o: {
   );
   return {
     reader: o.judge.name,
+    protocol: 'pairwise',
     pairs: pairs.length,
     agree,
     unresolved,

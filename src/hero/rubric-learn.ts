@@ -8,9 +8,13 @@
  *    with the reversal appended confident the other way;
  *  - gate 2 (non-disturbance): with the guideline appended, every confident pair of the film's most
  *    dissimilar chain (furthest apart on average in embedder space, recomputed each round) other
- *    than the source pair keeps its outcome (turning unresolved counts as a change).
- * Every proposal is logged with the gate that rejected it. Phase B (step 6) is the caller's: rules
- * whose source pair includes a still deleted by any floor step are pruned.
+ *    than the source pair keeps its outcome (turning unresolved counts as a change). The outcomes
+ *    compared against are those as they stand when the proposal is tested: after a rule is
+ *    admitted inside a round, that chain's pairs are judged again under the grown rubric, so a
+ *    later proposal is not blamed for what an earlier admission changed.
+ * Every proposal is logged with the gate that rejected it. Each rule records the chain it came
+ * from (`source_chain`). Phase B (step 6) is the caller's: a rule is pruned when a still of its
+ * source pair was deleted by a floor step in that chain.
  */
 import { z } from 'zod';
 import type { Embedder } from '../embed/embedder.js';
@@ -27,6 +31,8 @@ export interface Criterion {
   as_the_judge_read_it: string;
   source_pair: [string, string];
   round: number;
+  /** The chain the source pair came from. */
+  source_chain?: string;
 }
 
 export const Proposal = z.object({
@@ -58,9 +64,13 @@ export interface RoundReport {
 
 /** What the learner needs of one round's build. */
 export interface RoundBuild {
-  chains: { pairs: { a: string; b: string; winner: string | null; status: 'confident' | 'unresolved' }[] }[];
+  chains: {
+    chain_id: string;
+    pairs: { a: string; b: string; winner: string | null; status: 'confident' | 'unresolved' }[];
+  }[];
   members: { id: string; image: JudgeImage; bytes: Buffer }[][];
-  deleted: Set<string>;
+  /** Stills the floor deleted, by chain id. */
+  deletedIn: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 export interface LearnOptions {
@@ -113,25 +123,41 @@ export async function mostDissimilar(members: RoundBuild['members'], embedder: E
   return best;
 }
 
-const rule = (text: string, pair: [string, string], round: number, id: string): Criterion => ({
+const rule = (text: string, pair: [string, string], round: number, id: string, chain: string): Criterion => ({
   criterion_id: id,
   as_the_judge_read_it: text,
   source_pair: pair,
   round,
+  source_chain: chain,
 });
 
 export async function learnRubric(
   o: LearnOptions,
   start: readonly Criterion[],
-): Promise<{ criteria: Criterion[]; deleted: Set<string>; proposals: ProposalLog[]; rounds: RoundReport[] }> {
+): Promise<{
+  criteria: Criterion[];
+  deletedIn: Map<string, Set<string>>;
+  proposals: ProposalLog[];
+  rounds: RoundReport[];
+}> {
   const criteria = [...start];
-  const deleted = new Set<string>();
+  const deletedIn = new Map<string, Set<string>>();
   const proposals: ProposalLog[] = [];
   const rounds: RoundReport[] = [];
   for (let round = 1; round <= o.rounds; round++) {
     const fb = await o.build(criteria);
-    for (const d of fb.deleted) deleted.add(d);
+    for (const [chain, ids] of fb.deletedIn)
+      deletedIn.set(chain, new Set([...(deletedIn.get(chain) ?? []), ...ids]));
     const group = await mostDissimilar(fb.members, o.embedder);
+    const gm = fb.members[group]!;
+    const groupImage = (id: string) => gm.find((m) => m.id === id)!.image;
+    // the group's outcomes as they stand: the round's build, then re-judged after each admission
+    let standing = fb.chains[group]!.pairs.map((q) => ({
+      a: q.a,
+      b: q.b,
+      winner: q.winner,
+      status: q.status,
+    }));
     const rng = createRng(`${o.seed}/rubric/${o.movie}/${round}`);
     const candidates = fb.chains.flatMap((c, ci) => {
       const unresolved = c.pairs.filter((p) => p.status === 'unresolved');
@@ -176,8 +202,9 @@ export async function learnRubric(
         continue;
       }
       const id = `r${round}_${String(criteria.length + 1).padStart(2, '0')}`;
-      const withG = o.instructionsFor([...criteria, rule(prop.guideline, pair, round, id)]);
-      const withRev = o.instructionsFor([...criteria, rule(prop.reversed, pair, round, id)]);
+      const chainId = fb.chains[ci]!.chain_id;
+      const withG = o.instructionsFor([...criteria, rule(prop.guideline, pair, round, id, chainId)]);
+      const withRev = o.instructionsFor([...criteria, rule(prop.reversed, pair, round, id, chainId)]);
       const [g1, g2] = await Promise.all([
         comparePair(o.judge, a, b, withG),
         comparePair(o.judge, a, b, withRev),
@@ -188,13 +215,10 @@ export async function learnRubric(
         continue;
       }
       let disturbed = false;
-      const gm = fb.members[group]!;
-      for (const q of fb.chains[group]!.pairs) {
+      for (const q of standing) {
         if (q.status !== 'confident' || (q.a === p.a && q.b === p.b) || (q.a === p.b && q.b === p.a))
           continue;
-        const qa = gm.find((m) => m.id === q.a)!.image;
-        const qb = gm.find((m) => m.id === q.b)!.image;
-        const out = await comparePair(o.judge, qa, qb, withG);
+        const out = await comparePair(o.judge, groupImage(q.a), groupImage(q.b), withG);
         const w = out.status === 'confident' ? (out.winner === 'A' ? q.a : q.b) : null;
         if (w !== q.winner) {
           disturbed = true;
@@ -206,8 +230,20 @@ export async function learnRubric(
         log('gate2', prop.guideline, prop.reversed);
         continue;
       }
-      criteria.push(rule(prop.guideline, pair, round, id));
+      criteria.push(rule(prop.guideline, pair, round, id, chainId));
       r.admitted++;
+      const grown = o.instructionsFor(criteria);
+      standing = await Promise.all(
+        standing.map(async (q) => {
+          const out = await comparePair(o.judge, groupImage(q.a), groupImage(q.b), grown);
+          return {
+            a: q.a,
+            b: q.b,
+            winner: out.status === 'confident' ? (out.winner === 'A' ? q.a : q.b) : null,
+            status: out.status,
+          };
+        }),
+      );
       log('admitted', prop.guideline, prop.reversed);
     }
     const judged = r.proposals - r.no_proposal;
@@ -215,14 +251,22 @@ export async function learnRubric(
     rounds.push(r);
     if (r.admitted === 0) break;
   }
-  return { criteria, deleted, proposals, rounds };
+  return { criteria, deletedIn, proposals, rounds };
 }
 
-/** Phase B: rules whose source pair includes a deleted image are moved out of the rubric. */
-export function phaseB<C extends { source_pair: readonly [string, string] }>(
+/**
+ * Phase B: a rule is moved out of the rubric when an image of its source pair was deleted in the
+ * chain the rule came from (`source_chain`); a rule that does not say its chain (written before
+ * kfbench recorded it) falls back to a deletion in any chain of the film.
+ */
+export function phaseB<C extends { source_pair: readonly [string, string]; source_chain?: string }>(
   criteria: readonly C[],
-  deleted: ReadonlySet<string>,
+  deletedIn: ReadonlyMap<string, ReadonlySet<string>>,
 ): { kept: C[]; pruned: C[] } {
-  const pruned = criteria.filter((c) => c.source_pair.some((id) => deleted.has(id)));
+  const anywhere = new Set([...deletedIn.values()].flatMap((s) => [...s]));
+  const pruned = criteria.filter((c) => {
+    const deleted = c.source_chain === undefined ? anywhere : deletedIn.get(c.source_chain);
+    return c.source_pair.some((id) => deleted?.has(id) === true);
+  });
   return { kept: criteria.filter((c) => !pruned.includes(c)), pruned };
 }

@@ -1,7 +1,8 @@
 /**
  * The judge's verdicts behind one insertion, kept in `insertions.jsonl` so a reader can see why a
  * frame landed where it did (the viewer shows them one click away): for pairwise and binary, one
- * entry per chain image compared against; for listwise, the one position answered.
+ * entry per chain image compared against; for listwise, the position answered in each order the
+ * chain was shown (one, or two with `--both-orders`).
  */
 import type { InsertionOutcome } from '../judge/insertion.js';
 import type { PlacementVerdict } from '../judge/pairwise.js';
@@ -13,6 +14,8 @@ export interface InsertionVerdict {
   winner?: 'frame' | 'chain' | null;
   /** Listwise: the position answered (images placed below the frame); null when unresolved. */
   position?: number | null;
+  /** Listwise: the order the chain was shown in for this answer. */
+  order?: 'best-first' | 'worst-first';
   status: 'confident' | 'unresolved';
   /** What the judge said in each placement (its reason, or why the reply was unresolved). */
   reasons: string[];
@@ -31,14 +34,18 @@ function said(v: PlacementVerdict): string {
 
 export function insertionVerdicts(out: InsertionOutcome, order: readonly string[]): InsertionVerdict[] {
   if (out.listwise) {
-    const l = out.listwise;
-    return [
-      {
-        position: l.position,
-        status: l.position === null ? 'unresolved' : 'confident',
-        reasons: l.unresolved ? [l.unresolved] : [],
-      },
-    ];
+    const answers = out.listwise.answers;
+    return answers.map((a) => {
+      const why = a.reason ?? a.unresolved ?? '';
+      return {
+        position: a.position,
+        order: a.order,
+        status: a.position === null || out.disagreed ? 'unresolved' : 'confident',
+        reasons: [
+          `chain shown ${a.order === 'best-first' ? 'best' : 'worst'} first: ${a.position === null ? 'no answer' : `position ${a.position}`}${why ? ` — ${why}` : ''}`,
+        ],
+      };
+    });
   }
   return [...out.comparisons]
     .sort((a, b) => a.index - b.index)

@@ -3,7 +3,14 @@
  * The result's position is the number of chain images F was placed above (0…n).
  *  - pairwise: F against each chain image under both placements; above only when confident;
  *  - listwise: one prompt with the ordered chain then the candidate, answering a position
- *    (reply {"position": 0-n, "reason": "…"}); unresolved → position 0;
+ *    (reply {"position": 0-n, "reason": "…"}); unresolved → position 0. With `bothOrders` the
+ *    question is asked a second time with the chain shown worst first (template
+ *    `listwise-reversed`); the answer still counts the chain images F is better than, so it maps
+ *    back to the bottom `position` images of the best-first chain. Both answers are kept; when they
+ *    differ (or one is unresolved) the insertion is a disagreement, scored by `disagreement`:
+ *    `error` (default) keeps only the images F was placed above in both answers (the smaller
+ *    position; an unresolved answer counts as 0), like a pairwise self-contradiction that counts
+ *    as a loss; `mean` averages the two positions (half credit where they differ);
  *  - binary: binary insertion by comparePair (≈ log2(n+1) comparisons), assuming the chain is
  *    consistent; an unresolved comparison counts as F not above.
  * `above[i]` says whether F ended above chain image i: direct for pairwise, implied by the
@@ -17,6 +24,25 @@ import type { JudgeImage } from './types.js';
 
 export type InsertionProtocol = 'pairwise' | 'listwise' | 'binary';
 export const INSERTION_PROTOCOLS: InsertionProtocol[] = ['pairwise', 'listwise', 'binary'];
+/** How a listwise disagreement between the two orders is scored (see the file comment). */
+export type DisagreementRule = 'error' | 'mean';
+export const DISAGREEMENT_RULES: DisagreementRule[] = ['error', 'mean'];
+export type ChainOrder = 'best-first' | 'worst-first';
+
+export interface InsertionSettings {
+  /** Listwise only: ask again with the chain shown worst first. */
+  bothOrders?: boolean;
+  disagreement?: DisagreementRule;
+}
+
+/** One listwise answer, in the order the chain was shown. */
+export interface ListwiseAnswer {
+  order: ChainOrder;
+  position: number | null;
+  reason?: string;
+  unresolved?: string;
+  raw: string[];
+}
 
 export interface InsertionOutcome {
   protocol: InsertionProtocol;
@@ -24,19 +50,32 @@ export interface InsertionOutcome {
   above: boolean[];
   /** Comparisons made (pairwise/binary), by chain index. */
   comparisons: { index: number; outcome: PairOutcome }[];
-  listwise?: { position: number | null; unresolved?: string; raw: string[] };
+  /** Listwise: the position answered (the first answer), and every answer (two with both orders). */
+  listwise?: { position: number | null; unresolved?: string; raw: string[]; answers: ListwiseAnswer[] };
   calls: number;
   cached: number;
   unresolved: number;
+  /**
+   * Self-consistency checks made and how many failed: one per comparison for pairwise/binary (the
+   * two placements disagreed, or one was unresolved), one per insertion for listwise with both
+   * orders; none for a single listwise question.
+   */
+  checks: number;
+  disagreed: number;
 }
 
-/** The listwise question for a candidate and a chain (best first). */
-export function listwiseQuestion(candidate: JudgeImage, chain: readonly JudgeImage[], instructions: string) {
+/** The listwise question for a candidate and a chain (given best first; shown in `order`). */
+export function listwiseQuestion(
+  candidate: JudgeImage,
+  chain: readonly JudgeImage[],
+  instructions: string,
+  order: ChainOrder = 'best-first',
+) {
   const n = chain.length;
-  const t = loadTemplate('listwise');
+  const t = loadTemplate(order === 'best-first' ? 'listwise' : 'listwise-reversed');
   return {
     prompt: render(t, { instructions, n, total: n + 1 }),
-    images: [...chain, candidate],
+    images: [...(order === 'best-first' ? chain : [...chain].reverse()), candidate],
     labels: Array.from({ length: n + 1 }, (_, i) => String(i + 1)),
     protocol: { name: 'listwise', version: t.version },
     schema: z.object({ position: z.number().int().min(0).max(n), reason: z.string().optional() }),
@@ -48,26 +87,46 @@ export async function insertIntoChain(
   candidate: JudgeImage,
   chain: readonly JudgeImage[],
   instructions: string,
-  protocol: InsertionProtocol = 'pairwise',
+  protocol: InsertionProtocol = 'listwise',
+  settings: InsertionSettings = {},
 ): Promise<InsertionOutcome> {
   const n = chain.length;
   if (n === 0) throw new Error('a chain needs at least one image');
   if (protocol === 'listwise') {
-    const v = await judge.ask(listwiseQuestion(candidate, chain, instructions));
-    const position = v.answer?.position ?? 0;
+    const orders: ChainOrder[] = settings.bothOrders ? ['best-first', 'worst-first'] : ['best-first'];
+    const vs = await Promise.all(
+      orders.map((order) => judge.ask(listwiseQuestion(candidate, chain, instructions, order))),
+    );
+    const answers: ListwiseAnswer[] = vs.map((v, k) => ({
+      order: orders[k]!,
+      position: v.answer?.position ?? null,
+      ...(v.answer?.reason ? { reason: v.answer.reason } : {}),
+      ...(v.unresolved ? { unresolved: v.unresolved } : {}),
+      raw: v.raw,
+    }));
+    const ps = answers.map((a) => a.position ?? 0);
+    const disagreed = answers.length === 2 && !(answers[0]!.position !== null && ps[0] === ps[1]) ? 1 : 0;
+    const position =
+      (settings.disagreement ?? 'error') === 'mean'
+        ? ps.reduce((a, b) => a + b, 0) / ps.length
+        : Math.min(...ps);
+    const first = answers[0]!;
     return {
       protocol,
       position,
-      above: chain.map((_, i) => i >= n - position),
+      above: chain.map((_, i) => i >= n - Math.floor(position)),
       comparisons: [],
       listwise: {
-        position: v.answer?.position ?? null,
-        ...(v.unresolved ? { unresolved: v.unresolved } : {}),
-        raw: v.raw,
+        position: first.position,
+        ...(first.unresolved ? { unresolved: first.unresolved } : {}),
+        raw: first.raw,
+        answers,
       },
-      calls: v.calls,
-      cached: v.cached ? 1 : 0,
-      unresolved: v.unresolved ? 1 : 0,
+      calls: vs.reduce((a, v) => a + v.calls, 0),
+      cached: vs.filter((v) => v.cached).length,
+      unresolved: vs.filter((v) => v.unresolved).length,
+      checks: answers.length === 2 ? 1 : 0,
+      disagreed,
     };
   }
   const comparisons: { index: number; outcome: PairOutcome }[] = [];
@@ -92,10 +151,19 @@ export async function insertIntoChain(
   return { protocol, position, above: chain.map((_, i) => i >= lo), comparisons, ...totals(comparisons) };
 }
 
-function totals(cs: { outcome: PairOutcome }[]): { calls: number; cached: number; unresolved: number } {
+function totals(cs: { outcome: PairOutcome }[]): {
+  calls: number;
+  cached: number;
+  unresolved: number;
+  checks: number;
+  disagreed: number;
+} {
+  const unresolved = cs.filter((c) => c.outcome.status === 'unresolved').length;
   return {
     calls: cs.reduce((a, c) => a + c.outcome.calls, 0),
     cached: cs.reduce((a, c) => a + c.outcome.cached, 0),
-    unresolved: cs.filter((c) => c.outcome.status === 'unresolved').length,
+    unresolved,
+    checks: cs.length,
+    disagreed: unresolved,
   };
 }

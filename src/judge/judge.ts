@@ -30,6 +30,8 @@ export interface Question<S extends z.ZodType> {
   audio?: JudgeAudio | undefined;
   protocol: { name: string; version: string };
   schema: S;
+  /** Ask with this sampling seed (enters the cache key; backends without seeds ignore it). */
+  seed?: number;
 }
 
 export interface JudgeOptions {
@@ -75,8 +77,12 @@ export class Judge {
       images: q.images.map((i) => i.sha256),
       audio: q.audio?.sha256,
       labels: q.labels,
-      sampling: { ...this.sampling },
+      sampling: { ...this.samplingOf(q) },
     });
+  }
+
+  private samplingOf(q: Question<z.ZodType>): Sampling {
+    return q.seed === undefined ? { ...this.sampling } : { ...this.sampling, seed: q.seed };
   }
 
   /** Whether the cache already holds this question's answer (for --dry-run). */
@@ -152,7 +158,7 @@ export class Judge {
           labels: q.labels,
           audio: q.audio,
           protocol: q.protocol.name,
-          sampling: this.sampling,
+          sampling: this.samplingOf(q),
           attempt,
         },
         this.opts.signal,

@@ -99,7 +99,8 @@ export class LocalBackend implements JudgeBackend {
     if (req.protocol === 'pairwise' && u.length === 2) {
       const aWins = this.better(u[0]!, req.images[0]!.sha256, u[1]!, req.images[1]!.sha256);
       text = JSON.stringify({
-        winner: aWins ? 'A' : 'B',
+        // the label shown with the winning image (A/B, or B/A for a relabelled question)
+        winner: aWins ? (req.labels[0] ?? 'A') : (req.labels[1] ?? 'B'),
         reason: `utility ${u[0]!.toFixed(4)} vs ${u[1]!.toFixed(4)}`,
       });
     } else if (req.protocol === 'listwise' && u.length >= 2) {

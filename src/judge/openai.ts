@@ -137,6 +137,7 @@ export class OpenAiBackend implements JudgeBackend {
             messages: [{ role: 'user', content }],
             temperature: req.sampling.temperature,
             max_tokens: req.sampling.max_tokens,
+            ...(req.sampling.seed === undefined ? {} : { seed: req.sampling.seed }),
           },
           { timeout: this.o.timeoutMs, maxRetries: 0, ...(signal ? { signal } : {}) },
         );

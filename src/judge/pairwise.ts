@@ -1,7 +1,11 @@
 /**
  * comparePair: one comparison asked under both placements (A first, then B first). Confident
  * when both placements pick the same image; otherwise unresolved (counted as an error by callers).
- * Reply contract: {"winner": "A" | "B", "reason": "…"}, A = the first image shown.
+ * Reply contract: {"winner": "A" | "B", "reason": "…"}, A = the first image shown. With `relabel`
+ * the letters are swapped between the two images (B = the first image shown, template
+ * `pairwise-relabelled`): the same comparison asked as a different question, e.g. to re-judge a
+ * pair for stability without the answer being a copy of the first one; `seed` asks with that
+ * sampling seed (for backends that take one).
  */
 import { z } from 'zod';
 import type { Judge } from './judge.js';
@@ -32,15 +36,22 @@ export interface PairOutcome {
 }
 
 /** The two questions of a comparison (A first, then B first), e.g. to check the cache without asking. */
-export function pairQuestions(a: JudgeImage, b: JudgeImage, instructions: string) {
-  const t = loadTemplate('pairwise');
+export function pairQuestions(
+  a: JudgeImage,
+  b: JudgeImage,
+  instructions: string,
+  relabel = false,
+  seed?: number,
+) {
+  const t = loadTemplate(relabel ? 'pairwise-relabelled' : 'pairwise');
   const prompt = render(t, { instructions });
   const q = (x: JudgeImage, y: JudgeImage) => ({
     prompt,
     images: [x, y],
-    labels: ['A', 'B'],
+    labels: relabel ? ['B', 'A'] : ['A', 'B'],
     protocol: { name: 'pairwise', version: t.version },
     schema: PairAnswer,
+    ...(seed === undefined ? {} : { seed }),
   });
   return [q(a, b), q(b, a)] as const;
 }
@@ -50,8 +61,10 @@ export async function comparePair(
   a: JudgeImage,
   b: JudgeImage,
   instructions: string,
+  opts: { relabel?: boolean; seed?: number } = {},
 ): Promise<PairOutcome> {
-  const [q1, q2] = pairQuestions(a, b, instructions);
+  const relabel = !!opts.relabel;
+  const [q1, q2] = pairQuestions(a, b, instructions, relabel, opts.seed);
   const [v1, v2] = await Promise.all([judge.ask(q1), judge.ask(q2)]);
   const pv = (v: typeof v1, placement: PlacementVerdict['placement']): PlacementVerdict => ({
     placement,
@@ -61,9 +74,10 @@ export async function comparePair(
     raw: v.raw,
     cached: v.cached,
   });
-  // map each placement's winner back to the arguments
-  const w1 = v1.answer ? (v1.answer.winner === 'A' ? 'A' : 'B') : null;
-  const w2 = v2.answer ? (v2.answer.winner === 'A' ? 'B' : 'A') : null;
+  // map each placement's winner back to the arguments (the first image shown carries `first`)
+  const first = relabel ? 'B' : 'A';
+  const w1 = v1.answer ? (v1.answer.winner === first ? 'A' : 'B') : null;
+  const w2 = v2.answer ? (v2.answer.winner === first ? 'B' : 'A') : null;
   const confident = w1 !== null && w1 === w2;
   return {
     winner: confident ? w1 : null,

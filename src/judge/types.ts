@@ -17,6 +17,8 @@ export interface JudgeAudio {
 export interface Sampling {
   temperature: number;
   max_tokens: number;
+  /** A sampling seed, for backends that take one (OpenAI-compatible `seed`); absent by default. */
+  seed?: number;
 }
 
 export interface Usage {

@@ -92,6 +92,17 @@ export async function ffprobeJson(file: string, extraArgs: string[] = []): Promi
   }
 }
 
+/** ffprobe's plain-text output (e.g. `-of csv`) for one file; a failure is bad input naming the file. */
+export async function ffprobeText(file: string, args: string[]): Promise<string> {
+  const { code, stdout, stderr } = await runCollect(ffprobeBinary(), ['-v', 'error', ...args, file], file);
+  if (code !== 0) {
+    throw new BadInputError(`not a readable video (${stderr.reason().replaceAll(`${file}: `, '')})`, {
+      file,
+    });
+  }
+  return stdout;
+}
+
 /** Run ffmpeg to write files (fixtures, proxies). Throws BadInputError naming `file` on failure. */
 export async function ffmpegRun(args: string[], file: string): Promise<void> {
   const { code, stderr } = await runCollect(ffmpegBinary(), ['-hide_banner', '-nostdin', ...args], file);

@@ -4,21 +4,29 @@
  * Features per frame, from small RGB frames decoded by one ffmpeg process (64×36):
  *  - a colour histogram (Y, Cb, Cr; 32 bins each); h[n] = total-variation distance between the
  *    histograms of frames n−1 and n, in [0, 1] — robust to camera motion, which moves content
- *    without changing its colour distribution much;
- *  - a 24×14 luma thumbnail, for the blend test.
+ *    without changing its colour distribution much. Between two flat frames (luma variance < 16)
+ *    h is the largest change of mean Y, Cb or Cr / 255 instead: a one-spike histogram jumps bins
+ *    as a level ramps, which is not a change of content;
+ *  - a 24×14 luma thumbnail, for the ramp and blend tests.
  * Cuts (in the spirit of PySceneDetect's AdaptiveDetector): h[n] ≥ `cutThreshold` and
- * h[n] ≥ `cutRatio` × the mean of h over ±`window` frames (excluding n−1..n+1) + 0.01.
+ * h[n] ≥ `cutRatio` × the mean of h over ±`window` frames (excluding n−1..n+1) + 0.01, and frame
+ * n is not on a ramp (its thumbnail is not near the midpoint of its neighbours': a crossfade or
+ * fade moves in equal steps, a cut's first frame already looks like the next).
  * Gradual transitions (twin comparison, Zhang et al. 1993, with an adaptive floor): runs of
- * frames with h ≥ max(`gradualLow`, `gradualRatio` × the median of h over ±`baseline_s`),
- * gaps of one frame allowed, split at cuts; a run from frame s to e (3 frames to `maxGradual_s`)
- * is a transition when its end frames differ by ≥ `gradualThreshold` and it is blend-like: each
- * inner frame, projected onto the line from f_s to f_e (or, for a fade through a flat colour, the
- * two lines through the run's flattest frame), leaves a residual, relative to |f_e − f_s|, whose
- * median is ≤ `blendMax`. A dissolve or fade is a blend of its ends; camera and subject motion
- * is not.
+ * frames with h ≥ max(`gradualLow`, `gradualRatio` × the median of h over ±`baseline_s`, a window
+ * that keeps its width near the end), gaps of one frame allowed and gaps of flat frames bridged
+ * (a fade through black or white), split at cuts; a run from frame s to e (3 frames to
+ * `maxGradual_s`) is a transition when its end frames differ by ≥ `gradualThreshold`, are not
+ * both flat (a level ramp over a uniform field is one shot), and it is blend-like: each inner
+ * frame, projected onto the line from f_s to f_e (or, for a fade through a flat colour, the two
+ * lines through the run's flattest frame), leaves a residual, relative to |f_e − f_s|, whose
+ * median is ≤ `blendMax` — or, when the footage beside the run is busy (texture that changes
+ * every frame), the straight blend holds on 6×4 block means with median residual ≤
+ * `coarseBlendMax`. A dissolve or fade is a blend of its ends; camera and subject motion is not.
  * A gradual transition's shot boundary is its middle frame. Boundaries closer than `minShot_s`
- * to the previous one are dropped. Memory: about 530 bytes of features per frame (decisions need
- * the ±`baseline_s` neighbourhood), i.e. ~45 MB for an hour at 24 fps.
+ * to the previous one are dropped. Times are the frames' presentation times when the caller
+ * gives them (variable frame rate), else n/fps. Memory: about 530 bytes of features per frame
+ * (decisions need the ±`baseline_s` neighbourhood), i.e. ~45 MB for an hour at 24 fps.
  */
 import type { RawImage } from './raw.js';
 import { streamFrames, type VideoInfo } from './video.js';
@@ -32,6 +40,7 @@ export interface ShotOptions {
   baseline_s: number;
   gradualThreshold: number;
   blendMax: number;
+  coarseBlendMax: number;
   maxGradual_s: number;
   minShot_s: number;
 }
@@ -42,9 +51,10 @@ export const DEFAULT_SHOT_OPTIONS: ShotOptions = {
   window: 8,
   gradualLow: 0.012,
   gradualRatio: 2,
-  baseline_s: 2,
+  baseline_s: 4,
   gradualThreshold: 0.25,
-  blendMax: 0.35,
+  blendMax: 0.3,
+  coarseBlendMax: 0.25,
   maxGradual_s: 4,
   minShot_s: 0.25,
 };
@@ -142,6 +152,53 @@ function blendResidual(a: Uint8Array, b: Uint8Array, m: Uint8Array): number {
   return res / span;
 }
 
+/** Luma variance below which a frame is a flat field (a fade's black, a colour card). */
+const FLAT_VARIANCE = 16;
+/** A frame is on a ramp when its distance to its neighbours' midpoint is below this × its step. */
+const RAMP_MAX = 0.3;
+const COARSE = 4;
+/** Footage is busy when one frame step changes this fraction of a transition's whole change. */
+const BUSY = 0.2;
+
+/** Mean Y, Cb, Cr of a frame. */
+function meanColour(img: RawImage): number[] {
+  let r = 0;
+  let g = 0;
+  let b = 0;
+  const d = img.data;
+  const n = img.width * img.height;
+  for (let j = 0; j < 3 * n; j += 3) {
+    r += d[j]!;
+    g += d[j + 1]!;
+    b += d[j + 2]!;
+  }
+  r /= n;
+  g /= n;
+  b /= n;
+  return [
+    0.299 * r + 0.587 * g + 0.114 * b,
+    128 - 0.168736 * r - 0.331264 * g + 0.5 * b,
+    128 + 0.5 * r - 0.418688 * g - 0.081312 * b,
+  ];
+}
+
+/** A thumbnail averaged over COARSE×COARSE blocks. */
+function coarsen(t: Uint8Array): Uint8Array {
+  const w = Math.ceil(THUMB_W / COARSE);
+  const h = Math.ceil(THUMB_H / COARSE);
+  const acc = new Float64Array(w * h);
+  const cnt = new Float64Array(w * h);
+  for (let y = 0; y < THUMB_H; y++)
+    for (let x = 0; x < THUMB_W; x++) {
+      const k = Math.floor(y / COARSE) * w + Math.floor(x / COARSE);
+      acc[k]! += t[y * THUMB_W + x]!;
+      cnt[k]! += 1;
+    }
+  const out = new Uint8Array(w * h);
+  for (let k = 0; k < out.length; k++) out[k] = Math.round(acc[k]! / cnt[k]!);
+  return out;
+}
+
 function flatness(t: Uint8Array): number {
   let s = 0;
   let s2 = 0;
@@ -159,22 +216,67 @@ export class ShotDetector {
   private readonly h: number[] = [];
   private readonly hists: Uint16Array[] = [];
   private readonly thumbs: Uint8Array[] = [];
+  private readonly flat: boolean[] = [];
+  private readonly means: number[][] = [];
+  private coarse: Uint8Array[] | undefined;
+  /** Frame start times when the caller gives them (variable frame rate); else n/fps. */
+  private readonly times: number[] = [];
   private pixels = 0;
 
+  /**
+   * `fps`: the (mean) frame rate, which turns the options' seconds into frame counts;
+   * `lastDuration`: how long the last frame is shown, when times are given.
+   */
   constructor(
     private readonly fps: number,
     options: Partial<ShotOptions> = {},
+    private readonly lastDuration?: number,
   ) {
     this.o = { ...DEFAULT_SHOT_OPTIONS, ...options };
   }
 
-  push(frame: RawImage): void {
+  /** `time_s`: the frame's presentation time; give it for every frame of a variable-rate video. */
+  push(frame: RawImage, time_s?: number): void {
+    if (time_s !== undefined) this.times.push(time_s);
     const hist = histogram(frame);
     this.pixels = frame.width * frame.height;
+    const thumb = thumbnail(frame);
+    const flat = flatness(thumb) < FLAT_VARIANCE;
+    const mean = meanColour(frame);
     const prev = this.hists[this.hists.length - 1];
-    this.h.push(prev ? histDistance(prev, hist, this.pixels) : 0);
+    const prevMean = this.means[this.means.length - 1];
+    // two flat frames: a histogram of one spike jumps bins as the level ramps, so compare the levels
+    this.h.push(
+      !prev || !prevMean
+        ? 0
+        : flat && this.flat[this.flat.length - 1]
+          ? Math.max(...mean.map((v, c) => Math.abs(v - prevMean[c]!))) / 255
+          : histDistance(prev, hist, this.pixels),
+    );
     this.hists.push(hist);
-    this.thumbs.push(thumbnail(frame));
+    this.thumbs.push(thumb);
+    this.flat.push(flat);
+    this.means.push(mean);
+  }
+
+  /**
+   * Frame n continues a straight pixel ramp from n−1 through n+1 (a crossfade or a fade, frame
+   * by frame): its distance to the midpoint of its neighbours is small against its step from n−1.
+   * A cut is not: its first frame already looks like the next, so that distance is half the step.
+   */
+  private onRamp(n: number): boolean {
+    const T = this.thumbs;
+    if (n < 1 || n + 1 >= T.length) return false;
+    const a = T[n - 1]!;
+    const m = T[n]!;
+    const b = T[n + 1]!;
+    let step = 0;
+    let off = 0;
+    for (let k = 0; k < m.length; k++) {
+      step += Math.abs(m[k]! - a[k]!);
+      off += Math.abs(m[k]! - (a[k]! + b[k]!) / 2);
+    }
+    return step > 0 && off < RAMP_MAX * step;
   }
 
   private isCut(n: number): boolean {
@@ -188,7 +290,24 @@ export class ShotDetector {
       sum += h[m]!;
       cnt++;
     }
-    return d >= o.cutRatio * (cnt ? sum / cnt : 0) + 0.01;
+    return d >= o.cutRatio * (cnt ? sum / cnt : 0) + 0.01 && !this.onRamp(n);
+  }
+
+  /**
+   * Whether the footage just before s or just after e changes, frame to frame, by at least
+   * BUSY × the run's whole change (mean absolute thumbnail differences): texture that moves
+   * every frame, not a still or a slow pan.
+   */
+  private busyBeside(s: number, e: number): boolean {
+    const T = this.thumbs;
+    const diff = (a: Uint8Array, b: Uint8Array) => {
+      let d = 0;
+      for (let k = 0; k < a.length; k++) d += Math.abs(a[k]! - b[k]!);
+      return d / a.length;
+    };
+    const step = (k: number) => (k >= 1 && k < T.length ? diff(T[k - 1]!, T[k]!) : 0);
+    const beside = Math.max(step(s), step(s - 1), step(e + 1), step(e + 2));
+    return beside >= BUSY * diff(T[s]!, T[e]!);
   }
 
   private isBlend(s: number, e: number): boolean {
@@ -206,7 +325,15 @@ export class ShotDetector {
         .filter((m) => m !== via)
         .map((m) => (m < via ? blendResidual(T[s]!, T[via]!, T[m]!) : blendResidual(T[via]!, T[e]!, T[m]!))),
     );
-    return bent <= this.o.blendMax;
+    if (bent <= this.o.blendMax) return true;
+    // busy footage (texture that changes every frame) crossfades only at a coarser scale: a
+    // straight blend of block means (not a bent one — a slide between two stills looks bent
+    // there), tried only when the footage next to the run is busy
+    if (!this.busyBeside(s, e)) return false;
+    this.coarse ??= [];
+    for (let m = this.coarse.length; m < T.length; m++) this.coarse.push(coarsen(T[m]!));
+    const C = this.coarse;
+    return median(inner.map((m) => blendResidual(C[s]!, C[e]!, C[m]!))) <= this.o.coarseBlendMax;
   }
 
   finish(): ShotResult {
@@ -215,14 +342,35 @@ export class ShotDetector {
     const cutSet = new Set<number>();
     for (let n = 1; n < N; n++) if (this.isCut(n)) cutSet.add(n);
 
-    // adaptive floor from the local median of h
+    // adaptive floor from the local median of h over ±baseline_s (the window is wider than the
+    // longest transition, so transition frames stay a minority; near the end of the video it is
+    // shifted inwards to keep its width, as a long fade-out often ends a film)
     const half = Math.max(4, Math.round(o.baseline_s * this.fps));
     const marked: boolean[] = new Array(N).fill(false);
+    // the window's bounds only move forward: keep it sorted (binary insert and remove, no re-sort)
+    const win: number[] = [];
+    const slot = (v: number) => {
+      let a = 0;
+      let b = win.length;
+      while (a < b) {
+        const m = (a + b) >> 1;
+        if (win[m]! < v) a = m + 1;
+        else b = m;
+      }
+      return a;
+    };
+    let wLo = 1;
+    let wHi = 0; // window = h[wLo..wHi]
     for (let n = 1; n < N; n++) {
-      if (cutSet.has(n)) continue;
-      const lo = Math.max(1, n - half);
+      let lo = Math.max(1, n - half);
       const hi = Math.min(N - 1, n + half);
-      const floor = Math.max(o.gradualLow, o.gradualRatio * median(h.slice(lo, hi + 1)));
+      if (hi === N - 1) lo = Math.max(1, N - 1 - 2 * half);
+      while (wHi < hi) win.splice(slot(h[++wHi]!), 0, h[wHi]!);
+      while (wLo < lo) win.splice(slot(h[wLo++]!), 1);
+      if (cutSet.has(n)) continue;
+      const L = win.length;
+      const med = L % 2 ? win[L >> 1]! : (win[(L >> 1) - 1]! + win[L >> 1]!) / 2;
+      const floor = Math.max(o.gradualLow, o.gradualRatio * med);
       marked[n] = h[n]! >= floor;
     }
     const maxLen = Math.max(3, Math.round(o.maxGradual_s * this.fps));
@@ -236,7 +384,17 @@ export class ShotDetector {
       const r0 = n;
       let r1 = n;
       let m = n + 1;
-      while (m < N && !cutSet.has(m) && (marked[m] || (m + 1 < N && marked[m + 1] && !cutSet.has(m + 1)))) {
+      // a fade through a flat field: its flat middle barely changes, so the run bridges flat frames
+      const bridge = (k: number) => {
+        let g = k;
+        while (g < N && g - r0 <= maxLen && this.flat[g] && !marked[g] && !cutSet.has(g)) g++;
+        return g > k && g < N && marked[g]! && !cutSet.has(g) && g - r0 <= maxLen;
+      };
+      while (
+        m < N &&
+        !cutSet.has(m) &&
+        (marked[m] || (m + 1 < N && marked[m + 1] && !cutSet.has(m + 1)) || bridge(m))
+      ) {
         if (marked[m]) r1 = m;
         m++;
       }
@@ -245,6 +403,7 @@ export class ShotDetector {
       const e = r1;
       if (s === 0 || e - s < 3 || e - s > maxLen) continue;
       if (histDistance(this.hists[s]!, this.hists[e]!, this.pixels) < o.gradualThreshold) continue;
+      if (this.flat[s] && this.flat[e]) continue; // a level ramp over a flat field: one shot
       if (!this.isBlend(s, e)) continue;
       gradual.push({ kind: 'gradual', start_frame: s + 1, end_frame: e });
     }
@@ -265,11 +424,18 @@ export class ShotDetector {
       last = b;
     }
     const edges = [0, ...boundaries, N];
+    const real = this.times.length === N && N > 0;
+    const at = (f: number) =>
+      !real
+        ? f / this.fps
+        : f < N
+          ? this.times[f]!
+          : this.times[N - 1]! + (this.lastDuration ?? 1 / this.fps);
     const shots: Shot[] = [];
     for (let i = 0; i + 1 < edges.length; i++) {
       const s = edges[i]!;
       const e = edges[i + 1]!;
-      shots.push({ start_frame: s, end_frame: e, start_s: s / this.fps, end_s: e / this.fps });
+      shots.push({ start_frame: s, end_frame: e, start_s: at(s), end_s: at(e) });
     }
     return { shots, transitions: kept, frames: N, fps: this.fps };
   }
@@ -281,14 +447,15 @@ export async function detectShots(
   options: Partial<ShotOptions> = {},
   signal?: AbortSignal,
 ): Promise<ShotResult> {
-  const det = new ShotDetector(info.fps, options);
+  const last = info.times ? info.duration_s - info.times[info.times.length - 1]! : undefined;
+  const det = new ShotDetector(info.mean_fps, options, last);
   for await (const f of streamFrames(
     info,
     { kind: 'all' },
     { width: 64, height: 36, pixels: 'rgb' },
     signal,
   )) {
-    det.push(f);
+    det.push(f, info.times ? f.time_s : undefined);
   }
   return det.finish();
 }

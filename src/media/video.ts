@@ -1,8 +1,10 @@
 /**
  * Video probing and frame streaming. Which frame is "the frame at time t": the one whose display
- * interval contains t, i.e. frame ⌊t·fps⌋ for a constant frame rate, selected inside ffmpeg by
- * its exact decoded frame number `n` (never by an `fps` filter, whose choice follows rounded
- * timestamps).
+ * interval contains t, i.e. frame ⌊t·fps⌋ for a constant frame rate and, in a variable-rate file,
+ * the last frame whose presentation timestamp is ≤ t (times from the packets: see timeline.ts),
+ * selected inside ffmpeg by its exact decoded frame number `n` (never by an `fps` filter, whose
+ * choice follows rounded timestamps). Frames come as displayed: ffmpeg turns them by the display
+ * matrix (a phone's −90°) and `probe` reports the turned size, so scaling never squashes them.
  *
  * Paths taken:
  *  - every request on one file is served by ONE ffmpeg process reading the file once, with a
@@ -15,8 +17,9 @@
  * No seeking is used: a few timestamps far apart in a long file still cost one sequential decode.
  */
 import { BadInputError, UsageError } from '../errors.js';
-import { ffmpegFilterRaw, ffmpegLog, ffmpegRawFrames, ffprobeJson } from './ffmpeg.js';
+import { ffmpegFilterRaw, ffmpegLog, ffmpegRawFrames, ffprobeJson, ffprobeText } from './ffmpeg.js';
 import type { RawImage } from './raw.js';
+import { buildTimeline, displayRotation, frameAtTimeIn } from './timeline.js';
 
 export interface Rational {
   num: number;
@@ -29,9 +32,21 @@ export interface VideoInfo {
   fps: number;
   fpsRational: Rational;
   frames: number;
+  /** Displayed size: the coded size turned by the display matrix (see `rotation`). */
   width: number;
   height: number;
   has_audio: boolean;
+  /** Frame durations vary (from the packets' presentation timestamps). */
+  vfr: boolean;
+  /** frames / duration: the real mean rate (= fps for a constant-rate file). */
+  mean_fps: number;
+  /** Degrees the display matrix turns the coded frames (0, 90, 180, 270); ffmpeg decodes them turned. */
+  rotation: number;
+  /**
+   * Variable-rate files only: start of each frame's display interval (seconds from the first
+   * frame), in decode order. Absent for constant-rate files, whose frame n starts at n/fps.
+   */
+  times?: Float64Array | undefined;
 }
 
 interface ProbeStream {
@@ -43,7 +58,11 @@ interface ProbeStream {
   nb_frames?: string;
   nb_read_packets?: string;
   duration?: string;
+  time_base?: string;
+  has_b_frames?: number;
   disposition?: { attached_pic?: number };
+  side_data_list?: { side_data_type?: string; rotation?: number }[];
+  tags?: { rotate?: string };
 }
 
 function gcd(a: number, b: number): number {
@@ -74,8 +93,16 @@ export function rateToRational(rate: number): Rational {
   return { num: num / g, den: den / g };
 }
 
-/** Probe a video: duration, frame rate, frame count, size, audio. Bad or empty files are bad input. */
+/**
+ * Probe a video: duration, frame rate, frame count, displayed size, audio, and each frame's time
+ * from its presentation timestamp (one ffprobe for the streams, one listing the video packets,
+ * run together). Bad or empty files, and timestamps that repeat or go backwards, are bad input.
+ */
 export async function probe(file: string): Promise<VideoInfo> {
+  const packets = ffprobeText(file, [
+    ...['-select_streams', 'v:0', '-show_entries', 'packet=pts,dts,duration,flags', '-of', 'csv=p=0'],
+  ]);
+  packets.catch(() => undefined); // the stream probe reports a bad file first
   const json = (await ffprobeJson(file)) as {
     streams?: ProbeStream[];
     format?: { duration?: string };
@@ -91,18 +118,54 @@ export async function probe(file: string): Promise<VideoInfo> {
   if (r && avg && r.num / r.den > 2 * (avg.num / avg.den)) fpsRational = avg;
   if (!fpsRational) throw new BadInputError('has no usable frame rate', { file });
   const fps = fpsRational.num / fpsRational.den;
+  const tb = parseRational(video.time_base);
+  const csv = await packets;
+  const timeline = tb ? buildTimeline(csv, tb.num / tb.den, (video.has_b_frames ?? 0) > 0, file) : null;
   let frames = Number(video.nb_frames ?? Number.NaN);
-  if (!Number.isFinite(frames) || frames <= 0) {
-    const counted = (await ffprobeJson(file, ['-count_packets', '-select_streams', 'v:0'])) as {
-      streams?: ProbeStream[];
-    };
-    frames = Number(counted.streams?.[0]?.nb_read_packets ?? 0);
-  }
+  if (!Number.isFinite(frames) || frames <= 0)
+    frames =
+      timeline?.frames ?? csv.split('\n').filter((l) => l.includes(',') && !/,[^,]*D[^,]*$/.test(l)).length;
   const duration = Number(video.duration ?? json.format?.duration ?? Number.NaN);
-  const duration_s = Number.isFinite(duration) && duration > 0 ? duration : frames / fps;
+  let duration_s = Number.isFinite(duration) && duration > 0 ? duration : frames / fps;
   if (!frames || frames <= 0) throw new BadInputError('has no video frames', { file });
   if (!video.width || !video.height) throw new BadInputError('has no frame size', { file });
-  return { file, duration_s, fps, fpsRational, frames, width: video.width, height: video.height, has_audio };
+  const rotation = displayRotation(video);
+  const turned = rotation % 180 !== 0;
+  const width = turned ? video.height : video.width;
+  const height = turned ? video.width : video.height;
+  let times: Float64Array | undefined;
+  let mean_fps = fps;
+  if (timeline?.vfr) {
+    times = timeline.times;
+    frames = timeline.frames;
+    duration_s = times[frames - 1]! + timeline.lastDuration_s;
+    mean_fps = frames / duration_s;
+  }
+  return {
+    file,
+    duration_s,
+    fps,
+    fpsRational,
+    frames,
+    width,
+    height,
+    has_audio,
+    vfr: !!times,
+    mean_fps,
+    rotation,
+    times,
+  };
+}
+
+/** Start of frame n's display interval, seconds (its pts in a variable-rate file, else n/fps). */
+export function frameTime(info: VideoInfo, n: number): number {
+  if (info.times) return info.times[n]!;
+  return (n * info.fpsRational.den) / info.fpsRational.num;
+}
+
+/** The frame shown at time t: by pts in a variable-rate file, else ⌊t·fps⌋. */
+export function frameAt(info: VideoInfo, t: number): number {
+  return info.times ? frameAtTimeIn(info.times, t) : frameAtTime(t, info.fpsRational);
 }
 
 /**
@@ -111,7 +174,9 @@ export async function probe(file: string): Promise<VideoInfo> {
  * link configuration; size, audio and duration from ffmpeg's input summary. The frame count is
  * estimated as round(duration·fps) (`frames` is exact only from `probe`); readers that select
  * frames verify that what they planned was decoded. A file ffmpeg cannot open fails the batch,
- * which is then probed file by file so that the error names the file.
+ * which is then probed file by file so that the error names the file. A file whose mean rate
+ * differs from its base rate (ffmpeg's `fps` against `tbr`: a variable frame rate) is probed
+ * alone with `probe`, which reads its timestamps.
  */
 export async function probeMany(files: string[], batch = 64): Promise<VideoInfo[]> {
   const out: VideoInfo[] = [];
@@ -155,7 +220,21 @@ function parseProbeLog(log: string, files: string[]): (VideoInfo | undefined)[] 
     const block = lines.slice(start, end);
     const dur = /Duration: (\d+):(\d+):(\d+(?:\.\d+)?)/.exec(block.join('\n'));
     const video = block.find((l) => new RegExp(`Stream #${j}:\\d+.*: Video:`).test(l));
-    const size = video ? /, (\d+)x(\d+)[ ,]/.exec(video) : null;
+    // the displayed size: that of the first decoded frame (ffmpeg turns frames by the display matrix)
+    const shown = new RegExp(`\\[showinfo@in${j} @ [^\\]]+\\] n: *0 .* s:(\\d+)x(\\d+) `).exec(log);
+    const size = shown ?? (video ? /, (\d+)x(\d+)[ ,]/.exec(video) : null);
+    // a mean rate (fps) unlike the base rate (tbr) says the frame rate varies: probe that file alone
+    const rates = video ? /, ([\d.]+)(k?) fps, ([\d.]+)(k?) tbr/.exec(video) : null;
+    if (rates) {
+      const avg = Number(rates[1]) * (rates[2] ? 1000 : 1);
+      const base = Number(rates[3]) * (rates[4] ? 1000 : 1);
+      if (Math.abs(avg - base) > 0.01 * base) {
+        res.push(undefined);
+        continue;
+      }
+    }
+    const rot = /displaymatrix: rotation of (-?[\d.]+) degrees/.exec(block.join('\n'));
+    const rotation = rot ? displayRotation({ tags: { rotate: rot[1]! } }) : 0;
     const has_audio = block.some((l) => new RegExp(`Stream #${j}:\\d+.*: Audio:`).test(l));
     const cfg = new RegExp(
       `\\[showinfo@in${j} @ [^\\]]+\\] config in time_base: \\d+/\\d+, frame_rate: (\\d+)/(\\d+)`,
@@ -176,6 +255,9 @@ function parseProbeLog(log: string, files: string[]): (VideoInfo | undefined)[] 
       width: Number(size[1]),
       height: Number(size[2]),
       has_audio,
+      vfr: false,
+      mean_fps: fps,
+      rotation,
     });
   }
   return res;
@@ -257,6 +339,16 @@ export function planFrames(info: VideoInfo, req: FrameRequest): FramePlan {
       return { indices: null, select: null };
     case 'rate': {
       const rate = rateToRational(req.rate);
+      if (info.times) {
+        // variable rate: the frame shown at each sample time (k + ½)/rate, by pts
+        const indices: number[] = [];
+        for (let k = 0; (k + 0.5) / req.rate < info.duration_s; k++) {
+          const n = frameAtTimeIn(info.times, (k + 0.5) / req.rate);
+          if (indices[indices.length - 1] !== n) indices.push(n);
+        }
+        if (indices.length === info.frames) return { indices: null, select: null };
+        return { indices, select: indices.length ? indicesSelectExpr(indices) : 'eq(0\\,1)' };
+      }
       const indices = rateIndices(rate, info.fpsRational, info.frames);
       return { indices, select: rateSelectExpr(rate, info.fpsRational) ?? null };
     }
@@ -264,8 +356,8 @@ export function planFrames(info: VideoInfo, req: FrameRequest): FramePlan {
       const indices = req.times.map((t) => {
         if (!Number.isFinite(t) || t < 0)
           throw new BadInputError(`time ${t} is not a time ≥ 0`, { file: info.file });
-        const n = frameAtTime(t, info.fpsRational);
-        if (n >= info.frames) {
+        const n = frameAt(info, t);
+        if (n >= info.frames || (info.times && t >= info.duration_s)) {
           throw new BadInputError(
             `time ${t} s is past the last frame (${info.frames} frames, ${info.duration_s.toFixed(3)} s)`,
             { file: info.file },
@@ -324,7 +416,6 @@ export async function* streamFrames(
   args.push('-vf', chain(plan.select, width, height, pixels), '-fps_mode', 'passthrough');
   if (plan.indices) args.push('-frames:v', String(plan.indices.length));
   args.push('-f', 'rawvideo', 'pipe:1');
-  const { num: p, den: q } = info.fpsRational;
   let i = 0;
   for await (const data of ffmpegRawFrames({
     args,
@@ -334,7 +425,7 @@ export async function* streamFrames(
   })) {
     const index = plan.indices ? plan.indices[i]! : i;
     i++;
-    yield { index, time_s: (index * q) / p, width, height, channels, data };
+    yield { index, time_s: frameTime(info, index), width, height, channels, data };
   }
   if (plan.indices && i < plan.indices.length) {
     throw new BadInputError(
@@ -428,11 +519,10 @@ export async function* streamClips(
     }
     let at = 0;
     for (const b of batch) {
-      const { num: p, den: q } = b.c.info.fpsRational;
       for (const index of b.plan.indices!) {
         yield {
           index,
-          time_s: (index * q) / p,
+          time_s: frameTime(b.c.info, index),
           width: fmt.width,
           height: fmt.height,
           channels,
@@ -517,7 +607,6 @@ export async function* streamFramePairs(
   args.push('-fps_mode', 'passthrough');
   if (plan.indices) args.push('-frames:v', String(plan.indices.length));
   args.push('-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1');
-  const { num: p, den: q } = info.fpsRational;
   const rowBytes = cw * 3;
   let i = 0;
   for await (const data of ffmpegRawFrames({
@@ -530,7 +619,7 @@ export async function* streamFramePairs(
     i++;
     yield {
       index,
-      time_s: (index * q) / p,
+      time_s: frameTime(info, index),
       full: unpad(data, 0, cw, fw, fh),
       small: unpad(data, fh, cw, sw, sh),
     };

@@ -12,7 +12,7 @@ const f3 = (x: number) => x.toFixed(3);
 
 /** The leaderboard: one row per model, sorted by the two groups' mean (best first). */
 export function compassTable(s: ResponseSummary): string {
-  const head = ['model', 'videos', ...METRICS, 'KF fidelity', 'temporal org.'];
+  const head = ['model', 'videos', 'coverage', ...METRICS, 'KF fidelity', 'temporal org.'];
   const models = Object.entries(s.models).sort(
     ([a, x], [b, y]) =>
       y.all.groups.keyframe_fidelity +
@@ -22,11 +22,17 @@ export function compassTable(s: ResponseSummary): string {
   const body = models.map(([m, v]) => [
     m,
     String(v.all.n),
+    v.coverage ? `${v.coverage.present}/${v.coverage.expected}` : '',
     ...METRICS.map((k) => f3(v.all.metrics[k])),
     f3(v.all.groups.keyframe_fidelity),
     f3(v.all.groups.temporal_organization),
   ]);
-  return [`embedder ${s.embedder}, γ = ${s.gamma}`, ...textTable(head, body)].join('\n');
+  const rule =
+    s.missing === 'skip'
+      ? 'only the videos every model has (--missing skip)'
+      : 'a missing or undecodable video scores 0';
+  const seg = s.segmenter ? `, segmenter ${s.segmenter}` : '';
+  return [`embedder ${s.embedder}, γ = ${s.gamma}${seg}; ${rule}`, ...textTable(head, body)].join('\n');
 }
 
 export function sensitivityLines(r: SensitivityResult): string[] {
@@ -36,6 +42,9 @@ export function sensitivityLines(r: SensitivityResult): string[] {
     `${r.outputs} outputs, ${r.keyframes} keyframes, ${r.models.length} models, ${r.settings.length} settings`,
     `default (${at(r.default)}): mean KFS ${f3(r.default.mean_kfs)}`,
     `largest change of mean KFS: ${r.max_delta_mean_kfs.toFixed(4)} (at ${at(r.max_delta_at)})`,
+    r.min_spearman_rho_videos === null || r.min_rho_videos_at === null
+      ? 'Spearman ρ of the per-video scores: needs at least two videos with differing scores'
+      : `lowest Spearman ρ of the per-video scores vs the default (as published): ${r.min_spearman_rho_videos.toFixed(4)} over ${r.outputs} outputs (at ${at(r.min_rho_videos_at)})`,
     r.min_spearman_rho === null || r.min_rho_at === null
       ? 'Spearman ρ of the model ranking: needs at least two models'
       : `lowest Spearman ρ of the model ranking vs the default: ${r.min_spearman_rho.toFixed(4)} (at ${at(r.min_rho_at)})`,
@@ -65,17 +74,38 @@ function rowsOf(models: readonly ModelOverall[]): string[][] {
     overallCell(m),
     ...GROUP_COLUMNS.map(([k]) => fx(m.groups[k] ?? null)),
     String(m.cases),
+    m.coverage ? `${m.coverage.present}/${m.coverage.expected}` : '',
     m.flagged.join(' '),
   ]);
 }
 
-const HEAD = ['model', 'Overall', ...GROUP_COLUMNS.map(([, h]) => h), 'cases', 'flagged (not measured)'];
+const HEAD = [
+  'model',
+  'Overall',
+  ...GROUP_COLUMNS.map(([, h]) => h),
+  'cases',
+  'coverage',
+  'flagged (not measured)',
+];
+
+const missingRule = (lb: Leaderboard) =>
+  lb.missing === 'skip'
+    ? 'only the videos every model has (--missing skip)'
+    : 'a missing or undecodable video scores 0';
+
+/** One line per model some of whose videos an opt-in --frame-budget judged below the asked rate. */
+export function belowRateLines(models: readonly ModelOverall[]): string[] {
+  return models
+    .filter((m) => m.below_rate?.length)
+    .map((m) => `${m.model}: judged below the asked rate by --frame-budget: ${m.below_rate.join(', ')}`);
+}
 
 /** The Compass leaderboard (both axes) on the terminal: overall, then by each factor. */
 export function leaderboardText(lb: Leaderboard): string {
   const out = [
-    `judge ${lb.judge}, embedder ${lb.embedder}, ${lb.runs} run${lb.runs > 1 ? 's (mean ± sd)' : ''}`,
+    `judge ${lb.judge}, embedder ${lb.embedder}${lb.segmenter ? `, segmenter ${lb.segmenter}` : ''}, ${lb.runs} run${lb.runs > 1 ? 's (mean ± sd)' : ''}; ${missingRule(lb)}`,
     ...textTable(HEAD, rowsOf(lb.models)),
+    ...belowRateLines(lb.models),
   ];
   for (const [f, levels] of Object.entries(lb.by))
     for (const [level, models] of Object.entries(levels))
@@ -92,6 +122,8 @@ export function leaderboardCsv(lb: Leaderboard): string {
     'overall_sd',
     'runs',
     'cases',
+    'present',
+    'expected',
     ...GROUP_COLUMNS.map(([k]) => k),
     'flagged',
   ];
@@ -104,6 +136,8 @@ export function leaderboardCsv(lb: Leaderboard): string {
       m.overall_sd,
       m.runs,
       m.cases,
+      m.coverage?.present ?? '',
+      m.coverage?.expected ?? '',
       ...GROUP_COLUMNS.map(([k]) => m.groups[k] ?? ''),
       m.flagged.join(' '),
     ]
@@ -127,9 +161,10 @@ export function leaderboardMarkdown(lb: Leaderboard): string {
   const out = [
     `# Compass leaderboard`,
     '',
-    `Judge ${mdText(lb.judge)}, embedder ${mdText(lb.embedder)}, ${lb.runs} run(s).`,
+    `Judge ${mdText(lb.judge)}, embedder ${mdText(lb.embedder)}${lb.segmenter ? `, segmenter ${mdText(lb.segmenter)}` : ''}, ${lb.runs} run(s); ${mdText(missingRule(lb))}.`,
     '',
     ...table(lb.models),
+    ...belowRateLines(lb.models).flatMap((l) => ['', mdText(l)]),
   ];
   for (const [f, levels] of Object.entries(lb.by))
     for (const [level, models] of Object.entries(levels))
@@ -161,5 +196,5 @@ export function leaderboardHtml(lb: Leaderboard): string {
       Object.entries(levels).map(([l, ms]) => `<h2>${esc(f)} = ${esc(l)}</h2>${table(ms)}`),
     )
     .join('');
-  return `<!doctype html><html><head><meta charset="utf-8"><title>Compass leaderboard</title><style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}</style></head><body><h1>Compass leaderboard</h1><p>Judge ${esc(lb.judge)}, embedder ${esc(lb.embedder)}, ${lb.runs} run(s).</p><svg width="${W}" height="${20 + lb.models.length * 28}" font-size="12">${bars}</svg>${table(lb.models)}${sections}</body></html>\n`;
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Compass leaderboard</title><style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}</style></head><body><h1>Compass leaderboard</h1><p>Judge ${esc(lb.judge)}, embedder ${esc(lb.embedder)}${lb.segmenter ? `, segmenter ${esc(lb.segmenter)}` : ''}, ${lb.runs} run(s); ${esc(missingRule(lb))}.</p><svg width="${W}" height="${20 + lb.models.length * 28}" font-size="12">${bars}</svg>${table(lb.models)}${sections}</body></html>\n`;
 }

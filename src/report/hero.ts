@@ -6,6 +6,10 @@ import { textTable } from './table.js';
 export interface HeroReportData {
   reader: string;
   protocol: string;
+  both_orders?: boolean;
+  disagreement_rule?: string | null;
+  questions_per_insertion?: number;
+  disagreement?: { checks: number; disagreed: number; rate: number | null };
   methods: MethodSummary[];
   official: MethodSummary[];
   warnings: string[];
@@ -13,6 +17,22 @@ export interface HeroReportData {
 }
 
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '—');
+
+/** The protocol, its questions per insertion and its disagreement rate, as one phrase. */
+export function protocolPhrase(d: HeroReportData): string {
+  const name = `${d.protocol}${d.both_orders ? ` in both orders (disagreement scored as ${d.disagreement_rule ?? 'error'})` : ''}`;
+  const q =
+    d.questions_per_insertion === undefined
+      ? ''
+      : `, ${d.questions_per_insertion.toFixed(2)} questions per insertion`;
+  const dis = d.disagreement;
+  const rate = !dis
+    ? ''
+    : dis.rate === null
+      ? ', disagreement not measured (one question per insertion; --both-orders measures it)'
+      : `, disagreement ${(100 * dis.rate).toFixed(1)} % (${dis.disagreed} of ${dis.checks} ${d.protocol === 'listwise' ? 'insertions asked in both orders' : 'comparisons asked in both placements'})`;
+  return `${name}${q}${rate}`;
+}
 
 function rows(d: HeroReportData): MethodSummary[] {
   return [...d.methods].sort((a, b) => b.S - a.S || a.method.localeCompare(b.method));
@@ -46,7 +66,7 @@ export function heroTable(d: HeroReportData): string {
     Number.isFinite(m.unresolved) ? String(m.unresolved) : '',
   ]);
   return [
-    `reader ${d.reader}, protocol ${d.protocol}`,
+    `reader ${d.reader}, protocol ${protocolPhrase(d)}`,
     ...textTable(head, body),
     ...d.warnings.map((w) => `warning: ${w}`),
   ].join('\n');
@@ -80,7 +100,7 @@ export function heroMarkdown(d: HeroReportData): string {
   const out = [
     `# HeroFrame evaluation`,
     '',
-    `Reader: ${mdText(d.reader)} · protocol: ${mdText(d.protocol)}`,
+    `Reader: ${mdText(d.reader)} · protocol: ${mdText(protocolPhrase(d))}`,
     '',
   ];
   out.push(mdRow(SCORE_HEAD), `|${SCORE_HEAD.map(() => '---').join('|')}|`);
@@ -140,7 +160,7 @@ export function heroHtml(
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>HeroFrame evaluation</title>
 <style>body{font:14px system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px}svg text{font:12px sans-serif}.row{display:flex;flex-wrap:wrap;gap:8px}figure{margin:0}img{width:160px;display:block}figcaption{font-size:12px}.warn{color:#a40}</style>
-</head><body><h1>HeroFrame evaluation</h1><p>Reader <code>${esc(d.reader)}</code> · protocol <code>${esc(d.protocol)}</code></p>
+</head><body><h1>HeroFrame evaluation</h1><p>Reader <code>${esc(d.reader)}</code> · protocol ${esc(protocolPhrase(d))}</p>
 ${d.warnings.map((w) => `<p class="warn">warning: ${esc(w)}</p>`).join('')}
 <h2>S with 95 % bootstrap intervals</h2><svg width="${W}" height="${40 + ms.length * rowH}" role="img" aria-label="bar chart of S">${axis}${bars}</svg>
 <h2>Scores</h2><table>${table}</table><h2>Each method's top frame per film</h2>${gallery}</body></html>

@@ -10,7 +10,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
-import { packageRoot } from '../dev/assets.js';
+import { packageRoot } from '../store/package-root.js';
 import { ROOT_NAMES, type RootName, type Site } from './site.js';
 
 const TYPES: Record<string, string> = {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
 import type { MiniCompassPaths } from '../../src/dev/mini-compass/build.js';
+import { probe } from '../../src/media/video.js';
 import { runCli } from '../support/cli.js';
 import { sharedMiniCompass } from '../support/mini-compass.js';
 import { tempDir } from '../support/paths.js';
@@ -58,6 +59,19 @@ describe('kfbench compass evaluate / report', () => {
     expect(r.code, r.stderr).toBe(5);
     expect(r.stderr).toMatch(/missing: .*cut\/ot-03__segment_specific\.mp4/);
     expect(r.stdout).toMatch(/^faithful\s+0\.\d{3}/m);
+    // evaluate segments with the judge by default, as published, and says so
+    expect(r.stdout).toMatch(/segmenter judge/);
+    // progress in every phase, each announced when it begins
+    const phases = [
+      /compass evaluate · scanning: 4 videos to do/,
+      /compass evaluate · checklists: 12 questions to do/,
+      /compass evaluate · judging: 4 videos to do/,
+    ].map((re) => r.stderr.search(re));
+    expect(
+      phases.every((i) => i >= 0),
+      r.stderr,
+    ).toBe(true);
+    expect([...phases].sort((a, b) => a - b)).toEqual(phases);
     for (const f of [
       'checklists.jsonl',
       'evaluation.jsonl',
@@ -68,9 +82,24 @@ describe('kfbench compass evaluate / report', () => {
     ])
       expect(existsSync(join(out, f)), f).toBe(true);
     const lb = JSON.parse(readFileSync(join(out, 'leaderboard.json'), 'utf8'));
+    expect(lb.segmenter).toBe('judge');
+    expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).segmenter).toBe('judge');
     expect(lb.models.map((m: { model: string }) => m.model)).toEqual(['faithful', 'cut']);
-    const rows = readFileSync(join(out, 'evaluation.jsonl'), 'utf8').trim().split('\n');
-    expect(rows).toHaveLength(3);
+    const rows = readFileSync(join(out, 'evaluation.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    // the missing video is in the leaderboard with 0 on every metric, and counted
+    expect(rows).toHaveLength(4);
+    const gone = rows.find((v) => v.model === 'cut' && v.prompt_mode === 'segment_specific');
+    expect(gone).toMatchObject({ status: 'missing', overall: { score: 0 } });
+    expect(gone.quality.metrics.SVQ).toMatchObject({ status: 'scored', score: 0 });
+    const cut = lb.models.find((m: { model: string }) => m.model === 'cut');
+    expect(cut.coverage).toEqual({ present: 1, expected: 2 });
+    expect(lb.models[0].coverage).toEqual({ present: 2, expected: 2 });
+    const cutMinimal = rows.find((v) => v.model === 'cut' && v.prompt_mode === 'minimal');
+    expect(cut.overall).toBeCloseTo(cutMinimal.overall.score / 2, 9);
+    expect(r.stdout).toMatch(/^cut\s+.*\s1\/2\s/m);
     const calls = emu.log.length;
     const again = await runCli(args);
     expect(again.code).toBe(5);
@@ -91,6 +120,20 @@ describe('kfbench compass evaluate / report', () => {
     }
     const bad = await runCli(['compass', 'report', '--eval', out, '--format', 'pdf']);
     expect(bad.code).toBe(2);
+
+    // --missing skip: every model only on the videos all of them have (ot-03 minimal), nothing asked
+    const skip = await runCli([...args, '--missing', 'skip']);
+    expect(skip.code).toBe(5);
+    expect(emu.log.length).toBe(calls);
+    const lbSkip = JSON.parse(readFileSync(join(out, 'leaderboard.json'), 'utf8'));
+    expect(lbSkip.missing).toBe('skip');
+    const minimal = (m: string) =>
+      rows.find((v) => v.model === m && v.prompt_mode === 'minimal').overall.score;
+    for (const m of lbSkip.models) {
+      expect(m.overall).toBeCloseTo(minimal(m.model), 9);
+      expect(m.coverage.expected).toBe(2);
+    }
+    expect(skip.stdout).toMatch(/only the videos every model has \(--missing skip\)/);
   });
 
   it('export-scores writes per-case means over prompt modes that compass align reads; unmeasured values are left out', async () => {
@@ -170,12 +213,62 @@ describe('kfbench compass evaluate / report', () => {
     expect(none.stderr).toMatch(/nowhere\/response\.jsonl: missing/);
   });
 
-  it('--dry-run counts and asks nothing', async () => {
+  it('--dry-run prints frames, images and estimated tokens per call and in total; asks nothing', async () => {
     const before = emu.log.length;
     const r = await evaluate(emu, join(dir, 'dry'), ['faithful'], '--dry-run');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/12 checklist questions and at most 6 grouped-judge questions/);
+    // 8 fps over the whole video: every grouped call sends floor(8·duration) frames and the 3 keyframes
+    const info = await probe(join(dir, 'videos', 'faithful', 'ot-03__minimal.mp4'));
+    const n = Math.floor(info.duration_s * 8);
+    const grouped = r.stdout.split('\n').filter((l) => /^faithful\/ot-03__\S+ \S+\s+grouped/.test(l));
+    expect(grouped).toHaveLength(6);
+    for (const l of grouped) expect(l).toMatch(new RegExp(`grouped\\s+${n}\\s+${n + 3}\\s+\\d+\\s*$`));
+    // the judge segmenter (the default of evaluate): one call per video, 8 fps over the whole video
+    const seg = r.stdout.split('\n').filter((l) => /^faithful\/ot-03__\S+ segment\s+segment/.test(l));
+    expect(seg).toHaveLength(2);
+    for (const l of seg) expect(l).toMatch(new RegExp(`segment\\s+${n}\\s+${n + 3}\\s+\\d+\\s*$`));
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `total: 20 calls \\(12 checklist, 2 segment, 6 grouped\\), ${8 * n} frames, ${8 * (n + 3) + 12 * 3} images, ≈ \\d+ prompt tokens; frames at 8 fps over the whole video`,
+      ),
+    );
     expect(emu.log.length).toBe(before);
+    const capped = await evaluate(
+      emu,
+      join(dir, 'dry'),
+      ['faithful'],
+      ...['--dry-run', '--frame-budget', '4', '--segmenter', 'pixel'],
+    );
+    expect(capped.stdout).toMatch(
+      /total: 18 calls \(12 checklist, 0 segment, 6 grouped\), 24 frames, .* at most 4 per video/,
+    );
+  });
+
+  it('compass score --segmenter judge: shots from the judge (pixel is the default), named in every report', async () => {
+    const out = join(dir, 'seg');
+    const args = [
+      ...['compass', 'score', '--cases', cases, '--videos', join(dir, 'videos'), '--model', 'faithful'],
+      ...['--out', out],
+    ];
+    const pixel = await runCli(args);
+    expect(pixel.code, pixel.stderr).toBe(0);
+    expect(pixel.stdout).toMatch(/segmenter pixel/);
+    const before = emu.log.length;
+    const r = await runCli([...args, '--segmenter', 'judge', '--judge', judge(emu)]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/segmenter judge/);
+    expect(emu.log.length).toBe(before + 1); // one segmentation per distinct video (both modes hold the same one)
+    const rows = readFileSync(join(out, 'response.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    for (const row of rows) {
+      expect(row.segmenter).toBe('judge');
+      expect(row.shots).toHaveLength(1); // a one-take stays one shot
+      expect(Object.values(row.judge_assignments)).toEqual([0, 0, 0]);
+    }
+    expect((await runCli([...args, '--segmenter', 'judge'])).code).toBe(2);
+    expect((await runCli([...args, '--segmenter', 'mllm'])).code).toBe(2);
   });
 
   it('a judge that answers prose to everything: no crash, every quality metric unresolved, keyframe groups kept', async () => {

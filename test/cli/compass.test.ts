@@ -54,7 +54,16 @@ describe('kfbench compass', () => {
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(Object.keys(j)).toEqual(
-      expect.arrayContaining(['case_id', 'embedder', 'gamma', 'metrics', 'groups', 'keyframes', 'shots']),
+      expect.arrayContaining([
+        'case_id',
+        'embedder',
+        'gamma',
+        'metrics',
+        'groups',
+        'keyframes',
+        'shots',
+        'segmenter',
+      ]),
     );
     expect(j).toMatchObject({ case_id: 'ot-03', embedder: 'builtin', gamma: 0.76 });
     expect(Object.keys(j.metrics).join(' ')).toBe(
@@ -70,6 +79,7 @@ describe('kfbench compass', () => {
         'psnr_db',
         'ssim',
         'shot',
+        'aligned_shot',
         'scores',
       ]),
     );
@@ -78,7 +88,7 @@ describe('kfbench compass', () => {
     expect(JSON.parse(g.stdout).gamma).toBe(0.999);
   });
 
-  it('bad input is one line naming the file, exit 3', async () => {
+  it('a one-take video shorter than a target is scored: the keyframes it cannot reach are misses', async () => {
     const short = await runCli([
       'compass',
       'response',
@@ -88,13 +98,19 @@ describe('kfbench compass', () => {
       'ot-12',
       '--video',
       join(p.videos, 'faithful', 'ot-03__minimal.mp4'),
+      '--json',
     ]);
-    expect(short.code).toBe(3);
-    expect(short.stderr.trim().split('\n')).toHaveLength(1);
-    expect(short.stderr).toMatch(
-      /ot-03__minimal\.mp4: lasts 4\.500 s, shorter than case ot-12's last target/,
-    );
+    expect(short.code, short.stderr).toBe(0);
+    const j = JSON.parse(short.stdout);
+    const targets = (caseLine('ot-12') as { keyframes: { kf_id: string; t_target_s: number }[] }).keyframes;
+    const past = targets.filter((k) => k.t_target_s > 4.5).map((k) => k.kf_id);
+    expect(past.length).toBeGreaterThan(0);
+    for (const k of j.keyframes)
+      if (past.includes(k.kf_id))
+        expect(k).toMatchObject({ matched: false, scores: { localization: 0, presence: 0 } });
+  });
 
+  it('bad input is one line naming the file, exit 3', async () => {
     const empty = await runCli([
       'compass',
       'response',
@@ -141,21 +157,31 @@ describe('kfbench compass', () => {
     const r = await runCli(args);
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/missing: .*swapped\/ot-03__segment_specific\.mp4/);
+    expect(r.stderr).toMatch(/^compass score · scanning: 4 videos to do$/m);
     const readRows = () =>
       readFileSync(join(out, 'response.jsonl'), 'utf8')
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l));
     const rows = readRows();
-    expect(rows.map((x) => `${x.model}/${x.prompt_mode}`)).toEqual([
-      'faithful/minimal',
-      'faithful/segment_specific',
-      'swapped/minimal',
+    // every model on the same cases: the missing video is a row scoring 0 on every metric
+    expect(rows.map((x) => `${x.model}/${x.prompt_mode}/${x.status}`)).toEqual([
+      'faithful/minimal/scored',
+      'faithful/segment_specific/scored',
+      'swapped/minimal/scored',
+      'swapped/segment_specific/missing',
     ]);
+    expect(Object.values(rows[3].metrics)).toEqual([0, 0, 0, 0, 0, 0]);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
     expect(summary.models.faithful.all.n).toBe(2);
+    expect(summary.models.swapped.all.n).toBe(2);
+    expect(summary.models.swapped.coverage).toEqual({ present: 1, expected: 2 });
+    expect(summary.models.faithful.coverage).toEqual({ present: 2, expected: 2 });
+    expect(summary.models.swapped.all.metrics.presence).toBeCloseTo(rows[2].metrics.presence / 2, 6);
+    expect(r.stdout).toMatch(/^swapped\s+2\s+1\/2\s/m);
     expect(Object.keys(summary.models.swapped)).toEqual([
       'all',
+      'coverage',
       'by_keyframes',
       'by_structure',
       'by_prompt_mode',
@@ -164,7 +190,7 @@ describe('kfbench compass', () => {
     expect(summary.models.swapped.all.metrics.ordering).toBeLessThan(
       summary.models.faithful.all.metrics.ordering,
     );
-    expect(r.stdout).toMatch(/faithful\s+2\s+1\.000/);
+    expect(r.stdout).toMatch(/faithful\s+2\s+2\/2\s+1\.000/);
     const run1 = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
     expect(run1).toMatchObject({ scanned: 2, cached: 1 }); // the two faithful files are the same video
 
@@ -174,6 +200,32 @@ describe('kfbench compass', () => {
     const rows2 = readRows();
     expect(rows2[0].metrics.fidelity).toBeLessThan(rows[0].metrics.fidelity); // a higher lower anchor
     expect(rows2[0].metrics.ordering).toBe(rows[0].metrics.ordering);
+
+    // --missing skip: every model only on the videos all of them have (here ot-03 minimal)
+    const skip = await runCli([...args, '--missing', 'skip']);
+    expect(skip.code).toBe(5);
+    const ss = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+    expect(ss.missing).toBe('skip');
+    expect(ss.models.swapped.all.n).toBe(1);
+    expect(ss.models.faithful.all.n).toBe(1);
+    expect(ss.models.swapped.coverage).toEqual({ present: 1, expected: 2 });
+    expect(ss.models.swapped.all.metrics.presence).toBeCloseTo(rows[2].metrics.presence, 6);
+    expect((await runCli([...args, '--missing', 'drop'])).code).toBe(2);
+
+    // an undecodable video is counted and scores 0, like a missing one
+    mkdirSync(join(dir, 'videos', 'broken'), { recursive: true });
+    writeFileSync(join(dir, 'videos', 'broken', 'ot-03__minimal.mp4'), 'not a video');
+    const b = await runCli([
+      'compass',
+      'score',
+      ...['--cases', subset, '--videos', join(dir, 'videos'), '--model', 'broken'],
+      ...['--modes', 'minimal', '--out', join(dir, 'broken-out'), '--no-cache'],
+    ]);
+    expect(b.code).toBe(5);
+    expect(b.stderr).toMatch(/failed: .*broken\/ot-03__minimal\.mp4/);
+    const br = JSON.parse(readFileSync(join(dir, 'broken-out', 'response.jsonl'), 'utf8'));
+    expect(br).toMatchObject({ status: 'failed', metrics: { presence: 0, fidelity: 0, ordering: 0 } });
+    expect(b.stdout).toMatch(/^broken\s+1\s+0\/1\s/m);
 
     const s = await runCli(['compass', 'sensitivity', ...folder, '--json']);
     expect(s.code).toBe(5);

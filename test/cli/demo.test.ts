@@ -13,6 +13,7 @@ async function runsAndServes(line: string): Promise<void> {
     cwd: ROOT,
     env: { ...process.env, KFBENCH_PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // its own process group: npx runs the server under a shell that passes no signal on
   });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => {
@@ -35,7 +36,7 @@ async function runsAndServes(line: string): Promise<void> {
     expect(stderr).not.toMatch(/kfbench serve: (HeroFrame|Compass):/);
   } finally {
     const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
+    process.kill(-child.pid!, 'SIGTERM');
     await exited;
   }
 }
@@ -58,7 +59,8 @@ describe('kfbench demo', () => {
     expect(r.stdout).toMatch(/8 cases × 7 fault "models" × 2 prompt modes = 112 videos \(56 decoded/);
     const board = r.stdout.slice(r.stdout.indexOf('== Compass'));
     const order = [
-      ...board.matchAll(/^(faithful|missing|swapped|mistimed|repeated|flash|drift)\s+16\s/gm),
+      // videos in the means, then coverage (present / expected)
+      ...board.matchAll(/^(faithful|missing|swapped|mistimed|repeated|flash|drift)\s+16\s+16\/16\s/gm),
     ].map((m) => m[1]);
     expect(order).toHaveLength(7);
     expect(order[0]).toBe('faithful');

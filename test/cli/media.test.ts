@@ -11,8 +11,33 @@ describe('kfbench media (the JSON shapes other tools rely on)', () => {
     const r = await runCli(['media', 'probe', media('audio.mp4'), '--json']);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout);
-    expect(Object.keys(j).sort()).toEqual(['duration_s', 'fps', 'frames', 'has_audio', 'height', 'width']);
-    expect(j).toMatchObject({ fps: 25, frames: 50, width: 320, height: 180, has_audio: true });
+    expect(Object.keys(j).sort()).toEqual([
+      'duration_s',
+      'fps',
+      'frames',
+      'has_audio',
+      'height',
+      'mean_fps',
+      'rotation',
+      'vfr',
+      'width',
+    ]);
+    expect(j).toMatchObject({ fps: 25, frames: 50, width: 320, height: 180, has_audio: true, vfr: false });
+  });
+
+  it('probe --json reports a variable rate with its real mean, and the displayed size of a turned clip', async () => {
+    const v = JSON.parse((await runCli(['media', 'probe', media('vfr.mp4'), '--json'])).stdout);
+    expect(v).toMatchObject({ vfr: true, frames: 212, rotation: 0 });
+    expect(v.mean_fps).toBeCloseTo(212 / v.duration_s, 6);
+    expect(v.mean_fps).toBeLessThan(21);
+    const r = JSON.parse((await runCli(['media', 'probe', media('rotated.mp4'), '--json'])).stdout);
+    expect(r).toMatchObject({ width: 136, height: 320, rotation: 270, vfr: false });
+  });
+
+  it('probe: repeated timestamps are bad input naming the file and the frame (exit 3)', async () => {
+    const r = await runCli(['media', 'probe', media('repeat-ts.mkv')]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/repeat-ts\.mkv: timestamps repeat at frame 10 /);
   });
 
   it('dhash --json', async () => {

@@ -2,7 +2,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type AutoScore, align, type Judgment, loadAlignInputs } from '../../src/compass/align.js';
+import {
+  type AutoScore,
+  align,
+  autoMean,
+  caseMultiplicity,
+  type Judgment,
+  loadAlignInputs,
+} from '../../src/compass/align.js';
 import { krippendorffAlpha } from '../../src/stats/krippendorff.js';
 import { spearmanExactP } from '../../src/stats/rank.js';
 import { runCli } from '../support/cli.js';
@@ -53,19 +60,75 @@ describe('compass align', () => {
   });
 
   it('agreement over decisive majorities only, with coverage', () => {
-    expect(r.agreement.quality).toEqual({ rate: 2 / 3, coverage: 3 / 5, n: 3, items: 5, unscored: 0 });
+    expect(r.agreement.quality).toMatchObject({ rate: 2 / 3, coverage: 3 / 5, n: 3, items: 5, unscored: 0 });
   });
 
   it('a decisive item without an automatic score for one of its models is left out and counted, not a disagreement', () => {
     const partial = scores.filter((s) => !(s.case_id === 'c3' && s.model === 'X'));
     const p = align(votes, partial, { B: 100, seed: 1 });
-    expect(p.agreement.quality).toEqual({ rate: 1, coverage: 2 / 5, n: 2, items: 5, unscored: 1 });
+    expect(p.agreement.quality).toMatchObject({ rate: 1, coverage: 2 / 5, n: 2, items: 5, unscored: 1 });
+  });
+
+  it('agreement has a case-clustered bootstrap interval', () => {
+    // decisive items: c1 (2, both agree), c3 (1, disagrees); c2 has none. Replicates draw 3 cases:
+    // every rate in {0, 1/3 … 1} is possible, and with 500 seeded replicates the 2.5 % and 97.5 %
+    // quantiles are the extremes 0 (only c3/c2 drawn) and 1 (only c1/c2 drawn).
+    expect(r.agreement.quality!.ci).toEqual([0, 1]);
+    // all decisive items agreeing: the interval is the point
+    const all = align(votes.slice(0, 6), scores, { B: 200, seed: 3 });
+    expect(all.agreement.quality).toMatchObject({ rate: 1, ci: [1, 1] });
+    // seeded: the same seed gives the same interval
+    expect(align(votes, scores, { B: 500, seed: 1 }).agreement).toEqual(r.agreement);
+  });
+
+  it('the overall human score is the mean of the dimension-level win rates', () => {
+    const sound = votes.map((v) => ({
+      ...v,
+      dimension: 'sound',
+      choice: v.choice === 'A' ? 'B' : v.choice === 'B' ? 'A' : 'Tie',
+    })) as Judgment[];
+    const s2 = [...scores, ...scores.map((x) => ({ ...x, dimension: 'sound' }))];
+    const two = align([...votes, ...sound], s2, { B: 100, seed: 1 });
+    // in "sound" every vote is reversed: X wins 6.5 of 12, Y 4 of 12, Z 4.5 of 6
+    expect(two.win_rates.sound!.X).toBeCloseTo(6.5 / 12, 12);
+    expect(two.overall_human.X).toBeCloseTo((5.5 / 12 + 6.5 / 12) / 2, 12);
+    expect(two.overall_human.Y).toBeCloseTo((8 / 12 + 4 / 12) / 2, 12);
+    expect(two.overall_human.Z).toBeCloseTo((1.5 / 6 + 4.5 / 6) / 2, 12);
+    expect(r.overall_human.Y).toBeCloseTo(8 / 12, 12);
+  });
+
+  it('a resampled case enters the automatic means as many times as it was drawn', () => {
+    const sc: AutoScore[] = [
+      { case_id: 'c1', model: 'X', dimension: 'q', score: 1 },
+      { case_id: 'c2', model: 'X', dimension: 'q', score: 0 },
+    ];
+    expect(autoMean(sc, 'X', 'q')).toBe(0.5);
+    // c1 drawn twice, c2 once: (1 + 1 + 0) / 3, not (1 + 0) / 2
+    const all = [{ case_id: 'c1' }, { case_id: 'c1' }, { case_id: 'c2' }];
+    const sample = [...all.slice(0, 2), ...all.slice(0, 2), all[2]!];
+    const mult = caseMultiplicity(sample, all);
+    expect([...mult]).toEqual([
+      ['c1', 2],
+      ['c2', 1],
+    ]);
+    expect(autoMean(sc, 'X', 'q', mult)).toBeCloseTo(2 / 3, 12);
   });
 
   it('model-level Spearman with an exact p for few models', () => {
     expect(r.spearman.quality!.rho).toBeCloseTo(0.5, 12);
     expect(r.spearman.quality!.p_exact).toBe(spearmanExactP([5.5 / 12, 8 / 12, 1.5 / 6], [0.9, 0.5, 0.1]));
     expect(r.spearman.quality!.p_asymptotic).toBeUndefined();
+  });
+
+  it("Krippendorff's α is summarised across the model pairs: mean, min, max", () => {
+    const a = Object.values(r.alpha).filter((x): x is number => x !== null);
+    expect(a.length).toBeGreaterThanOrEqual(2);
+    expect(r.alpha_summary).toEqual({
+      mean: a.reduce((s, x) => s + x, 0) / a.length,
+      min: Math.min(...a),
+      max: Math.max(...a),
+      pairs: a.length,
+    });
   });
 
   it("Krippendorff's α per pair codes votes by the model chosen, so the order shown does not matter", () => {
@@ -90,6 +153,7 @@ describe('compass align', () => {
     );
     const r2 = align(flipped, scores, { B: 500, seed: 1 });
     expect(r2.alpha).toEqual(r.alpha);
+    expect(r2.alpha_summary).toEqual(r.alpha_summary);
     expect(r2.agreement).toEqual(r.agreement);
     expect(r2.win_rates).toEqual(r.win_rates);
   });
@@ -134,7 +198,19 @@ describe('compass align', () => {
     expect(ok.code).toBe(0);
     const j = JSON.parse(ok.stdout);
     expect(Object.keys(j)).toEqual(
-      expect.arrayContaining(['win_rates', 'win_rates_ci', 'agreement', 'spearman', 'alpha']),
+      expect.arrayContaining([
+        'win_rates',
+        'win_rates_ci',
+        'overall_human',
+        'agreement',
+        'spearman',
+        'alpha',
+        'alpha_summary',
+      ]),
     );
+    const text = await runCli(['compass', 'align', '--judgments', w('j5.jsonl', votes), '--scores', s]);
+    expect(text.stdout).toMatch(/agreement 0\.667 \(95 % CI 0\.000–1\.000\) over 3 decisive items/);
+    expect(text.stdout).toMatch(/^ {2}Y: 0\.667$/m);
+    expect(text.stdout).toMatch(/Krippendorff's α \(nominal\) across \d model pairs: mean -?\d\.\d{3}, min/);
   });
 });

@@ -1,10 +1,23 @@
-import { cpSync, readFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
 import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
+import { buildChains } from '../../src/hero/build.js';
 import { loadCore } from '../../src/hero/dataset/load.js';
 import { validateDataset } from '../../src/hero/dataset/validate.js';
+import { ImageEncoder } from '../../src/judge/images.js';
+import { Judge } from '../../src/judge/judge.js';
+import { OpenAiBackend } from '../../src/judge/openai.js';
+import { encodeImage } from '../../src/media/image.js';
 import { runCli } from '../support/cli.js';
 import { sharedMiniHero } from '../support/mini-hero.js';
 import { tempDir } from '../support/paths.js';
@@ -92,5 +105,119 @@ describe('hero build with the emulator over HTTP', () => {
     expect(readFileSync(join(data, 'data', 'chains.jsonl'), 'utf8')).toBe(
       readFileSync(join(data, 'data', 'chains.jsonl'), 'utf8'),
     );
+  });
+});
+
+describe('hero build: the details that move numbers', () => {
+  it('reads stills by the name they were listed with (.jpeg, .JPG); a film out of stills keeps its chain, flagged and counted', async () => {
+    const data = join(tempDir(), 'heroframe');
+    cpSync(mini.data, data, { recursive: true });
+    const stills = join(tempDir(), 'stills');
+    const [keep, starve] = readdirSync(mini.stills).sort();
+    // film 1: its stills listed as .jpeg and .JPG
+    mkdirSync(join(stills, keep!), { recursive: true });
+    for (const [i, f] of readdirSync(join(mini.stills, keep!)).sort().entries())
+      copyFileSync(
+        join(mini.stills, keep!, f),
+        join(stills, keep!, f.replace(/\.jpg$/, i % 2 ? '.JPG' : '.jpeg')),
+      );
+    // film 2: one flat grey still, which the emulator ranks last (no sharpness, colour or subject)
+    mkdirSync(join(stills, starve!), { recursive: true });
+    const grey = {
+      width: 320,
+      height: 180,
+      channels: 3 as const,
+      data: new Uint8Array(320 * 180 * 3).fill(128),
+    };
+    writeFileSync(join(stills, starve!, 'rmflatgrey.jpg'), await encodeImage(grey, { format: 'jpeg' }));
+    const r = await runCli([
+      'hero',
+      'build',
+      '--data',
+      data,
+      '--lsmdc',
+      mini.lsmdc,
+      '--stills',
+      stills,
+      '--judge',
+      `openai:kfbench-emulator@${emu.url}`,
+      '--chains-per-film',
+      '2',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const rep = JSON.parse(r.stdout);
+    const films = readFileSync(join(data, 'data', 'chains.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const kept = films.find((f) => f.movie_id === keep)!;
+    const stillIds = kept.chains.flatMap((c: { images: { source: string; image_id: string }[] }) =>
+      c.images.filter((i) => i.source === 'still').map((i) => i.image_id),
+    );
+    for (const id of stillIds) expect(existsSync(join(data, 'images', keep!, `${id}.jpg`))).toBe(true);
+    const starved = films.find((f) => f.movie_id === starve)!;
+    expect(starved.chains).toHaveLength(2);
+    for (const c of starved.chains) {
+      const at = c.order.indexOf('rmflatgrey');
+      expect(at).toBeGreaterThanOrEqual(3); // in the bottom half, and no still left to replace it
+      expect(c.still_floor_unmet).toBe(true);
+    }
+    const flagged = films.flatMap((f) => f.chains).filter((c) => c.still_floor_unmet === true).length;
+    expect(rep.still_floor_unmet).toBe(flagged);
+    expect(rep.still_floor_unmet).toBeGreaterThanOrEqual(2);
+    expect((await validateDataset(data)).problems).toEqual([]);
+  });
+
+  it('the stability re-judgement asks different questions (letters swapped), so a label-biased reader is caught', async () => {
+    // the reader favours the first-shown image and the image labelled "A": in the first judgement
+    // both biases favour the same image, in the relabelled re-judgement they cancel
+    const biased = await startEmulator({ positionBias: 0.06, labelBias: 0.06 });
+    try {
+      const data = join(tempDir(), 'heroframe');
+      cpSync(mini.data, data, { recursive: true });
+      const judge = new Judge(
+        new OpenAiBackend({ model: 'kfbench-emulator', baseUrls: [biased.url], backoffBaseMs: 5 }),
+      );
+      const rep = await buildChains({
+        data,
+        lsmdc: mini.lsmdc,
+        stills: mini.stills,
+        judge,
+        encoder: new ImageEncoder(),
+        chainsPerFilm: 1,
+        stabilitySample: 1,
+        seed: 0,
+      });
+      expect(rep.stability.chains).toBe(2);
+      expect(rep.stability.agreement).toBeLessThan(1);
+      expect(rep.stability.measures).toMatch(/letters swapped/);
+      // the re-judgement also asks with another sampling seed (the first judgement sends none)
+      const seeds = biased.log.map((l) => l.seed);
+      expect(seeds.filter((x) => x === 1).length).toBe(2 * 15 * 2); // 2 chains × 15 pairs × 2 placements
+      expect(seeds.filter((x) => x === undefined).length).toBeGreaterThan(0);
+      // at temperature 0 an unbiased reader answers the relabelled questions alike
+      const clean = await startEmulator({ positionBias: 0 });
+      try {
+        const judge0 = new Judge(
+          new OpenAiBackend({ model: 'kfbench-emulator', baseUrls: [clean.url], backoffBaseMs: 5 }),
+        );
+        const rep0 = await buildChains({
+          data,
+          lsmdc: mini.lsmdc,
+          stills: mini.stills,
+          judge: judge0,
+          encoder: new ImageEncoder(),
+          chainsPerFilm: 1,
+          stabilitySample: 1,
+          seed: 0,
+        });
+        expect(rep0.stability.agreement).toBe(1);
+      } finally {
+        await clean.close();
+      }
+    } finally {
+      await biased.close();
+    }
   });
 });

@@ -61,13 +61,20 @@ const args = (out: string, cache: string, extra: string[] = []) => [
 ];
 
 describe('hero evaluate against the emulator over HTTP', () => {
-  it('writes the documented summary, deterministically; a re-run makes zero calls', async () => {
+  it('writes the documented summary under the published listwise protocol by default, deterministically; a re-run makes zero calls', async () => {
     const cache = join(dir, 'c1.sqlite');
     const out1 = join(tempDir(), 'o');
     const r = await runCli(args(out1, cache, ['--include-stills']));
     expect(r.code, r.stderr).toBe(0);
     const s = JSON.parse(readFileSync(join(out1, 'summary.json'), 'utf8'));
-    expect(s).toMatchObject({ reader: 'openai:kfbench-emulator', protocol: 'pairwise' });
+    expect(s).toMatchObject({
+      reader: 'openai:kfbench-emulator',
+      protocol: 'listwise',
+      both_orders: false,
+      disagreement_rule: null,
+      questions_per_insertion: 1,
+      disagreement: { checks: 0, disagreed: 0, rate: null },
+    });
     expect(s.methods.map((m: { method: string }) => m.method).sort()).toEqual([
       'sharpest',
       'stills',
@@ -109,10 +116,50 @@ describe('hero evaluate against the emulator over HTTP', () => {
     expect(lines.length).toBe(
       sharp.insertions * 2 + s.methods.find((m: { method: string }) => m.method === 'stills').insertions,
     );
-    // each insertion keeps the verdicts behind its position: under pairwise, one per chain image,
-    // and the frame won exactly `position` of them, each confidently
+    expect(s.questions).toBe(lines.length);
+    // each insertion keeps the one positional answer behind its position
     for (const l of lines) {
       const r = JSON.parse(l);
+      expect(r.questions).toBe(1);
+      expect(r.answers).toEqual([r.position]);
+      expect(r.verdicts).toEqual([expect.objectContaining({ position: r.position, order: 'best-first' })]);
+    }
+    expect(r.stdout).toMatch(/protocol listwise, 1\.00 questions per insertion, disagreement not measured/);
+    expect(readFileSync(join(out1, 'report.html'), 'utf8')).not.toMatch(/https?:\/\//);
+  });
+
+  it('--dry-run spends nothing; --max-calls stops with exit 5 and a second run resumes from the cache', async () => {
+    const cache = join(dir, 'c2.sqlite');
+    const before = emu.log.length;
+    const pw = ['--protocol', 'pairwise'];
+    const dry = await runCli(args(join(tempDir(), 'o'), cache, [...pw, '--dry-run', '--json']));
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ insertions: 16, questions: 16 * 12, cached: 0 });
+    expect(emu.log.length).toBe(before);
+    const partial = await runCli(
+      args(join(tempDir(), 'o'), cache, [...pw, '--max-calls', '30', '--concurrency', '1']),
+    );
+    expect(partial.code).toBe(5);
+    expect(partial.stderr).toMatch(/stopped at --max-calls/);
+    const dry2 = JSON.parse(
+      (await runCli(args(join(tempDir(), 'o'), cache, [...pw, '--dry-run', '--json']))).stdout,
+    );
+    expect(dry2.cached).toBeGreaterThan(0);
+    const out = join(tempDir(), 'o');
+    const rest = await runCli(args(out, cache, pw));
+    expect(rest.code, rest.stderr).toBe(0);
+    const s = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+    // pairwise: 12 questions per insertion; each comparison's two placements are a consistency check
+    expect(s).toMatchObject({ protocol: 'pairwise', questions: 16 * 12, questions_per_insertion: 12 });
+    expect(s.disagreement.checks).toBe(16 * 6);
+    const rows = readFileSync(join(out, 'insertions.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(s.disagreement.disagreed).toBe(rows.reduce((a, r) => a + r.unresolved, 0));
+    // each insertion keeps the verdicts behind its position: under pairwise, one per chain image,
+    // and the frame won exactly `position` of them, each confidently
+    for (const r of rows) {
       expect(r.verdicts).toHaveLength(r.chain_length);
       const won = r.verdicts.filter(
         (v: { winner: string; status: string }) => v.winner === 'frame' && v.status === 'confident',
@@ -120,27 +167,82 @@ describe('hero evaluate against the emulator over HTTP', () => {
       expect(won).toHaveLength(r.position);
       for (const v of r.verdicts) expect(v.reasons).toHaveLength(2);
     }
-    expect(readFileSync(join(out1, 'report.html'), 'utf8')).not.toMatch(/https?:\/\//);
   });
 
-  it('--dry-run spends nothing; --max-calls stops with exit 5 and a second run resumes from the cache', async () => {
-    const cache = join(dir, 'c2.sqlite');
-    const before = emu.log.length;
-    const dry = await runCli(args(join(tempDir(), 'o'), cache, ['--dry-run', '--json']));
-    expect(dry.code, dry.stderr).toBe(0);
-    expect(JSON.parse(dry.stdout)).toMatchObject({ insertions: 16, questions: 16 * 12, cached: 0 });
-    expect(emu.log.length).toBe(before);
-    const partial = await runCli(
-      args(join(tempDir(), 'o'), cache, ['--max-calls', '30', '--concurrency', '1']),
-    );
-    expect(partial.code).toBe(5);
-    expect(partial.stderr).toMatch(/stopped at --max-calls/);
-    const dry2 = JSON.parse(
-      (await runCli(args(join(tempDir(), 'o'), cache, ['--dry-run', '--json']))).stdout,
-    );
-    expect(dry2.cached).toBeGreaterThan(0);
-    const rest = await runCli(args(join(tempDir(), 'o'), cache));
-    expect(rest.code, rest.stderr).toBe(0);
+  it('--both-orders asks again with the chain reversed, records both answers and the disagreement rate, and scores a disagreement by --disagreement', async () => {
+    // a reader with a strong position bias (the emulator favours images shown earlier)
+    const biased = await startEmulator({ positionBias: 0.08 });
+    const unbiased = await startEmulator({ positionBias: 0 });
+    try {
+      // the biased runs share a cache: each asks only the questions the previous ones did not
+      const biasedCache = join(tempDir(), 'biased.sqlite');
+      const run = async (url: string, extra: string[]) => {
+        const out = join(tempDir(), 'o');
+        const r = await runCli([
+          ...args(out, url === biased.url ? biasedCache : join(tempDir(), 'c.sqlite'), extra).map((a) =>
+            a === spec ? `openai:kfbench-emulator@${url}` : a,
+          ),
+        ]);
+        expect(r.code, r.stderr).toBe(0);
+        const rows = readFileSync(join(out, 'insertions.jsonl'), 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l));
+        return { s: JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')), rows, stdout: r.stdout };
+      };
+      const dry = await runCli(
+        args(join(tempDir(), 'o'), biasedCache, ['--both-orders', '--dry-run', '--json']),
+      );
+      expect(JSON.parse(dry.stdout)).toMatchObject({ insertions: 16, questions: 32, cached: 0 });
+      const single = await run(biased.url, []);
+      const both = await run(biased.url, ['--both-orders']);
+      const mean = await run(biased.url, ['--both-orders', '--disagreement', 'mean']);
+      expect(both.s).toMatchObject({
+        protocol: 'listwise',
+        both_orders: true,
+        disagreement_rule: 'error',
+        questions: 2 * both.rows.length,
+        questions_per_insertion: 2,
+      });
+      expect(mean.s.disagreement_rule).toBe('mean');
+      let disagreed = 0;
+      for (const [i, r] of both.rows.entries()) {
+        expect(r.answers).toHaveLength(2);
+        // the first answer is the single question's; a disagreement keeps only what both agree on
+        expect(r.answers[0]).toBe(single.rows[i].position);
+        expect(r.position).toBe(Math.min(...r.answers));
+        expect(mean.rows[i].position).toBe((r.answers[0] + r.answers[1]) / 2);
+        expect(r.verdicts.map((v: { order: string }) => v.order)).toEqual(['best-first', 'worst-first']);
+        if (r.answers[0] !== r.answers[1]) disagreed++;
+      }
+      expect(both.s.disagreement).toEqual({
+        checks: both.rows.length,
+        disagreed,
+        rate: disagreed / both.rows.length,
+      });
+      expect(disagreed).toBeGreaterThan(0); // the bias is caught
+      expect(both.stdout).toMatch(
+        /listwise in both orders \(disagreement scored as error\), 2\.00 questions per insertion, disagreement \d/,
+      );
+      for (const m of both.s.methods) {
+        const m1 = single.s.methods.find((x: { method: string }) => x.method === m.method);
+        const mm = mean.s.methods.find((x: { method: string }) => x.method === m.method);
+        expect(m.S).toBeLessThanOrEqual(mm.S);
+        expect(m1.S).toBeGreaterThanOrEqual(0);
+      }
+      // without a position bias the two orders agree
+      const clean = await run(unbiased.url, ['--both-orders']);
+      expect(clean.s.disagreement.rate).toBe(0);
+      // --both-orders is a listwise flag
+      const bad = await runCli(
+        args(join(tempDir(), 'o'), join(tempDir(), 'c.sqlite'), ['--protocol', 'binary', '--both-orders']),
+      );
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/--both-orders applies to --protocol listwise/);
+    } finally {
+      await biased.close();
+      await unbiased.close();
+    }
   });
 
   it('bad selections fail before any judge call, naming the file and line', async () => {
@@ -239,7 +341,11 @@ describe('hero evaluate against the emulator over HTTP', () => {
     const html = heroHtml(
       {
         reader: evil,
-        protocol: 'pairwise',
+        protocol: 'listwise',
+        both_orders: true,
+        disagreement_rule: evil,
+        questions_per_insertion: 2,
+        disagreement: { checks: 1, disagreed: 1, rate: 1 },
         methods: [
           {
             method: evil,

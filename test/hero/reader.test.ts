@@ -1,3 +1,4 @@
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
@@ -44,8 +45,19 @@ describe('hero fit-reader and check-reader', () => {
     ]);
     expect(fit.code, fit.stderr).toBe(0);
     const local = JSON.parse(
-      (await runCli(['hero', 'check-reader', '--data', mini.data, '--judge', `local:${reader}`, '--json']))
-        .stdout,
+      (
+        await runCli([
+          'hero',
+          'check-reader',
+          '--data',
+          mini.data,
+          '--judge',
+          `local:${reader}`,
+          '--protocol',
+          'pairwise',
+          '--json',
+        ])
+      ).stdout,
     );
     expect(local.reader).toMatch(/^local:reader-/);
     expect(local.unresolved).toBe(0); // the local reader never contradicts itself
@@ -63,9 +75,52 @@ describe('hero fit-reader and check-reader', () => {
       '10',
       '--cache',
       cache,
+      '--protocol',
+      'pairwise',
       '--json',
     ]);
     expect(viaEmu.code, viaEmu.stderr).toBe(0);
     expect(JSON.parse(viaEmu.stdout)).toMatchObject({ pairs: 10, reader: 'openai:kfbench-emulator' });
+    // by default the check asks what hero evaluate asks: one positional question per chain image
+    const listwise = await runCli([
+      'hero',
+      'check-reader',
+      '--data',
+      mini.data,
+      '--judge',
+      `openai:kfbench-emulator@${emu.url}`,
+      '--sample',
+      '10',
+      '--cache',
+      cache,
+      '--json',
+    ]);
+    expect(listwise.code, listwise.stderr).toBe(0);
+    expect(JSON.parse(listwise.stdout)).toMatchObject({ protocol: 'listwise', insertions: 10 });
+    // chains built by the local reader itself: it puts the chain images back in place
+    const data = join(tempDir(), 'heroframe');
+    cpSync(mini.data, data, { recursive: true });
+    const built = await runCli([
+      'hero',
+      'build',
+      '--data',
+      data,
+      '--lsmdc',
+      mini.lsmdc,
+      '--stills',
+      mini.stills,
+      '--judge',
+      `local:${reader}`,
+      '--chains-per-film',
+      '1',
+    ]);
+    expect(built.code, built.stderr).toBe(0);
+    const own = JSON.parse(
+      (await runCli(['hero', 'check-reader', '--data', data, '--judge', `local:${reader}`, '--json'])).stdout,
+    );
+    // (the build judged the frames as decoded, the check reads the stored JPEGs: near ties may move one place)
+    expect(own).toMatchObject({ protocol: 'listwise', insertions: 12, within_one: 1, unresolved: 0 });
+    expect(own.agree).toBeGreaterThanOrEqual(10);
+    expect(own.mean_abs_error).toBe((12 - own.agree) / 12);
   });
 });

@@ -9,14 +9,16 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FaultPlan } from '../../src/dev/emulator/server.js';
 import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
+import { createBuiltinEmbedder } from '../../src/embed/builtin.js';
 import { buildChains } from '../../src/hero/build.js';
 import { heroInstructions } from '../../src/hero/prompt.js';
-import { phaseB } from '../../src/hero/rubric-learn.js';
+import { learnRubric, mostDissimilar, phaseB, type RoundBuild } from '../../src/hero/rubric-learn.js';
 import { ImageEncoder } from '../../src/judge/images.js';
 import { comparePair } from '../../src/judge/pairwise.js';
+import { loadImage, resizeImage } from '../../src/media/image.js';
 import { emulatorJudge } from '../support/emulator.js';
 import { sharedMiniHero } from '../support/mini-hero.js';
-import { tempDir } from '../support/paths.js';
+import { media, tempDir } from '../support/paths.js';
 
 let mini: MiniHeroPaths;
 const jsonl = (f: string) =>
@@ -140,14 +142,101 @@ describe('hero build --learn-rubric', () => {
     }
   });
 
-  it('Phase B moves out exactly the rules anchored on a deleted still', () => {
+  it('gate 2 compares against the outcomes as they stand: a later proposal is not blamed for what an earlier admission changed', async () => {
+    // Two chains of two images each, a sharp image and a blurred copy. Every proposal is the greedy
+    // "Prefer the blurrier image." ×3. The first (from the most dissimilar chain, the gate-2 group)
+    // flips its own pair — its source pair, which gate 2 leaves out — and is admitted. The second,
+    // from the other chain, changes nothing in the group beyond what the first already changed.
+    const j = await emulatorJudge({ faults: { rate: 1, kinds: ['greedy-guideline'] } });
+    try {
+      const enc = new ImageEncoder();
+      const blurred = async (file: string) => {
+        const img = await loadImage(media(file));
+        const small = await resizeImage(img, Math.round(img.width / 8), Math.round(img.height / 8));
+        return resizeImage(small, img.width, img.height);
+      };
+      const member = async (id: string, raw: Awaited<ReturnType<typeof loadImage>>) => {
+        const image = await enc.fromRaw(raw);
+        return { id, image, bytes: image.bytes };
+      };
+      let members = [
+        [
+          await member('s1', await loadImage(media('base.png'))),
+          await member('b1', await blurred('base.png')),
+        ],
+        [
+          await member('s2', await loadImage(media('astronaut.png'))),
+          await member('b2', await blurred('astronaut.png')),
+        ],
+      ];
+      const embedder = createBuiltinEmbedder();
+      const group = await mostDissimilar(members, embedder);
+      members = [members[group]!, members[1 - group]!]; // the group's proposal is tested first
+      const movie = { title: 'Gate two', year: 2000 };
+      const instructionsFor = (cs: readonly { as_the_judge_read_it: string }[]) =>
+        heroInstructions(movie, { criteria: cs });
+      const chains: RoundBuild['chains'] = [];
+      for (const [ci, [a, b]] of members.entries()) {
+        const out = await comparePair(j.judge, a!.image, b!.image, instructionsFor([]));
+        expect(out.status).toBe('confident');
+        expect(out.winner).toBe('A'); // the sharp image wins without a rubric
+        chains.push({
+          chain_id: `c0${ci}`,
+          pairs: [{ a: a!.id, b: b!.id, winner: a!.id, status: 'confident' }],
+        });
+      }
+      const r = await learnRubric(
+        {
+          judge: j.judge,
+          embedder,
+          rounds: 1,
+          maxRules: 20,
+          seed: 0,
+          movie: 'gate-two',
+          instructionsFor,
+          build: async () => ({ chains, members, deletedIn: new Map() }),
+        },
+        [],
+      );
+      expect(r.proposals.map((p) => [p.source_pair[0], p.outcome])).toEqual([
+        [members[0]![0]!.id, 'admitted'],
+        [members[1]![0]!.id, 'admitted'], // start-of-round outcomes would blame it for the first rule's flip
+      ]);
+      expect(r.criteria.map((c) => c.source_chain)).toEqual(['c00', 'c01']);
+    } finally {
+      await j.close();
+    }
+  });
+
+  it('Phase B moves out exactly the rules anchored on a still deleted in the chain they came from', () => {
     const rules = [
-      { id: 1, source_pair: ['s1', 'f1'] as const },
-      { id: 2, source_pair: ['f2', 'f3'] as const },
-      { id: 3, source_pair: ['f4', 's2'] as const },
+      { id: 1, source_pair: ['s1', 'f1'] as const, source_chain: 'c00' },
+      { id: 2, source_pair: ['f2', 'f3'] as const, source_chain: 'c00' },
+      { id: 3, source_pair: ['f4', 's2'] as const, source_chain: 'c01' },
+      // s1 was deleted in c00 only: in c02, where this rule came from, it survived
+      { id: 4, source_pair: ['s1', 'f5'] as const, source_chain: 'c02' },
+      // a rule that does not say its chain falls back to a deletion anywhere in the film
+      { id: 5, source_pair: ['s1', 'f6'] as const },
     ];
-    const r = phaseB(rules, new Set(['s1', 's2']));
-    expect(r.pruned.map((x) => x.id)).toEqual([1, 3]);
-    expect(r.kept.map((x) => x.id)).toEqual([2]);
+    const deletedIn = new Map([
+      ['c00', new Set(['s1'])],
+      ['c01', new Set(['s2'])],
+    ]);
+    const r = phaseB(rules, deletedIn);
+    expect(r.pruned.map((x) => x.id)).toEqual([1, 3, 5]);
+    expect(r.kept.map((x) => x.id)).toEqual([2, 4]);
+  });
+
+  it('every learned rule records the chain it came from', () => {
+    const rubrics = jsonl(join(normal.data, 'data', 'rubrics.jsonl'));
+    const chains = new Map(
+      jsonl(join(normal.data, 'data', 'chains.jsonl')).map((f) => [
+        f.movie_id,
+        f.chains.map((c: { chain_id: string }) => c.chain_id),
+      ]),
+    );
+    for (const r of rubrics)
+      for (const c of [...r.criteria, ...r.pruned_by_phase_b])
+        expect(chains.get(r.movie_id)).toContain(c.source_chain);
   });
 });

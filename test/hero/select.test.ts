@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
@@ -120,6 +120,27 @@ describe('selection methods', () => {
   it('the README names every method', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     for (const m of METHODS) expect(readme).toContain(`\`${m.name}\``);
+  });
+
+  it('CLI: vlm-pick finds its judge in KFBENCH_JUDGE or --config like every other command', async () => {
+    const base = ['hero', 'select', '--method', 'vlm-pick', '--data', mini.data, '--track', mini.track];
+    const spec = `openai:kfbench-emulator@${emu.url}`;
+    const viaEnv = join(tempDir(), 'env.jsonl');
+    const before = emu.log.length;
+    const r1 = await runCli([...base, '--out', viaEnv, '--k', '2'], { env: { KFBENCH_JUDGE: spec } });
+    expect(r1.code, r1.stderr).toBe(0);
+    expect(emu.log.length).toBeGreaterThan(before);
+    const cfg = join(tempDir(), 'judge.json');
+    writeFileSync(cfg, JSON.stringify({ judge: spec }));
+    const viaConfig = join(tempDir(), 'cfg.jsonl');
+    const r2 = await runCli([...base, '--out', viaConfig, '--k', '2', '--config', cfg], {
+      env: { KFBENCH_JUDGE: '' },
+    });
+    expect(r2.code, r2.stderr).toBe(0);
+    expect(read(viaConfig)).toEqual(read(viaEnv));
+    const none = await runCli([...base, '--out', join(tempDir(), 'n.jsonl')], { env: { KFBENCH_JUDGE: '' } });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/no judge given: pass --judge .*KFBENCH_JUDGE/);
   });
 
   it('CLI: writes the selections; an unknown method is a usage error', async () => {

@@ -76,6 +76,12 @@ describe('the local backend', () => {
     const bi = await insertIntoChain(judge, j[3]!, chain, 'x', 'binary');
     expect([pw.position, lw.position, bi.position]).toEqual([2, 2, 2]);
     expect(bi.comparisons.length).toBeLessThanOrEqual(3);
+    // the relabelled question (B shown first) and the reversed listwise chain answer alike
+    const re = await comparePair(judge, j[0]!, j[1]!, 'x', { relabel: true });
+    expect([re.status, re.winner]).toEqual(['confident', 'A']);
+    const both = await insertIntoChain(judge, j[3]!, chain, 'x', 'listwise', { bothOrders: true });
+    expect(both.listwise!.answers.map((a) => a.position)).toEqual([2, 2]);
+    expect([both.position, both.disagreed]).toEqual([2, 0]);
     expect(judge.name).toMatch(/^local:reader-[0-9a-f]{16}$/);
   });
 

@@ -89,6 +89,8 @@ describe('Markdown escaping', () => {
       cases: 3,
       flagged: [],
       groups: { keyframe_fidelity: 0.5 },
+      below_rate: [`${EVIL}/case__minimal.mp4 at 2 fps`],
+      coverage: { present: 3, expected: 3 },
     });
     const lb = {
       judge: `j${EVIL}`,

@@ -82,7 +82,8 @@ export async function buildViewerFixture(): Promise<ViewerFixture> {
     await must([
       ...['hero', 'evaluate', '--selections', ...HERO_METHODS.map((m) => join(dir, `${m}.jsonl`))],
       ...['--data', data, '--track', mini.track, '--judge', judge, '--cache', join(dir, 'hero.sqlite')],
-      ...['--out', results, '--bootstrap', '200', '--include-stills'],
+      // pairwise, so that a film page's verdict panel has one row per chain image compared against
+      ...['--out', results, '--bootstrap', '200', '--include-stills', '--protocol', 'pairwise'],
     ]);
     await must([
       ...['compass', 'evaluate', '--cases', compass.cases, '--videos', compass.videos],

@@ -1,7 +1,8 @@
 /**
  * Checklist generation (SPEC §3.3 step 1; the paper's appendix E.3): for a case, a prompt mode and
- * one metric, the judge sees the request and the keyframes — never a video — and writes 3–8
- * atomic, observable items. Answers are cached like every judge call and written to
+ * one metric, the judge sees the request, the story summary and the keyframes — never a video —
+ * and writes atomic, observable items, as many as the seed's procedure for that metric prefers
+ * (`CHECKLIST_SIZES`). Answers are cached like every judge call and written to
  * `checklists.jsonl`, so every model is judged against the same items.
  * Reply contract: {"items":[{"item_id","question","scope","anchors":[kf_id…],"dimension"}]}.
  */
@@ -34,10 +35,27 @@ export const ChecklistItem = z.object({
 });
 export type ChecklistItem = z.output<typeof ChecklistItem>;
 
-/** The reply schema for one case: 3–8 items, unique ids, anchors among the case's keyframes. */
-export function checklistSchema(kfIds: readonly string[]) {
+/**
+ * Items per checklist, per metric, as published (seed E.3): "Static checks favor 3–6
+ * single-subdimension items"; "Attribute, spatial, and physical procedures prefer 4–8, 2–5, and
+ * 3–5 items respectively". The others keep 3–8.
+ */
+export const CHECKLIST_SIZES: Record<QualityMetric, readonly [number, number]> = {
+  SVQ: [3, 6],
+  DVQ: [3, 8],
+  AC: [4, 8],
+  SOC: [2, 5],
+  PR: [3, 5],
+  VMA: [3, 8],
+  AMA: [3, 8],
+  AVC: [3, 8],
+};
+
+/** The reply schema for one case and metric: its item count, unique ids, anchors among the keyframes. */
+export function checklistSchema(kfIds: readonly string[], metric: QualityMetric) {
   const known = new Set(kfIds);
-  return z.object({ items: z.array(ChecklistItem).min(3).max(8) }).superRefine((v, ctx) => {
+  const [min, max] = CHECKLIST_SIZES[metric];
+  return z.object({ items: z.array(ChecklistItem).min(min).max(max) }).superRefine((v, ctx) => {
     const ids = new Set<string>();
     for (const [i, it] of v.items.entries()) {
       if (ids.has(it.item_id))
@@ -91,18 +109,23 @@ export function checklistQuestion(
     keyframes: keyframeLines(c),
     mode: mode === 'minimal' ? 'minimal' : 'segment-specific',
     prompt: mode === 'minimal' ? c.prompts.minimal : c.prompts.segment_specific,
-    story: mode === 'minimal' ? '' : `- story: ${c.story_summary}`,
+    min: CHECKLIST_SIZES[metric][0],
+    max: CHECKLIST_SIZES[metric][1],
+    story: `- story summary: ${c.story_summary}`,
     mode_rule:
       mode === 'minimal'
-        ? 'The prompt is minimal: use only what the keyframes and the prompt imply; do not invent events.'
-        : 'Use the segment-by-segment prompt and the story.',
+        ? 'The prompt is minimal: ground every item in the keyframes and the story summary; only expectations inferable from the keyframes or the story summary count; do not invent absent details.'
+        : 'Use the segment-by-segment prompt and the story summary.',
   });
   return {
     prompt,
     images,
     labels: c.keyframes.map((k) => k.kf_id),
     protocol: { name: CHECKLIST_PROTOCOL, version: t.version },
-    schema: checklistSchema(c.keyframes.map((k) => k.kf_id)),
+    schema: checklistSchema(
+      c.keyframes.map((k) => k.kf_id),
+      metric,
+    ),
   };
 }
 

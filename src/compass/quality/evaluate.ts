@@ -16,7 +16,8 @@ import { type LoadedCase, type PromptMode, videoPath } from '../cases.js';
 import type { ResponseOptions, ScanOptions } from '../response/options.js';
 import type { ScanCache } from '../response/scan-cache.js';
 import { type ResponseRow, type ScoreRun, scoreModels } from '../score.js';
-import { caseOverall, type OverallResult, overallOf } from './aggregate.js';
+import type { SegmentFn } from '../segment.js';
+import { caseOverall, type OverallResult, overallOf, qualityGroups } from './aggregate.js';
 import { type Checklist, generateChecklist } from './checklist.js';
 import { applicability, QUALITY_GROUPS, QUALITY_METRICS, type QualityMetric } from './metrics.js';
 import {
@@ -31,6 +32,8 @@ export interface VideoEvaluation {
   model: string;
   prompt_mode: PromptMode;
   run: number;
+  /** scored; or missing / failed (not decodable): 0 on every metric. */
+  status: ResponseRow['status'];
   structure: LoadedCase['structure'];
   n_keyframes: number;
   conditioning: LoadedCase['conditioning'];
@@ -51,10 +54,15 @@ export interface EvaluateInput {
   scan?: Partial<ScanOptions>;
   quality?: Partial<QualityOptions>;
   cache?: ScanCache | undefined;
+  /** Shot segmentation by the judge (the published evaluator's; absent = the pixel detector). */
+  segment?: SegmentFn | undefined;
   runs?: number;
   /** Stop starting new videos once the judge has made this many calls (exit 5; run again to resume). */
   maxCalls?: number;
+  /** Judging progress: done = 0 before the first video, then per video judged. */
   onVideo?: (done: number, total: number, label: string) => void;
+  /** Progress of the phases before judging: scanning videos, generating checklists (done = 0 first). */
+  onPhase?: (phase: 'scanning' | 'checklists', done: number, total: number, label: string) => void;
 }
 
 export interface EvaluateResult {
@@ -93,8 +101,16 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
     response: o.response,
     scan: o.scan,
     cache: o.cache,
+    segment: o.segment,
+    onVideo: (done, total, label) => o.onPhase?.('scanning', done, total, label),
   });
   const checklists: Checklist[] = [];
+  const toWrite = o.cases.reduce(
+    (s, c) => s + o.modes.reduce((t, mode) => t + checklistMetrics(c, mode, q).length, 0),
+    0,
+  );
+  let written = 0;
+  o.onPhase?.('checklists', 0, toWrite, '');
   const byKey = new Map<string, Map<QualityMetric, Checklist>>();
   for (const c of o.cases)
     for (const mode of o.modes) {
@@ -102,6 +118,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
       for (const metric of checklistMetrics(c, mode, q)) {
         const cl = await generateChecklist(o.judge, o.encoder, c, mode, metric);
         checklists.push(cl);
+        o.onPhase?.('checklists', ++written, toWrite, `${c.case_id}__${mode} ${metric}`);
         m.set(metric, cl);
       }
       byKey.set(`${c.case_id}/${mode}`, m);
@@ -112,10 +129,17 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
   const skipped: string[] = [];
   const total = response.rows.length * runs;
   let done = 0;
+  o.onVideo?.(0, total, 'judging');
   for (let run = 0; run < runs; run++) {
     const judge = run === 0 ? o.judge : runJudge(o.judge, run);
     for (const row of response.rows) {
       const video = videoPath(o.videos, row.model, row.case_id, row.prompt_mode);
+      if (row.status !== 'scored') {
+        // missing or undecodable: 0 on every metric of the case, never judged
+        videos.push(zeroEvaluation(row, run, cases.get(row.case_id)!, q));
+        o.onVideo?.(++done, total, `${row.model}/${row.case_id}__${row.prompt_mode}`);
+        continue;
+      }
       if (o.maxCalls !== undefined && o.judge.stats.calls >= o.maxCalls) {
         skipped.push(`${video}${runs > 1 ? ` (run ${run + 1})` : ''}`);
         continue;
@@ -140,6 +164,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
         model: row.model,
         prompt_mode: row.prompt_mode,
         run,
+        status: 'scored',
         structure: row.structure,
         n_keyframes: row.n_keyframes,
         conditioning: row.conditioning,
@@ -157,6 +182,51 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
     }
   }
   return { response, checklists, videos, skipped };
+}
+
+/** A missing or undecodable video's evaluation: every applicable metric and group 0. */
+export function zeroEvaluation(
+  row: ResponseRow,
+  run: number,
+  c: LoadedCase,
+  q: Pick<QualityOptions, 'fps'>,
+): VideoEvaluation {
+  const reason = `the video is ${row.status === 'missing' ? 'missing' : 'not decodable'}: 0 on every metric`;
+  const metrics = Object.fromEntries(
+    QUALITY_METRICS.map((m) => {
+      const ap = applicability(c, row.prompt_mode, m);
+      return [
+        m,
+        ap.applies
+          ? { status: 'scored' as const, score: 0, reason }
+          : { status: 'not_applicable' as const, score: null, reason: ap.reason },
+      ];
+    }),
+  ) as QualityReport['metrics'];
+  const quality: QualityReport = {
+    frames: { count: 0, fps: q.fps, effective_fps: 0, capped_by_budget: false },
+    metrics,
+    groups: qualityGroups(metrics),
+  };
+  return {
+    case_id: row.case_id,
+    model: row.model,
+    prompt_mode: row.prompt_mode,
+    run,
+    status: row.status,
+    structure: row.structure,
+    n_keyframes: row.n_keyframes,
+    conditioning: row.conditioning,
+    response: { metrics: row.metrics, groups: row.groups },
+    quality,
+    overall: overallOf({
+      keyframe_fidelity: 0,
+      temporal_organization: 0,
+      visual_quality: quality.groups.visual_quality.score,
+      spatiotemporal_coherence: quality.groups.spatiotemporal_coherence.score,
+      instruction_adherence: quality.groups.instruction_adherence.score,
+    }),
+  };
 }
 
 /** The same judge with run k's questions cached apart (their protocol version carries `#run k`). */
@@ -184,6 +254,10 @@ export interface ModelOverall {
   cases: number;
   /** Groups that could not be measured for some case (left out of its mean, never zero). */
   flagged: string[];
+  /** Videos whose judge frame rate an opt-in --frame-budget lowered: "case__mode at R fps". */
+  below_rate: string[];
+  /** Videos present (scored) / expected, per run; missing and undecodable ones are not present. */
+  coverage: { present: number; expected: number };
   groups: Record<string, number | null>;
 }
 
@@ -223,6 +297,17 @@ export function modelOverall(videos: readonly VideoEvaluation[], model: string):
     runs: runs.length,
     cases: caseCount,
     flagged: [...flagged].sort(),
+    coverage: {
+      present: mine.filter((v) => v.run === runs[0] && (v.status ?? 'scored') === 'scored').length,
+      expected: mine.filter((v) => v.run === runs[0]).length,
+    },
+    below_rate: [
+      ...new Set(
+        mine
+          .filter((v) => v.quality.frames.capped_by_budget)
+          .map((v) => `${v.case_id}__${v.prompt_mode} at ${v.quality.frames.effective_fps.toFixed(2)} fps`),
+      ),
+    ].sort(),
     groups: {
       keyframe_fidelity: g((v) => v.response.groups.keyframe_fidelity),
       temporal_organization: g((v) => v.response.groups.temporal_organization),

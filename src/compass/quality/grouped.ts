@@ -160,6 +160,11 @@ export function groupedQuestion(g: GroupedInput) {
     structure: g.c.structure === 'one_take' ? 'one continuous take (no cuts)' : 'multi-shot',
     mode: g.mode === 'minimal' ? 'minimal' : 'segment-specific',
     prompt: g.mode === 'minimal' ? g.c.prompts.minimal : g.c.prompts.segment_specific,
+    story: g.c.story_summary,
+    mode_rule:
+      g.mode === 'minimal'
+        ? 'The prompt is minimal: for adherence, only expectations inferable from the keyframes or the story summary count.'
+        : 'Adherence is judged against the named prompt requirement.',
     evidence: g.audio ? `${g.evidence}\n- the video's audio track is attached after the images` : g.evidence,
     checklists,
     rubric: g.metrics.map((m) => RUBRICS[m]).join(' '),

@@ -1,7 +1,10 @@
 /**
  * The Compass leaderboard from evaluated videos: Overall (mean ± sd over runs) and the six groups
- * per model, overall and by keyframe count, structure, prompt mode and conditioning.
+ * per model, overall and by keyframe count, structure, prompt mode and conditioning. Every model
+ * on the same cases: a missing or undecodable video counts with 0 (`zero`), or every model is
+ * restricted to the videos all of them have (`skip`); each row carries its coverage.
  */
+import { commonRows, type MissingPolicy } from '../score.js';
 import { type ModelOverall, modelOverall, type VideoEvaluation } from './evaluate.js';
 
 export const FACTORS = {
@@ -16,6 +19,9 @@ export interface Leaderboard {
   judge: string;
   embedder: string;
   runs: number;
+  /** What cut the videos into shots (pixel detector or judge, seed E.2). */
+  segmenter?: string;
+  missing: MissingPolicy;
   models: ModelOverall[];
   by: Record<Factor, Record<string, ModelOverall[]>>;
 }
@@ -28,10 +34,16 @@ const order = (rows: ModelOverall[]) =>
   );
 
 export function leaderboard(
-  videos: readonly VideoEvaluation[],
+  all: readonly VideoEvaluation[],
   models: readonly string[],
-  meta: { judge: string; embedder: string; runs: number },
+  meta: { judge: string; embedder: string; runs: number; segmenter?: string },
+  policy: MissingPolicy = 'zero',
 ): Leaderboard {
+  const videos = commonRows(all, models, policy, (v) => (v.status ?? 'scored') === 'scored');
+  // coverage counts every expected video, also those --missing skip leaves out
+  const withCoverage =
+    (from: readonly VideoEvaluation[]) =>
+    (o: ModelOverall): ModelOverall => ({ ...o, coverage: modelOverall(from, o.model).coverage });
   const present = models.filter((m) => videos.some((v) => v.model === m));
   const by = {} as Leaderboard['by'];
   for (const [f, key] of Object.entries(FACTORS) as [Factor, (v: VideoEvaluation) => string][]) {
@@ -39,12 +51,22 @@ export function leaderboard(
     by[f] = Object.fromEntries(
       levels.map((l) => {
         const sub = videos.filter((v) => key(v) === l);
+        const subAll = all.filter((v) => key(v) === l);
         return [
           l,
-          order(present.filter((m) => sub.some((v) => v.model === m)).map((m) => modelOverall(sub, m))),
+          order(
+            present
+              .filter((m) => sub.some((v) => v.model === m))
+              .map((m) => withCoverage(subAll)(modelOverall(sub, m))),
+          ),
         ];
       }),
     );
   }
-  return { ...meta, models: order(present.map((m) => modelOverall(videos, m))), by };
+  return {
+    ...meta,
+    missing: policy,
+    models: order(present.map((m) => withCoverage(all)(modelOverall(videos, m)))),
+    by,
+  };
 }

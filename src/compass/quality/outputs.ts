@@ -20,7 +20,11 @@ export async function writeEvaluationRun(
   models: readonly string[],
   meta: { wall_s: number; judge: JudgeStats },
 ): Promise<void> {
-  await writeResponseRun(out, r.response, models, { embedder: lb.embedder, wall_s: meta.wall_s });
+  await writeResponseRun(out, r.response, models, {
+    embedder: lb.embedder,
+    wall_s: meta.wall_s,
+    missing: lb.missing,
+  });
   await writeJsonl(join(out, 'checklists.jsonl'), r.checklists);
   await writeJsonl(join(out, 'evaluation.jsonl'), r.videos);
   await writeFileAtomic(join(out, 'leaderboard.json'), `${JSON.stringify(lb, null, 2)}\n`);

@@ -1,6 +1,7 @@
 /**
- * Video quality of one video (SPEC §3.3): frames sampled uniformly at `fps` (8 by default; a long
- * video is capped at `budget` frames, evenly spread, and the report says so), the keyframes, the
+ * Video quality of one video (SPEC §3.3): frames sampled uniformly at `fps` over the whole video
+ * (8 by default, as published: "all reported MLLM-judged results use 8-FPS sampling"); only an
+ * opt-in `budget` caps the frames (evenly spread), and the report then says so with the rate used), the keyframes, the
  * case's checklists and measured evidence go to the grouped judge, one call per group of related
  * metrics. Metrics that do not apply are `not_applicable`; AMA and AVC, which need the audio, are
  * `not_measured` (with the reason) unless the judge is declared to take audio — never zero.
@@ -8,7 +9,7 @@
 import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
 import { extractAudio } from '../../media/audio.js';
-import { probe, streamFrames } from '../../media/video.js';
+import { probe, streamFrames, type VideoInfo } from '../../media/video.js';
 import type { LoadedCase, PromptMode } from '../cases.js';
 import type { ScanShot } from '../response/scan.js';
 import { type GroupResult, type MetricResult, qualityGroups } from './aggregate.js';
@@ -25,15 +26,22 @@ import {
 export interface QualityOptions {
   /** Frames per second sent to the judge. */
   fps: number;
-  /** At most this many frames per video (spread evenly over a longer video). */
-  budget: number;
+  /** Opt-in: at most this many frames per video (spread evenly, lowering the rate); none by default. */
+  budget: number | undefined;
   /** Width of the frames sent (the judge's encoder also caps the long side). */
   frameWidth: number;
   /** The judge accepts audio input: only then are AMA and AVC asked. */
   audio: boolean;
 }
 
-export const DEFAULT_QUALITY_OPTIONS: QualityOptions = { fps: 8, budget: 48, frameWidth: 384, audio: false };
+export const DEFAULT_QUALITY_OPTIONS: QualityOptions = {
+  fps: 8,
+  budget: undefined,
+  frameWidth: 384,
+  audio: false,
+};
+
+const TIMES_PER_DECODE = 48;
 
 export interface QualityMetricReport extends MetricResult {
   items?: MetricJudgement['items'];
@@ -42,22 +50,56 @@ export interface QualityMetricReport extends MetricResult {
 }
 
 export interface QualityReport {
-  frames: { count: number; fps: number; capped_by_budget: boolean };
+  /** `fps` asked; `effective_fps` the rate actually sent (lower only when the budget capped it). */
+  frames: { count: number; fps: number; effective_fps: number; capped_by_budget: boolean };
   metrics: Record<QualityMetric, QualityMetricReport>;
   groups: Record<QualityGroup, GroupResult>;
 }
 
-/** Sample times: (k + ½)/fps, or `budget` evenly spread midpoints when that would be more. */
+/**
+ * Sample times over the whole video: (k + ½)/fps; only when an opt-in `budget` is smaller than
+ * that count, `budget` evenly spread midpoints (`capped`, at `effective_fps`).
+ */
 export function qualityTimes(
   duration_s: number,
   o: Pick<QualityOptions, 'fps' | 'budget'>,
-): { times: number[]; capped: boolean } {
+): { times: number[]; capped: boolean; effective_fps: number } {
   const n = Math.max(1, Math.floor(duration_s * o.fps));
-  if (n <= o.budget) return { times: Array.from({ length: n }, (_, k) => (k + 0.5) / o.fps), capped: false };
+  if (o.budget === undefined || n <= o.budget)
+    return {
+      times: Array.from({ length: n }, (_, k) => (k + 0.5) / o.fps),
+      capped: false,
+      effective_fps: o.fps,
+    };
+  const b = o.budget;
   return {
-    times: Array.from({ length: o.budget }, (_, k) => ((k + 0.5) * duration_s) / o.budget),
+    times: Array.from({ length: b }, (_, k) => ((k + 0.5) * duration_s) / b),
     capped: true,
+    effective_fps: b / duration_s,
   };
+}
+
+/** The frames at these times (those inside the video), encoded for the judge, with their times. */
+export async function judgeFrames(
+  info: VideoInfo,
+  encoder: ImageEncoder,
+  times: readonly number[],
+  frameWidth: number,
+): Promise<{ image: Awaited<ReturnType<ImageEncoder['fromRaw']>>; time_s: number }[]> {
+  const usable = times.filter((t) =>
+    info.times ? t < info.duration_s : Math.floor(t * info.fps + 1e-6) < info.frames,
+  );
+  const frames: { image: Awaited<ReturnType<ImageEncoder['fromRaw']>>; time_s: number }[] = [];
+  // at most TIMES_PER_DECODE times per ffmpeg process: the media layer's frame selection fails on
+  // a long list of scattered frames (> ~100), which 8 fps over a long video easily asks
+  for (let i = 0; i < usable.length; i += TIMES_PER_DECODE)
+    for await (const f of streamFrames(
+      info,
+      { kind: 'times', times: usable.slice(i, i + TIMES_PER_DECODE) },
+      { width: Math.min(frameWidth, info.width) },
+    ))
+      frames.push({ image: await encoder.fromRaw(f), time_s: f.time_s });
+  return frames;
 }
 
 export function evidenceText(
@@ -85,15 +127,8 @@ export async function judgeVideoQuality(a: {
 }): Promise<QualityReport> {
   const o = { ...DEFAULT_QUALITY_OPTIONS, ...a.options };
   const info = await probe(a.video);
-  const { times, capped } = qualityTimes(info.duration_s, o);
-  const usable = times.filter((t) => Math.floor(t * info.fps + 1e-6) < info.frames);
-  const frames: { image: Awaited<ReturnType<ImageEncoder['fromRaw']>>; time_s: number }[] = [];
-  for await (const f of streamFrames(
-    info,
-    { kind: 'times', times: usable },
-    { width: Math.min(o.frameWidth, info.width) },
-  ))
-    frames.push({ image: await a.encoder.fromRaw(f), time_s: f.time_s });
+  const { times, capped, effective_fps } = qualityTimes(info.duration_s, o);
+  const frames = await judgeFrames(info, a.encoder, times, o.frameWidth);
   const keyframes = await Promise.all(a.c.keyframes.map((k) => a.encoder.fromFile(k.image)));
   const metrics = {} as Record<QualityMetric, QualityMetricReport>;
   for (const m of QUALITY_METRICS) {
@@ -137,7 +172,7 @@ export async function judgeVideoQuality(a: {
       evidence,
       ...(audio && ask.some((m) => m === 'AMA' || m === 'AVC') ? { audio } : {}),
       budgetNote: capped
-        ? ` (capped at ${o.budget} frames for this ${info.duration_s.toFixed(1)} s video)`
+        ? ` at ${effective_fps.toFixed(2)} fps (capped at ${o.budget} frames for this ${info.duration_s.toFixed(1)} s video)`
         : ` at ${o.fps} fps`,
     });
     for (const j of r.judgements) {
@@ -152,7 +187,12 @@ export async function judgeVideoQuality(a: {
     }
   }
   return {
-    frames: { count: frames.length, fps: o.fps, capped_by_budget: capped },
+    frames: {
+      count: frames.length,
+      fps: o.fps,
+      effective_fps: +effective_fps.toFixed(6),
+      capped_by_budget: capped,
+    },
     metrics,
     groups: qualityGroups(metrics),
   };

@@ -5,7 +5,8 @@
  *  - the placing run: the earliest run whose best is within `holdEps` of the overall best (a
  *    repetition is uniqueness's business, not ordering's);
  *  - the hold: the frames around that run's best whose similarity is within `holdEps` of the
- *    overall best; t(k) is the middle of the hold's time span (frame j lasts [t_j, t_j + 1/fps)).
+ *    overall best; t(k) is the middle of the hold's time span (frame j lasts [t_j, t_j + 1/fps), or until
+ *    the next frame's time in a variable-rate video).
  */
 import type { ResponseOptions } from './options.js';
 import type { Scan } from './scan.js';
@@ -69,12 +70,17 @@ export function place(scan: Scan, k: number, gamma: number, o: Pick<ResponseOpti
   const runs = runsAtLeast(s, gamma);
   const placing = runs.find(([a, b]) => s[argmaxIn(s, a, b)]! >= best - o.holdEps)!;
   const hold = around(s, argmaxIn(s, placing[0], placing[1]), best - o.holdEps);
-  const dt = 1 / scan.sample_fps;
-  const t_s = (scan.times[hold[0]]! + scan.times[hold[1]]! + dt) / 2;
+  const t_s = (scan.times[hold[0]]! + frameEnd(scan, hold[1])) / 2;
   return { matched: true, peak, cos: best, t_peak_s, t_s, hold, peakRun: around(s, peak, gamma), runs };
 }
 
 /** Time span [start, end) of a run of sampled frames. */
 export function runSpan(scan: Scan, r: FrameRun): [number, number] {
-  return [scan.times[r[0]]!, scan.times[r[1]]! + 1 / scan.sample_fps];
+  return [scan.times[r[0]]!, frameEnd(scan, r[1])];
+}
+
+/** End of sampled frame j's interval: the next frame's time in a variable-rate video, else + 1/fps. */
+export function frameEnd(scan: Scan, j: number): number {
+  if (scan.video.vfr && j + 1 < scan.times.length) return scan.times[j + 1]!;
+  return scan.times[j]! + 1 / scan.sample_fps;
 }

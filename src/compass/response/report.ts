@@ -5,11 +5,11 @@
  */
 import type { LoadedCase } from '../cases.js';
 import { fidelity } from './fidelity.js';
-import { localization, shotAt } from './localization.js';
+import { localize, shotAt } from './localization.js';
 import { DEFAULT_RESPONSE_OPTIONS, type ResponseOptions } from './options.js';
 import { ordering } from './ordering.js';
 import { persistence } from './persistence.js';
-import { place } from './placement.js';
+import { type Placement, place, runSpan } from './placement.js';
 import { presence } from './presence.js';
 import type { Scan } from './scan.js';
 import { uniqueness } from './uniqueness.js';
@@ -35,8 +35,10 @@ export interface KeyframeResponse {
   cos: number;
   psnr_db: number | null;
   ssim: number | null;
-  /** Index of the detected shot holding t(k); null when unmatched. */
+  /** The detected shot the keyframe is assigned to (the one holding t(k)); null when unmatched (seed E.2). */
   shot: number | null;
+  /** Multi-shot: the detected shot its intended shot was aligned to (null: none); one-take: null. */
+  aligned_shot: number | null;
   /** Seconds the γ-run around f* lasts; separate matched runs; whether its hold overlaps another's. */
   persistence_s: number | null;
   runs: number;
@@ -62,6 +64,51 @@ export function resolveGamma(o: Pick<ResponseOptions, 'gamma'>, embedderDefault:
   return o.gamma ?? embedderDefault ?? 0.8;
 }
 
+const unmatched = (x: Placement): Placement => ({
+  ...x,
+  matched: false,
+  t_s: null,
+  hold: null,
+  peakRun: null,
+  runs: [],
+});
+
+/**
+ * The report of a video that is missing or cannot be decoded: every keyframe unmatched, every
+ * metric 0 (leaderboards compare models on the same cases).
+ */
+export function zeroResponse(
+  c: Pick<LoadedCase, 'case_id' | 'keyframes'>,
+  embedder: { id: string; defaultThreshold: number | undefined },
+  opts: Partial<ResponseOptions> = {},
+): ResponseReport {
+  const zero = Object.fromEntries(METRICS.map((m) => [m, 0])) as MetricScores;
+  return {
+    case_id: c.case_id,
+    embedder: embedder.id,
+    gamma: resolveGamma({ ...DEFAULT_RESPONSE_OPTIONS, ...opts }, embedder.defaultThreshold),
+    metrics: { ...zero },
+    groups: { keyframe_fidelity: 0, temporal_organization: 0 },
+    keyframes: c.keyframes.map((kf) => ({
+      kf_id: kf.kf_id,
+      matched: false,
+      t_best_s: null,
+      t_peak_s: 0,
+      cos: 0,
+      psnr_db: null,
+      ssim: null,
+      shot: null,
+      aligned_shot: null,
+      persistence_s: null,
+      runs: 0,
+      shared_hold: false,
+      scores: { ...zero },
+    })),
+    shots: [],
+    sample_fps: 0,
+  };
+}
+
 export function scoreResponse(
   c: Pick<LoadedCase, 'case_id' | 'structure' | 'keyframes'>,
   scan: Scan,
@@ -70,12 +117,17 @@ export function scoreResponse(
 ): ResponseReport {
   const o = { ...DEFAULT_RESPONSE_OPTIONS, ...opts };
   const gamma = resolveGamma(o, embedder.defaultThreshold);
-  const p = c.keyframes.map((_, k) => place(scan, k, gamma, o));
+  // a one-take keyframe whose target lies past the video's end cannot be reached: a miss
+  const p = c.keyframes.map((kf, k) =>
+    c.structure === 'one_take' && (kf.t_target_s ?? 0) > scan.video.duration_s
+      ? unmatched(place(scan, k, gamma, o))
+      : place(scan, k, gamma, o),
+  );
   const pres = presence(p);
   const fid = fidelity(p, scan.peaks, o);
   const ord = ordering(p);
-  const loc = localization(c.structure, c.keyframes, p, scan.shots, o);
-  const per = persistence(p, scan.sample_fps, o);
+  const { scores: loc, alignment } = localize(c.structure, c.keyframes, p, scan.shots, o);
+  const per = persistence(p, scan.sample_fps, o, scan.video.vfr ? (r) => runSpan(scan, r) : undefined);
   const uni = uniqueness(p, scan, o);
   const shotOf = p.map((x) => (x.t_s === null ? null : shotAt(scan.shots, x.t_s)));
   const keyframes: KeyframeResponse[] = c.keyframes.map((kf, k) => {
@@ -90,6 +142,7 @@ export function scoreResponse(
       psnr_db: x.matched && peak.psnr_db !== null ? r6(peak.psnr_db) : null,
       ssim: x.matched ? r6(peak.ssim) : null,
       shot: shotOf[k] ?? null,
+      aligned_shot: c.structure === 'multi_shot' ? (alignment[kf.shot_index ?? 0] ?? null) : null,
       persistence_s: per.seconds[k] === null ? null : r6(per.seconds[k]!),
       runs: uni.runs[k]!,
       shared_hold: uni.sharedHold[k]!,

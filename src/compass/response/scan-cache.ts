@@ -11,7 +11,7 @@ import { KvTable, openDatabase, type SqliteDatabase } from '../../store/sqlite.j
 import { DEFAULT_SCAN_OPTIONS, type ScanOptions } from './options.js';
 import { type Scan, type ScanInput, type ScanTimings, scanVideo } from './scan.js';
 
-export const SCAN_CACHE_NAMESPACE = 'kfbench/compass-scan/v1';
+export const SCAN_CACHE_NAMESPACE = 'kfbench/compass-scan/v2';
 
 export class ScanCache {
   readonly db: SqliteDatabase;

@@ -39,10 +39,11 @@ export interface ScanShot {
 }
 
 export interface Scan {
-  video: { width: number; height: number; fps: number; frames: number; duration_s: number };
-  /** Sampled frames per second (the video's rate, or the cap). */
+  /** `vfr`: variable frame rate — frame j then lasts until times[j + 1] (the last, 1/sample_fps). */
+  video: { width: number; height: number; fps: number; frames: number; duration_s: number; vfr?: boolean };
+  /** Sampled frames per second (the video's rate — its mean rate when variable — or the cap). */
   sample_fps: number;
-  /** Start of each sampled frame's interval, seconds; each lasts 1/sample_fps. */
+  /** Start of each sampled frame's interval (its presentation time), seconds; each lasts 1/sample_fps. */
   times: number[];
   /** sims[k][j]: cosine of keyframe k with sampled frame j. */
   sims: number[][];
@@ -74,8 +75,10 @@ export async function scanVideo(
     probe(input.video),
     Promise.all(input.keyframes.map((k) => loadImage(k.image))),
   ]);
-  const sampleFps = Math.min(info.fps, o.fpsCap);
-  const capped = info.fps > o.fpsCap;
+  // a variable-rate video is sampled at its real mean rate, and every time is its frame's pts
+  const rate = info.times ? info.mean_fps : info.fps;
+  const sampleFps = Math.min(rate, o.fpsCap);
+  const capped = rate > o.fpsCap;
   const fullW = pixelWidth(info, o.pixelSize);
   const fullSize = outputSize(info.width, info.height, { width: fullW });
   const small = embedder.inputSize(info.width, info.height);
@@ -92,7 +95,8 @@ export async function scanVideo(
     return { sized, kvecs: await embedder.embed(await imagesAsFramePairs(sized, small)) };
   })();
   prepared.catch(() => {}); // awaited below; a failure surfaces there
-  const shots = new ShotDetector(sampleFps, { ...DEFAULT_SHOT_OPTIONS, ...shotOpts });
+  const lastDuration = info.times ? info.duration_s - info.times[info.times.length - 1]! : undefined;
+  const shots = new ShotDetector(sampleFps, { ...DEFAULT_SHOT_OPTIONS, ...shotOpts }, lastDuration);
   const K = input.keyframes.length;
   const sims: number[][] = input.keyframes.map(() => []);
   const best = new Array<number>(K).fill(Number.NEGATIVE_INFINITY);
@@ -108,8 +112,8 @@ export async function scanVideo(
     for (let b = 0; b < batch.length; b++) {
       const pair = batch[b]!;
       const j = times.length;
-      times.push(capped ? j / sampleFps : pair.time_s);
-      shots.push(pair.small);
+      times.push(capped && !info.times ? j / sampleFps : pair.time_s);
+      shots.push(pair.small, info.times ? pair.time_s : undefined);
       for (let k = 0; k < K; k++) {
         const s = cosine(kvecs[k]!, vecs[b]!);
         sims[k]!.push(s);
@@ -147,15 +151,17 @@ export async function scanVideo(
       fps: info.fps,
       frames: info.frames,
       duration_s: info.duration_s,
+      ...(info.times ? { vfr: true } : {}),
     },
     sample_fps: sampleFps,
     times,
     sims,
     peaks,
-    shots: detected.shots.map((s) => ({
-      start_s: s.start_frame / sampleFps,
-      end_s: s.end_frame / sampleFps,
-    })),
+    shots: detected.shots.map((s) =>
+      info.times
+        ? { start_s: s.start_s, end_s: s.end_s }
+        : { start_s: s.start_frame / sampleFps, end_s: s.end_frame / sampleFps },
+    ),
   };
 }
 

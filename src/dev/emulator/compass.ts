@@ -1,15 +1,19 @@
 /**
  * The emulator's Compass prompts (deterministic):
- *  - checklist generation → three fixed, valid items per metric, anchored on the case's keyframes;
+ *  - checklist generation → fixed, valid items per metric (three, or the prompt's lower bound when
+ *    higher), anchored on the case's keyframes;
  *  - the grouped judge → item scores from frame statistics, with the times of the frames used:
  *    SVQ from the frames' sharpness against the keyframes'; DVQ from frozen stretches (≥ 2 s of
  *    identical frames) and flicker (brightness jumping back and forth); AC from how far the frames
  *    closest to each keyframe drift from its colour; VMA from the measured shot count against the
  *    requested structure; SOC and PR are not visible to it (0.75, "no evidence against").
+ *  - shot segmentation → edit boundaries from isolated jumps in its frame differences, keyframes
+ *    assigned to the shot of their closest frame (see `segmentHandler`).
  * On request (`malformed`) the grouped reply is wrong on purpose, item by item: a score of 0.6, an
  * unknown item id, evidence past the end of the video, and the last metric left out.
  * It was written to notice the mini set's quality faults; it says nothing about a real judge.
  */
+import { hamming } from '../../media/hash.js';
 import type { ImageFeatures } from './features.js';
 import type { PromptHandler } from './prompts.js';
 
@@ -28,6 +32,7 @@ const ITEMS: Record<string, [string, string, 'shot' | 'cross_shot' | 'full_video
     ['colour', 'Do the keyframes keep their colours where the video shows them?', 'full_video'],
     ['identity', 'Do recurring subjects keep their identity?', 'full_video'],
     ['props', 'Do props and backgrounds keep their appearance?', 'cross_shot'],
+    ['persistence', 'Do requested changes of state persist once made?', 'full_video'],
   ],
   SOC: [
     ['layout', 'Does the spatial layout stay coherent across shots?', 'cross_shot'],
@@ -63,13 +68,18 @@ export const checklistHandler: PromptHandler = {
   answer: ({ text }) => {
     const metric = /Metric: (\w+) \(/.exec(text)?.[1] ?? 'SVQ';
     const kfs = [...text.matchAll(/^ {2}- ([A-Za-z0-9._-]+): /gm)].map((m) => m[1]!);
-    const items = (ITEMS[metric] ?? ITEMS.SVQ!).map(([dimension, question, scope], i) => ({
-      item_id: `${metric}-${i + 1}`,
-      question,
-      scope,
-      anchors: i === 0 ? kfs : kfs.slice(0, 1),
-      dimension,
-    }));
+    // as many items as the prompt's lower bound asks, at least three
+    const min = Number(/Write between (\d+) and/.exec(text)?.[1] ?? 3);
+    const pool = ITEMS[metric] ?? ITEMS.SVQ!;
+    const items = pool
+      .slice(0, Math.max(3, Math.min(min, pool.length)))
+      .map(([dimension, question, scope], i) => ({
+        item_id: `${metric}-${i + 1}`,
+        question,
+        scope,
+        anchors: i === 0 ? kfs : kfs.slice(0, 1),
+        dimension,
+      }));
     return { items };
   },
 };
@@ -222,3 +232,44 @@ export const groupedHandler: PromptHandler = {
     return { metrics };
   },
 };
+
+/**
+ * Shot segmentation: {"boundaries_s":[…],"assignments":[{"kf_id","shot"}]} from the emulator's own
+ * frame differences. A boundary lies between two consecutive frames whose difference (dHash bits
+ * changed / 64 + mean-colour distance) is large and at least three times every other difference
+ * within two frames — an isolated jump, so a pan or a slide, whose frames keep changing, stays one
+ * shot. Each keyframe goes to the shot
+ * of its closest frame, or none when even that frame is far from it.
+ */
+export const segmentHandler: PromptHandler = {
+  kind: 'compass-segment',
+  matches: (t) => /"boundaries_s":\[/.test(t),
+  answer: ({ text, images }) => {
+    const labels = [...text.matchAll(/^Image (\S+):$/gm)].map((m) => m[1]!);
+    const frames: Frame[] = [];
+    const kfs: { id: string; f: ImageFeatures }[] = [];
+    labels.forEach((l, i) => {
+      const t = /^t=([\d.]+)s$/.exec(l);
+      if (t) frames.push({ t: Number(t[1]), f: images[i]! });
+      else if (images[i]) kfs.push({ id: l, f: images[i]! });
+    });
+    const d = (a: ImageFeatures, b: ImageFeatures) => hamming(a.fingerprint, b.fingerprint) / 64 + dist(a, b);
+    const diffs = frames.map((f, i) => (i === 0 ? 0 : d(frames[i - 1]!.f, f.f)));
+    const boundaries: number[] = [];
+    for (let i = 1; i < frames.length; i++) {
+      const around = Math.max(...[i - 2, i - 1, i + 1, i + 2].map((k) => (k >= 1 ? (diffs[k] ?? 0) : 0)));
+      if (diffs[i]! > SEGMENT_JUMP && diffs[i]! >= 3 * around)
+        boundaries.push(+((frames[i - 1]!.t + frames[i]!.t) / 2).toFixed(3));
+    }
+    const shotOf = (t: number) => boundaries.filter((b) => b <= t).length;
+    const assignments = kfs.map(({ id, f }) => {
+      const near = frames.reduce((a, b) => (d(b.f, f) < d(a.f, f) ? b : a), frames[0]!);
+      return { kf_id: id, shot: near && d(near.f, f) < SEGMENT_MATCH ? shotOf(near.t) : null };
+    });
+    return { boundaries_s: boundaries, assignments };
+  },
+};
+
+/** A frame-to-frame difference above this can be a cut; a keyframe closer than SEGMENT_MATCH is shown. */
+const SEGMENT_JUMP = 0.2;
+const SEGMENT_MATCH = 0.25;

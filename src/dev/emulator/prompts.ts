@@ -3,7 +3,7 @@
  * answer contract it asks for and answers from image features. Later prompt kinds (checklists,
  * guideline proposals) are added as further handlers.
  */
-import { checklistHandler, groupedHandler } from './compass.js';
+import { checklistHandler, groupedHandler, segmentHandler } from './compass.js';
 import type { ImageFeatures, ScoredFeature } from './features.js';
 import { BASE_WEIGHTS, heroScore, weightsFor } from './rubric.js';
 
@@ -11,6 +11,8 @@ export interface PromptContext {
   text: string;
   images: ImageFeatures[];
   positionBias: number;
+  /** Pairwise: a bonus for the image labelled "A", wherever it is shown. */
+  labelBias?: number;
   /** The `bad-items` fault: answer wrongly item by item, where the prompt has items. */
   malformed?: boolean;
   /** A semantic fault injected into this request (handlers that know it act on it). */
@@ -23,26 +25,39 @@ export interface PromptHandler {
   answer(ctx: PromptContext): unknown;
 }
 
-/** {"winner": "A"|"B"}: the first-shown image gets a small bonus (position bias), so close calls flip with placement. */
+/**
+ * {"winner": "A"|"B"}: the first-shown image gets a small bonus (position bias), so close calls
+ * flip with placement; the image labelled "A" gets `labelBias`. The letters follow the prompt:
+ * "Image B is the first image shown" (the relabelled question) puts B on the first image.
+ */
 export const pairwiseHandler: PromptHandler = {
   kind: 'pairwise',
   matches: (t) => /"winner"\s*:\s*"A"\s*\|\s*"B"/.test(t),
-  answer: ({ text, images, positionBias }) => {
+  answer: ({ text, images, positionBias, labelBias = 0 }) => {
     const w = weightsFor(text);
-    const a = heroScore(images[0]!, w) + positionBias;
-    const b = heroScore(images[1]!, w);
-    return { winner: a >= b ? 'A' : 'B', reason: `emulator scores ${a.toFixed(3)} vs ${b.toFixed(3)}` };
+    const [first, second] = /Image B is the first image shown/.test(text) ? ['B', 'A'] : ['A', 'B'];
+    const a = heroScore(images[0]!, w) + positionBias + (first === 'A' ? labelBias : 0);
+    const b = heroScore(images[1]!, w) + (second === 'A' ? labelBias : 0);
+    return { winner: a >= b ? first : second, reason: `emulator scores ${a.toFixed(3)} vs ${b.toFixed(3)}` };
   },
 };
 
-/** {"position": k}: chain images first (best first), the candidate last. */
+/**
+ * {"position": k}: chain images first (best first, or worst first: the count answered does not
+ * depend on the order), the candidate last. Position bias, generalising the pairwise one: the
+ * image shown first gets the full bonus, the candidate (shown last) none, linearly in between, so
+ * with a bias the answer depends on the order the chain is shown in.
+ */
 export const listwiseHandler: PromptHandler = {
   kind: 'listwise',
   matches: (t) => /"position"\s*:/.test(t),
-  answer: ({ text, images }) => {
+  answer: ({ text, images, positionBias }) => {
     const w = weightsFor(text);
-    const f = heroScore(images[images.length - 1]!, w);
-    const position = images.slice(0, -1).filter((im) => heroScore(im, w) < f).length;
+    const last = images.length - 1;
+    const f = heroScore(images[last]!, w);
+    const position = images
+      .slice(0, -1)
+      .filter((im, i) => heroScore(im, w) + (positionBias * (last - i)) / last < f).length;
     return { position, reason: 'emulator ranking' };
   },
 };
@@ -89,6 +104,7 @@ export const proposalHandler: PromptHandler = {
 };
 
 export const HANDLERS: PromptHandler[] = [
+  segmentHandler,
   pairwiseHandler,
   listwiseHandler,
   groupedHandler,

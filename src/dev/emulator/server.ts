@@ -58,6 +58,8 @@ export interface EmulatorOptions {
   apiKey?: string;
   latencyMs?: number;
   positionBias?: number;
+  /** Pairwise: a bonus for the image labelled "A" (default 0). */
+  labelBias?: number;
   faults?: FaultPlan;
 }
 
@@ -72,6 +74,8 @@ export interface LoggedRequest {
   status: number;
   /** The request carried an audio track (`input_audio`). */
   audio?: boolean;
+  /** The sampling seed the request asked for, if any (the emulator's answers do not depend on it). */
+  seed?: number;
 }
 
 export interface Emulator {
@@ -85,6 +89,7 @@ export interface Emulator {
 
 interface ChatBody {
   model?: string;
+  seed?: number;
   messages?: {
     role: string;
     content: string | { type: string; text?: string; image_url?: { url: string } }[];
@@ -182,6 +187,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       .map((p) => p.text ?? '')
       .join('\n');
     if (parts.some((p) => p.type === 'input_audio')) entry.audio = true;
+    if (typeof body.seed === 'number') entry.seed = body.seed;
     const urls = parts.filter((p) => p.type === 'image_url').map((p) => p.image_url?.url ?? '');
     const bytes = urls.map((u) => Buffer.from(u.slice(u.indexOf(',') + 1), 'base64'));
     const hash = createHash('sha256').update(text);
@@ -260,6 +266,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
           text,
           images: feats,
           positionBias: opts.positionBias ?? 0.002,
+          labelBias: opts.labelBias ?? 0,
           malformed: fault === 'bad-items',
           fault,
         }),

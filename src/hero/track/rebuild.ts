@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encodeImage } from '../../media/image.js';
-import { frameAtTime, streamClipFiles, type VideoInfo } from '../../media/video.js';
+import { frameAt, streamClipFiles, type VideoInfo } from '../../media/video.js';
 import { writeFileAtomic } from '../../store/atomic-write.js';
 import { trackFramePath } from '../dataset/layout.js';
 import { loadCore } from '../dataset/load.js';
@@ -70,7 +70,7 @@ async function rebuildFilm(movieId: string, tl: Timeline, o: RebuildOptions): Pr
   const planned = new Map<number, number[]>();
   const choose = (info: VideoInfo, i: number) => {
     const idx = groups[i]!.frames.map((f) => {
-      const n = frameAtTime(f.t_in_clip, info.fpsRational);
+      const n = frameAt(info, f.t_in_clip);
       if (n >= info.frames + 1) {
         throw new Error(
           `clip ${groups[i]!.clip.clip_id} is shorter than clips.jsonl says (${info.duration_s.toFixed(2)} s < ${f.t_in_clip.toFixed(2)} s)`,

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LoadedCase, loadCases } from '../../../src/compass/cases.js';
 import { budgetCheck, type EvaluateResult, evaluateCompass } from '../../../src/compass/quality/evaluate.js';
 import { leaderboard } from '../../../src/compass/quality/leaderboard.js';
+import { ScanCache } from '../../../src/compass/response/scan-cache.js';
 import type { FaultPlan } from '../../../src/dev/emulator/server.js';
 import type { MiniCompassPaths } from '../../../src/dev/mini-compass/build.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
@@ -36,6 +37,9 @@ async function run(
 ): Promise<{ r: EvaluateResult; calls: number }> {
   const j = await emulatorJudge(faults ? { faults } : {}, {}, cachePath);
   closers.push(() => j.close());
+  // a re-run with the same judge cache also reuses the scans (what the CLI does with --out)
+  const scans = cachePath ? new ScanCache(`${cachePath}.scans`) : undefined;
+  closers.push(async () => scans?.close());
   const r = await evaluateCompass({
     cases,
     videos: p.videos,
@@ -44,6 +48,9 @@ async function run(
     embedder: createBuiltinEmbedder(),
     judge: j.judge,
     encoder: new ImageEncoder(384),
+    // plumbing tests: the opt-in budget keeps them cheap (8 fps over whole videos: faults.test.ts)
+    quality: { budget: 48 },
+    cache: scans,
     ...extra,
   });
   return { r, calls: j.judge.stats.calls };

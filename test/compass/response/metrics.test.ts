@@ -1,7 +1,12 @@
 /** The six metrics on hand-made similarity curves, where the definitions give exact answers. */
 import { describe, expect, it } from 'vitest';
 import { fidelity, pixelScore } from '../../../src/compass/response/fidelity.js';
-import { localization, shotAt, targetTolerances } from '../../../src/compass/response/localization.js';
+import {
+  alignShots,
+  localization,
+  shotAt,
+  targetTolerances,
+} from '../../../src/compass/response/localization.js';
 import { DEFAULT_RESPONSE_OPTIONS as D } from '../../../src/compass/response/options.js';
 import { ordering } from '../../../src/compass/response/ordering.js';
 import { persistence } from '../../../src/compass/response/persistence.js';
@@ -181,9 +186,61 @@ describe('localization', () => {
     expect(shotAt(sc.shots, 7)).toBe(null);
   });
 
-  it('a missing intended shot (fewer shots detected) scores 0', () => {
-    const sc = scan(20, [[[5, 6, 0.9]]]);
-    expect(localization('multi_shot', [{ shot_index: 2 }], placed(sc), sc.shots, D)).toEqual([0]);
+  it('a missing cut (fewer shots detected): one intended shot gets the merged shot, the earlier on a tie', () => {
+    const sc = scan(30, [[[5, 6, 0.9]], [[15, 16, 0.9]], [[25, 26, 0.9]]]);
+    const kfs = [0, 1, 2].map((shot_index) => ({ shot_index }));
+    expect(localization('multi_shot', kfs, placed(sc), sc.shots, D)).toEqual([1, 0, 0]);
+  });
+
+  it('alignShots: monotone, one-to-one, the most keyframes in their intended shot, ties to the earlier shot', () => {
+    // intended shots of six keyframes, and the detected shot each landed in
+    expect(alignShots([0, 0, 1, 1, 2, 2], [0, 0, 1, 1, 2, 2], 3)).toEqual([0, 1, 2]);
+    // an extra cut inside shot 0: its keyframes split 1–1 over detected 0 and 1 → the earlier
+    expect(alignShots([0, 0, 1, 1, 2, 2], [0, 1, 2, 2, 3, 3], 4)).toEqual([0, 2, 3]);
+    // split 1–2: the majority wins
+    expect(alignShots([0, 0, 0, 1], [0, 1, 1, 2], 3)).toEqual([1, 2]);
+    // crossing is not allowed: shot 1's keyframe before shot 0's cannot both count (tie → earlier detected shot)
+    expect(alignShots([0, 1], [1, 0], 2)).toEqual([null, 0]);
+    // unmatched keyframes are never counted; a shot none of whose keyframes landed stays unaligned
+    expect(alignShots([0, 1, 2], [0, null, 2], 3)).toEqual([0, null, 2]);
+  });
+
+  it('one extra cut early moves only the keyframes of the shot it falls in', () => {
+    // three intended shots, two keyframes each (first, last); frames at 10 fps over 6 s
+    const curves: [number, number, number][][] = [
+      [[1, 2, 0.9]], // t = 0.15: first quarter of shot 0 either way
+      [[17, 18, 0.9]], // t = 1.75
+      [[21, 22, 0.9]],
+      [[36, 37, 0.9]],
+      [[41, 42, 0.9]],
+      [[56, 57, 0.9]],
+    ];
+    const kfs = [0, 0, 1, 1, 2, 2].map((shot_index, k) => ({
+      kf_id: `k${k}`,
+      image: '',
+      shot_index,
+      shot_position: k % 2 ? ('last' as const) : ('first' as const),
+    }));
+    const c = { case_id: 'x', structure: 'multi_shot' as const, keyframes: kfs };
+    const clean = scan(60, curves, [
+      [0, 2],
+      [2, 4],
+      [4, 6],
+    ]);
+    const extra = scan(60, curves, [
+      [0, 1],
+      [1, 2],
+      [2, 4],
+      [4, 6],
+    ]);
+    const a = scoreResponse(c, clean, { id: 'test', defaultThreshold: 0.8 });
+    const b = scoreResponse(c, extra, { id: 'test', defaultThreshold: 0.8 });
+    const loc = (r: typeof a) => r.keyframes.map((k) => k.scores.localization);
+    expect(loc(a)).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(loc(b).slice(2)).toEqual(loc(a).slice(2));
+    expect(loc(b).slice(0, 2)).toEqual([1, 0]);
+    expect(b.keyframes.map((k) => k.shot)).toEqual([0, 1, 2, 2, 3, 3]);
+    expect(b.keyframes.map((k) => k.aligned_shot)).toEqual([0, 0, 2, 2, 3, 3]);
   });
 });
 

@@ -1,11 +1,15 @@
-/** Writes an evaluation's output folder atomically: summary.json (deterministic), run.json, per_film.csv, insertions.jsonl, report.md, report.html. */
+/**
+ * Writes a HeroFrame evaluation's output folder atomically: summary.json (deterministic), run.json,
+ * per_film.csv, insertions.jsonl, report.md, report.html. It lives with the renderers because it
+ * renders: hero/ computes, report/ draws (imports point down).
+ */
 import { join } from 'node:path';
+import { trackFramePath } from '../hero/dataset/layout.js';
+import type { EvaluateResult } from '../hero/evaluate.js';
 import { encodeImage, loadImage, resizeImage } from '../media/image.js';
-import { heroHtml, heroMarkdown, perFilmCsv } from '../report/hero.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { writeJsonl } from '../store/jsonl.js';
-import { trackFramePath } from './dataset/layout.js';
-import type { EvaluateResult } from './evaluate.js';
+import { heroHtml, heroMarkdown, perFilmCsv } from './hero.js';
 
 export async function writeEvaluation(
   out: string,
