@@ -223,7 +223,8 @@ export const EXAMPLES: readonly Example[] = [
     command: 'hero check-reader',
     line: kf(`hero check-reader --data ${D} --judge ${READER}`),
     needs: NEEDS_READER,
-    prints: /^local:reader-\w+: agrees on \d+\/\d+ confident pairs = [\d.]+ % \(95 % Wilson /,
+    prints:
+      /^local:reader-\w+, listwise: places \d+\/\d+ chain images exactly where their chain has them = [\d.]+ % \(95 % Wilson /,
   },
   {
     command: 'hero analyze corpus',
@@ -279,7 +280,7 @@ export const EXAMPLES: readonly Example[] = [
     ),
     needs: NEEDS_COMPASS,
     writes: `${E}/compass-response/response.jsonl, summary.json, run.json, scan-cache.sqlite`,
-    prints: /^faithful\s+16\s+1\.000[\s\S]*^flash\s+16\s/m,
+    prints: /^faithful\s+16\s+16\/16\s+1\.000[\s\S]*^flash\s+16\s+16\/16\s/m,
   },
   {
     command: 'compass sensitivity',
@@ -311,7 +312,7 @@ export const EXAMPLES: readonly Example[] = [
     needs: `${NEEDS_COMPASS}; without --dry-run, a judge server (see the dev vlm-emulator example)`,
     writes:
       'nothing with --dry-run; else --out (compass-eval/): checklists.jsonl, response.jsonl, summary.json, evaluation.jsonl, leaderboard.json, run.json, judge-cache.sqlite, scan-cache.sqlite',
-    prints: /checklist questions and at most \d+ grouped-judge questions/,
+    prints: /^total: \d+ calls \(\d+ checklist, \d+ segment, \d+ grouped\), [\s\S]*nothing was asked$/m,
   },
   {
     command: 'compass report',
