@@ -84,6 +84,14 @@ describe('docs/cli.md and the examples', () => {
     expect(bare).toEqual([]);
   });
 
+  it('the prose docs hold no command block of their own: runnable commands live in cli.md and the README, whose tests run them', () => {
+    for (const f of readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md') && f !== 'cli.md')) {
+      const text = readFileSync(join(ROOT, 'docs', f), 'utf8');
+      for (const m of text.matchAll(/```(?:sh|console)\n([\s\S]*?)```/g))
+        expect(m[1]!, `docs/${f}`).not.toMatch(/^(\$ )?(npx )?kfbench /m);
+    }
+  });
+
   const root = tempDir('kfbench-examples-run-');
   it.each(EXAMPLES.map((e) => [e.line, e] as const))('%s', async (_, e) => {
     const args = exampleArgs(e, root);
