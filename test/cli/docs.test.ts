@@ -65,6 +65,15 @@ describe('docs/cli.md and the examples', () => {
     for (const e of EXAMPLES) expect(e.line.startsWith(`npx kfbench ${e.command} `), e.command).toBe(true);
   });
 
+  it("a command's --help shows its example, what it needs first and what it writes", async () => {
+    const e = EXAMPLES.find((x) => x.command === 'hero track rebuild')!;
+    const r = await runCli(['hero', 'track', 'rebuild', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`Example (from the repository root):\n  ${e.line}\n`);
+    expect(r.stdout).toContain(`Needs first: ${e.needs}`);
+    expect(r.stdout).toContain(`Writes: ${e.writes}`);
+  });
+
   it('every command line suggested in src (hints, help, pages) is npx kfbench …, as it runs after npm ci', () => {
     const bare: string[] = [];
     for (const f of readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })) {
