@@ -2,13 +2,15 @@
  * Typed errors with stable codes. Library code throws these; only `cli/bin.ts` prints them
  * and maps them to exit codes.
  */
-export type ErrorCode = 'USAGE' | 'BAD_INPUT' | 'BACKEND' | 'PARTIAL' | 'INTERNAL';
+export type ErrorCode = 'USAGE' | 'BAD_INPUT' | 'BACKEND' | 'PARTIAL' | 'CANCELLED' | 'INTERNAL';
 
 export const EXIT_CODES: Record<ErrorCode, number> = {
   USAGE: 2,
   BAD_INPUT: 3,
   BACKEND: 4,
   PARTIAL: 5,
+  /** Interrupted (Ctrl-C): 128 + SIGINT, as shells report it. */
+  CANCELLED: 130,
   INTERNAL: 1,
 };
 
@@ -63,6 +65,14 @@ export class PartialError extends KfbenchError {
     super('PARTIAL', message);
     this.failed = failed;
     this.name = 'PartialError';
+  }
+}
+
+/** Work stopped because it was cancelled (Ctrl-C, or a sibling task failed first). Exit 130. */
+export class CancelledError extends KfbenchError {
+  constructor(message = 'cancelled', options?: { cause?: unknown }) {
+    super('CANCELLED', message, options);
+    this.name = 'CancelledError';
   }
 }
 

@@ -1,4 +1,5 @@
 export * from './compass/index.js';
+export * from './concurrency/index.js';
 export * from './embed/index.js';
 export * from './errors.js';
 export * from './judge/index.js';

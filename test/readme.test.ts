@@ -70,6 +70,7 @@ const COMMANDS = [
   'compass evaluate',
   'compass report',
   'compass align',
+  'merge hero',
   'serve',
   'demo',
 ];

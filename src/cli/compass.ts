@@ -12,6 +12,7 @@ import {
   type PromptMode,
   videoPath,
 } from '../compass/cases.js';
+import { compassShardRecord, selectCases } from '../compass/merge.js';
 import { writeResponseRun } from '../compass/outputs.js';
 import { generationPrompt } from '../compass/prompts.js';
 import { budgetCheck, evaluateCompass } from '../compass/quality/evaluate.js';
@@ -38,6 +39,7 @@ import { DEFAULT_GRID, sensitivity } from '../compass/sensitivity.js';
 import { buildMiniCompass } from '../dev/mini-compass/build.js';
 import { createEmbedder } from '../embed/registry.js';
 import { PartialError, UsageError } from '../errors.js';
+import { judgeIdentity } from '../judge/identity.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { gridFiles } from '../media/grid.js';
 import { probe } from '../media/video.js';
@@ -52,13 +54,18 @@ import {
 import { textTable } from '../report/table.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { readJsonFile } from '../store/jsonl.js';
+import { parseShard, writeShardRecord } from '../store/shards.js';
 import { registerCompassExport } from './compass-export.js';
+import { onnxFlags, onnxOptions } from './embed.js';
+import { withInterrupt } from './interrupt.js';
 import { judgeFlags, judgeOptions } from './judge.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 import { progress } from './progress.js';
 
 interface MetricFlags {
   embedder: string;
+  threads?: string;
+  device?: string;
   gamma?: string;
   holdEps: string;
   psnrLow: string;
@@ -75,7 +82,7 @@ interface MetricFlags {
 
 function metricFlags(cmd: Command): Command {
   const d = DEFAULT_RESPONSE_OPTIONS;
-  return cmd
+  return onnxOptions(cmd)
     .option('--embedder <spec>', 'builtin | onnx:PATH', 'builtin')
     .option('--gamma <g>', "match threshold (default: the embedder's own; builtin 0.76, DINOv3 0.80)")
     .option('--hold-eps <x>', 'a hold = frames within this of the best similarity', String(d.holdEps))
@@ -150,6 +157,19 @@ interface FolderFlags extends MetricFlags {
   segmenter?: string;
   judge?: string;
   judgeCache?: string;
+  jobs: string;
+  shard?: string;
+  caseIds?: string[];
+}
+
+/** `--shard k/n` and `--case-ids` of score and evaluate (see kfbench merge compass). */
+function shardFlags(cmd: Command): Command {
+  return cmd
+    .option('--case-ids <ids...>', 'only these cases (a merge then needs the others from other folders)')
+    .option(
+      '--shard <k/n>',
+      'a deterministic k-th of n shards of the cases (own --out and caches; see kfbench merge)',
+    );
 }
 
 function segmenterKind(v: string): SegmenterKind {
@@ -185,7 +205,8 @@ function folderFlags(cmd: Command): Command {
         'judge cache, with --segmenter judge (default: <out>/judge-cache.sqlite)',
       )
       .option('--cache <file>', 'scan cache (default: <out>/scan-cache.sqlite)')
-      .option('--no-cache', 'do not read or write the scan cache'),
+      .option('--no-cache', 'do not read or write the scan cache')
+      .option('--jobs <n>', 'videos scanned at once (each a decoder and the embedder)', '1'),
   );
 }
 
@@ -195,17 +216,38 @@ async function runFolder(o: FolderFlags, label: string) {
   if (kind === 'judge' && !o.judge) throw new UsageError('--segmenter judge needs --judge SPEC');
   const response = responseOptions(o);
   const scan = scanOptions(o);
-  const cases = await loadCases(o.cases);
-  const judge =
+  const allCases = await loadCases(o.cases);
+  const shard = o.shard ? parseShard(o.shard) : undefined;
+  const cases = selectCases(allCases, { caseIds: o.caseIds, shard });
+  const judgeSettings =
     kind === 'judge'
-      ? await openJudge(
-          resolveJudgeSettings({
-            judge: o.judge,
-            cache: o.judgeCache ?? join(resolve(o.out), 'judge-cache.sqlite'),
-          }),
-        )
+      ? resolveJudgeSettings({
+          judge: o.judge,
+          cache: o.judgeCache ?? join(resolve(o.out), 'judge-cache.sqlite'),
+        })
       : undefined;
-  const embedder = await createEmbedder(o.embedder);
+  const judge = judgeSettings ? await openJudge(judgeSettings) : undefined;
+  const recordOf = async (embedderId: string) =>
+    compassShardRecord({
+      kind: 'compass score',
+      casesFile: o.cases,
+      all: selectCases(allCases, { caseIds: o.caseIds }),
+      selected: cases,
+      shard,
+      complete: true,
+      settings: {
+        videos: resolve(o.videos),
+        models: o.model,
+        modes: parseModes(o.modes),
+        missing: o.missing,
+        embedder: embedderId,
+        segmenter: kind,
+        response: { ...response },
+        scan: { ...scan },
+        ...(judge && judgeSettings ? { judge: judgeIdentity(judge.judge.name, judgeSettings) } : {}),
+      },
+    });
+  const embedder = await createEmbedder(o.embedder, onnxFlags(o));
   const cache =
     o.cache === false ? undefined : new ScanCache(o.cache ?? join(resolve(o.out), 'scan-cache.sqlite'));
   const bar = phases(label);
@@ -221,10 +263,11 @@ async function runFolder(o: FolderFlags, label: string) {
       scan,
       cache,
       ...(judge ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe) } : {}),
+      jobs: parseNumberFlag('--jobs', o.jobs, (n) => Number.isInteger(n) && n >= 1),
       onVideo: (done, total, what) => bar.update('scanning', 'videos', done, total, what),
     });
     bar.stop();
-    return { run, wall_s: (Date.now() - t0) / 1000, embedder, cache };
+    return { run, wall_s: (Date.now() - t0) / 1000, embedder, cache, record: await recordOf(embedder.id) };
   } finally {
     cache?.close();
     await embedder.close();
@@ -358,7 +401,7 @@ export function registerCompass(program: Command): void {
       const response = responseOptions(o);
       const scanOpts = scanOptions(o);
       const c = await loadOneCase({ caseFile: o.case, casesFile: o.cases, caseId: o.caseId });
-      const embedder = await createEmbedder(o.embedder);
+      const embedder = await createEmbedder(o.embedder, onnxFlags(o));
       try {
         const { scan } = await cachedScan(
           { video: o.video, keyframes: c.keyframes },
@@ -389,18 +432,21 @@ export function registerCompass(program: Command): void {
     },
   );
 
-  folderFlags(
-    compass
-      .command('score')
-      .description('keyframe response of whole model folders: per-video JSONL and a summary by model'),
+  shardFlags(
+    folderFlags(
+      compass
+        .command('score')
+        .description('keyframe response of whole model folders: per-video JSONL and a summary by model'),
+    ),
   ).action(async (o: FolderFlags) => {
     const out = resolve(o.out);
-    const { run, wall_s, embedder } = await runFolder(o, 'compass score');
+    const { run, wall_s, embedder, record } = await runFolder(o, 'compass score');
     const summary = await writeResponseRun(out, run, o.model, {
       embedder: embedder.id,
       wall_s,
       missing: missingPolicy(o.missing),
     });
+    await writeShardRecord(out, record);
     printLines([
       compassTable(summary),
       `${run.scanned} videos scanned, ${run.cached} from the scan cache; results in ${out}`,
@@ -496,7 +542,7 @@ export function registerCompass(program: Command): void {
         );
     });
 
-  judgeOptions(
+  const evaluateCmd = judgeOptions(
     metricFlags(
       compass
         .command('evaluate')
@@ -523,11 +569,12 @@ export function registerCompass(program: Command): void {
         .option('--max-tokens <n>', 'reply budget per call', '2048')
         .option(
           '--max-calls <n>',
-          'stop starting new videos after this many judge calls (exit 5; resume later)',
+          'make at most this many judge calls, checklists included (exit 5; run again to resume)',
         )
         .option('--dry-run', 'count the judge calls needed and cached, spend none'),
     ),
-  ).action(
+  );
+  shardFlags(evaluateCmd).action(
     async (
       o: MetricFlags &
         Parameters<typeof judgeFlags>[0] & {
@@ -546,6 +593,8 @@ export function registerCompass(program: Command): void {
           maxTokens: string;
           maxCalls?: string;
           dryRun?: boolean;
+          shard?: string;
+          caseIds?: string[];
         },
     ) => {
       const out = resolve(o.out);
@@ -563,7 +612,9 @@ export function registerCompass(program: Command): void {
       const response = responseOptions(o);
       const scan = scanOptions(o);
       const modes = parseModes(o.modes);
-      const cases = await loadCases(o.cases);
+      const allCases = await loadCases(o.cases);
+      const shard = o.shard ? parseShard(o.shard) : undefined;
+      const cases = selectCases(allCases, { caseIds: o.caseIds, shard });
       const flags = judgeFlags(o);
       const settings = resolveJudgeSettings({
         ...flags,
@@ -576,54 +627,82 @@ export function registerCompass(program: Command): void {
         );
         return;
       }
-      const judge = await openJudge(settings);
-      const embedder = await createEmbedder(o.embedder);
-      const cache = new ScanCache(join(out, 'scan-cache.sqlite'));
-      const bar = phases('compass evaluate');
-      const t0 = Date.now();
-      try {
-        const r = await evaluateCompass({
-          cases,
-          videos: o.videos,
-          models: o.model,
-          modes,
-          embedder,
-          judge: judge.judge,
-          encoder: judge.encoder,
-          response,
-          scan,
-          quality,
-          cache,
-          runs,
-          ...(segmenter === 'judge' ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe) } : {}),
-          ...(o.maxCalls ? { maxCalls: int('--max-calls', o.maxCalls, 0) } : {}),
-          onPhase: (phase, done, total, what) =>
-            bar.update(phase, phase === 'scanning' ? 'videos' : 'questions', done, total, what),
-          onVideo: (done, total, what) => bar.update('judging', 'videos', done, total, what),
-        });
-        bar.stop();
-        const lb = leaderboard(
-          r.videos,
-          o.model,
-          { judge: judge.judge.name, embedder: embedder.id, runs, segmenter },
-          missing,
-        );
-        await writeEvaluationRun(out, r, lb, o.model, {
-          wall_s: (Date.now() - t0) / 1000,
-          judge: judge.judge.stats,
-        });
-        const s = judge.judge.stats;
-        printLines([
-          leaderboardText({ ...lb, by: {} as typeof lb.by }),
-          `judge calls ${s.calls}, from the cache ${s.cached}, unresolved ${s.unresolved}; results in ${out}`,
-        ]);
-        partial(r.response);
-        budgetCheck(r);
-      } finally {
-        cache.close();
-        await embedder.close();
-        await judge.close();
-      }
+      await withInterrupt(async (signal) => {
+        const judge = await openJudge(settings, { signal });
+        const embedder = await createEmbedder(o.embedder, onnxFlags(o));
+        const cache = new ScanCache(join(out, 'scan-cache.sqlite'));
+        const bar = phases('compass evaluate');
+        const t0 = Date.now();
+        try {
+          const r = await evaluateCompass({
+            cases,
+            videos: o.videos,
+            models: o.model,
+            modes,
+            embedder,
+            judge: judge.judge,
+            encoder: judge.encoder,
+            response,
+            scan,
+            quality,
+            cache,
+            runs,
+            concurrency: settings.concurrency,
+            signal,
+            ...(segmenter === 'judge' ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe) } : {}),
+            ...(o.maxCalls ? { maxCalls: int('--max-calls', o.maxCalls, 0) } : {}),
+            onPhase: (phase, done, total, what) =>
+              bar.update(phase, phase === 'scanning' ? 'videos' : 'questions', done, total, what),
+            onVideo: (done, total, what) => bar.update('judging', 'videos', done, total, what),
+          });
+          bar.stop();
+          const lb = leaderboard(
+            r.videos,
+            o.model,
+            { judge: judge.judge.name, embedder: embedder.id, runs, segmenter },
+            missing,
+          );
+          await writeEvaluationRun(out, r, lb, o.model, {
+            wall_s: (Date.now() - t0) / 1000,
+            judge: judge.judge.stats,
+          });
+          await writeShardRecord(
+            out,
+            await compassShardRecord({
+              kind: 'compass evaluate',
+              casesFile: o.cases,
+              all: selectCases(allCases, { caseIds: o.caseIds }),
+              selected: cases,
+              shard,
+              complete: r.skipped.length === 0,
+              settings: {
+                videos: resolve(o.videos),
+                models: o.model,
+                modes,
+                missing,
+                embedder: embedder.id,
+                segmenter,
+                runs,
+                response: { ...response },
+                scan: { ...scan },
+                quality: { ...quality },
+                judge: judgeIdentity(judge.judge.name, settings),
+              },
+            }),
+          );
+          const s = judge.judge.stats;
+          printLines([
+            leaderboardText({ ...lb, by: {} as typeof lb.by }),
+            `judge calls ${s.calls}, from the cache ${s.cached}, unresolved ${s.unresolved}; results in ${out}`,
+          ]);
+          partial(r.response);
+          budgetCheck(r);
+        } finally {
+          cache.close();
+          await embedder.close();
+          await judge.close();
+        }
+      });
     },
   );
 

@@ -3,7 +3,9 @@ import type { Command } from 'commander';
 import { withEmbeddingCache } from '../embed/cache.js';
 import { calibrateFromPairs } from '../embed/calibrate.js';
 import { cosine, type Embedder } from '../embed/embedder.js';
+import { ONNX_DEVICES, type OnnxDevice, type OnnxOptions } from '../embed/onnx.js';
 import { createEmbedder, EMBEDDER_FORMS } from '../embed/registry.js';
+import { UsageError } from '../errors.js';
 import { loadImage } from '../media/image.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 
@@ -11,7 +13,32 @@ interface EmbedderFlags {
   embedder: string;
   cache?: string;
   threads?: string;
+  device?: string;
   inputSize?: string;
+}
+
+/** `--threads` and `--device` as ONNX options (every command that embeds takes them). */
+export function onnxFlags(o: { threads?: string | undefined; device?: string | undefined }): OnnxOptions {
+  const threads =
+    o.threads === undefined
+      ? undefined
+      : parseNumberFlag('--threads', o.threads, (n) => Number.isInteger(n) && n > 0);
+  if (o.device !== undefined && !ONNX_DEVICES.includes(o.device as OnnxDevice))
+    throw new UsageError(`--device must be ${ONNX_DEVICES.join(' or ')}, got "${o.device}"`);
+  return {
+    ...(threads ? { threads } : {}),
+    ...(o.device ? { device: o.device as OnnxDevice } : {}),
+  };
+}
+
+/** Add `--threads` and `--device` to a command that embeds. */
+export function onnxOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      '--threads <n>',
+      'ONNX intra-op threads (default: every core; give fewer when processes share a machine)',
+    )
+    .option('--device <d>', 'ONNX device: cpu | cuda (CUDA execution provider)', 'cpu');
 }
 
 export async function embedderFromFlags(o: EmbedderFlags): Promise<Embedder> {
@@ -19,22 +46,17 @@ export async function embedderFromFlags(o: EmbedderFlags): Promise<Embedder> {
     o.inputSize === undefined
       ? undefined
       : parseNumberFlag('--input-size', o.inputSize, (n) => Number.isInteger(n) && n > 0);
-  const threads =
-    o.threads === undefined
-      ? undefined
-      : parseNumberFlag('--threads', o.threads, (n) => Number.isInteger(n) && n > 0);
   const e = await createEmbedder(o.embedder, {
-    ...(threads ? { threads } : {}),
+    ...onnxFlags(o),
     ...(inputSize ? { overrides: { input_size: inputSize } } : {}),
   });
   return o.cache ? withEmbeddingCache(e, o.cache) : e;
 }
 
 function embedderOptions(cmd: Command): Command {
-  return cmd
+  return onnxOptions(cmd)
     .option('--embedder <spec>', EMBEDDER_FORMS, 'builtin')
     .option('--cache <file>', 'SQLite embedding cache')
-    .option('--threads <n>', 'ONNX intra-op threads (default 1)')
     .option('--input-size <px>', 'ONNX input size, overriding the JSON beside the model');
 }
 

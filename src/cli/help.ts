@@ -15,6 +15,8 @@ export interface Example {
   line: string;
   /** What must run first (earlier examples), or nothing. */
   needs?: string;
+  /** Command lines to run first, shown under "Needs first" and run by the test before the example. */
+  before?: readonly string[];
   /** Files or folders it writes (nothing when absent: it prints only). */
   writes?: string;
   /** What its output (stdout) matches. */
@@ -334,6 +336,39 @@ export const EXAMPLES: readonly Example[] = [
     prints: /^== keyframe_fidelity: agreement /m,
   },
   {
+    command: 'merge hero',
+    line: kf(`merge hero ${E}/shard-1 ${E}/shard-2 --out ${E}/hero-merged`),
+    needs: 'the hero select and hero fit-reader examples, then two shards of an evaluation',
+    before: [1, 2].map((k) =>
+      kf(
+        `hero evaluate --selections ${E}/hecate.jsonl --data ${D} --track ${MH}/track --judge ${READER} --shard ${k}/2 --out ${E}/shard-${k} --cache ${E}/shard-${k}/cache.sqlite`,
+      ),
+    ),
+    writes: `${E}/hero-merged/ (the files hero evaluate writes, for every film)`,
+    prints: /^merged 2 shard\(s\): 6 films, 36 insertions$/m,
+  },
+  {
+    command: 'cache merge',
+    line: kf(
+      `cache merge ${E}/shard-1/cache.sqlite ${E}/shard-2/cache.sqlite --out ${E}/merged-cache.sqlite`,
+    ),
+    needs: "two shards' caches: the runs under the merge hero example",
+    writes: `${E}/merged-cache.sqlite`,
+    prints: /^36 answers from 2 caches \(0 held by more than one\), 0 conflicts; written to /,
+  },
+  {
+    command: 'merge compass',
+    line: kf(`merge compass ${E}/cshard-1 ${E}/cshard-2 --out ${E}/compass-merged`),
+    needs: `${NEEDS_COMPASS}, then two shards of a scoring (with the compass score example's scan cache they decode nothing)`,
+    before: [1, 2].map((k) =>
+      kf(
+        `compass score --cases ${CASES} --videos ${MC}/videos --model faithful flash --shard ${k}/2 --out ${E}/cshard-${k} --cache ${E}/compass-response/scan-cache.sqlite`,
+      ),
+    ),
+    writes: `${E}/compass-merged/ (the files compass score writes, for every case)`,
+    prints: /^merged 2 compass score shard\(s\): 8 cases, 32 videos; results in /,
+  },
+  {
     command: 'serve',
     line: kf(`serve --data ${D} --track ${MH}/track --results ${E}/hero-eval --export ${E}/site`),
     needs:
@@ -360,6 +395,7 @@ export function helpText(e: Example): string {
     'Example (from the repository root):',
     `  ${e.line}`,
     ...(e.needs ? [`Needs first: ${e.needs}`] : []),
+    ...(e.before ?? []).map((l) => `  ${l}`),
     `Writes: ${e.writes ?? 'nothing (prints only)'}`,
   ].join('\n');
 }

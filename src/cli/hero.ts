@@ -1,6 +1,6 @@
 /** `kfbench hero …`: the HeroFrame benchmark. */
 
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { buildMiniHero } from '../dev/mini-hero.js';
 import { createEmbedder } from '../embed/registry.js';
@@ -13,6 +13,7 @@ import { loadCore } from '../hero/dataset/load.js';
 import { checkSelections } from '../hero/dataset/selections.js';
 import { validateDataset } from '../hero/dataset/validate.js';
 import { evaluate } from '../hero/evaluate.js';
+import { heroShardRecord } from '../hero/merge.js';
 import { checkReader, checkReaderListwise, fitHeroReader } from '../hero/reader.js';
 import { METHODS, methodByName } from '../hero/select/registry.js';
 import { runSelection } from '../hero/select/run.js';
@@ -20,6 +21,7 @@ import { makeIndex } from '../hero/track/make-index.js';
 import { rebuildTrack } from '../hero/track/rebuild.js';
 import { parseShard } from '../hero/track/shard.js';
 import { verifyTrack } from '../hero/track/verify.js';
+import { judgeIdentity } from '../judge/identity.js';
 import {
   DISAGREEMENT_RULES,
   type DisagreementRule,
@@ -30,7 +32,10 @@ import { writeReaderFile } from '../judge/local.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { heroTable } from '../report/hero.js';
 import { writeEvaluation } from '../report/hero-outputs.js';
+import { writeShardRecord } from '../store/shards.js';
+import { onnxFlags } from './embed.js';
 import { registerHeroFrames } from './hero-frames.js';
+import { interruptSignal } from './interrupt.js';
 import { judgeFlags, judgeOptions } from './judge.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 import { progress } from './progress.js';
@@ -291,6 +296,8 @@ export function registerHero(program: Command): void {
     .requiredOption('--out <file>', 'selections JSONL to write')
     .option('--lsmdc <dir>', 'full-rate clips (shot-centre)')
     .option('--embedder <spec>', 'builtin | onnx:PATH (cluster)', 'builtin')
+    .option('--threads <n>', 'ONNX intra-op threads (default: every core)')
+    .option('--device <d>', 'ONNX device: cpu | cuda', 'cpu')
     .option('--k <n>', 'frames per film (1–5)', '5')
     .option('--seed <s>', 'seed', '0')
     .option('--movies <ids...>', 'only these films')
@@ -304,6 +311,8 @@ export function registerHero(program: Command): void {
           out: string;
           lsmdc?: string;
           embedder: string;
+          threads?: string;
+          device?: string;
           k: string;
           seed: string;
           movies?: string[];
@@ -313,7 +322,7 @@ export function registerHero(program: Command): void {
         const method = methodByName(o.method);
         // like every other command: --judge, else "judge" in --config, else KFBENCH_JUDGE
         const j = method.needs?.judge ? await openJudge(resolveJudgeSettings(judgeFlags(o))) : undefined;
-        const embedder = method.needs?.embedder ? await createEmbedder(o.embedder) : undefined;
+        const embedder = method.needs?.embedder ? await createEmbedder(o.embedder, onnxFlags(o)) : undefined;
         try {
           const r = await runSelection({
             method,
@@ -344,29 +353,42 @@ export function registerHero(program: Command): void {
     .requiredOption('--data <dir>', 'dataset root')
     .requiredOption('--out <file>', 'reader.json to write')
     .option('--embedder <spec>', 'builtin | onnx:PATH', 'builtin')
+    .option('--threads <n>', 'ONNX intra-op threads (default: every core)')
+    .option('--device <d>', 'ONNX device: cpu | cuda', 'cpu')
     .option('--lambda <x>', 'L2 penalty', '1')
     .option('--json', 'print JSON')
-    .action(async (o: { data: string; out: string; embedder: string; lambda: string; json?: boolean }) => {
-      const r = await fitHeroReader({
-        data: o.data,
-        embedder: o.embedder,
-        lambda: parseNumberFlag('--lambda', o.lambda, (n) => n > 0),
-      });
-      await writeReaderFile(o.out, r.reader);
-      const out = {
-        out: o.out,
-        films: r.films,
-        pairs: r.pairs,
-        cv_agreement: r.cv_agreement,
-        folds: r.folds,
-      };
-      if (o.json) printJson(out);
-      else
-        printLines([
-          `fitted on ${r.pairs} confident pairs of ${r.films} films → ${o.out}`,
-          `5-fold cross-validated agreement (folds by film): ${(100 * r.cv_agreement).toFixed(1)} %`,
-        ]);
-    });
+    .action(
+      async (o: {
+        data: string;
+        out: string;
+        embedder: string;
+        threads?: string;
+        device?: string;
+        lambda: string;
+        json?: boolean;
+      }) => {
+        const r = await fitHeroReader({
+          data: o.data,
+          embedder: o.embedder,
+          embedderOptions: onnxFlags(o),
+          lambda: parseNumberFlag('--lambda', o.lambda, (n) => n > 0),
+        });
+        await writeReaderFile(o.out, r.reader);
+        const out = {
+          out: o.out,
+          films: r.films,
+          pairs: r.pairs,
+          cv_agreement: r.cv_agreement,
+          folds: r.folds,
+        };
+        if (o.json) printJson(out);
+        else
+          printLines([
+            `fitted on ${r.pairs} confident pairs of ${r.films} films → ${o.out}`,
+            `5-fold cross-validated agreement (folds by film): ${(100 * r.cv_agreement).toFixed(1)} %`,
+          ]);
+      },
+    );
 
   judgeOptions(
     hero.command('check-reader').description("a reader's agreement with the chains, before trusting it"),
@@ -552,6 +574,11 @@ export function registerHero(program: Command): void {
     .option('--dry-run', 'print the calls needed and how many the cache holds; spend none')
     .option('--max-calls <n>', 'stop cleanly at this many calls (exit 5; resumable)')
     .option('--out <dir>', 'output folder', 'hero-eval')
+    .option('--movies <ids...>', 'only these films (a merge then needs the others from other folders)')
+    .option(
+      '--shard <k/n>',
+      'a deterministic k-th of n shards of the films (own --out and --cache; see kfbench merge)',
+    )
     .option('--seed <s>', 'bootstrap seed', '0')
     .option('--bootstrap <n>', 'bootstrap resamples', '1000')
     .option('--json', 'print the summary as JSON')
@@ -570,6 +597,8 @@ export function registerHero(program: Command): void {
           dryRun?: boolean;
           maxCalls?: string;
           out: string;
+          movies?: string[];
+          shard?: string;
           seed: string;
           bootstrap: string;
           json?: boolean;
@@ -592,11 +621,15 @@ export function registerHero(program: Command): void {
           names.set(base, n);
           return { method: n > 1 ? `${base}#${n}` : base, file };
         });
-        const j = await openJudge(resolveJudgeSettings(judgeFlags(o)));
+        const settings = resolveJudgeSettings(judgeFlags(o));
+        const interrupt = interruptSignal();
+        const j = await openJudge(settings, { signal: interrupt.signal });
         const t0 = Date.now();
         const bar = progress('insertions');
         try {
-          const r = await evaluate({
+          const input = {
+            concurrency: settings.concurrency,
+            signal: interrupt.signal,
             data: o.data,
             track: o.track,
             methods,
@@ -607,7 +640,7 @@ export function registerHero(program: Command): void {
             disagreement: o.disagreement as DisagreementRule,
             includeStills: !!o.includeStills,
             rescoreOfficial: !!o.rescoreOfficial,
-            missing: o.missing,
+            missing: o.missing as 'error' | 'zero',
             dryRun: !!o.dryRun,
             maxCalls:
               o.maxCalls === undefined
@@ -615,6 +648,11 @@ export function registerHero(program: Command): void {
                 : parseNumberFlag('--max-calls', o.maxCalls, (n) => Number.isInteger(n) && n >= 0),
             seed: o.seed,
             bootstrapB: parseNumberFlag('--bootstrap', o.bootstrap, (n) => Number.isInteger(n) && n >= 100),
+            movies: o.movies,
+            shard: o.shard ? parseShard(o.shard) : undefined,
+          };
+          const r = await evaluate({
+            ...input,
             onEvent: (e) => (e.type === 'start' ? bar.start(e.insertions, 'evaluate') : bar.update(e.done)),
           });
           bar.stop();
@@ -645,6 +683,16 @@ export function registerHero(program: Command): void {
             wall_ms: Date.now() - t0,
           };
           const files = await writeEvaluation(o.out, r, run, o.track);
+          files.push(
+            await writeShardRecord(
+              o.out,
+              await heroShardRecord(
+                { ...input, data: resolve(o.data), track: resolve(o.track) },
+                r,
+                judgeIdentity(j.judge.name, settings),
+              ),
+            ),
+          );
           if (o.json) printJson(r.summary);
           else
             printLines([
@@ -658,6 +706,7 @@ export function registerHero(program: Command): void {
               [],
             );
         } finally {
+          interrupt.dispose();
           bar.stop();
           await j.close();
         }

@@ -1,7 +1,8 @@
 /** `kfbench judge …` and `kfbench cache …`: try a judge by hand, inspect the cache. */
 import type { Command } from 'commander';
-import { BadInputError, UsageError } from '../errors.js';
+import { BadInputError, PartialError, UsageError } from '../errors.js';
 import { JudgeCache } from '../judge/cache.js';
+import { mergeJudgeCaches } from '../judge/cache-merge.js';
 import { INSERTION_PROTOCOLS, type InsertionProtocol, insertIntoChain } from '../judge/insertion.js';
 import { comparePair } from '../judge/pairwise.js';
 import { JUDGE_FORMS, type JudgeFlags, openJudge, resolveJudgeSettings } from '../judge/registry.js';
@@ -16,6 +17,8 @@ interface RawJudgeFlags {
   config?: string;
   cache?: string;
   concurrency?: string;
+  rpm?: string;
+  tpm?: string;
   timeout?: string;
   maxRetries?: string;
   maxSide?: string;
@@ -33,10 +36,12 @@ export function judgeOptions(cmd: Command): Command {
     )
     .option(
       '--config <file>',
-      'JSON config: judge, judge_urls, concurrency, timeout_s, max_retries, max_side, temperature, max_tokens, cache',
+      'JSON config: judge, judge_urls, concurrency, rpm, tpm, timeout_s, max_retries, max_side, temperature, max_tokens, cache',
     )
     .option('--cache <file>', 'SQLite judge cache')
     .option('--concurrency <n>', 'requests in flight (default 16)')
+    .option('--rpm <n>', 'at most n requests per minute, shared by every call of the process')
+    .option('--tpm <n>', 'at most n tokens per minute (estimated before a call, corrected from its usage)')
     .option('--timeout <s>', 'per-request timeout in seconds (default 120)')
     .option('--max-retries <n>', 'retries of a failed request (default 6)')
     .option('--max-side <px>', 'long side of images sent (default 768)');
@@ -51,6 +56,8 @@ export function judgeFlags(o: RawJudgeFlags): JudgeFlags {
     config: o.config,
     cache: o.cache,
     concurrency: int('--concurrency', o.concurrency, 1),
+    rpm: o.rpm === undefined ? undefined : parseNumberFlag('--rpm', o.rpm, (n) => n > 0),
+    tpm: o.tpm === undefined ? undefined : parseNumberFlag('--tpm', o.tpm, (n) => n > 0),
     timeoutS: o.timeout === undefined ? undefined : parseNumberFlag('--timeout', o.timeout, (n) => n > 0),
     maxRetries: int('--max-retries', o.maxRetries, 0),
     maxSide: int('--max-side', o.maxSide, 16),
@@ -162,6 +169,29 @@ export function registerJudge(program: Command): void {
           `${s.rows} answers (${s.unresolved} unresolved), ${(s.bytes / 1e6).toFixed(2)} MB`,
           ...s.by_model.map((m) => `  ${m.backend}:${m.model} ${m.protocol}: ${m.n}`),
         ]);
+    });
+  cache
+    .command('merge')
+    .description(
+      'the union of judge caches (one per shard) into a new file; conflicting answers are reported',
+    )
+    .argument('<caches...>', 'cache files')
+    .requiredOption('--out <file>', 'the merged cache (a new file)')
+    .option('--json', 'print JSON')
+    .action((files: string[], o: { out: string; json?: boolean }) => {
+      const r = mergeJudgeCaches(files, o.out);
+      if (o.json) printJson(r);
+      else
+        printLines([
+          `${r.rows} answers from ${r.inputs.length} caches (${r.shared} held by more than one), ${r.conflicts.length} conflicts; written to ${o.out}`,
+        ]);
+      if (r.conflicts.length) {
+        const c = r.conflicts[0]!;
+        throw new PartialError(
+          `${r.conflicts.length} key(s) hold different answers in different caches (first: ${c.key} in ${c.kept} and ${c.other}); the first cache's answer was kept`,
+          r.conflicts.map((x) => x.key),
+        );
+      }
     });
   cache
     .command('export')

@@ -8,6 +8,7 @@ import { exampleOf, helpText } from './help.js';
 import { registerHero } from './hero.js';
 import { registerJudge } from './judge.js';
 import { registerMedia } from './media.js';
+import { registerMerge } from './merge.js';
 import { registerServe } from './serve.js';
 import { registerStats } from './stats.js';
 
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerJudge(program);
   registerHero(program);
   registerCompass(program);
+  registerMerge(program);
   registerDev(program);
   registerDemo(program);
   registerServe(program);

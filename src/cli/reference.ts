@@ -47,7 +47,8 @@ function leafSection(cmd: Command, path: string[]): string[] {
           '```sh',
           e.line,
           '```',
-          ...(e.needs ? [`Needs first: ${e.needs}.`, ''] : []),
+          ...(e.needs ? [`Needs first: ${e.needs}${e.before ? ':' : '.'}`, ''] : []),
+          ...(e.before ? ['```sh', ...e.before, '```', ''] : []),
           `Writes: ${e.writes ?? 'nothing (prints only)'}.`,
           '',
         ]

@@ -9,6 +9,7 @@
  * decodes nothing.
  */
 import { existsSync } from 'node:fs';
+import { runPool } from '../concurrency/pool.js';
 import type { Embedder } from '../embed/embedder.js';
 import { KfbenchError } from '../errors.js';
 import type { ShotOptions } from '../media/shots.js';
@@ -62,9 +63,17 @@ export interface ScoreInput {
   cache?: ScanCache | undefined;
   /** Segment with the judge (seed E.2) instead of the pixel detector; absent = pixel. */
   segment?: SegmentFn | undefined;
+  /** Videos scanned at once (`--jobs`, 1 by default); rows keep the sequential order. */
+  jobs?: number;
+  signal?: AbortSignal | undefined;
   /** Called with done = 0 before the first video (so progress shows from the start), then per video. */
   onVideo?: (done: number, total: number, label: string) => void;
 }
+
+type Outcome =
+  | { kind: 'row'; row: ResponseRow; cached: boolean }
+  | { kind: 'missing'; video: string; row: ResponseRow }
+  | { kind: 'failed'; video: string; error: string; row: ResponseRow };
 
 export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
   const jobs = o.models.flatMap((model) =>
@@ -82,53 +91,67 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
   };
   let done = 0;
   o.onVideo?.(0, jobs.length, 'scanning');
-  for (const j of jobs) {
-    const label = `${j.model}/${j.c.case_id}__${j.mode}`;
-    const meta = {
-      model: j.model,
-      prompt_mode: j.mode,
-      structure: j.c.structure,
-      n_keyframes: j.c.keyframes.length,
-      conditioning: j.c.conditioning,
-    };
-    const zero = (status: VideoStatus) =>
-      run.rows.push({
+  const scanned = await runPool(
+    jobs,
+    async (j): Promise<Outcome> => {
+      const label = `${j.model}/${j.c.case_id}__${j.mode}`;
+      const meta = {
+        model: j.model,
+        prompt_mode: j.mode,
+        structure: j.c.structure,
+        n_keyframes: j.c.keyframes.length,
+        conditioning: j.c.conditioning,
+      };
+      const zero = (status: VideoStatus): ResponseRow => ({
         ...meta,
         status,
         segmenter: o.segment ? 'judge' : 'pixel',
         ...zeroResponse(j.c, o.embedder, o.response),
       });
-    if (!existsSync(j.video)) {
-      run.missing.push(j.video);
-      zero('missing');
-    } else {
       try {
-        const { scan, cached } = await cachedScan(
-          { video: j.video, keyframes: j.c.keyframes },
-          o.embedder,
-          o.scan ?? {},
-          o.shots ?? {},
-          o.cache,
-          run.timings,
-        );
-        if (cached) run.cached++;
-        else run.scanned++;
-        const seg = o.segment ? await o.segment(j.c, j.video, scan.shots) : undefined;
-        const report = scoreResponse(j.c, seg ? { ...scan, shots: seg.shots } : scan, o.embedder, o.response);
-        run.rows.push({
-          ...meta,
-          status: 'scored',
-          segmenter: seg?.segmenter ?? 'pixel',
-          ...(seg?.assignments ? { judge_assignments: seg.assignments } : {}),
-          ...report,
-        });
-      } catch (e) {
-        if (!(e instanceof KfbenchError)) throw e;
-        run.failed.push({ video: j.video, error: e.message });
-        zero('failed');
+        if (!existsSync(j.video)) return { kind: 'missing', video: j.video, row: zero('missing') };
+        try {
+          const { scan, cached } = await cachedScan(
+            { video: j.video, keyframes: j.c.keyframes },
+            o.embedder,
+            o.scan ?? {},
+            o.shots ?? {},
+            o.cache,
+            run.timings,
+          );
+          const seg = o.segment ? await o.segment(j.c, j.video, scan.shots) : undefined;
+          const report = scoreResponse(
+            j.c,
+            seg ? { ...scan, shots: seg.shots } : scan,
+            o.embedder,
+            o.response,
+          );
+          const row: ResponseRow = {
+            ...meta,
+            status: 'scored',
+            segmenter: seg?.segmenter ?? 'pixel',
+            ...(seg?.assignments ? { judge_assignments: seg.assignments } : {}),
+            ...report,
+          };
+          return { kind: 'row', row, cached };
+        } catch (e) {
+          if (!(e instanceof KfbenchError)) throw e;
+          return { kind: 'failed', video: j.video, error: e.message, row: zero('failed') };
+        }
+      } finally {
+        o.onVideo?.(++done, jobs.length, label);
       }
-    }
-    o.onVideo?.(++done, jobs.length, label);
+    },
+    { concurrency: Math.max(1, o.jobs ?? 1), signal: o.signal },
+  );
+  // in job order, whatever order the scans finished in; missing and failed videos score 0
+  for (const r of scanned.results) {
+    if (!r) continue;
+    if (r.kind === 'missing') run.missing.push(r.video);
+    else if (r.kind === 'failed') run.failed.push({ video: r.video, error: r.error });
+    else if (r.cached) run.cached++;
+    else run.scanned++;
+    run.rows.push(r.row);
   }
   return run;
 }

@@ -13,14 +13,18 @@
  *   pooling      "cls" (token 0 of a [N, T, D] output) | "mean" (mean of tokens 1…T−1) |
  *                "pooled" (a [N, D] output as is); default: pooled for rank 2, cls for rank 3
  *   threshold    optional: this model's calibrated match threshold
- * One intra-op thread per process by default (fastest measured on this kind of machine).
+ * Threads: every core by default (`availableParallelism()`; pass `threads` when several processes
+ * embed at once). Device: `cpu`, or `cuda` — ONNX Runtime's CUDA execution provider, which needs an
+ * onnxruntime-node build that ships it plus the CUDA runtime and cuDNN; when it cannot load, the
+ * error names what is missing (exit 4) instead of falling back to the CPU unasked.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { z } from 'zod';
-import { BadInputError } from '../errors.js';
+import { BackendError, BadInputError } from '../errors.js';
 import { resizeImage } from '../media/image.js';
 import type { RawImage } from '../media/raw.js';
 import { describeZodError } from '../store/jsonl.js';
@@ -49,6 +53,37 @@ export interface OnnxOptions {
   overrides?: Partial<z.input<typeof Preprocess>>;
   threads?: number;
   batch?: number;
+  device?: OnnxDevice;
+}
+
+export type OnnxDevice = 'cpu' | 'cuda';
+export const ONNX_DEVICES: OnnxDevice[] = ['cpu', 'cuda'];
+
+/** Session options for a device; a CUDA provider that will not load is a BackendError naming what is missing. */
+async function createSession(
+  modelPath: string,
+  threads: number,
+  device: OnnxDevice,
+): Promise<ort.InferenceSession> {
+  const base = { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: 'all' as const };
+  if (device === 'cpu')
+    return ort.InferenceSession.create(modelPath, { ...base, executionProviders: ['cpu'] });
+  try {
+    // fatal only: the provider's own multi-line load error is reported below, in one line
+    ort.env.logLevel = 'fatal';
+    return await ort.InferenceSession.create(modelPath, {
+      ...base,
+      executionProviders: ['cuda'],
+      logSeverityLevel: 4,
+    });
+  } catch (e) {
+    const why = String((e as Error).message).split('\n')[0] ?? '';
+    if (/provider|shared library|cuda|cudnn/i.test(why))
+      throw new BackendError(
+        `--device cuda: ONNX Runtime's CUDA execution provider could not be loaded (${why}); it needs an onnxruntime-node build with libonnxruntime_providers_cuda.so and libonnxruntime_providers_shared.so (Linux x64), the CUDA 12 runtime and cuDNN 9 on the library path, and a visible GPU — or use --device cpu`,
+      );
+    throw e;
+  }
 }
 
 function preprocessFile(modelPath: string): string | undefined {
@@ -91,13 +126,9 @@ export async function loadOnnxEmbedder(modelPath: string, opts: OnnxOptions = {}
   const [H, W] = typeof pre.input_size === 'number' ? [pre.input_size, pre.input_size] : pre.input_size;
   let session: ort.InferenceSession;
   try {
-    session = await ort.InferenceSession.create(modelPath, {
-      intraOpNumThreads: opts.threads ?? 1,
-      interOpNumThreads: 1,
-      executionProviders: ['cpu'],
-      graphOptimizationLevel: 'all',
-    });
+    session = await createSession(modelPath, opts.threads ?? availableParallelism(), opts.device ?? 'cpu');
   } catch (e) {
+    if (e instanceof BackendError) throw e;
     throw new BadInputError(`not a loadable ONNX model (${String((e as Error).message).split('\n')[0]})`, {
       file: modelPath,
     });

@@ -24,8 +24,10 @@
  * rule came from* are moved to `pruned_by_phase_b`) come before the final build, and rubrics.jsonl and
  * stats/rubric_proposals.jsonl are written too.
  */
+
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runPool } from '../concurrency/pool.js';
 import { createBuiltinEmbedder } from '../embed/builtin.js';
 import type { Embedder } from '../embed/embedder.js';
 import { BadInputError } from '../errors.js';
@@ -321,14 +323,17 @@ async function buildFilm(
       for (let i = 0; i < members.length; i++)
         for (let j = i + 1; j < members.length; j++)
           if (!outcomes.has(pairKey(members[i]!.id, members[j]!.id))) todo.push([members[i]!, members[j]!]);
-      await Promise.all(
-        todo.map(async ([a, b]) =>
+      // every pair at once (the judge bounds the calls in flight); the first failure stops the rest
+      await runPool(
+        todo,
+        async ([a, b], _i, signal) => {
           outcomes.set(pairKey(a.id, b.id), {
             a: a.id,
             b: b.id,
-            out: await comparePair(o.judge, a.image, b.image, instructions),
-          }),
-        ),
+            out: await comparePair(o.judge.withSignal(signal), a.image, b.image, instructions),
+          });
+        },
+        { concurrency: Math.max(1, todo.length) },
       );
     };
     const rank = () => {

@@ -13,6 +13,7 @@
  * launching insertions at a budget (in-flight ones finish) and the run is resumable from the cache.
  */
 import { existsSync } from 'node:fs';
+import { runPool } from '../concurrency/pool.js';
 import { BadInputError } from '../errors.js';
 import type { ImageEncoder } from '../judge/images.js';
 import {
@@ -33,6 +34,7 @@ import { loadChains, loadCore, loadRubrics } from './dataset/load.js';
 import { BaselineRow, type Chain } from './dataset/schemas.js';
 import { checkSelections } from './dataset/selections.js';
 import { heroInstructions } from './prompt.js';
+import { type Shard, selectFilms } from './track/shard.js';
 import { type InsertionVerdict, insertionVerdicts } from './verdicts.js';
 
 export interface SubmittedMethod {
@@ -60,6 +62,11 @@ export interface EvaluateOptions {
   seed?: number | string;
   bootstrapB?: number;
   concurrency?: number;
+  /** Only these films (`--movies`), and of them one shard (`--shard k/n`, see store/shards.ts). */
+  movies?: string[] | undefined;
+  shard?: Shard | undefined;
+  /** Ctrl-C: no insertion starts and no judge call is made after it aborts. */
+  signal?: AbortSignal | undefined;
   onEvent?: (
     e: { type: 'start'; insertions: number } | { type: 'insertion'; done: number; total: number },
   ) => void;
@@ -138,6 +145,8 @@ export interface EvaluateResult {
   perFilm: FilmScore[];
   insertions: InsertionRecord[];
   complete: boolean;
+  /** The films of the run (with chains, of --movies; sorted) and those this shard scored. */
+  films: { all: string[]; selected: string[] };
   dryRun?: { insertions: number; questions: number; cached: number; upper_bound: boolean };
 }
 
@@ -184,24 +193,25 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
       );
     submissions.set(m.method, r.selections);
   }
-  const officialRows = existsSync(datasetPaths(o.data).baselines)
-    ? await readJsonlAll(datasetPaths(o.data).baselines, BaselineRow)
-    : [];
+  const official = await officialRows(o.data);
   if (o.rescoreOfficial) {
-    for (const row of officialRows) {
+    for (const value of official) {
       const sel = new Map<string, { frame_idx: number; rank: number }[]>();
-      for (const s of row.value.selections ?? [])
+      for (const s of value.selections ?? [])
         sel.set(
           s.movie_id,
           [...s.frames].sort((a, b) => a.rank - b.rank),
         );
-      submissions.set(`${row.value.method} (rescored)`, sel);
+      submissions.set(`${value.method} (rescored)`, sel);
     }
   }
-  const films = [...chains.keys()].sort();
+  // every film of the run (--movies) and this shard's
+  const allFilms = selectFilms(chains.keys(), { movies: o.movies });
+  const films = selectFilms(chains.keys(), { movies: o.movies, shard: o.shard });
+  const filmSet = new Set(films);
   for (const [method, sel] of submissions) {
     for (const [film, frames] of sel)
-      for (const f of frames) {
+      for (const f of filmSet.has(film) ? frames : []) {
         const file = trackFramePath(o.track, film, f.frame_idx);
         if (!existsSync(file))
           throw new BadInputError(
@@ -252,7 +262,7 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
           });
     }
   }
-  if (tasks.length === 0)
+  if (tasks.length === 0 && !o.shard)
     throw new BadInputError(
       'nothing to score: no method submits a frame for a film that has chains (an evaluation of nothing is not a result)',
     );
@@ -292,26 +302,21 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
       perFilm: [],
       insertions: [],
       complete: false,
+      films: { all: allFilms, selected: films },
       dryRun: { insertions: tasks.length, questions, cached, upper_bound: protocol === 'binary' },
     };
   }
 
   o.onEvent?.({ type: 'start', insertions: tasks.length });
-  const records: (InsertionRecord | undefined)[] = new Array(tasks.length);
-  let next = 0;
   let done = 0;
-  let stopped = false;
-  const worker = async () => {
-    while (next < tasks.length) {
-      if (o.maxCalls !== undefined && o.judge.stats.calls >= o.maxCalls) {
-        stopped = true;
-        return;
-      }
-      const i = next++;
-      const t = tasks[i]!;
+  const budget = o.maxCalls;
+  const pool = await runPool(
+    tasks,
+    async (t, _i, signal): Promise<InsertionRecord> => {
+      const judge = o.judge.withSignal(signal);
       const chain = await chainImages(t.movie_id, t.chain);
       const out: InsertionOutcome = await insertIntoChain(
-        o.judge,
+        judge,
         await t.candidate(),
         chain,
         instructions(t.movie_id),
@@ -321,7 +326,8 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
       const stillIdx = t.chain.order.findIndex(
         (id) => t.chain.images.find((im) => im.image_id === id)?.source === 'still',
       );
-      records[i] = {
+      o.onEvent?.({ type: 'insertion', done: ++done, total: tasks.length });
+      return {
         method: t.method,
         movie_id: t.movie_id,
         frame: t.frame,
@@ -340,16 +346,79 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
         ...(out.listwise ? { answers: out.listwise.answers.map((a) => a.position) } : {}),
         verdicts: insertionVerdicts(out, t.chain.order),
       };
-      o.onEvent?.({ type: 'insertion', done: ++done, total: tasks.length });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, o.concurrency ?? 8) }, worker));
+    },
+    {
+      // twice the calls allowed in flight (the judge's own limit holds those): an insertion encodes its
+      // images while others wait on the judge
+      concurrency: 2 * (o.concurrency ?? 8),
+      signal: o.signal,
+      ...(budget !== undefined ? { canStart: () => o.judge.stats.calls < budget } : {}),
+    },
+  );
+  const records = pool.results;
+  const stopped = pool.stopped;
   const insertions = records.filter((r): r is InsertionRecord => !!r);
   const complete = !stopped && insertions.length === tasks.length;
 
   // 3. scores
-  const perFilm: FilmScore[] = [];
   const methods = [...submissions.keys(), ...(o.includeStills ? [STILL_ROW] : [])];
+  const scored = scoreInsertions(insertions, {
+    methods,
+    films,
+    complete,
+    reader: o.judge.name,
+    protocol,
+    bothOrders,
+    disagreement: settings.disagreement,
+    seed: o.seed ?? 0,
+    bootstrapB: o.bootstrapB ?? 1000,
+    official,
+  });
+  if (!complete)
+    scored.summary.warnings.push(
+      `stopped at the call budget after ${insertions.length} of ${tasks.length} insertions; run again to resume from the cache`,
+    );
+  return { ...scored, insertions, complete, films: { all: allFilms, selected: films } };
+}
+
+/** The official rows of eval/baselines.jsonl (none when the file is absent). */
+export async function officialRows(data: string): Promise<BaselineRow[]> {
+  return existsSync(datasetPaths(data).baselines)
+    ? (await readJsonlAll(datasetPaths(data).baselines, BaselineRow)).map((l) => l.value)
+    : [];
+}
+
+export interface ScoreContext {
+  /** Method rows in output order (submitted methods, then the stills row when included). */
+  methods: string[];
+  /** Films in output order (sorted). */
+  films: string[];
+  /** Every insertion was made (films without a submission then score 0). */
+  complete: boolean;
+  reader: string;
+  protocol: InsertionProtocol;
+  bothOrders: boolean;
+  disagreement: DisagreementRule;
+  seed: number | string;
+  bootstrapB: number;
+  official: BaselineRow[];
+}
+
+/**
+ * The summary and per-film scores of a set of insertions — of one run, or of shards merged (the
+ * insertions of a method and film in the order they were made, methods and films in output order).
+ */
+export function scoreInsertions(
+  insertions: readonly InsertionRecord[],
+  ctx: ScoreContext,
+): Pick<EvaluateResult, 'summary' | 'perFilm'> {
+  const { methods, films, complete } = ctx;
+  const o = { seed: ctx.seed, judge: { name: ctx.reader } };
+  const warnings: string[] = [];
+  const questions = insertions.reduce((a, r) => a + r.questions, 0);
+  const checks = insertions.reduce((a, r) => a + r.checks, 0);
+  const disagreed = insertions.reduce((a, r) => a + r.disagreed, 0);
+  const perFilm: FilmScore[] = [];
   for (const method of methods) {
     for (const film of films) {
       const rs = insertions.filter((r) => r.method === method && r.movie_id === film);
@@ -386,7 +455,7 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
       });
     }
   }
-  const B = o.bootstrapB ?? 1000;
+  const B = ctx.bootstrapB;
   const summaries: MethodSummary[] = methods.map((method) => {
     const fs = perFilm.filter((f) => f.method === method);
     const S_at_k: Record<string, number> = {};
@@ -422,15 +491,15 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
       );
       paired.push({ a: methods[i]!, b: methods[j]!, diff: r.estimate, ci: r.ci, p: r.p });
     }
-  const official: MethodSummary[] = officialRows.map((r) => ({
-    method: r.value.method,
-    reader: r.value.reader,
-    S: r.value.S,
-    S_at_k: r.value.S_at_k,
-    top1_rate: r.value.top1_rate,
-    beat_still_rate: r.value.beat_still_rate,
+  const official: MethodSummary[] = ctx.official.map((value) => ({
+    method: value.method,
+    reader: value.reader,
+    S: value.S,
+    S_at_k: value.S_at_k,
+    top1_rate: value.top1_rate,
+    beat_still_rate: value.beat_still_rate,
     ci: { S: [Number.NaN, Number.NaN] },
-    films: Array.isArray(r.value.per_film) ? r.value.per_film.length : Number.NaN,
+    films: Array.isArray(value.per_film) ? value.per_film.length : Number.NaN,
     insertions: Number.NaN,
     unresolved: Number.NaN,
     official: true,
@@ -443,22 +512,20 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
     warnings.push(
       `official row${ms.length > 1 ? 's' : ''} ${ms.join(', ')} ${ms.length > 1 ? 'were' : 'was'} scored by ${reader}, not ${o.judge.name}: frame-level scores are not comparable across readers (use --rescore-official)`,
     );
-  if (!complete)
-    warnings.push(
-      `stopped at the call budget after ${insertions.length} of ${tasks.length} insertions; run again to resume from the cache`,
-    );
   return {
     summary: {
-      reader: o.judge.name,
-      protocol,
-      ...consistency(insertions),
+      reader: ctx.reader,
+      protocol: ctx.protocol,
+      both_orders: ctx.bothOrders,
+      disagreement_rule: ctx.bothOrders ? ctx.disagreement : null,
+      questions,
+      questions_per_insertion: insertions.length ? questions / insertions.length : 0,
+      disagreement: { checks, disagreed, rate: checks ? disagreed / checks : null },
       methods: summaries,
       official,
       paired,
       warnings,
     },
     perFilm,
-    insertions,
-    complete,
   };
 }

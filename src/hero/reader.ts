@@ -6,7 +6,9 @@
  * chains' confident pairs are asked under both placements.
  */
 
+import { runPool } from '../concurrency/pool.js';
 import type { Embedder } from '../embed/embedder.js';
+import type { OnnxOptions } from '../embed/onnx.js';
 import { createEmbedder } from '../embed/registry.js';
 import { BadInputError } from '../errors.js';
 import { ImageEncoder } from '../judge/images.js';
@@ -76,11 +78,13 @@ export interface FitReport {
 export async function fitHeroReader(o: {
   data: string;
   embedder?: string;
+  /** ONNX threads and device (`--threads`, `--device`). */
+  embedderOptions?: OnnxOptions;
   lambda?: number;
 }): Promise<FitReport> {
   const pairs = await confidentPairs(o.data);
   if (pairs.length === 0) throw new BadInputError('no confident pairs to fit a reader on', { file: o.data });
-  const embedder = await createEmbedder(o.embedder ?? 'builtin');
+  const embedder = await createEmbedder(o.embedder ?? 'builtin', o.embedderOptions);
   const feat = await featureLoader(o.data, embedder);
   const labelled: (LabelledPair & { movie_id: string })[] = [];
   for (const p of pairs)
@@ -219,8 +223,10 @@ export async function checkReader(o: {
   if (o.sample && o.sample < pairs.length) pairs = shuffled(pairs, createRng(o.seed ?? 0)).slice(0, o.sample);
   let agree = 0;
   let unresolved = 0;
-  await Promise.all(
-    pairs.map(async (p) => {
+  // every pair at once (the judge bounds the calls in flight); the first failure stops the rest
+  await runPool(
+    pairs,
+    async (p, _i, signal) => {
       const movie = ds.movies.get(p.movie_id);
       if (!movie)
         throw new BadInputError(`film ${p.movie_id} of chains.jsonl is not in movies.jsonl`, {
@@ -230,10 +236,16 @@ export async function checkReader(o: {
         o.encoder.fromFile(imagePath(o.data, p.movie_id, p.a)),
         o.encoder.fromFile(imagePath(o.data, p.movie_id, p.b)),
       ]);
-      const r = await comparePair(o.judge, a, b, heroInstructions(movie, rubrics.get(p.movie_id)));
+      const r = await comparePair(
+        o.judge.withSignal(signal),
+        a,
+        b,
+        heroInstructions(movie, rubrics.get(p.movie_id)),
+      );
       if (r.status === 'unresolved') unresolved++;
       else if ((r.winner === 'A' ? p.a : p.b) === p.winner) agree++;
-    }),
+    },
+    { concurrency: Math.max(1, pairs.length) },
   );
   return {
     reader: o.judge.name,

@@ -13,6 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { abortReason } from '../concurrency/abort.js';
 import { cacheKey } from '../store/canonical.js';
 import { openDatabase, type SqliteDatabase } from '../store/sqlite.js';
 import type { Usage } from './types.js';
@@ -145,7 +146,7 @@ export class JudgeCache {
   async waitForClaim(key: string, signal?: AbortSignal): Promise<void> {
     const every = Math.min(200, Math.max(5, Math.floor(this.leaseMs / 10)));
     while (this.claimState(key) === 'taken') {
-      signal?.throwIfAborted();
+      if (signal?.aborted) throw abortReason(signal);
       await new Promise<void>((r) => setTimeout(r, every));
     }
   }

@@ -1,4 +1,5 @@
 export * from './cache.js';
+export * from './cache-merge.js';
 export * from './images.js';
 export * from './insertion.js';
 export * from './judge.js';

@@ -9,6 +9,8 @@
  *  - backend errors (after the backend's own retries) propagate and are never cached.
  */
 import type { z } from 'zod';
+import { abortReason } from '../concurrency/abort.js';
+import { KfbenchError } from '../errors.js';
 import { type CachedAnswer, type JudgeCache, judgeCacheKey } from './cache.js';
 import { parseReply } from './parse.js';
 import {
@@ -40,6 +42,19 @@ export interface JudgeOptions {
   signal?: AbortSignal | undefined;
 }
 
+export interface CallLimits {
+  /** Start no new question once this many backend calls have started (see `Judge.ask`). */
+  maxCalls?: number | undefined;
+}
+
+/** The call budget (--max-calls) is spent: the question was not asked. Exit 5 when it ends a run. */
+export class CallBudgetSpent extends KfbenchError {
+  constructor(readonly maxCalls: number) {
+    super('PARTIAL', `the call budget of ${maxCalls} is spent (run again to resume)`);
+    this.name = 'CallBudgetSpent';
+  }
+}
+
 export type JudgeEvent = { type: 'answer'; cached: boolean; unresolved: boolean };
 
 export class Judge {
@@ -47,6 +62,7 @@ export class Judge {
   readonly sampling: Sampling;
   private readonly inflight = new Map<string, Promise<{ a: CachedAnswer; asked: boolean }>>();
   private listeners: ((e: JudgeEvent) => void)[] = [];
+  private begun = 0;
 
   constructor(
     readonly backend: JudgeBackend,
@@ -61,6 +77,11 @@ export class Judge {
   /** "backend:model", as reports name the reader. */
   get name(): string {
     return `${this.backend.name}:${this.backend.model}`;
+  }
+
+  /** Backend calls started so far (in flight included): what a call budget counts. */
+  get callsStarted(): number {
+    return this.begun;
   }
 
   onEvent(f: (e: JudgeEvent) => void): void {
@@ -90,7 +111,30 @@ export class Judge {
     return !!this.opts.cache?.get(this.keyOf(q));
   }
 
-  async ask<S extends z.ZodType>(q: Question<S>): Promise<Verdict<z.output<S>>> {
+  /**
+   * A view of this judge whose questions stop on `gate` (a pool's abort): once it has aborted no
+   * new backend call starts (calls already on the wire finish). Stats, cache and single flight are
+   * shared with this judge.
+   */
+  withSignal(gate: AbortSignal, limits: CallLimits = {}): Judge {
+    const view = Object.create(this) as Judge;
+    view.ask = <S extends z.ZodType>(q: Question<S>, g?: AbortSignal, l?: CallLimits) =>
+      this.ask(q, g ? AbortSignal.any([gate, g]) : gate, { ...limits, ...l });
+    return view;
+  }
+
+  /**
+   * Ask one question. `gate`: no backend call starts once it has aborted (see `withSignal`);
+   * `limits.maxCalls`: no new question goes to the backend once this judge has started that many
+   * calls (it throws CallBudgetSpent; a re-ask of a question already asked is still made).
+   */
+  async ask<S extends z.ZodType>(
+    q: Question<S>,
+    gate?: AbortSignal,
+    limits: CallLimits = {},
+  ): Promise<Verdict<z.output<S>>> {
+    const signal =
+      this.opts.signal && gate ? AbortSignal.any([this.opts.signal, gate]) : (gate ?? this.opts.signal);
     const key = this.keyOf(q);
     const hit = this.opts.cache?.get(key);
     if (hit) {
@@ -101,8 +145,11 @@ export class Judge {
     let p = this.inflight.get(key);
     let shared = true;
     if (!p) {
+      if (signal?.aborted) throw abortReason(signal);
+      if (limits.maxCalls !== undefined && this.begun >= limits.maxCalls)
+        throw new CallBudgetSpent(limits.maxCalls);
       shared = false;
-      p = this.obtain(key, q);
+      p = this.obtain(key, q, signal, limits);
       this.inflight.set(key, p);
       const done = () => this.inflight.delete(key);
       p.then(done, done);
@@ -115,17 +162,24 @@ export class Judge {
   }
 
   /**
-   * The answer to a question not in the cache: claimed and asked here, or — when another process
-   * holds a live claim on it — waited for and read from the cache (`asked: false`).
+   * The answer to a question not in the cache: claimed and asked here, then cached (a failing
+   * cache write rejects this promise, never unhandled), or — when another process holds a live
+   * claim on it — waited for and read from the cache (`asked: false`).
    */
   private async obtain<S extends z.ZodType>(
     key: string,
     q: Question<S>,
+    signal: AbortSignal | undefined,
+    limits: CallLimits,
   ): Promise<{ a: CachedAnswer; asked: boolean }> {
     const cache = this.opts.cache;
-    if (!cache) return { a: await this.fresh(q), asked: true };
+    if (!cache) return { a: await this.askBackend(q, signal), asked: true };
     const meta = { backend: this.backend.name, model: this.backend.model, protocol: q.protocol.name };
-    for (;;) {
+    for (let waited = false; ; waited = true) {
+      // after waiting on another process's claim, the budget and the gate may have run out meanwhile
+      if (waited && signal?.aborted) throw abortReason(signal);
+      if (waited && limits.maxCalls !== undefined && this.begun >= limits.maxCalls)
+        throw new CallBudgetSpent(limits.maxCalls);
       const state = cache.claim(key);
       if (state === 'answered') {
         const hit = cache.get(key);
@@ -134,23 +188,28 @@ export class Judge {
       }
       if (state === 'mine') {
         try {
-          const a = await this.fresh(q);
+          const a = await this.askBackend(q, signal);
           cache.put(key, meta, a);
           return { a, asked: true };
         } finally {
           cache.release(key); // after an error; a no-op once put
         }
       }
-      await cache.waitForClaim(key, this.opts.signal);
+      await cache.waitForClaim(key, signal);
     }
   }
 
-  private async fresh<S extends z.ZodType>(q: Question<S>): Promise<CachedAnswer> {
+  private async askBackend<S extends z.ZodType>(
+    q: Question<S>,
+    signal: AbortSignal | undefined,
+  ): Promise<CachedAnswer> {
     const raw: string[] = [];
     const usage = { prompt_tokens: 0, completion_tokens: 0 };
     let latency = 0;
     let reason = '';
     for (let attempt = 0; attempt < 2; attempt++) {
+      if (signal?.aborted) throw abortReason(signal);
+      this.begun++;
       const r = await this.backend.complete(
         {
           prompt: q.prompt,
@@ -162,6 +221,7 @@ export class Judge {
           attempt,
         },
         this.opts.signal,
+        signal,
       );
       raw.push(r.text);
       usage.prompt_tokens += r.usage.prompt_tokens;

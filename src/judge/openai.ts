@@ -9,10 +9,12 @@
  * The API key comes from the options (KFBENCH_API_KEY / OPENAI_API_KEY) and is never logged.
  */
 import OpenAI from 'openai';
+import { abortReason, sleep } from '../concurrency/abort.js';
+import { RateLimiter, type Ticket } from '../concurrency/rate.js';
+import { Semaphore } from '../concurrency/semaphore.js';
 import { BackendError } from '../errors.js';
 import { type Endpoint, EndpointPool } from './endpoints.js';
 import { dataUrl } from './images.js';
-import { Semaphore } from './semaphore.js';
 import type { BackendReply, BackendRequest, JudgeBackend } from './types.js';
 
 export interface OpenAiOptions {
@@ -20,6 +22,10 @@ export interface OpenAiOptions {
   baseUrls: string[];
   apiKey?: string | undefined;
   concurrency?: number;
+  /** --rpm / --tpm, shared by every call of the process; a 429's Retry-After pauses it for all. */
+  limiter?: RateLimiter | undefined;
+  /** Tokens assumed per image before the reply says (765: a 1024² image in 512 px tiles at high detail). */
+  imageTokens?: number;
   timeoutMs?: number;
   maxRetries?: number;
   backoffBaseMs?: number;
@@ -70,12 +76,15 @@ export class OpenAiBackend implements JudgeBackend {
   readonly pool: EndpointPool<OpenAI>;
   private readonly sem: Semaphore;
   private readonly o: Required<Omit<OpenAiOptions, 'apiKey' | 'model' | 'baseUrls'>>;
+  readonly limiter: RateLimiter;
 
   constructor(opts: OpenAiOptions) {
     if (opts.baseUrls.length === 0) throw new BackendError('no judge endpoint given');
     this.model = opts.model;
     this.o = {
       concurrency: opts.concurrency ?? 16,
+      limiter: opts.limiter ?? new RateLimiter({}),
+      imageTokens: opts.imageTokens ?? 765,
       timeoutMs: opts.timeoutMs ?? 120_000,
       maxRetries: opts.maxRetries ?? 6,
       backoffBaseMs: opts.backoffBaseMs ?? 500,
@@ -85,6 +94,7 @@ export class OpenAiBackend implements JudgeBackend {
       random: opts.random ?? Math.random,
     };
     this.sem = new Semaphore(this.o.concurrency);
+    this.limiter = this.o.limiter;
     const key = opts.apiKey || 'no-key';
     this.pool = new EndpointPool(
       opts.baseUrls,
@@ -99,16 +109,17 @@ export class OpenAiBackend implements JudgeBackend {
     return exp * (0.5 + 0.5 * this.o.random());
   }
 
-  async complete(req: BackendRequest, signal?: AbortSignal): Promise<BackendReply> {
-    const release = await this.sem.acquire();
-    try {
-      return await this.attempts(req, signal);
-    } finally {
-      release();
-    }
+  async complete(req: BackendRequest, signal?: AbortSignal, gate?: AbortSignal): Promise<BackendReply> {
+    const stop = signal && gate ? AbortSignal.any([signal, gate]) : (gate ?? signal);
+    return this.sem.use(() => this.attempts(req, signal, stop), stop);
   }
 
-  private async attempts(req: BackendRequest, signal?: AbortSignal): Promise<BackendReply> {
+  /** `signal` cancels a request on the wire; `stop` (signal or gate) keeps the next attempt from starting. */
+  private async attempts(
+    req: BackendRequest,
+    signal?: AbortSignal,
+    stop?: AbortSignal,
+  ): Promise<BackendReply> {
     const content: OpenAI.Chat.Completions.ChatCompletionContentPart[] = [{ type: 'text', text: req.prompt }];
     req.images.forEach((img, i) => {
       content.push({ type: 'text', text: `Image ${req.labels[i] ?? i + 1}:` });
@@ -121,11 +132,20 @@ export class OpenAiBackend implements JudgeBackend {
         input_audio: { data: req.audio.data.toString('base64'), format: req.audio.format },
       });
     }
+    // tokens before the reply says: text at 4 characters a token, a fixed count per image, the reply budget
+    const estimate =
+      Math.ceil(req.prompt.length / 4) +
+      16 * req.labels.length +
+      this.o.imageTokens * req.images.length +
+      (req.audio ? Math.ceil(req.audio.data.length / 16) : 0) +
+      req.sampling.max_tokens;
     let retries = 0;
     let refused = 0;
     let last = '';
     for (let attempt = 0; attempt <= this.o.maxRetries; attempt++) {
-      if (signal?.aborted) throw new BackendError('judge request cancelled');
+      if (stop?.aborted) throw abortReason(stop);
+      const ticket: Ticket = await this.limiter.take(estimate, stop);
+      if (stop?.aborted) throw abortReason(stop);
       const ep: Endpoint<OpenAI> = this.pool.pick();
       ep.inflight++;
       const t0 = performance.now();
@@ -142,6 +162,7 @@ export class OpenAiBackend implements JudgeBackend {
           { timeout: this.o.timeoutMs, maxRetries: 0, ...(signal ? { signal } : {}) },
         );
         this.pool.succeeded(ep);
+        ticket.settle((c.usage?.prompt_tokens ?? 0) + (c.usage?.completion_tokens ?? 0) || estimate);
         return {
           text: c.choices?.[0]?.message?.content ?? '',
           usage: {
@@ -166,11 +187,14 @@ export class OpenAiBackend implements JudgeBackend {
           last = `HTTP ${s}`;
           waitMs = retryAfterMs(e.headers);
           this.pool.failed(ep);
+          // a rejected request used no tokens; a server's "wait" holds back every caller
+          ticket.settle(0);
+          if (s === 429 && waitMs !== undefined) this.limiter.pause(waitMs);
         } else if (e instanceof OpenAI.APIConnectionTimeoutError) {
           last = `no reply within ${this.o.timeoutMs} ms`;
           this.pool.failed(ep);
         } else if (e instanceof OpenAI.APIUserAbortError || signal?.aborted) {
-          throw new BackendError('judge request cancelled');
+          throw signal?.aborted ? abortReason(signal) : new BackendError('judge request cancelled');
         } else if (e instanceof OpenAI.APIConnectionError) {
           const code = causeCode(e);
           last = `connection error${code ? ` (${code})` : ''}`;
@@ -189,7 +213,8 @@ export class OpenAiBackend implements JudgeBackend {
       }
       if (attempt === this.o.maxRetries) break;
       retries++;
-      await new Promise((r) => setTimeout(r, waitMs ?? this.backoff(attempt)));
+      // Retry-After is a minimum: a little jitter keeps every caller told the same from coming back at once
+      await sleep(waitMs !== undefined ? waitMs * (1 + 0.5 * this.o.random()) : this.backoff(attempt), stop);
     }
     throw new BackendError(`judge gave up after ${this.o.maxRetries + 1} attempts (last: ${last})`);
   }

@@ -7,6 +7,7 @@
  * Settings come from flags > a JSON config file (--config) > the environment > defaults.
  */
 import { z } from 'zod';
+import { RateLimiter } from '../concurrency/rate.js';
 import { BadInputError, UsageError } from '../errors.js';
 import { describeZodError } from '../store/jsonl.js';
 import { readTextFile } from '../store/limits.js';
@@ -38,6 +39,8 @@ export const JudgeConfigFile = z.object({
   judge: z.string().optional(),
   judge_urls: z.array(z.string()).optional(),
   concurrency: z.number().int().positive().optional(),
+  rpm: z.number().positive().optional(),
+  tpm: z.number().positive().optional(),
   timeout_s: z.number().positive().optional(),
   max_retries: z.number().int().min(0).optional(),
   max_side: z.number().int().positive().optional(),
@@ -55,6 +58,9 @@ export interface JudgeSettings {
   spec: string;
   extraUrls: string[];
   concurrency: number;
+  /** Requests / tokens per minute for the whole process (none by default). */
+  rpm: number | undefined;
+  tpm: number | undefined;
   timeoutMs: number;
   maxRetries: number;
   maxSide: number;
@@ -70,6 +76,8 @@ export interface JudgeFlags {
   judgeUrl?: string[] | undefined;
   config?: string | undefined;
   concurrency?: number | undefined;
+  rpm?: number | undefined;
+  tpm?: number | undefined;
   timeoutS?: number | undefined;
   maxRetries?: number | undefined;
   maxSide?: number | undefined;
@@ -112,6 +120,8 @@ export function resolveJudgeSettings(flags: JudgeFlags, env: NodeJS.ProcessEnv =
     spec,
     extraUrls: flags.judgeUrl?.length ? flags.judgeUrl : (cfg.judge_urls ?? envUrls ?? []),
     concurrency: flags.concurrency ?? cfg.concurrency ?? 16,
+    rpm: flags.rpm ?? cfg.rpm,
+    tpm: flags.tpm ?? cfg.tpm,
     timeoutMs: 1000 * (flags.timeoutS ?? cfg.timeout_s ?? 120),
     maxRetries: flags.maxRetries ?? cfg.max_retries ?? 6,
     maxSide: flags.maxSide ?? cfg.max_side ?? DEFAULT_MAX_SIDE,
@@ -130,11 +140,12 @@ export interface OpenedJudge {
   close(): Promise<void>;
 }
 
-/** Open a judge with its cache and image encoder. Test hooks may tune the retry timing. */
+/** Open a judge with its cache and image encoder (`signal`: Ctrl-C). Test hooks may tune the retry timing. */
 export async function openJudge(
   s: JudgeSettings,
-  tuning: { backoffBaseMs?: number; restMs?: number } = {},
+  tuning: { backoffBaseMs?: number; restMs?: number; signal?: AbortSignal | undefined } = {},
 ): Promise<OpenedJudge> {
+  const { signal, ...timing } = tuning;
   const spec = parseJudgeSpec(s.spec);
   let backend: JudgeBackend;
   if (spec.kind === 'local') backend = await LocalBackend.open(spec.path);
@@ -145,15 +156,17 @@ export async function openJudge(
       baseUrls: [spec.url, ...s.extraUrls.filter((u) => u !== spec.url)],
       apiKey: s.apiKey,
       concurrency: s.concurrency,
+      limiter: new RateLimiter({ rpm: s.rpm, tpm: s.tpm }),
       timeoutMs: s.timeoutMs,
       maxRetries: s.maxRetries,
-      ...tuning,
+      ...timing,
     });
   }
   const cache = s.cache ? new JudgeCache(s.cache, { leaseMs: s.claimLeaseMs }) : undefined;
   const judge = new Judge(backend, {
     cache,
     sampling: { temperature: s.temperature, max_tokens: s.maxTokens },
+    signal,
   });
   return {
     judge,

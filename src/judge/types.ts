@@ -56,7 +56,11 @@ export interface JudgeBackend {
   readonly model: string;
   /** Everything else that determines answers (e.g. the local reader's weights hash); enters cache keys. */
   readonly identity: Readonly<Record<string, unknown>>;
-  complete(req: BackendRequest, signal?: AbortSignal): Promise<BackendReply>;
+  /**
+   * `signal` cancels the request, in flight included (Ctrl-C); `gate` only stops it from starting
+   * (a pool's first failure): a call already on the wire finishes and its answer is kept.
+   */
+  complete(req: BackendRequest, signal?: AbortSignal, gate?: AbortSignal): Promise<BackendReply>;
   close(): Promise<void>;
 }
 

@@ -322,7 +322,21 @@ function indicesSelectExpr(sorted: number[]): string {
     terms.push(j === i ? `eq(n\\,${sorted[i]})` : `between(n\\,${sorted[i]}\\,${sorted[j]})`);
     i = j + 1;
   }
-  return terms.join('+');
+  return balancedSum(terms);
+}
+
+/** Terms a flat sum may hold: ffmpeg's expression parser refuses a sum of more than about 100. */
+const FLAT_TERMS = 16;
+
+/**
+ * `a+b+…` as a balanced tree of parenthesised halves: ffmpeg's parser nests one level per term of
+ * a flat sum and gives up past ~100 ("Error while parsing expression"), while a balanced tree of
+ * n terms nests only log2(n / FLAT_TERMS) levels, so any number of scattered frames fits one select.
+ */
+export function balancedSum(terms: readonly string[]): string {
+  if (terms.length <= FLAT_TERMS) return terms.join('+');
+  const half = Math.ceil(terms.length / 2);
+  return `(${balancedSum(terms.slice(0, half))})+(${balancedSum(terms.slice(half))})`;
 }
 
 export interface FramePlan {

@@ -1,13 +1,23 @@
 /**
  * The only file that imports better-sqlite3. A SQLite file in WAL mode with a busy timeout, so
  * that several processes can share one cache file: readers never block, writers wait their turn.
+ *
+ * Two majors of better-sqlite3 are installed, one per Node line: 12 on Node 20 (13 crashes
+ * there), 13 on Node 22 and later (12's statements abort the process at exit on Node ≥ 24.19,
+ * "Assertion failed: (env) != nullptr" in RemoveEnvironmentCleanupHook). Their API is the same.
  */
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { BadInputError } from '../errors.js';
 
-export type SqliteDatabase = Database.Database;
+export type SqliteDatabase = BetterSqlite3.Database;
+
+/** The better-sqlite3 package for this Node line. */
+export const SQLITE_PACKAGE =
+  Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3-13' : 'better-sqlite3';
+const Database = createRequire(import.meta.url)(SQLITE_PACKAGE) as typeof BetterSqlite3;
 
 export function openDatabase(path: string): SqliteDatabase {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -35,8 +45,8 @@ export function openDatabase(path: string): SqliteDatabase {
 
 /** A key → bytes table. Keys are hex digests; values opaque. */
 export class KvTable {
-  private readonly getStmt: Database.Statement<[string], { value: Buffer }>;
-  private readonly putStmt: Database.Statement<[string, Buffer, number]>;
+  private readonly getStmt: BetterSqlite3.Statement<[string], { value: Buffer }>;
+  private readonly putStmt: BetterSqlite3.Statement<[string, Buffer, number]>;
   constructor(
     readonly db: SqliteDatabase,
     readonly table: string,

@@ -32,6 +32,9 @@ export function zstdImplementation(env: NodeJS.ProcessEnv = process.env): 'zlib'
 
 const ZSTD_MAGIC = 0xfd2fb528;
 
+/** What a splitting `ZstdFrameCheck` emits after the last byte of each frame. */
+export const FRAME_END = Object.freeze({ frameEnd: true });
+
 /**
  * Passes compressed bytes through unchanged while following the zstd frame format (RFC 8878):
  * frame header, block headers and sizes, optional checksum, skippable frames. At the end of the
@@ -45,8 +48,18 @@ export class ZstdFrameCheck extends Transform {
   private checksum = false;
   private last = false;
   private frames = 0;
-  constructor(private readonly file: string) {
-    super();
+  /** Position in the current chunk (for `onFrameEnd`). */
+  private pos = 0;
+  private cuts: number[] = [];
+  /**
+   * With `split`, the readable side is in object mode and `FRAME_END` follows the last byte of
+   * each frame, in order (so a reader can start a new decompressor per frame).
+   */
+  constructor(
+    private readonly file: string,
+    private readonly split = false,
+  ) {
+    super({ readableObjectMode: split });
   }
 
   private fail(msg: string): BadInputError {
@@ -55,16 +68,19 @@ export class ZstdFrameCheck extends Transform {
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
     let i = 0;
+    this.cuts = [];
     while (i < chunk.length) {
       if (this.skip > 0) {
         const n = Math.min(this.skip, chunk.length - i);
         this.skip -= n;
         i += n;
+        this.pos = i;
         if (this.skip === 0) this.afterSkip();
         continue;
       }
       this.buf.push(chunk[i]!);
       i++;
+      this.pos = i;
       if (this.buf.length < this.need) continue;
       const err = this.step();
       if (err) {
@@ -72,7 +88,17 @@ export class ZstdFrameCheck extends Transform {
         return;
       }
     }
-    cb(null, chunk);
+    if (!this.split || this.cuts.length === 0) {
+      cb(null, chunk);
+      return;
+    }
+    let start = 0;
+    for (const cut of this.cuts) {
+      if (cut > start) this.push(chunk.subarray(start, cut));
+      this.push(FRAME_END);
+      start = cut;
+    }
+    cb(null, start < chunk.length ? chunk.subarray(start) : undefined);
   }
 
   private afterSkip(): void {
@@ -91,6 +117,7 @@ export class ZstdFrameCheck extends Transform {
 
   private frameDone(): void {
     this.frames++;
+    this.cuts.push(this.pos);
     this.expect('magic', 4);
   }
 
@@ -170,19 +197,7 @@ function cliFailure(file: string, verb: 'decompress' | 'compress') {
 export function openZstd(file: string): Readable {
   const check = new ZstdFrameCheck(file);
   const source = createReadStream(file);
-  if (zstdImplementation() === 'zlib') {
-    const dec = z.createZstdDecompress!();
-    const out = new PassThrough();
-    const fail = (e: Error) =>
-      out.destroy(
-        e instanceof BadInputError ? e : new BadInputError(`cannot decompress (${e.message})`, { file }),
-      );
-    pipeline(source, check, dec).catch(() => {}); // every stage is destroyed with the first error
-    for (const s of [source, check, dec]) s.on('error', fail);
-    dec.pipe(out);
-    out.on('close', () => source.destroy());
-    return out;
-  }
+  if (zstdImplementation() === 'zlib') return openZstdZlib(file, source);
   const child = spawnChecked('zstd', ['-dcq'], { input: true, fail: cliFailure(file, 'decompress') });
   pipeline(source, check, child.input as Writable).catch((e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') return; // zstd stopped reading: its exit status says why
@@ -193,6 +208,96 @@ export function openZstd(file: string): Readable {
   });
   const out = child.output;
   out.on('close', () => child.kill());
+  return out;
+}
+
+/**
+ * `node:zlib`'s zstd decompressor stops at the end of the first frame, so each frame gets its own:
+ * the frame check says where a frame ends, and the bytes after it go to a new decompressor. Output
+ * is streamed (a frame can expand to gigabytes) with back-pressure from the reader.
+ */
+function openZstdZlib(file: string, source: Readable): Readable {
+  const out = new PassThrough();
+  const fail = (e: Error) =>
+    out.destroy(
+      e instanceof BadInputError ? e : new BadInputError(`cannot decompress (${e.message})`, { file }),
+    );
+  const parts: (Buffer | null)[] = []; // null: a frame ended here
+  let wake: (() => void) | undefined;
+  let ended = false;
+  const check = new ZstdFrameCheck(file, true);
+  check.on('data', (b: Buffer | typeof FRAME_END) => {
+    parts.push(b === FRAME_END ? null : (b as Buffer));
+    if (parts.length > 64) check.pause();
+    wake?.();
+  });
+  check.on('end', () => {
+    ended = true;
+    wake?.();
+  });
+  check.on('error', (e) => {
+    fail(e);
+    wake?.();
+  });
+  source.on('error', fail);
+  source.pipe(check);
+  out.on('close', () => {
+    source.destroy();
+    check.destroy();
+  });
+  const next = async (): Promise<Buffer | null | undefined> => {
+    while (parts.length === 0) {
+      if (ended || out.destroyed) return undefined;
+      check.resume();
+      await new Promise<void>((r) => {
+        wake = r;
+      });
+      wake = undefined;
+    }
+    return parts.shift();
+  };
+  void (async () => {
+    let dec: Transform | undefined;
+    const finish = async () => {
+      if (!dec) return;
+      const d = dec;
+      dec = undefined;
+      const done = new Promise<void>((resolve, reject) => {
+        d.once('end', resolve);
+        d.once('error', reject);
+      });
+      d.end();
+      await done;
+    };
+    try {
+      for (;;) {
+        const part = await next();
+        if (part === undefined) break;
+        if (part === null) {
+          await finish();
+          continue;
+        }
+        if (!dec) {
+          dec = z.createZstdDecompress!();
+          dec.on('error', fail);
+          dec.pipe(out, { end: false });
+        }
+        if (!dec.write(part)) {
+          const d = dec;
+          await new Promise<void>((resolve, reject) => {
+            d.once('drain', resolve);
+            d.once('error', reject);
+            out.once('close', resolve);
+          });
+        }
+        if (out.destroyed) return;
+      }
+      await finish();
+      out.end();
+    } catch (e) {
+      fail(e as Error);
+    }
+  })();
   return out;
 }
 

@@ -5,6 +5,7 @@
  */
 import { copyFile, mkdir, rename } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { runPool } from '../concurrency/pool.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { assetPath, VIEWER_ASSETS } from './app.js';
 import type { Site } from './site.js';
@@ -50,19 +51,18 @@ export async function exportSite(
   }
   // frames and proxies: a few ffmpeg processes at a time
   const items = site.derivedItems();
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const [name, d] = items[next++]!;
+  await runPool(
+    items,
+    async ([name, d]) => {
       try {
         await copyAtomic(await site.media.file(d), join(out, 'derived', name));
         r.derived++;
       } catch (e) {
         r.skipped.push(`derived/${name} (${(e as Error).message})`);
       }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, jobs) }, worker));
+    },
+    { concurrency: jobs },
+  );
   r.skipped.sort();
   return r;
 }

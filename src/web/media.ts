@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { Semaphore } from '../judge/semaphore.js';
+import { Semaphore } from '../concurrency/semaphore.js';
 import { frameJpegAt, type Playability, playability, writeWebmProxy } from '../media/playback.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 

@@ -201,6 +201,22 @@ describe('kfbench compass', () => {
     expect(rows2[0].metrics.fidelity).toBeLessThan(rows[0].metrics.fidelity); // a higher lower anchor
     expect(rows2[0].metrics.ordering).toBe(rows[0].metrics.ordering);
 
+    // --jobs 3: the three videos scanned at once, the same rows in the same order
+    const jobsOut = join(dir, 'out-jobs');
+    const par = await runCli([
+      ...args.slice(0, -1),
+      jobsOut,
+      '--psnr-low',
+      '20',
+      '--jobs',
+      '3',
+      '--no-cache',
+    ]);
+    expect(par.code).toBe(5);
+    expect(readFileSync(join(jobsOut, 'response.jsonl'), 'utf8')).toBe(
+      readFileSync(join(out, 'response.jsonl'), 'utf8'),
+    );
+
     // --missing skip: every model only on the videos all of them have (here ot-03 minimal)
     const skip = await runCli([...args, '--missing', 'skip']);
     expect(skip.code).toBe(5);

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { EXAMPLES, EXAMPLES_DIR, type Example } from '../../src/cli/help.js';
+import { EXAMPLES, EXAMPLES_DIR } from '../../src/cli/help.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { cliReference } from '../../src/cli/reference.js';
 import { runCli } from '../support/cli.js';
@@ -22,8 +22,8 @@ function leafPaths(cmd: Command, path: string[] = []): string[] {
 }
 
 /** An example's arguments with kfbench-examples/ moved into this run's folder. */
-function exampleArgs(e: Example, root: string): string[] {
-  const words = e.line.split(/\s+/);
+function exampleArgs(line: string, root: string): string[] {
+  const words = line.split(/\s+/);
   expect(words.slice(0, 2)).toEqual(['npx', 'kfbench']);
   const dir = new RegExp(`(^|[:,=])${EXAMPLES_DIR}/`, 'g');
   return words.slice(2).map((a) => a.replace(dir, `$1${root}/${EXAMPLES_DIR}/`));
@@ -103,7 +103,11 @@ describe('docs/cli.md and the examples', () => {
 
   const root = tempDir('kfbench-examples-run-');
   it.each(EXAMPLES.map((e) => [e.line, e] as const))('%s', async (_, e) => {
-    const args = exampleArgs(e, root);
+    for (const b of e.before ?? []) {
+      const r = await runCli(exampleArgs(b, root));
+      expect(r.code, `${b}: ${r.stderr}`).toBe(0);
+    }
+    const args = exampleArgs(e.line, root);
     if (e.untilStopped) {
       const r = await runUntil(args, e.prints);
       expect(r.code).toBe(0);

@@ -29,6 +29,20 @@ describe('kfbench embed', () => {
     expect(Math.abs(JSON.parse(r.stdout).cosine)).toBeLessThanOrEqual(1);
   });
 
+  it('--device cuda without a CUDA execution provider: exit 4 naming what is missing; --device gpu: exit 2', async () => {
+    const args = ['embed', 'similarity', join(EMB, 'img0.png'), join(EMB, 'img1.png')];
+    const model = ['--embedder', `onnx:${join(EMB, 'tiny-vit.onnx')}`];
+    // this machine and CI have no CUDA build of ONNX Runtime: the message says what to install
+    const cuda = await runCli([...args, ...model, '--device', 'cuda', '--threads', '2']);
+    expect(cuda.code, cuda.stderr).toBe(4);
+    expect(cuda.stderr).toMatch(/--device cuda: ONNX Runtime's CUDA execution provider could not be loaded/);
+    expect(cuda.stderr).toMatch(/cuDNN/);
+    expect(cuda.stderr.trim().split('\n')).toHaveLength(1);
+    const bad = await runCli([...args, ...model, '--device', 'gpu']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--device must be cpu or cuda/);
+  });
+
   it('calibrate --json (relative paths resolve against the pairs file), with a cache', async () => {
     const cache = join(tempDir(), 'c.sqlite');
     const r = await runCli([

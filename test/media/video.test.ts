@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BadInputError } from '../../src/errors.js';
 import {
+  balancedSum,
   frameAtTime,
   planFrames,
   probe,
@@ -108,6 +109,23 @@ describe('frame selection by exact frame number', () => {
     }
     expect(byRate).toEqual(planFrames(info, { kind: 'rate', rate: 2 }).indices);
     expect(byRate).toEqual([7, 22, 37, 52]);
+  });
+
+  it('any number of scattered frames in one select (ffmpeg refuses a flat sum of over ~100 terms)', async () => {
+    const info = await probe(media('shots.mp4'));
+    const truth = await sequentialMeans(info);
+    // every other frame: 132 separate eq() terms, which a flat a+b+… expression cannot hold
+    const wanted = truth.map((_, i) => i).filter((i) => i % 2 === 0);
+    expect(wanted.length).toBeGreaterThan(120);
+    const got: { index: number; m: number }[] = [];
+    for await (const f of streamFrames(info, { kind: 'indices', indices: wanted }, { pixels: 'gray' }))
+      got.push({ index: f.index, m: mean(f.data) });
+    expect(got.map((g) => g.index)).toEqual(wanted);
+    for (const g of got) expect(g.m).toBeCloseTo(truth[g.index]!, 6);
+    expect(balancedSum(['a', 'b'])).toBe('a+b');
+    expect(balancedSum(Array.from({ length: 40 }, (_, i) => `t${i}`)).replaceAll(/[()]/g, '')).toBe(
+      Array.from({ length: 40 }, (_, i) => `t${i}`).join('+'),
+    );
   });
 
   it('resizes, keeps aspect with one side, and gives grey or RGB', async () => {

@@ -1,5 +1,5 @@
 /** Runs the built `kfbench` binary (dist/) as a user would. `npm test` builds first. */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from './paths.js';
 
@@ -11,7 +11,7 @@ export interface CliResult {
 
 export function runCli(
   args: string[],
-  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; onSpawn?: (child: ChildProcess) => void } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli', 'bin.js'), ...args], {
@@ -19,6 +19,7 @@ export function runCli(
       env: { ...process.env, ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    opts.onSpawn?.(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => {

@@ -6,10 +6,11 @@
  * separately cached answers (run k's questions carry `#run k` in their protocol version), for a
  * mean and standard deviation per model.
  */
+import { runPool } from '../../concurrency/pool.js';
 import type { Embedder } from '../../embed/embedder.js';
 import { PartialError } from '../../errors.js';
 import type { ImageEncoder } from '../../judge/images.js';
-import type { Judge } from '../../judge/judge.js';
+import { CallBudgetSpent, type Judge } from '../../judge/judge.js';
 import { cameraMotion } from '../../media/motion.js';
 import { probe } from '../../media/video.js';
 import { type LoadedCase, type PromptMode, videoPath } from '../cases.js';
@@ -57,8 +58,15 @@ export interface EvaluateInput {
   /** Shot segmentation by the judge (the published evaluator's; absent = the pixel detector). */
   segment?: SegmentFn | undefined;
   runs?: number;
-  /** Stop starting new videos once the judge has made this many calls (exit 5; run again to resume). */
-  maxCalls?: number;
+  /**
+   * Make at most this many judge calls, checklists included (re-asks of a question already asked
+   * aside); what the budget did not reach is listed in `skipped` (exit 5; run again to resume).
+   */
+  maxCalls?: number | undefined;
+  /** Judge calls in flight at once (the backend's own limit still applies); 16 by default. */
+  concurrency?: number;
+  /** Ctrl-C: no new call starts once it aborts. */
+  signal?: AbortSignal | undefined;
   /** Judging progress: done = 0 before the first video, then per video judged. */
   onVideo?: (done: number, total: number, label: string) => void;
   /** Progress of the phases before judging: scanning videos, generating checklists (done = 0 first). */
@@ -102,84 +110,141 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
     scan: o.scan,
     cache: o.cache,
     segment: o.segment,
+    signal: o.signal,
     onVideo: (done, total, label) => o.onPhase?.('scanning', done, total, label),
   });
-  const checklists: Checklist[] = [];
-  const toWrite = o.cases.reduce(
-    (s, c) => s + o.modes.reduce((t, mode) => t + checklistMetrics(c, mode, q).length, 0),
-    0,
-  );
-  let written = 0;
-  o.onPhase?.('checklists', 0, toWrite, '');
-  const byKey = new Map<string, Map<QualityMetric, Checklist>>();
-  for (const c of o.cases)
-    for (const mode of o.modes) {
-      const m = new Map<QualityMetric, Checklist>();
-      for (const metric of checklistMetrics(c, mode, q)) {
-        const cl = await generateChecklist(o.judge, o.encoder, c, mode, metric);
-        checklists.push(cl);
-        o.onPhase?.('checklists', ++written, toWrite, `${c.case_id}__${mode} ${metric}`);
-        m.set(metric, cl);
-      }
-      byKey.set(`${c.case_id}/${mode}`, m);
-    }
   const cases = new Map(o.cases.map((c) => [c.case_id, c]));
   const runs = Math.max(1, o.runs ?? 1);
-  const videos: VideoEvaluation[] = [];
-  const skipped: string[] = [];
+  const limits = { maxCalls: o.maxCalls };
+
+  // One pool for both phases: every checklist task (case × mode × metric), then every video (run ×
+  // row), all started as soon as the pool has room — more tasks than call slots, so videos decode
+  // and encode their frames while the checklists are with the judge. A video waits only for its
+  // case's checklists, which were queued before it, so the pool never waits on a task it has not
+  // started. Results land in their slot: the output order is the sequential one (checklists by
+  // case, mode, metric; videos by run, then row) whatever order calls finish in.
+  type Task =
+    | { kind: 'checklist'; c: LoadedCase; mode: PromptMode; metric: QualityMetric; slot: number }
+    | { kind: 'video'; run: number; row: ResponseRow; video: string; slot: number };
+  const tasks: Task[] = [];
+  const ready = new Map<string, Deferred<Checklist | undefined>>();
+  const keyOf = (caseId: string, mode: PromptMode, metric: QualityMetric) => `${caseId}/${mode}/${metric}`;
+  let checklistSlots = 0;
+  for (const c of o.cases)
+    for (const mode of o.modes)
+      for (const metric of checklistMetrics(c, mode, q)) {
+        tasks.push({ kind: 'checklist', c, mode, metric, slot: checklistSlots++ });
+        ready.set(keyOf(c.case_id, mode, metric), deferred());
+      }
+  for (let run = 0; run < runs; run++)
+    for (const [i, row] of response.rows.entries())
+      tasks.push({
+        kind: 'video',
+        run,
+        row,
+        video: videoPath(o.videos, row.model, row.case_id, row.prompt_mode),
+        slot: run * response.rows.length + i,
+      });
   const total = response.rows.length * runs;
   let done = 0;
+  let written = 0;
+  o.onPhase?.('checklists', 0, checklistSlots, '');
   o.onVideo?.(0, total, 'judging');
-  for (let run = 0; run < runs; run++) {
-    const judge = run === 0 ? o.judge : runJudge(o.judge, run);
-    for (const row of response.rows) {
-      const video = videoPath(o.videos, row.model, row.case_id, row.prompt_mode);
+  const pool = await runPool(
+    tasks,
+    async (t, _i, signal): Promise<Checklist | VideoEvaluation | undefined> => {
+      if (t.kind === 'checklist') {
+        const slot = ready.get(keyOf(t.c.case_id, t.mode, t.metric))!;
+        try {
+          const cl = await generateChecklist(
+            o.judge.withSignal(signal, limits),
+            o.encoder,
+            t.c,
+            t.mode,
+            t.metric,
+          );
+          slot.resolve(cl);
+          o.onPhase?.('checklists', ++written, checklistSlots, `${t.c.case_id}__${t.mode} ${t.metric}`);
+          return cl;
+        } catch (e) {
+          slot.resolve(undefined);
+          if (e instanceof CallBudgetSpent) return undefined;
+          throw e;
+        }
+      }
+      const { row, run } = t;
+      const c = cases.get(row.case_id)!;
       if (row.status !== 'scored') {
         // missing or undecodable: 0 on every metric of the case, never judged
-        videos.push(zeroEvaluation(row, run, cases.get(row.case_id)!, q));
         o.onVideo?.(++done, total, `${row.model}/${row.case_id}__${row.prompt_mode}`);
-        continue;
+        return zeroEvaluation(row, run, c, q);
       }
-      if (o.maxCalls !== undefined && o.judge.stats.calls >= o.maxCalls) {
-        skipped.push(`${video}${runs > 1 ? ` (run ${run + 1})` : ''}`);
-        continue;
-      }
-      const c = cases.get(row.case_id)!;
-      const motion = (await cameraMotion(await probe(video), row.shots)).map(
-        (m, i) => `shot ${i + 1} [${m.start_s.toFixed(2)}, ${m.end_s.toFixed(2)}) s: ${m.motion}`,
+      const got = await Promise.all(
+        checklistMetrics(c, row.prompt_mode, q).map(
+          async (m) => [m, await ready.get(keyOf(row.case_id, row.prompt_mode, m))!.promise] as const,
+        ),
       );
-      const quality = await judgeVideoQuality({
-        judge,
-        encoder: o.encoder,
-        c,
-        mode: row.prompt_mode,
-        video,
-        checklists: byKey.get(`${row.case_id}/${row.prompt_mode}`)!,
-        shots: row.shots,
-        motion,
-        options: q,
-      });
-      videos.push({
-        case_id: row.case_id,
-        model: row.model,
-        prompt_mode: row.prompt_mode,
-        run,
-        status: 'scored',
-        structure: row.structure,
-        n_keyframes: row.n_keyframes,
-        conditioning: row.conditioning,
-        response: { metrics: row.metrics, groups: row.groups },
-        quality,
-        overall: overallOf({
-          keyframe_fidelity: row.groups.keyframe_fidelity,
-          temporal_organization: row.groups.temporal_organization,
-          visual_quality: quality.groups.visual_quality.score,
-          spatiotemporal_coherence: quality.groups.spatiotemporal_coherence.score,
-          instruction_adherence: quality.groups.instruction_adherence.score,
-        }),
-      });
-      o.onVideo?.(++done, total, `${row.model}/${row.case_id}__${row.prompt_mode}`);
-    }
+      // a checklist the budget did not reach: the video waits for the next run
+      if (got.some(([, cl]) => !cl)) return undefined;
+      const judge = (run === 0 ? o.judge : runJudge(o.judge, run)).withSignal(signal, limits);
+      try {
+        const motion = (await cameraMotion(await probe(t.video), row.shots)).map(
+          (m, i) => `shot ${i + 1} [${m.start_s.toFixed(2)}, ${m.end_s.toFixed(2)}) s: ${m.motion}`,
+        );
+        const quality = await judgeVideoQuality({
+          judge,
+          encoder: o.encoder,
+          c,
+          mode: row.prompt_mode,
+          video: t.video,
+          checklists: new Map(got.map(([m, cl]) => [m, cl!])),
+          shots: row.shots,
+          motion,
+          options: q,
+        });
+        o.onVideo?.(++done, total, `${row.model}/${row.case_id}__${row.prompt_mode}`);
+        return {
+          case_id: row.case_id,
+          model: row.model,
+          prompt_mode: row.prompt_mode,
+          run,
+          status: 'scored',
+          structure: row.structure,
+          n_keyframes: row.n_keyframes,
+          conditioning: row.conditioning,
+          response: { metrics: row.metrics, groups: row.groups },
+          quality,
+          overall: overallOf({
+            keyframe_fidelity: row.groups.keyframe_fidelity,
+            temporal_organization: row.groups.temporal_organization,
+            visual_quality: quality.groups.visual_quality.score,
+            spatiotemporal_coherence: quality.groups.spatiotemporal_coherence.score,
+            instruction_adherence: quality.groups.instruction_adherence.score,
+          }),
+        };
+      } catch (e) {
+        if (e instanceof CallBudgetSpent) return undefined;
+        throw e;
+      }
+    },
+    // the backend's own limit keeps `concurrency` calls in flight; tasks waiting for it cost little
+    { concurrency: Math.max(1, o.concurrency ?? 16) * 8, signal: o.signal },
+  );
+  const checklistSlot: (Checklist | undefined)[] = new Array(checklistSlots);
+  const videoSlot: { t: Extract<Task, { kind: 'video' }>; v: VideoEvaluation | undefined }[] = new Array(
+    response.rows.length * runs,
+  );
+  for (const [i, t] of tasks.entries()) {
+    const r = pool.results[i];
+    if (t.kind === 'checklist') checklistSlot[t.slot] = r as Checklist | undefined;
+    else videoSlot[t.slot] = { t, v: r as VideoEvaluation | undefined };
+  }
+  const checklists = checklistSlot.filter((c): c is Checklist => !!c);
+  const videos: VideoEvaluation[] = [];
+  const skipped: string[] = [];
+  for (const { t, v } of videoSlot.filter((x) => !!x)) {
+    if (v) videos.push(v);
+    else skipped.push(`${t.video}${runs > 1 ? ` (run ${t.run + 1})` : ''}`);
   }
   return { response, checklists, videos, skipped };
 }
@@ -229,16 +294,35 @@ export function zeroEvaluation(
   };
 }
 
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve: (v: T) => void;
+}
+
+function deferred<T>(): Deferred<T> {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
 /** The same judge with run k's questions cached apart (their protocol version carries `#run k`). */
 function runJudge(judge: Judge, run: number): Judge {
   return new Proxy(judge, {
     get(target, prop, receiver) {
       if (prop === 'ask')
-        return (question: Parameters<Judge['ask']>[0]) =>
-          target.ask({
-            ...question,
-            protocol: { ...question.protocol, version: `${question.protocol.version}#run${run}` },
-          });
+        return (
+          question: Parameters<Judge['ask']>[0],
+          ...rest: Parameters<Judge['ask']> extends [unknown, ...infer R] ? R : never
+        ) =>
+          target.ask(
+            {
+              ...question,
+              protocol: { ...question.protocol, version: `${question.protocol.version}#run${run}` },
+            },
+            ...rest,
+          );
       return Reflect.get(target, prop, receiver);
     },
   });

@@ -41,8 +41,6 @@ export const DEFAULT_QUALITY_OPTIONS: QualityOptions = {
   audio: false,
 };
 
-const TIMES_PER_DECODE = 48;
-
 export interface QualityMetricReport extends MetricResult {
   items?: MetricJudgement['items'];
   dropped?: Partial<Record<DropReason, number>>;
@@ -90,15 +88,12 @@ export async function judgeFrames(
     info.times ? t < info.duration_s : Math.floor(t * info.fps + 1e-6) < info.frames,
   );
   const frames: { image: Awaited<ReturnType<ImageEncoder['fromRaw']>>; time_s: number }[] = [];
-  // at most TIMES_PER_DECODE times per ffmpeg process: the media layer's frame selection fails on
-  // a long list of scattered frames (> ~100), which 8 fps over a long video easily asks
-  for (let i = 0; i < usable.length; i += TIMES_PER_DECODE)
-    for await (const f of streamFrames(
-      info,
-      { kind: 'times', times: usable.slice(i, i + TIMES_PER_DECODE) },
-      { width: Math.min(frameWidth, info.width) },
-    ))
-      frames.push({ image: await encoder.fromRaw(f), time_s: f.time_s });
+  for await (const f of streamFrames(
+    info,
+    { kind: 'times', times: usable },
+    { width: Math.min(frameWidth, info.width) },
+  ))
+    frames.push({ image: await encoder.fromRaw(f), time_s: f.time_s });
   return frames;
 }
 
@@ -158,23 +153,29 @@ export async function judgeVideoQuality(a: {
   }
   const evidence = evidenceText(a.c, a.shots, a.motion);
   const audio = o.audio ? await extractAudio(info) : null;
-  for (const group of Object.values(QUALITY_GROUPS) as readonly (readonly QualityMetric[])[]) {
-    const ask = group.filter((m) => metrics[m] === undefined);
-    if (!ask.length) continue;
-    const r = await judgeGroup(a.judge, {
-      c: a.c,
-      mode: a.mode,
-      metrics: ask,
-      checklists: new Map(ask.map((m) => [m, a.checklists.get(m)!.items])),
-      frames,
-      keyframes,
-      duration_s: info.duration_s,
-      evidence,
-      ...(audio && ask.some((m) => m === 'AMA' || m === 'AVC') ? { audio } : {}),
-      budgetNote: capped
-        ? ` at ${effective_fps.toFixed(2)} fps (capped at ${o.budget} frames for this ${info.duration_s.toFixed(1)} s video)`
-        : ` at ${o.fps} fps`,
-    });
+  // the groups are independent questions: asked together, applied in group order
+  const groups = (Object.values(QUALITY_GROUPS) as readonly (readonly QualityMetric[])[])
+    .map((group) => group.filter((m) => metrics[m] === undefined))
+    .filter((ask) => ask.length > 0);
+  const replies = await Promise.all(
+    groups.map((ask) =>
+      judgeGroup(a.judge, {
+        c: a.c,
+        mode: a.mode,
+        metrics: ask,
+        checklists: new Map(ask.map((m) => [m, a.checklists.get(m)!.items])),
+        frames,
+        keyframes,
+        duration_s: info.duration_s,
+        evidence,
+        ...(audio && ask.some((m) => m === 'AMA' || m === 'AVC') ? { audio } : {}),
+        budgetNote: capped
+          ? ` at ${effective_fps.toFixed(2)} fps (capped at ${o.budget} frames for this ${info.duration_s.toFixed(1)} s video)`
+          : ` at ${o.fps} fps`,
+      }),
+    ),
+  );
+  for (const r of replies) {
     for (const j of r.judgements) {
       metrics[j.metric] = {
         status: j.score === null ? 'unresolved' : 'scored',

@@ -61,6 +61,14 @@ export interface EmulatorOptions {
   /** Pairwise: a bonus for the image labelled "A" (default 0). */
   labelBias?: number;
   faults?: FaultPlan;
+  /**
+   * A hosted API's limits, as token buckets refilled continuously: `rpm` requests and `tpm` tokens
+   * per minute, holding at most `burst` requests (`burstTokens` tokens; a minute's worth by
+   * default). A request is charged 1 request and its prompt tokens + max_tokens on arrival, the
+   * unused part of max_tokens is given back with the reply; one that does not fit gets a 429 with
+   * Retry-After (the wait until it would fit) and is not charged.
+   */
+  rateLimit?: { rpm?: number; tpm?: number; burst?: number; burstTokens?: number };
 }
 
 export interface LoggedRequest {
@@ -76,12 +84,16 @@ export interface LoggedRequest {
   audio?: boolean;
   /** The sampling seed the request asked for, if any (the emulator's answers do not depend on it). */
   seed?: number;
+  /** Prompt + completion tokens it was charged (the rate limiter's count). */
+  tokens?: number;
 }
 
 export interface Emulator {
   url: string;
   port: number;
   log: LoggedRequest[];
+  /** The most chat requests it has had open at once. */
+  readonly peakInFlight: number;
   setFaults(f: FaultPlan | undefined): void;
   setLatency(ms: number): void;
   close(): Promise<void>;
@@ -90,6 +102,7 @@ export interface Emulator {
 interface ChatBody {
   model?: string;
   seed?: number;
+  max_tokens?: number;
   messages?: {
     role: string;
     content: string | { type: string; text?: string; image_url?: { url: string } }[];
@@ -142,6 +155,36 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const log: LoggedRequest[] = [];
   const features = new Map<string, Promise<ImageFeatures>>();
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  let inFlight = 0;
+  let peakInFlight = 0;
+  const rl = opts.rateLimit;
+  const bucket = (perMinute: number | undefined, cap: number | undefined) =>
+    perMinute === undefined
+      ? undefined
+      : { rate: perMinute / 60_000, cap: cap ?? perMinute, level: cap ?? perMinute, at: performance.now() };
+  const reqs = bucket(rl?.rpm, rl?.burst);
+  const toks = bucket(rl?.tpm, rl?.burstTokens);
+  const refill = (b: NonNullable<typeof reqs>, now: number) => {
+    b.level = Math.min(b.cap, b.level + (now - b.at) * b.rate);
+    b.at = now;
+  };
+  /** ms until a request costing `tokens` fits (0: it fits now, and is charged). */
+  const rateWait = (tokens: number): number => {
+    const now = performance.now();
+    let wait = 0;
+    for (const [b, cost] of [
+      [reqs, 1],
+      [toks, tokens],
+    ] as const) {
+      if (!b) continue;
+      refill(b, now);
+      if (b.level < Math.min(cost, b.cap)) wait = Math.max(wait, (Math.min(cost, b.cap) - b.level) / b.rate);
+    }
+    if (wait > 0) return Math.max(1, wait);
+    if (reqs) reqs.level -= 1;
+    if (toks) toks.level -= tokens;
+    return 0;
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method === 'GET' && req.url === '/__log') return send(res, 200, { requests: log.length, log });
@@ -203,6 +246,36 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         : null;
     if (fault) injected++;
     entry.fault = fault;
+    if (opts.rateLimit) {
+      const cost = promptTokens + (body.max_tokens ?? 256);
+      const wait = rateWait(cost);
+      if (wait > 0) {
+        entry.status = 429;
+        return send(
+          res,
+          429,
+          { error: { message: 'rate limit reached', type: 'rate_limit_error' } },
+          { 'retry-after': String(Math.ceil(wait) / 1000), 'retry-after-ms': String(Math.ceil(wait)) },
+        );
+      }
+      entry.tokens = cost;
+    }
+    // the answer's image features are computed during the latency, not after it (a server's
+    // latency includes its own work); a failure surfaces where they are awaited
+    const featuresP = handler
+      ? Promise.all(
+          bytes.map((b) => {
+            const k = createHash('sha256').update(b).digest('hex');
+            let f = features.get(k);
+            if (!f) {
+              f = imageFeatures(b);
+              features.set(k, f);
+            }
+            return f;
+          }),
+        )
+      : undefined;
+    featuresP?.catch(() => undefined);
     if (latency > 0) await sleep(latency);
     switch (fault) {
       case 'http429':
@@ -250,17 +323,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     let content: string;
     if (!handler) content = 'I do not understand what you are asking me to compare.';
     else {
-      const feats = await Promise.all(
-        bytes.map((b) => {
-          const k = createHash('sha256').update(b).digest('hex');
-          let f = features.get(k);
-          if (!f) {
-            f = imageFeatures(b);
-            features.set(k, f);
-          }
-          return f;
-        }),
-      );
+      const feats = await featuresP!;
       content = JSON.stringify(
         handler.answer({
           text,
@@ -277,14 +340,27 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       return;
     }
     entry.status = 200;
-    send(res, 200, completion(model, content, promptTokens));
+    const reply = completion(model, content, promptTokens);
+    if (toks && entry.tokens !== undefined) {
+      // give back the reserved completion tokens the reply did not use
+      const used = promptTokens + Math.ceil(content.length / 4);
+      toks.level = Math.min(toks.cap, toks.level + Math.max(0, entry.tokens - used));
+      entry.tokens = used;
+    }
+    send(res, 200, reply);
   };
 
   const server: Server = createServer((req, res) => {
-    handle(req, res).catch((e: unknown) => {
-      if (!res.headersSent && !res.destroyed)
-        send(res, 500, { error: { message: String((e as Error).message) } });
-    });
+    const chat = req.method === 'POST';
+    if (chat) peakInFlight = Math.max(peakInFlight, ++inFlight);
+    handle(req, res)
+      .catch((e: unknown) => {
+        if (!res.headersSent && !res.destroyed)
+          send(res, 500, { error: { message: String((e as Error).message) } });
+      })
+      .finally(() => {
+        if (chat) inFlight--;
+      });
   });
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', resolve));
@@ -293,6 +369,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     url: `http://${opts.host ?? '127.0.0.1'}:${port}/v1`,
     port,
     log,
+    get peakInFlight() {
+      return peakInFlight;
+    },
     setFaults(f) {
       faults = f;
       injected = 0;

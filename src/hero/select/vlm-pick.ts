@@ -3,6 +3,7 @@
  * judge compares every pair under both placements, told only the fixed sentence of eval/query.txt;
  * frames ranked by confident wins (ties by film order).
  */
+import { runPool } from '../../concurrency/pool.js';
 import { comparePair } from '../../judge/pairwise.js';
 import { allStats, type SelectionMethod } from './method.js';
 
@@ -27,15 +28,17 @@ export const vlmPick: SelectionMethod = {
     }
     const imgs = await Promise.all(shortlist.map((i) => encoder.fromFile(trackFrame(i))));
     const wins = shortlist.map(() => 0);
-    const jobs: Promise<void>[] = [];
-    for (let a = 0; a < n; a++)
-      for (let b = a + 1; b < n; b++)
-        jobs.push(
-          comparePair(judge, imgs[a]!, imgs[b]!, query).then((r) => {
-            if (r.status === 'confident') wins[r.winner === 'A' ? a : b]!++;
-          }),
-        );
-    await Promise.all(jobs);
+    const pairs: [number, number][] = [];
+    for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) pairs.push([a, b]);
+    // every pair at once (the judge bounds the calls in flight); the first failure stops the rest
+    await runPool(
+      pairs,
+      async ([a, b], _i, signal) => {
+        const r = await comparePair(judge.withSignal(signal), imgs[a]!, imgs[b]!, query);
+        if (r.status === 'confident') wins[r.winner === 'A' ? a : b]!++;
+      },
+      { concurrency: Math.max(1, pairs.length) },
+    );
     return shortlist
       .map((f, i) => ({ f, w: wins[i]! }))
       .sort((x, y) => y.w - x.w || x.f - y.f)

@@ -11,6 +11,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { runPool } from '../../concurrency/pool.js';
 import { encodeImage } from '../../media/image.js';
 import { frameAt, streamClipFiles, type VideoInfo } from '../../media/video.js';
 import { writeFileAtomic } from '../../store/atomic-write.js';
@@ -128,10 +129,9 @@ export async function rebuildTrack(o: RebuildOptions): Promise<RebuildResult> {
     frames: todo.reduce((a, m) => a + ds.timelines.get(m)!.frameCount, 0),
     skipped: result.skipped.length,
   });
-  let next = 0;
-  const worker = async () => {
-    while (next < todo.length) {
-      const m = todo[next++]!;
+  await runPool(
+    todo,
+    async (m) => {
       const tl = ds.timelines.get(m)!;
       o.onEvent?.({ type: 'film-start', movie_id: m, frames: tl.frameCount });
       try {
@@ -140,14 +140,15 @@ export async function rebuildTrack(o: RebuildOptions): Promise<RebuildResult> {
         result.frames += n;
         o.onEvent?.({ type: 'film-done', movie_id: m, frames: n });
       } catch (e) {
+        // a film that fails is reported and the others go on; a cancelled run stops here
         if (o.signal?.aborted) throw e;
         const reason = (e as Error).message;
         result.failed.push({ movie_id: m, reason });
         o.onEvent?.({ type: 'film-failed', movie_id: m, reason });
       }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.jobs ?? 1, todo.length || 1)) }, worker));
+    },
+    { concurrency: o.jobs ?? 1, signal: o.signal },
+  );
   result.done.sort();
   result.failed.sort((a, b) => a.movie_id.localeCompare(b.movie_id));
   return result;

@@ -33,9 +33,13 @@ async function run(
   models: string[],
   faults?: FaultPlan,
   cachePath?: string,
-  extra: { runs?: number; maxCalls?: number } = {},
-): Promise<{ r: EvaluateResult; calls: number }> {
-  const j = await emulatorJudge(faults ? { faults } : {}, {}, cachePath);
+  extra: { runs?: number; maxCalls?: number; concurrency?: number } = {},
+): Promise<{ r: EvaluateResult; calls: number; peak: number }> {
+  const j = await emulatorJudge(
+    { ...(faults ? { faults } : {}), latencyMs: 5 },
+    extra.concurrency ? { concurrency: extra.concurrency } : {},
+    cachePath,
+  );
   closers.push(() => j.close());
   // a re-run with the same judge cache also reuses the scans (what the CLI does with --out)
   const scans = cachePath ? new ScanCache(`${cachePath}.scans`) : undefined;
@@ -53,17 +57,19 @@ async function run(
     cache: scans,
     ...extra,
   });
-  return { r, calls: j.judge.stats.calls };
+  return { r, calls: j.judge.stats.calls, peak: j.emu.peakInFlight };
 }
 
 describe('compass evaluate with the emulator', () => {
   let clean: EvaluateResult;
+  let cleanPeak = 0;
   let cache = '';
 
   it('writes checklists for every applicable metric, judges every video, and a re-run asks nothing', async () => {
     cache = join(tempDir(), 'judge.sqlite');
     const first = await run(['faithful', 'flash'], undefined, cache);
     clean = first.r;
+    cleanPeak = first.peak;
     expect(first.calls).toBeGreaterThan(0);
     // ot-03 asks no audio: 6 metrics per mode; ms-06 asks audio, but the judge takes none → AMA/AVC not asked
     expect(clean.checklists).toHaveLength(2 * 2 * 6);
@@ -75,6 +81,18 @@ describe('compass evaluate with the emulator', () => {
     const again = await run(['faithful', 'flash'], undefined, cache);
     expect(again.calls).toBe(0);
     expect(JSON.stringify(again.r.videos)).toBe(JSON.stringify(clean.videos));
+  });
+
+  it('calls run concurrently across cases, modes and videos, with the same results, in the same order, as one at a time', async () => {
+    // the first run kept several calls in flight at once (16 allowed), never more than allowed
+    expect(cleanPeak).toBeGreaterThan(1);
+    expect(cleanPeak).toBeLessThanOrEqual(16);
+    const sequential = await run(['flash'], undefined, undefined, { concurrency: 1 });
+    expect(sequential.peak).toBe(1);
+    expect(JSON.stringify(sequential.r.checklists)).toBe(JSON.stringify(clean.checklists));
+    expect(JSON.stringify(sequential.r.videos)).toBe(
+      JSON.stringify(clean.videos.filter((v) => v.model === 'flash')),
+    );
   });
 
   it('statuses: AMA not judged for minimal prompts, audio metrics never zero-filled without a measurement', () => {
@@ -160,15 +178,18 @@ describe('compass evaluate with the emulator', () => {
     expect(lb.models[0]).toMatchObject({ runs: 2, overall_sd: 0 }); // a deterministic judge agrees with itself
   });
 
-  it('--max-calls: stops starting videos at the budget and names the ones left; a re-run with room finishes them', async () => {
+  it('--max-calls: no more calls than the budget, checklists included; what it did not reach is named; a re-run with room finishes', async () => {
     const cachePath = join(tempDir(), 'budget.sqlite');
-    const first = await run(['faithful'], undefined, cachePath, { maxCalls: 30 });
+    // 24 checklist calls + 3 per video (4 videos) = 36 for the whole run; 26 ends inside a video
+    const first = await run(['faithful'], undefined, cachePath, { maxCalls: 26 });
+    expect(first.calls).toBe(26);
     expect(first.r.skipped.length).toBeGreaterThan(0);
     expect(first.r.videos.length + first.r.skipped.length).toBe(4);
     expect(() => budgetCheck(first.r)).toThrow(/not judged: the call budget ran out/);
     const second = await run(['faithful'], undefined, cachePath);
     expect(second.r.skipped).toEqual([]);
     expect(second.r.videos).toHaveLength(4);
-    expect(second.calls).toBe(first.r.skipped.length * 3); // only the videos not done before
+    expect(second.r.checklists).toHaveLength(24);
+    expect(second.calls).toBe(36 - 26); // nothing asked twice
   });
 });

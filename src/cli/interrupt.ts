@@ -1,0 +1,23 @@
+/**
+ * Ctrl-C as an AbortSignal: the first SIGINT aborts the signal (no new judge call or task starts,
+ * calls on the wire are cancelled, finished answers stay cached; exit 130); a second one kills the
+ * process as usual.
+ */
+import { CancelledError } from '../errors.js';
+
+export function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
+  const ac = new AbortController();
+  const onSigint = () =>
+    ac.abort(new CancelledError('interrupted (Ctrl-C); finished answers are cached, run again to resume'));
+  process.once('SIGINT', onSigint);
+  return { signal: ac.signal, dispose: () => process.removeListener('SIGINT', onSigint) };
+}
+
+export async function withInterrupt<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const i = interruptSignal();
+  try {
+    return await run(i.signal);
+  } finally {
+    i.dispose();
+  }
+}

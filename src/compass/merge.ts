@@ -1,0 +1,191 @@
+/**
+ * Sharded `compass score` / `compass evaluate` (`--shard k/n`, `--case-ids`): the cases a run takes,
+ * what a folder records of its inputs and settings (`settings.json`), and `kfbench merge compass`:
+ * the shards' rows in the order an unsharded run writes them (model, case as in cases.jsonl, prompt
+ * mode; runs first for the quality judging), summarised again — the same summary.json and
+ * leaderboard.json, byte for byte.
+ */
+import { join } from 'node:path';
+import { z } from 'zod';
+import { BadInputError } from '../errors.js';
+import type { JudgeStats } from '../judge/types.js';
+import { readJsonFile } from '../store/jsonl.js';
+import {
+  checkShards,
+  hashInputs,
+  readShardFolders,
+  readShardRows,
+  type Shard,
+  type ShardRecord,
+  selectItems,
+} from '../store/shards.js';
+import { type LoadedCase, type PromptMode, videoPath } from './cases.js';
+import type { Checklist } from './quality/checklist.js';
+import type { EvaluateResult, VideoEvaluation } from './quality/evaluate.js';
+import { type Leaderboard, leaderboard } from './quality/leaderboard.js';
+import type { MissingPolicy, ResponseRow, ScoreRun } from './score.js';
+
+/** The cases of a list (`--case-ids`) and of a shard, in the order of the cases file. */
+export function selectCases(
+  cases: readonly LoadedCase[],
+  o: { caseIds?: readonly string[] | undefined; shard?: Shard | undefined },
+): LoadedCase[] {
+  const keep = new Set(
+    selectItems(
+      cases.map((c) => c.case_id),
+      { only: o.caseIds, shard: o.shard, what: 'case id' },
+    ),
+  );
+  return cases.filter((c) => keep.has(c.case_id));
+}
+
+/** settings.json of a `compass score` / `compass evaluate` folder (every run, sharded or not). */
+export async function compassShardRecord(o: {
+  kind: 'compass score' | 'compass evaluate';
+  casesFile: string;
+  /** The run's cases (of --case-ids), and this shard's. */
+  all: readonly LoadedCase[];
+  selected: readonly LoadedCase[];
+  shard: Shard | undefined;
+  complete: boolean;
+  /** videos, models, modes, missing, embedder, metric options, judge … (compared as a whole). */
+  settings: { videos: string; models: string[]; modes: PromptMode[]; [k: string]: unknown };
+}): Promise<ShardRecord> {
+  return {
+    kind: o.kind,
+    inputs: await hashInputs({ cases: o.casesFile }),
+    settings: o.settings,
+    all: o.all.map((c) => c.case_id),
+    items: o.selected.map((c) => c.case_id),
+    shard: o.shard ?? null,
+    complete: o.complete,
+  };
+}
+
+const Settings = z.looseObject({
+  videos: z.string(),
+  models: z.array(z.string()),
+  modes: z.array(z.string()),
+  missing: z.enum(['zero', 'skip']),
+  embedder: z.string(),
+  runs: z.number().int().optional(),
+  segmenter: z.string().optional(),
+  judge: z.looseObject({ name: z.string() }).optional(),
+});
+
+const Row = z.looseObject({ model: z.string(), case_id: z.string(), prompt_mode: z.string() });
+const VideoRow = Row.extend({ run: z.number().int() });
+const ChecklistRow = z.looseObject({ case_id: z.string(), prompt_mode: z.string() });
+const ScoreRunFile = z.looseObject({
+  scanned: z.number().optional(),
+  cached: z.number().optional(),
+  timings: z.looseObject({ decode_embed_s: z.number(), pixels_s: z.number() }).optional(),
+  scans: z.looseObject({ scanned: z.number(), cached: z.number() }).optional(),
+  missing: z.array(z.string()).default([]),
+  failed: z.array(z.looseObject({ video: z.string(), error: z.string() })).default([]),
+  judge_stats: z.record(z.string(), z.number()).optional(),
+});
+
+export interface MergedCompass {
+  kind: 'compass score' | 'compass evaluate';
+  record: ShardRecord;
+  models: string[];
+  missing: MissingPolicy;
+  embedder: string;
+  response: ScoreRun;
+  /** compass evaluate only: the quality judging and the leaderboard. */
+  evaluation?: { result: EvaluateResult; leaderboard: Leaderboard; judge: JudgeStats };
+}
+
+/** Merge compass score or compass evaluate shard folders (see checkShards for what is refused). */
+export async function mergeCompass(dirs: readonly string[]): Promise<MergedCompass> {
+  const folders = await readShardFolders(dirs);
+  const kind = folders[0]!.record.kind;
+  if (kind === 'hero evaluate')
+    throw new BadInputError(`${folders[0]!.dir} holds a hero evaluate result: use kfbench merge hero`);
+  const all = checkShards(folders, kind);
+  const first = folders[0]!.record;
+  const parsed = Settings.safeParse(first.settings);
+  if (!parsed.success)
+    throw new BadInputError(`${folders[0]!.dir}/settings.json does not record a Compass run's settings`);
+  const s = parsed.data;
+  const rank = (r: { model: string; case_id: string; prompt_mode: string }) =>
+    (s.models.indexOf(r.model) * all.length + all.indexOf(r.case_id)) * s.modes.length +
+    s.modes.indexOf(r.prompt_mode);
+  const rows: ResponseRow[] = [];
+  const videos: VideoEvaluation[] = [];
+  const checklists: Checklist[] = [];
+  const response: ScoreRun = {
+    rows,
+    missing: [],
+    failed: [],
+    cached: 0,
+    scanned: 0,
+    timings: { decode_embed_s: 0, pixels_s: 0 },
+  };
+  const judge: Record<string, number> = {};
+  for (const f of folders) {
+    for (const r of await readShardRows(join(f.dir, 'response.jsonl'), Row))
+      rows.push(r as unknown as ResponseRow);
+    const run = await readJsonFile(join(f.dir, 'run.json'), ScoreRunFile);
+    response.failed.push(...run.failed.map((x) => ({ video: x.video, error: x.error })));
+    response.scanned += run.scanned ?? run.scans?.scanned ?? 0;
+    response.cached += run.cached ?? run.scans?.cached ?? 0;
+    response.timings.decode_embed_s += run.timings?.decode_embed_s ?? 0;
+    response.timings.pixels_s += run.timings?.pixels_s ?? 0;
+    for (const [k, v] of Object.entries(run.judge_stats ?? {})) judge[k] = (judge[k] ?? 0) + v;
+    if (kind === 'compass evaluate') {
+      for (const r of await readShardRows(join(f.dir, 'evaluation.jsonl'), VideoRow))
+        videos.push(r as unknown as VideoEvaluation);
+      for (const r of await readShardRows(join(f.dir, 'checklists.jsonl'), ChecklistRow))
+        checklists.push(r as unknown as Checklist);
+    }
+  }
+  const stray = rows.find((r) => rank(r) < 0 || !all.includes(r.case_id));
+  if (stray)
+    throw new BadInputError(
+      `a row of model ${stray.model}, case ${stray.case_id}, mode ${stray.prompt_mode} is not of the recorded inputs`,
+    );
+  rows.sort((a, b) => rank(a) - rank(b));
+  // missing videos in row order, as an unsharded run lists them
+  for (const r of rows)
+    if (r.status === 'missing')
+      response.missing.push(videoPath(s.videos, r.model, r.case_id, r.prompt_mode as PromptMode));
+  const failedOrder = new Map(
+    rows.map((r, i) => [videoPath(s.videos, r.model, r.case_id, r.prompt_mode as PromptMode), i]),
+  );
+  response.failed.sort((a, b) => (failedOrder.get(a.video) ?? 0) - (failedOrder.get(b.video) ?? 0));
+  const merged: MergedCompass = {
+    kind,
+    record: { ...first, items: all, shard: null, complete: true },
+    models: s.models,
+    missing: s.missing,
+    embedder: s.embedder,
+    response,
+  };
+  if (kind === 'compass evaluate') {
+    videos.sort((a, b) => a.run - b.run || rank(a) - rank(b));
+    const modeRank = (m: string) => s.modes.indexOf(m);
+    checklists.sort(
+      (a, b) =>
+        all.indexOf(a.case_id) - all.indexOf(b.case_id) || modeRank(a.prompt_mode) - modeRank(b.prompt_mode),
+    );
+    const result: EvaluateResult = { response, checklists, videos, skipped: [] };
+    merged.evaluation = {
+      result,
+      leaderboard: leaderboard(
+        videos,
+        s.models,
+        {
+          judge: s.judge?.name ?? '',
+          embedder: s.embedder,
+          runs: s.runs ?? 1,
+          ...(s.segmenter !== undefined ? { segmenter: s.segmenter } : {}),
+        },
+        s.missing,
+      ),
+      judge: judge as unknown as JudgeStats,
+    };
+  }
+  return merged;
+}

@@ -1,0 +1,151 @@
+/**
+ * Sharded `hero evaluate` (`--shard k/n`, `--movies`): what a folder records of its inputs and
+ * settings (`settings.json`), and `kfbench merge hero`: the shards' insertions in the order an
+ * unsharded run makes them, scored again over every film — the same summary, byte for byte.
+ */
+import { join } from 'node:path';
+import { z } from 'zod';
+import { BadInputError } from '../errors.js';
+import type { JudgeIdentity } from '../judge/identity.js';
+import { DISAGREEMENT_RULES, INSERTION_PROTOCOLS } from '../judge/insertion.js';
+import {
+  checkShards,
+  hashInputs,
+  readShardFolders,
+  readShardRows,
+  type ShardRecord,
+} from '../store/shards.js';
+import { datasetPaths } from './dataset/layout.js';
+import {
+  type EvaluateOptions,
+  type EvaluateResult,
+  type InsertionRecord,
+  officialRows,
+  scoreInsertions,
+} from './evaluate.js';
+
+/** settings.json of a `hero evaluate` folder (written for every run, sharded or not). */
+export async function heroShardRecord(
+  o: Pick<
+    EvaluateOptions,
+    | 'data'
+    | 'track'
+    | 'methods'
+    | 'protocol'
+    | 'bothOrders'
+    | 'disagreement'
+    | 'includeStills'
+    | 'rescoreOfficial'
+    | 'missing'
+    | 'seed'
+    | 'bootstrapB'
+    | 'shard'
+  >,
+  r: EvaluateResult,
+  judge: JudgeIdentity,
+): Promise<ShardRecord> {
+  const p = datasetPaths(o.data);
+  const protocol = o.protocol ?? 'listwise';
+  const bothOrders = protocol === 'listwise' && !!o.bothOrders;
+  return {
+    kind: 'hero evaluate',
+    inputs: await hashInputs({
+      chains: p.chains,
+      rubrics: p.rubrics,
+      movies: p.movies,
+      clips: p.clips,
+      baselines: p.baselines,
+      ...Object.fromEntries(o.methods.map((m) => [`selections:${m.method}`, m.file])),
+    }),
+    settings: {
+      data: o.data,
+      track: o.track,
+      methods: o.methods.map((m) => m.method),
+      protocol,
+      both_orders: bothOrders,
+      disagreement: o.disagreement ?? 'error',
+      include_stills: !!o.includeStills,
+      rescore_official: !!o.rescoreOfficial,
+      missing: o.missing ?? 'error',
+      seed: String(o.seed ?? 0),
+      bootstrap: o.bootstrapB ?? 1000,
+      judge,
+    },
+    all: r.films.all,
+    items: r.films.selected,
+    shard: o.shard ?? null,
+    complete: r.complete,
+  };
+}
+
+const Settings = z.looseObject({
+  data: z.string(),
+  track: z.string(),
+  methods: z.array(z.string()),
+  protocol: z.enum(INSERTION_PROTOCOLS),
+  both_orders: z.boolean(),
+  disagreement: z.enum(DISAGREEMENT_RULES),
+  include_stills: z.boolean(),
+  rescore_official: z.boolean(),
+  seed: z.string(),
+  bootstrap: z.number().int(),
+  judge: z.looseObject({ name: z.string() }),
+});
+
+const Insertion = z.looseObject({ method: z.string(), movie_id: z.string() });
+
+export interface MergedHero {
+  result: EvaluateResult;
+  /** The shards' shared record, now holding every film. */
+  record: ShardRecord;
+  track: string;
+  reader: string;
+}
+
+/** Merge `hero evaluate` shard folders (see checkShards for what is refused). */
+export async function mergeHero(dirs: readonly string[]): Promise<MergedHero> {
+  const folders = await readShardFolders(dirs);
+  const all = checkShards(folders, 'hero evaluate');
+  const first = folders[0]!.record;
+  const parsed = Settings.safeParse(first.settings);
+  if (!parsed.success)
+    throw new BadInputError(`${folders[0]!.dir}/settings.json does not record a hero evaluation's settings`);
+  const s = parsed.data;
+  const official = await officialRows(s.data);
+  const methods = [
+    ...s.methods,
+    ...(s.rescore_official ? official.map((r) => `${r.method} (rescored)`) : []),
+    ...(s.include_stills ? ['stills'] : []),
+  ];
+  // an unsharded run makes insertions method by method, film by film (each film's in one shard)
+  const rank = (r: { method: string; movie_id: string }) =>
+    methods.indexOf(r.method) * all.length + all.indexOf(r.movie_id);
+  const insertions: InsertionRecord[] = [];
+  for (const f of folders)
+    for (const r of await readShardRows(join(f.dir, 'insertions.jsonl'), Insertion))
+      insertions.push(r as unknown as InsertionRecord);
+  const unknown = insertions.find((r) => !methods.includes(r.method) || !all.includes(r.movie_id));
+  if (unknown)
+    throw new BadInputError(
+      `an insertion of method ${unknown.method}, film ${unknown.movie_id} is not of the recorded inputs`,
+    );
+  insertions.sort((a, b) => rank(a) - rank(b));
+  const scored = scoreInsertions(insertions, {
+    methods,
+    films: all,
+    complete: true,
+    reader: s.judge.name,
+    protocol: s.protocol,
+    bothOrders: s.both_orders,
+    disagreement: s.disagreement,
+    seed: s.seed,
+    bootstrapB: s.bootstrap,
+    official,
+  });
+  return {
+    result: { ...scored, insertions, complete: true, films: { all, selected: all } },
+    record: { ...first, items: all, shard: null, complete: true },
+    track: s.track,
+    reader: s.judge.name,
+  };
+}

@@ -1,0 +1,176 @@
+/**
+ * Sharded runs and their merge. `--shard k/n` (1-based) takes items (films, cases) sorted by id;
+ * item i (from 0) belongs to shard (i mod n) + 1, so every item lands in exactly one shard whatever
+ * the machine. Every evaluation folder records what it was computed from in `settings.json`
+ * (deterministic: the inputs' sha256, the settings that change an answer, the judge, the items
+ * this folder holds); a merge refuses shards whose records differ and checks that together they
+ * hold every item exactly once.
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { BadInputError, UsageError } from '../errors.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { canonicalJson, sha256File } from './canonical.js';
+import { describeZodError, readJsonFile, readLines } from './jsonl.js';
+
+export interface Shard {
+  k: number;
+  n: number;
+}
+
+export function parseShard(s: string): Shard {
+  const m = /^(\d+)\/(\d+)$/.exec(s);
+  const k = Number(m?.[1]);
+  const n = Number(m?.[2]);
+  if (!m || n < 1 || k < 1 || k > n) throw new UsageError(`--shard must be k/n with 1 ≤ k ≤ n, got "${s}"`);
+  return { k, n };
+}
+
+/**
+ * The items of a list (`--movies`, `--case-ids`; all when absent) sorted by id, and of them a
+ * shard's: listed item i (from 0) belongs to shard (i mod n) + 1.
+ */
+export function selectItems(
+  all: Iterable<string>,
+  opts: { only?: readonly string[] | undefined; shard?: Shard | undefined; what: string },
+): string[] {
+  const sorted = [...new Set(all)].sort();
+  let items = sorted;
+  if (opts.only?.length) {
+    const unknown = opts.only.filter((m) => !sorted.includes(m));
+    if (unknown.length) throw new UsageError(`unknown ${opts.what}(s): ${unknown.join(', ')}`);
+    items = items.filter((f) => opts.only!.includes(f));
+  }
+  if (opts.shard) {
+    const { k, n } = opts.shard;
+    items = items.filter((_, i) => i % n === k - 1);
+  }
+  return items;
+}
+
+export const SETTINGS_FILE = 'settings.json';
+
+export const ShardRecord = z.object({
+  /** What wrote the folder: hero evaluate, compass score, compass evaluate. */
+  kind: z.enum(['hero evaluate', 'compass score', 'compass evaluate']),
+  /** Input name → sha256 of its bytes (the dataset's files, selections, cases). */
+  inputs: z.record(z.string(), z.string()),
+  /** Everything else that changes a result: protocol, seed, judge, embedder, metric constants … */
+  settings: z.record(z.string(), z.unknown()),
+  /** Every item of the inputs (films with chains, cases), in the order results are written. */
+  all: z.array(z.string()),
+  /** The items this folder holds. */
+  items: z.array(z.string()),
+  shard: z.object({ k: z.number().int(), n: z.number().int() }).nullable(),
+  /** False when a call budget stopped the run (a merge refuses it: resume the shard first). */
+  complete: z.boolean(),
+});
+export type ShardRecord = z.infer<typeof ShardRecord>;
+
+/** sha256 of each file that exists, by name (absent files are recorded as "absent"). */
+export async function hashInputs(files: Record<string, string>): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [name, f] of Object.entries(files)) out[name] = existsSync(f) ? await sha256File(f) : 'absent';
+  return out;
+}
+
+export async function writeShardRecord(dir: string, rec: ShardRecord): Promise<string> {
+  const file = join(dir, SETTINGS_FILE);
+  await writeFileAtomic(file, `${JSON.stringify(ShardRecord.parse(rec), null, 2)}\n`);
+  return file;
+}
+
+export interface ShardFolder {
+  dir: string;
+  record: ShardRecord;
+}
+
+export async function readShardFolders(dirs: readonly string[]): Promise<ShardFolder[]> {
+  if (dirs.length === 0) throw new UsageError('give at least one shard folder');
+  const out: ShardFolder[] = [];
+  for (const d of dirs) {
+    const dir = resolve(d);
+    const file = join(dir, SETTINGS_FILE);
+    if (!existsSync(file))
+      throw new BadInputError(`${dir} has no ${SETTINGS_FILE}: not an evaluation folder of this kfbench`, {
+        file,
+      });
+    out.push({ dir, record: await readJsonFile(file, ShardRecord) });
+  }
+  return out;
+}
+
+/** The first key (dotted) at which two JSON values differ, or undefined when they are equal. */
+function firstDifference(a: unknown, b: unknown, path: string): string | undefined {
+  if (canonicalJson(a) === canonicalJson(b)) return undefined;
+  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
+    const ao = a as Record<string, unknown>;
+    const bo = b as Record<string, unknown>;
+    for (const k of [...new Set([...Object.keys(ao), ...Object.keys(bo)])].sort()) {
+      const d = firstDifference(ao[k], bo[k], path ? `${path}.${k}` : k);
+      if (d) return d;
+    }
+  }
+  return path;
+}
+
+/**
+ * Checks that the shards are of one kind, from the same inputs and settings, complete, and hold
+ * every item exactly once; returns every item in result order. Throws a one-line BadInputError
+ * naming the differing setting and folder, or the items missing or doubled.
+ */
+export function checkShards(folders: readonly ShardFolder[], kind: ShardRecord['kind']): string[] {
+  const first = folders[0]!;
+  for (const f of folders) {
+    if (f.record.kind !== kind)
+      throw new BadInputError(`${f.dir} holds a ${f.record.kind} result, not ${kind}`);
+    for (const part of ['inputs', 'settings', 'all'] as const) {
+      const d = firstDifference(first.record[part], f.record[part], part);
+      if (d)
+        throw new BadInputError(
+          `${f.dir} differs from ${first.dir} in ${d === 'all' ? 'the items of its inputs' : d}: shards must come from the same inputs, settings and judge`,
+        );
+    }
+    if (!f.record.complete)
+      throw new BadInputError(`${f.dir} is incomplete (stopped at a call budget): resume that shard first`);
+  }
+  const seen = new Map<string, string>();
+  const doubled: string[] = [];
+  for (const f of folders)
+    for (const it of f.record.items) {
+      if (seen.has(it)) doubled.push(`${it} (${seen.get(it)} and ${f.dir})`);
+      else seen.set(it, f.dir);
+    }
+  if (doubled.length)
+    throw new BadInputError(
+      `${doubled.length} item(s) in more than one shard: ${doubled.slice(0, 3).join(', ')}${doubled.length > 3 ? ', …' : ''}`,
+    );
+  const missing = first.record.all.filter((it) => !seen.has(it));
+  if (missing.length)
+    throw new BadInputError(
+      `the shards miss ${missing.length} of ${first.record.all.length} item(s): ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''} (run the missing shard(s) and merge again)`,
+    );
+  return first.record.all;
+}
+
+/**
+ * The rows of a shard's JSONL file as written (keys in their order, so a merge writes the same
+ * bytes), each checked by `schema` for the fields the merge reads.
+ */
+export async function readShardRows<S extends z.ZodType>(file: string, schema: S): Promise<z.output<S>[]> {
+  const out: z.output<S>[] = [];
+  for await (const { line, text } of readLines(file)) {
+    if (!text.trim()) continue;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (e) {
+      throw new BadInputError(`not valid JSON (${(e as Error).message})`, { file, line });
+    }
+    const r = schema.safeParse(json);
+    if (!r.success) throw new BadInputError(describeZodError(r.error), { file, line });
+    out.push(json as z.output<S>);
+  }
+  return out;
+}
