@@ -1,101 +1,182 @@
 /**
- * Docs that cannot drift: every `kfbench …` line in the README's sh blocks runs and exits 0.
- * The README writes under /tmp/kfbench-readme…; the test gives each run its own folder for those
- * paths (nothing shared with another run or left from an earlier one) and runs the examples that
- * build the mini sets first, then the rest in README order.
+ * The README's walkthroughs run as printed: every `npx kfbench …` line of its sh blocks, in order,
+ * with the mini sets in place of the user's data (the dataset, the footage, the cases, the videos,
+ * an ONNX model, labelled pairs, the selections and the human judgments a user would bring) and the
+ * VLM emulator in place of the reader and the hosted judge. Every other path is moved into this
+ * run's own folder. A `serve` line is started, its home page fetched, and stopped.
  */
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Emulator, startEmulator } from '../src/dev/emulator/server.js';
 import { runCli } from './support/cli.js';
+import { sharedMiniCompass } from './support/mini-compass.js';
+import { sharedMiniHero, TEST_FILMS } from './support/mini-hero.js';
 import { ROOT, tempDir } from './support/paths.js';
 
-function readmeExamples(): string[][] {
+/** The README's `npx kfbench …` lines, in order, as argument lists. */
+function readmeLines(): string[][] {
   const text = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const blocks = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
-  return blocks
-    .flatMap((b) => b.split('\n'))
+  return [...text.matchAll(/```sh\n([\s\S]*?)```/g)]
+    .flatMap((m) => m[1]!.split('\n'))
     .map((l) => l.trim())
-    .filter((l) => l.startsWith('kfbench '))
-    .map((l) => l.split(/\s+/).slice(1));
+    .filter((l) => l.startsWith('npx kfbench '))
+    .map((l) => l.split(/\s+/).slice(2));
 }
 
-/** The command an example runs: "media probe", "hero track rebuild", "demo" … */
-function commandOf(args: string[]): string {
-  const words = args.filter((a) => !a.startsWith('-') && !a.includes('/') && !a.includes('.'));
-  if (words[0] === 'hero' && (words[1] === 'track' || words[1] === 'analyze'))
-    return words.slice(0, 3).join(' ');
-  if (words[0] === 'demo' || words[0] === 'serve') return words[0];
-  return words.slice(0, 2).join(' ');
-}
-
-const COMMANDS = [
-  'media probe',
-  'media dhash',
-  'media compare',
-  'media shots',
-  'media sample',
-  'media grid',
-  'stats bt',
-  'stats rank',
-  'stats kripp',
-  'stats eer',
-  'embed similarity',
-  'embed calibrate',
-  'judge pair',
-  'judge insert',
-  'cache stats',
-  'hero mini',
-  'hero validate',
-  'hero check-selections',
-  'hero track rebuild',
-  'hero track verify',
-  'hero track make-index',
-  'hero select',
-  'hero fit-reader',
-  'hero build',
-  'hero check-reader',
-  'hero evaluate',
-  'hero analyze corpus',
-  'hero analyze position',
-  'hero analyze human',
-  'hero analyze rubric-swap',
-  'compass mini',
-  'compass validate',
-  'compass response',
-  'compass score',
-  'compass sensitivity',
-  'compass grid',
-  'compass prompts',
-  'compass evaluate',
-  'compass report',
-  'compass align',
-  'merge hero',
-  'serve',
-  'demo',
+/** What a line must print, by a word of it that picks the line out. */
+const PRINTS: [RegExp, RegExp][] = [
+  [/frames locate .*--time/, /^21\n30\n$/],
+  [/frames locate .*--json/, /"frame_idx": 13,/],
+  [/hero evaluate .*--dry-run/, /questions/],
+  [/hero evaluate .*--out/, /^my_method\s+openai:kfbench-emulator/m],
+  [/compass score/, /^my-model\s+2\s/m],
+  [/compass report --eval \S+$/, /^my-model\s+0\.\d{3}/m],
+  [/export-scores/, /^\d+ scores \(1 cases × 2 models × \d+ dimensions/],
+  [/compass align/, /^== overall: agreement /m],
 ];
 
-/** Examples that make the material others read: they run first. */
-const BUILDERS = new Set(['hero mini', 'compass mini']);
+const root = tempDir('kfbench-readme-run-');
+let emu: Emulator;
+let map: Record<string, string> = {};
 
-/** The README's /tmp/kfbench-readme… paths, moved into this run's own folder. */
-function privatePaths(args: readonly string[], root: string): string[] {
-  return args.map((a) => a.replaceAll('/tmp/kfbench-readme', `${root}/kfbench-readme`));
+beforeAll(async () => {
+  const [hero, compass] = [await sharedMiniHero(), await sharedMiniCompass()];
+  emu = await startEmulator();
+  const judge = `openai:kfbench-emulator@${emu.url}`;
+  const [A, B] = TEST_FILMS.map((f) => f.movie_id) as [string, string];
+  // the user's material: one Compass case with its keyframes, two models' videos, selections, human choices
+  const bench = join(root, 'compass-bench');
+  mkdirSync(join(bench, 'keyframes', 'ot-03'), { recursive: true });
+  const line = readFileSync(compass.cases, 'utf8')
+    .split('\n')
+    .find((l) => l.includes('"case_id":"ot-03"'))!;
+  writeFileSync(join(bench, 'cases.jsonl'), `${line}\n`);
+  for (const k of JSON.parse(line).keyframes as { image: string }[])
+    copyFileSync(join(compass.root, k.image), join(bench, k.image));
+  for (const [model, from] of [
+    ['my-model', 'faithful'],
+    ['other-model', 'blurred'],
+  ] as const) {
+    mkdirSync(join(root, 'my-videos', model), { recursive: true });
+    for (const mode of ['minimal', 'segment_specific'])
+      copyFileSync(
+        join(compass.videos, from, `ot-03__${mode}.mp4`),
+        join(root, 'my-videos', model, `ot-03__${mode}.mp4`),
+      );
+  }
+  writeFileSync(
+    join(root, 'my_method.jsonl'),
+    [A, B]
+      .map((movie_id) =>
+        JSON.stringify({
+          movie_id,
+          frames: [
+            { rank: 1, frame_idx: 21 },
+            { rank: 2, frame_idx: 30 },
+          ],
+        }),
+      )
+      .join('\n'),
+  );
+  writeFileSync(
+    join(root, 'human-judgments.jsonl'),
+    ['A', 'A', 'B', 'A', 'Tie', 'A']
+      .map((choice, i) =>
+        JSON.stringify({
+          case_id: 'ot-03',
+          model_a: 'my-model',
+          model_b: 'other-model',
+          dimension: i < 3 ? 'overall' : 'visual_quality',
+          annotator: `h${i % 3}`,
+          choice,
+        }),
+      )
+      .join('\n'),
+  );
+  map = {
+    'heroframe-bench': hero.data,
+    lsmdc: hero.lsmdc,
+    '0001_American_Beauty': A,
+    '0001_American_Beauty_00.02.13.410-00.02.17.720': `${A.slice(0, 4)}_003`,
+    'openai:Qwen/Qwen3.6-27B@http://127.0.0.1:8000/v1': judge,
+    'openai:gpt-4.1@https://api.your-provider.example/v1': judge,
+    'onnx:models/dinov2-small.onnx': `onnx:${join(ROOT, 'test', 'fixtures', 'embed', 'tiny-vit.onnx')}`,
+    'my-pairs.jsonl': join(ROOT, 'test', 'fixtures', 'embed', 'pairs.jsonl'),
+  };
+}, 600_000);
+afterAll(async () => {
+  await emu?.close();
+});
+
+/** The user's names → the mini material; any other path or option value → this run's folder. */
+function args(line: readonly string[]): string[] {
+  return line.map((a, i) => {
+    if (a in map) return map[a]!;
+    if (a.startsWith('-') || a.includes(':') || /^\d/.test(a)) return a;
+    const value =
+      line[i - 1]?.startsWith('--') && !['--model', '--case-id', '--format'].includes(line[i - 1]!);
+    return value || /[./]/.test(a) ? join(root, a) : a;
+  });
 }
 
-describe('README examples', () => {
-  const root = tempDir('kfbench-readme-run-');
-  const readme = readmeExamples();
-  const examples = [
-    ...readme.filter((a) => BUILDERS.has(commandOf(a))),
-    ...readme.filter((a) => !BUILDERS.has(commandOf(a))),
-  ];
-  it('there is at least one example per command', () => {
-    const seen = new Set(examples.map(commandOf));
-    for (const c of COMMANDS) expect(seen).toContain(c);
+/** Starts a `serve` line, fetches its home page, stops it. */
+async function serves(a: string[]): Promise<string> {
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli', 'bin.js'), ...a], {
+    cwd: ROOT,
+    env: { ...process.env, KFBENCH_PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  it.each(examples.map((a) => [a.join(' '), a] as const))('kfbench %s', async (_, args) => {
-    const r = await runCli(privatePaths(args, root));
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /viewer at (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+  });
+  try {
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    return await res.text();
+  } finally {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+describe('README walkthroughs', () => {
+  const lines = readmeLines();
+  it('both walkthroughs are there', () => {
+    const text = lines.map((l) => l.join(' '));
+    for (const c of [
+      'hero frames locate',
+      'hero evaluate',
+      'compass evaluate',
+      'compass export-scores',
+      'compass align',
+    ])
+      expect(
+        text.some((t) => t.startsWith(c)),
+        c,
+      ).toBe(true);
+  });
+  it.each(lines.map((l) => [l.join(' '), l] as const))('npx kfbench %s', async (text, line) => {
+    const a = args(line);
+    if (line[0] === 'serve') {
+      const page = await serves(a);
+      expect(page).toMatch(line.includes('--results') ? /my_method/ : /my-model/);
+      return;
+    }
+    const r = await runCli(a);
     expect(r.code, r.stderr).toBe(0);
+    for (const [which, re] of PRINTS) if (which.test(text)) expect(r.stdout).toMatch(re);
   });
 });

@@ -8,9 +8,12 @@ import { leaderboardCsv, leaderboardHtml, leaderboardMarkdown, leaderboardText }
 import { textTable } from '../report/table.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { readJsonFile } from '../store/jsonl.js';
+import { registerCompassExport } from './compass-export.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 
 export function registerCompassReport(compass: Command): void {
+  registerCompassExport(compass);
+
   compass
     .command('report')
     .description('the Compass leaderboard of an evaluate folder: text, JSON, CSV, Markdown or HTML')
@@ -57,7 +60,7 @@ export function registerCompassReport(compass: Command): void {
           const sp = r.spearman[d]!;
           const p = sp.p_exact ?? sp.p_asymptotic;
           lines.push(
-            `== ${d}: agreement ${f(a.rate)}${a.ci ? ` (95 % CI ${f(a.ci[0])}–${f(a.ci[1])})` : ''} over ${a.n} decisive items (coverage ${f(a.coverage)}); Spearman ρ ${f(sp.rho)}${p !== undefined ? ` (p ${sp.p_exact !== undefined ? 'exact' : 'asymptotic'} ${f(p)})` : ''}${sp.ci ? `, 95 % CI ${f(sp.ci[0])}–${f(sp.ci[1])}` : ''}`,
+            `== ${d}: agreement ${f(a.rate)}${a.ci ? ` (95 % CI ${f(a.ci[0])}–${f(a.ci[1])})` : ''} over ${a.n} decisive items (coverage ${f(a.coverage)}${a.unscored ? `; ${a.unscored} without an automatic score, left out` : ''}); Spearman ρ ${f(sp.rho)}${p !== undefined ? ` (p ${sp.p_exact !== undefined ? 'exact' : 'asymptotic'} ${f(p)})` : ''}${sp.ci ? `, 95 % CI ${f(sp.ci[0])}–${f(sp.ci[1])}` : ''}`,
             ...textTable(
               ['model', 'human win rate', '95 % CI'],
               Object.entries(r.win_rates[d]!).map(([m, w]) => [

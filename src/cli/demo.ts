@@ -53,7 +53,7 @@ export function registerDemo(program: Command): void {
         '',
         '== Compass keyframe-response leaderboard (mini set)',
         `${c.cases} cases × ${Object.keys(c.summary.models).length} fault "models" × 2 prompt modes = ${c.videos} videos (${c.scanned} decoded, the rest from the scan cache)`,
-        'Each mini "model" breaks one thing on purpose (see README, "The metrics catch their faults"):',
+        'Each mini "model" breaks one thing on purpose (see docs/compass.md, "The metrics catch their faults"):',
         '',
         compassTable(c.summary),
         '',

@@ -47,13 +47,15 @@ export function registerDev(program: Command): void {
             retryAfterS: parseNumberFlag('--retry-after', o.retryAfter, (n) => n >= 0),
           },
         });
-        printLines([
-          `VLM emulator (not a model) for "${o.model}" at ${emu.url}   e.g. --judge openai:${o.model}@${emu.url}`,
-        ]);
-        await new Promise<void>((resolve) => {
+        // listen for the stop signal before saying where it is, so that a stop right after it is heard
+        const stopped = new Promise<void>((resolve) => {
           process.once('SIGINT', resolve);
           process.once('SIGTERM', resolve);
         });
+        printLines([
+          `VLM emulator (not a model) for "${o.model}" at ${emu.url}   e.g. --judge openai:${o.model}@${emu.url}`,
+        ]);
+        await stopped;
         await emu.close();
       },
     );

@@ -7,6 +7,7 @@ import { loadCore } from '../hero/dataset/load.js';
 import { checkSelections } from '../hero/dataset/selections.js';
 import { validateDataset } from '../hero/dataset/validate.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
+import { registerHeroFrames } from './hero-frames.js';
 import { judgeFlags, judgeOptions } from './judge.js';
 import { printJson, printLines } from './output.js';
 
@@ -138,4 +139,6 @@ export function registerHeroDataset(hero: Command): void {
       if (r.problems.length)
         throw new BadInputError(`${r.problems.length} problem${r.problems.length > 1 ? 's' : ''}`, { file });
     });
+
+  registerHeroFrames(hero);
 }

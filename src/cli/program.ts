@@ -8,6 +8,7 @@ import { registerCompass } from './compass.js';
 import { registerDemo } from './demo.js';
 import { registerDev } from './dev.js';
 import { registerEmbed } from './embed.js';
+import { exampleOf, helpText } from './help.js';
 import { registerHero } from './hero.js';
 import { type CliImpls, LIBRARY } from './impls.js';
 import { registerJudge } from './judge.js';
@@ -37,17 +38,19 @@ export function buildProgram(impls: CliImpls = LIBRARY): Command {
   registerDev(program);
   registerDemo(program);
   registerServe(program);
-  for (const cmd of program.commands) {
+  const walk = (cmd: Command, path: string[]) => {
     cmd.exitOverride();
     cmd.configureOutput({
       outputError: (str, write) => write(`kfbench: ${str.replace(/^error: /, '').trim()}\n`),
     });
-    for (const sub of cmd.commands) {
-      sub.exitOverride();
-      sub.configureOutput({
-        outputError: (str, write) => write(`kfbench: ${str.replace(/^error: /, '').trim()}\n`),
-      });
-    }
-  }
+    const e = cmd.commands.length ? undefined : exampleOf(path.join(' '));
+    if (e) cmd.addHelpText('after', helpText(e));
+    for (const sub of cmd.commands) walk(sub, [...path, sub.name()]);
+  };
+  for (const cmd of program.commands) walk(cmd, [cmd.name()]);
+  program.addHelpText(
+    'after',
+    "\nRun it from the repository root as npx kfbench …; every command's --help shows a runnable example.",
+  );
   return program;
 }

@@ -6,7 +6,9 @@
  *    overall human score averages the four dimension-level rates");
  *  - agreement of decisive majorities (a strict majority of an item's votes for A or for B; other
  *    items excluded, coverage reported) with the sign of the automatic score difference (a
- *    difference of exactly 0 counts as disagreement), with a case-clustered bootstrap 95 % interval;
+ *    difference of exactly 0 counts as disagreement; a decisive item whose case has no automatic
+ *    score for one of its two models is excluded too, and counted as `unscored`), with a
+ *    case-clustered bootstrap 95 % interval;
  *  - model-level Spearman per dimension between human win rates and mean automatic scores, with an
  *    exact permutation p for up to 9 models and an asymptotic one above, and a case-clustered
  *    bootstrap interval (a case drawn k times enters the automatic means k times);
@@ -54,7 +56,14 @@ export interface AlignResult {
   overall_human: Record<string, number>;
   agreement: Record<
     string,
-    { rate: number | null; ci: [number, number] | null; coverage: number; n: number; items: number }
+    {
+      rate: number | null;
+      ci: [number, number] | null;
+      coverage: number;
+      n: number;
+      items: number;
+      unscored: number;
+    }
   >;
   spearman: Record<
     string,
@@ -190,6 +199,7 @@ export function align(
     }
     // per item: null when not decisive, else whether the automatic difference agrees
     const verdicts: { case_id: string; agrees: boolean | null }[] = [];
+    let unscored = 0;
     for (const item of items.values()) {
       const tally = new Map<string, number>();
       for (const v of item) tally.set(chosen(v), (tally.get(chosen(v)) ?? 0) + 1);
@@ -201,10 +211,13 @@ export function align(
       const loser = item[0]!.model_a === winner ? item[0]!.model_b : item[0]!.model_a;
       const sw = score.get(`${item[0]!.case_id}|${winner}|${d}`);
       const sl = score.get(`${item[0]!.case_id}|${loser}|${d}`);
-      verdicts.push({
-        case_id: item[0]!.case_id,
-        agrees: sw !== undefined && sl !== undefined && sw - sl > 0,
-      });
+      // a case the automatic side did not measure for one of the two (export-scores leaves it out) says nothing
+      if (sw === undefined || sl === undefined) {
+        unscored++;
+        verdicts.push({ case_id: item[0]!.case_id, agrees: null });
+        continue;
+      }
+      verdicts.push({ case_id: item[0]!.case_id, agrees: sw - sl > 0 });
     }
     const rate = (xs: readonly { agrees: boolean | null }[]) => {
       const dec = xs.filter((x) => x.agrees !== null);
@@ -220,6 +233,7 @@ export function align(
       coverage: items.size ? decisive / items.size : 0,
       n: decisive,
       items: items.size,
+      unscored,
     };
     // model-level Spearman: human win rate vs mean automatic score
     const ms = models.filter((m) => r.win_rates[d]![m] !== undefined);

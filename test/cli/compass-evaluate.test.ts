@@ -147,6 +147,83 @@ describe('kfbench compass evaluate / report', () => {
     expect(skip.stdout).toMatch(/only the videos every model has \(--missing skip\)/);
   });
 
+  it('export-scores writes per-case means over prompt modes that compass align reads; unmeasured values are left out', async () => {
+    const out = join(dir, 'out');
+    const jsonl = (f: string) =>
+      readFileSync(f, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+    const file = join(dir, 'scores.jsonl');
+    const r = await runCli(['compass', 'export-scores', '--results', out, '--out', file]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /^\d+ scores \(1 cases × 2 models × \d+ dimensions; \d+ not measured, left out\) → /,
+    );
+    const scores = jsonl(file);
+    const at = (model: string, dim: string) =>
+      scores.filter((s) => s.case_id === 'ot-03' && s.model === model && s.dimension === dim);
+    const resp = jsonl(join(out, 'response.jsonl')).filter((x) => x.model === 'faithful');
+    const evals = jsonl(join(out, 'evaluation.jsonl')).filter((x) => x.model === 'faithful');
+    expect(resp).toHaveLength(2);
+    expect(at('faithful', 'keyframe_fidelity')[0].score).toBeCloseTo(
+      (resp[0].groups.keyframe_fidelity + resp[1].groups.keyframe_fidelity) / 2,
+      12,
+    );
+    expect(at('faithful', 'overall')[0].score).toBeCloseTo(
+      (evals[0].overall.score + evals[1].overall.score) / 2,
+      12,
+    );
+    expect(at('faithful', 'ordering')).toHaveLength(1);
+    expect(at('cut', 'AMA')).toHaveLength(0); // not applicable to the minimal prompt cut has: never a 0
+    for (const s of scores) expect(typeof s.score).toBe('number');
+
+    const judgments = join(dir, 'judgments.jsonl');
+    writeFileSync(
+      judgments,
+      ['A', 'A', 'B']
+        .map((choice, i) =>
+          JSON.stringify({
+            case_id: 'ot-03',
+            model_a: 'faithful',
+            model_b: 'cut',
+            dimension: 'overall',
+            annotator: `h${i}`,
+            choice,
+          }),
+        )
+        .join('\n'),
+    );
+    const a = await runCli(['compass', 'align', '--judgments', judgments, '--scores', file, '--json']);
+    expect(a.code, a.stderr).toBe(0);
+    expect(JSON.parse(a.stdout).win_rates.overall.faithful).toBeCloseTo(2 / 3, 12);
+
+    const some = await runCli([
+      ...['compass', 'export-scores', '--results', out, '--out', join(dir, 'min.jsonl')],
+      ...['--modes', 'minimal', '--dimensions', 'overall,temporal_organization', '--json'],
+    ]);
+    expect(some.code, some.stderr).toBe(0);
+    expect(JSON.parse(some.stdout)).toMatchObject({
+      scores: 4,
+      dimensions: ['overall', 'temporal_organization'],
+    });
+    const bad = await runCli([
+      'compass',
+      'export-scores',
+      '--results',
+      out,
+      '--out',
+      file,
+      '--dimensions',
+      'beauty',
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--dimensions: beauty not in /);
+    const none = await runCli(['compass', 'export-scores', '--results', join(dir, 'nowhere'), '--out', file]);
+    expect(none.code).toBe(3);
+    expect(none.stderr).toMatch(/nowhere\/response\.jsonl: missing/);
+  });
+
   it('--dry-run prints frames, images and estimated tokens per call and in total; asks nothing', async () => {
     const before = emu.log.length;
     const r = await evaluate(emu, join(dir, 'dry'), ['faithful'], '--dry-run');

@@ -97,7 +97,7 @@ describe('kfbench judge (JSON shapes) and the cache', () => {
     [
       ['--judge', 'local:/nonexistent/reader.json'],
       2,
-      /does not exist: make one with `kfbench hero fit-reader/,
+      /does not exist: make one with `npx kfbench hero fit-reader/,
     ],
     [['--judge', 'openai:no-such-model@URL'], 4, /HTTP 404/],
     [

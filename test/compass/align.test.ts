@@ -60,7 +60,13 @@ describe('compass align', () => {
   });
 
   it('agreement over decisive majorities only, with coverage', () => {
-    expect(r.agreement.quality).toMatchObject({ rate: 2 / 3, coverage: 3 / 5, n: 3, items: 5 });
+    expect(r.agreement.quality).toMatchObject({ rate: 2 / 3, coverage: 3 / 5, n: 3, items: 5, unscored: 0 });
+  });
+
+  it('a decisive item without an automatic score for one of its models is left out and counted, not a disagreement', () => {
+    const partial = scores.filter((s) => !(s.case_id === 'c3' && s.model === 'X'));
+    const p = align(votes, partial, { B: 100, seed: 1 });
+    expect(p.agreement.quality).toMatchObject({ rate: 1, coverage: 2 / 5, n: 2, items: 5, unscored: 1 });
   });
 
   it('agreement has a case-clustered bootstrap interval', () => {

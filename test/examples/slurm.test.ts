@@ -3,7 +3,7 @@
  * test): `submit.sh track|hero|compass 3` runs a 3-shard array and its dependent job (track verify or
  * merge); the track's frames, and the merged hero and Compass outputs, are identical to an unsharded
  * run. Opt-in (KFBENCH_SLURM_TEST=1): it needs root, the two Debian packages and free ports, and
- * starts three daemons — see the README, "Slurm and Kubernetes".
+ * starts three daemons — see docs/sharding.md, "Slurm and Kubernetes".
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';

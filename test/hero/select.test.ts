@@ -147,8 +147,8 @@ describe('selection methods', () => {
     }
   });
 
-  it('the README names every method', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  it('docs/heroframe.md names every method', () => {
+    const readme = readFileSync(join(ROOT, 'docs', 'heroframe.md'), 'utf8');
     for (const m of METHODS) expect(readme).toContain(`\`${m.name}\``);
   });
 

@@ -64,7 +64,7 @@ export async function loadVerifyHashes(
 ): Promise<Map<string, { frame_idx: number; dhash: string }[]>> {
   const file = datasetPaths(root).verifyDhash;
   if (!existsSync(file))
-    throw new BadInputError('missing: rebuild it with `kfbench hero track make-index`', { file });
+    throw new BadInputError('missing: rebuild it with `npx kfbench hero track make-index`', { file });
   const out = new Map<string, { frame_idx: number; dhash: string }[]>();
   for await (const l of readJsonl(file, VerifyRow)) {
     const list = out.get(l.value.movie_id) ?? [];

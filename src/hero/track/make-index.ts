@@ -28,9 +28,12 @@ export async function makeIndex(o: {
   const films = [...ds.timelines.keys()].sort();
   for (const m of films) {
     if (!(await isFilmDone(o.track, m, ds.timelines.get(m)!.frameCount)))
-      throw new BadInputError(`film ${m} is not completely rebuilt: run hero track rebuild first`, {
-        file: o.track,
-      });
+      throw new BadInputError(
+        `film ${m} is not completely rebuilt: run npx kfbench hero track rebuild first`,
+        {
+          file: o.track,
+        },
+      );
   }
   const p = datasetPaths(o.data);
   let frames = 0;

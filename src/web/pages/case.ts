@@ -75,7 +75,7 @@ ${METRICS.map((m) => html`<td class="${r.scores[m] < 0.5 ? 'low' : ''}">${f3(r.s
 function checklistSection(r: CompassResults, c: LoadedCase, mode: PromptMode, model: string): Html {
   const ev = r.evaluations.get(videoKey(c.case_id, model, mode));
   if (!ev)
-    return html`<p class="empty">No video-quality evaluation in ${r.label} (run <code>compass evaluate</code>).</p>`;
+    return html`<p class="empty">No video-quality evaluation in ${r.label} (run <code>npx kfbench compass evaluate</code>).</p>`;
   return html`<div class="checklist">${QUALITY_METRICS.map((m) => {
     const q = ev.quality.metrics[m] as QualityMetricReport | undefined;
     if (!q) return '';

@@ -114,7 +114,7 @@ function rubricSection(
   proposals: ProposalRow[],
 ): Html {
   if (!rubric?.criteria.length && !rubric?.pruned_by_phase_b?.length && !proposals.length)
-    return html`<section id="rubric"><h2>Rubric</h2><p class="empty">No rubric for this film (build with <code>hero build --learn-rubric</code>).</p></section>`;
+    return html`<section id="rubric"><h2>Rubric</h2><p class="empty">No rubric for this film (build with <code>npx kfbench hero build --learn-rubric</code>).</p></section>`;
   const rounds = [
     ...new Set([...(rubric?.criteria ?? []).map((c) => c.round), ...proposals.map((p) => p.round)]),
   ].sort((a, b) => a - b);

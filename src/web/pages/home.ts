@@ -135,7 +135,7 @@ function compassBoard(r: CompassResults): Html {
     );
   }
   return html`<section class="board" data-results="${r.label}"><h3>${r.label}</h3>
-<p class="meta">${r.summary ? html`embedder <code>${r.summary.embedder}</code>, γ = ${r.summary.gamma}` : ''}${r.leaderboard ? html` · judge <code>${r.leaderboard.judge}</code>, ${r.leaderboard.runs} run(s)` : html` · keyframe response only (no <code>leaderboard.json</code>: run <code>compass evaluate</code> for video quality)`} · whiskers: 95 % bootstrap interval over cases</p>
+<p class="meta">${r.summary ? html`embedder <code>${r.summary.embedder}</code>, γ = ${r.summary.gamma}` : ''}${r.leaderboard ? html` · judge <code>${r.leaderboard.judge}</code>, ${r.leaderboard.runs} run(s)` : html` · keyframe response only (no <code>leaderboard.json</code>: run <code>npx kfbench compass evaluate</code> for video quality)`} · whiskers: 95 % bootstrap interval over cases</p>
 <div class="charts">${charts}</div>
 ${r.leaderboard ? qualityTables(r.leaderboard) : ''}
 ${r.summary ? responseTables(r.summary) : ''}

@@ -1,0 +1,39 @@
+/** `kfbench compass export-scores`: per-case automatic scores for `compass align`. */
+import type { Command } from 'commander';
+import { exportScores } from '../compass/export-scores.js';
+import { writeJsonl } from '../store/jsonl.js';
+import { printJson, printLines } from './output.js';
+
+const list = (v: string | undefined) =>
+  v
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+export function registerCompassExport(compass: Command): void {
+  compass
+    .command('export-scores')
+    .description(
+      'write the per-case, per-dimension automatic scores of a score/evaluate folder, as compass align --scores reads them',
+    )
+    .requiredOption('--results <dir>', 'a compass score or compass evaluate --out folder')
+    .requiredOption('--out <file>', 'JSONL {case_id, model, dimension, score}')
+    .option(
+      '--dimensions <d,…>',
+      'only these (default: every one found: the response metrics and groups; after evaluate also SVQ … AVC, the quality groups and overall)',
+    )
+    .option('--modes <m,…>', 'only these prompt modes (default: all; a case scores the mean over them)')
+    .option('--json', 'print JSON')
+    .action(
+      async (o: { results: string; out: string; dimensions?: string; modes?: string; json?: boolean }) => {
+        const r = await exportScores(o.results, { dimensions: list(o.dimensions), modes: list(o.modes) });
+        await writeJsonl(o.out, r.scores);
+        const { scores, ...rest } = r;
+        if (o.json) return printJson({ ...rest, scores: scores.length, out: o.out });
+        printLines([
+          `${scores.length} scores (${r.cases} cases × ${r.models.length} models × ${r.dimensions.length} dimensions${r.omitted ? `; ${r.omitted} not measured, left out` : ''}) → ${o.out}`,
+          `dimensions: ${r.dimensions.join(', ')}`,
+        ]);
+      },
+    );
+}

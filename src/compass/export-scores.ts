@@ -1,0 +1,110 @@
+/**
+ * `compass export-scores`: the per-case automatic scores `compass align` reads
+ * (`{case_id, model, dimension, score}` per line) from a `compass score` or `compass evaluate`
+ * folder. Dimensions: the six keyframe-response metrics and their two groups (response.jsonl);
+ * with evaluation.jsonl also the quality metrics (SVQ … AVC), their groups and `overall`. A case's
+ * score is the mean over its prompt modes (and runs) of the values that were measured; a
+ * (case, model, dimension) with none — unresolved, not measured, not applicable — is left out and
+ * counted, never written as 0.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { BadInputError, UsageError } from '../errors.js';
+import { readJsonl } from '../store/jsonl.js';
+import type { AutoScore } from './align.js';
+
+const num = z.number().nullable();
+/** The fields of a response.jsonl row read here (the rest is kept by the writer's own format). */
+const ResponseScores = z.looseObject({
+  case_id: z.string().min(1),
+  model: z.string().min(1),
+  prompt_mode: z.string().min(1),
+  metrics: z.record(z.string(), z.number()),
+  groups: z.record(z.string(), z.number()),
+});
+/** The fields of an evaluation.jsonl row read here. */
+const EvaluationScores = z.looseObject({
+  case_id: z.string().min(1),
+  model: z.string().min(1),
+  prompt_mode: z.string().min(1),
+  quality: z.looseObject({
+    metrics: z.record(z.string(), z.looseObject({ score: num })),
+    groups: z.record(z.string(), z.looseObject({ score: num })),
+  }),
+  overall: z.looseObject({ score: num }),
+});
+
+export interface ExportOptions {
+  /** Only these dimensions (default: every one found). */
+  dimensions?: readonly string[];
+  /** Only these prompt modes (default: all). */
+  modes?: readonly string[];
+}
+
+export interface ExportResult {
+  scores: AutoScore[];
+  dimensions: string[];
+  models: string[];
+  cases: number;
+  /** (case, model, dimension) triples with no measured value in any prompt mode or run. */
+  omitted: number;
+}
+
+export async function exportScores(dir: string, o: ExportOptions = {}): Promise<ExportResult> {
+  const rf = join(dir, 'response.jsonl');
+  if (!existsSync(rf))
+    throw new BadInputError('missing (give a compass score or compass evaluate --out folder)', { file: rf });
+  const values = new Map<string, (number | null)[]>();
+  const add = (c: string, m: string, d: string, v: number | null) => {
+    const k = JSON.stringify([c, m, d]);
+    const list = values.get(k) ?? [];
+    list.push(v);
+    values.set(k, list);
+  };
+  const keep = (mode: string) => !o.modes || o.modes.includes(mode);
+  for await (const { value: r } of readJsonl(rf, ResponseScores)) {
+    if (!keep(r.prompt_mode)) continue;
+    for (const [d, v] of [...Object.entries(r.groups), ...Object.entries(r.metrics)])
+      add(r.case_id, r.model, d, v);
+  }
+  const ef = join(dir, 'evaluation.jsonl');
+  if (existsSync(ef))
+    for await (const { value: r } of readJsonl(ef, EvaluationScores)) {
+      if (!keep(r.prompt_mode)) continue;
+      for (const [d, v] of [...Object.entries(r.quality.groups), ...Object.entries(r.quality.metrics)])
+        add(r.case_id, r.model, d, v.score);
+      add(r.case_id, r.model, 'overall', r.overall.score);
+    }
+  const found = [...new Set([...values.keys()].map((k) => (JSON.parse(k) as string[])[2]!))];
+  if (o.dimensions) {
+    const unknown = o.dimensions.filter((d) => !found.includes(d));
+    if (unknown.length)
+      throw new UsageError(
+        `--dimensions: ${unknown.join(', ')} not in ${dir} (it has ${found.sort().join(', ')})`,
+      );
+  }
+  const wanted = new Set(o.dimensions ?? found);
+  const scores: AutoScore[] = [];
+  let omitted = 0;
+  for (const [k, vs] of values) {
+    const [case_id, model, dimension] = JSON.parse(k) as [string, string, string];
+    if (!wanted.has(dimension)) continue;
+    const measured = vs.filter((v): v is number => v !== null);
+    if (!measured.length) {
+      omitted++;
+      continue;
+    }
+    scores.push({ case_id, model, dimension, score: measured.reduce((a, b) => a + b, 0) / measured.length });
+  }
+  if (!scores.length) throw new BadInputError('no scores to export', { file: rf });
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  scores.sort((a, b) => cmp(a.case_id, b.case_id) || cmp(a.model, b.model) || cmp(a.dimension, b.dimension));
+  return {
+    scores,
+    dimensions: [...wanted].sort(),
+    models: [...new Set(scores.map((s) => s.model))].sort(),
+    cases: new Set(scores.map((s) => s.case_id)).size,
+    omitted,
+  };
+}
