@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import { runPool } from '../concurrency/pool.js';
 import type { Embedder } from '../embed/embedder.js';
-import { KfbenchError } from '../errors.js';
+import { BadInputError } from '../errors.js';
 import type { ShotOptions } from '../media/shots.js';
 import { type OnProgress, phaseReporter } from '../progress.js';
 import { mean } from '../stats/mean.js';
@@ -118,7 +118,9 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
         else progress.done(label);
         return { kind: 'row', row, cached };
       } catch (e) {
-        if (!(e instanceof KfbenchError)) throw e;
+        // only bad input makes a failed (zero) row: a cancelled run, a spent call budget or a
+        // backend that is down (the judge segmenter's) stop the run instead of scoring 0
+        if (!(e instanceof BadInputError)) throw e;
         progress.failed(label, e.message);
         return { kind: 'failed', video: j.video, error: e.message, row: zero('failed') };
       }

@@ -17,7 +17,8 @@ import { ROOT, tempDir } from '../support/paths.js';
 async function runsAndServes(line: string): Promise<void> {
   const child = spawn('sh', ['-c', `exec ${line}`], {
     cwd: ROOT,
-    env: { ...process.env, KFBENCH_PORT: '0' },
+    // a private npm cache: npx links the project into its cache, which other npx runs may be writing
+    env: { ...process.env, KFBENCH_PORT: '0', npm_config_cache: tempDir('kfbench-npx-cache-') },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own process group: npx runs the server under a shell that passes no signal on
   });

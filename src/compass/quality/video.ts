@@ -140,7 +140,8 @@ export async function judgeVideoQuality(a: {
   const groups = (Object.values(QUALITY_GROUPS) as readonly (readonly QualityMetric[])[])
     .map((group) => group.filter((m) => metrics[m] === undefined))
     .filter((ask) => ask.length > 0);
-  const replies = await Promise.all(
+  // every group's call settles before the video's task does (none left on the wire)
+  const settled = await Promise.allSettled(
     groups.map((ask) =>
       judgeGroup(a.judge, {
         c: a.c,
@@ -157,6 +158,11 @@ export async function judgeVideoQuality(a: {
           : ` at ${o.fps} fps`,
       }),
     ),
+  );
+  const failedGroup = settled.find((r) => r.status === 'rejected');
+  if (failedGroup) throw failedGroup.reason;
+  const replies = settled.map(
+    (r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof judgeGroup>>>).value,
   );
   for (const r of replies) {
     for (const j of r.judgements) {
