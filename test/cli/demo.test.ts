@@ -13,12 +13,22 @@ import {
 } from '../support/contracts.js';
 import { ROOT, tempDir } from '../support/paths.js';
 
+/** The environment without an enclosing `npx -c`'s call, which a nested npx would take for its own. */
+function withoutNpxCall(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { npm_config_call: _call, ...rest } = env;
+  return rest;
+}
+
 /** Runs a printed `npx kfbench serve …` line in a shell from the repository root, fetches its home page, stops it. */
 async function runsAndServes(line: string): Promise<void> {
   const child = spawn('sh', ['-c', `exec ${line}`], {
     cwd: ROOT,
     // a private npm cache: npx links the project into its cache, which other npx runs may be writing
-    env: { ...process.env, KFBENCH_PORT: '0', npm_config_cache: tempDir('kfbench-npx-cache-') },
+    env: {
+      ...withoutNpxCall(process.env),
+      KFBENCH_PORT: '0',
+      npm_config_cache: tempDir('kfbench-npx-cache-'),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own process group: npx runs the server under a shell that passes no signal on
   });
