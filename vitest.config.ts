@@ -11,6 +11,9 @@ export default defineConfig({
     testTimeout: HANG_MS,
     hookTimeout: HANG_MS,
     pool: 'forks',
+    // one more worker than cores: many tests wait on ffmpeg, the emulator or the browser, and a
+    // third worker fills that wait (measured: see README, "Development")
+    maxWorkers: 3,
     reporters: ['default'],
   },
 });
