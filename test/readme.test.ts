@@ -5,7 +5,6 @@
  * VLM emulator in place of the reader and the hosted judge. Every other path is moved into this
  * run's own folder. A `serve` line is started, its home page fetched, and stopped.
  */
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { runCli } from './support/cli.js';
 import { sharedMiniCompass } from './support/mini-compass.js';
 import { sharedMiniHero, TEST_FILMS } from './support/mini-hero.js';
 import { ROOT, tempDir } from './support/paths.js';
+import { servesHome } from './support/serve.js';
 
 /** The README's `npx kfbench …` lines, in order, as argument lists. */
 function readmeLines(): string[][] {
@@ -123,33 +123,7 @@ function args(line: readonly string[]): string[] {
 
 /** Starts a `serve` line, fetches its home page, stops it. */
 async function serves(a: string[]): Promise<string> {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli', 'bin.js'), ...a], {
-    cwd: ROOT,
-    env: { ...process.env, KFBENCH_PORT: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (c: Buffer) => {
-    stderr += c.toString();
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /viewer at (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-  });
-  try {
-    const res = await fetch(url);
-    expect(res.status).toBe(200);
-    return await res.text();
-  } finally {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  return (await servesHome(process.execPath, [join(ROOT, 'dist', 'cli', 'bin.js'), ...a])).page;
 }
 
 describe('README walkthroughs', () => {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +10,8 @@ import {
   checkContracts,
   HERO_CONTRACTS,
 } from '../support/contracts.js';
-import { ROOT, tempDir } from '../support/paths.js';
+import { tempDir } from '../support/paths.js';
+import { servesHome } from '../support/serve.js';
 
 /** The environment without an enclosing `npx -c`'s call, which a nested npx would take for its own. */
 function withoutNpxCall(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -21,41 +21,13 @@ function withoutNpxCall(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 /** Runs a printed `npx kfbench serve …` line in a shell from the repository root, fetches its home page, stops it. */
 async function runsAndServes(line: string): Promise<void> {
-  const child = spawn('sh', ['-c', `exec ${line}`], {
-    cwd: ROOT,
-    // a private npm cache: npx links the project into its cache, which other npx runs may be writing
-    env: {
-      ...withoutNpxCall(process.env),
-      KFBENCH_PORT: '0',
-      npm_config_cache: tempDir('kfbench-npx-cache-'),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true, // its own process group: npx runs the server under a shell that passes no signal on
+  // a private npm cache: npx links the project into its cache, which other npx runs may be writing
+  const { page, stderr } = await servesHome('sh', ['-c', `exec ${line}`], {
+    env: { ...withoutNpxCall(process.env), npm_config_cache: tempDir('kfbench-npx-cache-') },
+    detached: true,
   });
-  let stderr = '';
-  child.stderr.on('data', (c: Buffer) => {
-    stderr += c.toString();
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /viewer at (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`${line} exited ${code}: ${stderr}`)));
-  });
-  try {
-    const res = await fetch(url);
-    expect(res.status).toBe(200);
-    const page = await res.text();
-    expect(page).toMatch(/faithful/);
-    expect(stderr).not.toMatch(/kfbench serve: (HeroFrame|Compass):/);
-  } finally {
-    const exited = new Promise((r) => child.once('exit', r));
-    process.kill(-child.pid!, 'SIGTERM');
-    await exited;
-  }
+  expect(page).toMatch(/faithful/);
+  expect(stderr).not.toMatch(/kfbench serve: (HeroFrame|Compass):/);
 }
 
 describe('kfbench demo', () => {
