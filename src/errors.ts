@@ -79,3 +79,73 @@ export class CancelledError extends KfbenchError {
 export function isKfbenchError(e: unknown): e is KfbenchError {
   return e instanceof KfbenchError;
 }
+
+/**
+ * An error as plain data, to cross a thread boundary (`postMessage` clones an Error subclass as a
+ * bare Error, losing its class, code, file and line): `reviveError` makes the same class again.
+ */
+export interface ErrorData {
+  name: string;
+  message: string;
+  stack?: string | undefined;
+  code?: ErrorCode | undefined;
+  file?: string | undefined;
+  line?: number | undefined;
+  failed?: string[] | undefined;
+}
+
+export function errorData(e: unknown): ErrorData {
+  if (!(e instanceof Error)) return { name: 'Error', message: String(e) };
+  return {
+    name: e.name,
+    message: e.message,
+    stack: e.stack,
+    ...(e instanceof KfbenchError ? { code: e.code } : {}),
+    ...(e instanceof BadInputError ? { file: e.file, line: e.line } : {}),
+    ...(e instanceof PartialError ? { failed: [...e.failed] } : {}),
+  };
+}
+
+const BUILTIN_ERRORS: Record<string, new (message: string) => Error> = {
+  Error,
+  TypeError,
+  RangeError,
+  SyntaxError,
+  ReferenceError,
+  EvalError,
+  URIError,
+};
+
+function kfbenchError(d: ErrorData & { code: ErrorCode }): KfbenchError {
+  switch (d.code) {
+    case 'USAGE':
+      return new UsageError(d.message);
+    case 'BAD_INPUT': {
+      const e = new BadInputError(d.message, {
+        ...(d.file !== undefined ? { file: d.file } : {}),
+        ...(d.line !== undefined ? { line: d.line } : {}),
+      });
+      e.message = d.message; // as it was: the constructor put the file in front once more
+      return e;
+    }
+    case 'BACKEND':
+      return new BackendError(d.message);
+    case 'PARTIAL':
+      return new PartialError(d.message, d.failed ?? []);
+    case 'CANCELLED':
+      return new CancelledError(d.message);
+    default:
+      return new KfbenchError(d.code, d.message);
+  }
+}
+
+/**
+ * The error `errorData` described: a kfbench error as the class of its code (with its message,
+ * file, line and name), any other as a built-in Error class of that name (else a plain Error).
+ */
+export function reviveError(d: ErrorData): Error {
+  const e = d.code ? kfbenchError({ ...d, code: d.code }) : new (BUILTIN_ERRORS[d.name] ?? Error)(d.message);
+  if (e.name !== d.name) e.name = d.name;
+  if (d.stack !== undefined) e.stack = d.stack;
+  return e;
+}

@@ -19,10 +19,12 @@ import { leaderboardText } from '../report/compass.js';
 import { textTable } from '../report/table.js';
 import { parseShard, writeShardRecord } from '../store/shards.js';
 import {
+  JOBS_HELP,
   type MetricFlags,
   MISSING_HELP,
   metricFlags,
   missingPolicy,
+  parseJobs,
   parseModes,
   partial,
   responseOptions,
@@ -80,6 +82,7 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
           '--max-calls <n>',
           'make at most this many judge calls, checklists included (exit 5; run again to resume)',
         )
+        .option('--jobs <n>', JOBS_HELP, '1')
         .option('--dry-run', 'count the judge calls needed and cached, spend none'),
     ),
   );
@@ -101,6 +104,7 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
           judgeAudio?: boolean;
           maxTokens: string;
           maxCalls?: string;
+          jobs: string;
           dryRun?: boolean;
           shard?: string;
           caseIds?: string[];
@@ -110,6 +114,7 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
       const int = (name: string, v: string, min: number) =>
         parseNumberFlag(name, v, (n) => Number.isInteger(n) && n >= min);
       const runs = int('--runs', o.runs, 1);
+      const jobs = parseJobs(o.jobs);
       const missing = missingPolicy(o.missing);
       const segmenter = segmenterKind(o.segmenter);
       const quality = {
@@ -165,6 +170,7 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
             cache,
             runs,
             concurrency: settings.concurrency,
+            jobs,
             signal,
             ...(segmenter === 'judge' ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe) } : {}),
             ...(o.maxCalls ? { maxCalls: int('--max-calls', o.maxCalls, 0) } : {}),

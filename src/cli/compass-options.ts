@@ -129,6 +129,14 @@ export function segmenterKind(v: string): SegmenterKind {
 export const SEGMENTER_HELP =
   'what cuts a video into shots: pixel (the shot detector) or judge (the published evaluator: edit boundaries by an MLLM)';
 
+export const JOBS_HELP =
+  'videos scanned at once (from 2, each in a worker thread with its own decoder and embedder; an ONNX session gets cores/N threads unless --threads)';
+
+/** `--jobs N`: a whole number ≥ 1. */
+export function parseJobs(v: string): number {
+  return parseNumberFlag('--jobs', v, (n) => Number.isInteger(n) && n >= 1);
+}
+
 export function missingPolicy(v: string): MissingPolicy {
   return oneOf('--missing', v, ['zero', 'skip'] as const);
 }
@@ -153,7 +161,7 @@ export function folderFlags(cmd: Command): Command {
       )
       .option('--cache <file>', 'scan cache (default: <out>/scan-cache.sqlite)')
       .option('--no-cache', 'do not read or write the scan cache')
-      .option('--jobs <n>', 'videos scanned at once (each a decoder and the embedder)', '1'),
+      .option('--jobs <n>', JOBS_HELP, '1'),
   );
 }
 

@@ -28,6 +28,7 @@ import {
   missingPolicy,
   type OneCaseFlags,
   oneCaseOptions,
+  parseJobs,
   parseModes,
   partial,
   responseOptions,
@@ -93,7 +94,7 @@ async function runFolder(o: FolderFlags, impls: CliImpls) {
       scan,
       cache,
       ...(judge ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe) } : {}),
-      jobs: parseNumberFlag('--jobs', o.jobs, (n) => Number.isInteger(n) && n >= 1),
+      jobs: parseJobs(o.jobs),
       onProgress: shown.onProgress,
     });
     shown.close();

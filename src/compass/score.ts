@@ -20,6 +20,7 @@ import type { ResponseOptions, ScanOptions } from './response/options.js';
 import { METRICS, type MetricScores, scoreResponse, zeroResponse } from './response/report.js';
 import type { ScanTimings } from './response/scan.js';
 import { cachedScan, type ScanCache } from './response/scan-cache.js';
+import { ScanPool } from './response/scan-pool.js';
 import type { MissingPolicy, ResponseRow, ResponseSummary, SummaryCell, VideoStatus } from './results.js';
 import type { SegmentFn } from './segment.js';
 
@@ -47,7 +48,10 @@ export interface ScoreInput {
   cache?: ScanCache | undefined;
   /** Segment with the judge (seed E.2) instead of the pixel detector; absent = pixel. */
   segment?: SegmentFn | undefined;
-  /** Videos scanned at once (`--jobs`, 1 by default); rows keep the sequential order. */
+  /**
+   * Videos scanned at once (`--jobs`, 1 by default); rows keep the sequential order. Above 1 each
+   * scan runs in a worker thread of its own (scan-pool.ts) when the embedder has a `spec`.
+   */
   jobs?: number;
   signal?: AbortSignal | undefined;
   /** Phase `scan`: one item per expected video (a cache hit when its scan was kept; a failure when it does not decode). */
@@ -75,9 +79,12 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
   };
   const progress = phaseReporter(o.onProgress, 'scan', 'videos');
   progress.start(jobs.length);
+  const concurrency = Math.max(1, o.jobs ?? 1);
+  // the cache lookups, the judge segmenter and the progress stay in this thread
+  const pool = ScanPool.open(o.embedder, concurrency);
   const scanned = await runPool(
     jobs,
-    async (j): Promise<Outcome> => {
+    async (j, _i, signal): Promise<Outcome> => {
       const label = `${j.model}/${j.c.case_id}__${j.mode}`;
       const meta = {
         model: j.model,
@@ -104,6 +111,7 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
           o.shots ?? {},
           o.cache,
           run.timings,
+          pool?.scanFn(signal),
         );
         const seg = o.segment ? await o.segment(j.c, j.video, scan.shots) : undefined;
         const report = scoreResponse(j.c, seg ? { ...scan, shots: seg.shots } : scan, o.embedder, o.response);
@@ -125,8 +133,8 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
         return { kind: 'failed', video: j.video, error: e.message, row: zero('failed') };
       }
     },
-    { concurrency: Math.max(1, o.jobs ?? 1), signal: o.signal },
-  );
+    { concurrency, signal: o.signal },
+  ).finally(() => pool?.close());
   progress.finish();
   // in job order, whatever order the scans finished in; missing and failed videos score 0
   for (const r of scanned.results) {

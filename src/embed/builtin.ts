@@ -116,6 +116,7 @@ export function createBuiltinEmbedder(): Embedder {
     version: BUILTIN_VERSION,
     config: { size: S, grid: G },
     defaultThreshold: BUILTIN_THRESHOLD,
+    spec: { name: 'builtin' },
     inputSize: () => ({ width: S, height: S }),
     async embed(images) {
       const out: Float32Array[] = [];

@@ -1,5 +1,15 @@
 /** The embedder port: images → L2-normalised vectors. Backends live in one file each. */
 import type { RawImage } from '../media/raw.js';
+import type { OnnxOptions } from './onnx.js';
+
+/**
+ * How to make an embedder again from plain (structured-cloneable) data, e.g. in a worker thread:
+ * the name `createEmbedder` (registry.ts) takes — `builtin`, `onnx:PATH` — and its options.
+ */
+export interface EmbedderSpec {
+  readonly name: string;
+  readonly options?: Readonly<OnnxOptions> | undefined;
+}
 
 export interface Embedder {
   /** Stable name, e.g. `builtin` or `onnx:dinov2-small`. Enters every cache key. */
@@ -10,6 +20,11 @@ export interface Embedder {
   readonly config: Readonly<Record<string, unknown>>;
   /** The embedder's own default match threshold, when it has one (the builtin does). */
   readonly defaultThreshold: number | undefined;
+  /**
+   * How to make this embedder again (in a worker thread, say); absent for one that cannot be
+   * (a wrapper with its own state, a test double): the caller then keeps to this one.
+   */
+  readonly spec?: EmbedderSpec | undefined;
   /**
    * The frame size this embedder would resize a w×h video frame to first (so a video reader can
    * have ffmpeg scale frames once, in C); the embedder still accepts any size.

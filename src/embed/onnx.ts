@@ -228,6 +228,7 @@ export async function loadOnnxEmbedder(modelPath: string, opts: OnnxOptions = {}
       pooling,
     },
     defaultThreshold: pre.threshold,
+    spec: { name: `onnx:${modelPath}`, options: structuredClone(opts) },
     inputSize(w, h) {
       if (pre.resize === 'squash') return { width: W, height: H };
       const k = Math.max(W / w, H / h); // shorter side to the input, then the model's crop

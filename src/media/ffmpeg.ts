@@ -3,7 +3,7 @@
  *
  * Binaries come from `FFMPEG_PATH` / `FFPROBE_PATH` when set, else from `PATH`.
  */
-import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { BackendError, BadInputError } from '../errors.js';
 
@@ -16,6 +16,46 @@ export function ffprobeBinary(): string {
   const ff = process.env.FFMPEG_PATH;
   if (ff && /ffmpeg$/.test(ff)) return ff.replace(/ffmpeg$/, 'ffprobe');
   return 'ffprobe';
+}
+
+/** The processes this module started (in this thread) that have not exited yet. */
+const running = new Set<ChildProcess>();
+/** Set by `stopProcesses`: this thread starts no more. */
+let stopped = false;
+
+function track<C extends ChildProcess>(child: C): C {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  child.once('error', () => running.delete(child));
+  return child;
+}
+
+/** Called before every spawn: once `stopProcesses` ran, starting one fails (as a start error). */
+function mayStart(): void {
+  if (stopped) throw new Error('this thread is stopping, it starts no more processes');
+}
+
+/**
+ * For a thread that is about to end (a worker being stopped): from now on this thread starts no
+ * ffmpeg or ffprobe (a start fails), every one it started that is still running is killed
+ * (SIGKILL), and the returned promise resolves once they have exited — so none is left running,
+ * or unreaped, when the thread ends. Resolves to how many were killed.
+ */
+export async function stopProcesses(): Promise<number> {
+  stopped = true;
+  const live = [...running].filter(
+    (c) => c.pid !== undefined && c.exitCode === null && c.signalCode === null,
+  );
+  await Promise.all(
+    live.map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          c.once('exit', () => resolve());
+          if (!c.kill('SIGKILL') && (c.exitCode !== null || c.signalCode !== null)) resolve();
+        }),
+    ),
+  );
+  return live.length;
 }
 
 /** Keep the last `max` characters of a process's stderr: enough to explain a failure. */
@@ -59,7 +99,8 @@ async function runCollect(
   return new Promise((resolve, reject) => {
     let child: ChildProcessByStdio<null, Readable, Readable>;
     try {
-      child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      mayStart();
+      child = track(spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
     } catch (e) {
       reject(spawnError(bin, e as NodeJS.ErrnoException));
       return;
@@ -148,9 +189,12 @@ export async function* ffmpegRawFrames(opts: RawPipeOptions): AsyncGenerator<Buf
   const bin = ffmpegBinary();
   let child: ChildProcessByStdio<Writable | null, Readable, Readable>;
   try {
-    child = spawn(bin, ['-hide_banner', '-nostdin', '-v', 'error', ...opts.args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }) as ChildProcessByStdio<null, Readable, Readable>;
+    mayStart();
+    child = track(
+      spawn(bin, ['-hide_banner', '-nostdin', '-v', 'error', ...opts.args], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }) as ChildProcessByStdio<null, Readable, Readable>,
+    );
   } catch (e) {
     throw spawnError(bin, e as NodeJS.ErrnoException);
   }
@@ -218,9 +262,12 @@ async function pipeThrough(
   const bin = ffmpegBinary();
   let child: ChildProcessByStdio<Writable, Readable | null, Readable>;
   try {
-    child = spawn(bin, ['-hide_banner', '-nostdin', '-v', 'error', ...args], {
-      stdio: ['pipe', collect ? 'pipe' : 'ignore', 'pipe'],
-    }) as ChildProcessByStdio<Writable, Readable | null, Readable>;
+    mayStart();
+    child = track(
+      spawn(bin, ['-hide_banner', '-nostdin', '-v', 'error', ...args], {
+        stdio: ['pipe', collect ? 'pipe' : 'ignore', 'pipe'],
+      }) as ChildProcessByStdio<Writable, Readable | null, Readable>,
+    );
   } catch (e) {
     throw spawnError(bin, e as NodeJS.ErrnoException);
   }

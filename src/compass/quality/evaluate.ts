@@ -55,6 +55,8 @@ export interface EvaluateInput {
   maxCalls?: number | undefined;
   /** Judge calls in flight at once (the backend's own limit still applies); 16 by default. */
   concurrency?: number;
+  /** Videos scanned at once in the response phase (`--jobs`, see scoreModels); 1 by default. */
+  jobs?: number;
   /** Ctrl-C: no new call starts once it aborts. */
   signal?: AbortSignal | undefined;
   /**
@@ -101,6 +103,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
     scan: o.scan,
     cache: o.cache,
     segment: o.segment,
+    jobs: o.jobs,
     signal: o.signal,
     onProgress: o.onProgress,
   });

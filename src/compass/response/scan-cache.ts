@@ -12,6 +12,15 @@ import { Scan } from '../results.js';
 import { DEFAULT_SCAN_OPTIONS, type ScanOptions } from './options.js';
 import { type ScanInput, type ScanTimings, scanVideo } from './scan.js';
 
+/** What makes a scan the cache does not hold: `scanVideo` in this thread, or a worker's (scan-pool.ts). */
+export type ScanFn = (
+  input: ScanInput,
+  embedder: Embedder,
+  opts: ScanOptions,
+  shotOpts: Partial<ShotOptions>,
+  timings?: ScanTimings,
+) => Promise<Scan>;
+
 /** v3: the key holds the resolved shot options (v2 held the caller's partial ones). */
 export const SCAN_CACHE_NAMESPACE = 'kfbench/compass-scan/v3';
 
@@ -67,7 +76,10 @@ export async function scanKey(
   });
 }
 
-/** A scan from the cache when it holds one, else a fresh scan that is then stored. */
+/**
+ * A scan from the cache when it holds one, else a fresh scan by `scan` (`scanVideo` unless given)
+ * that is then stored. The cache is read and written in the calling thread only.
+ */
 export async function cachedScan(
   input: ScanInput,
   embedder: Embedder,
@@ -75,9 +87,10 @@ export async function cachedScan(
   shotOpts: Partial<ShotOptions>,
   cache: ScanCache | undefined,
   timings?: ScanTimings,
+  scan: ScanFn = scanVideo,
 ): Promise<{ scan: Scan; cached: boolean }> {
   const o = { ...DEFAULT_SCAN_OPTIONS, ...opts };
-  if (!cache) return { scan: await scanVideo(input, embedder, o, shotOpts, timings), cached: false };
+  if (!cache) return { scan: await scan(input, embedder, o, shotOpts, timings), cached: false };
   const key = await scanKey(input, embedder, o, shotOpts);
   const hit = cache.get(key);
   if (hit) {
@@ -85,7 +98,7 @@ export async function cachedScan(
     return { scan: hit, cached: true };
   }
   cache.misses++;
-  const scan = await scanVideo(input, embedder, o, shotOpts, timings);
-  cache.put(key, scan);
-  return { scan, cached: false };
+  const fresh = await scan(input, embedder, o, shotOpts, timings);
+  cache.put(key, fresh);
+  return { scan: fresh, cached: false };
 }

@@ -1,0 +1,59 @@
+/** Typed errors as plain data and back (a worker thread's error reaching the main thread). */
+import { describe, expect, it } from 'vitest';
+import {
+  BackendError,
+  BadInputError,
+  CancelledError,
+  errorData,
+  KfbenchError,
+  PartialError,
+  reviveError,
+  UsageError,
+} from '../src/errors.js';
+import { CallBudgetSpent } from '../src/judge/judge.js';
+
+/** Through `postMessage`'s structured clone, as a worker's answer goes. */
+const across = (e: unknown) => reviveError(structuredClone(errorData(e)));
+
+describe('errorData / reviveError', () => {
+  it('a BadInputError comes back as one, with its file, line and message as they were', () => {
+    const e = new BadInputError('has no decodable frames', { file: '/v/a.mp4', line: 3 });
+    const back = across(e);
+    expect(back).toBeInstanceOf(BadInputError);
+    expect(back).toMatchObject({ message: '/v/a.mp4:3: has no decodable frames', file: '/v/a.mp4', line: 3 });
+    expect((back as BadInputError).code).toBe('BAD_INPUT');
+    expect((back as BadInputError).exitCode).toBe(3);
+    expect(back.stack).toBe(e.stack);
+    const bare = across(new BadInputError('no file named'));
+    expect(bare).toMatchObject({ message: 'no file named', file: undefined, line: undefined });
+  });
+
+  it('every kfbench class keeps its class, code and fields; a subclass keeps its name and code', () => {
+    for (const e of [
+      new UsageError('--jobs must be a whole number'),
+      new BackendError('ffprobe was not found'),
+      new CancelledError('stop here'),
+      new PartialError('2 failed', ['a', 'b']),
+      new KfbenchError('INTERNAL', 'a bug'),
+    ]) {
+      const back = across(e);
+      expect(back.constructor).toBe(e.constructor);
+      expect(back).toMatchObject({ name: e.name, message: e.message, code: e.code });
+    }
+    expect((across(new PartialError('x', ['a'])) as PartialError).failed).toEqual(['a']);
+    const spent = across(new CallBudgetSpent(5));
+    expect(spent).toBeInstanceOf(KfbenchError);
+    expect(spent.name).toBe(new CallBudgetSpent(5).name);
+    expect((spent as KfbenchError).code).toBe(new CallBudgetSpent(5).code);
+  });
+
+  it('other errors come back as the built-in class of their name, else a plain Error named so', () => {
+    const t = across(new TypeError('not a function'));
+    expect(t).toBeInstanceOf(TypeError);
+    expect(t.message).toBe('not a function');
+    const custom = new Error('odd');
+    custom.name = 'OddError';
+    expect(across(custom)).toMatchObject({ name: 'OddError', message: 'odd' });
+    expect(across('a string')).toMatchObject({ name: 'Error', message: 'a string' });
+  });
+});
