@@ -3,13 +3,18 @@ import { availableParallelism } from 'node:os';
 import { UsageError } from '../errors.js';
 import { createBuiltinEmbedder } from './builtin.js';
 import type { Embedder, EmbedderSpec } from './embedder.js';
-import { loadOnnxEmbedder, type OnnxOptions } from './onnx.js';
+import type { OnnxOptions } from './onnx.js';
 
 export const EMBEDDER_FORMS = 'builtin | onnx:PATH';
 
 export async function createEmbedder(spec: string, opts: OnnxOptions = {}): Promise<Embedder> {
   if (spec === 'builtin') return createBuiltinEmbedder();
-  if (spec.startsWith('onnx:') && spec.length > 5) return loadOnnxEmbedder(spec.slice(5), opts);
+  if (spec.startsWith('onnx:') && spec.length > 5) {
+    // onnxruntime-node (and zod for its preprocessing) load only when an ONNX model is asked for:
+    // a worker thread with the builtin embedder starts without them
+    const { loadOnnxEmbedder } = await import('./onnx.js');
+    return loadOnnxEmbedder(spec.slice(5), opts);
+  }
   throw new UsageError(`--embedder must be ${EMBEDDER_FORMS}, got "${spec}"`);
 }
 
