@@ -45,6 +45,8 @@ export interface VideoInfo {
   rotation: number;
   /** The stream's colour matrix as ffprobe names it (`bt709` …); absent when the file does not say. */
   color_space?: string | undefined;
+  /** The decoder's pixel format (`yuv420p` …) as ffprobe names it. */
+  pix_fmt?: string | undefined;
   /**
    * Variable-rate files only: start of each frame's display interval (seconds from the first
    * frame), in decode order. Absent for constant-rate files, whose frame n starts at n/fps.
