@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadCases, PROMPT_MODES } from '../compass/cases.js';
 import { compassShardRecord, selectCases } from '../compass/merge.js';
+import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
 import { budgetCheck } from '../compass/quality/evaluate.js';
 import { leaderboard } from '../compass/quality/leaderboard.js';
 import { writeEvaluationRun } from '../compass/quality/outputs.js';
@@ -154,6 +155,7 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
         const judge = await openJudge(settings, { signal, onRetry: retriesOf(shown.onProgress, 'judge') });
         const embedder = await createEmbedder(o.embedder, onnxFlags(o));
         const cache = new ScanCache(join(out, 'scan-cache.sqlite'));
+        const evaluationCache = evaluationCacheIn(judge.cache);
         const t0 = Date.now();
         try {
           const r = await impls.evaluateCompass({
@@ -168,11 +170,14 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
             scan,
             quality,
             cache,
+            evaluationCache,
             runs,
             concurrency: settings.concurrency,
             jobs,
             signal,
-            ...(segmenter === 'judge' ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe) } : {}),
+            ...(segmenter === 'judge'
+              ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe, evaluationCache) }
+              : {}),
             ...(o.maxCalls ? { maxCalls: int('--max-calls', o.maxCalls, 0) } : {}),
             onProgress: shown.onProgress,
           });

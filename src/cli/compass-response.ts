@@ -5,6 +5,7 @@ import { caseStats, loadCases, PROMPT_MODES } from '../compass/cases.js';
 import { compassShardRecord, selectCases } from '../compass/merge.js';
 import { writeResponseRun } from '../compass/outputs.js';
 import { generationPrompt } from '../compass/prompts.js';
+import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
 import { scoreResponse } from '../compass/response/report.js';
 import { cachedScan, ScanCache } from '../compass/response/scan-cache.js';
 import type { ResponseRow } from '../compass/score.js';
@@ -93,7 +94,9 @@ async function runFolder(o: FolderFlags, impls: CliImpls) {
       response,
       scan,
       cache,
-      ...(judge ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe) } : {}),
+      ...(judge
+        ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe, evaluationCacheIn(judge.cache)) }
+        : {}),
       jobs: parseJobs(o.jobs),
       onProgress: shown.onProgress,
     });

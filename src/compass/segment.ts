@@ -12,9 +12,10 @@ import { z } from 'zod';
 import type { ImageEncoder } from '../judge/images.js';
 import type { Judge } from '../judge/judge.js';
 import { loadTemplate, render } from '../judge/prompts.js';
-import type { JudgeImage } from '../judge/types.js';
+import type { JudgeImage, Verdict } from '../judge/types.js';
 import type { VideoInfo } from '../media/video.js';
 import type { LoadedCase } from './cases.js';
+import { type EvaluationCache, entryKey } from './quality/eval-cache.js';
 import { judgeFrames, qualityTimes } from './quality/video.js';
 import type { ScanShot } from './response/scan.js';
 
@@ -107,6 +108,10 @@ export async function judgeSegments(a: {
   fps?: number;
   frameWidth?: number;
 }): Promise<Segmentation | { unresolved: string }> {
+  return (await askSegments(a)).result;
+}
+
+async function askSegments(a: Parameters<typeof judgeSegments>[0]) {
   const fps = a.fps ?? 8;
   const frames = await judgeFrames(
     a.info,
@@ -116,11 +121,58 @@ export async function judgeSegments(a: {
   );
   const keyframes = await Promise.all(a.c.keyframes.map((k) => a.encoder.fromFile(k.image)));
   const v = await a.judge.ask(segmentQuestion(a.c, frames, keyframes, a.info.duration_s, fps));
+  return { result: segmentationOf(v, a.info.duration_s), key: v.key };
+}
+
+function segmentationOf(
+  v: Verdict<z.output<ReturnType<typeof segmentSchema>>>,
+  duration_s: number,
+): Segmentation | { unresolved: string } {
   if (!v.answer) return { unresolved: v.unresolved ?? 'no answer' };
   return {
-    shots: shotsFromBoundaries(v.answer.boundaries_s, a.info.duration_s),
+    shots: shotsFromBoundaries(v.answer.boundaries_s, duration_s),
     assignments: Object.fromEntries(v.answer.assignments.map((x) => [x.kf_id, x.shot])),
   };
+}
+
+/**
+ * `judgeSegments` through the evaluation cache: a video segmented before under the same inputs
+ * (its bytes, the keyframes', the judge, the frame settings; see eval-cache.ts) is answered from
+ * the judge cache without being probed or decoded.
+ */
+export async function judgeSegmentsCached(a: {
+  judge: Judge;
+  encoder: ImageEncoder;
+  c: Pick<LoadedCase, 'keyframes'>;
+  video: string;
+  probeVideo: (f: string) => Promise<VideoInfo>;
+  cache: EvaluationCache | undefined;
+}): Promise<Segmentation | { unresolved: string }> {
+  const fps = 8;
+  const frameWidth = 384;
+  if (!a.cache) return judgeSegments({ ...a, info: await a.probeVideo(a.video), fps, frameWidth });
+  const kfIds = a.c.keyframes.map((k) => k.kf_id);
+  const key = await entryKey({
+    kind: 'segment',
+    video: a.video,
+    keyframes: a.c.keyframes,
+    protocol: { name: SEGMENT_PROTOCOL, version: loadTemplate('compass-segment').version },
+    run: 0,
+    judge: a.judge,
+    encoder: a.encoder,
+    inputs: { kf_ids: kfIds, fps, frame_width: frameWidth },
+  });
+  const hit = a.cache.get(key, 'segment');
+  const v = hit && a.judge.recall([{ key: hit.key, schema: segmentSchema(kfIds, hit.duration_s) }]);
+  if (hit && v) {
+    a.cache.hits++;
+    return segmentationOf(v[0]!, hit.duration_s);
+  }
+  a.cache.misses++;
+  const info = await a.probeVideo(a.video);
+  const r = await askSegments({ ...a, info, fps, frameWidth });
+  a.cache.put(key, { v: 1, kind: 'segment', duration_s: info.duration_s, key: r.key });
+  return r.result;
 }
 
 /** What `scoreModels` calls per video when the judge segments: its shots and the segmenter's name. */
@@ -138,9 +190,10 @@ export function judgeSegmenter(
   judge: Judge,
   encoder: ImageEncoder,
   probeVideo: (f: string) => Promise<VideoInfo>,
+  cache?: EvaluationCache | undefined,
 ): SegmentFn {
   return async (c, video, pixelShots) => {
-    const r = await judgeSegments({ judge, encoder, c, info: await probeVideo(video) });
+    const r = await judgeSegmentsCached({ judge, encoder, c, video, probeVideo, cache });
     if ('unresolved' in r)
       return {
         shots: [...pixelShots],

@@ -2,10 +2,12 @@
  * The Compass video-quality part of the demo: `compass evaluate` (both axes, then Overall) of a few
  * mini "models" in both prompt modes, judged by the VLM emulator started in-process on 127.0.0.1
  * and reached over HTTP through the real client. The keyframe-response scans come from the scan
- * cache the response demo filled; judge answers are cached, so a warm run asks nothing.
+ * cache the response demo filled; judge answers are cached, so a warm run asks nothing, and the
+ * evaluation cache maps each video to its answers, so a warm run decodes nothing either.
  */
 import { join } from 'node:path';
 import { loadCases, PROMPT_MODES } from '../compass/cases.js';
+import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
 import { evaluateCompass } from '../compass/quality/evaluate.js';
 import { type Leaderboard, leaderboard } from '../compass/quality/leaderboard.js';
 import { writeEvaluationRun } from '../compass/quality/outputs.js';
@@ -65,6 +67,7 @@ export async function runCompassQualityDemo(
         judge: judge.judge,
         encoder: judge.encoder,
         cache,
+        evaluationCache: evaluationCacheIn(judge.cache),
         onProgress,
       });
       const lb = leaderboard(r.videos, models, { judge: judge.judge.name, embedder: embedder.id, runs: 1 });

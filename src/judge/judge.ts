@@ -88,6 +88,24 @@ export class Judge {
     this.listeners.push(f);
   }
 
+  /**
+   * Everything about this judge that enters a question's cache key (backend, model, backend
+   * identity, sampling): a caller that keys its own records on the answers of this judge adds it.
+   */
+  get fingerprint(): {
+    backend: string;
+    model: string;
+    identity: Readonly<Record<string, unknown>>;
+    sampling: Sampling;
+  } {
+    return {
+      backend: this.backend.name,
+      model: this.backend.model,
+      identity: this.backend.identity,
+      sampling: { ...this.sampling },
+    };
+  }
+
   keyOf(q: Question<z.ZodType>): string {
     return judgeCacheKey({
       backend: this.backend.name,
@@ -109,6 +127,29 @@ export class Judge {
   /** Whether the cache already holds this question's answer (for --dry-run). */
   isCached(q: Question<z.ZodType>): boolean {
     return !!this.opts.cache?.get(this.keyOf(q));
+  }
+
+  /**
+   * The cached answers of questions asked before, by their keys (`Verdict.key`), without the
+   * questions themselves (whose images may be costly to rebuild): all of them, counted as cache
+   * hits, or undefined — nothing counted — when the cache lacks any of them (then ask them).
+   */
+  recall<S extends z.ZodType>(
+    wanted: readonly { key: string; schema: S }[],
+  ): Verdict<z.output<S>>[] | undefined {
+    const cache = this.opts.cache;
+    if (!cache) return undefined;
+    const hits: CachedAnswer[] = [];
+    for (const w of wanted) {
+      const hit = cache.get(w.key);
+      if (!hit) return undefined;
+      hits.push(hit);
+    }
+    return hits.map((hit, i) => {
+      this.stats.cached++;
+      this.emit({ type: 'answer', cached: true, unresolved: !!hit.unresolved });
+      return this.toVerdict<z.output<S>>(hit, wanted[i]!.schema, true, 0, wanted[i]!.key);
+    });
   }
 
   /**
@@ -140,7 +181,7 @@ export class Judge {
     if (hit) {
       this.stats.cached++;
       this.emit({ type: 'answer', cached: true, unresolved: !!hit.unresolved });
-      return this.toVerdict<z.output<S>>(hit, q.schema, true, 0);
+      return this.toVerdict<z.output<S>>(hit, q.schema, true, 0, key);
     }
     let p = this.inflight.get(key);
     let shared = true;
@@ -158,7 +199,7 @@ export class Judge {
     const cached = shared || !asked;
     if (cached) this.stats.cached++;
     this.emit({ type: 'answer', cached, unresolved: !!a.unresolved });
-    return this.toVerdict<z.output<S>>(a, q.schema, cached, cached ? 0 : a.raw.length);
+    return this.toVerdict<z.output<S>>(a, q.schema, cached, cached ? 0 : a.raw.length, key);
   }
 
   /**
@@ -247,8 +288,14 @@ export class Judge {
     };
   }
 
-  private toVerdict<T>(a: CachedAnswer, schema: z.ZodType, cached: boolean, calls: number): Verdict<T> {
-    const v: Verdict<T> = { raw: a.raw, usage: a.usage, latency_ms: a.latency_ms, cached, calls };
+  private toVerdict<T>(
+    a: CachedAnswer,
+    schema: z.ZodType,
+    cached: boolean,
+    calls: number,
+    key: string,
+  ): Verdict<T> {
+    const v: Verdict<T> = { raw: a.raw, usage: a.usage, latency_ms: a.latency_ms, cached, calls, key };
     if (a.unresolved) v.unresolved = a.unresolved;
     else {
       const r = schema.safeParse(a.answer);

@@ -77,6 +77,8 @@ export interface Verdict<T> {
   cached: boolean;
   /** Answers obtained over the network for this question (re-asks included). */
   calls: number;
+  /** The question's cache key (what `Judge.recall` takes to read this answer again without the question). */
+  key: string;
 }
 
 export interface JudgeStats {

@@ -144,6 +144,30 @@ export async function ffprobeText(file: string, args: string[]): Promise<string>
   return stdout;
 }
 
+const versions = new Map<string, Promise<string>>();
+
+/**
+ * The first line of `ffmpeg -version` and of `ffprobe -version` (once per process and binary): a
+ * cache of what was decoded keys on it, so a different decoder decodes again.
+ */
+export function ffmpegVersion(): Promise<string> {
+  const bins = [ffmpegBinary(), ffprobeBinary()];
+  const id = bins.join('\n');
+  let v = versions.get(id);
+  if (!v) {
+    v = Promise.all(
+      bins.map(async (bin) => {
+        const { code, stdout, stderr } = await runCollect(bin, ['-hide_banner', '-version'], bin);
+        if (code !== 0) throw new BackendError(`${bin} -version failed (${stderr.reason()})`);
+        return stdout.split('\n')[0]!.trim();
+      }),
+    ).then((lines) => lines.join('; '));
+    versions.set(id, v);
+    v.catch(() => versions.delete(id));
+  }
+  return v;
+}
+
 /** Run ffmpeg to write files (fixtures, proxies). Throws BadInputError naming `file` on failure. */
 export async function ffmpegRun(args: string[], file: string): Promise<void> {
   const { code, stderr } = await runCollect(ffmpegBinary(), ['-hide_banner', '-nostdin', ...args], file);

@@ -10,6 +10,11 @@ import type { RawImage } from './raw.js';
 sharp.cache(false);
 sharp.concurrency(1);
 
+/** The image library's versions (sharp and libvips): a cache of encoded images keys on them. */
+export function imageLibraryVersion(): string {
+  return `sharp ${sharp.versions.sharp}, libvips ${sharp.versions.vips}`;
+}
+
 function describe(e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e);
   return msg.split('\n')[0]!.replace(/^Input (file|buffer) /, '');

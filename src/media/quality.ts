@@ -16,13 +16,6 @@ export interface ImageComparison {
   ssim: number;
 }
 
-function lumaFloat(img: RawImage): Float64Array {
-  const l = luma601(img).data;
-  const out = new Float64Array(l.length);
-  for (let i = 0; i < l.length; i++) out[i] = l[i]!;
-  return out;
-}
-
 /** PSNR in dB (data range 255) of two equal-size images; Infinity when identical. */
 export function psnr(a: RawImage, b: RawImage): number {
   assertSameSize(a, b);
@@ -65,8 +58,9 @@ export function ssim(a: RawImage, b: RawImage, sigma = 1.5): number {
   const { width: w, height: h } = a;
   if (w < 2 * RADIUS + 1 || h < 2 * RADIUS + 1)
     throw new Error(`SSIM needs images of at least 11×11, got ${w}×${h}`);
-  const x = lumaFloat(a);
-  const y = lumaFloat(b);
+  // 8-bit luma read as is: every value converts to double exactly, so no float copy is needed
+  const x = luma601(a).data;
+  const y = luma601(b).data;
   const k = gaussianKernel(sigma);
   const oh = h - 2 * RADIUS;
   const ow = w - 2 * RADIUS;
@@ -140,6 +134,9 @@ function assertSameSize(a: RawImage, b: RawImage): void {
 
 /** PSNR + SSIM; the caller resizes the second image to the first beforehand (see `compareImages`). */
 export function compareRaw(a: RawImage, b: RawImage): ImageComparison {
+  // luma once for both measures (luma601 hands a grey image back as is)
+  a = luma601(a);
+  b = luma601(b);
   const p = psnr(a, b);
   const identical = p === Number.POSITIVE_INFINITY;
   return { psnr_db: identical ? null : p, identical, ssim: ssim(a, b) };

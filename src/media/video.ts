@@ -20,6 +20,7 @@ import { BackendError, BadInputError, KfbenchError, UsageError } from '../errors
 import { ffmpegFilterRaw, ffmpegLog, ffmpegRawFrames, ffprobeJson, ffprobeText } from './ffmpeg.js';
 import type { RawImage } from './raw.js';
 import { buildTimeline, displayRotation, frameAtTimeIn } from './timeline.js';
+import { planarBytes, yuvMatrix, yuvToRgb } from './yuv.js';
 
 export interface Rational {
   num: number;
@@ -42,6 +43,10 @@ export interface VideoInfo {
   mean_fps: number;
   /** Degrees the display matrix turns the coded frames (0, 90, 180, 270); ffmpeg decodes them turned. */
   rotation: number;
+  /** The stream's colour matrix as ffprobe names it (`bt709` …); absent when the file does not say. */
+  color_space?: string | undefined;
+  /** The decoder's pixel format (`yuv420p` …) as ffprobe names it. */
+  pix_fmt?: string | undefined;
   /**
    * Variable-rate files only: start of each frame's display interval (seconds from the first
    * frame), in decode order. Absent for constant-rate files, whose frame n starts at n/fps.
@@ -60,6 +65,8 @@ interface ProbeStream {
   duration?: string;
   time_base?: string;
   has_b_frames?: number;
+  color_space?: string;
+  pix_fmt?: string;
   disposition?: { attached_pic?: number };
   side_data_list?: { side_data_type?: string; rotation?: number }[];
   tags?: { rotate?: string };
@@ -153,6 +160,8 @@ export async function probe(file: string): Promise<VideoInfo> {
     vfr: !!times,
     mean_fps,
     rotation,
+    ...(video.color_space && video.color_space !== 'unknown' ? { color_space: video.color_space } : {}),
+    ...(video.pix_fmt ? { pix_fmt: video.pix_fmt } : {}),
     times,
   };
 }
@@ -587,16 +596,19 @@ export interface FramePair {
   /** Frame number in the file, from 0. */
   index: number;
   time_s: number;
-  /** The frame at the requested pixel size (the video's own by default). */
-  full: RawImage;
+  /** The frame at the requested pixel size (the video's own by default), converted on demand. */
+  full: () => RawImage;
   /** The same frame scaled (area averaging, aspect not kept) to `small`'s size. */
   small: RawImage;
 }
 
 /**
  * Stream the requested frames at two sizes from ONE decode: ffmpeg scales a copy of each frame
- * to `small` and stacks it under the full frame, so a matcher can embed the small copy and keep
- * the full one only when it needs its pixels. Frames come in order; memory holds one frame.
+ * to `small` and stacks it under the full frame, in planar YUV (4:2:0 for an 8-bit 4:2:0 source
+ * whose sizes are even, else 4:4:4) — half the bytes of RGB and no colour conversion of the full frame in ffmpeg. The
+ * small copy is converted to RGB at once (`yuv.ts`, the stream's colour matrix); the full one only
+ * when a reader asks for it (`full()`), so a matcher pays for the few frames it keeps. Frames come
+ * in order; memory holds one frame.
  */
 export async function* streamFramePairs(
   info: VideoInfo,
@@ -609,10 +621,17 @@ export async function* streamFramePairs(
   if (plan.indices && plan.indices.length === 0) return;
   const { width: fw, height: fh } = outputSize(info.width, info.height, { width: fmt.width });
   const { width: sw, height: sh } = small;
+  // 4:2:0 only for an 8-bit 4:2:0 source (its chroma as decoded, read back as swscale's own
+  // yuv420p → rgb24 does); any other source keeps full chroma, so nothing is lost on the way
+  const sub: 1 | 2 =
+    /^yuvj?420p$/.test(info.pix_fmt ?? '') && [fw, fh, sw, sh].every((n) => n % 2 === 0) ? 2 : 1;
+  const pixFmt = sub === 2 ? 'yuv420p' : 'yuv444p';
   const cw = Math.max(fw, sw);
   const pre = plan.select ? `select=${plan.select},` : '';
+  // limited range whatever the source (a full-range `yuvj` file is converted here, as it was on
+  // its way to RGB), so that yuv.ts reads every frame with one formula
   const graph =
-    `[0:v:0]${pre}scale=${fw}:${fh}:flags=area,setsar=1,format=yuv420p,format=rgb24,split=2[f][s];` +
+    `[0:v:0]${pre}scale=${fw}:${fh}:flags=area:out_range=tv,setsar=1,format=${pixFmt},split=2[f][s];` +
     `[s]scale=${sw}:${sh}:flags=area,pad=${cw}:${sh}[sp];[f]pad=${cw}:${fh}[fp];` +
     '[fp][sp]vstack=inputs=2[out]';
   const args: string[] = [];
@@ -620,22 +639,28 @@ export async function* streamFramePairs(
   args.push('-i', info.file, '-filter_complex', graph, '-map', '[out]', '-an', '-sn', '-dn');
   args.push('-fps_mode', 'passthrough');
   if (plan.indices) args.push('-frames:v', String(plan.indices.length));
-  args.push('-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1');
-  const rowBytes = cw * 3;
+  args.push('-f', 'rawvideo', '-pix_fmt', pixFmt, 'pipe:1');
+  const matrix = yuvMatrix(info.color_space);
+  const stackH = fh + sh;
   let i = 0;
   for await (const data of ffmpegRawFrames({
     args,
-    frameBytes: rowBytes * (fh + sh),
+    frameBytes: planarBytes(cw, stackH, sub),
     file: info.file,
     signal,
   })) {
     const index = plan.indices ? plan.indices[i]! : i;
     i++;
+    const frame = { width: cw, height: stackH, sub, data };
+    let full: RawImage | undefined;
     yield {
       index,
       time_s: frameTime(info, index),
-      full: unpad(data, 0, cw, fw, fh),
-      small: unpad(data, fh, cw, sw, sh),
+      full: () => {
+        full ??= yuvToRgb(frame, 0, fw, fh, matrix);
+        return full;
+      },
+      small: yuvToRgb(frame, fh, sw, sh, matrix),
     };
   }
   if (plan.indices && i < plan.indices.length) {
@@ -645,18 +670,6 @@ export async function* streamFramePairs(
     );
   }
   if (!plan.indices && i === 0) throw new BadInputError('has no decodable frames', { file: info.file });
-}
-
-/** The w×h RGB rectangle at row `top` of a stacked frame `cw` pixels wide (a view when it can be). */
-function unpad(data: Uint8Array, top: number, cw: number, w: number, h: number): RawImage {
-  const start = top * cw * 3;
-  if (w === cw) return { width: w, height: h, channels: 3, data: data.subarray(start, start + w * h * 3) };
-  const out = new Uint8Array(w * h * 3);
-  for (let y = 0; y < h; y++) {
-    const s = start + y * cw * 3;
-    out.set(data.subarray(s, s + w * 3), y * w * 3);
-  }
-  return { width: w, height: h, channels: 3, data: out };
 }
 
 /**
@@ -678,17 +691,20 @@ export async function imagesAsFramePairs(
       // the caller resizes first: a mismatch here is kfbench's own fault, not the user's
       throw new KfbenchError('INTERNAL', 'imagesAsFramePairs needs RGB images of one size');
   const { width: sw, height: sh } = small;
+  const sub: 1 | 2 = sw % 2 === 0 && sh % 2 === 0 && pixFmt === 'yuv420p' ? 2 : 1;
+  const outFmt = sub === 2 ? 'yuv420p' : 'yuv444p';
   const frames = await ffmpegFilterRaw({
     args: [
       ...['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${fw}x${fh}`, '-r', '1', '-i', 'pipe:0'],
-      ...['-vf', `format=${pixFmt},scale=${sw}:${sh}:flags=area,setsar=1,format=rgb24`],
-      ...['-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+      ...['-vf', `format=${pixFmt},scale=${sw}:${sh}:flags=area:out_range=tv,setsar=1,format=${outFmt}`],
+      ...['-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', outFmt, 'pipe:1'],
     ],
     input: images.map((i) => i.data),
-    frameBytes: sw * sh * 3,
+    frameBytes: planarBytes(sw, sh, sub),
     file: 'keyframe images',
   });
   if (frames.length !== images.length)
     throw new BackendError(`ffmpeg returned ${frames.length} of ${images.length} keyframe images`);
-  return frames.map((data) => ({ width: sw, height: sh, channels: 3, data }));
+  // RGB in, so swscale chose BT.601 on the way to YUV; read back with the same matrix
+  return frames.map((data) => yuvToRgb({ width: sw, height: sh, sub, data }, 0, sw, sh, 'bt601'));
 }

@@ -11,8 +11,6 @@ import type { Embedder } from '../../embed/embedder.js';
 import { PartialError } from '../../errors.js';
 import type { ImageEncoder } from '../../judge/images.js';
 import { CallBudgetSpent, type Judge } from '../../judge/judge.js';
-import { cameraMotion } from '../../media/motion.js';
-import { probe } from '../../media/video.js';
 import { type OnProgress, phaseReporter } from '../../progress.js';
 import { mean, sampleSd } from '../../stats/mean.js';
 import { type LoadedCase, type PromptMode, videoPath } from '../cases.js';
@@ -23,10 +21,12 @@ import { type ResponseRow, type ScoreRun, scoreModels } from '../score.js';
 import type { SegmentFn } from '../segment.js';
 import { caseOverall, type OverallResult, overallOf, qualityGroups } from './aggregate.js';
 import { type Checklist, generateChecklist } from './checklist.js';
+import type { EvaluationCache } from './eval-cache.js';
+import { FileHashes } from './eval-cache.js';
 import { applicability, QUALITY_GROUPS, QUALITY_METRICS, type QualityMetric } from './metrics.js';
 import {
   DEFAULT_QUALITY_OPTIONS,
-  judgeVideoQuality,
+  judgeVideoQualityCached,
   type QualityOptions,
   type QualityReport,
 } from './video.js';
@@ -45,6 +45,11 @@ export interface EvaluateInput {
   scan?: Partial<ScanOptions>;
   quality?: Partial<QualityOptions>;
   cache?: ScanCache | undefined;
+  /**
+   * The evaluation cache (in the judge cache's file): a video whose grouped questions were all
+   * answered before under the same inputs is reported from those answers without being decoded.
+   */
+  evaluationCache?: EvaluationCache | undefined;
   /** Shot segmentation by the judge (the published evaluator's; absent = the pixel detector). */
   segment?: SegmentFn | undefined;
   runs?: number;
@@ -110,6 +115,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
   const cases = new Map(o.cases.map((c) => [c.case_id, c]));
   const runs = Math.max(1, o.runs ?? 1);
   const limits = { maxCalls: o.maxCalls };
+  const hashes = new FileHashes();
 
   // One pool for both phases: every checklist task (case × mode × metric), then every video (run ×
   // row), all started as soon as the pool has room — more tasks than call slots, so videos decode
@@ -182,10 +188,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
       if (got.some(([, cl]) => !cl)) return undefined;
       const judge = (run === 0 ? o.judge : runJudge(o.judge, run)).withSignal(signal, limits);
       try {
-        const motion = (await cameraMotion(await probe(t.video), row.shots)).map(
-          (m, i) => `shot ${i + 1} [${m.start_s.toFixed(2)}, ${m.end_s.toFixed(2)}) s: ${m.motion}`,
-        );
-        const quality = await judgeVideoQuality({
+        const quality = await judgeVideoQualityCached({
           judge,
           encoder: o.encoder,
           c,
@@ -193,8 +196,10 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
           video: t.video,
           checklists: new Map(got.map(([m, cl]) => [m, cl!])),
           shots: row.shots,
-          motion,
           options: q,
+          cache: o.evaluationCache,
+          run,
+          hashes,
         });
         judgeProgress.done(`${row.model}/${row.case_id}__${row.prompt_mode}`);
         return {

@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import type { Judge } from '../../judge/judge.js';
 import { loadTemplate, render } from '../../judge/prompts.js';
-import type { JudgeAudio, JudgeImage } from '../../judge/types.js';
+import type { JudgeAudio, JudgeImage, Verdict } from '../../judge/types.js';
 import type { LoadedCase, PromptMode } from '../cases.js';
 import type { DropReason, JudgedItem } from '../results.js';
 import type { ChecklistItem } from './checklist.js';
@@ -172,31 +172,30 @@ export function groupedQuestion(g: GroupedInput) {
 export async function judgeGroup(
   judge: Judge,
   g: GroupedInput,
-): Promise<{ judgements: MetricJudgement[]; calls: number; cached: boolean; raw: string[] }> {
+): Promise<{ judgements: MetricJudgement[]; calls: number; cached: boolean; raw: string[]; key: string }> {
   const v = await judge.ask(groupedQuestion(g));
+  return { judgements: judgementsOf(v, g), calls: v.calls, cached: v.cached, raw: v.raw, key: v.key };
+}
+
+/**
+ * One group's verdict, metric by metric (asked now, or recalled from the judge cache by its key):
+ * judged, or unresolved with a reason.
+ */
+export function judgementsOf(
+  v: Verdict<z.output<typeof GroupedReply>>,
+  g: Pick<GroupedInput, 'metrics' | 'checklists' | 'duration_s'>,
+): MetricJudgement[] {
   if (!v.answer) {
     const why = v.unresolved ?? 'no answer';
-    return {
-      judgements: g.metrics.map((m) => ({
-        metric: m,
-        score: null,
-        items: [],
-        dropped: {},
-        missing_items: g.checklists.get(m)?.length ?? 0,
-        unresolved: `the judge's reply could not be read (${why})`,
-      })),
-      calls: v.calls,
-      cached: v.cached,
-      raw: v.raw,
-    };
+    return g.metrics.map((m) => ({
+      metric: m,
+      score: null,
+      items: [],
+      dropped: {},
+      missing_items: g.checklists.get(m)?.length ?? 0,
+      unresolved: `the judge's reply could not be read (${why})`,
+    }));
   }
   const byMetric = new Map(v.answer.metrics.map((m) => [m.metric, m]));
-  return {
-    judgements: g.metrics.map((m) =>
-      parseMetric(m, byMetric.get(m), g.checklists.get(m) ?? [], g.duration_s),
-    ),
-    calls: v.calls,
-    cached: v.cached,
-    raw: v.raw,
-  };
+  return g.metrics.map((m) => parseMetric(m, byMetric.get(m), g.checklists.get(m) ?? [], g.duration_s));
 }

@@ -5,16 +5,21 @@
  * case's checklists and measured evidence go to the grouped judge, one call per group of related
  * metrics. Metrics that do not apply are `not_applicable`; AMA and AVC, which need the audio, are
  * `not_measured` (with the reason) unless the judge is declared to take audio — never zero.
+ * Through the evaluation cache (`judgeVideoQualityCached`), a video whose questions were all
+ * answered before, under the same inputs, is reported from those answers without being decoded.
  */
 import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
+import { loadTemplate } from '../../judge/prompts.js';
 import { extractAudio } from '../../media/audio.js';
+import { cameraMotion, DEFAULT_MOTION_OPTIONS } from '../../media/motion.js';
 import { probe, streamFrames, type VideoInfo } from '../../media/video.js';
 import type { LoadedCase, PromptMode } from '../cases.js';
 import type { QualityMetricReport, QualityReport, ScanShot } from '../results.js';
 import { qualityGroups } from './aggregate.js';
 import type { Checklist } from './checklist.js';
-import { judgeGroup } from './grouped.js';
+import { caseContent, type EvaluationCache, entryKey, type FileHashes } from './eval-cache.js';
+import { GROUPED_PROTOCOL, GroupedReply, judgeGroup, judgementsOf, type MetricJudgement } from './grouped.js';
 import { applicability, QUALITY_GROUPS, QUALITY_METRICS, type QualityMetric } from './metrics.js';
 
 export type { QualityMetricReport, QualityReport } from '../results.js';
@@ -92,7 +97,8 @@ export function evidenceText(
   return lines.join('\n');
 }
 
-export async function judgeVideoQuality(a: {
+/** The inputs of one video's grouped questions. */
+export interface VideoQualityInput {
   judge: Judge;
   encoder: ImageEncoder;
   c: LoadedCase;
@@ -102,17 +108,33 @@ export async function judgeVideoQuality(a: {
   shots: readonly ScanShot[];
   motion?: readonly string[];
   options?: Partial<QualityOptions>;
-}): Promise<QualityReport> {
-  const o = { ...DEFAULT_QUALITY_OPTIONS, ...a.options };
-  const info = await probe(a.video);
-  const { times, capped, effective_fps } = qualityTimes(info.duration_s, o);
-  const frames = await judgeFrames(info, a.encoder, times, o.frameWidth);
-  const keyframes = await Promise.all(a.c.keyframes.map((k) => a.encoder.fromFile(k.image)));
-  const metrics = {} as Record<QualityMetric, QualityMetricReport>;
+}
+
+/** What the report needs from the video itself (ffprobe and the decode); kept by the evaluation cache. */
+interface VideoFacts {
+  duration_s: number;
+  has_audio: boolean;
+  frames: QualityReport['frames'];
+}
+
+export async function judgeVideoQuality(a: VideoQualityInput): Promise<QualityReport> {
+  return (await askVideoQuality(a)).report;
+}
+
+/**
+ * The metrics settled without asking (not applicable; audio requested but absent; audio not
+ * measured; no checklist), and the groups left to ask, in group order.
+ */
+function settledMetrics(
+  a: Pick<VideoQualityInput, 'c' | 'mode' | 'checklists'>,
+  o: QualityOptions,
+  has_audio: boolean,
+): { metrics: Partial<Record<QualityMetric, QualityMetricReport>>; groups: QualityMetric[][] } {
+  const metrics: Partial<Record<QualityMetric, QualityMetricReport>> = {};
   for (const m of QUALITY_METRICS) {
     const ap = applicability(a.c, a.mode, m);
     if (!ap.applies) metrics[m] = { status: 'not_applicable', score: null, reason: ap.reason };
-    else if (!info.has_audio && (m === 'AMA' || m === 'AVC'))
+    else if (!has_audio && (m === 'AMA' || m === 'AVC'))
       metrics[m] = {
         status: 'scored',
         score: 0,
@@ -134,15 +156,49 @@ export async function judgeVideoQuality(a: {
         };
     }
   }
-  const evidence = evidenceText(a.c, a.shots, a.motion);
-  const audio = o.audio ? await extractAudio(info) : null;
-  // the groups are independent questions: asked together, applied in group order
   const groups = (Object.values(QUALITY_GROUPS) as readonly (readonly QualityMetric[])[])
     .map((group) => group.filter((m) => metrics[m] === undefined))
     .filter((ask) => ask.length > 0);
-  // every group's call settles before the video's task does (none left on the wire)
-  const settled = await Promise.allSettled(
-    groups.map((ask) =>
+  return { metrics, groups };
+}
+
+/** The report from the settled metrics and each asked group's judgements. */
+function reportOf(
+  settled: Partial<Record<QualityMetric, QualityMetricReport>>,
+  judged: readonly MetricJudgement[][],
+  frames: QualityReport['frames'],
+): QualityReport {
+  const metrics = { ...settled };
+  for (const js of judged)
+    for (const j of js)
+      metrics[j.metric] = {
+        status: j.score === null ? 'unresolved' : 'scored',
+        score: j.score,
+        ...(j.unresolved ? { reason: j.unresolved } : {}),
+        items: j.items,
+        dropped: j.dropped,
+        missing_items: j.missing_items,
+      };
+  const all = metrics as Record<QualityMetric, QualityMetricReport>;
+  return { frames, metrics: all, groups: qualityGroups(all) };
+}
+
+/** Decode, ask every group, and report with what the evaluation cache keeps of it. */
+async function askVideoQuality(
+  a: VideoQualityInput,
+): Promise<{ report: QualityReport; facts: VideoFacts; calls: { metrics: QualityMetric[]; key: string }[] }> {
+  const o = { ...DEFAULT_QUALITY_OPTIONS, ...a.options };
+  const info = await probe(a.video);
+  const { times, capped, effective_fps } = qualityTimes(info.duration_s, o);
+  const settled = settledMetrics(a, o, info.has_audio);
+  const frames = await judgeFrames(info, a.encoder, times, o.frameWidth);
+  const keyframes = await Promise.all(a.c.keyframes.map((k) => a.encoder.fromFile(k.image)));
+  const evidence = evidenceText(a.c, a.shots, a.motion);
+  const audio = o.audio ? await extractAudio(info) : null;
+  // the groups are independent questions: asked together, applied in group order; every group's
+  // call settles before the video's task does (none left on the wire)
+  const settledCalls = await Promise.allSettled(
+    settled.groups.map((ask) =>
       judgeGroup(a.judge, {
         c: a.c,
         mode: a.mode,
@@ -159,31 +215,112 @@ export async function judgeVideoQuality(a: {
       }),
     ),
   );
-  const failedGroup = settled.find((r) => r.status === 'rejected');
+  const failedGroup = settledCalls.find((r) => r.status === 'rejected');
   if (failedGroup) throw failedGroup.reason;
-  const replies = settled.map(
+  const replies = settledCalls.map(
     (r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof judgeGroup>>>).value,
   );
-  for (const r of replies) {
-    for (const j of r.judgements) {
-      metrics[j.metric] = {
-        status: j.score === null ? 'unresolved' : 'scored',
-        score: j.score,
-        ...(j.unresolved ? { reason: j.unresolved } : {}),
-        items: j.items,
-        dropped: j.dropped,
-        missing_items: j.missing_items,
-      };
-    }
-  }
-  return {
+  const facts: VideoFacts = {
+    duration_s: info.duration_s,
+    has_audio: info.has_audio,
     frames: {
       count: frames.length,
       fps: o.fps,
       effective_fps: +effective_fps.toFixed(6),
       capped_by_budget: capped,
     },
-    metrics,
-    groups: qualityGroups(metrics),
   };
+  return {
+    report: reportOf(
+      settled.metrics,
+      replies.map((r) => r.judgements),
+      facts.frames,
+    ),
+    facts,
+    calls: settled.groups.map((metrics, i) => ({ metrics, key: replies[i]!.key })),
+  };
+}
+
+/** Camera motion per shot, as the judge's evidence lines (decodes the video at 96 px). */
+export async function motionEvidence(video: string, shots: readonly ScanShot[]): Promise<string[]> {
+  return (await cameraMotion(await probe(video), [...shots])).map(
+    (m, i) => `shot ${i + 1} [${m.start_s.toFixed(2)}, ${m.end_s.toFixed(2)}) s: ${m.motion}`,
+  );
+}
+
+/**
+ * The evaluation-cache key of one video's grouped questions: everything `askVideoQuality` reads
+ * (the video's and keyframes' bytes, the case, the mode, the checklists, the shots and the camera
+ * motion settings, the frame settings), the judge, the encoder and the run (see eval-cache.ts).
+ */
+export function groupedEntryKey(
+  a: Omit<VideoQualityInput, 'motion'> & { run: number; hashes?: FileHashes | undefined },
+): Promise<string> {
+  const o = { ...DEFAULT_QUALITY_OPTIONS, ...a.options };
+  return entryKey({
+    kind: 'grouped',
+    video: a.video,
+    keyframes: a.c.keyframes,
+    protocol: { name: GROUPED_PROTOCOL, version: loadTemplate('compass-grouped').version },
+    run: a.run,
+    judge: a.judge,
+    encoder: a.encoder,
+    inputs: {
+      case: caseContent(a.c),
+      mode: a.mode,
+      checklists: Object.fromEntries(a.checklists),
+      shots: a.shots,
+      quality: { fps: o.fps, budget: o.budget ?? null, frame_width: o.frameWidth, audio: o.audio },
+      motion: DEFAULT_MOTION_OPTIONS,
+    },
+    hashes: a.hashes,
+  });
+}
+
+/**
+ * One video's quality through the evaluation cache: when it holds the judge-cache keys of this
+ * video's questions under these very inputs (see eval-cache.ts) and the judge cache still holds
+ * every answer, the report is rebuilt from them without decoding; otherwise the video is decoded
+ * (camera motion included) and asked as usual, and its entry recorded.
+ */
+export async function judgeVideoQualityCached(
+  a: Omit<VideoQualityInput, 'motion'> & {
+    cache: EvaluationCache | undefined;
+    /** The run index (run k's answers are cached apart). */
+    run: number;
+    hashes?: FileHashes | undefined;
+  },
+): Promise<QualityReport> {
+  const o = { ...DEFAULT_QUALITY_OPTIONS, ...a.options };
+  const ask = async () => ({ ...a, motion: await motionEvidence(a.video, a.shots) });
+  if (!a.cache) return judgeVideoQuality(await ask());
+  const key = await groupedEntryKey(a);
+  const hit = a.cache.get(key, 'grouped');
+  if (hit) {
+    const settled = settledMetrics(a, o, hit.has_audio);
+    const same =
+      settled.groups.length === hit.calls.length &&
+      settled.groups.every((g, i) => g.join() === hit.calls[i]!.metrics.join());
+    const verdicts = same
+      ? a.judge.recall(hit.calls.map((c) => ({ key: c.key, schema: GroupedReply })))
+      : undefined;
+    if (verdicts) {
+      a.cache.hits++;
+      return reportOf(
+        settled.metrics,
+        verdicts.map((v, i) =>
+          judgementsOf(v, {
+            metrics: settled.groups[i]!,
+            checklists: new Map(settled.groups[i]!.map((m) => [m, a.checklists.get(m)!.items])),
+            duration_s: hit.duration_s,
+          }),
+        ),
+        hit.frames,
+      );
+    }
+  }
+  a.cache.misses++;
+  const r = await askVideoQuality(await ask());
+  a.cache.put(key, { v: 1, kind: 'grouped', ...r.facts, calls: r.calls });
+  return r.report;
 }

@@ -42,10 +42,10 @@ export async function scanVideo(
 ): Promise<Scan> {
   const o = { ...DEFAULT_SCAN_OPTIONS, ...opts };
   const t0 = performance.now();
-  const [info, images] = await Promise.all([
-    probe(input.video),
-    Promise.all(input.keyframes.map((k) => loadImage(k.image))),
-  ]);
+  // the keyframe images load while the video is probed and its first frames decode
+  const images = Promise.all(input.keyframes.map((k) => loadImage(k.image)));
+  images.catch(() => {}); // awaited below; a failure surfaces there
+  const info = await probe(input.video);
   // a variable-rate video is sampled at its real mean rate, and every time is its frame's pts
   const rate = info.times ? info.mean_fps : info.fps;
   const sampleFps = Math.min(rate, o.fpsCap);
@@ -57,7 +57,7 @@ export async function scanVideo(
   // prepared while the first frames decode
   const prepared = (async () => {
     const sized = await Promise.all(
-      images.map((img) =>
+      (await images).map((img) =>
         img.width === fullSize.width && img.height === fullSize.height
           ? img
           : resizeImage(img, fullSize.width, fullSize.height, 'fill'),
@@ -71,7 +71,7 @@ export async function scanVideo(
   const K = input.keyframes.length;
   const sims: number[][] = input.keyframes.map(() => []);
   const best = new Array<number>(K).fill(Number.NEGATIVE_INFINITY);
-  const bestFrame: (RawImage | undefined)[] = new Array(K).fill(undefined);
+  const bestFrame: ((() => RawImage) | undefined)[] = new Array(K).fill(undefined);
   const bestIndex = new Array<number>(K).fill(0);
   const times: number[] = [];
   let batch: FramePair[] = [];
@@ -107,7 +107,7 @@ export async function scanVideo(
   const t1 = performance.now();
   const peaks: ScanPeak[] = [];
   for (let k = 0; k < K; k++) {
-    const cmp = compareRaw(bestFrame[k]!, (await prepared).sized[k]!);
+    const cmp = compareRaw(bestFrame[k]!(), (await prepared).sized[k]!);
     peaks.push({ frame: bestIndex[k]!, cos: best[k]!, psnr_db: cmp.psnr_db, ssim: cmp.ssim });
   }
   if (timings) {
