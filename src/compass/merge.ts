@@ -112,6 +112,7 @@ export async function mergeCompass(dirs: readonly string[]): Promise<MergedCompa
     cached: 0,
     scanned: 0,
     timings: { decode_embed_s: 0, pixels_s: 0 },
+    skipped: [],
   };
   const judge = emptyStats();
   for (const f of folders) {

@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { runPool } from '../concurrency/pool.js';
 import type { Embedder } from '../embed/embedder.js';
 import { BadInputError } from '../errors.js';
+import { CallBudgetSpent } from '../judge/judge.js';
 import type { ShotOptions } from '../media/shots.js';
 import { type OnProgress, phaseReporter } from '../progress.js';
 import { mean } from '../stats/mean.js';
@@ -34,6 +35,8 @@ export interface ScoreRun {
   cached: number;
   scanned: number;
   timings: ScanTimings;
+  /** Videos not segmented because the call budget (`maxCalls`) ran out: no row; run again to resume. */
+  skipped: string[];
 }
 
 export interface ScoreInput {
@@ -48,6 +51,8 @@ export interface ScoreInput {
   cache?: ScanCache | undefined;
   /** Segment with the judge (seed E.2) instead of the pixel detector; absent = pixel. */
   segment?: SegmentFn | undefined;
+  /** The judge segmenter's share of a run's call budget (`--max-calls`): it asks nothing past it. */
+  maxCalls?: number | undefined;
   /**
    * Videos scanned at once (`--jobs`, 1 by default); rows keep the sequential order. Above 1 each
    * scan runs in a worker thread of its own (scan-pool.ts) when the embedder has a `spec`.
@@ -61,7 +66,8 @@ export interface ScoreInput {
 type Outcome =
   | { kind: 'row'; row: ResponseRow; cached: boolean }
   | { kind: 'missing'; video: string; row: ResponseRow }
-  | { kind: 'failed'; video: string; error: string; row: ResponseRow };
+  | { kind: 'failed'; video: string; error: string; row: ResponseRow }
+  | { kind: 'budget'; video: string };
 
 export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
   const jobs = o.models.flatMap((model) =>
@@ -76,6 +82,7 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
     cached: 0,
     scanned: 0,
     timings: { decode_embed_s: 0, pixels_s: 0 },
+    skipped: [],
   };
   const progress = phaseReporter(o.onProgress, 'scan', 'videos');
   progress.start(jobs.length);
@@ -113,7 +120,18 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
           run.timings,
           pool?.scanFn(signal),
         );
-        const seg = o.segment ? await o.segment(j.c, j.video, scan.shots) : undefined;
+        // the segmenter's calls stop with the pool (a failure elsewhere, Ctrl-C) and count
+        // against the run's budget; a video the budget did not reach waits for the next run
+        let seg: Awaited<ReturnType<SegmentFn>> | undefined;
+        try {
+          seg = o.segment
+            ? await o.segment(j.c, j.video, scan.shots, signal, { maxCalls: o.maxCalls })
+            : undefined;
+        } catch (e) {
+          if (!(e instanceof CallBudgetSpent)) throw e;
+          progress.done(label);
+          return { kind: 'budget', video: j.video };
+        }
         const report = scoreResponse(j.c, seg ? { ...scan, shots: seg.shots } : scan, o.embedder, o.response);
         const row: ResponseRow = {
           ...meta,
@@ -139,6 +157,10 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
   // in job order, whatever order the scans finished in; missing and failed videos score 0
   for (const r of scanned.results) {
     if (!r) continue;
+    if (r.kind === 'budget') {
+      run.skipped.push(r.video);
+      continue;
+    }
     if (r.kind === 'missing') run.missing.push(r.video);
     else if (r.kind === 'failed') run.failed.push({ video: r.video, error: r.error });
     else if (r.cached) run.cached++;

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import type { ImageEncoder } from '../judge/images.js';
-import type { Judge } from '../judge/judge.js';
+import type { CallLimits, Judge } from '../judge/judge.js';
 import { loadTemplate, render } from '../judge/prompts.js';
 import type { JudgeImage, Verdict } from '../judge/types.js';
 import type { VideoInfo } from '../media/video.js';
@@ -180,6 +180,10 @@ export type SegmentFn = (
   c: LoadedCase,
   video: string,
   pixelShots: readonly ScanShot[],
+  /** No judge call starts once this has aborted (the caller's pool stopping). */
+  gate?: AbortSignal,
+  /** The run's call budget: past it a call throws CallBudgetSpent. */
+  limits?: CallLimits,
 ) => Promise<{ shots: ScanShot[]; segmenter: string; assignments?: Record<string, number | null> }>;
 
 /**
@@ -192,8 +196,9 @@ export function judgeSegmenter(
   probeVideo: (f: string) => Promise<VideoInfo>,
   cache?: EvaluationCache | undefined,
 ): SegmentFn {
-  return async (c, video, pixelShots) => {
-    const r = await judgeSegmentsCached({ judge, encoder, c, video, probeVideo, cache });
+  return async (c, video, pixelShots, gate, limits) => {
+    const asker = gate || limits ? judge.withSignal(gate ?? new AbortController().signal, limits) : judge;
+    const r = await judgeSegmentsCached({ judge: asker, encoder, c, video, probeVideo, cache });
     if ('unresolved' in r)
       return {
         shots: [...pixelShots],

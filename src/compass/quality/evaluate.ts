@@ -108,6 +108,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
     scan: o.scan,
     cache: o.cache,
     segment: o.segment,
+    maxCalls: o.maxCalls,
     jobs: o.jobs,
     signal: o.signal,
     onProgress: o.onProgress,
@@ -242,7 +243,8 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
   }
   const checklists = checklistSlot.filter((c): c is Checklist => !!c);
   const videos: VideoEvaluation[] = [];
-  const skipped: string[] = [];
+  // videos the budget stopped before segmentation come first: they were not scored at all
+  const skipped: string[] = [...response.skipped];
   for (const { t, v } of videoSlot.filter((x) => !!x)) {
     if (v) videos.push(v);
     else skipped.push(`${t.video}${runs > 1 ? ` (run ${t.run + 1})` : ''}`);

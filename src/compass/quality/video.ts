@@ -183,6 +183,14 @@ function reportOf(
   return { frames, metrics: all, groups: qualityGroups(all) };
 }
 
+/**
+ * The rate the judge really sees: a video with fewer frames per second than asked yields each
+ * frame once (duplicated times are dropped), so `sent` frames over its duration; else the plan's.
+ */
+export function sentRate(sent: number, asked: number, duration_s: number, planned: number): number {
+  return sent < asked && duration_s > 0 ? sent / duration_s : planned;
+}
+
 /** Decode, ask every group, and report with what the evaluation cache keeps of it. */
 async function askVideoQuality(
   a: VideoQualityInput,
@@ -192,6 +200,7 @@ async function askVideoQuality(
   const { times, capped, effective_fps } = qualityTimes(info.duration_s, o);
   const settled = settledMetrics(a, o, info.has_audio);
   const frames = await judgeFrames(info, a.encoder, times, o.frameWidth);
+  const rate = sentRate(frames.length, times.length, info.duration_s, effective_fps);
   const keyframes = await Promise.all(a.c.keyframes.map((k) => a.encoder.fromFile(k.image)));
   const evidence = evidenceText(a.c, a.shots, a.motion);
   const audio = o.audio ? await extractAudio(info) : null;
@@ -210,8 +219,10 @@ async function askVideoQuality(
         evidence,
         ...(audio && ask.some((m) => m === 'AMA' || m === 'AVC') ? { audio } : {}),
         budgetNote: capped
-          ? ` at ${effective_fps.toFixed(2)} fps (capped at ${o.budget} frames for this ${info.duration_s.toFixed(1)} s video)`
-          : ` at ${o.fps} fps`,
+          ? ` at ${rate.toFixed(2)} fps (capped at ${o.budget} frames for this ${info.duration_s.toFixed(1)} s video)`
+          : rate < o.fps
+            ? ` at ${rate.toFixed(2)} fps (every frame of this video)`
+            : ` at ${o.fps} fps`,
       }),
     ),
   );
@@ -226,7 +237,7 @@ async function askVideoQuality(
     frames: {
       count: frames.length,
       fps: o.fps,
-      effective_fps: +effective_fps.toFixed(6),
+      effective_fps: +rate.toFixed(6),
       capped_by_budget: capped,
     },
   };

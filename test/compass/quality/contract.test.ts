@@ -2,6 +2,7 @@
  * What the quality judge is asked, as published (seed appendices C and E): checklist sizes per
  * metric, the story summary in both prompt modes, 8 fps over the whole video.
  */
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LoadedCase } from '../../../src/compass/cases.js';
 import {
@@ -11,7 +12,16 @@ import {
 } from '../../../src/compass/quality/checklist.js';
 import { groupedQuestion } from '../../../src/compass/quality/grouped.js';
 import { imageTokens, videoPlan } from '../../../src/compass/quality/plan.js';
-import { DEFAULT_QUALITY_OPTIONS, qualityTimes } from '../../../src/compass/quality/video.js';
+import {
+  DEFAULT_QUALITY_OPTIONS,
+  judgeFrames,
+  qualityTimes,
+  sentRate,
+} from '../../../src/compass/quality/video.js';
+import { ImageEncoder } from '../../../src/judge/images.js';
+import { ffmpegRun } from '../../../src/media/ffmpeg.js';
+import { probe } from '../../../src/media/video.js';
+import { tempDir } from '../../support/paths.js';
 
 const kf = (i: number) => ({
   kf_id: `k${i}`,
@@ -103,6 +113,21 @@ describe('8 fps over the whole video (seed C)', () => {
     expect(b).toMatchObject({ capped: true, effective_fps: 1.6 });
     expect(b.times).toHaveLength(48);
     expect(qualityTimes(5, { fps: 8, budget: 48 })).toMatchObject({ capped: false, effective_fps: 8 });
+  });
+
+  it('a video with fewer frames than 8 per second sends each frame once, and says the rate it has', async () => {
+    const video = join(tempDir('kfbench-4fps-'), 'four.mp4');
+    await ffmpegRun(
+      ['-f', 'lavfi', '-i', 'testsrc2=s=96x64:r=4:d=3', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', video],
+      video,
+    );
+    const info = await probe(video);
+    const { times, effective_fps } = qualityTimes(info.duration_s, DEFAULT_QUALITY_OPTIONS);
+    expect(times).toHaveLength(24);
+    const frames = await judgeFrames(info, new ImageEncoder(96), times, 96);
+    expect(frames).toHaveLength(12);
+    expect(sentRate(frames.length, times.length, info.duration_s, effective_fps)).toBeCloseTo(4, 9);
+    expect(sentRate(24, 24, 3, 8)).toBe(8); // every time a frame of its own: the plan's rate
   });
 
   it('the dry-run plan counts frames, images and tokens per grouped call', () => {

@@ -9,10 +9,12 @@ import { type LoadedCase, loadCases } from '../../../src/compass/cases.js';
 import { budgetCheck, type EvaluateResult, evaluateCompass } from '../../../src/compass/quality/evaluate.js';
 import { leaderboard } from '../../../src/compass/quality/leaderboard.js';
 import { ScanCache } from '../../../src/compass/response/scan-cache.js';
+import { judgeSegmenter } from '../../../src/compass/segment.js';
 import type { FaultPlan } from '../../../src/dev/emulator/server.js';
 import type { MiniCompassPaths } from '../../../src/dev/mini-compass/build.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import { ImageEncoder } from '../../../src/judge/images.js';
+import { probe } from '../../../src/media/video.js';
 import { emulatorJudge } from '../../support/emulator.js';
 import { sharedMiniCompass } from '../../support/mini-compass.js';
 import { tempDir } from '../../support/paths.js';
@@ -34,6 +36,7 @@ async function run(
   faults?: FaultPlan,
   cachePath?: string,
   extra: { runs?: number; maxCalls?: number; concurrency?: number } = {},
+  segmentWithJudge = false,
 ): Promise<{ r: EvaluateResult; calls: number; peak: number }> {
   const j = await emulatorJudge(
     { ...(faults ? { faults } : {}), latencyMs: 5 },
@@ -55,6 +58,7 @@ async function run(
     // plumbing tests: the opt-in budget keeps them cheap (8 fps over whole videos: faults.test.ts)
     quality: { budget: 48 },
     cache: scans,
+    ...(segmentWithJudge ? { segment: judgeSegmenter(j.judge, new ImageEncoder(384), probe) } : {}),
     ...extra,
   });
   return { r, calls: j.judge.stats.calls, peak: j.emu.peakInFlight };
@@ -191,5 +195,24 @@ describe('compass evaluate with the emulator', () => {
     expect(second.r.videos).toHaveLength(4);
     expect(second.r.checklists).toHaveLength(24);
     expect(second.calls).toBe(36 - 26); // nothing asked twice
+  });
+
+  it('--max-calls counts the judge segmenter too: it stops there, names what it did not reach, and a re-run finishes', async () => {
+    const whole = await run(['faithful'], undefined, join(tempDir(), 'segment-whole.sqlite'), {}, true);
+    const cachePath = join(tempDir(), 'segment-budget.sqlite');
+    // segmentation comes first, in the scan (one question per distinct video); a budget of 1 ends there
+    const first = await run(['faithful'], undefined, cachePath, { maxCalls: 1 }, true);
+    expect(first.calls).toBe(1);
+    expect(first.r.response.skipped.length).toBeGreaterThan(0);
+    expect(first.r.response.rows.length + first.r.response.skipped.length).toBe(4);
+    expect(first.r.response.rows.every((r) => r.segmenter === 'judge')).toBe(true);
+    expect(first.r.skipped).toEqual(expect.arrayContaining(first.r.response.skipped));
+    expect(first.r.videos).toHaveLength(0); // nothing of the budget left for checklists
+    expect(() => budgetCheck(first.r)).toThrow(/not judged: the call budget ran out/);
+    const second = await run(['faithful'], undefined, cachePath, {}, true);
+    expect(second.r.skipped).toEqual([]);
+    expect(second.r.videos).toHaveLength(4);
+    expect(second.calls).toBe(whole.calls - first.calls); // nothing asked twice
+    expect(second.r.videos).toEqual(whole.r.videos);
   });
 });
