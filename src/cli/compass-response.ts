@@ -39,6 +39,7 @@ import {
 } from './compass-options.js';
 import { onnxFlags } from './embed.js';
 import type { CliImpls } from './impls.js';
+import { withInterrupt } from './interrupt.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 import { renderProgress } from './progress.js';
 
@@ -58,56 +59,62 @@ async function runFolder(o: FolderFlags, impls: CliImpls) {
           cache: o.judgeCache ?? join(resolve(o.out), 'judge-cache.sqlite'),
         })
       : undefined;
-  const judge = judgeSettings ? await openJudge(judgeSettings) : undefined;
-  const recordOf = async (embedderId: string) =>
-    compassShardRecord({
-      kind: 'compass score',
-      casesFile: o.cases,
-      all: selectCases(allCases, { caseIds: o.caseIds }),
-      selected: cases,
-      shard,
-      complete: true,
-      settings: {
-        videos: resolve(o.videos),
+  // Ctrl-C: no new scan or judge call starts, calls on the wire are cancelled, exit 130
+  return withInterrupt(async (signal) => {
+    const judge = judgeSettings ? await openJudge(judgeSettings, { signal }) : undefined;
+    const recordOf = async (embedderId: string) =>
+      compassShardRecord({
+        kind: 'compass score',
+        casesFile: o.cases,
+        all: selectCases(allCases, { caseIds: o.caseIds }),
+        selected: cases,
+        shard,
+        complete: true,
+        settings: {
+          videos: resolve(o.videos),
+          models: o.model,
+          modes: parseModes(o.modes),
+          missing: o.missing,
+          embedder: embedderId,
+          segmenter: kind,
+          response: { ...response },
+          scan: { ...scan },
+          ...(judge && judgeSettings ? { judge: judgeIdentity(judge.judge.name, judgeSettings) } : {}),
+        },
+      });
+    let embedder: Awaited<ReturnType<typeof createEmbedder>> | undefined;
+    let cache: ScanCache | undefined;
+    const shown = renderProgress();
+    try {
+      embedder = await createEmbedder(o.embedder, onnxFlags(o));
+      cache =
+        o.cache === false ? undefined : new ScanCache(o.cache ?? join(resolve(o.out), 'scan-cache.sqlite'));
+      const t0 = Date.now();
+      const run = await impls.scoreModels({
+        cases,
+        videos: o.videos,
         models: o.model,
         modes: parseModes(o.modes),
-        missing: o.missing,
-        embedder: embedderId,
-        segmenter: kind,
-        response: { ...response },
-        scan: { ...scan },
-        ...(judge && judgeSettings ? { judge: judgeIdentity(judge.judge.name, judgeSettings) } : {}),
-      },
-    });
-  const embedder = await createEmbedder(o.embedder, onnxFlags(o));
-  const cache =
-    o.cache === false ? undefined : new ScanCache(o.cache ?? join(resolve(o.out), 'scan-cache.sqlite'));
-  const shown = renderProgress();
-  const t0 = Date.now();
-  try {
-    const run = await impls.scoreModels({
-      cases,
-      videos: o.videos,
-      models: o.model,
-      modes: parseModes(o.modes),
-      embedder,
-      response,
-      scan,
-      cache,
-      ...(judge
-        ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe, evaluationCacheIn(judge.cache)) }
-        : {}),
-      jobs: parseJobs(o.jobs),
-      onProgress: shown.onProgress,
-    });
-    shown.close();
-    return { run, wall_s: (Date.now() - t0) / 1000, embedder, cache, record: await recordOf(embedder.id) };
-  } finally {
-    shown.close();
-    cache?.close();
-    await embedder.close();
-    await judge?.close();
-  }
+        embedder,
+        response,
+        scan,
+        cache,
+        ...(judge
+          ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe, evaluationCacheIn(judge.cache)) }
+          : {}),
+        jobs: parseJobs(o.jobs),
+        signal,
+        onProgress: shown.onProgress,
+      });
+      shown.close();
+      return { run, wall_s: (Date.now() - t0) / 1000, embedder, cache, record: await recordOf(embedder.id) };
+    } finally {
+      shown.close();
+      cache?.close();
+      await embedder?.close();
+      await judge?.close();
+    }
+  });
 }
 
 export function registerCompassResponse(compass: Command, impls: CliImpls): void {

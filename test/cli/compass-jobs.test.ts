@@ -1,7 +1,8 @@
 /**
  * `compass evaluate --jobs 2`, Ctrl-C in the scan phase: the scans run in worker threads, each
  * with its own ffmpeg; the first SIGINT stops the workers, kills their ffmpeg processes and the
- * command exits 130 with one line, leaving no process behind.
+ * command exits 130 with one line, leaving no process behind. `compass score --segmenter judge`:
+ * Ctrl-C while a segmentation call is on the wire cancels it the same way.
  */
 import { type ChildProcess, execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -90,5 +91,32 @@ describe('compass evaluate --jobs 2, Ctrl-C while scanning', () => {
     expect(errors[0]).toMatch(/interrupted \(Ctrl-C\)/);
     expect(seen.size).toBeGreaterThanOrEqual(2);
     expect([...seen].filter(alive)).toEqual([]);
+  });
+});
+
+describe('compass score --segmenter judge, Ctrl-C while the judge segments', () => {
+  it('cancels the call on the wire and exits 130 in one line', async () => {
+    const slow = await startEmulator({ latencyMs: 120_000 });
+    try {
+      const watch = async (child: ChildProcess) => {
+        while (slow.peakInFlight === 0 && child.exitCode === null)
+          await new Promise((r) => setTimeout(r, 20));
+        child.kill('SIGINT');
+      };
+      const r = await runCli(
+        [
+          ...['compass', 'score', '--cases', cases, '--videos', join(dir, 'videos'), '--model', 'faithful'],
+          ...['--segmenter', 'judge', '--judge', `openai:kfbench-emulator@${slow.url}`],
+          ...['--out', join(dir, 'score-out')],
+        ],
+        { onSpawn: (child) => void watch(child) },
+      );
+      expect(r.code, r.stderr).toBe(130);
+      const errors = r.stderr.split('\n').filter((l) => l.startsWith('kfbench:'));
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(/interrupted \(Ctrl-C\)/);
+    } finally {
+      await slow.close();
+    }
   });
 });
