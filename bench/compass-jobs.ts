@@ -106,9 +106,13 @@ async function measure(j: number, processes: number): Promise<Measure> {
   );
   const wall = (performance.now() - t) / 1000;
   for (const c of procs) c.stdin.end();
-  await Promise.all(
-    procs.map((c) => (c.exitCode !== null ? undefined : new Promise((r) => c.once('exit', r)))),
+  const codes = await Promise.all(
+    procs.map((c) =>
+      c.exitCode !== null ? c.exitCode : new Promise<number | null>((r) => c.once('exit', (code) => r(code))),
+    ),
   );
+  if (codes.some((code) => code !== 0))
+    throw new Error(`a measuring process exited with ${codes.join(', ')}`);
   if (done.reduce((s, d) => s + d.rows, 0) !== 8)
     throw new Error('the measuring processes did not score 8 rows');
   const sum = (f: (c: Cpu) => number) => done.reduce((s, d) => s + f(d.cpu), 0);

@@ -153,11 +153,13 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
       await withInterrupt(async (signal) => {
         const shown = renderProgress();
         const judge = await openJudge(settings, { signal, onRetry: retriesOf(shown.onProgress, 'judge') });
-        const embedder = await createEmbedder(o.embedder, onnxFlags(o));
-        const cache = new ScanCache(join(out, 'scan-cache.sqlite'));
-        const evaluationCache = evaluationCacheIn(judge.cache);
-        const t0 = Date.now();
+        let embedder: Awaited<ReturnType<typeof createEmbedder>> | undefined;
+        let cache: ScanCache | undefined;
         try {
+          embedder = await createEmbedder(o.embedder, onnxFlags(o));
+          cache = new ScanCache(join(out, 'scan-cache.sqlite'));
+          const evaluationCache = evaluationCacheIn(judge.cache);
+          const t0 = Date.now();
           const r = await impls.evaluateCompass({
             cases,
             videos: o.videos,
@@ -221,12 +223,13 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
             leaderboardText({ ...lb, by: {} as typeof lb.by }),
             `judge calls ${s.calls}, from the cache ${s.cached}, unresolved ${s.unresolved}; results in ${out}`,
           ]);
-          partial(r.response);
+          // the budget first: its message names every video left for the next run
           budgetCheck(r);
+          partial(r.response);
         } finally {
           shown.close();
-          cache.close();
-          await embedder.close();
+          cache?.close();
+          await embedder?.close();
           await judge.close();
         }
       });

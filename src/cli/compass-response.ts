@@ -62,14 +62,14 @@ async function runFolder(o: FolderFlags, impls: CliImpls) {
   // Ctrl-C: no new scan or judge call starts, calls on the wire are cancelled, exit 130
   return withInterrupt(async (signal) => {
     const judge = judgeSettings ? await openJudge(judgeSettings, { signal }) : undefined;
-    const recordOf = async (embedderId: string) =>
+    const recordOf = async (embedderId: string, skipped: number) =>
       compassShardRecord({
         kind: 'compass score',
         casesFile: o.cases,
         all: selectCases(allCases, { caseIds: o.caseIds }),
         selected: cases,
         shard,
-        complete: true,
+        complete: skipped === 0,
         settings: {
           videos: resolve(o.videos),
           models: o.model,
@@ -107,7 +107,13 @@ async function runFolder(o: FolderFlags, impls: CliImpls) {
         onProgress: shown.onProgress,
       });
       shown.close();
-      return { run, wall_s: (Date.now() - t0) / 1000, embedder, cache, record: await recordOf(embedder.id) };
+      return {
+        run,
+        wall_s: (Date.now() - t0) / 1000,
+        embedder,
+        cache,
+        record: await recordOf(embedder.id, run.skipped.length),
+      };
     } finally {
       shown.close();
       cache?.close();

@@ -204,7 +204,10 @@ export const QualityMetricReport = MetricResult.extend({
 export type QualityMetricReport = z.infer<typeof QualityMetricReport>;
 
 export const QualityReport = z.object({
-  /** `fps` asked; `effective_fps` the rate actually sent (lower only when the budget capped it). */
+  /**
+   * `fps` asked; `effective_fps` the rate actually sent: lower when the budget capped it, or when
+   * the video has fewer distinct frames than asked (each is sent once).
+   */
   frames: z.object({
     count: Count,
     fps: z.number(),

@@ -19,7 +19,7 @@ import { mean } from '../stats/mean.js';
 import { type LoadedCase, type PromptMode, videoPath } from './cases.js';
 import type { ResponseOptions, ScanOptions } from './response/options.js';
 import { METRICS, type MetricScores, scoreResponse, zeroResponse } from './response/report.js';
-import type { ScanTimings } from './response/scan.js';
+import { type ScanTimings, scanVideo } from './response/scan.js';
 import { cachedScan, type ScanCache } from './response/scan-cache.js';
 import { ScanPool } from './response/scan-pool.js';
 import type { MissingPolicy, ResponseRow, ResponseSummary, SummaryCell, VideoStatus } from './results.js';
@@ -118,7 +118,8 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
           o.shots ?? {},
           o.cache,
           run.timings,
-          pool?.scanFn(signal),
+          // in this thread too, an abort kills the decoder of the video being scanned
+          pool?.scanFn(signal) ?? ((i, e, so, sh, t) => scanVideo(i, e, so, sh, t, signal)),
         );
         // the segmenter's calls stop with the pool (a failure elsewhere, Ctrl-C) and count
         // against the run's budget; a video the budget did not reach waits for the next run

@@ -16,7 +16,7 @@ import type { JudgeImage, Verdict } from '../judge/types.js';
 import type { VideoInfo } from '../media/video.js';
 import type { LoadedCase } from './cases.js';
 import { type EvaluationCache, entryKey } from './quality/eval-cache.js';
-import { judgeFrames, qualityTimes } from './quality/video.js';
+import { judgeFrames, qualityTimes, sentRate } from './quality/video.js';
 import type { ScanShot } from './response/scan.js';
 
 export const SEGMENT_PROTOCOL = 'compass-segment';
@@ -113,14 +113,12 @@ export async function judgeSegments(a: {
 
 async function askSegments(a: Parameters<typeof judgeSegments>[0]) {
   const fps = a.fps ?? 8;
-  const frames = await judgeFrames(
-    a.info,
-    a.encoder,
-    qualityTimes(a.info.duration_s, { fps, budget: undefined }).times,
-    a.frameWidth ?? 384,
-  );
+  const times = qualityTimes(a.info.duration_s, { fps, budget: undefined }).times;
+  const frames = await judgeFrames(a.info, a.encoder, times, a.frameWidth ?? 384);
   const keyframes = await Promise.all(a.c.keyframes.map((k) => a.encoder.fromFile(k.image)));
-  const v = await a.judge.ask(segmentQuestion(a.c, frames, keyframes, a.info.duration_s, fps));
+  // a video with fewer frames per second than asked sends each once: the prompt says its rate
+  const rate = +sentRate(frames.length, times.length, a.info.duration_s, fps).toFixed(2);
+  const v = await a.judge.ask(segmentQuestion(a.c, frames, keyframes, a.info.duration_s, rate));
   return { result: segmentationOf(v, a.info.duration_s), key: v.key };
 }
 

@@ -603,6 +603,21 @@ export interface FramePair {
 }
 
 /**
+ * The planar format `streamFramePairs` carries a video's frames in: 4:2:0 only for an 8-bit 4:2:0
+ * source whose two sizes are even (its chroma as decoded, read back as swscale's own yuv420p →
+ * rgb24 does); any other source keeps full chroma, so nothing is lost on the way. Keyframe images
+ * meant to be compared with those frames go through the same format (`imagesAsFramePairs`).
+ */
+export function pairPixelFormat(
+  info: Pick<VideoInfo, 'pix_fmt'>,
+  full: { width: number; height: number },
+  small: { width: number; height: number },
+): 'yuv420p' | 'yuv444p' {
+  const even = [full.width, full.height, small.width, small.height].every((n) => n % 2 === 0);
+  return /^yuvj?420p$/.test(info.pix_fmt ?? '') && even ? 'yuv420p' : 'yuv444p';
+}
+
+/**
  * Stream the requested frames at two sizes from ONE decode: ffmpeg scales a copy of each frame
  * to `small` and stacks it under the full frame, in planar YUV (4:2:0 for an 8-bit 4:2:0 source
  * whose sizes are even, else 4:4:4) — half the bytes of RGB and no colour conversion of the full frame in ffmpeg. The
@@ -621,11 +636,8 @@ export async function* streamFramePairs(
   if (plan.indices && plan.indices.length === 0) return;
   const { width: fw, height: fh } = outputSize(info.width, info.height, { width: fmt.width });
   const { width: sw, height: sh } = small;
-  // 4:2:0 only for an 8-bit 4:2:0 source (its chroma as decoded, read back as swscale's own
-  // yuv420p → rgb24 does); any other source keeps full chroma, so nothing is lost on the way
-  const sub: 1 | 2 =
-    /^yuvj?420p$/.test(info.pix_fmt ?? '') && [fw, fh, sw, sh].every((n) => n % 2 === 0) ? 2 : 1;
-  const pixFmt = sub === 2 ? 'yuv420p' : 'yuv444p';
+  const pixFmt = pairPixelFormat(info, { width: fw, height: fh }, small);
+  const sub: 1 | 2 = pixFmt === 'yuv420p' ? 2 : 1;
   const cw = Math.max(fw, sw);
   const pre = plan.select ? `select=${plan.select},` : '';
   // limited range whatever the source (a full-range `yuvj` file is converted here, as it was on
@@ -674,10 +686,11 @@ export async function* streamFramePairs(
 
 /**
  * Put still images through the same scaling chain `streamFramePairs` applies to video frames, in
- * one ffmpeg process: each image (already at the `full` frame size) is converted to the video's
- * pixel format (`yuv420p` by default: the chroma subsampling of nearly every encoded video), back
- * to RGB, and area-scaled to `small`. An image and a frame showing it are then resampled alike —
- * some embedders' features depend on the resampler — and subsampling is no difference either.
+ * one ffmpeg process: each image (already at the `full` frame size) is converted to the frames'
+ * planar format (`pairPixelFormat`; `yuv420p` by default, the chroma subsampling of nearly every
+ * encoded video), area-scaled to `small` and read back to RGB by yuv.ts. An image and a frame
+ * showing it are then resampled alike — some embedders' features depend on the resampler — and
+ * subsampling is no difference either.
  */
 export async function imagesAsFramePairs(
   images: readonly RawImage[],

@@ -11,7 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { luma601, type RawImage } from '../../src/media/raw.js';
-import { probe, streamFramePairs, streamFrames } from '../../src/media/video.js';
+import {
+  imagesAsFramePairs,
+  pairPixelFormat,
+  probe,
+  streamFramePairs,
+  streamFrames,
+} from '../../src/media/video.js';
 import { planarBytes, yuvMatrix, yuvToRgb } from '../../src/media/yuv.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kfbench-yuv-'));
@@ -113,5 +119,26 @@ describe('yuvToRgb', () => {
     expect(yuvMatrix('bt2020nc')).toBe('bt2020');
     expect(yuvMatrix('smpte170m')).toBe('bt601');
     expect(yuvMatrix(undefined)).toBe('bt601');
+  });
+});
+
+describe("keyframe images in the frames' planar format", () => {
+  it('4:2:0 only for an 8-bit 4:2:0 video with even sizes; the images follow it', async () => {
+    const even = { width: 512, height: 288 };
+    const small = { width: 64, height: 64 };
+    expect(pairPixelFormat({ pix_fmt: 'yuv420p' }, even, small)).toBe('yuv420p');
+    expect(pairPixelFormat({ pix_fmt: 'yuvj420p' }, even, small)).toBe('yuv420p');
+    expect(pairPixelFormat({ pix_fmt: 'yuv444p' }, even, small)).toBe('yuv444p');
+    expect(pairPixelFormat({ pix_fmt: 'yuv420p10le' }, even, small)).toBe('yuv444p');
+    expect(pairPixelFormat({ pix_fmt: 'yuv420p' }, { width: 512, height: 287 }, small)).toBe('yuv444p');
+    // one-pixel red and blue columns: 4:4:4 keeps them, 4:2:0 mixes each pair
+    const w = 64;
+    const data = new Uint8Array(w * w * 3);
+    for (let i = 0; i < w * w; i++) data.set(i % 2 ? [0, 0, 255] : [255, 0, 0], i * 3);
+    const img: RawImage = { width: w, height: w, channels: 3, data };
+    const [full] = await imagesAsFramePairs([img], { width: w, height: w }, 'yuv444p');
+    const [sub] = await imagesAsFramePairs([img], { width: w, height: w }, 'yuv420p');
+    expect(diff(full!, img).max).toBeLessThanOrEqual(4);
+    expect(diff(sub!, img).mean).toBeGreaterThan(20);
   });
 });

@@ -30,10 +30,11 @@ import type { LoadedCase } from '../cases.js';
 import { QUALITY_METRICS } from './metrics.js';
 
 /**
- * v1: grouped-judge and segmentation entries; v2: the frame rate a video with fewer frames than asked
- * is said to be sent at. Bump when a question's making changes in code.
+ * v1: grouped-judge and segmentation entries; v2/v3: the frame rate a video with fewer frames than
+ * asked is said to be sent at (grouped, then segmentation). Bump when a question's making changes
+ * in code.
  */
-export const EVALUATION_CACHE_NAMESPACE = 'kfbench/compass-evaluation/v2';
+export const EVALUATION_CACHE_NAMESPACE = 'kfbench/compass-evaluation/v3';
 export const EVALUATION_CACHE_TABLE = 'compass_evaluations';
 
 const JudgeKey = z.string().regex(/^[0-9a-f]{64}$/);

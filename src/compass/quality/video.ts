@@ -221,7 +221,7 @@ async function askVideoQuality(
         budgetNote: capped
           ? ` at ${rate.toFixed(2)} fps (capped at ${o.budget} frames for this ${info.duration_s.toFixed(1)} s video)`
           : rate < o.fps
-            ? ` at ${rate.toFixed(2)} fps (every frame of this video)`
+            ? ` at ${rate.toFixed(2)} fps (${frames.length} frames${(info.times ? info.mean_fps : info.fps) < o.fps ? ': every frame of this video' : ''})`
             : ` at ${o.fps} fps`,
       }),
     ),

@@ -5,6 +5,8 @@
  * (`compass score` again, `compass sensitivity`) decodes and embeds nothing.
  */
 import type { Embedder } from '../../embed/embedder.js';
+import { ffmpegVersion } from '../../media/ffmpeg.js';
+import { imageLibraryVersion } from '../../media/image.js';
 import { DEFAULT_SHOT_OPTIONS, type ShotOptions } from '../../media/shots.js';
 import { cacheKey, sha256File } from '../../store/canonical.js';
 import { KvTable, openDatabase, type SqliteDatabase } from '../../store/sqlite.js';
@@ -21,8 +23,12 @@ export type ScanFn = (
   timings?: ScanTimings,
 ) => Promise<Scan>;
 
-/** v3: the key holds the resolved shot options (v2 held the caller's partial ones). */
-export const SCAN_CACHE_NAMESPACE = 'kfbench/compass-scan/v3';
+/**
+ * v3: the key holds the resolved shot options (v2 held the caller's partial ones); v4: frames come
+ * as planar YUV converted by kfbench (media/yuv.ts), and the key names the ffmpeg and sharp/libvips
+ * that made the pixels.
+ */
+export const SCAN_CACHE_NAMESPACE = 'kfbench/compass-scan/v4';
 
 export class ScanCache {
   readonly db: SqliteDatabase;
@@ -73,6 +79,7 @@ export async function scanKey(
     fpsCap: o.fpsCap,
     pixelSize: o.pixelSize,
     shots,
+    tools: { ffmpeg: await ffmpegVersion(), images: imageLibraryVersion() },
   });
 }
 

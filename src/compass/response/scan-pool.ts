@@ -208,17 +208,30 @@ export class ScanPool {
     let worker: ScanWorker | undefined;
     try {
       if (this.closed) throw new BackendError('the scan pool is closed');
-      worker = this.idle.pop() ?? this.start();
+      // an idle worker that died meanwhile is retired, not handed the next video
+      worker = this.idle.pop();
+      while (worker && !worker.usable) {
+        void this.retire(worker);
+        worker = this.idle.pop();
+      }
+      worker ??= this.start();
       const keyframes = input.keyframes.map((k) => ({ kf_id: k.kf_id, image: k.image }));
-      const r = await worker.scan(
-        {
-          type: 'scan',
-          input: { video: input.video, keyframes },
-          opts: { ...opts },
-          shotOpts: { ...shotOpts },
-        },
-        signal,
-      );
+      const r = await worker
+        .scan(
+          {
+            type: 'scan',
+            input: { video: input.video, keyframes },
+            opts: { ...opts },
+            shotOpts: { ...shotOpts },
+          },
+          signal,
+        )
+        .catch((e: unknown) => {
+          // a worker that died names no video: say which one it was scanning
+          if (e instanceof BackendError && /scan worker stopped/.test(e.message))
+            throw new BackendError(`${e.message} (scanning ${input.video})`, { cause: e });
+          throw e;
+        });
       if (timings) {
         timings.decode_embed_s += r.timings.decode_embed_s;
         timings.pixels_s += r.timings.pixels_s;

@@ -18,6 +18,7 @@ import {
   type FramePair,
   imagesAsFramePairs,
   outputSize,
+  pairPixelFormat,
   probe,
   streamFramePairs,
   type VideoInfo,
@@ -39,6 +40,8 @@ export async function scanVideo(
   opts: Partial<ScanOptions> = {},
   shotOpts: Partial<ShotOptions> = {},
   timings?: ScanTimings,
+  /** Aborting kills the decoder (the scan then rejects). */
+  signal?: AbortSignal,
 ): Promise<Scan> {
   const o = { ...DEFAULT_SCAN_OPTIONS, ...opts };
   const t0 = performance.now();
@@ -63,7 +66,9 @@ export async function scanVideo(
           : resizeImage(img, fullSize.width, fullSize.height, 'fill'),
       ),
     );
-    return { sized, kvecs: await embedder.embed(await imagesAsFramePairs(sized, small)) };
+    // the frames' own planar format, so that a keyframe and a frame showing it are resampled alike
+    const fmt = pairPixelFormat(info, fullSize, small);
+    return { sized, kvecs: await embedder.embed(await imagesAsFramePairs(sized, small, fmt)) };
   })();
   prepared.catch(() => {}); // awaited below; a failure surfaces there
   const lastDuration = info.times ? info.duration_s - info.times[info.times.length - 1]! : undefined;
@@ -98,7 +103,7 @@ export async function scanVideo(
     batch = [];
   };
   const req = capped ? { kind: 'rate' as const, rate: o.fpsCap } : { kind: 'all' as const };
-  for await (const pair of streamFramePairs(info, req, small, { width: fullW })) {
+  for await (const pair of streamFramePairs(info, req, small, { width: fullW }, signal)) {
     batch.push(pair);
     if (batch.length >= o.batch) await flush();
   }
