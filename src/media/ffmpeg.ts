@@ -189,8 +189,11 @@ export async function ffmpegLog(args: string[], file: string): Promise<string> {
 export interface RawPipeOptions {
   /** Full ffmpeg argument list (inputs, filters, `-f rawvideo -pix_fmt … pipe:1`). */
   args: string[];
-  /** Bytes per output frame. */
-  frameBytes: number;
+  /**
+   * Bytes per output frame; a promise lets ffmpeg start before the frame size is known (nothing
+   * is read until it resolves; if it rejects, ffmpeg is stopped and the generator throws that).
+   */
+  frameBytes: number | Promise<number>;
   /** The file named in errors. */
   file: string;
   signal?: AbortSignal | undefined;
@@ -232,8 +235,14 @@ export async function* ffmpegRawFrames(opts: RawPipeOptions): AsyncGenerator<Buf
   const onAbort = () => child.kill('SIGKILL');
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   let finished = false;
+  // Until the frame size is known nothing is read, but the output must not be lost: when a child
+  // exits, Node resumes (and drops) an unread stdout that nobody listens to. A 'readable' listener
+  // keeps it buffered (ffmpeg then waits on the full pipe) until the loop below takes over.
+  const hold = () => {};
+  child.stdout.on('readable', hold);
   try {
-    const size = opts.frameBytes;
+    const size = await opts.frameBytes;
+    child.stdout.off('readable', hold);
     let pending: Buffer[] = [];
     let pendingBytes = 0;
     for await (const chunk of child.stdout as AsyncIterable<Buffer>) {

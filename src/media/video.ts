@@ -604,75 +604,124 @@ export interface FramePair {
 
 /**
  * The planar format `streamFramePairs` carries a video's frames in: 4:2:0 only for an 8-bit 4:2:0
- * source whose two sizes are even (its chroma as decoded, read back as swscale's own yuv420p →
- * rgb24 does); any other source keeps full chroma, so nothing is lost on the way. Keyframe images
- * meant to be compared with those frames go through the same format (`imagesAsFramePairs`).
+ * source (its chroma as decoded, read back as swscale's own yuv420p → rgb24 does) whose small copy
+ * has an even height (so the full frame below it starts on a chroma row); any other source keeps
+ * full chroma, so nothing is lost on the way. Keyframe images meant to be compared with those
+ * frames go through the same format (`imagesAsFramePairs`).
  */
 export function pairPixelFormat(
   info: Pick<VideoInfo, 'pix_fmt'>,
-  full: { width: number; height: number },
+  _full: { width: number; height: number },
   small: { width: number; height: number },
 ): 'yuv420p' | 'yuv444p' {
-  const even = [full.width, full.height, small.width, small.height].every((n) => n % 2 === 0);
-  return /^yuvj?420p$/.test(info.pix_fmt ?? '') && even ? 'yuv420p' : 'yuv444p';
+  return /^yuvj?420p$/.test(info.pix_fmt ?? '') && small.height % 2 === 0 ? 'yuv420p' : 'yuv444p';
 }
 
 /**
- * Stream the requested frames at two sizes from ONE decode: ffmpeg scales a copy of each frame
- * to `small` and stacks it under the full frame, in planar YUV (4:2:0 for an 8-bit 4:2:0 source
- * whose sizes are even, else 4:4:4) — half the bytes of RGB and no colour conversion of the full frame in ffmpeg. The
- * small copy is converted to RGB at once (`yuv.ts`, the stream's colour matrix); the full one only
- * when a reader asks for it (`full()`), so a matcher pays for the few frames it keeps. Frames come
- * in order; memory holds one frame.
+ * The size a frame is compared at (PSNR/SSIM): the long side scaled to `pixelSize`, the width
+ * rounded down to even (at least 2), the height in proportion; the video's own size when
+ * `pixelSize` is 0 or not smaller than its long side (never up). `pixelFrameExpr` is the same rule
+ * as ffmpeg `scale` expressions, so that a decoder can start before the video's size is known.
  */
-export async function* streamFramePairs(
-  info: VideoInfo,
-  req: FrameRequest,
+export function pixelFrameSize(
+  width: number,
+  height: number,
+  pixelSize: number,
+): { width: number; height: number } {
+  const long = Math.max(width, height);
+  if (!pixelSize || pixelSize >= long) return { width, height };
+  const w0 = Math.round((width * pixelSize) / long);
+  const w = Math.max(2, w0 - (w0 % 2));
+  return { width: w, height: Math.max(1, Math.round((w * height) / width)) };
+}
+
+export function pixelFrameExpr(pixelSize: number): { w: string; h: string } {
+  if (!pixelSize) return { w: 'iw', h: 'ih' };
+  const P = pixelSize;
+  const w0 = `round(iw*${P}/max(iw,ih))`;
+  return {
+    // quoted: the filtergraph parser keeps the commas inside
+    w: `'if(gte(${P},max(iw,ih)),iw,max(2,${w0}-mod(${w0},2)))'`,
+    h: `'if(gte(${P},max(iw,ih)),ih,max(1,round(ow*ih/iw)))'`,
+  };
+}
+
+export interface FramePair {
+  /** Frame number in the file, from 0. */
+  index: number;
+  time_s: number;
+  /** The frame at the requested pixel size (the video's own by default), converted on demand. */
+  full: () => RawImage;
+  /** The same frame scaled (area averaging, aspect not kept) to `small`'s size. */
+  small: RawImage;
+}
+
+/**
+ * The filter graph of a frame pair: the frame scaled to the pixel size (`w`/`h`: numbers or
+ * `scale` expressions) and a copy of it scaled to `small`, stacked with the small copy on top
+ * (so the full frame starts on a chroma row whatever its own height), in planar `pixFmt`.
+ */
+function pairGraph(
+  select: string | null,
+  full: { w: string; h: string },
   small: { width: number; height: number },
-  fmt: { width?: number | undefined; threads?: number | undefined } = {},
-  signal?: AbortSignal,
-): AsyncGenerator<FramePair, void, void> {
-  const plan = planFrames(info, req);
-  if (plan.indices && plan.indices.length === 0) return;
-  const { width: fw, height: fh } = outputSize(info.width, info.height, { width: fmt.width });
-  const { width: sw, height: sh } = small;
-  const pixFmt = pairPixelFormat(info, { width: fw, height: fh }, small);
-  const sub: 1 | 2 = pixFmt === 'yuv420p' ? 2 : 1;
-  const cw = Math.max(fw, sw);
-  const pre = plan.select ? `select=${plan.select},` : '';
+  pixFmt: string,
+): string {
+  const pre = select ? `select=${select},` : '';
   // limited range whatever the source (a full-range `yuvj` file is converted here, as it was on
   // its way to RGB), so that yuv.ts reads every frame with one formula
-  const graph =
-    `[0:v:0]${pre}scale=${fw}:${fh}:flags=area:out_range=tv,setsar=1,format=${pixFmt},split=2[f][s];` +
-    `[s]scale=${sw}:${sh}:flags=area,pad=${cw}:${sh}[sp];[f]pad=${cw}:${fh}[fp];` +
-    '[fp][sp]vstack=inputs=2[out]';
+  return (
+    `[0:v:0]${pre}scale=w=${full.w}:h=${full.h}:flags=area:out_range=tv,setsar=1,format=${pixFmt},split=2[f][s];` +
+    `[s]scale=${small.width}:${small.height}:flags=area[sp];` +
+    '[sp][f]xstack=inputs=2:layout=0_0|0_h0:fill=black[out]'
+  );
+}
+
+function pairArgs(file: string, graph: string, pixFmt: string, frames: number | undefined, threads?: number) {
   const args: string[] = [];
-  if (fmt.threads) args.push('-threads', String(fmt.threads));
-  args.push('-i', info.file, '-filter_complex', graph, '-map', '[out]', '-an', '-sn', '-dn');
+  if (threads) args.push('-threads', String(threads));
+  args.push('-i', file, '-filter_complex', graph, '-map', '[out]', '-an', '-sn', '-dn');
   args.push('-fps_mode', 'passthrough');
-  if (plan.indices) args.push('-frames:v', String(plan.indices.length));
+  if (frames !== undefined) args.push('-frames:v', String(frames));
   args.push('-f', 'rawvideo', '-pix_fmt', pixFmt, 'pipe:1');
+  return args;
+}
+
+/** Bytes of one stacked pair. */
+function pairBytes(
+  full: { width: number; height: number },
+  small: { width: number; height: number },
+  sub: 1 | 2,
+) {
+  return planarBytes(Math.max(full.width, small.width), small.height + full.height, sub);
+}
+
+/** Stacked raw frames → pairs, checking that the plan's frames all came. */
+async function* pairsOf(
+  raw: AsyncIterable<Buffer>,
+  info: VideoInfo,
+  plan: FramePlan,
+  full: { width: number; height: number },
+  small: { width: number; height: number },
+  sub: 1 | 2,
+): AsyncGenerator<FramePair, void, void> {
   const matrix = yuvMatrix(info.color_space);
-  const stackH = fh + sh;
+  const cw = Math.max(full.width, small.width);
+  const stackH = small.height + full.height;
   let i = 0;
-  for await (const data of ffmpegRawFrames({
-    args,
-    frameBytes: planarBytes(cw, stackH, sub),
-    file: info.file,
-    signal,
-  })) {
+  for await (const data of raw) {
     const index = plan.indices ? plan.indices[i]! : i;
     i++;
     const frame = { width: cw, height: stackH, sub, data };
-    let full: RawImage | undefined;
+    let rgb: RawImage | undefined;
     yield {
       index,
       time_s: frameTime(info, index),
       full: () => {
-        full ??= yuvToRgb(frame, 0, fw, fh, matrix);
-        return full;
+        rgb ??= yuvToRgb(frame, small.height, full.width, full.height, matrix);
+        return rgb;
       },
-      small: yuvToRgb(frame, fh, sw, sh, matrix),
+      small: yuvToRgb(frame, 0, small.width, small.height, matrix),
     };
   }
   if (plan.indices && i < plan.indices.length) {
@@ -682,6 +731,126 @@ export async function* streamFramePairs(
     );
   }
   if (!plan.indices && i === 0) throw new BadInputError('has no decodable frames', { file: info.file });
+}
+
+/**
+ * Stream the requested frames at two sizes from ONE decode: ffmpeg scales a copy of each frame
+ * to `small` and stacks it above the frame at the pixel size (`pixelFrameSize`), in planar YUV
+ * (`pairPixelFormat`) — half the bytes of RGB and no colour conversion of the full frame in
+ * ffmpeg. The small copy is converted to RGB at once (`yuv.ts`, the stream's colour matrix); the
+ * full one only when a reader asks for it (`full()`), so a matcher pays for the few frames it
+ * keeps. Frames come in order; memory holds one frame.
+ */
+export async function* streamFramePairs(
+  info: VideoInfo,
+  req: FrameRequest,
+  small: { width: number; height: number },
+  fmt: { pixelSize?: number | undefined; threads?: number | undefined } = {},
+  signal?: AbortSignal,
+): AsyncGenerator<FramePair, void, void> {
+  const plan = planFrames(info, req);
+  if (plan.indices && plan.indices.length === 0) return;
+  const full = pixelFrameSize(info.width, info.height, fmt.pixelSize ?? 0);
+  const pixFmt = pairPixelFormat(info, full, small);
+  const sub: 1 | 2 = pixFmt === 'yuv420p' ? 2 : 1;
+  const graph = pairGraph(plan.select, { w: String(full.width), h: String(full.height) }, small, pixFmt);
+  yield* pairsOf(
+    ffmpegRawFrames({
+      args: pairArgs(info.file, graph, pixFmt, plan.indices?.length, fmt.threads),
+      frameBytes: pairBytes(full, small, sub),
+      file: info.file,
+      signal,
+    }),
+    info,
+    plan,
+    full,
+    small,
+    sub,
+  );
+}
+
+/** A decoder started before the probe returned (`startFramePairs`). */
+export interface EarlyFramePairs {
+  /**
+   * The pairs, when the video turned out as guessed (every frame wanted, 8-bit 4:2:0, the guessed
+   * small size); else undefined, and the early decoder is stopped.
+   */
+  take(
+    info: VideoInfo,
+    req: FrameRequest,
+    small: { width: number; height: number },
+  ): AsyncGenerator<FramePair, void, void> | undefined;
+  /** Stop the early decoder (the probe failed). */
+  cancel(): void;
+}
+
+/**
+ * Start `streamFramePairs`'s decoder for every frame before the video is probed: the pixel size
+ * comes from `scale` expressions (`pixelFrameExpr`), the frame size in bytes once the probe is
+ * back. ffmpeg's start (≈ 0.1 s: its own probing and the first frames' decoding) then overlaps
+ * ffprobe's. When the probe says otherwise (a rate above the cap, a format other than 8-bit 4:2:0,
+ * another small size) the early decoder is stopped and the caller streams as usual.
+ */
+export function startFramePairs(
+  file: string,
+  small: { width: number; height: number },
+  pixelSize: number,
+  signal?: AbortSignal,
+): EarlyFramePairs {
+  const ac = new AbortController();
+  const onAbort = () => ac.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  let resolveSize!: (n: number) => void;
+  let rejectSize!: (e: unknown) => void;
+  const size = new Promise<number>((res, rej) => {
+    resolveSize = res;
+    rejectSize = rej;
+  });
+  size.catch(() => {});
+  const raw = ffmpegRawFrames({
+    args: pairArgs(file, pairGraph(null, pixelFrameExpr(pixelSize), small, 'yuv420p'), 'yuv420p', undefined),
+    frameBytes: size,
+    file,
+    signal: ac.signal,
+  });
+  // run the generator now: it spawns ffmpeg and then waits for the size
+  const first = raw.next();
+  first.catch(() => {});
+  const cancel = () => {
+    signal?.removeEventListener('abort', onAbort);
+    rejectSize(new BackendError('early decoder not used'));
+    ac.abort();
+  };
+  return {
+    cancel,
+    take(info, req, s) {
+      const plan = planFrames(info, req);
+      const full = pixelFrameSize(info.width, info.height, pixelSize);
+      const fits =
+        !plan.select &&
+        !plan.indices &&
+        s.width === small.width &&
+        s.height === small.height &&
+        pairPixelFormat(info, full, small) === 'yuv420p';
+      if (!fits) {
+        cancel();
+        return undefined;
+      }
+      resolveSize(pairBytes(full, small, 2));
+      const frames = (async function* () {
+        try {
+          const r = await first;
+          if (r.done) return;
+          yield r.value;
+          yield* raw;
+        } finally {
+          signal?.removeEventListener('abort', onAbort);
+          await raw.return(undefined);
+        }
+      })();
+      return pairsOf(frames, info, plan, full, small, 2);
+    },
+  };
 }
 
 /**

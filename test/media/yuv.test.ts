@@ -14,7 +14,10 @@ import { luma601, type RawImage } from '../../src/media/raw.js';
 import {
   imagesAsFramePairs,
   pairPixelFormat,
+  pixelFrameExpr,
+  pixelFrameSize,
   probe,
+  startFramePairs,
   streamFramePairs,
   streamFrames,
 } from '../../src/media/video.js';
@@ -123,14 +126,16 @@ describe('yuvToRgb', () => {
 });
 
 describe("keyframe images in the frames' planar format", () => {
-  it('4:2:0 only for an 8-bit 4:2:0 video with even sizes; the images follow it', async () => {
+  it('4:2:0 only for an 8-bit 4:2:0 video; the images follow it', async () => {
     const even = { width: 512, height: 288 };
     const small = { width: 64, height: 64 };
     expect(pairPixelFormat({ pix_fmt: 'yuv420p' }, even, small)).toBe('yuv420p');
     expect(pairPixelFormat({ pix_fmt: 'yuvj420p' }, even, small)).toBe('yuv420p');
     expect(pairPixelFormat({ pix_fmt: 'yuv444p' }, even, small)).toBe('yuv444p');
     expect(pairPixelFormat({ pix_fmt: 'yuv420p10le' }, even, small)).toBe('yuv444p');
-    expect(pairPixelFormat({ pix_fmt: 'yuv420p' }, { width: 512, height: 287 }, small)).toBe('yuv444p');
+    // the small copy sits on top: an odd full height is fine, an odd small height is not
+    expect(pairPixelFormat({ pix_fmt: 'yuv420p' }, { width: 511, height: 287 }, small)).toBe('yuv420p');
+    expect(pairPixelFormat({ pix_fmt: 'yuv420p' }, even, { width: 64, height: 63 })).toBe('yuv444p');
     // one-pixel red and blue columns: 4:4:4 keeps them, 4:2:0 mixes each pair
     const w = 64;
     const data = new Uint8Array(w * w * 3);
@@ -140,5 +145,65 @@ describe("keyframe images in the frames' planar format", () => {
     const [sub] = await imagesAsFramePairs([img], { width: w, height: w }, 'yuv420p');
     expect(diff(full!, img).max).toBeLessThanOrEqual(4);
     expect(diff(sub!, img).mean).toBeGreaterThan(20);
+  });
+});
+
+describe('the pixel size before the probe', () => {
+  it("ffmpeg's scale expressions give the size pixelFrameSize computes, for any shape", () => {
+    const sizes = [
+      [320, 180],
+      [1280, 720],
+      [1920, 1080],
+      [720, 404],
+      [853, 480],
+      [480, 854],
+      [1080, 1920],
+      [641, 359],
+      [1000, 1000],
+      [511, 300],
+      [300, 511],
+      [4096, 1716],
+      [161, 97],
+      [1366, 768],
+    ] as const;
+    for (const pixelSize of [512, 256, 0])
+      for (const [w, h] of sizes) {
+        const e = pixelFrameExpr(pixelSize);
+        const log = execFileSync(
+          'sh',
+          [
+            '-c',
+            `ffmpeg -hide_banner -v info -f lavfi -i "color=c=gray:s=${w}x${h}:d=0.04,format=rgb24" -frames:v 1 -vf "scale=w=${e.w}:h=${e.h}:flags=area,showinfo" -f null - 2>&1`,
+          ],
+          { encoding: 'utf8' },
+        );
+        const got = /s:(\d+)x(\d+)/.exec(log.slice(log.indexOf('Parsed_showinfo')));
+        const want = pixelFrameSize(w, h, pixelSize);
+        expect([Number(got?.[1]), Number(got?.[2])], `${w}×${h} at ${pixelSize}`).toEqual([
+          want.width,
+          want.height,
+        ]);
+      }
+  });
+
+  it('an early decoder gives the frames the probed one gives, and steps aside when the video is not as guessed', async () => {
+    const file = make('early.mp4', '160x96', ['-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-qp', '0']);
+    const small = { width: 32, height: 32 };
+    const early = startFramePairs(file, small, 64);
+    const info = await probe(file);
+    const a = [];
+    for await (const p of early.take(info, { kind: 'all' }, small)!) a.push(p);
+    const b = [];
+    for await (const p of streamFramePairs(info, { kind: 'all' }, small, { pixelSize: 64 })) b.push(p);
+    expect(a.length).toBe(info.frames);
+    expect(a.map((p) => [p.index, p.time_s, p.full(), p.small])).toEqual(
+      b.map((p) => [p.index, p.time_s, p.full(), p.small]),
+    );
+    expect(a[0]!.full()).toMatchObject(pixelFrameSize(160, 96, 64));
+    // a rate below the video's, another small size: not taken, the early ffmpeg is stopped
+    expect(startFramePairs(file, small, 64).take(info, { kind: 'rate', rate: 4 }, small)).toBeUndefined();
+    expect(
+      startFramePairs(file, small, 64).take(info, { kind: 'all' }, { width: 16, height: 16 }),
+    ).toBeUndefined();
   });
 });

@@ -40,6 +40,11 @@ export interface ScanOptions {
   pixelSize: number;
   /** Frames embedded per batch. */
   batch: number;
+  /**
+   * Start decoding beside the probe (media/video.ts `startFramePairs`); the frames are the same
+   * either way, so this does not enter the scan's cache key.
+   */
+  earlyStart: boolean;
 }
 
-export const DEFAULT_SCAN_OPTIONS: ScanOptions = { fpsCap: 24, pixelSize: 512, batch: 32 };
+export const DEFAULT_SCAN_OPTIONS: ScanOptions = { fpsCap: 24, pixelSize: 512, batch: 32, earlyStart: true };

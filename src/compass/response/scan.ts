@@ -17,9 +17,10 @@ import { DEFAULT_SHOT_OPTIONS, ShotDetector, type ShotOptions } from '../../medi
 import {
   type FramePair,
   imagesAsFramePairs,
-  outputSize,
   pairPixelFormat,
+  pixelFrameSize,
   probe,
+  startFramePairs,
   streamFramePairs,
   type VideoInfo,
 } from '../../media/video.js';
@@ -48,13 +49,23 @@ export async function scanVideo(
   // the keyframe images load while the video is probed and its first frames decode
   const images = Promise.all(input.keyframes.map((k) => loadImage(k.image)));
   images.catch(() => {}); // awaited below; a failure surfaces there
-  const info = await probe(input.video);
+  // ffmpeg starts beside ffprobe when the embedder's input size does not depend on the video's
+  // (its own start then overlaps the probe); the probe decides whether that decoder is used
+  const guess = embedder.inputSize(1920, 1080);
+  const fixed = sameSize(guess, embedder.inputSize(480, 854));
+  const early = fixed && o.earlyStart ? startFramePairs(input.video, guess, o.pixelSize, signal) : undefined;
+  let info: VideoInfo;
+  try {
+    info = await probe(input.video);
+  } catch (e) {
+    early?.cancel();
+    throw e;
+  }
   // a variable-rate video is sampled at its real mean rate, and every time is its frame's pts
   const rate = info.times ? info.mean_fps : info.fps;
   const sampleFps = Math.min(rate, o.fpsCap);
   const capped = rate > o.fpsCap;
-  const fullW = pixelWidth(info, o.pixelSize);
-  const fullSize = outputSize(info.width, info.height, { width: fullW });
+  const fullSize = pixelFrameSize(info.width, info.height, o.pixelSize);
   const small = embedder.inputSize(info.width, info.height);
   // keyframes at the pixel frame size (for PSNR/SSIM), then through the frames' own scaling chain;
   // prepared while the first frames decode
@@ -103,7 +114,9 @@ export async function scanVideo(
     batch = [];
   };
   const req = capped ? { kind: 'rate' as const, rate: o.fpsCap } : { kind: 'all' as const };
-  for await (const pair of streamFramePairs(info, req, small, { width: fullW }, signal)) {
+  const pairs =
+    early?.take(info, req, small) ?? streamFramePairs(info, req, small, { pixelSize: o.pixelSize }, signal);
+  for await (const pair of pairs) {
     batch.push(pair);
     if (batch.length >= o.batch) await flush();
   }
@@ -141,10 +154,6 @@ export async function scanVideo(
   };
 }
 
-/** Width of the frames PSNR/SSIM see: the long side scaled to `pixelSize` (never up). */
-function pixelWidth(info: VideoInfo, pixelSize: number): number | undefined {
-  const long = Math.max(info.width, info.height);
-  if (!pixelSize || pixelSize >= long) return undefined;
-  const w = Math.round((info.width * pixelSize) / long);
-  return Math.max(2, w - (w % 2));
+function sameSize(a: { width: number; height: number }, b: { width: number; height: number }): boolean {
+  return a.width === b.width && a.height === b.height;
 }
