@@ -21,9 +21,15 @@ function withoutNpxCall(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 /** Runs a printed `npx kfbench serve …` line in a shell from the repository root, fetches its home page, stops it. */
 async function runsAndServes(line: string): Promise<void> {
-  // a private npm cache: npx links the project into its cache, which other npx runs may be writing
+  // a private npm cache: npx links the project into its cache, which other npx runs may be writing;
+  // and no lifecycle scripts: linking runs the project's `prepare` (tsc) in place, which would
+  // rewrite dist/ while other test files run from it (seen: an import of a half-written module)
   const { page, stderr } = await servesHome('sh', ['-c', `exec ${line}`], {
-    env: { ...withoutNpxCall(process.env), npm_config_cache: tempDir('kfbench-npx-cache-') },
+    env: {
+      ...withoutNpxCall(process.env),
+      npm_config_cache: tempDir('kfbench-npx-cache-'),
+      npm_config_ignore_scripts: 'true',
+    },
     detached: true,
   });
   expect(page).toMatch(/faithful/);
