@@ -7,7 +7,7 @@ import type { MiniCompassPaths } from '../../src/dev/mini-compass/build.js';
 import { probe } from '../../src/media/video.js';
 import { runCli } from '../support/cli.js';
 import { COMPASS_EVALUATE_CONTRACTS, checkContracts } from '../support/contracts.js';
-import { sharedMiniCompass } from '../support/mini-compass.js';
+import { oneCaseFile, sharedMiniCompass } from '../support/mini-compass.js';
 import { tempDir } from '../support/paths.js';
 
 let p: MiniCompassPaths;
@@ -21,13 +21,7 @@ beforeAll(async () => {
   emu = await startEmulator();
   prose = await startEmulator({ faults: { rate: 1, kinds: ['prose'] } });
   dir = tempDir('kfbench-compass-eval-');
-  const line = readFileSync(p.cases, 'utf8')
-    .split('\n')
-    .find((l) => l.includes('"case_id":"ot-03"'))!;
-  const c = JSON.parse(line);
-  c.keyframes = c.keyframes.map((k: { image: string }) => ({ ...k, image: join(p.root, k.image) }));
-  cases = join(dir, 'cases.jsonl');
-  writeFileSync(cases, `${JSON.stringify(c)}\n`);
+  cases = oneCaseFile(p, 'ot-03', dir);
   for (const model of ['faithful', 'cut']) {
     mkdirSync(join(dir, 'videos', model), { recursive: true });
     for (const mode of ['minimal', 'segment_specific'])

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
 import { ffmpegBinary } from '../../src/media/ffmpeg.js';
 import { runCli } from '../support/cli.js';
-import { sharedMiniCompass } from '../support/mini-compass.js';
+import { oneCaseFile, sharedMiniCompass } from '../support/mini-compass.js';
 import { tempDir } from '../support/paths.js';
 
 let emu: Emulator;
@@ -22,13 +22,7 @@ beforeAll(async () => {
   const p = await sharedMiniCompass();
   emu = await startEmulator();
   dir = tempDir('kfbench-compass-jobs-');
-  const line = readFileSync(p.cases, 'utf8')
-    .split('\n')
-    .find((l) => l.includes('"case_id":"ot-03"'))!;
-  const c = JSON.parse(line);
-  c.keyframes = c.keyframes.map((k: { image: string }) => ({ ...k, image: join(p.root, k.image) }));
-  cases = join(dir, 'cases.jsonl');
-  writeFileSync(cases, `${JSON.stringify(c)}\n`);
+  cases = oneCaseFile(p, 'ot-03', dir);
   // long videos (the mini one forty times over, no re-encoding): the scans are still running
   // when the signal comes
   mkdirSync(join(dir, 'videos', 'faithful'), { recursive: true });
