@@ -13,9 +13,12 @@ import {
 import { tempDir } from '../support/paths.js';
 import { servesHome } from '../support/serve.js';
 
-/** The environment without an enclosing `npx -c`'s call, which a nested npx would take for its own. */
+/**
+ * The environment without an enclosing `npx -p PKG -c …`'s call and package, which a nested npx
+ * would take for its own (it would then look for `kfbench` in PKG).
+ */
 function withoutNpxCall(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { npm_config_call: _call, ...rest } = env;
+  const { npm_config_call: _call, npm_config_package: _package, ...rest } = env;
   return rest;
 }
 
