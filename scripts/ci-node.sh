@@ -10,12 +10,13 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 tests=("$@")
 if [ ${#tests[@]} -eq 0 ]; then
   # the CLI end to end (ffmpeg, sharp, SQLite, onnxruntime, the HTTP judge against the emulator),
-  # .jsonl.zst through node:zlib's zstd, which Node 20 does not have, the scan's worker threads
-  # and the evaluation cache
+  # .jsonl.zst through node:zlib's zstd, which Node 20 does not have, the scan's worker threads,
+  # the evaluation cache, and the Quickstart: the demo cold and warm with its printed serve line,
+  # and the README walkthroughs
   tests=(test/cli/media.test.ts test/cli/stats.test.ts test/cli/embed.test.ts test/cli/judge.test.ts
     test/cli/compass.test.ts test/embed/onnx.test.ts test/judge/openai.test.ts test/store/jsonl.test.ts
     test/cli/compass-jobs.test.ts test/compass/response/scan-pool.test.ts
-    test/compass/quality/eval-cache.test.ts)
+    test/compass/quality/eval-cache.test.ts test/cli/demo.test.ts test/readme.test.ts)
 fi
 work="$(mktemp -d "${TMPDIR:-/tmp}/kfbench-node-${version}-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
