@@ -83,7 +83,13 @@ export async function scanVideo(
   })();
   prepared.catch(() => {}); // awaited below; a failure surfaces there
   const lastDuration = info.times ? info.duration_s - info.times[info.times.length - 1]! : undefined;
-  const shots = new ShotDetector(sampleFps, { ...DEFAULT_SHOT_OPTIONS, ...shotOpts }, lastDuration);
+  let shots: ShotDetector;
+  try {
+    shots = new ShotDetector(sampleFps, { ...DEFAULT_SHOT_OPTIONS, ...shotOpts }, lastDuration);
+  } catch (e) {
+    early?.cancel(); // no decoder left waiting to be read
+    throw e;
+  }
   const K = input.keyframes.length;
   const sims: number[][] = input.keyframes.map(() => []);
   const best = new Array<number>(K).fill(Number.NEGATIVE_INFINITY);
