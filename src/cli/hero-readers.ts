@@ -4,7 +4,7 @@ import { checkReader, checkReaderListwise, fitHeroReader } from '../hero/reader.
 import { METHODS, methodByName } from '../hero/select/registry.js';
 import { writeReaderFile } from '../judge/local.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
-import { onnxFlags } from './embed.js';
+import { onnxFlags, onnxOptions } from './embed.js';
 import type { CliImpls } from './impls.js';
 import { judgeFlags, judgeOptions } from './judge.js';
 import { oneOf, parseNumberFlag, printJson, printLines } from './output.js';
@@ -12,11 +12,13 @@ import { renderProgress } from './progress.js';
 
 export function registerHeroReaders(hero: Command, impls: CliImpls): void {
   judgeOptions(
-    hero
-      .command('select')
-      .description(
-        `run a key-frame selection method on every film: ${METHODS.map((m) => m.name).join(', ')}`,
-      ),
+    onnxOptions(
+      hero
+        .command('select')
+        .description(
+          `run a key-frame selection method on every film: ${METHODS.map((m) => m.name).join(', ')}`,
+        ),
+    ),
   )
     .requiredOption('--method <name>', 'selection method')
     .requiredOption('--data <dir>', 'dataset root')
@@ -24,8 +26,6 @@ export function registerHeroReaders(hero: Command, impls: CliImpls): void {
     .requiredOption('--out <file>', 'selections JSONL to write')
     .option('--lsmdc <dir>', 'full-rate clips (shot-centre)')
     .option('--embedder <spec>', 'builtin | onnx:PATH (cluster)', 'builtin')
-    .option('--threads <n>', 'ONNX intra-op threads (default: every core)')
-    .option('--device <d>', 'ONNX device: cpu | cuda', 'cpu')
     .option('--k <n>', 'frames per film (1–5)', '5')
     .option('--seed <s>', 'seed', '0')
     .option('--movies <ids...>', 'only these films')
@@ -77,16 +77,16 @@ export function registerHeroReaders(hero: Command, impls: CliImpls): void {
       },
     );
 
-  hero
-    .command('fit-reader')
-    .description(
-      'fit the local reader (Bradley–Terry over embedder features) on every film’s confident pairs',
-    )
+  onnxOptions(
+    hero
+      .command('fit-reader')
+      .description(
+        'fit the local reader (Bradley–Terry over embedder features) on every film’s confident pairs',
+      ),
+  )
     .requiredOption('--data <dir>', 'dataset root')
     .requiredOption('--out <file>', 'reader.json to write')
     .option('--embedder <spec>', 'builtin | onnx:PATH', 'builtin')
-    .option('--threads <n>', 'ONNX intra-op threads (default: every core)')
-    .option('--device <d>', 'ONNX device: cpu | cuda', 'cpu')
     .option('--lambda <x>', 'L2 penalty', '1')
     .option('--json', 'print JSON')
     .action(
