@@ -7,8 +7,11 @@
  *             best frame) + `scoreResponse` (the six metrics).
  * The video carries film-like grain (ffmpeg `noise`), so that it decodes like real footage.
  * ratio = ceiling / kfbench (target ≥ 0.85, issue 19; i.e. overhead ≤ 18 %). Also the re-score time from the
- * scan cache and the process's peak RSS.
- *   npx tsx bench/compass.ts [--runs 3] [--pixel-size 512]
+ * scan cache, the process's peak RSS, and the CPU seconds of each part (node and its ffmpeg/ffprobe
+ * processes) with the cores they kept busy on average.
+ * `--decode-threads N` gives both the bare decode and the scan's decoder N threads (ffmpeg `-threads`;
+ * default 0, ffmpeg's own choice): with 1, the decoder leaves the second core to kfbench's own work.
+ *   npx tsx bench/compass.ts [--runs 3] [--pixel-size 512] [--decode-threads 0]
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -23,6 +26,7 @@ import { encodeImage, resizeImage } from '../src/media/image.js';
 import type { RawImage } from '../src/media/raw.js';
 import { probe, streamFrames } from '../src/media/video.js';
 import { writeFileAtomic } from '../src/store/atomic-write.js';
+import { cpuSeconds, cpuSince } from './cpu.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = join(ROOT, 'bench', 'out', 'compass');
@@ -35,6 +39,8 @@ const arg = (name: string, d: number) => {
 };
 const runs = arg('--runs', 3);
 const pixelSize = arg('--pixel-size', 512);
+const decodeThreads = arg('--decode-threads', 0);
+const threadArgs = decodeThreads ? ['-threads', String(decodeThreads)] : [];
 const rss = () => (process.resourceUsage().maxRSS / 1024).toFixed(0);
 
 // material: 12 keyframes at 1280×720, a one-take video holding each for 10 frames at its target
@@ -77,25 +83,33 @@ const bare: number[] = [];
 const embedOnly: number[] = [];
 const kf: number[] = [];
 const parts = { decode_embed: [] as number[], pixels: [] as number[], metrics: [] as number[] };
+/** CPU seconds (node and the ffmpeg/ffprobe processes) of the bare decode, the embed and the scan. */
+const cpu = { bare: [] as number[], embed: [] as number[], kf: [] as number[] };
 const c = {
   case_id: 'bench',
   structure: 'one_take' as const,
   keyframes: keyframes.map((k, i) => ({ ...k, t_target_s: (20 * i + 10) / 24 })),
 };
 for (let r = 0; r < runs; r++) {
+  let c0 = cpuSeconds();
   let t = performance.now();
-  await ffmpegRun(['-v', 'error', '-i', video, '-f', 'null', '-'], video);
+  await ffmpegRun(['-v', 'error', ...threadArgs, '-i', video, '-f', 'null', '-'], video);
   bare.push((performance.now() - t) / 1000);
+  cpu.bare.push(cpuSince(c0));
+  c0 = cpuSeconds();
   t = performance.now();
   await embedder.embed(small);
   embedOnly.push((performance.now() - t) / 1000);
+  cpu.embed.push(cpuSince(c0));
+  c0 = cpuSeconds();
   const timings: ScanTimings = { decode_embed_s: 0, pixels_s: 0 };
   t = performance.now();
-  const scan = await scanVideo({ video, keyframes }, embedder, { pixelSize }, {}, timings);
+  const scan = await scanVideo({ video, keyframes }, embedder, { pixelSize, decodeThreads }, {}, timings);
   const t1 = performance.now();
   const report = scoreResponse(c, scan, embedder);
   const t2 = performance.now();
   kf.push((t2 - t) / 1000);
+  cpu.kf.push(cpuSince(c0));
   parts.decode_embed.push(timings.decode_embed_s);
   parts.pixels.push(timings.pixels_s);
   parts.metrics.push((t2 - t1) / 1000);
@@ -124,14 +138,20 @@ const ceiling = median(bare) + median(embedOnly);
 const ours = median(kf);
 console.log(`\nmedians of ${runs} runs (seconds for the 10 s video):`);
 console.log('| work | seconds | note |\n|---|---|---|');
-console.log(`| bare decode (ffmpeg -f null) | ${median(bare).toFixed(3)} | ceiling part 1 |`);
-console.log(`| raw builtin embed of 240 frames | ${median(embedOnly).toFixed(3)} | ceiling part 2 |`);
+const busy = (c: number[], w: number[]) =>
+  `${median(c).toFixed(2)} CPU-s, ${(median(c) / median(w)).toFixed(2)} cores`;
+console.log(
+  `| bare decode (ffmpeg -f null) | ${median(bare).toFixed(3)} | ceiling part 1; decoder threads ${decodeThreads || "ffmpeg's own"}; ${busy(cpu.bare, bare)} |`,
+);
+console.log(
+  `| raw builtin embed of 240 frames | ${median(embedOnly).toFixed(3)} | ceiling part 2; ${busy(cpu.embed, embedOnly)} |`,
+);
 console.log(`| kfbench decode + embed (one pipelined pass) | ${median(parts.decode_embed).toFixed(3)} | |`);
 console.log(
   `| kfbench PSNR/SSIM at 12 best frames | ${median(parts.pixels).toFixed(3)} | ${pixelSize || 'native'} px long side |`,
 );
 console.log(`| kfbench six metrics | ${median(parts.metrics).toFixed(4)} | |`);
-console.log(`| kfbench total (scan + metrics) | ${ours.toFixed(3)} | |`);
+console.log(`| kfbench total (scan + metrics) | ${ours.toFixed(3)} | ${busy(cpu.kf, kf)} |`);
 console.log(
   `| re-score from the scan cache | ${median(rescore).toFixed(3)} | hashes the video and keyframes, reads the scan |`,
 );

@@ -31,6 +31,7 @@ import {
   responseOptions,
   SEGMENTER_HELP,
   scanOptions,
+  scanSettings,
   segmenterKind,
   shardFlags,
 } from './compass-options.js';
@@ -212,7 +213,7 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
                 segmenter,
                 runs,
                 response: { ...response },
-                scan: { ...scan },
+                scan: scanSettings(scan),
                 quality: { ...quality },
                 judge: judgeIdentity(judge.judge.name, settings),
               },

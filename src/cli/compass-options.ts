@@ -28,6 +28,7 @@ export interface MetricFlags {
   uniqueGapS: string;
   fpsCap: string;
   pixelSize: string;
+  decodeThreads: string;
 }
 
 export function metricFlags(cmd: Command): Command {
@@ -57,6 +58,11 @@ export function metricFlags(cmd: Command): Command {
       '--pixel-size <px>',
       "PSNR/SSIM on frames scaled to this long side (0 = the video's own)",
       String(DEFAULT_SCAN_OPTIONS.pixelSize),
+    )
+    .option(
+      '--decode-threads <n>',
+      "the video decoder's threads (0 = ffmpeg's own, about one per core; fewer leave cores to --jobs)",
+      String(DEFAULT_SCAN_OPTIONS.decodeThreads),
     );
 }
 
@@ -85,7 +91,16 @@ export function scanOptions(o: MetricFlags) {
   return {
     fpsCap: parseNumberFlag('--fps-cap', o.fpsCap, (n) => n > 0),
     pixelSize: parseNumberFlag('--pixel-size', o.pixelSize, (n) => Number.isInteger(n) && n >= 0),
+    decodeThreads: parseNumberFlag('--decode-threads', o.decodeThreads, (n) => Number.isInteger(n) && n >= 0),
   };
+}
+
+/**
+ * What a run's settings.json records of the scan options: the ones that change the scan (as its
+ * cache key), not how fast it is made (`--decode-threads`), so shards run with other threads merge.
+ */
+export function scanSettings(s: ReturnType<typeof scanOptions>) {
+  return { fpsCap: s.fpsCap, pixelSize: s.pixelSize };
 }
 
 export function parseModes(v: string): PromptMode[] {

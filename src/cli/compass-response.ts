@@ -34,6 +34,7 @@ import {
   partial,
   responseOptions,
   scanOptions,
+  scanSettings,
   segmenterKind,
   shardFlags,
 } from './compass-options.js';
@@ -78,7 +79,7 @@ async function runFolder(o: FolderFlags, impls: CliImpls) {
           embedder: embedderId,
           segmenter: kind,
           response: { ...response },
-          scan: { ...scan },
+          scan: scanSettings(scan),
           ...(judge && judgeSettings ? { judge: judgeIdentity(judge.judge.name, judgeSettings) } : {}),
         },
       });

@@ -117,9 +117,10 @@ async function runCollect(
   });
 }
 
-/** ffprobe's JSON for one file; a file ffprobe cannot read is bad input naming the file. */
+/** ffprobe's JSON (one line per entry) for one file; a file it cannot read is bad input naming it. */
 export async function ffprobeJson(file: string, extraArgs: string[] = []): Promise<unknown> {
-  const args = ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...extraArgs, file];
+  const show = ['-show_format', '-show_streams', ...extraArgs];
+  const args = ['-v', 'error', '-print_format', 'json=c=1', ...show, file];
   const { code, stdout, stderr } = await runCollect(ffprobeBinary(), args, file);
   if (code !== 0) {
     throw new BadInputError(`not a readable video (${stderr.reason().replaceAll(`${file}: `, '')})`, {
@@ -131,17 +132,6 @@ export async function ffprobeJson(file: string, extraArgs: string[] = []): Promi
   } catch (e) {
     throw new BackendError(`ffprobe printed unreadable JSON for ${file}`, { cause: e });
   }
-}
-
-/** ffprobe's plain-text output (e.g. `-of csv`) for one file; a failure is bad input naming the file. */
-export async function ffprobeText(file: string, args: string[]): Promise<string> {
-  const { code, stdout, stderr } = await runCollect(ffprobeBinary(), ['-v', 'error', ...args, file], file);
-  if (code !== 0) {
-    throw new BadInputError(`not a readable video (${stderr.reason().replaceAll(`${file}: `, '')})`, {
-      file,
-    });
-  }
-  return stdout;
 }
 
 const versions = new Map<string, Promise<string>>();

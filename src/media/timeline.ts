@@ -29,28 +29,32 @@ function median(xs: ArrayLike<number>): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
+/** One video packet as ffprobe lists it (`-show_entries packet=…`); a value it has not is absent. */
+export interface ProbePacket {
+  pts?: number;
+  duration?: number;
+  /** `K` key frame, `D` discarded by the demuxer, `C` corrupt. */
+  flags?: string;
+}
+
 /**
- * Build a timeline from ffprobe's `-show_entries packet=pts,dts,duration,flags -of csv=p=0`
- * lines (decode order). `timeBase` is the stream's time base in seconds; `reorders` says whether
+ * Build a timeline from ffprobe's packets of the video stream (decode order). `timeBase` is the stream's time base in seconds; `reorders` says whether
  * the codec reorders frames (B-frames), i.e. whether pts may legitimately go backwards in
  * decode order. Returns null when the file carries no usable pts (raw elementary streams).
  */
 export function buildTimeline(
-  csv: string,
+  packets: readonly ProbePacket[],
   timeBase: number,
   reorders: boolean,
   file: string,
 ): Timeline | null {
   const pts: number[] = [];
   const durations: number[] = [];
-  for (const line of csv.split('\n')) {
-    const f = line.trim().split(',');
-    if (f.length < 4) continue;
-    if (f[3]!.includes('D')) continue; // discarded by the demuxer (edit list): never decoded
-    const p = Number(f[0]);
-    if (f[0] === 'N/A' || !Number.isFinite(p)) return null;
-    pts.push(p);
-    durations.push(Number(f[2]));
+  for (const pk of packets) {
+    if (pk.flags?.includes('D')) continue; // discarded by the demuxer (edit list): never decoded
+    if (typeof pk.pts !== 'number' || !Number.isFinite(pk.pts)) return null;
+    pts.push(pk.pts);
+    durations.push(pk.duration ?? Number.NaN);
   }
   if (pts.length === 0) return null;
   if (!reorders) {

@@ -17,9 +17,9 @@
  * No seeking is used: a few timestamps far apart in a long file still cost one sequential decode.
  */
 import { BackendError, BadInputError, KfbenchError, UsageError } from '../errors.js';
-import { ffmpegFilterRaw, ffmpegLog, ffmpegRawFrames, ffprobeJson, ffprobeText } from './ffmpeg.js';
+import { ffmpegFilterRaw, ffmpegLog, ffmpegRawFrames, ffprobeJson } from './ffmpeg.js';
 import type { RawImage } from './raw.js';
-import { buildTimeline, displayRotation, frameAtTimeIn } from './timeline.js';
+import { buildTimeline, displayRotation, frameAtTimeIn, type ProbePacket } from './timeline.js';
 import { planarBytes, yuvMatrix, yuvToRgb } from './yuv.js';
 
 export interface Rational {
@@ -67,6 +67,7 @@ interface ProbeStream {
   has_b_frames?: number;
   color_space?: string;
   pix_fmt?: string;
+  index?: number;
   disposition?: { attached_pic?: number };
   side_data_list?: { side_data_type?: string; rotation?: number }[];
   tags?: { rotate?: string };
@@ -102,21 +103,20 @@ export function rateToRational(rate: number): Rational {
 
 /**
  * Probe a video: duration, frame rate, frame count, displayed size, audio, and each frame's time
- * from its presentation timestamp (one ffprobe for the streams, one listing the video packets,
- * run together). Bad or empty files, and timestamps that repeat or go backwards, are bad input.
+ * from its presentation timestamp (one ffprobe listing the streams and the packets: ≈ 70 bytes of
+ * JSON per packet of every stream, some 35 MB for a two-hour film with audio). Bad or empty files, and timestamps that repeat or go backwards, are bad input.
  */
 export async function probe(file: string): Promise<VideoInfo> {
-  const packets = ffprobeText(file, [
-    ...['-select_streams', 'v:0', '-show_entries', 'packet=pts,dts,duration,flags', '-of', 'csv=p=0'],
-  ]);
-  packets.catch(() => undefined); // the stream probe reports a bad file first
-  const json = (await ffprobeJson(file)) as {
+  // the packets of every stream (a stream selection would hide the audio streams too)
+  const json = (await ffprobeJson(file, ['-show_entries', 'packet=stream_index,pts,duration,flags'])) as {
     streams?: ProbeStream[];
     format?: { duration?: string };
+    packets?: (ProbePacket & { stream_index?: number })[];
   };
   const streams = json.streams ?? [];
   const video = streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
   if (!video) throw new BadInputError('has no video stream', { file });
+  const packets = (json.packets ?? []).filter((p) => p.stream_index === video.index);
   const has_audio = streams.some((s) => s.codec_type === 'audio');
   const r = parseRational(video.r_frame_rate);
   const avg = parseRational(video.avg_frame_rate);
@@ -126,12 +126,10 @@ export async function probe(file: string): Promise<VideoInfo> {
   if (!fpsRational) throw new BadInputError('has no usable frame rate', { file });
   const fps = fpsRational.num / fpsRational.den;
   const tb = parseRational(video.time_base);
-  const csv = await packets;
-  const timeline = tb ? buildTimeline(csv, tb.num / tb.den, (video.has_b_frames ?? 0) > 0, file) : null;
+  const timeline = tb ? buildTimeline(packets, tb.num / tb.den, (video.has_b_frames ?? 0) > 0, file) : null;
   let frames = Number(video.nb_frames ?? Number.NaN);
   if (!Number.isFinite(frames) || frames <= 0)
-    frames =
-      timeline?.frames ?? csv.split('\n').filter((l) => l.includes(',') && !/,[^,]*D[^,]*$/.test(l)).length;
+    frames = timeline?.frames ?? packets.filter((p) => !p.flags?.includes('D')).length;
   const duration = Number(video.duration ?? json.format?.duration ?? Number.NaN);
   let duration_s = Number.isFinite(duration) && duration > 0 ? duration : frames / fps;
   if (!frames || frames <= 0) throw new BadInputError('has no video frames', { file });
@@ -796,6 +794,8 @@ export function startFramePairs(
   small: { width: number; height: number },
   pixelSize: number,
   signal?: AbortSignal,
+  /** ffmpeg `-threads` (0 or undefined: ffmpeg's own choice). */
+  threads?: number,
 ): EarlyFramePairs {
   const ac = new AbortController();
   const onAbort = () => ac.abort(signal?.reason);
@@ -808,7 +808,13 @@ export function startFramePairs(
   });
   size.catch(() => {});
   const raw = ffmpegRawFrames({
-    args: pairArgs(file, pairGraph(null, pixelFrameExpr(pixelSize), small, 'yuv420p'), 'yuv420p', undefined),
+    args: pairArgs(
+      file,
+      pairGraph(null, pixelFrameExpr(pixelSize), small, 'yuv420p'),
+      'yuv420p',
+      undefined,
+      threads,
+    ),
     frameBytes: size,
     file,
     signal: ac.signal,

@@ -103,16 +103,18 @@ describe('frame times from presentation timestamps', () => {
   });
 
   it('timestamps going backwards are bad input without B-frames, reordering with them', () => {
-    const csv = ['0,0,1,K_', '1,1,1,__', '2,2,1,__', '1,3,1,__', '4,4,1,__'].join('\n');
-    expect(() => buildTimeline(csv, 0.04, false, 'x.mkv')).toThrow(
+    const packets = (pts: number[], flags: string[] = []) =>
+      pts.map((p, i) => ({ pts: p, duration: 1, flags: flags[i] ?? '__' }));
+    expect(() => buildTimeline(packets([0, 1, 2, 1, 4]), 0.04, false, 'x.mkv')).toThrow(
       /x\.mkv: timestamps go backwards at frame 3 /,
     );
-    const reordered = ['0,-1,1,K_', '3,0,1,__', '1,1,1,__', '2,2,1,__', '4,3,1,__'].join('\n');
-    const t = buildTimeline(reordered, 0.04, true, 'x.mp4')!;
+    const t = buildTimeline(packets([0, 3, 1, 2, 4]), 0.04, true, 'x.mp4')!;
     expect([...t.times]).toEqual([0, 0.04, 0.08, 0.12, 0.16]);
     expect(t.vfr).toBe(false);
     // discarded packets (edit lists) are never decoded: not frames
-    expect(buildTimeline('0,0,1,K_\n1,1,1,_D\n2,2,1,__', 1, false, 'x')!.frames).toBe(2);
+    expect(buildTimeline(packets([0, 1, 2], ['K_', '_D', '__']), 1, false, 'x')!.frames).toBe(2);
+    // a packet without pts (a raw elementary stream): no timeline
+    expect(buildTimeline([{ pts: 0 }, { duration: 1 }], 1, false, 'x')).toBeNull();
   });
 });
 

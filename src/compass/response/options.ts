@@ -45,6 +45,18 @@ export interface ScanOptions {
    * either way, so this does not enter the scan's cache key.
    */
   earlyStart: boolean;
+  /**
+   * The decoder's threads (ffmpeg `-threads`; 0 = ffmpeg's own choice, about one per core). Fewer
+   * leave cores to kfbench's own work or to other `--jobs`; the frames are the same, so this does
+   * not enter the scan's cache key.
+   */
+  decodeThreads: number;
 }
 
-export const DEFAULT_SCAN_OPTIONS: ScanOptions = { fpsCap: 24, pixelSize: 512, batch: 32, earlyStart: true };
+export const DEFAULT_SCAN_OPTIONS: ScanOptions = {
+  fpsCap: 24,
+  pixelSize: 512,
+  batch: 32,
+  earlyStart: true,
+  decodeThreads: 0,
+};

@@ -53,7 +53,10 @@ export async function scanVideo(
   // (its own start then overlaps the probe); the probe decides whether that decoder is used
   const guess = embedder.inputSize(1920, 1080);
   const fixed = sameSize(guess, embedder.inputSize(480, 854));
-  const early = fixed && o.earlyStart ? startFramePairs(input.video, guess, o.pixelSize, signal) : undefined;
+  const early =
+    fixed && o.earlyStart
+      ? startFramePairs(input.video, guess, o.pixelSize, signal, o.decodeThreads)
+      : undefined;
   let info: VideoInfo;
   try {
     info = await probe(input.video);
@@ -121,7 +124,8 @@ export async function scanVideo(
   };
   const req = capped ? { kind: 'rate' as const, rate: o.fpsCap } : { kind: 'all' as const };
   const pairs =
-    early?.take(info, req, small) ?? streamFramePairs(info, req, small, { pixelSize: o.pixelSize }, signal);
+    early?.take(info, req, small) ??
+    streamFramePairs(info, req, small, { pixelSize: o.pixelSize, threads: o.decodeThreads }, signal);
   for await (const pair of pairs) {
     batch.push(pair);
     if (batch.length >= o.batch) await flush();
