@@ -61,7 +61,7 @@ export function metricFlags(cmd: Command): Command {
     )
     .option(
       '--decode-threads <n>',
-      "the video decoder's threads (0 = ffmpeg's own, about one per core; fewer leave cores to --jobs)",
+      "threads of the scan's video decoder (0 = ffmpeg's own, about one per core; fewer leave cores to --jobs)",
       String(DEFAULT_SCAN_OPTIONS.decodeThreads),
     );
 }

@@ -4,6 +4,7 @@
  * Binaries come from `FFMPEG_PATH` / `FFPROBE_PATH` when set, else from `PATH`.
  */
 import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_process';
+import { basename } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { BackendError, BadInputError } from '../errors.js';
 
@@ -89,12 +90,16 @@ function spawnError(bin: string, err: NodeJS.ErrnoException): Error {
   return new BackendError(`${bin} could not start: ${err.message}`, { cause: err });
 }
 
-/** Run a process to completion, collecting stdout (bounded by the caller's use) and stderr. */
+/**
+ * Run a process to completion, collecting stdout and the tail of stderr. Past `stdoutMax` bytes of
+ * stdout the process is killed and the call fails as bad input naming `file` (nothing read short).
+ */
 async function runCollect(
   bin: string,
   args: string[],
   file: string,
   stderrMax = 8000,
+  stdoutMax = Number.POSITIVE_INFINITY,
 ): Promise<{ code: number; stdout: string; stderr: StderrTail }> {
   return new Promise((resolve, reject) => {
     let child: ChildProcessByStdio<null, Readable, Readable>;
@@ -105,23 +110,46 @@ async function runCollect(
       reject(spawnError(bin, e as NodeJS.ErrnoException));
       return;
     }
-    const out: Buffer[] = [];
+    let out: Buffer[] = [];
+    let outBytes = 0;
     const err = new StderrTail(stderrMax);
-    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stdout.on('data', (c: Buffer) => {
+      const over = outBytes > stdoutMax;
+      outBytes += c.length;
+      if (outBytes <= stdoutMax) out.push(c);
+      else if (!over) {
+        out = [];
+        child.kill('SIGKILL');
+      }
+    });
     child.stderr.on('data', (c: Buffer) => err.push(c));
     child.on('error', (e) => reject(spawnError(bin, e as NodeJS.ErrnoException)));
     child.on('close', (code) => {
-      void file;
+      if (outBytes > stdoutMax) {
+        const size = stdoutMax >= 2 ** 20 ? `${Math.round(stdoutMax / 2 ** 20)} MB` : `${stdoutMax} bytes`;
+        reject(
+          new BadInputError(`is too long to probe (${basename(bin)} printed more than ${size})`, { file }),
+        );
+        return;
+      }
       resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: err });
     });
   });
 }
 
-/** ffprobe's JSON (one line per entry) for one file; a file it cannot read is bad input naming it. */
-export async function ffprobeJson(file: string, extraArgs: string[] = []): Promise<unknown> {
+/**
+ * ffprobe's JSON (compact) for one file; a file it cannot read is bad input naming it, and so is
+ * one whose listing passes `maxBytes` (256 MB: some 3 million packets at ≈ 80 bytes each, half a
+ * day of 24 fps video with one audio track).
+ */
+export async function ffprobeJson(
+  file: string,
+  extraArgs: string[] = [],
+  maxBytes = 256 << 20,
+): Promise<unknown> {
   const show = ['-show_format', '-show_streams', ...extraArgs];
   const args = ['-v', 'error', '-print_format', 'json=c=1', ...show, file];
-  const { code, stdout, stderr } = await runCollect(ffprobeBinary(), args, file);
+  const { code, stdout, stderr } = await runCollect(ffprobeBinary(), args, file, undefined, maxBytes);
   if (code !== 0) {
     throw new BadInputError(`not a readable video (${stderr.reason().replaceAll(`${file}: `, '')})`, {
       file,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BadInputError } from '../../src/errors.js';
+import { ffprobeJson } from '../../src/media/ffmpeg.js';
 import {
   balancedSum,
   frameAtTime,
@@ -257,5 +258,26 @@ describe('streamClipFiles: probe and read by file name', () => {
       [2, 0],
       [2, 263],
     ]);
+  });
+});
+
+describe('probe listing', () => {
+  it('lists the packets of the video stream only, and a listing past its limit is bad input naming the file', async () => {
+    // audio.mp4 carries an audio stream: its packets are listed too but are not frames
+    const info = await probe(media('audio.mp4'));
+    expect(info.has_audio).toBe(true);
+    const json = (await ffprobeJson(media('audio.mp4'), ['-show_entries', 'packet=stream_index'])) as {
+      packets: { stream_index: number }[];
+    };
+    const video = json.packets.filter((p) => p.stream_index === 0).length;
+    expect(json.packets.length).toBeGreaterThan(video);
+    expect(info.frames).toBe(video);
+    const err = await ffprobeJson(media('audio.mp4'), ['-show_entries', 'packet=stream_index'], 2000).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(BadInputError);
+    expect((err as Error).message).toMatch(
+      /audio\.mp4: is too long to probe \(ffprobe printed more than 2000 bytes\)/,
+    );
   });
 });

@@ -19,10 +19,11 @@ mkdirSync(bin, { recursive: true });
 for (const tool of ['ffmpeg', 'ffprobe']) {
   const real = execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim();
   const wrapper = join(bin, tool);
-  // one line per run: the arguments, separated by a unit separator
+  // one line per run: the arguments, separated by a unit separator, appended in one write (ffmpeg
+  // and ffprobe start together)
   writeFileSync(
     wrapper,
-    `#!/bin/sh\nprintf '%s\\037' ${tool} "$@" >> '${log}'\necho >> '${log}'\nexec '${real}' "$@"\n`,
+    `#!/bin/sh\nline=$(printf '%s\\037' ${tool} "$@")\nprintf '%s\\n' "$line" >> '${log}'\nexec '${real}' "$@"\n`,
   );
   chmodSync(wrapper, 0o755);
 }

@@ -21,6 +21,8 @@ describe('the scan cache key', () => {
       bare,
     );
     expect(await scanKey(input, e, { fpsCap: DEFAULT_SCAN_OPTIONS.fpsCap / 2 }, {})).not.toBe(bare);
+    // how the scan is made (decoder threads, early start) gives the same frames: the same key
+    expect(await scanKey(input, e, { decodeThreads: 3, earlyStart: false }, {})).toBe(bare);
   });
 });
 
