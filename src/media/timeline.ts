@@ -38,9 +38,9 @@ export interface ProbePacket {
 }
 
 /**
- * Build a timeline from ffprobe's packets of the video stream (decode order). `timeBase` is the stream's time base in seconds; `reorders` says whether
- * the codec reorders frames (B-frames), i.e. whether pts may legitimately go backwards in
- * decode order. Returns null when the file carries no usable pts (raw elementary streams).
+ * Build a timeline from ffprobe's packets of the video stream (decode order). `timeBase` is the
+ * stream's time base in seconds; `reorders` says whether the codec reorders frames (B-frames),
+ * i.e. whether pts may legitimately go backwards in decode order. Returns null when the file carries no usable pts (raw elementary streams).
  */
 export function buildTimeline(
   packets: readonly ProbePacket[],

@@ -103,8 +103,9 @@ export function rateToRational(rate: number): Rational {
 
 /**
  * Probe a video: duration, frame rate, frame count, displayed size, audio, and each frame's time
- * from its presentation timestamp (one ffprobe listing the streams and the packets: ≈ 70 bytes of
- * JSON per packet of every stream, some 35 MB for a two-hour film with audio). Bad or empty files, and timestamps that repeat or go backwards, are bad input.
+ * from its presentation timestamp (one ffprobe listing the streams and the packets: ≈ 80 bytes of
+ * JSON per packet of every stream, some 40 MB for a two-hour film with audio; past 256 MB the
+ * file is bad input). Bad or empty files, and timestamps that repeat or go backwards, are bad input.
  */
 export async function probe(file: string): Promise<VideoInfo> {
   // the packets of every stream (a stream selection would hide the audio streams too)
