@@ -1,19 +1,28 @@
 #!/usr/bin/env node
 /**
- * The kfbench command line: parse, dispatch, and map errors to exit codes — nothing else.
- * 2 usage, 3 bad input, 4 backend failure, 5 partly done.
+ * The kfbench command line: check the Node line, parse, dispatch, and map errors to exit codes —
+ * nothing else. 2 usage, 3 bad input, 4 backend failure, 5 partly done.
  */
-import { CommanderError } from 'commander';
 import { EXIT_CODES, isKfbenchError } from '../errors.js';
-import { buildProgram } from './program.js';
+import { isSupportedNode, unsupportedNodeMessage } from '../native.js';
 
 async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  if (!isSupportedNode(process.versions.node)) {
+    process.stderr.write(`kfbench: ${unsupportedNodeMessage(process.versions.node)}\n`);
+    return EXIT_CODES.BACKEND;
+  }
+  // loaded only now, so that a native module that cannot load is one line below, not a stack
+  let commanderError: typeof import('commander').CommanderError | undefined;
   try {
-    await program.parseAsync(argv);
+    const [{ CommanderError }, { buildProgram }] = await Promise.all([
+      import('commander'),
+      import('./program.js'),
+    ]);
+    commanderError = CommanderError;
+    await buildProgram().parseAsync(argv);
     return Number(process.exitCode ?? 0);
   } catch (e) {
-    if (e instanceof CommanderError) {
+    if (commanderError && e instanceof commanderError) {
       // commander already printed its one-line message
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0)
         return 0;

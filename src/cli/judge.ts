@@ -150,10 +150,11 @@ export function registerJudge(program: Command): void {
   const cache = program.command('cache').description('the judge cache (SQLite)');
   cache
     .command('stats')
+    .description('how many answers a cache holds, per judge model and protocol (reads; never creates a file)')
     .requiredOption('--cache <file>', 'cache file')
     .option('--json', 'print JSON')
     .action((o: { cache: string; json?: boolean }) => {
-      const c = new JudgeCache(o.cache);
+      const c = new JudgeCache(o.cache, { readOnly: true });
       const s = c.stats();
       c.close();
       if (o.json) printJson(s);
@@ -191,7 +192,7 @@ export function registerJudge(program: Command): void {
     .description('every cached answer as JSON Lines on stdout')
     .requiredOption('--cache <file>', 'cache file')
     .action((o: { cache: string }) => {
-      const c = new JudgeCache(o.cache);
+      const c = new JudgeCache(o.cache, { readOnly: true });
       for (const r of c.rows()) process.stdout.write(`${JSON.stringify(r)}\n`);
       c.close();
     });
@@ -207,7 +208,7 @@ export function registerJudge(program: Command): void {
       (o: { cache: string; unresolved?: boolean; olderThan?: string; model?: string; json?: boolean }) => {
         if (!o.unresolved && o.olderThan === undefined && !o.model)
           throw new UsageError('say what to prune: --unresolved, --older-than DAYS and/or --model NAME');
-        const c = new JudgeCache(o.cache);
+        const c = new JudgeCache(o.cache, { mustExist: true });
         const deleted = c.prune({
           ...(o.unresolved ? { unresolved: true } : {}),
           ...(o.olderThan !== undefined

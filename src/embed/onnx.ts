@@ -20,15 +20,28 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import * as ort from 'onnxruntime-node';
+import type * as Ort from 'onnxruntime-node';
 import { z } from 'zod';
 import { BackendError, BadInputError } from '../errors.js';
 import { resizeImage } from '../media/image.js';
 import type { RawImage } from '../media/raw.js';
+import { loadNative } from '../native.js';
 import { describeZodError } from '../store/jsonl.js';
 import { type Embedder, l2normalize } from './embedder.js';
+
+let ortModule: typeof Ort | undefined;
+
+/** onnxruntime-node, loaded on first use: a missing or broken build is one backend error (exit 4). */
+function ort(): typeof Ort {
+  ortModule ??= loadNative(
+    'onnxruntime-node',
+    () => createRequire(import.meta.url)('onnxruntime-node') as typeof Ort,
+  );
+  return ortModule;
+}
 
 export const Preprocess = z.object({
   input_size: z.union([
@@ -64,14 +77,14 @@ async function createSession(
   modelPath: string,
   threads: number,
   device: OnnxDevice,
-): Promise<ort.InferenceSession> {
+): Promise<Ort.InferenceSession> {
   const base = { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: 'all' as const };
   if (device === 'cpu')
-    return ort.InferenceSession.create(modelPath, { ...base, executionProviders: ['cpu'] });
+    return ort().InferenceSession.create(modelPath, { ...base, executionProviders: ['cpu'] });
   try {
     // fatal only: the provider's own multi-line load error is reported below, in one line
-    ort.env.logLevel = 'fatal';
-    return await ort.InferenceSession.create(modelPath, {
+    ort().env.logLevel = 'fatal';
+    return await ort().InferenceSession.create(modelPath, {
       ...base,
       executionProviders: ['cuda'],
       logSeverityLevel: 4,
@@ -124,7 +137,7 @@ export async function loadOnnxEmbedder(modelPath: string, opts: OnnxOptions = {}
   if (!existsSync(modelPath)) throw new BadInputError('no such model file', { file: modelPath });
   const pre = readPreprocess(modelPath, opts.overrides);
   const [H, W] = typeof pre.input_size === 'number' ? [pre.input_size, pre.input_size] : pre.input_size;
-  let session: ort.InferenceSession;
+  let session: Ort.InferenceSession;
   try {
     session = await createSession(modelPath, opts.threads ?? availableParallelism(), opts.device ?? 'cpu');
   } catch (e) {
@@ -166,7 +179,7 @@ export async function loadOnnxEmbedder(modelPath: string, opts: OnnxOptions = {}
   const version = createHash('sha256').update(readFileSync(modelPath)).digest('hex').slice(0, 16);
   const batch = Math.max(1, opts.batch ?? 8);
 
-  const toTensor = async (images: readonly RawImage[]): Promise<ort.Tensor> => {
+  const toTensor = async (images: readonly RawImage[]): Promise<Ort.Tensor> => {
     const data = new Float32Array(images.length * 3 * H * W);
     for (const [k, img0] of images.entries()) {
       const img =
@@ -182,14 +195,14 @@ export async function loadOnnxEmbedder(modelPath: string, opts: OnnxOptions = {}
         }
       }
     }
-    return new ort.Tensor(
+    return new (ort().Tensor)(
       'float32',
       data,
       pre.layout === 'NCHW' ? [images.length, 3, H, W] : [images.length, H, W, 3],
     );
   };
 
-  const pool = (t: ort.Tensor): Float32Array[] => {
+  const pool = (t: Ort.Tensor): Float32Array[] => {
     const data = t.data as Float32Array;
     const dims = t.dims;
     const n = dims[0]!;
@@ -257,7 +270,7 @@ export async function rawOnnxSession(
   run: (data: Float32Array, dims: number[]) => Promise<void>;
   release: () => Promise<void>;
 }> {
-  const s = await ort.InferenceSession.create(modelPath, {
+  const s = await ort().InferenceSession.create(modelPath, {
     intraOpNumThreads: threads,
     interOpNumThreads: 1,
     executionProviders: ['cpu'],
@@ -265,7 +278,7 @@ export async function rawOnnxSession(
   });
   return {
     run: async (data, dims) => {
-      await s.run({ [s.inputNames[0]!]: new ort.Tensor('float32', data, dims) });
+      await s.run({ [s.inputNames[0]!]: new (ort().Tensor)('float32', data, dims) });
     },
     release: () => s.release(),
   };

@@ -14,8 +14,9 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { abortReason } from '../concurrency/abort.js';
+import { BadInputError } from '../errors.js';
 import { cacheKey } from '../store/canonical.js';
-import { openDatabase, type SqliteDatabase } from '../store/sqlite.js';
+import { openDatabase, type SqliteDatabase, type SqliteStatement, type SqlValue } from '../store/sqlite.js';
 import type { Usage } from './types.js';
 
 export const JUDGE_CACHE_NAMESPACE = 'kfbench/judge/v1';
@@ -59,6 +60,13 @@ export const DEFAULT_CLAIM_LEASE_MS = 30_000;
 export interface JudgeCacheOptions {
   /** Lease of an in-flight claim, ms (default 30 s). */
   leaseMs?: number;
+  /**
+   * Open an existing cache for reading only (`cache stats`, `export`, the inputs of `cache merge`):
+   * nothing is created or written; a missing file, or one that holds no judge cache, is bad input.
+   */
+  readOnly?: boolean;
+  /** The file must exist already (`cache prune`): a reading or pruning command never creates one. */
+  mustExist?: boolean;
 }
 
 /** `mine`: ask it now; `answered`: the cache has the answer; `taken`: another live process is asking. */
@@ -69,55 +77,56 @@ export class JudgeCache {
   readonly leaseMs: number;
   /** Who holds a claim: host, pid and a per-instance nonce. */
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  private readonly getStmt;
-  private readonly putStmt;
+  private readonly getStmt: SqliteStatement;
+  private readonly putStmt: SqliteStatement;
   private readonly held = new Set<string>();
   private renewTimer: NodeJS.Timeout | undefined;
-  private readonly claimTx;
-  private readonly stateStmt;
-  private readonly renewStmt;
-  private readonly releaseStmt;
+  private readonly takeStmt: SqliteStatement;
+  private readonly stateStmt: SqliteStatement<{
+    answered: number;
+    owner: string | null;
+    expires: number | null;
+  }>;
+  private readonly renewStmt: SqliteStatement;
+  private readonly releaseStmt: SqliteStatement;
   constructor(
     readonly path: string,
     opts: JudgeCacheOptions = {},
   ) {
     this.leaseMs = opts.leaseMs ?? DEFAULT_CLAIM_LEASE_MS;
-    this.db = openDatabase(path);
-    this.db.exec(`CREATE TABLE IF NOT EXISTS judge_answers (
-      key TEXT PRIMARY KEY, backend TEXT NOT NULL, model TEXT NOT NULL, protocol TEXT NOT NULL,
-      answer TEXT, unresolved TEXT, raw TEXT NOT NULL, prompt_tokens INTEGER NOT NULL,
-      completion_tokens INTEGER NOT NULL, latency_ms REAL NOT NULL, created REAL NOT NULL)`);
-    this.getStmt = this.db.prepare<[string], Record<string, unknown>>(
-      'SELECT * FROM judge_answers WHERE key = ?',
-    );
+    this.db = openDatabase(path, { readOnly: opts.readOnly, mustExist: opts.mustExist });
+    if (opts.readOnly || opts.mustExist) {
+      if (!this.db.hasTable('judge_answers')) {
+        this.db.close();
+        throw new BadInputError('holds no kfbench judge cache (no judge_answers table)', { file: path });
+      }
+    }
+    if (!opts.readOnly) this.createTables();
+    this.getStmt = this.db.prepare('SELECT * FROM judge_answers WHERE key = ?');
     this.putStmt = this.db.prepare(
       `INSERT OR IGNORE INTO judge_answers (key, backend, model, protocol, answer, unresolved, raw, prompt_tokens, completion_tokens, latency_ms, created)
        VALUES (@key, @backend, @model, @protocol, @answer, @unresolved, @raw, @prompt_tokens, @completion_tokens, @latency_ms, @created)`,
     );
-    this.db.exec(
-      'CREATE TABLE IF NOT EXISTS judge_claims (key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires REAL NOT NULL)',
-    );
-    this.stateStmt = this.db.prepare<
-      [{ key: string }],
-      { answered: number; owner: string | null; expires: number | null }
-    >(
+    this.stateStmt = this.db.prepare(
       `SELECT EXISTS(SELECT 1 FROM judge_answers WHERE key = @key) AS answered,
               (SELECT owner FROM judge_claims WHERE key = @key) AS owner,
               (SELECT expires FROM judge_claims WHERE key = @key) AS expires`,
     );
-    const takeStmt = this.db.prepare(
+    this.takeStmt = this.db.prepare(
       'INSERT OR REPLACE INTO judge_claims (key, owner, expires) VALUES (?, ?, ?)',
     );
     this.renewStmt = this.db.prepare('UPDATE judge_claims SET expires = ? WHERE key = ? AND owner = ?');
     this.releaseStmt = this.db.prepare('DELETE FROM judge_claims WHERE key = ? AND owner = ?');
-    this.claimTx = this.db.transaction((key: string): ClaimState => {
-      const now = Date.now();
-      const s = this.stateStmt.get({ key })!;
-      if (s.answered) return 'answered';
-      if (s.owner !== null && s.owner !== this.owner && (s.expires ?? 0) > now) return 'taken';
-      takeStmt.run(key, this.owner, now + this.leaseMs);
-      return 'mine';
-    });
+  }
+
+  private createTables(): void {
+    this.db.exec(`CREATE TABLE IF NOT EXISTS judge_answers (
+      key TEXT PRIMARY KEY, backend TEXT NOT NULL, model TEXT NOT NULL, protocol TEXT NOT NULL,
+      answer TEXT, unresolved TEXT, raw TEXT NOT NULL, prompt_tokens INTEGER NOT NULL,
+      completion_tokens INTEGER NOT NULL, latency_ms REAL NOT NULL, created REAL NOT NULL)`);
+    this.db.exec(
+      'CREATE TABLE IF NOT EXISTS judge_claims (key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires REAL NOT NULL)',
+    );
   }
 
   /**
@@ -125,7 +134,14 @@ export class JudgeCache {
    * get `mine`). A `mine` claim is renewed until `put` or `release`.
    */
   claim(key: string): ClaimState {
-    const state = this.claimTx.immediate(key);
+    const state = this.db.transaction((): ClaimState => {
+      const now = Date.now();
+      const st = this.stateStmt.get({ key })!;
+      if (st.answered) return 'answered';
+      if (st.owner !== null && st.owner !== this.owner && (st.expires ?? 0) > now) return 'taken';
+      this.takeStmt.run(key, this.owner, now + this.leaseMs);
+      return 'mine';
+    }, 'immediate');
     if (state === 'mine') {
       this.held.add(key);
       this.renewTimer ??= setInterval(() => this.renew(), Math.max(1, Math.floor(this.leaseMs / 3)));
@@ -163,7 +179,7 @@ export class JudgeCache {
     try {
       this.db.transaction(() => {
         for (const k of this.held) this.renewStmt.run(until, k, this.owner);
-      })();
+      });
     } catch {
       // a busy file: the next tick tries again, well within the lease
     }
@@ -186,7 +202,7 @@ export class JudgeCache {
     this.db.transaction(() => {
       this.putRow(key, meta, a);
       if (this.held.delete(key)) this.releaseStmt.run(key, this.owner);
-    })();
+    });
     this.stopRenewing();
   }
 
@@ -214,26 +230,21 @@ export class JudgeCache {
     by_model: { backend: string; model: string; protocol: string; n: number }[];
     bytes: number;
   } {
-    const rows = (this.db.prepare('SELECT COUNT(*) AS n FROM judge_answers').get() as { n: number }).n;
-    const unresolved = (
-      this.db.prepare('SELECT COUNT(*) AS n FROM judge_answers WHERE unresolved IS NOT NULL').get() as {
-        n: number;
-      }
-    ).n;
+    const count = (sql: string) => this.db.prepare<{ n: number }>(sql).get()?.n ?? 0;
+    const rows = count('SELECT COUNT(*) AS n FROM judge_answers');
+    const unresolved = count('SELECT COUNT(*) AS n FROM judge_answers WHERE unresolved IS NOT NULL');
     const by_model = this.db
-      .prepare(
+      .prepare<{ backend: string; model: string; protocol: string; n: number }>(
         'SELECT backend, model, protocol, COUNT(*) AS n FROM judge_answers GROUP BY backend, model, protocol ORDER BY backend, model, protocol',
       )
-      .all() as { backend: string; model: string; protocol: string; n: number }[];
-    const page = this.db.pragma('page_count', { simple: true }) as number;
-    const size = this.db.pragma('page_size', { simple: true }) as number;
+      .all();
+    const page = Number(this.db.pragma('page_count'));
+    const size = Number(this.db.pragma('page_size'));
     return { rows, unresolved, by_model, bytes: page * size };
   }
 
   *rows(): Generator<CacheRow> {
-    for (const r of this.db
-      .prepare('SELECT * FROM judge_answers ORDER BY created, key')
-      .iterate() as Iterable<Record<string, unknown>>) {
+    for (const r of this.db.prepare('SELECT * FROM judge_answers ORDER BY created, key').iterate()) {
       yield {
         ...toAnswer(r),
         key: String(r.key),
@@ -248,7 +259,7 @@ export class JudgeCache {
   /** Delete rows: unresolved ones, ones older than a time, or of a model. Returns the count. */
   prune(opts: { unresolved?: boolean; olderThanS?: number; model?: string }): number {
     const where: string[] = [];
-    const args: Record<string, unknown> = {};
+    const args: Record<string, SqlValue> = {};
     if (opts.unresolved) where.push('unresolved IS NOT NULL');
     if (opts.olderThanS !== undefined) {
       where.push('created < @cut');

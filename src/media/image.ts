@@ -3,16 +3,28 @@
  * that greyscale is computed by our own 601 formula, not by libvips' colour-managed one.
  */
 import { readFile } from 'node:fs/promises';
-import sharp from 'sharp';
+import { createRequire } from 'node:module';
+import type Sharp from 'sharp';
 import { BadInputError } from '../errors.js';
+import { loadNative } from '../native.js';
 import type { RawImage } from './raw.js';
 
-sharp.cache(false);
-sharp.concurrency(1);
+let sharpModule: typeof Sharp | undefined;
+
+/** sharp, loaded on first use: a missing or broken build is one backend error naming it (exit 4). */
+function sharp(): typeof Sharp {
+  if (!sharpModule) {
+    sharpModule = loadNative('sharp', () => createRequire(import.meta.url)('sharp') as typeof Sharp);
+    sharpModule.cache(false);
+    sharpModule.concurrency(1);
+  }
+  return sharpModule;
+}
 
 /** The image library's versions (sharp and libvips): a cache of encoded images keys on them. */
 export function imageLibraryVersion(): string {
-  return `sharp ${sharp.versions.sharp}, libvips ${sharp.versions.vips}`;
+  const { versions } = sharp();
+  return `sharp ${versions.sharp}, libvips ${versions.vips}`;
 }
 
 function describe(e: unknown): string {
@@ -37,7 +49,7 @@ export async function loadImage(file: string): Promise<RawImage> {
 /** Decode image bytes; `name` is used in errors. */
 export async function decodeImage(bytes: Uint8Array, name: string): Promise<RawImage> {
   try {
-    const { data, info } = await sharp(bytes, { failOn: 'truncated' })
+    const { data, info } = await sharp()(bytes, { failOn: 'truncated' })
       .removeAlpha()
       .toColourspace('srgb')
       .raw()
@@ -50,7 +62,7 @@ export async function decodeImage(bytes: Uint8Array, name: string): Promise<RawI
 }
 
 function toSharp(img: RawImage) {
-  return sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } });
+  return sharp()(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } });
 }
 
 export type ResizeFit = 'fill' | 'cover' | 'contain';
@@ -101,7 +113,7 @@ export async function compose(
           top: l.top,
         },
   );
-  const { data, info } = await sharp({ create: { width, height, channels: 3, background } })
+  const { data, info } = await sharp()({ create: { width, height, channels: 3, background } })
     .composite(inputs)
     .removeAlpha()
     .raw()

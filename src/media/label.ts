@@ -1,5 +1,18 @@
 /** The only file that imports @napi-rs/canvas: renders small text badges (grid index labels). */
-import { createCanvas } from '@napi-rs/canvas';
+import { createRequire } from 'node:module';
+import type * as Canvas from '@napi-rs/canvas';
+import { loadNative } from '../native.js';
+
+let canvasModule: typeof Canvas | undefined;
+
+/** @napi-rs/canvas, loaded on first use: a missing or broken build is one backend error (exit 4). */
+function createCanvas(width: number, height: number): Canvas.Canvas {
+  canvasModule ??= loadNative(
+    '@napi-rs/canvas',
+    () => createRequire(import.meta.url)('@napi-rs/canvas') as typeof Canvas,
+  );
+  return canvasModule.createCanvas(width, height);
+}
 
 /** A PNG badge with `text` in white on a dark rounded box, sized for a cell of the given height. */
 export function renderLabel(

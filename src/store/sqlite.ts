@@ -1,75 +1,324 @@
 /**
- * The only file that imports better-sqlite3. A SQLite file in WAL mode with a busy timeout, so
- * that several processes can share one cache file: readers never block, writers wait their turn.
+ * The only file that touches SQLite: Node's built-in `node:sqlite` (no native add-on to compile or
+ * download), behind kfbench's own small interface, so a later change of module touches this file
+ * alone. A file in WAL mode with a busy timeout, so that several processes can share one cache
+ * file: readers never block, writers wait their turn.
  *
- * Two majors of better-sqlite3 are installed, one per Node line: 12 on Node 20 (13 crashes
- * there), 13 on Node 22 and later (12's statements abort the process at exit on Node ≥ 24.19,
- * "Assertion failed: (env) != nullptr" in RemoveEnvironmentCleanupHook). Their API is the same.
+ * Errors name the file: a damaged or foreign file is bad input (exit 3); a full disk, a read-only
+ * or unwritable place is the environment (exit 4).
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
-import { BadInputError } from '../errors.js';
+import type * as NodeSqlite from 'node:sqlite';
+import { BackendError, BadInputError, KfbenchError } from '../errors.js';
+import { loadNative } from '../native.js';
 
-export type SqliteDatabase = BetterSqlite3.Database;
+/** A value SQLite stores: what a statement binds and what a row holds. */
+export type SqlValue = null | number | bigint | string | Uint8Array;
+/** Positional values, or one object of named values (`@name` in the SQL, `name` in the object). */
+export type SqlParams = SqlValue[] | [Record<string, SqlValue>];
 
-/** The better-sqlite3 package for this Node line. */
-export const SQLITE_PACKAGE =
-  Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3-13' : 'better-sqlite3';
-const Database = createRequire(import.meta.url)(SQLITE_PACKAGE) as typeof BetterSqlite3;
+export interface SqliteStatement<Row = Record<string, SqlValue>> {
+  get(...params: SqlParams): Row | undefined;
+  all(...params: SqlParams): Row[];
+  run(...params: SqlParams): { changes: number };
+  iterate(...params: SqlParams): IterableIterator<Row>;
+}
 
-export function openDatabase(path: string): SqliteDatabase {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+export interface SqliteDatabase {
+  /** The file (or `:memory:`). */
+  readonly path: string;
+  readonly readOnly: boolean;
+  exec(sql: string): void;
+  prepare<Row = Record<string, SqlValue>>(sql: string): SqliteStatement<Row>;
+  /**
+   * Runs `fn` in one transaction and returns its result; a throw rolls it back. A nested call is a
+   * savepoint. `immediate` takes the write lock before `fn` reads anything.
+   */
+  transaction<R>(fn: () => R, mode?: 'deferred' | 'immediate'): R;
+  /** The value of a pragma that returns one (`page_count`, `journal_mode`, …). */
+  pragma(name: string): SqlValue | undefined;
+  /** `PRAGMA quick_check`: undefined when the file is sound, else SQLite's first complaint. */
+  quickCheck(): string | undefined;
+  /** Whether a table of that name exists. */
+  hasTable(name: string): boolean;
+  close(): void;
+}
+
+export interface OpenOptions {
+  /** Open for reading only: nothing is created or written, and the file must exist. */
+  readOnly?: boolean;
+  /** The file must already exist (a reading command never creates one). Implied by readOnly. */
+  mustExist?: boolean;
+}
+
+// SQLite's primary result codes (https://sqlite.org/rescode.html) that say whose fault it is.
+const SQLITE_PERM = 3;
+const SQLITE_BUSY = 5;
+const SQLITE_LOCKED = 6;
+const SQLITE_READONLY = 8;
+const SQLITE_IOERR = 10;
+const SQLITE_CORRUPT = 11;
+const SQLITE_FULL = 13;
+const SQLITE_CANTOPEN = 14;
+const SQLITE_NOTADB = 26;
+
+type SqliteModule = typeof NodeSqlite;
+let sqliteModule: SqliteModule | undefined;
+
+/**
+ * node:sqlite, loaded on first use. On Node 22 it announces itself as experimental on stderr when
+ * first loaded; that one warning is dropped here (and only that one), so a normal command prints
+ * nothing but its output. Node 24 no longer emits it.
+ */
+function sqlite(): SqliteModule {
+  if (sqliteModule) return sqliteModule;
+  const emit = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const text = typeof warning === 'string' ? warning : warning.message;
+    if (/SQLite is an experimental feature/.test(text)) return;
+    (emit as (...a: unknown[]) => void).call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
+  try {
+    sqliteModule = loadNative(
+      'node:sqlite',
+      () => createRequire(import.meta.url)('node:sqlite') as SqliteModule,
+    );
+  } finally {
+    process.emitWarning = emit;
+  }
+  return sqliteModule;
+}
+
+/** SQLite's result code of an error thrown by node:sqlite, if it is one. */
+function resultCode(e: unknown): number | undefined {
+  const code = (e as { errcode?: unknown } | null)?.errcode;
+  return typeof code === 'number' ? code & 0xff : undefined;
+}
+
+/** A node:sqlite error as kfbench's typed error naming the file (a KfbenchError passes through). */
+export function sqliteError(e: unknown, path: string): Error {
+  if (e instanceof KfbenchError) return e;
+  const message = (e as Error)?.message ?? String(e);
+  switch (resultCode(e)) {
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+      return new BadInputError(`is not a sound SQLite file (${message}); delete it or give another`, {
+        file: path,
+        cause: e,
+      });
+    case SQLITE_FULL:
+      return new BackendError(`${path}: the disk is full (${message})`, { cause: e });
+    case SQLITE_READONLY:
+    case SQLITE_PERM:
+    case SQLITE_CANTOPEN:
+      return new BackendError(`${path}: cannot write there (${message})`, { cause: e });
+    case SQLITE_IOERR:
+      return new BackendError(`${path}: input/output error (${message})`, { cause: e });
+    default:
+      return e instanceof Error ? e : new Error(message);
+  }
+}
+
+const isBusy = (e: unknown) => {
+  const c = resultCode(e);
+  return c === SQLITE_BUSY || c === SQLITE_LOCKED || /locked|busy/i.test((e as Error)?.message ?? '');
+};
+
+class Statement<Row> implements SqliteStatement<Row> {
+  constructor(
+    private readonly stmt: NodeSqlite.StatementSync,
+    private readonly path: string,
+  ) {}
+  private call<T>(f: () => T): T {
+    try {
+      return f();
+    } catch (e) {
+      throw sqliteError(e, this.path);
+    }
+  }
+  get(...params: SqlParams): Row | undefined {
+    return this.call(() => this.stmt.get(...(params as SqlValue[])) as Row | undefined);
+  }
+  all(...params: SqlParams): Row[] {
+    return this.call(() => this.stmt.all(...(params as SqlValue[])) as Row[]);
+  }
+  run(...params: SqlParams): { changes: number } {
+    return this.call(() => ({ changes: Number(this.stmt.run(...(params as SqlValue[])).changes) }));
+  }
+  iterate(...params: SqlParams): IterableIterator<Row> {
+    const it = this.call(() => this.stmt.iterate(...(params as SqlValue[])));
+    const path = this.path;
+    return (function* () {
+      for (;;) {
+        let next: IteratorResult<unknown>;
+        try {
+          next = it.next();
+        } catch (e) {
+          throw sqliteError(e, path);
+        }
+        if (next.done) return;
+        yield next.value as Row;
+      }
+    })();
+  }
+}
+
+class Database implements SqliteDatabase {
+  private depth = 0;
+  constructor(
+    private readonly db: NodeSqlite.DatabaseSync,
+    readonly path: string,
+    readonly readOnly: boolean,
+  ) {}
+  exec(sql: string): void {
+    try {
+      this.db.exec(sql);
+    } catch (e) {
+      throw sqliteError(e, this.path);
+    }
+  }
+  prepare<Row = Record<string, SqlValue>>(sql: string): SqliteStatement<Row> {
+    try {
+      return new Statement<Row>(this.db.prepare(sql), this.path);
+    } catch (e) {
+      throw sqliteError(e, this.path);
+    }
+  }
+  transaction<R>(fn: () => R, mode: 'deferred' | 'immediate' = 'deferred'): R {
+    const outer = this.depth === 0;
+    const savepoint = `kf_${this.depth}`;
+    this.exec(outer ? `BEGIN ${mode === 'immediate' ? 'IMMEDIATE' : 'DEFERRED'}` : `SAVEPOINT ${savepoint}`);
+    this.depth++;
+    try {
+      const result = fn();
+      this.exec(outer ? 'COMMIT' : `RELEASE ${savepoint}`);
+      return result;
+    } catch (e) {
+      try {
+        this.db.exec(outer ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+      } catch {
+        // SQLite may have rolled back already (a full disk does); the first error is the one to tell
+      }
+      throw e;
+    } finally {
+      this.depth--;
+    }
+  }
+  pragma(name: string): SqlValue | undefined {
+    if (!/^[a-z_]+$/.test(name)) throw new Error(`bad pragma name ${name}`);
+    const row = this.prepare(`PRAGMA ${name}`).get();
+    return row ? Object.values(row)[0] : undefined;
+  }
+  quickCheck(): string | undefined {
+    const rows = this.prepare<{ quick_check: string }>('PRAGMA quick_check').all();
+    const first = rows[0]?.quick_check;
+    return first === 'ok' ? undefined : (first ?? 'no answer from quick_check');
+  }
+  hasTable(name: string): boolean {
+    return (
+      this.prepare<{ n: number }>(
+        "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?",
+      ).get(name)?.n === 1
+    );
+  }
+  close(): void {
+    try {
+      this.db.close();
+    } catch (e) {
+      throw sqliteError(e, this.path);
+    }
+  }
+}
+
+export function openDatabase(path: string, opts: OpenOptions = {}): SqliteDatabase {
+  const readOnly = opts.readOnly === true;
+  if (path !== ':memory:') {
+    if (existsSync(path) && statSync(path).isDirectory())
+      throw new BadInputError('is a folder, not a SQLite file', { file: path });
+    if (readOnly || opts.mustExist) {
+      if (!existsSync(path)) throw new BadInputError('no such SQLite file', { file: path });
+    } else {
+      try {
+        mkdirSync(dirname(path), { recursive: true });
+      } catch (e) {
+        throw new BackendError(`${dirname(path)}: cannot create the folder (${(e as Error).message})`, {
+          cause: e,
+        });
+      }
+    }
+  }
+  const { DatabaseSync } = sqlite();
   // Switching a new file to WAL takes an exclusive lock and does not wait on the busy handler, so
   // two processes creating one cache at once retry that step briefly.
   const deadline = Date.now() + 30_000;
   for (;;) {
-    let db: SqliteDatabase | undefined;
+    let raw: NodeSqlite.DatabaseSync | undefined;
     try {
-      db = new Database(path, { timeout: 30_000 });
-      db.pragma('busy_timeout = 30000');
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
+      raw = new DatabaseSync(path, { readOnly });
+      const db = new Database(raw, path, readOnly);
+      raw.exec('PRAGMA busy_timeout = 30000');
+      if (readOnly) {
+        // reads the header: a file that is not SQLite fails here, naming the file
+        raw.prepare('SELECT COUNT(*) FROM sqlite_master').get();
+      } else {
+        raw.exec('PRAGMA journal_mode = WAL');
+        raw.exec('PRAGMA synchronous = NORMAL');
+      }
       return db;
     } catch (e) {
-      db?.close();
-      const busy = /locked|busy/i.test((e as Error).message);
-      if (!busy || Date.now() > deadline) {
-        throw new BadInputError(`cannot open as a SQLite cache (${(e as Error).message})`, { file: path });
+      try {
+        raw?.close();
+      } catch {
+        // closing a half-open handle: the open's own error is the one to tell
       }
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20 + Math.random() * 30);
+      if (isBusy(e) && Date.now() < deadline) {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20 + Math.random() * 30);
+        continue;
+      }
+      const typed = sqliteError(e, path);
+      if (typed instanceof KfbenchError) throw typed;
+      throw new BadInputError(`cannot open as a SQLite cache (${(e as Error).message})`, {
+        file: path,
+        cause: e,
+      });
     }
   }
 }
 
 /** A key → bytes table. Keys are hex digests; values opaque. */
 export class KvTable {
-  private readonly getStmt: BetterSqlite3.Statement<[string], { value: Buffer }>;
-  private readonly putStmt: BetterSqlite3.Statement<[string, Buffer, number]>;
+  private readonly getStmt: SqliteStatement<{ value: Uint8Array }>;
+  private readonly putStmt: SqliteStatement;
   constructor(
     readonly db: SqliteDatabase,
     readonly table: string,
   ) {
     if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new Error(`bad table name ${table}`);
-    db.exec(
-      `CREATE TABLE IF NOT EXISTS ${table} (key TEXT PRIMARY KEY, value BLOB NOT NULL, created REAL NOT NULL)`,
-    );
+    if (!db.readOnly) {
+      db.exec(
+        `CREATE TABLE IF NOT EXISTS ${table} (key TEXT PRIMARY KEY, value BLOB NOT NULL, created REAL NOT NULL)`,
+      );
+    } else if (!db.hasTable(table)) {
+      throw new BadInputError(`holds no ${table} table`, { file: db.path });
+    }
     this.getStmt = db.prepare(`SELECT value FROM ${table} WHERE key = ?`);
     this.putStmt = db.prepare(`INSERT OR REPLACE INTO ${table} (key, value, created) VALUES (?, ?, ?)`);
   }
   get(key: string): Buffer | undefined {
-    return this.getStmt.get(key)?.value;
+    const v = this.getStmt.get(key)?.value;
+    return v === undefined ? undefined : Buffer.from(v.buffer, v.byteOffset, v.byteLength);
   }
   put(key: string, value: Uint8Array): void {
-    this.putStmt.run(key, Buffer.from(value.buffer, value.byteOffset, value.byteLength), Date.now() / 1000);
+    this.putStmt.run(key, value, Date.now() / 1000);
   }
   putMany(rows: { key: string; value: Uint8Array }[]): void {
     this.db.transaction(() => {
       for (const r of rows) this.put(r.key, r.value);
-    })();
+    });
   }
   count(): number {
-    return (this.db.prepare(`SELECT COUNT(*) AS n FROM ${this.table}`).get() as { n: number }).n;
+    return this.db.prepare<{ n: number }>(`SELECT COUNT(*) AS n FROM ${this.table}`).get()?.n ?? 0;
   }
 }
