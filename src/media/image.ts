@@ -48,8 +48,9 @@ export async function loadImage(file: string): Promise<RawImage> {
 
 /** Decode image bytes; `name` is used in errors. */
 export async function decodeImage(bytes: Uint8Array, name: string): Promise<RawImage> {
+  const lib = sharp(); // outside the try: a library that cannot load is not the image's fault
   try {
-    const { data, info } = await sharp()(bytes, { failOn: 'truncated' })
+    const { data, info } = await lib(bytes, { failOn: 'truncated' })
       .removeAlpha()
       .toColourspace('srgb')
       .raw()

@@ -214,7 +214,13 @@ class Database implements SqliteDatabase {
   quickCheck(): string | undefined {
     const rows = this.prepare<{ quick_check: string }>('PRAGMA quick_check').all();
     const first = rows[0]?.quick_check;
-    return first === 'ok' ? undefined : (first ?? 'no answer from quick_check');
+    if (first === 'ok') return undefined;
+    // SQLite lists its complaints on several lines under a heading: one line, and how many
+    const lines = rows
+      .flatMap((r) => r.quick_check.split('\n'))
+      .filter((l) => l.trim() !== '' && !l.startsWith('***'));
+    if (lines.length === 0) return first ?? 'no answer from quick_check';
+    return lines.length === 1 ? lines[0] : `${lines[0]} (and ${lines.length - 1} more)`;
   }
   hasTable(name: string): boolean {
     return (
