@@ -18,7 +18,8 @@ const backend = new OpenAiBackend({
   model: 'kfbench-emulator',
   baseUrls: [url!],
   concurrency: Number(concArg ?? 16),
-  timeoutMs: 2000,
+  // generous: under load a spurious time-out would ask again and break the request counts
+  timeoutMs: 120_000,
   backoffBaseMs: 5,
 });
 const judge = new Judge(backend, { cache });
