@@ -9,6 +9,7 @@
  *    running tasks finish, the rest are reported as not started.
  */
 import { setMaxListeners } from 'node:events';
+import { UsageError } from '../errors.js';
 import { abortReason } from './abort.js';
 
 export interface PoolOptions {
@@ -32,7 +33,10 @@ export async function runPool<T, R>(
   task: (item: T, index: number, signal: AbortSignal) => Promise<R>,
   o: PoolOptions,
 ): Promise<PoolResult<R>> {
-  const limit = Math.max(1, Math.floor(o.concurrency));
+  // NaN would start no worker and report every item as done with no result
+  if (Number.isNaN(o.concurrency) || !(o.concurrency >= 1))
+    throw new UsageError(`concurrency must be a number ≥ 1, got ${o.concurrency}`);
+  const limit = Math.floor(o.concurrency);
   const inner = new AbortController();
   const signal = o.signal ? AbortSignal.any([o.signal, inner.signal]) : inner.signal;
   // every task (and every call waiting for a slot) listens to it: that is not a leak

@@ -7,7 +7,7 @@
  *  - a server's Retry-After pauses every caller, not just the one that was told (`pause`);
  *  - callers are served in arrival order; an aborted wait rejects at once.
  */
-import { sleep } from './abort.js';
+import { abortReason, sleep } from './abort.js';
 
 export interface RateLimits {
   /** Requests per minute. */
@@ -39,11 +39,33 @@ export class RateLimiter {
       if (v !== undefined && !(v > 0)) throw new RangeError(`${k} must be > 0, got ${v}`);
   }
 
-  /** Wait for room for one request of about `tokens` tokens. */
+  /**
+   * Wait for room for one request of about `tokens` tokens. An aborted signal rejects at once,
+   * whether the caller is still in line behind others or already waiting for its time, and an
+   * aborted caller never takes a slot (those behind it move up).
+   */
   take(tokens: number, signal?: AbortSignal): Promise<Ticket> {
-    const turn = this.line.then(() => this.wait(tokens, signal));
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    const turn = this.line.then(() => {
+      if (signal?.aborted) throw abortReason(signal);
+      return this.wait(tokens, signal);
+    });
     this.line = turn.catch(() => undefined);
-    return turn;
+    if (!signal) return turn;
+    return new Promise<Ticket>((resolve, reject) => {
+      const onAbort = () => reject(abortReason(signal));
+      signal.addEventListener('abort', onAbort, { once: true });
+      turn.then(
+        (ticket) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(ticket);
+        },
+        (e: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      );
+    });
   }
 
   private async wait(tokens: number, signal?: AbortSignal): Promise<Ticket> {

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sleep } from '../../src/concurrency/abort.js';
 import { runPool } from '../../src/concurrency/pool.js';
-import { CancelledError } from '../../src/errors.js';
+import { CancelledError, UsageError } from '../../src/errors.js';
 
 const ticks = async (n: number) => {
   for (let i = 0; i < n; i++) await Promise.resolve();
@@ -105,4 +105,23 @@ describe('runPool', () => {
     expect(r.results).toEqual([10, 11, 12, undefined, undefined]);
     expect(r.completed).toBe(3);
   });
+});
+
+describe('runPool refuses a concurrency it cannot honour', () => {
+  it.each([Number.NaN, 0, -1, 0.5])(
+    'concurrency %s is a usage error, and no task runs',
+    async (concurrency) => {
+      let ran = 0;
+      await expect(
+        runPool(
+          [1, 2, 3],
+          async () => {
+            ran++;
+          },
+          { concurrency },
+        ),
+      ).rejects.toBeInstanceOf(UsageError);
+      expect(ran).toBe(0);
+    },
+  );
 });

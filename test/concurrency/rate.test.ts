@@ -62,3 +62,50 @@ describe('RateLimiter', () => {
     await expect(next).resolves.toBeDefined();
   });
 });
+
+describe('an aborted caller', () => {
+  it('queued behind another is rejected when it aborts (at 50 ms), not when its turn comes (2 s)', async () => {
+    const l = new RateLimiter({ rpm: 60 }); // one request a second
+    await l.take(1); // t = 0
+    const second = l.take(1); // t = 1 s
+    const c = new AbortController();
+    let rejectedAt: number | undefined;
+    const t0 = performance.now();
+    const third = l.take(1, c.signal).catch((e: unknown) => {
+      rejectedAt = performance.now() - t0;
+      return e;
+    });
+    await vi.advanceTimersByTimeAsync(50);
+    c.abort();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(rejectedAt).toBe(50);
+    expect(await third).toBeInstanceOf(CancelledError);
+    await vi.advanceTimersByTimeAsync(1000);
+    await second;
+    // the aborted caller took no slot: the next one starts a second after the second, not two
+    const t1 = performance.now();
+    let fourthAt: number | undefined;
+    const fourth = l.take(1).then(() => {
+      fourthAt = performance.now() - t1;
+    });
+    await vi.advanceTimersByTimeAsync(3000);
+    await fourth;
+    expect(fourthAt).toBeLessThanOrEqual(1000);
+  });
+
+  it('an already-aborted signal is rejected at once and gets no ticket', async () => {
+    const l = new RateLimiter({ rpm: 60 });
+    const c = new AbortController();
+    c.abort();
+    await expect(l.take(1, c.signal)).rejects.toBeInstanceOf(CancelledError);
+    // the slot at t = 0 is still free
+    let at: number | undefined;
+    const t0 = performance.now();
+    const p = l.take(1).then(() => {
+      at = performance.now() - t0;
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    await p;
+    expect(at).toBe(0);
+  });
+});
