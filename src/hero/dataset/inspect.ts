@@ -248,11 +248,15 @@ function resolve(
         tried: tried(n).map((p) => join(parentPath, p)),
         ...(typeof n.need === 'object' ? { note: `from ${n.need.derived}` } : {}),
       });
-      // nothing to look inside: its required children are missing too
-      if (n.children && status === 'missing')
-        for (const c of n.children)
-          if (c.need === 'required')
-            out.push({ field: `${field}[].${c.name}`, status: 'missing', tried: tried(c) });
+      // nothing to look inside: its required fields are missing too
+      const below = (ns: Need[] | undefined, at: string): void => {
+        for (const c of ns ?? [])
+          if (c.need === 'required') {
+            out.push({ field: `${at}[].${c.name}`, status: 'missing', tried: tried(c) });
+            below(c.children, `${at}[].${c.name}`);
+          }
+      };
+      if (status === 'missing') below(n.children, field);
     }
   }
 }

@@ -43,7 +43,7 @@ export interface ValidationReport {
 
 /** The hint that ends every schema error: see what the file holds. */
 export const inspectHint = (root: string) =>
-  ` — see what the file holds beside what kfbench reads: kfbench hero inspect --data ${root}`;
+  ` — see what the file holds beside what kfbench reads: npx kfbench hero inspect --data ${root}`;
 
 const MAX_PER_FILE = 50;
 
