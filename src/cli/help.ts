@@ -164,6 +164,12 @@ export const EXAMPLES: readonly Example[] = [
     prints: /^6 films, \d+ chains, /,
   },
   {
+    command: 'hero inspect',
+    line: kf(`hero inspect --data ${D}`),
+    needs: NEEDS_HERO,
+    prints: /^every field kfbench needs was found$/m,
+  },
+  {
     command: 'hero check-selections',
     line: kf(`hero check-selections ${F}/hero/selections.jsonl --data ${D}`),
     needs: NEEDS_HERO,

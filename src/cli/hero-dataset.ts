@@ -3,6 +3,7 @@ import { BadInputError } from '../errors.js';
 import { corpusStats } from '../hero/analyze/corpus.js';
 import { humanAgreement, rubricSwap } from '../hero/analyze/judge-agreement.js';
 import { positionAnalysis } from '../hero/analyze/position.js';
+import { inspectDataset, inspectLines } from '../hero/dataset/inspect.js';
 import { loadCore } from '../hero/dataset/load.js';
 import { checkSelections } from '../hero/dataset/selections.js';
 import { validateDataset } from '../hero/dataset/validate.js';
@@ -114,6 +115,19 @@ export function registerHeroDataset(hero: Command): void {
         throw new BadInputError(
           `${r.problems.length} problem${r.problems.length > 1 ? 's' : ''} in ${o.data}`,
         );
+    });
+
+  hero
+    .command('inspect')
+    .description(
+      "what a downloaded root holds: each file's fields, the kfbench field each maps to, and what is missing",
+    )
+    .requiredOption('--data <dir>', 'dataset root')
+    .option('--json', 'print JSON')
+    .action(async (o: { data: string; json?: boolean }) => {
+      const r = await inspectDataset(o.data);
+      if (o.json) printJson(r);
+      else printLines(inspectLines(r));
     });
 
   hero

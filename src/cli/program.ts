@@ -4,6 +4,7 @@
  * tested with fakes.
  */
 import { Command } from 'commander';
+import { resolveLayout } from '../hero/dataset/layout-map.js';
 import { registerCompass } from './compass.js';
 import { registerDemo } from './demo.js';
 import { registerDev } from './dev.js';
@@ -43,6 +44,8 @@ export function buildProgram(impls: CliImpls = LIBRARY): Command {
     cmd.configureOutput({
       outputError: (str, write) => write(`kfbench: ${str.replace(/^error: /, '').trim()}\n`),
     });
+    if ((path[0] === 'hero' || path[0] === 'serve') && cmd.options.some((o) => o.long === '--data'))
+      addLayoutOption(cmd);
     const e = cmd.commands.length ? undefined : exampleOf(path.join(' '));
     if (e) cmd.addHelpText('after', helpText(e));
     for (const sub of cmd.commands) walk(sub, [...path, sub.name()]);
@@ -53,4 +56,22 @@ export function buildProgram(impls: CliImpls = LIBRARY): Command {
     "\nRun it from the repository root as npx kfbench …; every command's --help shows a runnable example.",
   );
   return program;
+}
+
+/**
+ * `--layout FILE` on every command that reads a HeroFrame root: the map is checked before the
+ * command runs (an unknown key is bad input naming it) and read by every load of the root
+ * (`openDataset`) through `KFBENCH_HERO_LAYOUT`, which it sets for this run.
+ */
+function addLayoutOption(cmd: Command): void {
+  cmd.option(
+    '--layout <file>',
+    'layout map of the HeroFrame files (JSON, see docs/heroframe.md; default $KFBENCH_HERO_LAYOUT, else built in)',
+  );
+  cmd.hook('preAction', (c) => {
+    const file = (c.opts() as { layout?: string }).layout;
+    if (file === undefined) return;
+    resolveLayout(file);
+    process.env.KFBENCH_HERO_LAYOUT = file;
+  });
 }

@@ -1,6 +1,8 @@
 import { mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { datasetPaths, imagePath } from '../hero/dataset/layout.js';
+import { DEFAULT_SUFFIX_PER_SECOND } from '../hero/dataset/layout-map.js';
+import { sampledImageId } from '../hero/dataset/release.js';
 import { makeIndex } from '../hero/track/make-index.js';
 import { rebuildTrack } from '../hero/track/rebuild.js';
 import { Timeline } from '../hero/track/timeline.js';
@@ -16,7 +18,7 @@ import { writeJsonl } from '../store/jsonl.js';
 import { photoPath } from './assets.js';
 import { finishBuild, isBuilt, startBuild } from './build-folder.js';
 
-export const MINI_VERSION = '2';
+export const MINI_VERSION = '3';
 
 export interface FilmSpec {
   movie_id: string;
@@ -93,6 +95,11 @@ type Kind = (typeof KINDS)[number];
 function rational(fps: string): number {
   const [a, b] = fps.split('/').map(Number);
   return a! / (b ?? 1);
+}
+
+/** An LSMDC clip id: `<movie_id>_<hh.mm.ss.fff>-<hh.mm.ss.fff>` (film time of its start and end). */
+export function lsmdcClipId(movieId: string, start: number, end: number): string {
+  return `${movieId}_${timecode(start).replaceAll(':', '.')}-${timecode(end).replaceAll(':', '.')}`;
 }
 
 function timecode(s: number): string {
@@ -267,13 +274,15 @@ export async function buildMiniHero(
     while (total < film.seconds) {
       const frames = Math.round((2 + rng.next() * 4) * fps);
       const kind = i === 0 ? 'pan' : KINDS[rng.int(KINDS.length)]!;
-      const clip_id = `${film.movie_id.slice(0, 4)}_${String(i).padStart(3, '0')}`;
-      const file = join(p.lsmdc, film.movie_id, `${clip_id}.mp4`);
+      // made under a working name, then named the LSMDC way once its length is known
+      const work = join(p.lsmdc, film.movie_id, `clip-${i}.mp4`);
       await mkdir(join(p.lsmdc, film.movie_id), { recursive: true });
-      await makeClip(file, kind, rng, film, frames);
-      const dur = (await probe(file)).frames / fps;
+      await makeClip(work, kind, rng, film, frames);
+      const dur = (await probe(work)).frames / fps;
       const start = Math.round(filmTime * 1000) / 1000;
       const end = Math.round((filmTime + dur) * 1000) / 1000;
+      const clip_id = lsmdcClipId(film.movie_id, start, end);
+      await rename(work, join(p.lsmdc, film.movie_id, `${clip_id}.mp4`));
       clips.push({
         clip_id,
         start: timecode(start),
@@ -320,6 +329,15 @@ export async function buildMiniHero(
   return p;
 }
 
+/**
+ * Placeholder chains in the release's shape (SPEC §2.1): per film `block`, `method_tag`, `n_chains`,
+ * `chain_size`, `summary`, `chains`, `removed_anchors`; per chain `chain_index`, `anchor`,
+ * `group_id`, `coverage`, `freeze_reason`, `freeze_draw_index`, `n_draws_used`, `rubric_ids`, the
+ * images with `gamma` / `theta_0_100` and the 15 pairs. No `chain_id`, no `order` (the images by
+ * gamma), no `source` / `clip_id` / `t_in_clip`: kfbench reads those from the anchor and the ids,
+ * as it must for the published files. Sampled images are named `<LSMDC clip id>_<n>`, taken at
+ * n / 25 s into the clip (the suffix as layout-map.ts reads it).
+ */
 async function placeholderChains(
   p: MiniHeroPaths,
   clipsRows: { movie_id: string; clips: { clip_id: string; start: string; end: string }[] }[],
@@ -335,17 +353,9 @@ async function placeholderChains(
     for (let c = 0; c < 2; c++) {
       const stillId = stillIds.get(row.movie_id)![c]!;
       const still = await loadImage(join(p.stills, row.movie_id, `${stillId}.jpg`));
-      const members: {
-        id: string;
-        source: 'still' | 'sampled';
-        clip_id?: string;
-        t_in_clip?: number;
-        score: number;
-        bytes: Buffer;
-      }[] = [];
+      const members: { id: string; clip?: string; score: number; bytes: Buffer }[] = [];
       members.push({
         id: stillId,
-        source: 'still',
         score: contrast(still),
         bytes: await encodeImage(still, { format: 'jpeg', quality: 92 }),
       });
@@ -353,15 +363,17 @@ async function placeholderChains(
       while (picks.size < 5) picks.add(rng.int(tl.frameCount));
       for (const k of [...picks].sort((a, b) => a - b)) {
         const f = tl.frame(k);
-        // off the 1 fps grid: a quarter second before the bucket's midpoint (after it near a clip start)
-        const t = f.t_in_clip >= 0.25 ? f.t_in_clip - 0.25 : f.t_in_clip + 0.25;
+        // off the 1 fps grid: about a quarter second before the bucket's midpoint (after it near a
+        // clip start), on the 25-per-second grid of the id suffix
+        const n = Math.round(
+          (f.t_in_clip >= 0.25 ? f.t_in_clip - 0.25 : f.t_in_clip + 0.25) * SUFFIX_PER_SECOND,
+        );
+        const t = n / SUFFIX_PER_SECOND;
         const info = await probe(join(p.lsmdc, row.movie_id, `${f.clip_id}.mp4`));
         for await (const fr of streamFrames(info, { kind: 'times', times: [t] })) {
           members.push({
-            id: `${f.clip_id}_t${Math.round(t * 1000)}`,
-            source: 'sampled',
-            clip_id: f.clip_id,
-            t_in_clip: t,
+            id: sampledImageId(f.clip_id, t, SUFFIX_PER_SECOND),
+            clip: f.clip_id,
             score: contrast(fr),
             bytes: await encodeImage(fr, { format: 'jpeg', quality: 92 }),
           });
@@ -370,8 +382,6 @@ async function placeholderChains(
       members.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
       const images = members.map((m, rank) => ({
         image_id: m.id,
-        source: m.source,
-        ...(m.clip_id ? { clip_id: m.clip_id, t_in_clip: m.t_in_clip } : {}),
         gamma: 1.25 - 0.5 * rank,
         theta_0_100: 100 - 20 * rank,
       }));
@@ -384,15 +394,31 @@ async function placeholderChains(
         await writeFileAtomic(file, m.bytes);
         shaRows.push({ path: `images/${row.movie_id}/${m.id}.jpg`, sha256: sha256Hex(m.bytes) });
       }
+      const clipsUsed = new Set(members.flatMap((m) => (m.clip ? [m.clip] : [])));
       chains.push({
-        chain_id: `${row.movie_id.slice(0, 4)}_c${c}`,
-        order: members.map((m) => m.id),
+        chain_index: c,
+        anchor: stillId,
+        group_id: `${row.movie_id}-${stillId}-d0`,
+        coverage: Math.round((clipsUsed.size / row.clips.length) * 1000) / 1000,
+        freeze_reason: 'most_confident_draw',
+        freeze_draw_index: 0,
+        n_draws_used: 1,
+        rubric_ids: [],
         images,
         pairs,
         placeholder: 'ordered by luma contrast until hero build judges it',
       });
     }
-    chainsRows.push({ movie_id: row.movie_id, chains });
+    chainsRows.push({
+      movie_id: row.movie_id,
+      block: '02_chains',
+      method_tag: 'kfbench-mini_placeholder_luma-contrast',
+      n_chains: chains.length,
+      chain_size: 6,
+      summary: filmSummary(chains),
+      chains,
+      removed_anchors: [],
+    });
   }
   await writeJsonl(ds.chains, chainsRows);
   await writeJsonl(
@@ -404,4 +430,36 @@ async function placeholderChains(
     ds.corpusStats,
     `${JSON.stringify({ films: clipsRows.length, chains: chainsRows.reduce((a, r) => a + r.chains.length, 0), note: 'mini set' }, null, 1)}\n`,
   );
+}
+
+const SUFFIX_PER_SECOND = DEFAULT_SUFFIX_PER_SECOND;
+
+/** A film's `summary` as the release has it, computed from chains in the release's shape. */
+export function filmSummary(
+  chains: {
+    anchor: string;
+    images: { image_id: string; gamma: number }[];
+    pairs: { status: string }[];
+  }[],
+) {
+  const rank = (c: (typeof chains)[number]) =>
+    [...c.images].sort((a, b) => b.gamma - a.gamma).findIndex((i) => i.image_id === c.anchor) + 1;
+  const uses = new Map<string, number>();
+  for (const c of chains) for (const i of c.images) uses.set(i.image_id, (uses.get(i.image_id) ?? 0) + 1);
+  const shared = [...uses]
+    .filter(([, n]) => n > 1)
+    .map(([id]) => id)
+    .sort();
+  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+  return {
+    mean_confident_rate: mean(
+      chains.map((c) => c.pairs.filter((p) => p.status === 'confident').length / (c.pairs.length || 1)),
+    ),
+    n_anchor_top1: chains.filter((c) => rank(c) === 1).length,
+    mean_anchor_rank: mean(chains.map(rank)),
+    n_removed_anchors: 0,
+    n_unique_images: uses.size,
+    n_images_shared_by_more_than_one_chain: shared.length,
+    images_shared_by_more_than_one_chain: shared,
+  };
 }

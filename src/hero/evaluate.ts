@@ -29,10 +29,10 @@ import type { Judge } from '../judge/judge.js';
 import { pairQuestions } from '../judge/pairwise.js';
 import type { JudgeImage } from '../judge/types.js';
 import { type OnProgress, phaseReporter } from '../progress.js';
-import { readJsonlAll } from '../store/jsonl.js';
-import { datasetPaths, imagePath, trackFramePath } from './dataset/layout.js';
-import { loadChains, loadCore, loadRubrics } from './dataset/load.js';
-import { BaselineRow, type Chain, type FilmChains, type FilmRubric } from './dataset/schemas.js';
+import { imagePath, trackFramePath } from './dataset/layout.js';
+import type { Layout } from './dataset/layout-map.js';
+import { type loadCore, openDataset } from './dataset/load.js';
+import type { BaselineRow, Chain, FilmChains, FilmRubric } from './dataset/schemas.js';
 import { checkSelections } from './dataset/selections.js';
 import { heroInstructions } from './prompt.js';
 import type { FilmScore, HeroSummary, InsertionRecord, MethodSummary } from './results.js';
@@ -51,6 +51,8 @@ export interface SubmittedMethod {
 
 export interface EvaluateOptions {
   data: string;
+  /** The layout map (`--layout`); default `KFBENCH_HERO_LAYOUT` or the built-in one. */
+  layout?: Layout | string | undefined;
   track: string;
   methods: SubmittedMethod[];
   judge: Judge;
@@ -114,11 +116,15 @@ export interface ValidatedInputs {
 
 /** Step 1: read and check every input before anything is spent; the first fault is a typed error. */
 export async function validateEvaluation(
-  o: Pick<EvaluateOptions, 'data' | 'track' | 'methods' | 'rescoreOfficial' | 'missing' | 'movies' | 'shard'>,
+  o: Pick<
+    EvaluateOptions,
+    'data' | 'layout' | 'track' | 'methods' | 'rescoreOfficial' | 'missing' | 'movies' | 'shard'
+  >,
 ): Promise<ValidatedInputs> {
-  const ds = await loadCore(o.data);
-  const chains = await loadChains(o.data);
-  const rubrics = await loadRubrics(o.data);
+  const root = openDataset(o.data, o.layout);
+  const ds = await root.core();
+  const chains = await root.chains();
+  const rubrics = await root.rubrics();
   const submissions = new Map<string, Frames>();
   for (const m of o.methods) {
     const r = await checkSelections(m.file, ds.timelines);
@@ -129,10 +135,7 @@ export async function validateEvaluation(
       );
     submissions.set(m.method, r.selections);
   }
-  const baselines = datasetPaths(o.data).baselines;
-  const official = existsSync(baselines)
-    ? (await readJsonlAll(baselines, BaselineRow)).map((l) => l.value)
-    : [];
+  const official = await root.baselines();
   if (o.rescoreOfficial)
     for (const row of official) {
       const sel: Frames = new Map();
@@ -167,9 +170,8 @@ export async function validateEvaluation(
 }
 
 /** The official rows of eval/baselines.jsonl (none when the file is absent). */
-export async function officialRows(data: string): Promise<BaselineRow[]> {
-  const file = datasetPaths(data).baselines;
-  return existsSync(file) ? (await readJsonlAll(file, BaselineRow)).map((l) => l.value) : [];
+export async function officialRows(data: string, layout?: Layout | string): Promise<BaselineRow[]> {
+  return openDataset(data, layout).baselines();
 }
 
 /** Step 2: every submitted frame (and with `includeStills` every still) into every chain of its film. */

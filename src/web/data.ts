@@ -9,16 +9,8 @@ import type { z } from 'zod';
 import { type LoadedCase, loadCases, PROMPT_MODES, type PromptMode } from '../compass/cases.js';
 import { Checklist, Leaderboard, ResponseRow, ResponseSummary, VideoEvaluation } from '../compass/results.js';
 import { isKfbenchError } from '../errors.js';
-import { datasetPaths } from '../hero/dataset/layout.js';
-import { loadByFilm } from '../hero/dataset/load.js';
-import {
-  type FilmChains,
-  FilmChains as FilmChainsSchema,
-  type FilmRubric,
-  FilmRubric as FilmRubricSchema,
-  Movie,
-  RubricProposal,
-} from '../hero/dataset/schemas.js';
+import { loadByFilm, openDataset } from '../hero/dataset/load.js';
+import { type FilmChains, type FilmRubric, Movie, RubricProposal } from '../hero/dataset/schemas.js';
 import { HeroSummary, InsertionRecord, type MethodSummary } from '../hero/results.js';
 import { readJsonFile, readJsonlLenient } from '../store/jsonl.js';
 
@@ -212,7 +204,8 @@ async function loadHero(i: ViewerInputs, problems: Problem[]): Promise<HeroView 
     return undefined;
   }
   const data = resolve(i.data);
-  const paths = datasetPaths(data);
+  const root = openDataset(data);
+  const paths = root.paths;
   const view: HeroView = {
     data,
     track: i.track ? resolve(i.track) : undefined,
@@ -240,8 +233,8 @@ async function loadHero(i: ViewerInputs, problems: Problem[]): Promise<HeroView 
   if (existsSync(data)) {
     for (const [id, m] of await byFilm(paths.movies, () => loadByFilm(paths.movies, Movie), true))
       view.movies.set(id, { title: m.title, year: m.year });
-    view.chains = await byFilm(paths.chains, () => loadByFilm(paths.chains, FilmChainsSchema), true);
-    view.rubrics = await byFilm(paths.rubrics, () => loadByFilm(paths.rubrics, FilmRubricSchema), false);
+    view.chains = await byFilm(paths.chains, () => root.chains(), true);
+    view.rubrics = await byFilm(paths.rubrics, () => root.rubrics(), false);
     if (existsSync(paths.rubricProposals))
       for (const p of await lenientRows(paths.rubricProposals, RubricProposal, 'hero', problems)) {
         const list = view.proposals.get(p.movie_id) ?? [];

@@ -79,13 +79,19 @@ describe('hero analyze', () => {
     }
     const ranks: number[] = [];
     const times: number[] = [];
+    // the mini chains are in the release's shape: the still is the anchor, the order is by gamma,
+    // a sampled image's id is `<clip id>_<n>` taken n / 25 s into the clip
+    type Im = { image_id: string; gamma: number };
     for (const f of lines(join(p.data, 'data', 'chains.jsonl')))
-      for (const c of f.chains)
+      for (const c of f.chains as { anchor: string; images: Im[] }[]) {
+        const order = [...c.images].sort((a, b) => b.gamma - a.gamma).map((i) => i.image_id);
         for (const im of c.images)
-          if (im.source === 'sampled') {
-            ranks.push(c.order.indexOf(im.image_id) + 1);
-            times.push((clips.get(f.movie_id)!.get(im.clip_id)! + im.t_in_clip) / length.get(f.movie_id)!);
+          if (im.image_id !== c.anchor) {
+            const [, clip, n] = /^(.+)_(\d+)$/.exec(im.image_id)!;
+            ranks.push(order.indexOf(im.image_id) + 1);
+            times.push((clips.get(f.movie_id)!.get(clip!)! + Number(n) / 25) / length.get(f.movie_id)!);
           }
+      }
     expect(r.images).toBe(ranks.length);
     expect(r.spearman.rho).toBeCloseTo(spearman(ranks, times), 6);
     for (const b of r.by_rank) {

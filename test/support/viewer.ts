@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { startEmulator } from '../../src/dev/emulator/server.js';
 import type { MiniCompassPaths } from '../../src/dev/mini-compass/build.js';
 import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
+import { FilmChains } from '../../src/hero/dataset/schemas.js';
 import { runCli } from './cli.js';
 import { sharedMiniCompass } from './mini-compass.js';
 import { sharedMiniHero } from './mini-hero.js';
@@ -48,13 +49,16 @@ export async function buildViewerFixture(): Promise<ViewerFixture> {
   const film = movies[0].movie_id as string;
   movies[0].title = XSS_TITLE;
   writeFileSync(join(data, 'data', 'movies.jsonl'), `${movies.map((m) => JSON.stringify(m)).join('\n')}\n`);
-  const chains = JSON.parse(
-    readFileSync(join(data, 'data', 'chains.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .find((l) => l.includes(`"movie_id":"${film}"`))!,
+  // read as kfbench reads it: the mini chains are in the release's shape (order by gamma)
+  const chains = FilmChains.parse(
+    JSON.parse(
+      readFileSync(join(data, 'data', 'chains.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .find((l) => l.includes(`"movie_id":"${film}"`))!,
+    ),
   );
-  const order: string[] = chains.chains[0].order;
+  const order: string[] = chains.chains[0]!.order;
   const rule = (id: string, text: string, round: number) => ({
     criterion_id: id,
     as_the_judge_read_it: text,

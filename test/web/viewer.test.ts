@@ -12,6 +12,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FilmChains } from '../../src/hero/dataset/schemas.js';
 import { loadViewerData, type ViewerInputs } from '../../src/web/data.js';
 import { MediaCache, type ProxyMode } from '../../src/web/media.js';
 import { type RunningViewer, startViewer } from '../../src/web/server.js';
@@ -148,12 +149,27 @@ describe('kfbench viewer in Chromium', () => {
   it('a film page shows its chains in order, pair status on hover, verdicts one click away', async () => {
     const { page, errors } = await visit(viewer.url, `film-${fx.film}.html`, 'film');
     expect(errors).toEqual([]);
-    const film = JSON.parse(
-      readFileSync(join(fx.data, 'data', 'chains.jsonl'), 'utf8')
-        .trim()
-        .split('\n')
-        .find((l) => l.includes(`"movie_id":"${fx.film}"`))!,
+    // the mini chains are in the release's shape: read them as kfbench does (ids from group_id, order by gamma)
+    const film = FilmChains.parse(
+      JSON.parse(
+        readFileSync(join(fx.data, 'data', 'chains.jsonl'), 'utf8')
+          .trim()
+          .split('\n')
+          .find((l) => l.includes(`"movie_id":"${fx.film}"`))!,
+      ),
     );
+    // what the release says of the film and its chains is on the page
+    expect(await page.locator('#release dd[data-field="method_tag"]').textContent()).toBe(
+      String(film.method_tag),
+    );
+    expect(await page.locator('#release dd[data-field="summary.n_unique_images"]').textContent()).toBe(
+      String((film.summary as { n_unique_images: number }).n_unique_images),
+    );
+    expect(await page.locator('#release dd[data-field="removed_anchors"]').textContent()).toBe('none');
+    expect(
+      await page.$$eval('#chains .chain h3 [data-field="freeze_reason"]', (x) => x.map((e) => e.textContent)),
+    ).toEqual(film.chains.map(() => 'freeze_reason most_confident_draw'));
+    expect(await page.locator('#chains .chain h3 [data-field="coverage"]').count()).toBe(film.chains.length);
     const shown = await page.$$eval('#chains .chain', (cs) =>
       cs.map((c) => ({
         id: c.getAttribute('data-chain'),
@@ -161,7 +177,7 @@ describe('kfbench viewer in Chromium', () => {
         pairs: [...c.querySelectorAll('li.pair')].map((l) => l.getAttribute('title')),
       })),
     );
-    expect(shown.map((c) => c.id)).toEqual(film.chains.map((c: { chain_id: string }) => c.chain_id));
+    expect(shown.map((c) => c.id)).toEqual(film.chains.map((c) => c.chain_id));
     for (const [k, c] of film.chains.entries()) {
       expect(shown[k]!.order).toEqual(c.order);
       expect(shown[k]!.pairs).toHaveLength(c.order.length - 1);
@@ -188,7 +204,7 @@ describe('kfbench viewer in Chromium', () => {
     expect(await panel.isVisible()).toBe(false);
     await first.locator('li.ins a').first().click();
     await expect.poll(() => panel.isVisible()).toBe(true);
-    expect(await panel.locator('tbody tr').count()).toBe(film.chains[0].order.length);
+    expect(await panel.locator('tbody tr').count()).toBe(film.chains[0]!.order.length);
     expect(await panel.innerText()).toMatch(/frame shown first: picked [AB]/);
     // the rubric: rounds, rules, pruned
     expect(await page.locator('#rubric h3').allInnerTexts()).toEqual([

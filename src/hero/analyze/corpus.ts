@@ -7,8 +7,8 @@
 import { existsSync } from 'node:fs';
 import { mean } from '../../stats/mean.js';
 import { readJsonFile, readJsonl } from '../../store/jsonl.js';
-import { datasetPaths } from '../dataset/layout.js';
-import { BuildReport, FilmChains, FilmRubric, Movie } from '../dataset/schemas.js';
+import { openDataset } from '../dataset/load.js';
+import { BuildReport, Movie } from '../dataset/schemas.js';
 
 export interface CorpusStats {
   films: number;
@@ -23,7 +23,8 @@ export interface CorpusStats {
 }
 
 export async function corpusStats(root: string): Promise<CorpusStats> {
-  const p = datasetPaths(root);
+  const ds = openDataset(root);
+  const p = ds.paths;
   let films = 0;
   for await (const _ of readJsonl(p.movies, Movie)) films++;
   let chains = 0;
@@ -31,10 +32,10 @@ export async function corpusStats(root: string): Promise<CorpusStats> {
   let confident = 0;
   const images = new Set<string>();
   const stillRank: Record<string, number> = {};
-  for await (const l of readJsonl(p.chains, FilmChains)) {
-    for (const c of l.value.chains) {
+  for (const film of (await ds.chains()).values()) {
+    for (const c of film.chains) {
       chains++;
-      for (const im of c.images) images.add(`${l.value.movie_id}/${im.image_id}`);
+      for (const im of c.images) images.add(`${film.movie_id}/${im.image_id}`);
       for (const pr of c.pairs) {
         pairs++;
         if (pr.status === 'confident') confident++;
@@ -49,7 +50,7 @@ export async function corpusStats(root: string): Promise<CorpusStats> {
   let criteria: number[] | null = null;
   if (existsSync(p.rubrics)) {
     criteria = [];
-    for await (const l of readJsonl(p.rubrics, FilmRubric)) criteria.push(l.value.criteria.length);
+    for (const r of (await ds.rubrics()).values()) criteria.push(r.criteria.length);
   }
   let replacements: number | null = null;
   if (existsSync(p.buildReport))

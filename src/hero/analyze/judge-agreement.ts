@@ -18,8 +18,8 @@ import { mcnemar, wilson } from '../../stats/proportion.js';
 import { createRng, shuffled } from '../../stats/rng.js';
 import { readJsonl } from '../../store/jsonl.js';
 import { datasetPaths, imagePath } from '../dataset/layout.js';
-import { loadByFilm } from '../dataset/load.js';
-import { FilmChains, FilmRubric, Movie, SafeId } from '../dataset/schemas.js';
+import { loadByFilm, openDataset } from '../dataset/load.js';
+import { Movie, SafeId } from '../dataset/schemas.js';
 import { heroInstructions } from '../prompt.js';
 
 export const HumanPair = z.object({ movie_id: SafeId, a: SafeId, b: SafeId, human_winner: SafeId });
@@ -50,7 +50,7 @@ interface Ctx {
 async function loadFilms(root: string) {
   const p = datasetPaths(root);
   const movies = await loadByFilm(p.movies, Movie);
-  const rubrics = existsSync(p.rubrics) ? await loadByFilm(p.rubrics, FilmRubric) : new Map();
+  const rubrics = await openDataset(root).rubrics();
   return { movies, rubrics };
 }
 
@@ -137,11 +137,11 @@ export async function rubricSwap(ctx: Ctx, seed: string | number): Promise<Rubri
   const own: boolean[] = [];
   const swapped: boolean[] = [];
   const none: boolean[] = [];
-  for await (const l of readJsonl(datasetPaths(ctx.root).chains, FilmChains)) {
-    const m = l.value.movie_id;
+  for (const film of (await openDataset(ctx.root).chains()).values()) {
+    const m = film.movie_id;
     const movie = movies.get(m);
     if (!movie) continue;
-    for (const c of l.value.chains)
+    for (const c of film.chains)
       for (const pr of c.pairs) {
         if (pr.status !== 'confident' || !pr.winner) continue;
         own.push(

@@ -8,10 +8,7 @@
 
 import { mean } from '../../stats/mean.js';
 import { spearman, spearmanAsymptoticP, spearmanExactP } from '../../stats/rank.js';
-import { readJsonl } from '../../store/jsonl.js';
-import { datasetPaths } from '../dataset/layout.js';
-import { loadCore } from '../dataset/load.js';
-import { FilmChains } from '../dataset/schemas.js';
+import { openDataset } from '../dataset/load.js';
 
 export interface PositionResult {
   images: number;
@@ -20,14 +17,15 @@ export interface PositionResult {
 }
 
 export async function positionAnalysis(root: string): Promise<PositionResult> {
-  const core = await loadCore(root);
+  const ds = openDataset(root);
+  const core = await ds.core();
   const ranks: number[] = [];
   const times: number[] = [];
-  for await (const l of readJsonl(datasetPaths(root).chains, FilmChains)) {
-    const tl = core.timelines.get(l.value.movie_id);
+  for (const film of (await ds.chains()).values()) {
+    const tl = core.timelines.get(film.movie_id);
     if (!tl) continue;
     const length = tl.length_us / 1e6;
-    for (const c of l.value.chains)
+    for (const c of film.chains)
       for (const im of c.images) {
         if (im.source !== 'sampled' || im.clip_id === undefined || im.t_in_clip === undefined) continue;
         const t = tl.timeOf(im.clip_id, im.t_in_clip);

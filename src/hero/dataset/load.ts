@@ -2,11 +2,22 @@
 import { existsSync } from 'node:fs';
 import type { z } from 'zod';
 import { BadInputError } from '../../errors.js';
-import { readJsonl } from '../../store/jsonl.js';
+import { readJsonl, readJsonlAll } from '../../store/jsonl.js';
 import { readTextFile } from '../../store/limits.js';
 import { Timeline } from '../track/timeline.js';
 import { type DatasetPaths, datasetPaths } from './layout.js';
-import { FilmChains, FilmClips, FilmRubric, Movie, VerifyRow } from './schemas.js';
+import { type Layout, LayoutReport, resolveLayout } from './layout-map.js';
+import {
+  type BaselineRow,
+  baselineRowSchema,
+  type FilmChains,
+  FilmClips,
+  type FilmRubric,
+  filmChainsSchema,
+  filmRubricSchema,
+  Movie,
+  VerifyRow,
+} from './schemas.js';
 
 /** One line per film → Map by movie_id (a duplicate is an error). */
 export async function loadByFilm<S extends z.ZodType<{ movie_id: string }>>(
@@ -31,8 +42,59 @@ export interface HeroDataset {
   timelines: Map<string, Timeline>;
 }
 
-export async function loadCore(root: string): Promise<HeroDataset> {
+/**
+ * A HeroFrame root opened once: its paths, the layout map, and its files read on first use (each
+ * once) into kfbench's shape. Every command that reads a root goes through this.
+ */
+export interface OpenDataset {
+  root: string;
+  paths: DatasetPaths;
+  layout: Layout;
+  /** Which alias each mapped field resolved to in the records read so far. */
+  report: LayoutReport;
+  core(): Promise<HeroDataset>;
+  chains(): Promise<Map<string, FilmChains & { line: number }>>;
+  /** Empty when data/rubrics.jsonl is absent. */
+  rubrics(): Promise<Map<string, FilmRubric & { line: number }>>;
+  /** The official rows of eval/baselines.jsonl (none when it is absent). */
+  baselines(): Promise<BaselineRow[]>;
+}
+
+/** `layout`: a map, a layout file, or undefined for `KFBENCH_HERO_LAYOUT` / the built-in map. */
+export function openDataset(root: string, layout?: Layout | string): OpenDataset {
   const paths = datasetPaths(root);
+  const map = typeof layout === 'object' ? layout : resolveLayout(layout);
+  const report = new LayoutReport();
+  const once = <T>(f: () => Promise<T>): (() => Promise<T>) => {
+    let p: Promise<T> | undefined;
+    return () => {
+      p ??= f();
+      return p;
+    };
+  };
+  return {
+    root,
+    paths,
+    layout: map,
+    report,
+    core: once(() => readCore(paths)),
+    chains: once(() => loadByFilm(paths.chains, filmChainsSchema(map, report))),
+    rubrics: once(async () =>
+      existsSync(paths.rubrics) ? loadByFilm(paths.rubrics, filmRubricSchema(map, report)) : new Map(),
+    ),
+    baselines: once(async () =>
+      existsSync(paths.baselines)
+        ? (await readJsonlAll(paths.baselines, baselineRowSchema(map, report))).map((l) => l.value)
+        : [],
+    ),
+  };
+}
+
+export async function loadCore(root: string | OpenDataset): Promise<HeroDataset> {
+  return (typeof root === 'string' ? openDataset(root) : root).core();
+}
+
+async function readCore(paths: DatasetPaths): Promise<HeroDataset> {
   for (const f of [paths.movies, paths.clips])
     if (!existsSync(f))
       throw new BadInputError('missing (required file of the published layout)', { file: f });
@@ -49,13 +111,12 @@ export async function loadCore(root: string): Promise<HeroDataset> {
   return { paths, movies, clips, timelines };
 }
 
-export async function loadChains(root: string) {
-  return loadByFilm(datasetPaths(root).chains, FilmChains);
+export async function loadChains(root: string | OpenDataset) {
+  return (typeof root === 'string' ? openDataset(root) : root).chains();
 }
 
-export async function loadRubrics(root: string) {
-  const f = datasetPaths(root).rubrics;
-  return existsSync(f) ? loadByFilm(f, FilmRubric) : new Map();
+export async function loadRubrics(root: string | OpenDataset) {
+  return (typeof root === 'string' ? openDataset(root) : root).rubrics();
 }
 
 /** verify_dhash rows grouped by film, in frame order. */

@@ -1,9 +1,13 @@
 /**
  * The HeroFrame-Bench files, one zod schema each, in one place: the dataset card publishes no
- * field-level schemas, so these are ours (SPEC §2.1); adapting to the published field names is a
- * change to this file alone. Unknown extra fields are kept.
+ * field-level schemas, so these are ours (SPEC §2.1). A record as published is first read into this
+ * shape through the layout map (layout-map.ts, release.ts): `FilmChains`, `FilmRubric` and
+ * `BaselineRow` read both shapes with the built-in map, `filmChainsSchema(layout)` etc. with a
+ * user's. Unknown extra fields are kept.
  */
 import { z } from 'zod';
+import { defaultLayout, type Layout, type LayoutReport } from './layout-map.js';
+import { readBaselineRow, readFilmChains, readFilmRubric } from './release.js';
 
 /** An id that is safe as a path part: no separators, no "..", no NUL, not empty. */
 export const SafeId = z
@@ -47,6 +51,8 @@ export const ChainImage = z.looseObject({
   t_in_clip: z.number().nonnegative().optional(),
   gamma: z.number(),
   theta_0_100: z.number().min(0).max(100),
+  /** Set by the reader when a published `source` disagrees with the chain's `anchor` (validate reports it). */
+  source_as_published: z.unknown().optional(),
 });
 export const ChainPair = z.looseObject({
   a: SafeId,
@@ -73,8 +79,15 @@ export const Chain = z.looseObject({
   still_floor_unmet: z.literal(true).optional(),
   /** `hero build`: the ridge Bradley–Terry needed (the comparisons were separable). */
   ridge: z.number().positive().optional(),
+  /** The release: the criteria (`L1`, …) of the film's rubric this chain was judged with. */
+  rubric_ids: z.array(z.string()).optional(),
 });
-export const FilmChains = z.looseObject({ movie_id: SafeId, chains: z.array(Chain) });
+/** kfbench's own shape of a chains.jsonl row (what `hero build` writes). */
+export const FilmChainsRecord = z.looseObject({ movie_id: SafeId, chains: z.array(Chain) });
+/** A chains.jsonl row in either shape, read through `layout`. */
+export const filmChainsSchema = (layout: Layout, report?: LayoutReport) =>
+  z.preprocess((v) => readFilmChains(v, layout, report), FilmChainsRecord);
+export const FilmChains = filmChainsSchema(defaultLayout());
 
 export const Criterion = z.looseObject({
   criterion_id: z.string().min(1),
@@ -84,12 +97,15 @@ export const Criterion = z.looseObject({
   /** `hero build --learn-rubric`: the chain the source pair came from (Phase B prunes by it). */
   source_chain: SafeId.optional(),
 });
-export const FilmRubric = z.looseObject({
+export const FilmRubricRecord = z.looseObject({
   movie_id: SafeId,
   criteria: z.array(Criterion),
   /** Rules Phase B removed; the published files carry their own shape here. */
   pruned_by_phase_b: z.array(z.unknown()).optional(),
 });
+export const filmRubricSchema = (layout: Layout, report?: LayoutReport) =>
+  z.preprocess((v) => readFilmRubric(v, layout, report), FilmRubricRecord);
+export const FilmRubric = filmRubricSchema(defaultLayout());
 
 /** Why a proposed guideline was or was not admitted (see rubric-learn.ts). */
 export const ProposalOutcome = z.enum(['admitted', 'gate1', 'gate2', 'no_proposal', 'max_rules']);
@@ -168,7 +184,7 @@ export const SelectionFrame = z.looseObject({
 });
 export const Selection = z.looseObject({ movie_id: SafeId, frames: z.array(SelectionFrame) });
 
-export const BaselineRow = z.looseObject({
+export const BaselineRecord = z.looseObject({
   method: z.string().min(1),
   reader: z.string().min(1),
   S: z.number(),
@@ -178,13 +194,16 @@ export const BaselineRow = z.looseObject({
   per_film: z.unknown(),
   selections: z.array(Selection).optional(),
 });
+export const baselineRowSchema = (layout: Layout, report?: LayoutReport) =>
+  z.preprocess((v) => readBaselineRow(v, layout, report), BaselineRecord);
+export const BaselineRow = baselineRowSchema(defaultLayout());
 
 export type Movie = z.output<typeof Movie>;
 export type Clip = z.output<typeof Clip>;
 export type FilmClips = z.output<typeof FilmClips>;
 export type Chain = z.output<typeof Chain>;
-export type FilmChains = z.output<typeof FilmChains>;
-export type FilmRubric = z.output<typeof FilmRubric>;
+export type FilmChains = z.output<typeof FilmChainsRecord>;
+export type FilmRubric = z.output<typeof FilmRubricRecord>;
 export type Criterion = z.output<typeof Criterion>;
 export type ChainStability = z.output<typeof ChainStability>;
 export type ProposalOutcome = z.output<typeof ProposalOutcome>;
@@ -195,4 +214,4 @@ export type ImageHash = z.output<typeof ImageHash>;
 export type TrackRow = z.output<typeof TrackRow>;
 export type VerifyRow = z.output<typeof VerifyRow>;
 export type Selection = z.output<typeof Selection>;
-export type BaselineRow = z.output<typeof BaselineRow>;
+export type BaselineRow = z.output<typeof BaselineRecord>;

@@ -10,11 +10,12 @@ import { readJsonlLenient } from '../../store/jsonl.js';
 import { readTextFile } from '../../store/limits.js';
 import { Timeline } from '../track/timeline.js';
 import { datasetPaths, imagePath } from './layout.js';
+import { type Layout, LayoutReport, resolveLayout } from './layout-map.js';
 import {
-  BaselineRow,
-  FilmChains,
+  baselineRowSchema,
   FilmClips,
-  FilmRubric,
+  filmChainsSchema,
+  filmRubricSchema,
   ImageHash,
   Movie,
   TrackRow,
@@ -36,12 +37,20 @@ export interface ValidationSummary {
 export interface ValidationReport {
   summary: ValidationSummary;
   problems: string[];
+  /** The layout map used and which alias each mapped field resolved to. */
+  layout: { source: string } & ReturnType<LayoutReport['toJSON']>;
 }
+
+/** The hint that ends every schema error: see what the file holds. */
+export const inspectHint = (root: string) =>
+  ` — see what the file holds beside what kfbench reads: npx kfbench hero inspect --data ${root}`;
 
 const MAX_PER_FILE = 50;
 
 class Problems {
   readonly list: string[] = [];
+  /** Appended to every schema error. */
+  constructor(readonly hint = '') {}
   private readonly perFile = new Map<string, number>();
   add(file: string, line: number | undefined, msg: string): void {
     const n = (this.perFile.get(file) ?? 0) + 1;
@@ -72,7 +81,7 @@ async function lines<S extends z.ZodType>(
     for await (const l of readJsonlLenient(file, schema)) {
       rows++;
       if (l.ok) each(l.value, l.line);
-      else problems.add(file, l.line, l.error);
+      else problems.add(file, l.line, `${l.error}${problems.hint}`);
     }
   } catch (e) {
     if (!(e instanceof BadInputError)) throw e;
@@ -84,9 +93,11 @@ async function lines<S extends z.ZodType>(
     problems.add(file, undefined, 'no rows (an empty file is not a valid dataset file)');
 }
 
-export async function validateDataset(root: string): Promise<ValidationReport> {
+export async function validateDataset(root: string, layout?: Layout | string): Promise<ValidationReport> {
   const p = datasetPaths(root);
-  const problems = new Problems();
+  const map = typeof layout === 'object' ? layout : resolveLayout(layout);
+  const report = new LayoutReport();
+  const problems = new Problems(inspectHint(root));
   const absent: string[] = [];
   for (const f of [p.movies, p.clips, p.chains, p.rubrics, p.imageSha])
     if (!existsSync(f)) problems.add(f, undefined, 'missing (required file of the published layout)');
@@ -124,8 +135,9 @@ export async function validateDataset(root: string): Promise<ValidationReport> {
   let confident = 0;
   const images = new Set<string>();
   const checkImages: { movie: string; id: string; line: number }[] = [];
+  const rubricIds: { movie: string; chain: string; ids: string[]; line: number }[] = [];
   if (existsSync(p.chains))
-    await lines(p.chains, FilmChains, problems, (f, line) => {
+    await lines(p.chains, filmChainsSchema(map, report), problems, (f, line) => {
       if (!movies.has(f.movie_id)) problems.add(p.chains, line, `movie ${f.movie_id} is not in movies.jsonl`);
       if (!timelines.has(f.movie_id))
         problems.add(p.chains, line, `movie ${f.movie_id} is not in clips.jsonl`);
@@ -141,6 +153,31 @@ export async function validateDataset(root: string): Promise<ValidationReport> {
           );
         if (c.order.length !== ids.length || !c.order.every((o) => ids.includes(o)))
           problems.add(p.chains, line, `${where}: order does not list exactly its images`);
+        const tl = timelines.get(f.movie_id);
+        for (const im of c.images) {
+          if (im.source_as_published !== undefined)
+            problems.add(
+              p.chains,
+              line,
+              `${where}: image ${im.image_id} is published as ${String(im.source_as_published)} but the chain's anchor makes it ${im.source}`,
+            );
+          // a sampled image's clip and time (given, or read from its id) must lie inside that clip
+          if (im.source !== 'sampled' || im.clip_id === undefined || !tl) continue;
+          const clip = tl.clips.find((x) => x.clip_id === im.clip_id);
+          if (!clip)
+            problems.add(
+              p.chains,
+              line,
+              `${where}: image ${im.image_id}: clip ${im.clip_id} is not in clips.jsonl`,
+            );
+          else if (im.t_in_clip !== undefined && im.t_in_clip * 1e6 > clip.end_us - clip.start_us)
+            problems.add(
+              p.chains,
+              line,
+              `${where}: image ${im.image_id}: t_in_clip ${im.t_in_clip} s is past the end of clip ${im.clip_id} (${(clip.end_us - clip.start_us) / 1e6} s)`,
+            );
+        }
+        if (c.rubric_ids) rubricIds.push({ movie: f.movie_id, chain: c.chain_id, ids: c.rubric_ids, line });
         const stills = c.images.filter((i) => i.source === 'still').length;
         if (stills !== 1)
           problems.add(p.chains, line, `${where} has ${stills} publicity stills, expected exactly 1`);
@@ -187,12 +224,25 @@ export async function validateDataset(root: string): Promise<ValidationReport> {
   }
 
   let criteria = 0;
+  const criterionIds = new Map<string, Set<string>>();
   if (existsSync(p.rubrics))
-    await lines(p.rubrics, FilmRubric, problems, (r, line) => {
+    await lines(p.rubrics, filmRubricSchema(map, report), problems, (r, line) => {
       if (!movies.has(r.movie_id))
         problems.add(p.rubrics, line, `movie ${r.movie_id} is not in movies.jsonl`);
       criteria += r.criteria.length;
+      criterionIds.set(r.movie_id, new Set(r.criteria.map((c) => c.criterion_id)));
     });
+  // every criterion a chain names must be in its film's rubric
+  for (const r of rubricIds) {
+    const have = criterionIds.get(r.movie);
+    const absentIds = r.ids.filter((id) => !have?.has(id));
+    if (absentIds.length)
+      problems.add(
+        p.chains,
+        r.line,
+        `chain ${r.chain}: rubric_ids ${absentIds.join(', ')} ${absentIds.length > 1 ? 'are' : 'is'} not in ${r.movie}'s rubric (data/rubrics.jsonl${have ? '' : ' has no row for the film'})`,
+      );
+  }
 
   let trackFrames = 0;
   if (existsSync(p.trackIndex)) {
@@ -229,7 +279,8 @@ export async function validateDataset(root: string): Promise<ValidationReport> {
         );
     });
   } else absent.push('frame_track/verify_dhash.jsonl.zst');
-  if (existsSync(p.baselines)) await lines(p.baselines, BaselineRow, problems, () => undefined, false);
+  if (existsSync(p.baselines))
+    await lines(p.baselines, baselineRowSchema(map, report), problems, () => undefined, false);
   else absent.push('eval/baselines.jsonl');
   if (!existsSync(p.query)) absent.push('eval/query.txt');
   if (existsSync(p.corpusStats)) {
@@ -255,5 +306,6 @@ export async function validateDataset(root: string): Promise<ValidationReport> {
       absent,
     },
     problems: problems.finish(),
+    layout: { source: map.source, ...report.toJSON() },
   };
 }

@@ -29,9 +29,43 @@ function pairTitle(c: Chain, a: string, b: string): { cls: string; title: string
   return { cls: `pair ${p.status}`, title: `${a} vs ${b}: ${p.status}, ${winner}` };
 }
 
+/** A published value as text: numbers to 3 decimals, lists joined, records as JSON (cut at 200). */
+function shown(v: unknown): string {
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : f3(v);
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v) && v.every((x) => typeof x !== 'object' || x === null))
+    return v.length ? v.join(', ') : 'none';
+  const j = JSON.stringify(v);
+  return j.length > 200 ? `${j.slice(0, 199)}…` : j;
+}
+
+/** What the release says of the film beside its chains: method_tag, summary, removed anchors. */
+function releaseSection(row: Record<string, unknown>): Html {
+  const summary = row.summary && typeof row.summary === 'object' ? Object.entries(row.summary) : [];
+  const removed = Array.isArray(row.removed_anchors) ? row.removed_anchors : undefined;
+  if (row.method_tag === undefined && !summary.length && removed === undefined) return html``;
+  return html`<section id="release"><h2>As published</h2><dl class="release">
+${row.method_tag !== undefined ? html`<dt>method_tag</dt><dd data-field="method_tag">${shown(row.method_tag)}</dd>` : ''}
+${summary.map(([k, v]) => html`<dt>summary.${k}</dt><dd data-field="summary.${k}">${shown(v)}</dd>`)}
+${removed !== undefined ? html`<dt>removed_anchors</dt><dd data-field="removed_anchors">${removed.length ? removed.map((r) => (r && typeof r === 'object' && 'anchor' in r ? shown((r as { anchor: unknown }).anchor) : shown(r))).join(', ') : 'none'}</dd>` : ''}
+</dl></section>`;
+}
+
+/** The chain's own published fields (coverage, freeze_reason, …) in its heading. */
+const CHAIN_FIELDS = [
+  'coverage',
+  'freeze_reason',
+  'freeze_draw_index',
+  'n_draws_used',
+  'rubric_ids',
+] as const;
+
 function chainRow(site: Site, film: string, c: Chain): Html {
   const imgs = new Map(c.images.map((i) => [i.image_id, i]));
-  return html`<div class="chain" data-chain="${c.chain_id}"><h3>chain ${c.chain_id} <span class="meta">${c.order.length} images, best first</span></h3><ol class="row">
+  const extra = CHAIN_FIELDS.filter((k) => c[k] !== undefined).map(
+    (k) => html` · <span data-field="${k}">${k} ${shown(c[k])}</span>`,
+  );
+  return html`<div class="chain" data-chain="${c.chain_id}"><h3>chain ${c.chain_id} <span class="meta">${c.order.length} images, best first${extra}</span></h3><ol class="row">
 ${c.order.map((id, k) => {
   const im = imgs.get(id);
   const pair = k + 1 < c.order.length ? pairTitle(c, id, c.order[k + 1]!) : undefined;
@@ -136,9 +170,11 @@ ${rounds.map((round) => {
 export function filmPage(site: Site, film: string): string {
   const hero = site.data.hero as HeroView;
   const movie = hero.movies.get(film);
-  const chains = hero.chains.get(film)!.chains;
+  const row = hero.chains.get(film)!;
+  const chains = row.chains;
   const title = movie ? `${movie.title} (${movie.year})` : film;
   const body = html`<h1 class="film-title">${title}</h1><p class="meta">movie id <code>${film}</code> · ${chains.length} chains</p>
+${releaseSection(row)}
 <section id="chains"><h2>Chains</h2><p class="meta">Each row is a frozen chain, best first; the bar under a still is its strength θ. Hover a connector for the pair's status (› confident, ? unresolved).</p>${chains.map((c) => chainRow(site, film, c))}</section>
 <section id="placements"><h2>Each method's frames in the chains</h2><p class="meta">Frames (outlined) sit where the reader placed them; click one for the verdicts behind its position.</p>
 ${hero.results.length ? hero.results.map((r, ri) => html`<h3>${r.label} <span class="meta">reader ${r.reader}, ${r.protocol}</span></h3>${methodSections(site, film, chains, r, ri)}`) : html`<p class="empty">No results folder was given.</p>`}</section>
