@@ -190,6 +190,7 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
             o.model,
             { judge: judge.judge.name, embedder: embedder.id, runs, segmenter },
             missing,
+            r.checklists,
           );
           await writeEvaluationRun(out, r, lb, o.model, {
             wall_s: (Date.now() - t0) / 1000,

@@ -157,8 +157,10 @@ export const Checklist = z.object({
   prompt_mode: PromptModeSchema,
   metric: QualityMetricSchema,
   items: z.array(ChecklistItem),
-  /** Why there are no items: the judge's reply did not parse twice. */
+  /** Why there are no items: the judge's reply did not parse twice (or listed none). */
   unresolved: z.string().optional(),
+  /** The item count is outside the published preference for the metric (kept, and counted). */
+  outside_preferred_size: z.literal(true).optional(),
   raw: z.array(z.string()).optional(),
 });
 export type Checklist = z.infer<typeof Checklist>;
@@ -281,6 +283,8 @@ export const Leaderboard = z.object({
   /** What cut the videos into shots (pixel detector or judge, seed E.2). */
   segmenter: z.string().optional(),
   missing: MissingPolicy,
+  /** Checklists kept with an item count outside the published preference, per metric. */
+  checklists_outside_preferred_size: z.record(z.string(), Count).optional(),
   models: z.array(ModelOverall),
   by: z.record(z.enum(FACTOR_NAMES), z.record(z.string(), z.array(ModelOverall))),
 });

@@ -100,12 +100,24 @@ export function belowRateLines(models: readonly ModelOverall[]): string[] {
     .map((m) => `${m.model}: judged below the asked rate by --frame-budget: ${m.below_rate.join(', ')}`);
 }
 
+/** How many checklists were kept with an item count outside the published preference, per metric. */
+export function checklistSizeLines(lb: Leaderboard): string[] {
+  const o = lb.checklists_outside_preferred_size;
+  if (!o || !Object.keys(o).length) return [];
+  return [
+    `checklists outside the preferred size (kept, flagged): ${Object.entries(o)
+      .map(([m, n]) => `${m} ${n}`)
+      .join(', ')}`,
+  ];
+}
+
 /** The Compass leaderboard (both axes) on the terminal: overall, then by each factor. */
 export function leaderboardText(lb: Leaderboard): string {
   const out = [
     `judge ${lb.judge}, embedder ${lb.embedder}${lb.segmenter ? `, segmenter ${lb.segmenter}` : ''}, ${lb.runs} run${lb.runs > 1 ? 's (mean ± sd)' : ''}; ${missingRule(lb)}`,
     ...textTable(HEAD, rowsOf(lb.models)),
     ...belowRateLines(lb.models),
+    ...checklistSizeLines(lb),
   ];
   for (const [f, levels] of Object.entries(lb.by))
     for (const [level, models] of Object.entries(levels))
@@ -164,7 +176,7 @@ export function leaderboardMarkdown(lb: Leaderboard): string {
     `Judge ${mdText(lb.judge)}, embedder ${mdText(lb.embedder)}${lb.segmenter ? `, segmenter ${mdText(lb.segmenter)}` : ''}, ${lb.runs} run(s); ${mdText(missingRule(lb))}.`,
     '',
     ...table(lb.models),
-    ...belowRateLines(lb.models).flatMap((l) => ['', mdText(l)]),
+    ...[...belowRateLines(lb.models), ...checklistSizeLines(lb)].flatMap((l) => ['', mdText(l)]),
   ];
   for (const [f, levels] of Object.entries(lb.by))
     for (const [level, models] of Object.entries(levels))

@@ -5,7 +5,7 @@
  * restricted to the videos all of them have (`skip`); each row carries its coverage.
  */
 
-import type { Factor, Leaderboard } from '../results.js';
+import type { Checklist, Factor, Leaderboard } from '../results.js';
 import { commonRows, type MissingPolicy } from '../score.js';
 import { type ModelOverall, modelOverall, type VideoEvaluation } from './evaluate.js';
 
@@ -30,7 +30,11 @@ export function leaderboard(
   models: readonly string[],
   meta: { judge: string; embedder: string; runs: number; segmenter?: string },
   policy: MissingPolicy = 'zero',
+  checklists: readonly Checklist[] = [],
 ): Leaderboard {
+  // checklists kept with an item count outside the published preference, per metric (seed E.3)
+  const outside: Record<string, number> = {};
+  for (const c of checklists) if (c.outside_preferred_size) outside[c.metric] = (outside[c.metric] ?? 0) + 1;
   const videos = commonRows(all, models, policy, (v) => (v.status ?? 'scored') === 'scored');
   // coverage counts every expected video, also those --missing skip leaves out
   const withCoverage =
@@ -58,6 +62,7 @@ export function leaderboard(
   return {
     ...meta,
     missing: policy,
+    ...(Object.keys(outside).length ? { checklists_outside_preferred_size: outside } : {}),
     models: order(present.map((m) => withCoverage(all)(modelOverall(videos, m)))),
     by,
   };
