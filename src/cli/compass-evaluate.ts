@@ -179,7 +179,13 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
             jobs,
             signal,
             ...(segmenter === 'judge'
-              ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe, evaluationCache) }
+              ? {
+                  segment: judgeSegmenter(judge.judge, judge.encoder, probe, evaluationCache, {
+                    fps: quality.fps,
+                    frameWidth: quality.frameWidth,
+                    budget: quality.budget,
+                  }),
+                }
               : {}),
             ...(o.maxCalls ? { maxCalls: int('--max-calls', o.maxCalls, 0) } : {}),
             onProgress: shown.onProgress,
@@ -190,6 +196,7 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
             o.model,
             { judge: judge.judge.name, embedder: embedder.id, runs, segmenter },
             missing,
+            r.checklists,
           );
           await writeEvaluationRun(out, r, lb, o.model, {
             wall_s: (Date.now() - t0) / 1000,

@@ -60,7 +60,7 @@ export function registerCompassReport(compass: Command): void {
           const sp = r.spearman[d]!;
           const p = sp.p_exact ?? sp.p_asymptotic;
           lines.push(
-            `== ${d}: agreement ${f(a.rate)}${a.ci ? ` (95 % CI ${f(a.ci[0])}–${f(a.ci[1])})` : ''} over ${a.n} decisive items (coverage ${f(a.coverage)}${a.unscored ? `; ${a.unscored} without an automatic score, left out` : ''}); Spearman ρ ${f(sp.rho)}${p !== undefined ? ` (p ${sp.p_exact !== undefined ? 'exact' : 'asymptotic'} ${f(p)})` : ''}${sp.ci ? `, 95 % CI ${f(sp.ci[0])}–${f(sp.ci[1])}` : ''}`,
+            `== ${d}: agreement ${f(a.rate)}${a.ci ? ` (95 % CI ${f(a.ci[0])}–${f(a.ci[1])})` : ''} over ${a.n} decisive items (coverage ${f(a.coverage)}${a.unscored ? `; ${a.unscored} without an automatic score, left out` : ''}); Spearman ρ ${f(sp.rho)}${p !== undefined ? ` (p ${sp.p_exact !== undefined ? 'exact' : 'asymptotic'} ${f(p)})` : ''}${sp.ci ? `, 95 % CI ${f(sp.ci[0])}–${f(sp.ci[1])}` : ''} over the ${sp.cases} judged cases${sp.dropped_unjudged ? ` (${sp.dropped_unjudged} scored cases without a human judgment left out)` : ''}${sp.missing_scores ? `; ${sp.missing_scores} judged case–model pairs without an automatic score` : ''}`,
             ...textTable(
               ['model', 'human win rate', '95 % CI'],
               Object.entries(r.win_rates[d]!).map(([m, w]) => [

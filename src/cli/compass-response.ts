@@ -12,7 +12,7 @@ import type { ResponseRow } from '../compass/score.js';
 import { judgeSegmenter } from '../compass/segment.js';
 import { DEFAULT_GRID, sensitivity } from '../compass/sensitivity.js';
 import { createEmbedder } from '../embed/registry.js';
-import { UsageError } from '../errors.js';
+import { PartialError, UsageError } from '../errors.js';
 import { judgeIdentity } from '../judge/identity.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { gridFiles } from '../media/grid.js';
@@ -44,7 +44,7 @@ import { withInterrupt } from './interrupt.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 import { renderProgress } from './progress.js';
 
-async function runFolder(o: FolderFlags, impls: CliImpls) {
+async function runFolder(o: FolderFlags, impls: CliImpls, maxCalls?: number) {
   missingPolicy(o.missing);
   const kind = segmenterKind(o.segmenter ?? 'pixel');
   if (kind === 'judge' && !o.judge) throw new UsageError('--segmenter judge needs --judge SPEC');
@@ -104,6 +104,7 @@ async function runFolder(o: FolderFlags, impls: CliImpls) {
           ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe, evaluationCacheIn(judge.cache)) }
           : {}),
         jobs: parseJobs(o.jobs),
+        ...(maxCalls !== undefined ? { maxCalls } : {}),
         signal,
         onProgress: shown.onProgress,
       });
@@ -187,11 +188,19 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
     folderFlags(
       compass
         .command('score')
-        .description('keyframe response of whole model folders: per-video JSONL and a summary by model'),
+        .description('keyframe response of whole model folders: per-video JSONL and a summary by model')
+        .option(
+          '--max-calls <n>',
+          'with --segmenter judge: make at most this many judge calls (exit 5; run again to resume)',
+        ),
     ),
-  ).action(async (o: FolderFlags) => {
+  ).action(async (o: FolderFlags & { maxCalls?: string }) => {
     const out = resolve(o.out);
-    const { run, wall_s, embedder, record } = await runFolder(o, impls);
+    const maxCalls =
+      o.maxCalls === undefined
+        ? undefined
+        : parseNumberFlag('--max-calls', o.maxCalls, (n) => Number.isInteger(n) && n >= 0);
+    const { run, wall_s, embedder, record } = await runFolder(o, impls, maxCalls);
     const summary = await writeResponseRun(out, run, o.model, {
       embedder: embedder.id,
       wall_s,
@@ -203,6 +212,11 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
       `${run.scanned} videos scanned, ${run.cached} from the scan cache; results in ${out}`,
     ]);
     partial(run);
+    if (run.skipped.length)
+      throw new PartialError(
+        `${run.skipped.length} video(s) not segmented: the call budget ran out (run again to resume)`,
+        run.skipped,
+      );
   });
 
   folderFlags(

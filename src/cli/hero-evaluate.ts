@@ -1,7 +1,9 @@
 /** `kfbench hero build` and `hero evaluate`: chains for your films, and methods scored by insertion. */
+import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { PartialError, UsageError } from '../errors.js';
+import { STILLS_RULES } from '../hero/evaluate.js';
 import { heroShardRecord } from '../hero/merge.js';
 import { roundTotals } from '../hero/rubric-learn.js';
 import { parseShard } from '../hero/track/shard.js';
@@ -131,6 +133,15 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
       'error',
     )
     .option('--include-stills', 'add the human reference row "stills"')
+    .option(
+      '--stills <which>',
+      `${STILLS_RULES.join(' | ')}: the stills row scores every publicity still of the film (all: those the still floor deleted too, read from --stills-dir) or only those in some chain`,
+      'all',
+    )
+    .option(
+      '--stills-dir <dir>',
+      'the publicity stills hero build read (<dir>/<movie_id>/<image_id>.jpg), for --stills all',
+    )
     .option('--rescore-official', 'score the official selections of eval/baselines.jsonl with this reader')
     .option('--missing <how>', 'a film without a submission: error | zero', 'error')
     .option('--dry-run', 'print the calls needed and how many the cache holds; spend none')
@@ -154,6 +165,8 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
           bothOrders?: boolean;
           disagreement: string;
           includeStills?: boolean;
+          stills: string;
+          stillsDir?: string;
           rescoreOfficial?: boolean;
           missing: string;
           dryRun?: boolean;
@@ -173,6 +186,9 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
           );
         const disagreement = oneOf('--disagreement', o.disagreement, DISAGREEMENT_RULES);
         const missing = oneOf('--missing', o.missing, ['error', 'zero'] as const);
+        const stills = oneOf('--stills', o.stills, STILLS_RULES);
+        if (o.stillsDir !== undefined && !existsSync(o.stillsDir))
+          throw new UsageError(`--stills-dir ${o.stillsDir} does not exist`);
         const names = new Map<string, number>();
         const methods = o.selections.map((file) => {
           const base = basename(file).replace(/\.jsonl(\.zst)?$/, '');
@@ -201,6 +217,8 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
             bothOrders: !!o.bothOrders,
             disagreement,
             includeStills: !!o.includeStills,
+            stills,
+            stillsDir: o.stillsDir,
             rescoreOfficial: !!o.rescoreOfficial,
             missing,
             dryRun: !!o.dryRun,

@@ -123,7 +123,11 @@ export function registerJudge(program: Command): void {
   judgeOptions(judge.command('insert').description('insert an image into a chain ordered best first'))
     .argument('<candidate>')
     .requiredOption('--chain <images>', 'comma-separated chain images, best first')
-    .option('--protocol <p>', INSERTION_PROTOCOLS.join(' | '), 'pairwise')
+    .option(
+      '--protocol <p>',
+      `${INSERTION_PROTOCOLS.join(' | ')} (listwise: the published positional question, as hero evaluate)`,
+      'listwise',
+    )
     .option('--rubric <file>', 'guideline lines added to the prompt')
     .option('--instructions <text>', 'what to judge', DEFAULT_INSTRUCTIONS)
     .option('--json', 'print JSON')

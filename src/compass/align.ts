@@ -11,7 +11,10 @@
  *    case-clustered bootstrap 95 % interval;
  *  - model-level Spearman per dimension between human win rates and mean automatic scores, with an
  *    exact permutation p for up to 9 models and an asymptotic one above, and a case-clustered
- *    bootstrap interval (a case drawn k times enters the automatic means k times);
+ *    bootstrap interval (a case drawn k times enters the automatic means k times). The point
+ *    estimate and the bootstrap use the same cases: a model's automatic mean in a dimension is over
+ *    the cases where humans judged that model in that dimension; cases of the scores file without
+ *    such a judgment are dropped and counted (`cases`, `dropped_unjudged`, `missing_scores`);
  *  - Krippendorff's α (nominal) per model pair: annotators × items, each vote coded as the model it
  *    chose or as a tie, so the order in which a pair was shown does not matter; summarised across
  *    pairs (mean, min, max).
@@ -67,7 +70,18 @@ export interface AlignResult {
   >;
   spearman: Record<
     string,
-    { rho: number | null; p_exact?: number; p_asymptotic?: number; ci: [number, number] | null }
+    {
+      rho: number | null;
+      p_exact?: number;
+      p_asymptotic?: number;
+      ci: [number, number] | null;
+      /** Cases with a human judgment in the dimension: the only ones whose automatic scores enter. */
+      cases: number;
+      /** Cases of the scores file with a score in the dimension but no human judgment there: left out. */
+      dropped_unjudged: number;
+      /** (case, model) pairs humans judged that have no automatic score: left out of that model's mean. */
+      missing_scores: number;
+    }
   >;
   alpha: Record<string, number | null>;
   /** α across model pairs (those with a value). */
@@ -235,11 +249,29 @@ export function align(
       items: items.size,
       unscored,
     };
-    // model-level Spearman: human win rate vs mean automatic score
+    // model-level Spearman: human win rate vs mean automatic score, both over the judged cases only
     const ms = models.filter((m) => r.win_rates[d]![m] !== undefined);
+    const judgedCases = new Set(dv.map((v) => v.case_id));
+    // the cases where humans judged each model in this dimension
+    const judgedOf = new Map(
+      ms.map((m) => [m, new Set(dv.filter((v) => v.model_a === m || v.model_b === m).map((v) => v.case_id))]),
+    );
+    const only = (mult: ReadonlyMap<string, number>, m: string) =>
+      new Map([...mult].filter(([c]) => judgedOf.get(m)!.has(c)));
+    const once = new Map([...judgedCases].map((c) => [c, 1]));
+    const counts = {
+      cases: judgedCases.size,
+      dropped_unjudged: new Set(
+        scores.filter((x) => x.dimension === d && !judgedCases.has(x.case_id)).map((x) => x.case_id),
+      ).size,
+      missing_scores: ms.reduce(
+        (a, m) => a + [...judgedOf.get(m)!].filter((c) => !score.has(`${c}|${m}|${d}`)).length,
+        0,
+      ),
+    };
     if (ms.length >= 2) {
       const human = ms.map((m) => r.win_rates[d]![m]!);
-      const auto = ms.map((m) => autoMean(scores, m, d));
+      const auto = ms.map((m) => autoMean(scores, m, d, only(once, m)));
       const rho = spearman(human, auto);
       const b = clusteredBootstrap(
         dv,
@@ -251,7 +283,7 @@ export function align(
           return keep.length >= 2
             ? spearman(
                 keep.map((m) => w[m]!),
-                keep.map((m) => autoMean(scores, m, d, mult)),
+                keep.map((m) => autoMean(scores, m, d, only(mult, m))),
               )
             : Number.NaN;
         },
@@ -263,8 +295,9 @@ export function align(
           ? { p_exact: spearmanExactP(human, auto) }
           : { p_asymptotic: spearmanAsymptoticP(rho, ms.length) }),
         ci: b.ci.every(Number.isFinite) ? b.ci : null,
+        ...counts,
       };
-    } else r.spearman[d] = { rho: null, ci: null };
+    } else r.spearman[d] = { rho: null, ci: null, ...counts };
   }
   for (const m of models) {
     const ws = dimensions.map((d) => r.win_rates[d]![m]).filter((w): w is number => w !== undefined);

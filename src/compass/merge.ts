@@ -176,6 +176,7 @@ export async function mergeCompass(dirs: readonly string[]): Promise<MergedCompa
           ...(s.segmenter !== undefined ? { segmenter: s.segmenter } : {}),
         },
         s.missing,
+        checklists,
       ),
       judge,
     };

@@ -157,8 +157,10 @@ export const Checklist = z.object({
   prompt_mode: PromptModeSchema,
   metric: QualityMetricSchema,
   items: z.array(ChecklistItem),
-  /** Why there are no items: the judge's reply did not parse twice. */
+  /** Why there are no items: the judge's reply did not parse twice (or listed none). */
   unresolved: z.string().optional(),
+  /** The item count is outside the published preference for the metric (kept, and counted). */
+  outside_preferred_size: z.literal(true).optional(),
   raw: z.array(z.string()).optional(),
 });
 export type Checklist = z.infer<typeof Checklist>;
@@ -228,10 +230,23 @@ export const OVERALL_GROUPS = [
 ] as const;
 export type OverallGroup = (typeof OVERALL_GROUPS)[number];
 
+/** The joint audio-video Overall's groups: the video-only ones and AV Coordination (where it applies). */
+export const JOINT_AV_GROUPS = [...OVERALL_GROUPS, 'av_coordination'] as const;
+export type JointAvGroup = (typeof JOINT_AV_GROUPS)[number];
+
 export const OverallResult = z.object({
+  /** The video-only Overall: the five groups of OVERALL_GROUPS. */
   score: z.number().nullable(),
   /** Groups left out because they could not be measured. */
   missing: z.array(z.enum(OVERALL_GROUPS)),
+  /**
+   * The joint audio-video Overall: the same groups and AV Coordination where the case requests
+   * audio (left out and listed in `missing` when it applies but could not be measured). Absent in
+   * files written before it.
+   */
+  joint_av: z.object({ score: z.number().nullable(), missing: z.array(z.enum(JOINT_AV_GROUPS)) }).optional(),
+  /** Groups scored from only some of their metrics (e.g. "instruction_adherence: AMA"). */
+  incomplete: z.array(z.string()).optional(),
 });
 export type OverallResult = z.infer<typeof OverallResult>;
 
@@ -254,15 +269,18 @@ export type VideoEvaluation = z.infer<typeof VideoEvaluation>;
 
 export const ModelOverall = z.object({
   model: z.string(),
-  /** Mean over runs of the per-run Overall (mean over cases of the per-case Overall). */
+  /** Mean over runs of the per-run Overall (mean over cases of the per-case Overall): video only. */
   overall: z.number().nullable(),
   /** Standard deviation over runs (0 for one run). */
   overall_sd: z.number().nonnegative(),
+  /** The joint audio-video Overall (AV Coordination enters where it applies), mean and sd over runs. */
+  overall_av: z.number().nullable().optional(),
+  overall_av_sd: z.number().nonnegative().optional(),
   runs: Count,
   cases: Count,
   /** Groups that could not be measured for some case (left out of its mean, never zero). */
   flagged: z.array(z.string()),
-  /** Videos whose judge frame rate an opt-in --frame-budget lowered: "case__mode at R fps". */
+  /** Videos judged below the published 8 fps (--frame-budget, --quality-fps or a slow video): "case__mode at R fps". */
   below_rate: z.array(z.string()),
   /** Videos present (scored) / expected, per run; missing and undecodable ones are not present. */
   coverage: z.object({ present: Count, expected: Count }),
@@ -281,6 +299,10 @@ export const Leaderboard = z.object({
   /** What cut the videos into shots (pixel detector or judge, seed E.2). */
   segmenter: z.string().optional(),
   missing: MissingPolicy,
+  /** Which Overall orders the rows: `video` (video-only) or `joint_av` (with AV Coordination). */
+  ranked_by: z.enum(['video', 'joint_av']).optional(),
+  /** Checklists kept with an item count outside the published preference, per metric. */
+  checklists_outside_preferred_size: z.record(z.string(), Count).optional(),
   models: z.array(ModelOverall),
   by: z.record(z.enum(FACTOR_NAMES), z.record(z.string(), z.array(ModelOverall))),
 });

@@ -2,7 +2,9 @@
  * Shot segmentation by the judge (the seed's segmentation contract, appendix E.2): the evaluator
  * "first identifies actual edit boundaries, then assigns keyframes to the fixed shots; a continuous
  * take remains one shot; keyframes with no visible response are left unassigned". Frames go at
- * 8 fps over the whole video, labelled with their times, then the keyframes by id; the reply is
+ * the quality judge's rate (`--quality-fps`, 8 by default) over the whole video, at its width
+ * (`--frame-width`, 384) and under its opt-in `--frame-budget` (at most that many frames per video,
+ * evenly spread), labelled with their times, then the keyframes by id; the reply is
  * strict JSON, validated (boundaries increasing inside the video, every keyframe once, shots that
  * exist) and cached like every judge call. The boundaries replace the pixel detector's shots for
  * the keyframe-response metrics; placement (t(k)) stays the embedder's.
@@ -107,17 +109,25 @@ export async function judgeSegments(a: {
   info: VideoInfo;
   fps?: number;
   frameWidth?: number;
+  budget?: number | undefined;
 }): Promise<Segmentation | { unresolved: string }> {
   return (await askSegments(a)).result;
 }
 
+/** The frame settings of the segmenter: the quality judge's (`--quality-fps`, `--frame-width`, `--frame-budget`). */
+export interface SegmentFrames {
+  fps?: number;
+  frameWidth?: number;
+  budget?: number | undefined;
+}
+
 async function askSegments(a: Parameters<typeof judgeSegments>[0]) {
   const fps = a.fps ?? 8;
-  const times = qualityTimes(a.info.duration_s, { fps, budget: undefined }).times;
+  const { times, effective_fps } = qualityTimes(a.info.duration_s, { fps, budget: a.budget });
   const frames = await judgeFrames(a.info, a.encoder, times, a.frameWidth ?? 384);
   const keyframes = await Promise.all(a.c.keyframes.map((k) => a.encoder.fromFile(k.image)));
   // a video with fewer frames per second than asked sends each once: the prompt says its rate
-  const rate = +sentRate(frames.length, times.length, a.info.duration_s, fps).toFixed(2);
+  const rate = +sentRate(frames.length, times.length, a.info.duration_s, effective_fps).toFixed(2);
   const v = await a.judge.ask(segmentQuestion(a.c, frames, keyframes, a.info.duration_s, rate));
   return { result: segmentationOf(v, a.info.duration_s), key: v.key };
 }
@@ -145,10 +155,12 @@ export async function judgeSegmentsCached(a: {
   video: string;
   probeVideo: (f: string) => Promise<VideoInfo>;
   cache: EvaluationCache | undefined;
+  frames?: SegmentFrames | undefined;
 }): Promise<Segmentation | { unresolved: string }> {
-  const fps = 8;
-  const frameWidth = 384;
-  if (!a.cache) return judgeSegments({ ...a, info: await a.probeVideo(a.video), fps, frameWidth });
+  const fps = a.frames?.fps ?? 8;
+  const frameWidth = a.frames?.frameWidth ?? 384;
+  const budget = a.frames?.budget;
+  if (!a.cache) return judgeSegments({ ...a, info: await a.probeVideo(a.video), fps, frameWidth, budget });
   const kfIds = a.c.keyframes.map((k) => k.kf_id);
   const key = await entryKey({
     kind: 'segment',
@@ -158,7 +170,7 @@ export async function judgeSegmentsCached(a: {
     run: 0,
     judge: a.judge,
     encoder: a.encoder,
-    inputs: { kf_ids: kfIds, fps, frame_width: frameWidth },
+    inputs: { kf_ids: kfIds, fps, frame_width: frameWidth, ...(budget !== undefined ? { budget } : {}) },
   });
   const hit = a.cache.get(key, 'segment');
   const v = hit && a.judge.recall([{ key: hit.key, schema: segmentSchema(kfIds, hit.duration_s) }]);
@@ -168,7 +180,7 @@ export async function judgeSegmentsCached(a: {
   }
   a.cache.misses++;
   const info = await a.probeVideo(a.video);
-  const r = await askSegments({ ...a, info, fps, frameWidth });
+  const r = await askSegments({ ...a, info, fps, frameWidth, budget });
   a.cache.put(key, { v: 1, kind: 'segment', duration_s: info.duration_s, key: r.key });
   return r.result;
 }
@@ -193,10 +205,11 @@ export function judgeSegmenter(
   encoder: ImageEncoder,
   probeVideo: (f: string) => Promise<VideoInfo>,
   cache?: EvaluationCache | undefined,
+  frames?: SegmentFrames,
 ): SegmentFn {
   return async (c, video, pixelShots, gate, limits) => {
     const asker = gate || limits ? judge.withSignal(gate ?? new AbortController().signal, limits) : judge;
-    const r = await judgeSegmentsCached({ judge: asker, encoder, c, video, probeVideo, cache });
+    const r = await judgeSegmentsCached({ judge: asker, encoder, c, video, probeVideo, cache, frames });
     if ('unresolved' in r)
       return {
         shots: [...pixelShots],

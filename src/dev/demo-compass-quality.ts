@@ -70,7 +70,13 @@ export async function runCompassQualityDemo(
         evaluationCache: evaluationCacheIn(judge.cache),
         onProgress,
       });
-      const lb = leaderboard(r.videos, models, { judge: judge.judge.name, embedder: embedder.id, runs: 1 });
+      const lb = leaderboard(
+        r.videos,
+        models,
+        { judge: judge.judge.name, embedder: embedder.id, runs: 1 },
+        'zero',
+        r.checklists,
+      );
       await writeEvaluationRun(out, r, lb, models, {
         wall_s: (Date.now() - t0) / 1000,
         judge: judge.judge.stats,

@@ -144,6 +144,7 @@ export async function runHeroDemo(out: string, onProgress: OnProgress): Promise<
         encoder: local.encoder,
         protocol: 'listwise',
         includeStills: true,
+        stillsDir: mini.stills,
         concurrency: 8,
       });
       calls.local = local.judge.stats.calls;

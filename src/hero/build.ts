@@ -56,9 +56,33 @@ import type {
   RubricProposal,
 } from './dataset/schemas.js';
 import { heroInstructions } from './prompt.js';
-import { type Criterion, learnRubric, phaseB } from './rubric-learn.js';
+import { type Criterion, learnRubric, phaseBFinal } from './rubric-learn.js';
 import { clipFiles } from './track/clip-files.js';
 import type { Timeline } from './track/timeline.js';
+
+/**
+ * A film's publicity stills in a stills folder (`<stills>/<movie_id>/<image_id>.jpg`): image id →
+ * file name. Each still is read back from the file it was listed as (.jpg, .jpeg, any case); two
+ * files with one id are bad input. A film without a folder has none.
+ */
+export function listStills(stills: string, movie: string): Map<string, string> {
+  const stillDir = join(stills, movie);
+  const stillFiles = new Map<string, string>();
+  if (existsSync(stillDir))
+    for (const name of readdirSync(stillDir).sort())
+      if (/\.jpe?g$/i.test(name)) {
+        const id = name.replace(/\.jpe?g$/i, '');
+        if (stillFiles.has(id))
+          throw new BadInputError(
+            `two stills of ${movie} share the id ${id} (${stillFiles.get(id)}, ${name})`,
+            {
+              file: join(stillDir, name),
+            },
+          );
+        stillFiles.set(id, name);
+      }
+  return stillFiles;
+}
 
 export interface BuildOptions {
   data: string;
@@ -194,10 +218,8 @@ export async function buildChains(o: BuildOptions): Promise<BuildReport> {
       heroInstructions(movieRow, learned ? { criteria: learned.criteria } : rubrics.get(movie)),
     );
     if (learned) {
-      const deletedIn = new Map(learned.deletedIn);
-      for (const [chain, ids] of fb.deletedIn)
-        deletedIn.set(chain, new Set([...(deletedIn.get(chain) ?? []), ...ids]));
-      const { kept, pruned } = phaseB(learned.criteria, deletedIn);
+      // Phase B against the final chains only (a still deleted in a learning round may be back)
+      const { kept, pruned } = phaseBFinal(learned.criteria, fb);
       rubricRows.push({ movie_id: movie, criteria: kept, pruned_by_phase_b: pruned });
       proposalRows.push(...learned.proposals.map((p) => ({ movie_id: movie, ...p })));
       report.rubric!.rounds.push(...learned.rounds.map((r) => ({ movie_id: movie, ...r })));
@@ -283,21 +305,7 @@ async function buildFilm(
     stabTau: [],
   };
   const stillDir = join(o.stills, movie);
-  // each still is read back from the file it was listed as (.jpg, .jpeg, any case)
-  const stillFiles = new Map<string, string>();
-  if (existsSync(stillDir))
-    for (const name of readdirSync(stillDir).sort())
-      if (/\.jpe?g$/i.test(name)) {
-        const id = name.replace(/\.jpe?g$/i, '');
-        if (stillFiles.has(id))
-          throw new BadInputError(
-            `two stills of ${movie} share the id ${id} (${stillFiles.get(id)}, ${name})`,
-            {
-              file: join(stillDir, name),
-            },
-          );
-        stillFiles.set(id, name);
-      }
+  const stillFiles = listStills(o.stills, movie);
   const stillIds = [...stillFiles.keys()].sort();
   if (stillIds.length === 0)
     throw new BadInputError(`no publicity stills for ${movie} (expected ${stillDir}/<image_id>.jpg)`);

@@ -14,6 +14,7 @@
  * Four steps, one function each: validate → plan → run → score (the last in score.ts).
  */
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { runPool } from '../concurrency/pool.js';
 import { BadInputError } from '../errors.js';
 import type { ImageEncoder } from '../judge/images.js';
@@ -29,6 +30,7 @@ import type { Judge } from '../judge/judge.js';
 import { pairQuestions } from '../judge/pairwise.js';
 import type { JudgeImage } from '../judge/types.js';
 import { type OnProgress, phaseReporter } from '../progress.js';
+import { listStills } from './build.js';
 import { imagePath, trackFramePath } from './dataset/layout.js';
 import type { Layout } from './dataset/layout-map.js';
 import { type loadCore, openDataset } from './dataset/load.js';
@@ -63,6 +65,14 @@ export interface EvaluateOptions {
   /** Listwise with both orders: how a disagreement is scored (default `error`). */
   disagreement?: DisagreementRule;
   includeStills?: boolean;
+  /**
+   * Which publicity stills the `stills` row scores: `all` (default, the card's "Human publicity
+   * stills reach 0.722": every still of the film, the ones the still floor deleted too) or
+   * `surviving` (only stills that are in some chain of the film).
+   */
+  stills?: StillsRule;
+  /** The publicity stills folder `hero build` read (`<dir>/<movie_id>/<image_id>.jpg`): the deleted stills' images. */
+  stillsDir?: string | undefined;
   rescoreOfficial?: boolean;
   missing?: 'error' | 'zero';
   dryRun?: boolean;
@@ -97,6 +107,9 @@ interface Task {
   chain: Chain;
   candidate: () => Promise<JudgeImage>;
 }
+
+export type StillsRule = 'all' | 'surviving';
+export const STILLS_RULES: StillsRule[] = ['all', 'surviving'];
 
 type Frames = Map<string, { frame_idx: number; rank: number }[]>;
 
@@ -177,7 +190,7 @@ export async function officialRows(data: string, layout?: Layout | string): Prom
 /** Step 2: every submitted frame (and with `includeStills` every still) into every chain of its film. */
 function planInsertions(
   v: ValidatedInputs,
-  o: Pick<EvaluateOptions, 'data' | 'track' | 'encoder' | 'includeStills' | 'shard'>,
+  o: Pick<EvaluateOptions, 'data' | 'track' | 'encoder' | 'includeStills' | 'shard' | 'stills' | 'stillsDir'>,
 ): Task[] {
   const tasks: Task[] = [];
   for (const [method, sel] of v.submissions)
@@ -195,11 +208,14 @@ function planInsertions(
   if (o.includeStills)
     for (const film of v.films) {
       const chains = v.chains.get(film)!.chains;
-      const stills = [
-        ...new Set(
-          chains.flatMap((c) => c.images.filter((i) => i.source === 'still').map((i) => i.image_id)),
-        ),
-      ].sort();
+      const surviving = new Set(
+        chains.flatMap((c) => c.images.filter((i) => i.source === 'still').map((i) => i.image_id)),
+      );
+      // `all`: the film's stills the floor deleted from every chain too (read from the stills folder)
+      const folder = (o.stills ?? 'all') === 'all' && o.stillsDir ? listStills(o.stillsDir, film) : new Map();
+      const stills = [...new Set([...surviving, ...folder.keys()])].sort();
+      const file = (still: string) =>
+        surviving.has(still) ? imagePath(o.data, film, still) : join(o.stillsDir!, film, folder.get(still)!);
       for (const c of chains)
         for (const [k, still] of stills.filter((s) => !c.order.includes(s)).entries())
           tasks.push({
@@ -208,7 +224,7 @@ function planInsertions(
             frame: still,
             rank: k + 1,
             chain: c,
-            candidate: () => o.encoder.fromFile(imagePath(o.data, film, still)),
+            candidate: () => o.encoder.fromFile(file(still)),
           });
     }
   // a shard may hold no film with a submission; a whole run of nothing is no result
@@ -346,6 +362,10 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
     methods,
     complete: run.complete,
   });
+  if (o.includeStills && (o.stills ?? 'all') === 'all' && !o.stillsDir)
+    scored.summary.warnings.push(
+      'the stills row scores only the stills that survived in some chain: the stills the still floor deleted are not in the dataset (pass --stills-dir, the publicity stills folder hero build read, or say --stills surviving)',
+    );
   if (!run.complete)
     scored.summary.warnings.push(
       `stopped at the call budget after ${run.insertions.length} of ${tasks.length} insertions; run again to resume from the cache`,

@@ -30,6 +30,8 @@ export async function heroShardRecord(
     | 'bothOrders'
     | 'disagreement'
     | 'includeStills'
+    | 'stills'
+    | 'stillsDir'
     | 'rescoreOfficial'
     | 'missing'
     | 'seed'
@@ -60,6 +62,7 @@ export async function heroShardRecord(
       both_orders: bothOrders,
       disagreement: o.disagreement ?? 'error',
       include_stills: !!o.includeStills,
+      ...(o.includeStills ? { stills: o.stills ?? 'all', stills_dir: o.stillsDir ?? null } : {}),
       rescore_official: !!o.rescoreOfficial,
       missing: o.missing ?? 'error',
       seed: String(o.seed ?? 0),

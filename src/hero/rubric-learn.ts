@@ -13,8 +13,9 @@
  *    admitted inside a round, that chain's pairs are judged again under the grown rubric, so a
  *    later proposal is not blamed for what an earlier admission changed.
  * Every proposal is logged with the gate that rejected it. Each rule records the chain it came
- * from (`source_chain`). Phase B (step 6) is the caller's: a rule is pruned when a still of its
- * source pair was deleted by a floor step in that chain.
+ * from (`source_chain`). Phase B (step 6) is the caller's (`phaseBFinal`): a rule is pruned when a
+ * still of its source pair was deleted by a floor step in that chain of the *final* build — a still
+ * deleted in an earlier round that is back in the final chain prunes nothing.
  */
 import { z } from 'zod';
 import type { Embedder } from '../embed/embedder.js';
@@ -43,7 +44,7 @@ export interface RoundBuild {
     pairs: { a: string; b: string; winner: string | null; status: 'confident' | 'unresolved' }[];
   }[];
   members: { id: string; image: JudgeImage; bytes: Buffer }[][];
-  /** Stills the floor deleted, by chain id. */
+  /** Stills the floor deleted, by chain id (Phase B reads only the final build's: `phaseBFinal`). */
   deletedIn: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
@@ -110,18 +111,14 @@ export async function learnRubric(
   start: readonly Criterion[],
 ): Promise<{
   criteria: Criterion[];
-  deletedIn: Map<string, Set<string>>;
   proposals: ProposalLog[];
   rounds: RoundReport[];
 }> {
   const criteria = [...start];
-  const deletedIn = new Map<string, Set<string>>();
   const proposals: ProposalLog[] = [];
   const rounds: RoundReport[] = [];
   for (let round = 1; round <= o.rounds; round++) {
     const fb = await o.build(criteria);
-    for (const [chain, ids] of fb.deletedIn)
-      deletedIn.set(chain, new Set([...(deletedIn.get(chain) ?? []), ...ids]));
     const group = await mostDissimilar(fb.members, o.embedder);
     const gm = fb.members[group]!;
     const groupImage = (id: string) => gm.find((m) => m.id === id)!.image;
@@ -225,7 +222,7 @@ export async function learnRubric(
     rounds.push(r);
     if (r.admitted === 0) break;
   }
-  return { criteria, deletedIn, proposals, rounds };
+  return { criteria, proposals, rounds };
 }
 
 /**
@@ -243,6 +240,28 @@ export function phaseB<C extends { source_pair: readonly [string, string]; sourc
     return c.source_pair.some((id) => deleted?.has(id) === true);
   });
   return { kept: criteria.filter((c) => !pruned.includes(c)), pruned };
+}
+
+/**
+ * Phase B against the final chains only: the deletions of the final build (the chains built with
+ * the learned rubric, which are the ones published), never those of the learning rounds. A still
+ * that is a member of its final chain is never counted as deleted there.
+ */
+export function phaseBFinal<C extends { source_pair: readonly [string, string]; source_chain?: string }>(
+  criteria: readonly C[],
+  final: {
+    deletedIn: ReadonlyMap<string, ReadonlySet<string>>;
+    chains: readonly { chain_id: string; order: readonly string[] }[];
+  },
+): { kept: C[]; pruned: C[] } {
+  const members = new Map(final.chains.map((c) => [c.chain_id, new Set(c.order)]));
+  const deletedIn = new Map(
+    [...final.deletedIn].map(([chain, ids]) => [
+      chain,
+      new Set([...ids].filter((id) => !members.get(chain)?.has(id))),
+    ]),
+  );
+  return phaseB(criteria, deletedIn);
 }
 
 /** Every film's rounds summed round by round (what `hero build` prints); rejection over proposals with a guideline. */

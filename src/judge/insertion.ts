@@ -105,7 +105,11 @@ export async function insertIntoChain(
       raw: v.raw,
     }));
     const ps = answers.map((a) => a.position ?? 0);
-    const disagreed = answers.length === 2 && !(answers[0]!.position !== null && ps[0] === ps[1]) ? 1 : 0;
+    // symmetric in the two orders: an unresolved answer on either side, or two different positions
+    const disagreed =
+      answers.length === 2 && answers.some((a) => a.position === null || a.position !== answers[0]!.position)
+        ? 1
+        : 0;
     const position =
       (settings.disagreement ?? 'error') === 'mean'
         ? ps.reduce((a, b) => a + b, 0) / ps.length

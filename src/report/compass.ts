@@ -68,10 +68,18 @@ const overallCell = (m: ModelOverall) =>
       ? `${m.overall.toFixed(3)} ± ${m.overall_sd.toFixed(3)}`
       : m.overall.toFixed(3);
 
+const overallAvCell = (m: ModelOverall) =>
+  m.overall_av === undefined || m.overall_av === null
+    ? '—'
+    : m.runs > 1
+      ? `${m.overall_av.toFixed(3)} ± ${(m.overall_av_sd ?? 0).toFixed(3)}`
+      : m.overall_av.toFixed(3);
+
 function rowsOf(models: readonly ModelOverall[]): string[][] {
   return models.map((m) => [
     m.model,
     overallCell(m),
+    overallAvCell(m),
     ...GROUP_COLUMNS.map(([k]) => fx(m.groups[k] ?? null)),
     String(m.cases),
     m.coverage ? `${m.coverage.present}/${m.coverage.expected}` : '',
@@ -81,31 +89,50 @@ function rowsOf(models: readonly ModelOverall[]): string[][] {
 
 const HEAD = [
   'model',
-  'Overall',
+  'Overall (video)',
+  'Overall (joint AV)',
   ...GROUP_COLUMNS.map(([, h]) => h),
   'cases',
   'coverage',
-  'flagged (not measured)',
+  'flagged (not measured or incomplete)',
 ];
+
+/** Which Overall ranks the table, and what each is (seed §4.2). */
+export function rankedByLine(lb: Leaderboard): string {
+  return `ranked by the ${lb.ranked_by === 'joint_av' ? 'joint audio-video Overall (with AV Coordination)' : 'video-only Overall (without AV Coordination)'}; Overall (joint AV) adds AV Coordination where the case requests audio`;
+}
 
 const missingRule = (lb: Leaderboard) =>
   lb.missing === 'skip'
     ? 'only the videos every model has (--missing skip)'
     : 'a missing or undecodable video scores 0';
 
-/** One line per model some of whose videos an opt-in --frame-budget judged below the asked rate. */
+/** One line per model some of whose videos were judged below the published 8 fps (capped or not). */
 export function belowRateLines(models: readonly ModelOverall[]): string[] {
   return models
     .filter((m) => m.below_rate?.length)
-    .map((m) => `${m.model}: judged below the asked rate by --frame-budget: ${m.below_rate.join(', ')}`);
+    .map((m) => `${m.model}: judged below the published 8 fps: ${m.below_rate.join(', ')}`);
+}
+
+/** How many checklists were kept with an item count outside the published preference, per metric. */
+export function checklistSizeLines(lb: Leaderboard): string[] {
+  const o = lb.checklists_outside_preferred_size;
+  if (!o || !Object.keys(o).length) return [];
+  return [
+    `checklists outside the preferred size (kept, flagged): ${Object.entries(o)
+      .map(([m, n]) => `${m} ${n}`)
+      .join(', ')}`,
+  ];
 }
 
 /** The Compass leaderboard (both axes) on the terminal: overall, then by each factor. */
 export function leaderboardText(lb: Leaderboard): string {
   const out = [
     `judge ${lb.judge}, embedder ${lb.embedder}${lb.segmenter ? `, segmenter ${lb.segmenter}` : ''}, ${lb.runs} run${lb.runs > 1 ? 's (mean ± sd)' : ''}; ${missingRule(lb)}`,
+    rankedByLine(lb),
     ...textTable(HEAD, rowsOf(lb.models)),
     ...belowRateLines(lb.models),
+    ...checklistSizeLines(lb),
   ];
   for (const [f, levels] of Object.entries(lb.by))
     for (const [level, models] of Object.entries(levels))
@@ -120,6 +147,8 @@ export function leaderboardCsv(lb: Leaderboard): string {
     'model',
     'overall',
     'overall_sd',
+    'overall_av',
+    'overall_av_sd',
     'runs',
     'cases',
     'present',
@@ -134,6 +163,8 @@ export function leaderboardCsv(lb: Leaderboard): string {
       m.model,
       m.overall,
       m.overall_sd,
+      m.overall_av ?? '',
+      m.overall_av_sd ?? '',
       m.runs,
       m.cases,
       m.coverage?.present ?? '',
@@ -163,8 +194,10 @@ export function leaderboardMarkdown(lb: Leaderboard): string {
     '',
     `Judge ${mdText(lb.judge)}, embedder ${mdText(lb.embedder)}${lb.segmenter ? `, segmenter ${mdText(lb.segmenter)}` : ''}, ${lb.runs} run(s); ${mdText(missingRule(lb))}.`,
     '',
+    `${mdText(rankedByLine(lb))}.`,
+    '',
     ...table(lb.models),
-    ...belowRateLines(lb.models).flatMap((l) => ['', mdText(l)]),
+    ...[...belowRateLines(lb.models), ...checklistSizeLines(lb)].flatMap((l) => ['', mdText(l)]),
   ];
   for (const [f, levels] of Object.entries(lb.by))
     for (const [level, models] of Object.entries(levels))
@@ -196,5 +229,5 @@ export function leaderboardHtml(lb: Leaderboard): string {
       Object.entries(levels).map(([l, ms]) => `<h2>${esc(f)} = ${esc(l)}</h2>${table(ms)}`),
     )
     .join('');
-  return `<!doctype html><html><head><meta charset="utf-8"><title>Compass leaderboard</title><style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}</style></head><body><h1>Compass leaderboard</h1><p>Judge ${esc(lb.judge)}, embedder ${esc(lb.embedder)}${lb.segmenter ? `, segmenter ${esc(lb.segmenter)}` : ''}, ${lb.runs} run(s); ${esc(missingRule(lb))}.</p><svg width="${W}" height="${20 + lb.models.length * 28}" font-size="12">${bars}</svg>${table(lb.models)}${sections}</body></html>\n`;
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Compass leaderboard</title><style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}</style></head><body><h1>Compass leaderboard</h1><p>Judge ${esc(lb.judge)}, embedder ${esc(lb.embedder)}${lb.segmenter ? `, segmenter ${esc(lb.segmenter)}` : ''}, ${lb.runs} run(s); ${esc(missingRule(lb))}.</p><p>${esc(rankedByLine(lb))}.</p><svg width="${W}" height="${20 + lb.models.length * 28}" font-size="12">${bars}</svg>${table(lb.models)}${sections}</body></html>\n`;
 }

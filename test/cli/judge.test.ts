@@ -70,6 +70,19 @@ describe('kfbench judge (JSON shapes) and the cache', () => {
     expect(pruned).toEqual({ deleted: 3 });
   });
 
+  it('judge insert asks the published positional (listwise) question unless --protocol says otherwise', async () => {
+    const cache = join(tempDir(), 'c.sqlite');
+    const chain = [media('astronaut.png'), media('coffee.png'), media('blur.png')].join(',');
+    const base = ['judge', 'insert', media('base.png'), '--chain', chain, '--judge', spec, '--cache', cache];
+    const r = await runCli([...base, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ calls: 1, cached: 0 }); // one listwise question
+    const stats = JSON.parse((await runCli(['cache', 'stats', '--cache', cache, '--json'])).stdout);
+    expect(stats.by_model.map((m: { protocol: string }) => m.protocol)).toEqual(['listwise']);
+    const pw = await runCli([...base, '--protocol', 'pairwise', '--json']);
+    expect(JSON.parse(pw.stdout)).toMatchObject({ calls: 6 }); // three chain images, both placements
+  });
+
   it('a config file supplies the judge; flags override it', async () => {
     const dir = tempDir();
     const cfg = join(dir, 'judge.json');

@@ -120,6 +120,53 @@ describe('compass align', () => {
     expect(r.spearman.quality!.p_asymptotic).toBeUndefined();
   });
 
+  it('ρ and its interval use the same cases: scores of cases nobody judged are dropped and counted', () => {
+    // two judged cases where X beats Y by human and automatic score alike; three unjudged cases
+    // whose automatic scores are reversed (and large enough to flip the means over all cases)
+    const judged = [
+      ...item('c1', 'X', 'Y', ['A', 'A', 'A']),
+      ...item('c2', 'X', 'Z', ['A', 'A', 'A']),
+      ...item('c1', 'Y', 'Z', ['A', 'A', 'A']),
+    ];
+    const sc: AutoScore[] = [
+      ...['c1', 'c2'].flatMap((case_id) =>
+        [
+          ['X', 0.9],
+          ['Y', 0.5],
+          ['Z', 0.1],
+        ].map(([model, score]) => ({
+          case_id,
+          model: model as string,
+          dimension: 'quality',
+          score: score as number,
+        })),
+      ),
+      ...['u1', 'u2', 'u3'].flatMap((case_id) =>
+        [
+          ['X', 0],
+          ['Y', 5],
+          ['Z', 10],
+        ].map(([model, score]) => ({
+          case_id,
+          model: model as string,
+          dimension: 'quality',
+          score: score as number,
+        })),
+      ),
+    ];
+    const a = align(judged, sc, { B: 300, seed: 2 });
+    expect(a.spearman.quality).toMatchObject({
+      rho: 1,
+      ci: [1, 1],
+      cases: 2,
+      dropped_unjudged: 3,
+      missing_scores: 0,
+    });
+    // the same as with the unjudged cases removed from the scores file
+    const without = align(judged, sc.slice(0, 6), { B: 300, seed: 2 });
+    expect(without.spearman.quality).toMatchObject({ rho: 1, ci: [1, 1], dropped_unjudged: 0 });
+  });
+
   it("Krippendorff's α is summarised across the model pairs: mean, min, max", () => {
     const a = Object.values(r.alpha).filter((x): x is number => x !== null);
     expect(a.length).toBeGreaterThanOrEqual(2);

@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
@@ -139,6 +139,54 @@ describe('hero evaluate against the emulator over HTTP', () => {
     }
     expect(r.stdout).toMatch(/protocol listwise, 1\.00 questions per insertion, disagreement not measured/);
     expect(readFileSync(join(out1, 'report.html'), 'utf8')).not.toMatch(/https?:\/\//);
+  });
+
+  it('the stills row scores every publicity still of the film, the one the still floor deleted too (--stills all, the default); --stills surviving only those in a chain', async () => {
+    const film = TEST_FILMS[0]!.movie_id;
+    const chains = JSON.parse(
+      readFileSync(join(mini.data, 'data', 'chains.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .find((l) => l.includes(`"${film}"`))!,
+    ).chains as { order: string[]; images: { image_id: string; source: string }[] }[];
+    const inChains = new Set(
+      chains.flatMap((c) => c.images.filter((i) => i.source === 'still').map((i) => i.image_id)),
+    );
+    const deleted = readdirSync(join(mini.stills, film))
+      .map((n) => n.replace(/\.jpg$/, ''))
+      .filter((id) => !inChains.has(id));
+    expect(deleted.length).toBeGreaterThan(0); // the film has a still that is in no chain
+    const cache = join(dir, 'stills.sqlite');
+    const run = async (extra: string[]) => {
+      const out = join(tempDir(), 'o');
+      const r = await runCli(args(out, cache, ['--include-stills', '--movies', film, ...extra]));
+      expect(r.code, r.stderr).toBe(0);
+      const rows = readFileSync(join(out, 'insertions.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .filter((x: { method: string }) => x.method === 'stills');
+      return { rows, s: JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) };
+    };
+    const all = await run(['--stills-dir', mini.stills]);
+    const scored = new Set(all.rows.map((x: { frame: string }) => x.frame));
+    for (const id of deleted) expect(scored).toContain(id);
+    // each deleted still goes into every chain of the film (it is in none)
+    expect(all.rows.filter((x: { frame: string }) => deleted.includes(x.frame))).toHaveLength(
+      deleted.length * chains.length,
+    );
+    expect(all.s.warnings.join(' ')).not.toMatch(/stills row/);
+    const surviving = await run(['--stills', 'surviving', '--stills-dir', mini.stills]);
+    expect(
+      surviving.rows.map((x: { frame: string }) => x.frame).filter((f: string) => deleted.includes(f)),
+    ).toEqual([]);
+    expect(surviving.rows.length).toBe(all.rows.length - deleted.length * chains.length);
+    // all without the stills folder: only the surviving ones can be scored, and the summary says so
+    const noDir = await run([]);
+    expect(noDir.rows.length).toBe(surviving.rows.length);
+    expect(noDir.s.warnings.join(' ')).toMatch(/stills row scores only the stills that survived/);
+    const bad = await runCli(args(join(tempDir(), 'o'), cache, ['--include-stills', '--stills', 'some']));
+    expect(bad.code).toBe(2);
   });
 
   it('--dry-run spends nothing; --max-calls stops with exit 5 and a second run resumes from the cache', async () => {

@@ -16,6 +16,7 @@ import {
   learnRubric,
   mostDissimilar,
   phaseB,
+  phaseBFinal,
   type RoundBuild,
   roundTotals,
 } from '../../src/hero/rubric-learn.js';
@@ -236,6 +237,30 @@ describe('hero build --learn-rubric', () => {
     const r = phaseB(rules, deletedIn);
     expect(r.pruned.map((x) => x.id)).toEqual([1, 3, 5]);
     expect(r.kept.map((x) => x.id)).toEqual([2, 4]);
+  });
+
+  it('Phase B prunes against the final chains only: a still deleted in round 1 that is back in the final chain prunes nothing', () => {
+    const rules = [
+      { id: 1, source_pair: ['s1', 'f1'] as const, source_chain: 'c00' },
+      { id: 2, source_pair: ['s2', 'f2'] as const, source_chain: 'c01' },
+    ];
+    // round 1 deleted s1 from c00; the final build (with the learned rubric) kept it, and deleted s2 from c01
+    const round1 = new Map([['c00', new Set(['s1'])]]);
+    const final = {
+      deletedIn: new Map([['c01', new Set(['s2'])]]),
+      chains: [
+        { chain_id: 'c00', order: ['s1', 'f1', 'f7', 'f8', 'f9', 'f10'] },
+        { chain_id: 'c01', order: ['s3', 'f2', 'f11', 'f12', 'f13', 'f14'] },
+      ],
+    };
+    const r = phaseBFinal(rules, final);
+    expect(r.pruned.map((x) => x.id)).toEqual([2]);
+    expect(r.kept.map((x) => x.id)).toEqual([1]);
+    // what piling the rounds' deletions up did: rule 1 pruned for a still the published chain holds
+    expect(phaseB(rules, new Map([...round1, ...final.deletedIn])).pruned.map((x) => x.id)).toEqual([1, 2]);
+    // a still listed as deleted in a chain whose final order holds it is not deleted there
+    const odd = { ...final, deletedIn: new Map([['c00', new Set(['s1'])]]) };
+    expect(phaseBFinal(rules, odd).pruned).toEqual([]);
   });
 
   it('every learned rule records the chain it came from', () => {

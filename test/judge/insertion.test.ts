@@ -2,8 +2,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageEncoder } from '../../src/judge/images.js';
 import { insertIntoChain } from '../../src/judge/insertion.js';
+import { Judge } from '../../src/judge/judge.js';
 import { comparePair } from '../../src/judge/pairwise.js';
-import type { JudgeImage } from '../../src/judge/types.js';
+import type { JudgeBackend, JudgeImage } from '../../src/judge/types.js';
 import { loadImage } from '../../src/media/image.js';
 import { emulatorJudge } from '../support/emulator.js';
 import { media, tempDir } from '../support/paths.js';
@@ -69,5 +70,45 @@ describe('protocols against the emulator over HTTP', () => {
     );
     expect(plain.winner).toBe('A');
     expect(reversed.winner).toBe('B');
+  });
+});
+
+describe('--both-orders disagreement', () => {
+  /** A backend that answers the listwise question by the order the chain is shown in. */
+  function scripted(bestFirst: string, worstFirst: string): Judge {
+    const backend: JudgeBackend = {
+      name: 'scripted',
+      model: 'm',
+      identity: {},
+      complete: (req) =>
+        Promise.resolve({
+          text: /worst first/.test(req.prompt) ? worstFirst : bestFirst,
+          usage: { prompt_tokens: 0, completion_tokens: 0 },
+          latency_ms: 0,
+          retries: 0,
+        }),
+      close: () => Promise.resolve(),
+    };
+    return new Judge(backend);
+  }
+  const pos = (p: number) => JSON.stringify({ position: p });
+  const garbage = 'no answer here';
+
+  it('is symmetric: (0, unresolved) and (unresolved, 0) are both disagreements; (2, 2) is not', async () => {
+    const chain = imgs.slice(0, 5);
+    const c = imgs[5]!;
+    const run = (a: string, b: string) =>
+      insertIntoChain(scripted(a, b), c, chain, 'rank', 'listwise', { bothOrders: true });
+    const zeroThenUnresolved = await run(pos(0), garbage);
+    const unresolvedThenZero = await run(garbage, pos(0));
+    expect(zeroThenUnresolved.listwise!.answers.map((a) => a.position)).toEqual([0, null]);
+    expect(unresolvedThenZero.listwise!.answers.map((a) => a.position)).toEqual([null, 0]);
+    expect([zeroThenUnresolved.disagreed, unresolvedThenZero.disagreed]).toEqual([1, 1]);
+    expect([zeroThenUnresolved.position, unresolvedThenZero.position]).toEqual([0, 0]);
+    // two different positions, either way round
+    expect((await run(pos(1), pos(3))).disagreed).toBe(1);
+    expect((await run(pos(3), pos(1))).disagreed).toBe(1);
+    expect((await run(pos(2), pos(2))).disagreed).toBe(0);
+    expect((await run(garbage, garbage)).disagreed).toBe(1);
   });
 });

@@ -6,7 +6,10 @@
  * a group with no scored metric is null. Overall, per case and prompt mode = mean(Keyframe
  * Fidelity, Temporal Organization, Visual Quality, Spatiotemporal Coherence, Instruction Adherence)
  * over the groups that could be measured — a missing group is left out and flagged, never counted
- * as zero; per case = the mean over the prompt modes; per model = the mean over cases.
+ * as zero; per case = the mean over the prompt modes; per model = the mean over cases. Beside it,
+ * the joint audio-video Overall (`joint_av`): the same five groups and AV Coordination where it
+ * applies (the seed's headline is a "joint audio-video leaderboard"); a group scored from only
+ * some of its metrics is listed in `incomplete` ("instruction_adherence: AMA").
  */
 
 import { mean } from '../../stats/mean.js';
@@ -42,20 +45,49 @@ export function qualityGroups(
   return out;
 }
 
-/** Overall of one case in one prompt mode. */
-export function overallOf(groups: Partial<Record<OverallGroup, number | null>>): OverallResult {
+/**
+ * Overall of one case in one prompt mode: video-only, and with `quality` (the video's quality
+ * groups) the joint audio-video Overall and the groups scored from only some of their metrics.
+ */
+export function overallOf(
+  groups: Partial<Record<OverallGroup, number | null>>,
+  quality?: Readonly<Record<QualityGroup, GroupResult>>,
+): OverallResult {
   const have = OVERALL_GROUPS.filter((g) => typeof groups[g] === 'number');
-  return {
+  const out: OverallResult = {
     score: have.length ? mean(have.map((g) => groups[g]!)) : null,
     missing: OVERALL_GROUPS.filter((g) => typeof groups[g] !== 'number'),
   };
+  if (!quality) return out;
+  const av = quality.av_coordination;
+  // AV Coordination enters where it was scored; it is missing where it applies but was not measured
+  const avScored = typeof av.score === 'number';
+  const joint = [...have.map((g) => groups[g]!), ...(avScored ? [av.score!] : [])];
+  out.joint_av = {
+    score: joint.length ? mean(joint) : null,
+    missing: [...out.missing, ...(!avScored && av.incomplete.length ? (['av_coordination'] as const) : [])],
+  };
+  out.incomplete = (Object.entries(quality) as [QualityGroup, GroupResult][])
+    .filter(([, r]) => r.incomplete.length && typeof r.score === 'number')
+    .map(([g, r]) => `${g}: ${r.incomplete.join(' ')}`);
+  return out;
 }
 
 /** Overall of one case: the mean over its prompt modes that have an Overall; flagged when any is missing. */
 export function caseOverall(perMode: readonly OverallResult[]): OverallResult {
   const have = perMode.filter((o) => o.score !== null);
-  return {
+  const out: OverallResult = {
     score: have.length ? mean(have.map((o) => o.score!)) : null,
     missing: [...new Set(perMode.flatMap((o) => o.missing))],
   };
+  if (perMode.some((o) => o.joint_av)) {
+    const joint = perMode.flatMap((o) => (o.joint_av?.score != null ? [o.joint_av.score] : []));
+    out.joint_av = {
+      score: joint.length ? mean(joint) : null,
+      missing: [...new Set(perMode.flatMap((o) => o.joint_av?.missing ?? o.missing))],
+    };
+  }
+  const inc = perMode.flatMap((o) => o.incomplete ?? []);
+  if (inc.length) out.incomplete = [...new Set(inc)];
+  return out;
 }

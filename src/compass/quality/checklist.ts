@@ -45,11 +45,15 @@ export const CHECKLIST_SIZES: Record<QualityMetric, readonly [number, number]> =
   AVC: [3, 8],
 };
 
-/** The reply schema for one case and metric: its item count, unique ids, anchors among the keyframes. */
-export function checklistSchema(kfIds: readonly string[], metric: QualityMetric) {
+/**
+ * The reply schema for one case and metric: at least one item, unique ids, anchors among the
+ * keyframes. The published sizes are preferences ("favor", "prefer"), not limits: a list outside
+ * `CHECKLIST_SIZES` is kept and flagged (`outside_preferred_size`), never re-asked or unresolved;
+ * only an empty list is.
+ */
+export function checklistSchema(kfIds: readonly string[], _metric?: QualityMetric) {
   const known = new Set(kfIds);
-  const [min, max] = CHECKLIST_SIZES[metric];
-  return z.object({ items: z.array(ChecklistItem).min(min).max(max) }).superRefine((v, ctx) => {
+  return z.object({ items: z.array(ChecklistItem).min(1) }).superRefine((v, ctx) => {
     const ids = new Set<string>();
     for (const [i, it] of v.items.entries()) {
       if (ids.has(it.item_id))
@@ -122,7 +126,17 @@ export async function generateChecklist(
 ): Promise<Checklist> {
   const images = await Promise.all(c.keyframes.map((k) => encoder.fromFile(k.image)));
   const v = await judge.ask(checklistQuestion(c, mode, metric, images));
-  if (v.answer) return { case_id: c.case_id, prompt_mode: mode, metric, items: v.answer.items };
+  if (v.answer) {
+    const [min, max] = CHECKLIST_SIZES[metric];
+    const n = v.answer.items.length;
+    return {
+      case_id: c.case_id,
+      prompt_mode: mode,
+      metric,
+      items: v.answer.items,
+      ...(n < min || n > max ? { outside_preferred_size: true as const } : {}),
+    };
+  }
   return {
     case_id: c.case_id,
     prompt_mode: mode,

@@ -5,7 +5,7 @@
  * restricted to the videos all of them have (`skip`); each row carries its coverage.
  */
 
-import type { Factor, Leaderboard } from '../results.js';
+import type { Checklist, Factor, Leaderboard } from '../results.js';
 import { commonRows, type MissingPolicy } from '../score.js';
 import { type ModelOverall, modelOverall, type VideoEvaluation } from './evaluate.js';
 
@@ -18,19 +18,27 @@ export const FACTORS: Record<Factor, (v: VideoEvaluation) => string> = {
   conditioning: (v: VideoEvaluation) => v.conditioning,
 };
 
-const order = (rows: ModelOverall[]) =>
-  rows.sort(
-    (a, b) =>
-      (b.overall ?? Number.NEGATIVE_INFINITY) - (a.overall ?? Number.NEGATIVE_INFINITY) ||
-      a.model.localeCompare(b.model),
-  );
+/** Which Overall ranks the rows: the video-only one (default) or the joint audio-video one. */
+export type RankBy = 'video' | 'joint_av';
+
+const orderBy = (rankBy: RankBy) => (rows: ModelOverall[]) => {
+  const key = (m: ModelOverall) =>
+    (rankBy === 'joint_av' ? m.overall_av : m.overall) ?? Number.NEGATIVE_INFINITY;
+  return rows.sort((a, b) => key(b) - key(a) || a.model.localeCompare(b.model));
+};
 
 export function leaderboard(
   all: readonly VideoEvaluation[],
   models: readonly string[],
   meta: { judge: string; embedder: string; runs: number; segmenter?: string },
   policy: MissingPolicy = 'zero',
+  checklists: readonly Checklist[] = [],
+  rankBy: RankBy = 'video',
 ): Leaderboard {
+  const order = orderBy(rankBy);
+  // checklists kept with an item count outside the published preference, per metric (seed E.3)
+  const outside: Record<string, number> = {};
+  for (const c of checklists) if (c.outside_preferred_size) outside[c.metric] = (outside[c.metric] ?? 0) + 1;
   const videos = commonRows(all, models, policy, (v) => (v.status ?? 'scored') === 'scored');
   // coverage counts every expected video, also those --missing skip leaves out
   const withCoverage =
@@ -58,6 +66,8 @@ export function leaderboard(
   return {
     ...meta,
     missing: policy,
+    ranked_by: rankBy,
+    ...(Object.keys(outside).length ? { checklists_outside_preferred_size: outside } : {}),
     models: order(present.map((m) => withCoverage(all)(modelOverall(videos, m)))),
     by,
   };

@@ -125,7 +125,7 @@ export async function judgeVideoQuality(a: VideoQualityInput): Promise<QualityRe
  * The metrics settled without asking (not applicable; audio requested but absent; audio not
  * measured; no checklist), and the groups left to ask, in group order.
  */
-function settledMetrics(
+export function settledMetrics(
   a: Pick<VideoQualityInput, 'c' | 'mode' | 'checklists'>,
   o: QualityOptions,
   has_audio: boolean,
@@ -134,17 +134,19 @@ function settledMetrics(
   for (const m of QUALITY_METRICS) {
     const ap = applicability(a.c, a.mode, m);
     if (!ap.applies) metrics[m] = { status: 'not_applicable', score: null, reason: ap.reason };
-    else if (!has_audio && (m === 'AMA' || m === 'AVC'))
-      metrics[m] = {
-        status: 'scored',
-        score: 0,
-        reason: 'audio was requested and the video has no audio track',
-      };
+    // one rule whatever the file holds: without an audio judge AMA and AVC are not measured, a
+    // video without an audio track included; with one, a missing track is a measured 0
     else if ((m === 'AMA' || m === 'AVC') && !o.audio)
       metrics[m] = {
         status: 'not_measured',
         score: null,
         reason: 'needs the audio track; the judge is not declared to take audio input',
+      };
+    else if (!has_audio && (m === 'AMA' || m === 'AVC'))
+      metrics[m] = {
+        status: 'scored',
+        score: 0,
+        reason: 'audio was requested and the video has no audio track',
       };
     else {
       const cl = a.checklists.get(m);

@@ -2,11 +2,12 @@
  * Audio: AMA and AVC are asked only of a judge declared to take audio, with the video's track
  * attached as an OpenAI-compatible `input_audio` part; otherwise they are reported not measured.
  */
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LoadedCase, loadCases } from '../../../src/compass/cases.js';
 import { evaluateCompass } from '../../../src/compass/quality/evaluate.js';
+import { leaderboard } from '../../../src/compass/quality/leaderboard.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import { ImageEncoder } from '../../../src/judge/images.js';
 import { extractAudio } from '../../../src/media/audio.js';
@@ -44,6 +45,28 @@ beforeAll(async () => {
     ],
     src,
   );
+  // the same video with a silent track, and as it is (no audio stream at all)
+  mkdirSync(join(dir, 'videos', 'silent'), { recursive: true });
+  mkdirSync(join(dir, 'videos', 'mute'), { recursive: true });
+  await ffmpegRun(
+    [
+      '-y',
+      '-i',
+      src,
+      '-f',
+      'lavfi',
+      '-i',
+      'anullsrc=channel_layout=mono:sample_rate=44100',
+      '-shortest',
+      '-c:v',
+      'copy',
+      '-c:a',
+      'aac',
+      join(dir, 'videos', 'silent', 'ms-06__segment_specific.mp4'),
+    ],
+    src,
+  );
+  copyFileSync(src, join(dir, 'videos', 'mute', 'ms-06__segment_specific.mp4'));
 }, 300_000);
 afterAll(async () => {
   for (const f of closers) await f();
@@ -101,4 +124,44 @@ describe('audio for the judge', () => {
         }
       },
     );
+
+  it('ms-06 with and without a silent track: one rule (not measured without an audio judge), the same Overall, and the incomplete groups flagged', async () => {
+    expect((await probe(join(dir, 'videos', 'silent', 'ms-06__segment_specific.mp4'))).has_audio).toBe(true);
+    expect((await probe(join(dir, 'videos', 'mute', 'ms-06__segment_specific.mp4'))).has_audio).toBe(false);
+    const j = await emulatorJudge();
+    closers.push(() => j.close());
+    const run = (audio: boolean) =>
+      evaluateCompass({
+        cases: [c],
+        videos: join(dir, 'videos'),
+        models: ['silent', 'mute'],
+        modes: ['segment_specific'],
+        embedder: createBuiltinEmbedder(),
+        judge: j.judge,
+        encoder: new ImageEncoder(384),
+        quality: { audio },
+      });
+    const r = await run(false);
+    const [silent, mute] = ['silent', 'mute'].map((m) => r.videos.find((v) => v.model === m)!);
+    for (const v of [silent!, mute!]) {
+      expect(v.quality.metrics.AMA.status).toBe('not_measured');
+      expect(v.quality.metrics.AVC.status).toBe('not_measured');
+    }
+    expect(mute!.quality.groups.instruction_adherence).toEqual(silent!.quality.groups.instruction_adherence);
+    expect(mute!.overall.score).toBe(silent!.overall.score);
+    const lb = leaderboard(r.videos, ['silent', 'mute'], { judge: 'j', embedder: 'e', runs: 1 });
+    for (const m of lb.models) {
+      expect(m.flagged).toEqual(['av_coordination', 'instruction_adherence: AMA']);
+      expect(m.overall_av).toBe(m.overall); // AV could not be measured: the joint Overall has the same groups
+    }
+    expect(lb.models[0]!.overall).toBe(lb.models[1]!.overall);
+    expect(lb.ranked_by).toBe('video');
+    // with an audio judge: a missing track is a measured 0, a silent one is judged
+    const heard = await run(true);
+    const muteHeard = heard.videos.find((v) => v.model === 'mute')!;
+    expect(muteHeard.quality.metrics.AMA).toMatchObject({ status: 'scored', score: 0 });
+    expect(muteHeard.quality.metrics.AVC).toMatchObject({ status: 'scored', score: 0 });
+    expect(muteHeard.overall.joint_av!.missing).toEqual([]);
+    expect(heard.videos.find((v) => v.model === 'silent')!.quality.metrics.AMA.status).toBe('scored');
+  });
 });

@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LoadedCase } from '../../../src/compass/cases.js';
 import {
-  type CHECKLIST_SIZES,
+  CHECKLIST_SIZES,
   checklistQuestion,
   checklistSchema,
+  generateChecklist,
 } from '../../../src/compass/quality/checklist.js';
 import { groupedQuestion } from '../../../src/compass/quality/grouped.js';
 import { imageTokens, videoPlan } from '../../../src/compass/quality/plan.js';
@@ -19,6 +20,8 @@ import {
   sentRate,
 } from '../../../src/compass/quality/video.js';
 import { ImageEncoder } from '../../../src/judge/images.js';
+import { Judge } from '../../../src/judge/judge.js';
+import type { JudgeBackend } from '../../../src/judge/types.js';
 import { ffmpegRun } from '../../../src/media/ffmpeg.js';
 import { probe } from '../../../src/media/video.js';
 import { tempDir } from '../../support/paths.js';
@@ -50,21 +53,52 @@ const item = (i: number) => ({
 const items = (n: number) => ({ items: Array.from({ length: n }, (_, i) => item(i + 1)) });
 
 describe('checklist sizes per metric (seed E.3)', () => {
-  it('accepts exactly the published ranges', () => {
+  it('the published sizes are preferences: any non-empty list is accepted, an empty one is not', () => {
     const ok = (m: keyof typeof CHECKLIST_SIZES, n: number) =>
       checklistSchema(['k0'], m).safeParse(items(n)).success;
-    expect(ok('SOC', 2)).toBe(true); // a valid 2-item spatial list
-    expect(ok('SOC', 5)).toBe(true);
-    expect(ok('SOC', 6)).toBe(false);
-    expect(ok('SVQ', 6)).toBe(true);
-    expect(ok('SVQ', 7)).toBe(false);
-    expect(ok('AC', 3)).toBe(false);
-    expect(ok('AC', 4)).toBe(true);
-    expect(ok('AC', 8)).toBe(true);
-    expect(ok('PR', 5)).toBe(true);
-    expect(ok('PR', 6)).toBe(false);
-    expect(ok('DVQ', 8)).toBe(true);
-    expect(ok('VMA', 2)).toBe(false);
+    expect(ok('SOC', 2)).toBe(true);
+    expect(ok('SOC', 6)).toBe(true); // above "prefer 2–5": kept (and flagged by generateChecklist)
+    expect(ok('SVQ', 7)).toBe(true); // above "favor 3–6"
+    expect(ok('AC', 3)).toBe(true); // below "prefer 4–8"
+    expect(ok('VMA', 1)).toBe(true);
+    for (const m of Object.keys(CHECKLIST_SIZES) as (keyof typeof CHECKLIST_SIZES)[])
+      expect(ok(m, 0)).toBe(false);
+  });
+
+  it('a list outside the preferred size is kept and flagged after one question; in range is not flagged; an empty one is unresolved', async () => {
+    const reply = (n: number) => {
+      const calls: number[] = [];
+      const backend: JudgeBackend = {
+        name: 'scripted',
+        model: 'm',
+        identity: { n },
+        complete: () => {
+          calls.push(1);
+          return Promise.resolve({
+            text: JSON.stringify({ items: items(n).items.map((x) => ({ ...x, anchors: [] })) }),
+            usage: { prompt_tokens: 0, completion_tokens: 0 },
+            latency_ms: 0,
+            retries: 0,
+          });
+        },
+        close: () => Promise.resolve(),
+      };
+      return { judge: new Judge(backend), calls };
+    };
+    const lc = { ...c, keyframes: [] } as unknown as Parameters<typeof generateChecklist>[2];
+    const seven = reply(7);
+    const svq = await generateChecklist(seven.judge, new ImageEncoder(), lc, 'segment_specific', 'SVQ');
+    expect(svq.items).toHaveLength(7);
+    expect(svq.outside_preferred_size).toBe(true);
+    expect(svq.unresolved).toBeUndefined();
+    expect(seven.calls).toHaveLength(1); // not re-asked
+    const four = await generateChecklist(reply(4).judge, new ImageEncoder(), lc, 'segment_specific', 'SVQ');
+    expect(four.outside_preferred_size).toBeUndefined();
+    const none = reply(0);
+    const empty = await generateChecklist(none.judge, new ImageEncoder(), lc, 'segment_specific', 'SVQ');
+    expect(empty.items).toEqual([]);
+    expect(empty.unresolved).toBeDefined();
+    expect(none.calls).toHaveLength(2); // an empty list is re-asked once, then unresolved
   });
 
   it('the checklist prompt asks for that range', () => {
