@@ -10,6 +10,7 @@ import { writeEvaluationRun } from '../compass/quality/outputs.js';
 import { type EvaluationPlan, planEvaluation } from '../compass/quality/plan.js';
 import { DEFAULT_QUALITY_OPTIONS, type QualityOptions } from '../compass/quality/video.js';
 import { ScanCache } from '../compass/response/scan-cache.js';
+import { checkVideosFolder } from '../compass/score.js';
 import { judgeSegmenter } from '../compass/segment.js';
 import { buildMiniCompass } from '../dev/mini-compass/build.js';
 import { createEmbedder } from '../embed/registry.js';
@@ -131,6 +132,8 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
       const allCases = await loadCases(o.cases);
       const shard = o.shard ? parseShard(o.shard) : undefined;
       const cases = selectCases(allCases, { caseIds: o.caseIds, shard });
+      // a wrong --videos is bad input before any output (or cache) is written
+      checkVideosFolder(o.videos, o.model, cases, modes);
       const flags = judgeFlags(o);
       const settings = resolveJudgeSettings({
         ...flags,

@@ -26,7 +26,8 @@ interface RawJudgeFlags {
   instructions?: string;
 }
 
-export function judgeOptions(cmd: Command): Command {
+/** The judge flags; `cacheDefault` names where the judge cache goes when none is given. */
+export function judgeOptions(cmd: Command, o: { cacheDefault?: string } = {}): Command {
   return cmd
     .option('--judge <spec>', JUDGE_FORMS)
     .option(
@@ -38,7 +39,10 @@ export function judgeOptions(cmd: Command): Command {
       '--config <file>',
       'JSON config: judge, judge_urls, concurrency, rpm, tpm, timeout_s, max_retries, max_side, temperature, max_tokens, cache',
     )
-    .option('--cache <file>', 'SQLite judge cache')
+    .option(
+      '--cache <file>',
+      `SQLite judge cache${o.cacheDefault ? ` (default ${o.cacheDefault}; a second run resumes from it)` : ''}`,
+    )
     .option('--concurrency <n>', 'requests in flight (default 16)')
     .option('--rpm <n>', 'at most n requests per minute, shared by every call of the process')
     .option('--tpm <n>', 'at most n tokens per minute (estimated before a call, corrected from its usage)')
