@@ -31,6 +31,8 @@ import {
   partial,
   responseOptions,
   SEGMENTER_HELP,
+  scanCacheFile,
+  scanCacheFlags,
   scanOptions,
   scanSettings,
   segmenterKind,
@@ -86,9 +88,11 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
           'make at most this many judge calls, checklists included (exit 5; run again to resume)',
         )
         .option('--jobs <n>', JOBS_HELP, '1')
-        .option('--dry-run', 'count the judge calls needed and cached, spend none'),
+        .option('--dry-run', 'count the judge calls needed, spend none'),
     ),
+    { cacheDefault: '<out>/judge-cache.sqlite' },
   );
+  scanCacheFlags(evaluateCmd, false);
   shardFlags(evaluateCmd).action(
     async (
       o: MetricFlags &
@@ -109,6 +113,7 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
           maxCalls?: string;
           jobs: string;
           dryRun?: boolean;
+          scanCache?: string | false;
           shard?: string;
           caseIds?: string[];
         },
@@ -161,7 +166,8 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
         let cache: ScanCache | undefined;
         try {
           embedder = await createEmbedder(o.embedder, onnxFlags(o));
-          cache = new ScanCache(join(out, 'scan-cache.sqlite'));
+          const scanFile = scanCacheFile(o);
+          cache = scanFile === undefined ? undefined : new ScanCache(scanFile);
           const evaluationCache = evaluationCacheIn(judge.cache);
           const t0 = Date.now();
           const r = await impls.evaluateCompass({

@@ -33,6 +33,7 @@ import {
   parseModes,
   partial,
   responseOptions,
+  scanCacheFile,
   scanOptions,
   scanSettings,
   segmenterKind,
@@ -90,8 +91,8 @@ async function runFolder(o: FolderFlags, impls: CliImpls) {
     const shown = renderProgress();
     try {
       embedder = await createEmbedder(o.embedder, onnxFlags(o));
-      cache =
-        o.cache === false ? undefined : new ScanCache(o.cache ?? join(resolve(o.out), 'scan-cache.sqlite'));
+      const scanFile = scanCacheFile(o);
+      cache = scanFile === undefined ? undefined : new ScanCache(scanFile);
       const t0 = Date.now();
       const run = await impls.scoreModels({
         cases,
