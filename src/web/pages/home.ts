@@ -5,6 +5,7 @@ import { METRICS } from '../../compass/response/report.js';
 import type { ResponseSummary, SummaryCell } from '../../compass/score.js';
 import type { MethodSummary } from '../../hero/results.js';
 import { byScore } from '../../report/hero.js';
+import { levelEntries } from '../../report/table.js';
 import { bootstrap } from '../../stats/bootstrap.js';
 import { mean } from '../../stats/mean.js';
 import { barChart } from '../chart.js';
@@ -99,9 +100,7 @@ function qualityTables(lb: Leaderboard): Html {
   return html`<table class="scores quality-scores">${head}<tbody>${lb.models.map(row)}</tbody></table>
 ${Object.entries(lb.by ?? {}).map(
   ([factor, levels]) =>
-    html`<details class="factor"><summary>by ${factor.replace('_', ' ')}</summary>${Object.entries(
-      levels,
-    ).map(
+    html`<details class="factor"><summary>by ${factor.replace('_', ' ')}</summary>${levelEntries(levels).map(
       ([l, rows]) =>
         html`<h4>${factor.replace('_', ' ')} = ${l}</h4><table class="scores">${head}<tbody>${rows.map(row)}</tbody></table>`,
     )}</details>`,
