@@ -80,6 +80,8 @@ describe('kfbench hero evaluate', () => {
       expect(cut.r.code, cut.r.stderr).toBe(5);
       expect(cut.calls).toBe(10);
       expect(cut.r.stderr).toMatch(/--max-calls.*run again to resume/);
+      // many calls in flight on one Ctrl-C signal: no listener-leak warning
+      expect(cut.r.stderr).not.toContain('MaxListenersExceededWarning');
       const dry = JSON.parse((await runCli([...args(out), '--dry-run', '--json'])).stdout);
       expect(dry.cached).toBe(10);
       const rest = await counted(() => runCli([...args(out), '--concurrency', String(concurrency)]));
