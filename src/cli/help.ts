@@ -262,6 +262,13 @@ export const EXAMPLES: readonly Example[] = [
     prints: /^stills\s+local:reader-\w+\s+0\.\d{3}[\s\S]*^hecate\s+local:reader-/m,
   },
   {
+    command: 'compass init',
+    line: kf(`compass init --videos ${MC}/videos/faithful --out ${E}/my-compass/cases.jsonl`),
+    needs: NEEDS_COMPASS,
+    writes: `${E}/my-compass/cases.jsonl and ${E}/my-compass/keyframes/<case_id>/kf01.png …`,
+    prints: /^wrote 8 case skeleton\(s\) to /,
+  },
+  {
     command: 'compass validate',
     line: kf(`compass validate --cases ${CASES}`),
     needs: NEEDS_COMPASS,
