@@ -110,4 +110,24 @@ describe('the Compass section of the viewer', () => {
     expect(await page.locator('h2', { hasText: 'Video quality checklist' }).count()).toBe(1);
     await page.close();
   });
+
+  it("a case page at 1280 px: every keyframe caption is shown whole (none cut to 'targe…')", async () => {
+    const page = await open('case-ot-03~minimal~faithful.html', 1280);
+    const caps = page.locator('.kf-strip .kf .cap');
+    expect(await caps.count()).toBeGreaterThan(0);
+    const cut = await caps.evaluateAll((els) =>
+      els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent),
+    );
+    expect(cut).toEqual([]);
+    for (const t of await caps.allInnerTexts()) expect(t).toMatch(/target \d+\.\d s/);
+    // nothing wider than the window
+    const wide = await page.evaluate(() =>
+      [...document.querySelectorAll('body *')]
+        .filter((e) => e.getBoundingClientRect().right > 1281)
+        .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`)
+        .slice(0, 3),
+    );
+    expect(wide).toEqual([]);
+    await page.close();
+  });
 });
