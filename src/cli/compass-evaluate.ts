@@ -10,6 +10,7 @@ import { writeEvaluationRun } from '../compass/quality/outputs.js';
 import { type EvaluationPlan, planEvaluation } from '../compass/quality/plan.js';
 import { DEFAULT_QUALITY_OPTIONS, type QualityOptions } from '../compass/quality/video.js';
 import { ScanCache } from '../compass/response/scan-cache.js';
+import { checkVideosFolder } from '../compass/score.js';
 import { judgeSegmenter } from '../compass/segment.js';
 import { buildMiniCompass } from '../dev/mini-compass/build.js';
 import { createEmbedder } from '../embed/registry.js';
@@ -30,6 +31,8 @@ import {
   partial,
   responseOptions,
   SEGMENTER_HELP,
+  scanCacheFile,
+  scanCacheFlags,
   scanOptions,
   scanSettings,
   segmenterKind,
@@ -85,9 +88,11 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
           'make at most this many judge calls, checklists included (exit 5; run again to resume)',
         )
         .option('--jobs <n>', JOBS_HELP, '1')
-        .option('--dry-run', 'count the judge calls needed and cached, spend none'),
+        .option('--dry-run', 'count the judge calls needed, spend none'),
     ),
+    { cacheDefault: '<out>/judge-cache.sqlite' },
   );
+  scanCacheFlags(evaluateCmd, false);
   shardFlags(evaluateCmd).action(
     async (
       o: MetricFlags &
@@ -108,6 +113,7 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
           maxCalls?: string;
           jobs: string;
           dryRun?: boolean;
+          scanCache?: string | false;
           shard?: string;
           caseIds?: string[];
         },
@@ -131,6 +137,8 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
       const allCases = await loadCases(o.cases);
       const shard = o.shard ? parseShard(o.shard) : undefined;
       const cases = selectCases(allCases, { caseIds: o.caseIds, shard });
+      // a wrong --videos is bad input before any output (or cache) is written
+      checkVideosFolder(o.videos, o.model, cases, modes);
       const flags = judgeFlags(o);
       const settings = resolveJudgeSettings({
         ...flags,
@@ -158,7 +166,8 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
         let cache: ScanCache | undefined;
         try {
           embedder = await createEmbedder(o.embedder, onnxFlags(o));
-          cache = new ScanCache(join(out, 'scan-cache.sqlite'));
+          const scanFile = scanCacheFile(o);
+          cache = scanFile === undefined ? undefined : new ScanCache(scanFile);
           const evaluationCache = evaluationCacheIn(judge.cache);
           const t0 = Date.now();
           const r = await impls.evaluateCompass({

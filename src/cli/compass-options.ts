@@ -1,5 +1,6 @@
 /** Flags shared by the Compass commands, and their parsing (one place for each). */
-import type { Command } from 'commander';
+import { dirname, join, resolve } from 'node:path';
+import { type Command, Option } from 'commander';
 import { type LoadedCase, loadOneCase, PROMPT_MODES, type PromptMode } from '../compass/cases.js';
 import {
   DEFAULT_RESPONSE_OPTIONS,
@@ -117,6 +118,8 @@ export interface FolderFlags extends MetricFlags {
   model: string[];
   modes: string;
   out: string;
+  scanCache?: string | false;
+  /** Deprecated spelling of --scan-cache. */
   cache?: string | false;
   missing: string;
   segmenter?: string;
@@ -161,23 +164,63 @@ export const MISSING_HELP =
 
 export function folderFlags(cmd: Command): Command {
   return metricFlags(
-    cmd
-      .requiredOption('--cases <file>', 'cases.jsonl')
-      .requiredOption('--videos <dir>', 'folder of <model>/<case_id>__<prompt_mode>.mp4')
-      .requiredOption('--model <names...>', 'model folders to score')
-      .option('--modes <list>', 'prompt modes', PROMPT_MODES.join(','))
-      .option('--out <dir>', 'where results go', 'compass-response')
-      .option('--missing <policy>', MISSING_HELP, 'zero')
-      .option('--segmenter <kind>', SEGMENTER_HELP, 'pixel')
-      .option('--judge <spec>', 'the judge, with --segmenter judge')
-      .option(
-        '--judge-cache <file>',
-        'judge cache, with --segmenter judge (default: <out>/judge-cache.sqlite)',
-      )
-      .option('--cache <file>', 'scan cache (default: <out>/scan-cache.sqlite)')
-      .option('--no-cache', 'do not read or write the scan cache')
-      .option('--jobs <n>', JOBS_HELP, '1'),
+    scanCacheFlags(
+      cmd
+        .requiredOption('--cases <file>', 'cases.jsonl')
+        .requiredOption('--videos <dir>', 'folder of <model>/<case_id>__<prompt_mode>.mp4')
+        .requiredOption('--model <names...>', 'model folders to score')
+        .option('--modes <list>', 'prompt modes', PROMPT_MODES.join(','))
+        .option('--out <dir>', 'where results go', 'compass-response')
+        .option('--missing <policy>', MISSING_HELP, 'zero')
+        .option('--segmenter <kind>', SEGMENTER_HELP, 'pixel')
+        .option('--judge <spec>', 'the judge, with --segmenter judge')
+        .option(
+          '--judge-cache <file>',
+          'judge cache, with --segmenter judge (default: <out>/judge-cache.sqlite)',
+        )
+        .option('--jobs <n>', JOBS_HELP, '1'),
+      true,
+    ),
   );
+}
+
+export const SCAN_CACHE_HELP =
+  'scan cache, shared by compass score and compass evaluate (default: .cache/kfbench/scan-cache.sqlite beside --out; with --shard <out>/scan-cache.sqlite)';
+
+/** `--scan-cache FILE` / `--no-scan-cache` (and the deprecated `--cache`/`--no-cache` of compass score). */
+export function scanCacheFlags(cmd: Command, deprecated: boolean): Command {
+  cmd
+    .option('--scan-cache <file>', SCAN_CACHE_HELP)
+    .option('--no-scan-cache', 'do not read or write the scan cache');
+  if (deprecated)
+    cmd
+      .addOption(new Option('--cache <file>', 'deprecated: --scan-cache').hideHelp())
+      .addOption(new Option('--no-cache', 'deprecated: --no-scan-cache').hideHelp());
+  return cmd;
+}
+
+/**
+ * The scan cache file, or undefined for none. By default one beside the output folder, so that
+ * `compass score --out A` and `compass evaluate --out B` in one folder share their scans (keyed by
+ * content); a shard keeps its own in its --out (shards may run on other machines).
+ */
+export function scanCacheFile(o: {
+  out: string;
+  scanCache?: string | false;
+  cache?: string | false;
+  shard?: string | undefined;
+}): string | undefined {
+  if (o.cache !== undefined)
+    process.stderr.write(
+      `warning: --${o.cache === false ? 'no-' : ''}cache is deprecated in compass score: use --${o.cache === false ? 'no-' : ''}scan-cache\n`,
+    );
+  const given = o.scanCache === false || o.cache === false ? false : (o.scanCache ?? o.cache);
+  if (given === false) return undefined;
+  if (given !== undefined) return given;
+  const out = resolve(o.out);
+  return o.shard
+    ? join(out, 'scan-cache.sqlite')
+    : join(dirname(out), '.cache', 'kfbench', 'scan-cache.sqlite');
 }
 
 export function partial(run: { missing: string[]; failed: { video: string; error: string }[] }): void {

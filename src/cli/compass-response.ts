@@ -8,7 +8,7 @@ import { generationPrompt } from '../compass/prompts.js';
 import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
 import { scoreResponse } from '../compass/response/report.js';
 import { cachedScan, ScanCache } from '../compass/response/scan-cache.js';
-import type { ResponseRow } from '../compass/score.js';
+import { checkVideosFolder, type ResponseRow } from '../compass/score.js';
 import { judgeSegmenter } from '../compass/segment.js';
 import { DEFAULT_GRID, sensitivity } from '../compass/sensitivity.js';
 import { createEmbedder } from '../embed/registry.js';
@@ -33,6 +33,7 @@ import {
   parseModes,
   partial,
   responseOptions,
+  scanCacheFile,
   scanOptions,
   scanSettings,
   segmenterKind,
@@ -53,6 +54,8 @@ async function runFolder(o: FolderFlags, impls: CliImpls, maxCalls?: number) {
   const allCases = await loadCases(o.cases);
   const shard = o.shard ? parseShard(o.shard) : undefined;
   const cases = selectCases(allCases, { caseIds: o.caseIds, shard });
+  // a wrong --videos is bad input before any output (or cache) is written
+  checkVideosFolder(o.videos, o.model, cases, parseModes(o.modes));
   const judgeSettings =
     kind === 'judge'
       ? resolveJudgeSettings({
@@ -88,8 +91,8 @@ async function runFolder(o: FolderFlags, impls: CliImpls, maxCalls?: number) {
     const shown = renderProgress();
     try {
       embedder = await createEmbedder(o.embedder, onnxFlags(o));
-      cache =
-        o.cache === false ? undefined : new ScanCache(o.cache ?? join(resolve(o.out), 'scan-cache.sqlite'));
+      const scanFile = scanCacheFile(o);
+      cache = scanFile === undefined ? undefined : new ScanCache(scanFile);
       const t0 = Date.now();
       const run = await impls.scoreModels({
         cases,

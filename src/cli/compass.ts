@@ -1,12 +1,14 @@
 /** `kfbench compass …`: the Compass benchmark, one file per part of it. */
 import type { Command } from 'commander';
 import { registerCompassEvaluate } from './compass-evaluate.js';
+import { registerCompassInit } from './compass-init.js';
 import { registerCompassReport } from './compass-report.js';
 import { registerCompassResponse } from './compass-response.js';
 import { type CliImpls, LIBRARY } from './impls.js';
 
 export function registerCompass(program: Command, impls: CliImpls = LIBRARY): void {
   const compass = program.command('compass').description('Compass: keyframe-conditioned video generation');
+  registerCompassInit(compass);
   registerCompassResponse(compass, impls);
   registerCompassEvaluate(compass, impls);
   registerCompassReport(compass);

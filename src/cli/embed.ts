@@ -106,6 +106,10 @@ export function registerEmbed(program: Command): void {
           `at ${r.at.threshold}: FPR ${(100 * r.at.fpr).toFixed(2)} %  FNR ${(100 * r.at.fnr).toFixed(2)} %`,
           `positives n=${r.positives.n} mean cos ${r.positives.mean_cos.toFixed(3)} min ${r.positives.min_cos.toFixed(3)}`,
           `negatives n=${r.negatives.n} mean cos ${r.negatives.mean_cos.toFixed(3)} max ${r.negatives.max_cos.toFixed(3)}`,
+          r.margin > 0
+            ? `separated: a margin of ${r.margin.toFixed(4)} between the highest negative and the lowest positive (the EER threshold is its upper end)`
+            : `not separated: positives and negatives overlap by ${(-r.margin).toFixed(4)}`,
+          `use γ = ${r.recommended.toFixed(4)} (${r.margin > 0 ? 'the middle of the margin' : 'the EER threshold'}): put it into the embedder's JSON as "threshold"`,
         ]);
     } finally {
       await e.close();

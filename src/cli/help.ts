@@ -268,6 +268,13 @@ export const EXAMPLES: readonly Example[] = [
     prints: /^stills\s+local:reader-\w+\s+0\.\d{3}[\s\S]*^hecate\s+local:reader-/m,
   },
   {
+    command: 'compass init',
+    line: kf(`compass init --videos ${MC}/videos/faithful --out ${E}/my-compass/cases.jsonl`),
+    needs: NEEDS_COMPASS,
+    writes: `${E}/my-compass/cases.jsonl and ${E}/my-compass/keyframes/<case_id>/kf01.png …`,
+    prints: /^wrote 8 case skeleton\(s\) to /,
+  },
+  {
     command: 'compass validate',
     line: kf(`compass validate --cases ${CASES}`),
     needs: NEEDS_COMPASS,
@@ -287,7 +294,7 @@ export const EXAMPLES: readonly Example[] = [
       `compass score --cases ${CASES} --videos ${MC}/videos --model faithful flash --out ${E}/compass-response`,
     ),
     needs: NEEDS_COMPASS,
-    writes: `${E}/compass-response/response.jsonl, summary.json, run.json, scan-cache.sqlite`,
+    writes: `${E}/compass-response/response.jsonl, summary.json, run.json; the scan cache ${E}/.cache/kfbench/scan-cache.sqlite`,
     prints: /^faithful\s+16\s+16\/16\s+1\.000[\s\S]*^flash\s+16\s+16\/16\s/m,
   },
   {
@@ -319,7 +326,7 @@ export const EXAMPLES: readonly Example[] = [
     ),
     needs: `${NEEDS_COMPASS}; without --dry-run, a judge server (see the dev vlm-emulator example)`,
     writes:
-      'nothing with --dry-run; else --out (compass-eval/): checklists.jsonl, response.jsonl, summary.json, evaluation.jsonl, leaderboard.json, run.json, judge-cache.sqlite, scan-cache.sqlite',
+      'nothing with --dry-run; else --out (compass-eval/): checklists.jsonl, response.jsonl, summary.json, evaluation.jsonl, leaderboard.json, run.json, judge-cache.sqlite; the scan cache .cache/kfbench/scan-cache.sqlite beside --out',
     prints: /^total: \d+ calls \(\d+ checklist, \d+ segment, \d+ grouped\), [\s\S]*nothing was asked$/m,
   },
   {
@@ -368,7 +375,7 @@ export const EXAMPLES: readonly Example[] = [
     needs: `${NEEDS_COMPASS}, then two shards of a scoring (with the compass score example's scan cache they decode nothing)`,
     before: [1, 2].map((k) =>
       kf(
-        `compass score --cases ${CASES} --videos ${MC}/videos --model faithful flash --shard ${k}/2 --out ${E}/cshard-${k} --cache ${E}/compass-response/scan-cache.sqlite`,
+        `compass score --cases ${CASES} --videos ${MC}/videos --model faithful flash --shard ${k}/2 --out ${E}/cshard-${k} --scan-cache ${E}/.cache/kfbench/scan-cache.sqlite`,
       ),
     ),
     writes: `${E}/compass-merged/ (the files compass score writes, for every case)`,

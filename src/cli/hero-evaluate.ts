@@ -1,6 +1,6 @@
 /** `kfbench hero build` and `hero evaluate`: chains for your films, and methods scored by insertion. */
 import { existsSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { PartialError, UsageError } from '../errors.js';
 import { STILLS_RULES } from '../hero/evaluate.js';
@@ -114,6 +114,7 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
     hero
       .command('evaluate')
       .description('score selections by inserting every frame into every chain of its film'),
+    { cacheDefault: '<out>/judge-cache.sqlite' },
   )
     .requiredOption(
       '--selections <files...>',
@@ -144,13 +145,16 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
     )
     .option('--rescore-official', 'score the official selections of eval/baselines.jsonl with this reader')
     .option('--missing <how>', 'a film without a submission: error | zero', 'error')
-    .option('--dry-run', 'print the calls needed and how many the cache holds; spend none')
-    .option('--max-calls <n>', 'stop cleanly at this many calls (exit 5; resumable)')
+    .option('--dry-run', 'print the calls needed and how many the judge cache holds; spend none')
+    .option(
+      '--max-calls <n>',
+      'make at most this many judge calls, at any --concurrency (exit 5; run again to resume from the judge cache)',
+    )
     .option('--out <dir>', 'output folder', 'hero-eval')
     .option('--movies <ids...>', 'only these films (a merge then needs the others from other folders)')
     .option(
       '--shard <k/n>',
-      'a deterministic k-th of n shards of the films (own --out and --cache; see kfbench merge)',
+      'a deterministic k-th of n shards of the films (own --out, so its own judge cache; see kfbench merge)',
     )
     .option('--seed <s>', 'bootstrap seed', '0')
     .option('--bootstrap <n>', 'bootstrap resamples', '1000')
@@ -196,7 +200,14 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
           names.set(base, n);
           return { method: n > 1 ? `${base}#${n}` : base, file };
         });
-        const settings = resolveJudgeSettings(judgeFlags(o));
+        const resolved = resolveJudgeSettings(judgeFlags(o));
+        // the judge cache lives with the results unless given: a second run resumes, a dry run counts it
+        const cacheFile = resolved.cache ?? join(o.out, 'judge-cache.sqlite');
+        const settings = {
+          ...resolved,
+          // a dry run reads the cache, never creates one
+          cache: o.dryRun && !existsSync(cacheFile) ? undefined : cacheFile,
+        };
         const interrupt = interruptSignal();
         const shown = renderProgress();
         const j = await openJudge(settings, {
@@ -279,7 +290,7 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
             ]);
           if (!r.complete)
             throw new PartialError(
-              `stopped at --max-calls after ${r.insertions.length} insertions; run again to resume from the cache`,
+              `stopped at --max-calls ${input.maxCalls} with ${r.insertions.length} insertions scored; run again to resume from the judge cache ${cacheFile}`,
               [],
             );
         } finally {

@@ -1,5 +1,5 @@
 /** `kfbench judge …` and `kfbench cache …`: try a judge by hand, inspect the cache. */
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { BadInputError, PartialError, UsageError } from '../errors.js';
 import { JudgeCache } from '../judge/cache.js';
 import { mergeJudgeCaches } from '../judge/cache-merge.js';
@@ -15,6 +15,8 @@ interface RawJudgeFlags {
   judge?: string;
   judgeUrl?: string[];
   config?: string;
+  judgeCache?: string;
+  /** Deprecated spelling of --judge-cache. */
   cache?: string;
   concurrency?: string;
   rpm?: string;
@@ -26,7 +28,8 @@ interface RawJudgeFlags {
   instructions?: string;
 }
 
-export function judgeOptions(cmd: Command): Command {
+/** The judge flags; `cacheDefault` names where the judge cache goes when none is given. */
+export function judgeOptions(cmd: Command, o: { cacheDefault?: string } = {}): Command {
   return cmd
     .option('--judge <spec>', JUDGE_FORMS)
     .option(
@@ -38,7 +41,11 @@ export function judgeOptions(cmd: Command): Command {
       '--config <file>',
       'JSON config: judge, judge_urls, concurrency, rpm, tpm, timeout_s, max_retries, max_side, temperature, max_tokens, cache',
     )
-    .option('--cache <file>', 'SQLite judge cache')
+    .option(
+      '--judge-cache <file>',
+      `SQLite judge cache${o.cacheDefault ? ` (default ${o.cacheDefault}; a second run resumes from it)` : ''}`,
+    )
+    .addOption(new Option('--cache <file>', 'deprecated: --judge-cache').hideHelp())
     .option('--concurrency <n>', 'requests in flight (default 16)')
     .option('--rpm <n>', 'at most n requests per minute, shared by every call of the process')
     .option('--tpm <n>', 'at most n tokens per minute (estimated before a call, corrected from its usage)')
@@ -54,7 +61,7 @@ export function judgeFlags(o: RawJudgeFlags): JudgeFlags {
     judge: o.judge,
     judgeUrl: o.judgeUrl,
     config: o.config,
-    cache: o.cache,
+    cache: o.judgeCache ?? deprecatedCache(o.cache),
     concurrency: int('--concurrency', o.concurrency, 1),
     rpm: o.rpm === undefined ? undefined : parseNumberFlag('--rpm', o.rpm, (n) => n > 0),
     tpm: o.tpm === undefined ? undefined : parseNumberFlag('--tpm', o.tpm, (n) => n > 0),
@@ -62,6 +69,15 @@ export function judgeFlags(o: RawJudgeFlags): JudgeFlags {
     maxRetries: int('--max-retries', o.maxRetries, 0),
     maxSide: int('--max-side', o.maxSide, 16),
   };
+}
+
+/** `--cache` where it meant the judge cache: still taken, with one line saying what replaces it. */
+function deprecatedCache(file: string | undefined): string | undefined {
+  if (file !== undefined)
+    process.stderr.write(
+      'warning: --cache is deprecated here: use --judge-cache FILE (the same judge cache)\n',
+    );
+  return file;
 }
 
 function instructionsFrom(o: RawJudgeFlags): string {

@@ -3,7 +3,7 @@
  * functions that do the work come in `impls` (the library's by default), so the parser can be
  * tested with fakes.
  */
-import { Command } from 'commander';
+import { Command, Help, type Option } from 'commander';
 import { resolveLayout } from '../hero/dataset/layout-map.js';
 import { registerCompass } from './compass.js';
 import { registerDemo } from './demo.js';
@@ -41,6 +41,11 @@ export function buildProgram(impls: CliImpls = LIBRARY): Command {
   registerServe(program);
   const walk = (cmd: Command, path: string[]) => {
     cmd.exitOverride();
+    // --help marks required options, as docs/cli.md does
+    cmd.configureHelp({
+      optionDescription: (opt: Option) =>
+        `${Help.prototype.optionDescription.call(cmd.createHelp(), opt)}${opt.mandatory ? ' (required)' : ''}`,
+    });
     cmd.configureOutput({
       outputError: (str, write) => write(`kfbench: ${str.replace(/^error: /, '').trim()}\n`),
     });

@@ -56,6 +56,9 @@ function seconds(ms: number): string {
 }
 
 const BAR = 20;
+/** An ETA is shown once this many items, and this share of the phase, are done. */
+const ETA_AFTER_ITEMS = 5;
+const ETA_AFTER_SHARE = 0.05;
 /** Least time between two redraws of the terminal line. */
 const REDRAW_MS = 100;
 
@@ -68,9 +71,12 @@ export function renderProgress(o: RenderOptions = {}): ProgressRenderer {
   let status = false; // a status line is drawn at the bottom (terminal only)
   let lastDraw = Number.NEGATIVE_INFINITY;
   const rate = (p: PhaseState) => (p.done * 1000) / Math.max(1, now() - p.t0);
+  // an ETA from the first few items is noise (warm-up, cache hits, one slow call): none until
+  // enough of the phase is done to say something
   const eta = (p: PhaseState) => {
     const r = rate(p);
-    return r > 0 && p.total > p.done ? seconds(((p.total - p.done) / r) * 1000) : '';
+    const enough = p.done >= Math.max(ETA_AFTER_ITEMS, Math.ceil(p.total * ETA_AFTER_SHARE));
+    return enough && r > 0 && p.total > p.done ? seconds(((p.total - p.done) / r) * 1000) : '';
   };
   /** On a terminal: every running phase on one line, rewritten in place. */
   const draw = (force: boolean) => {

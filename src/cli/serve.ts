@@ -36,7 +36,14 @@ export function registerServe(program: Command): void {
     .option('--cases <file>', 'Compass cases.jsonl (keyframe images relative to it)')
     .option('--videos <dir>', 'Compass videos: <model>/<case_id>__<prompt_mode>.mp4')
     .option('--compass-results <dir...>', '`compass score` / `compass evaluate` output folders')
-    .addOption(new Option('--port <n>', 'port (0 = any free port)').env('KFBENCH_PORT').default('8377'))
+    .addOption(
+      new Option(
+        '--port <n>',
+        'port (0 = any free port); without --port (or KFBENCH_PORT) the next free one after 8377 is taken',
+      )
+        .env('KFBENCH_PORT')
+        .default('8377'),
+    )
     .option(
       '--host <host>',
       'address to bind; anything but loopback exposes your files to the network',
@@ -49,7 +56,7 @@ export function registerServe(program: Command): void {
       'auto',
     )
     .option('--cache-dir <dir>', 'where extracted frames and proxies are cached', '.cache/kfbench-viewer')
-    .action(async (o: ServeFlags) => {
+    .action(async (o: ServeFlags, cmd: Command) => {
       if (!PROXY_MODES.includes(o.proxy as ProxyMode))
         throw new UsageError(`--proxy got "${o.proxy}"; use ${PROXY_MODES.join(', ')}`);
       const port = parseNumberFlag('--port', o.port, (n) => Number.isInteger(n) && n >= 0 && n < 65536);
@@ -79,7 +86,9 @@ export function registerServe(program: Command): void {
         process.stderr.write(
           `\nWARNING: kfbench serve is binding ${o.host}, not 127.0.0.1: anyone who can reach this machine can read the files under the folders you gave.\n\n`,
         );
-      const v = await startViewer(site, { host: o.host, port });
+      // a port the user chose is that port or an error; the default moves on to the next free one
+      const chosen = cmd.getOptionValueSource('port') !== 'default';
+      const v = await startViewer(site, { host: o.host, port, tries: chosen ? 1 : 20 });
       printLines([`kfbench viewer at ${v.url} (read-only; Ctrl-C to stop)`]);
       await new Promise<void>((done) => {
         const stop = () => {

@@ -8,7 +8,8 @@
  * come from the scan cache when it holds them, so scoring again with other metric constants
  * decodes nothing.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { runPool } from '../concurrency/pool.js';
 import type { Embedder } from '../embed/embedder.js';
 import { BadInputError } from '../errors.js';
@@ -61,6 +62,45 @@ export interface ScoreInput {
   signal?: AbortSignal | undefined;
   /** Phase `scan`: one item per expected video (a cache hit when its scan was kept; a failure when it does not decode). */
   onProgress?: OnProgress;
+}
+
+/**
+ * The videos folder before anything is read or written: a missing folder, an empty one, a requested
+ * model without a folder, or no video of any requested model for these cases and modes is bad input
+ * (a typo, not a model that generated nothing: scoring it would write an all-zero leaderboard).
+ */
+export function checkVideosFolder(
+  videos: string,
+  models: readonly string[],
+  cases: readonly Pick<LoadedCase, 'case_id'>[],
+  modes: readonly PromptMode[],
+): void {
+  const layout = '<model>/<case_id>__<prompt_mode>.mp4';
+  if (!existsSync(videos))
+    throw new BadInputError(`no such videos folder (expected ${layout})`, { file: videos });
+  if (!statSync(videos).isDirectory())
+    throw new BadInputError(`not a folder (--videos takes a folder of ${layout})`, { file: videos });
+  const entries = readdirSync(videos)
+    .filter((e) => !e.startsWith('.'))
+    .sort();
+  if (entries.length === 0)
+    throw new BadInputError(`the videos folder is empty (expected ${layout})`, { file: videos });
+  const absent = models.filter((m) => !existsSync(resolve(videos, m)));
+  if (absent.length) {
+    const held = entries.slice(0, 8).join(', ') + (entries.length > 8 ? ', …' : '');
+    throw new BadInputError(
+      `no folder for model${absent.length > 1 ? 's' : ''} ${absent.join(', ')} (the folder holds: ${held})`,
+      { file: videos },
+    );
+  }
+  const any = models.some((m) =>
+    cases.some((c) => modes.some((mode) => existsSync(videoPath(videos, m, c.case_id, mode)))),
+  );
+  if (!any && cases.length > 0)
+    throw new BadInputError(
+      `holds no video of ${models.join(', ')} for these ${cases.length} case(s) and mode(s) ${modes.join(', ')} (expected ${layout})`,
+      { file: videos },
+    );
 }
 
 type Outcome =

@@ -23,6 +23,13 @@ export interface CalibrationReport {
   at: { threshold: number; fpr: number; fnr: number };
   positives: { n: number; mean_cos: number; min_cos: number };
   negatives: { n: number; mean_cos: number; max_cos: number };
+  /**
+   * Lowest positive minus highest negative: > 0 when the pairs are cleanly separated (then every
+   * threshold in between has zero errors, and the EER threshold is merely its upper end).
+   */
+  margin: number;
+  /** The γ to use: the middle of the margin when separated, else the EER threshold. */
+  recommended: number;
 }
 
 export async function calibrateFromPairs(
@@ -45,11 +52,16 @@ export async function calibrateFromPairs(
     throw new BadInputError('needs at least one pair with label 1 and one with label 0', { file });
   const e = equalErrorRate(scored);
   const g = gamma ?? embedder.defaultThreshold ?? DINOV3_GAMMA;
+  const minPos = Math.min(...pos);
+  const maxNeg = Math.max(...neg);
+  const margin = minPos - maxNeg;
   return {
+    margin,
+    recommended: margin > 0 ? (minPos + maxNeg) / 2 : e.threshold,
     eer: e.eer,
     threshold: e.threshold,
     at: ratesAt(scored, g),
-    positives: { n: pos.length, mean_cos: mean(pos), min_cos: Math.min(...pos) },
-    negatives: { n: neg.length, mean_cos: mean(neg), max_cos: Math.max(...neg) },
+    positives: { n: pos.length, mean_cos: mean(pos), min_cos: minPos },
+    negatives: { n: neg.length, mean_cos: mean(neg), max_cos: maxNeg },
   };
 }

@@ -9,8 +9,9 @@
  * still" is the direct confident comparison; under `listwise`/`binary` F is above the bottom
  * `position` images. Every summary states the protocol, the questions asked per insertion and the
  * disagreement rate of the self-consistency checks the protocol makes.
- * Inputs are validated before any judge call; `--dry-run` spends nothing; `--max-calls` stops
- * launching insertions at a budget (in-flight ones finish) and the run is resumable from the cache.
+ * Inputs are validated before any judge call; `--dry-run` spends nothing; `--max-calls` is a hard
+ * ceiling on backend calls, counted before each call starts whatever the concurrency (an insertion
+ * the budget cuts short is not scored; what it asked is cached) and the run resumes from the cache.
  * Four steps, one function each: validate → plan → run → score (the last in score.ts).
  */
 import { existsSync } from 'node:fs';
@@ -26,7 +27,7 @@ import {
   insertIntoChain,
   listwiseQuestion,
 } from '../judge/insertion.js';
-import type { Judge } from '../judge/judge.js';
+import { CallBudgetSpent, type Judge } from '../judge/judge.js';
 import { pairQuestions } from '../judge/pairwise.js';
 import type { JudgeImage } from '../judge/types.js';
 import { type OnProgress, phaseReporter } from '../progress.js';
@@ -276,12 +277,15 @@ async function runInsertions(
   const { o } = x;
   const progress = phaseReporter(o.onProgress, 'evaluate', 'insertions');
   progress.start(tasks.length, `${x.protocol}, ${o.judge.name}`);
-  const budget = o.maxCalls;
+  // the budget is checked by the judge before each call starts (in flight ones count): a hard ceiling
+  // at any concurrency; insertions that need no new call (cache hits) still complete past it
+  const limits = { maxCalls: o.maxCalls };
+  let cutShort = 0;
   const pool = await runPool(
     tasks,
-    async (t, _i, signal): Promise<InsertionRecord> => {
+    async (t, _i, signal): Promise<InsertionRecord | undefined> => {
       const item = `${t.method} ${t.movie_id}#${t.frame} in ${t.chain.chain_id}`;
-      const judge = o.judge.withSignal(signal);
+      const judge = o.judge.withSignal(signal, limits);
       const chain = await x.chainImages(t.movie_id, t.chain);
       let out: InsertionOutcome;
       try {
@@ -294,6 +298,10 @@ async function runInsertions(
           x.settings,
         );
       } catch (e) {
+        if (e instanceof CallBudgetSpent) {
+          cutShort++;
+          return undefined;
+        }
         progress.failed(item, (e as Error).message);
         throw e;
       }
@@ -327,12 +335,11 @@ async function runInsertions(
       // images while others wait on the judge
       concurrency: 2 * (o.concurrency ?? 8),
       signal: o.signal,
-      ...(budget !== undefined ? { canStart: () => o.judge.stats.calls < budget } : {}),
     },
   );
   progress.finish();
   const insertions = pool.results.filter((r): r is InsertionRecord => !!r);
-  return { insertions, complete: !pool.stopped && insertions.length === tasks.length };
+  return { insertions, complete: cutShort === 0 && insertions.length === tasks.length };
 }
 
 export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {

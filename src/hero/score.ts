@@ -193,10 +193,13 @@ export function scoreInsertions(
   const otherReaders = new Map<string, string[]>();
   for (const r of official)
     if (r.reader !== c.reader) otherReaders.set(r.reader, [...(otherReaders.get(r.reader) ?? []), r.method]);
-  for (const [reader, ms] of otherReaders)
+  for (const [reader, ms] of otherReaders) {
+    // with --rescore-official every such row has a "(rescored)" twin scored by this reader: no advice to give
+    const rescored = ms.every((m) => c.methods.includes(`${m} (rescored)`));
     warnings.push(
-      `official row${ms.length > 1 ? 's' : ''} ${ms.join(', ')} ${ms.length > 1 ? 'were' : 'was'} scored by ${reader}, not ${c.reader}: frame-level scores are not comparable across readers (use --rescore-official)`,
+      `official row${ms.length > 1 ? 's' : ''} ${ms.join(', ')} ${ms.length > 1 ? 'were' : 'was'} scored by ${reader}, not ${c.reader}: frame-level scores are not comparable across readers (${rescored ? `compare the "(rescored)" row${ms.length > 1 ? 's' : ''}, scored by ${c.reader}` : 'use --rescore-official'})`,
     );
+  }
   return {
     summary: {
       reader: c.reader,

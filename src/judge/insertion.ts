@@ -17,7 +17,7 @@
  * position for listwise and binary (F is above the bottom `position` images).
  */
 import { z } from 'zod';
-import type { Judge } from './judge.js';
+import { askAll, type Judge } from './judge.js';
 import { comparePair, type PairOutcome } from './pairwise.js';
 import { loadTemplate, render } from './prompts.js';
 import type { JudgeImage } from './types.js';
@@ -94,8 +94,9 @@ export async function insertIntoChain(
   if (n === 0) throw new Error('a chain needs at least one image');
   if (protocol === 'listwise') {
     const orders: ChainOrder[] = settings.bothOrders ? ['best-first', 'worst-first'] : ['best-first'];
-    const vs = await Promise.all(
-      orders.map((order) => judge.ask(listwiseQuestion(candidate, chain, instructions, order))),
+    const vs = await askAll(
+      judge,
+      orders.map((order) => listwiseQuestion(candidate, chain, instructions, order)),
     );
     const answers: ListwiseAnswer[] = vs.map((v, k) => ({
       order: orders[k]!,

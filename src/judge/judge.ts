@@ -55,6 +55,20 @@ export class CallBudgetSpent extends KfbenchError {
   }
 }
 
+/**
+ * Every question asked at once; waits until all have settled before throwing the first error, so no
+ * call is left running behind a failed (or budget-stopped) sibling and its answer is cached.
+ */
+export async function askAll<S extends z.ZodType>(
+  judge: Judge,
+  questions: readonly Question<S>[],
+): Promise<Verdict<z.output<S>>[]> {
+  const settled = await Promise.allSettled(questions.map((q) => judge.ask(q)));
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<Verdict<z.output<S>>>).value);
+}
+
 export type JudgeEvent = { type: 'answer'; cached: boolean; unresolved: boolean };
 
 export class Judge {

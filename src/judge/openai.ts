@@ -163,7 +163,13 @@ export class OpenAiBackend implements JudgeBackend {
             max_tokens: req.sampling.max_tokens,
             ...(req.sampling.seed === undefined ? {} : { seed: req.sampling.seed }),
           },
-          { timeout: this.o.timeoutMs, maxRetries: 0, ...(signal ? { signal } : {}) },
+          // a signal of this request's own: the client adds an abort listener to the signal it gets, and
+          // every call in flight on the caller's one (Ctrl-C's) would pass Node's listener limit
+          {
+            timeout: this.o.timeoutMs,
+            maxRetries: 0,
+            ...(signal ? { signal: AbortSignal.any([signal]) } : {}),
+          },
         );
         this.pool.succeeded(ep);
         ticket.settle((c.usage?.prompt_tokens ?? 0) + (c.usage?.completion_tokens ?? 0) || estimate);

@@ -8,11 +8,12 @@
  * sampling seed (for backends that take one).
  */
 import { z } from 'zod';
-import type { Judge } from './judge.js';
+import { askAll, type Judge } from './judge.js';
 import { loadTemplate, render } from './prompts.js';
-import type { JudgeImage } from './types.js';
+import type { JudgeImage, Verdict } from './types.js';
 
 export const PairAnswer = z.object({ winner: z.enum(['A', 'B']), reason: z.string().optional() });
+type PairAnswer = z.output<typeof PairAnswer>;
 
 export interface PlacementVerdict {
   placement: 'first-shown-first' | 'second-shown-first';
@@ -65,7 +66,7 @@ export async function comparePair(
 ): Promise<PairOutcome> {
   const relabel = !!opts.relabel;
   const [q1, q2] = pairQuestions(a, b, instructions, relabel, opts.seed);
-  const [v1, v2] = await Promise.all([judge.ask(q1), judge.ask(q2)]);
+  const [v1, v2] = (await askAll(judge, [q1, q2])) as [Verdict<PairAnswer>, Verdict<PairAnswer>];
   const pv = (v: typeof v1, placement: PlacementVerdict['placement']): PlacementVerdict => ({
     placement,
     winner: v.answer?.winner ?? null,

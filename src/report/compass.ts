@@ -6,7 +6,7 @@ import { METRICS } from '../compass/response/report.js';
 import type { ResponseSummary } from '../compass/score.js';
 import type { SensitivityResult } from '../compass/sensitivity.js';
 import { csvCell, esc, mdText } from './escape.js';
-import { textTable } from './table.js';
+import { levelEntries, textTable } from './table.js';
 
 const f3 = (x: number) => x.toFixed(3);
 
@@ -135,7 +135,7 @@ export function leaderboardText(lb: Leaderboard): string {
     ...checklistSizeLines(lb),
   ];
   for (const [f, levels] of Object.entries(lb.by))
-    for (const [level, models] of Object.entries(levels))
+    for (const [level, models] of levelEntries(levels))
       out.push('', `${f} = ${level}`, ...textTable(HEAD, rowsOf(models)));
   return out.join('\n');
 }
@@ -177,7 +177,7 @@ export function leaderboardCsv(lb: Leaderboard): string {
   const rows = [
     ...lb.models.map((m) => line('all', '', m)),
     ...Object.entries(lb.by).flatMap(([f, levels]) =>
-      Object.entries(levels).flatMap(([l, ms]) => ms.map((m) => line(f, l, m))),
+      levelEntries(levels).flatMap(([l, ms]) => ms.map((m) => line(f, l, m))),
     ),
   ];
   return `${[head.join(','), ...rows].join('\n')}\n`;
@@ -200,7 +200,7 @@ export function leaderboardMarkdown(lb: Leaderboard): string {
     ...[...belowRateLines(lb.models), ...checklistSizeLines(lb)].flatMap((l) => ['', mdText(l)]),
   ];
   for (const [f, levels] of Object.entries(lb.by))
-    for (const [level, models] of Object.entries(levels))
+    for (const [level, models] of levelEntries(levels))
       out.push('', `## ${mdText(f)} = ${mdText(level)}`, '', ...table(models));
   return `${out.join('\n')}\n`;
 }
@@ -226,7 +226,7 @@ export function leaderboardHtml(lb: Leaderboard): string {
       .join('')}</table>`;
   const sections = Object.entries(lb.by)
     .flatMap(([f, levels]) =>
-      Object.entries(levels).map(([l, ms]) => `<h2>${esc(f)} = ${esc(l)}</h2>${table(ms)}`),
+      levelEntries(levels).map(([l, ms]) => `<h2>${esc(f)} = ${esc(l)}</h2>${table(ms)}`),
     )
     .join('');
   return `<!doctype html><html><head><meta charset="utf-8"><title>Compass leaderboard</title><style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}</style></head><body><h1>Compass leaderboard</h1><p>Judge ${esc(lb.judge)}, embedder ${esc(lb.embedder)}${lb.segmenter ? `, segmenter ${esc(lb.segmenter)}` : ''}, ${lb.runs} run(s); ${esc(missingRule(lb))}.</p><p>${esc(rankedByLine(lb))}.</p><svg width="${W}" height="${20 + lb.models.length * 28}" font-size="12">${bars}</svg>${table(lb.models)}${sections}</body></html>\n`;

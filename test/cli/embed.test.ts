@@ -58,12 +58,27 @@ describe('kfbench embed', () => {
     ]);
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
-    expect(Object.keys(j).sort()).toEqual(['at', 'eer', 'negatives', 'positives', 'threshold']);
+    expect(Object.keys(j).sort()).toEqual([
+      'at',
+      'eer',
+      'margin',
+      'negatives',
+      'positives',
+      'recommended',
+      'threshold',
+    ]);
     expect(j.positives.n).toBe(5);
     expect(j.negatives.n).toBe(5);
     expect(j.at.threshold).toBe(0.8);
     expect(j.positives.min_cos).toBeGreaterThan(j.negatives.max_cos); // these fixtures separate cleanly
     expect(j.eer).toBe(0);
+    // cleanly separated: the EER threshold is the lowest positive; the γ to use is the middle of the gap
+    expect(j.margin).toBeCloseTo(j.positives.min_cos - j.negatives.max_cos, 12);
+    expect(j.recommended).toBeCloseTo((j.positives.min_cos + j.negatives.max_cos) / 2, 12);
+    const text = await runCli(['embed', 'calibrate', '--pairs', join(EMB, 'pairs.jsonl'), '--cache', cache]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain(`separated: a margin of ${j.margin.toFixed(4)}`);
+    expect(text.stdout).toContain(`use γ = ${j.recommended.toFixed(4)} (the middle of the margin)`);
   });
 
   it.each([

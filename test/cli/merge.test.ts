@@ -93,11 +93,11 @@ describe('kfbench merge compass', () => {
       ok(['compass', 'score', ...common(out), '--model', 'faithful', 'cut', '--modes', 'minimal', ...extra]);
     await score(outs[0]!);
     // the shards read the unsharded run's scans (the scan cache is keyed by content): only the merge is under test
-    const scans = join(outs[0]!, 'scan-cache.sqlite');
+    const scans = join(dir, 'score', '.cache', 'kfbench', 'scan-cache.sqlite');
     // one shard with other decoder threads: how fast a scan is made is not a setting that must match
     const threads = (k: number) => (k === 2 ? ['--decode-threads', '1'] : []);
     await Promise.all(
-      [1, 2, 3].map((k) => score(outs[k]!, '--shard', `${k}/3`, '--cache', scans, ...threads(k))),
+      [1, 2, 3].map((k) => score(outs[k]!, '--shard', `${k}/3`, '--scan-cache', scans, ...threads(k))),
     );
     const merged = join(dir, 'score', 'merged');
     await ok(['merge', 'compass', ...outs.slice(1).reverse(), '--out', merged]);

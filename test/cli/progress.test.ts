@@ -35,9 +35,9 @@ describe('renderProgress off a terminal (a log file)', () => {
     c.tick(4000);
     p.retry('d', 1, 'HTTP 503');
     p.done('d');
-    // 4 of 10 in 5 s: 0.8/s, 6 left → ETA 8 s; the cache hit and the retry are counted
+    // 4 of 10 in 5 s: 0.8/s; too few items for an ETA; the cache hit and the retry are counted
     expect(c.lines()[1]).toBe(
-      'evaluate: 4/10 insertions (40 %), 0.8/s, ETA 8 s; 1 cached, 1 retry (last: d: HTTP 503)',
+      'evaluate: 4/10 insertions (40 %), 0.8/s; 1 cached, 1 retry (last: d: HTTP 503)',
     );
     p.failed('e', 'the judge never answered');
     expect(c.lines()[2]).toBe('evaluate: FAILED e: the judge never answered');
@@ -48,6 +48,20 @@ describe('renderProgress off a terminal (a log file)', () => {
     expect(c.lines().at(-1)).toBe(
       'evaluate: finished 9/10 insertions in 10 s (1 cached, 1 retry (last: d: HTTP 503), 1 failed)',
     );
+  });
+
+  it('no ETA from the first items of a long phase (it would be noise); one once enough are done', () => {
+    const c = capture(false);
+    const p = phaseReporter(c.r.onProgress, 'judge', 'videos');
+    p.start(1000);
+    c.tick(30_000);
+    p.done('slow first one'); // 1 in 30 s would say "ETA 499 min"
+    expect(c.lines()[1]).toBe('judge: 1/1000 videos (0 %), 0.0/s');
+    for (let i = 0; i < 49; i++) p.done(`v${i}`);
+    c.tick(20_000);
+    p.done('v50');
+    // 51 of 1000 in 50 s: over 5 % done, an ETA
+    expect(c.lines()[2]).toMatch(/^judge: 51\/1000 videos \(5 %\), 1\.0\/s, ETA 15 min \d+ s$/);
   });
 
   it('a phase that finishes every item prints its last count at once; events of an unknown phase are ignored', () => {
@@ -85,7 +99,7 @@ describe('renderProgress on a terminal', () => {
     expect(t).toContain('\r\u001b[2Krebuild [░░░░░░░░░░░░░░░░░░░░] 0/4 frames\r');
     expect(t).toContain('\r\u001b[2Krebuild: FAILED film-b: ffmpeg exited 1\n');
     expect(t).toContain('\r\u001b[2Krebuild: finished 1/4 frames in 2 s (1 failed)\n');
-    expect(t).toMatch(/rebuild \[█████░+\] 1\/4 frames \| ETA 3 s \| film-a/); // one in 1 s: three more in 3 s
+    expect(t).toMatch(/rebuild \[█████░+\] 1\/4 frames \| film-a/); // one item: too few for an ETA
     expect(t.endsWith('\n')).toBe(true); // the terminal is left on a fresh line
   });
 });

@@ -395,6 +395,9 @@ describe('hero evaluate against the emulator over HTTP', () => {
     expect(s.warnings.join(' ')).toMatch(
       /official row uniform was scored by Qwen3\.6-27B, not openai:kfbench-emulator/,
     );
+    // it was rescored: the warning points at the rescored row, not at the flag already given
+    expect(s.warnings.join(' ')).not.toContain('use --rescore-official');
+    expect(s.warnings.join(' ')).toContain('compare the "(rescored)" row');
   });
 
   it('the HTML report escapes what it renders', () => {

@@ -132,9 +132,11 @@ export async function casePage(
 ${withRow.length ? timeline(site, view, c, withRow[0]!.responses.get(key)) : timeline(site, view, c, undefined)}
 ${withRow.map((r) => {
   const row = r.responses.get(key)!;
+  // "no evaluation, run compass evaluate" only when no folder shown holds one for this video
+  const evaluated = withRow.some((x) => x.evaluations.has(key));
   return html`<section class="result" data-results="${r.label}"><h2>Keyframe response <span class="meta">${r.label} · γ ${row.gamma} · KF fidelity ${f3(row.groups.keyframe_fidelity)} · temporal org. ${f3(row.groups.temporal_organization)}</span></h2>
 ${keyframeTable(site, view, c, row, abs)}
-<h2>Video quality checklist</h2>${checklistSection(r, c, sel.mode, sel.model)}</section>`;
+${r.evaluations.has(key) || !evaluated ? html`<h2>Video quality checklist</h2>${checklistSection(r, c, sel.mode, sel.model)}` : ''}</section>`;
 })}`;
   }
   const body = html`<h1>${title}</h1>

@@ -5,6 +5,7 @@ import { METRICS } from '../../compass/response/report.js';
 import type { ResponseSummary, SummaryCell } from '../../compass/score.js';
 import type { MethodSummary } from '../../hero/results.js';
 import { byScore } from '../../report/hero.js';
+import { levelEntries } from '../../report/table.js';
 import { bootstrap } from '../../stats/bootstrap.js';
 import { mean } from '../../stats/mean.js';
 import { barChart } from '../chart.js';
@@ -66,20 +67,21 @@ function caseBars(
   });
 }
 
-function cellRow(label: string, c: SummaryCell): Html {
-  return html`<tr data-model="${label}"><th>${label}</th><td>${c.n}</td>${METRICS.map((k) => html`<td>${f3(c.metrics[k])}</td>`)}<td>${f3(c.groups.keyframe_fidelity)}</td><td>${f3(c.groups.temporal_organization)}</td></tr>`;
+function cellRow(label: string, c: SummaryCell, coverage?: { present: number; expected: number }): Html {
+  return html`<tr data-model="${label}"><th>${label}</th><td>${c.n}</td>${coverage ? html`<td class="coverage">${coverage.present}/${coverage.expected}</td>` : ''}${METRICS.map((k) => html`<td>${f3(c.metrics[k])}</td>`)}<td>${f3(c.groups.keyframe_fidelity)}</td><td>${f3(c.groups.temporal_organization)}</td></tr>`;
 }
 
 function responseTables(s: ResponseSummary): Html {
   const models = Object.keys(s.models).sort();
   const head = html`<thead><tr><th>model</th><th>videos</th>${METRICS.map((m) => html`<th>${m}</th>`)}<th>KF fidelity</th><th>temporal org.</th></tr></thead>`;
+  const allHead = html`<thead><tr><th>model</th><th>videos</th><th>coverage</th>${METRICS.map((m) => html`<th>${m}</th>`)}<th>KF fidelity</th><th>temporal org.</th></tr></thead>`;
   const factors = [
     ['keyframes', 'by_keyframes'],
     ['structure', 'by_structure'],
     ['prompt mode', 'by_prompt_mode'],
     ['conditioning', 'by_conditioning'],
   ] as const;
-  return html`<table class="scores compass-scores">${head}<tbody>${models.map((m) => cellRow(m, s.models[m]!.all))}</tbody></table>
+  return html`<h4 class="table-title">Keyframe response: the six metrics (compass score)</h4><table class="scores compass-scores">${allHead}<tbody>${models.map((m) => cellRow(m, s.models[m]!.all, s.models[m]!.coverage))}</tbody></table>
 ${factors.map(([label, key]) => {
   const levels = [...new Set(models.flatMap((m) => Object.keys(s.models[m]![key] ?? {})))].sort();
   return html`<details class="factor"><summary>by ${label}</summary>${levels.map(
@@ -92,16 +94,21 @@ ${factors.map(([label, key]) => {
 })}`;
 }
 
+/** "± sd" over runs: a dash for a single run (no spread to measure), with the number of runs. */
+function sdCell(m: Leaderboard['models'][number]): Html {
+  return m.runs > 1
+    ? html`<td class="sd">${f3(m.overall_sd)} (${m.runs} runs)</td>`
+    : html`<td class="sd">– (1 run)</td>`;
+}
+
 function qualityTables(lb: Leaderboard): Html {
-  const head = html`<thead><tr><th>model</th><th>Overall</th><th>± sd (runs)</th><th>cases</th>${OVERALL_GROUPS.map((g) => html`<th>${GROUP_LABEL[g] ?? g}</th>`)}<th>flagged</th></tr></thead>`;
+  const head = html`<thead><tr><th>model</th><th>Overall</th><th>± sd (runs)</th><th>cases</th><th>coverage</th>${OVERALL_GROUPS.map((g) => html`<th>${GROUP_LABEL[g] ?? g}</th>`)}<th>flagged</th></tr></thead>`;
   const row = (m: Leaderboard['models'][number]) =>
-    html`<tr data-model="${m.model}"><th>${m.model}</th><td>${f3(m.overall)}</td><td>${f3(m.overall_sd)}</td><td>${m.cases}</td>${OVERALL_GROUPS.map((g) => html`<td>${f3(m.groups[g])}</td>`)}<td>${m.flagged.join(', ')}</td></tr>`;
-  return html`<table class="scores quality-scores">${head}<tbody>${lb.models.map(row)}</tbody></table>
+    html`<tr data-model="${m.model}"><th>${m.model}</th><td>${f3(m.overall)}</td>${sdCell(m)}<td>${m.cases}</td><td class="coverage">${m.coverage.present}/${m.coverage.expected}</td>${OVERALL_GROUPS.map((g) => html`<td>${f3(m.groups[g])}</td>`)}<td>${m.flagged.join(', ')}</td></tr>`;
+  return html`<h4 class="table-title">Overall and the quality groups (compass evaluate)</h4><table class="scores quality-scores">${head}<tbody>${lb.models.map(row)}</tbody></table>
 ${Object.entries(lb.by ?? {}).map(
   ([factor, levels]) =>
-    html`<details class="factor"><summary>by ${factor.replace('_', ' ')}</summary>${Object.entries(
-      levels,
-    ).map(
+    html`<details class="factor"><summary>by ${factor.replace('_', ' ')}</summary>${levelEntries(levels).map(
       ([l, rows]) =>
         html`<h4>${factor.replace('_', ' ')} = ${l}</h4><table class="scores">${head}<tbody>${rows.map(row)}</tbody></table>`,
     )}</details>`,
@@ -134,9 +141,19 @@ function compassBoard(r: CompassResults): Html {
       html`<div><h4>${GROUP_LABEL[g]}</h4>${barChart(bars, { label: `Compass ${GROUP_LABEL[g]} per model, ${r.label}`, width: 520 })}</div>`,
     );
   }
+  // every video that is not scored, per model, as the command line lists them
+  const notScored = new Map<string, string[]>();
+  for (const x of rows)
+    if ((x.status ?? 'scored') !== 'scored')
+      notScored.set(x.model, [
+        ...(notScored.get(x.model) ?? []),
+        `${x.case_id}__${x.prompt_mode} (${x.status})`,
+      ]);
+  const segmenter = r.leaderboard?.segmenter ?? r.summary?.segmenter;
   return html`<section class="board" data-results="${r.label}"><h3>${r.label}</h3>
-<p class="meta">${r.summary ? html`embedder <code>${r.summary.embedder}</code>, γ = ${r.summary.gamma}` : ''}${r.leaderboard ? html` · judge <code>${r.leaderboard.judge}</code>, ${r.leaderboard.runs} run(s)` : html` · keyframe response only (no <code>leaderboard.json</code>: run <code>npx kfbench compass evaluate</code> for video quality)`} · whiskers: 95 % bootstrap interval over cases</p>
+<p class="meta">${segmenter ? html`segmenter <code class="segmenter">${segmenter}</code> · ` : ''}${r.summary ? html`embedder <code>${r.summary.embedder}</code>, γ = ${r.summary.gamma}` : ''}${r.leaderboard ? html` · judge <code>${r.leaderboard.judge}</code>, ${r.leaderboard.runs} run(s)` : html` · keyframe response only (no <code>leaderboard.json</code>: run <code>npx kfbench compass evaluate</code> for video quality)`} · whiskers: 95 % bootstrap interval over cases</p>
 <div class="charts">${charts}</div>
+${notScored.size ? html`<ul class="not-scored">${[...notScored].sort(([a], [b]) => a.localeCompare(b)).map(([m, vs]) => html`<li data-model="${m}"><b>${m}</b>: ${vs.length} video(s) not scored (0 on every metric): ${vs.join(', ')}</li>`)}</ul>` : ''}
 ${r.leaderboard ? qualityTables(r.leaderboard) : ''}
 ${r.summary ? responseTables(r.summary) : ''}
 </section>`;

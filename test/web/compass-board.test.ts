@@ -1,0 +1,133 @@
+/// <reference lib="dom" />
+/**
+ * The viewer's Compass section says what the command line says (Debian's Chromium through
+ * playwright-core): the segmenter, coverage and the videos not scored per model, a heading over each
+ * table, "–" for the spread of a single run; and a case page offers "run compass evaluate" only when
+ * no folder shown holds that video's evaluation.
+ */
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
+import { loadViewerData } from '../../src/web/data.js';
+import { MediaCache } from '../../src/web/media.js';
+import { type RunningViewer, startViewer } from '../../src/web/server.js';
+import { pageHref, Site } from '../../src/web/site.js';
+import { launchChromium } from '../support/browser.js';
+import { runCli } from '../support/cli.js';
+import { oneCaseFile, sharedMiniCompass } from '../support/mini-compass.js';
+import { tempDir } from '../support/paths.js';
+
+let emu: Emulator;
+let browser: Browser;
+let viewer: RunningViewer;
+let dir = '';
+
+beforeAll(async () => {
+  const p = await sharedMiniCompass();
+  emu = await startEmulator();
+  dir = tempDir('kfbench-compass-board-');
+  const cases = oneCaseFile(p, 'ot-03', dir);
+  // faithful has both prompt modes; cut lacks its segment_specific video
+  for (const [model, modes] of [
+    ['faithful', ['minimal', 'segment_specific']],
+    ['cut', ['minimal']],
+  ] as const) {
+    mkdirSync(join(dir, 'videos', model), { recursive: true });
+    for (const mode of modes)
+      copyFileSync(
+        join(p.videos, model, `ot-03__${mode}.mp4`),
+        join(dir, 'videos', model, `ot-03__${mode}.mp4`),
+      );
+  }
+  const common = ['--cases', cases, '--videos', join(dir, 'videos'), '--model', 'faithful', 'cut'];
+  const score = await runCli(['compass', 'score', ...common, '--out', join(dir, 'score')]);
+  expect(score.code, score.stderr).toBe(5); // cut's missing video
+  const evaluate = await runCli([
+    ...['compass', 'evaluate', ...common, '--out', join(dir, 'eval'), '--segmenter', 'pixel'],
+    ...['--judge', `openai:kfbench-emulator@${emu.url}`],
+  ]);
+  expect(evaluate.code, evaluate.stderr).toBe(5);
+  const data = await loadViewerData({
+    cases,
+    videos: join(dir, 'videos'),
+    compassResults: [join(dir, 'score'), join(dir, 'eval')],
+  });
+  viewer = await startViewer(new Site(data, new MediaCache(join(dir, 'cache'), 'never')));
+  browser = await launchChromium();
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await viewer?.close();
+  await emu?.close();
+});
+
+async function open(name: string, width = 1400): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  await page.goto(viewer.url + pageHref(name));
+  await page.waitForLoadState('networkidle');
+  return page;
+}
+
+describe('the Compass section of the viewer', () => {
+  it('names the segmenter, shows coverage and the videos not scored, a heading per table, "–" for one run', async () => {
+    const page = await open('index.html');
+    const boards = page.locator('#compass section.board');
+    expect(await boards.count()).toBe(2);
+    for (let i = 0; i < 2; i++) {
+      const board = boards.nth(i);
+      expect(await board.locator('.meta code.segmenter').innerText()).toBe('pixel');
+      // cut lacks one of its two videos: named, and its coverage 1/2
+      const li = board.locator('ul.not-scored li[data-model="cut"]');
+      expect(await li.innerText()).toContain('ot-03__segment_specific (missing)');
+      expect(await board.locator('table.compass-scores tr[data-model="cut"] td.coverage').innerText()).toBe(
+        '1/2',
+      );
+      expect(
+        await board.locator('table.compass-scores tr[data-model="faithful"] td.coverage').innerText(),
+      ).toBe('2/2');
+    }
+    const evalBoard = boards.nth(1);
+    // every table of the board has a heading right above it
+    const titles = await evalBoard.locator('h4.table-title').allInnerTexts();
+    expect(titles).toEqual([
+      'Overall and the quality groups (compass evaluate)',
+      'Keyframe response: the six metrics (compass score)',
+    ]);
+    const quality = evalBoard.locator('table.quality-scores').first();
+    expect(await quality.locator('tr[data-model="faithful"] td.sd').innerText()).toBe('– (1 run)');
+    expect(await quality.locator('tr[data-model="cut"] td.coverage').innerText()).toBe('1/2');
+    expect(await page.locator('text=0.000 (').count()).toBe(0);
+    await page.close();
+  });
+
+  it('a case page says "run compass evaluate" only when no folder shown has that evaluation', async () => {
+    const page = await open('case-ot-03~minimal~faithful.html');
+    const text = await page.locator('body').innerText();
+    expect(text).not.toContain('No video-quality evaluation');
+    expect(await page.locator('h2', { hasText: 'Video quality checklist' }).count()).toBe(1);
+    await page.close();
+  });
+
+  it("a case page at 1280 px: every keyframe caption is shown whole (none cut to 'targe…')", async () => {
+    const page = await open('case-ot-03~minimal~faithful.html', 1280);
+    const caps = page.locator('.kf-strip .kf .cap');
+    expect(await caps.count()).toBeGreaterThan(0);
+    const cut = await caps.evaluateAll((els) =>
+      els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent),
+    );
+    expect(cut).toEqual([]);
+    for (const t of await caps.allInnerTexts()) expect(t).toMatch(/target \d+\.\d s/);
+    // nothing wider than the window
+    const wide = await page.evaluate(() =>
+      [...document.querySelectorAll('body *')]
+        .filter((e) => e.getBoundingClientRect().right > 1281)
+        .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`)
+        .slice(0, 3),
+    );
+    expect(wide).toEqual([]);
+    await page.close();
+  });
+});
