@@ -19,7 +19,8 @@ import { gridFiles } from '../media/grid.js';
 import { probe } from '../media/video.js';
 import { compassTable, sensitivityLines } from '../report/compass.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
-import { parseShard, writeShardRecord } from '../store/shards.js';
+import { writeOutputFolder } from '../store/out-folder.js';
+import { parseShard, writeOutputsRecord, writeShardRecord } from '../store/shards.js';
 import {
   type FolderFlags,
   folderFlags,
@@ -192,12 +193,17 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
   ).action(async (o: FolderFlags) => {
     const out = resolve(o.out);
     const { run, wall_s, embedder, record } = await runFolder(o, impls);
-    const summary = await writeResponseRun(out, run, o.model, {
-      embedder: embedder.id,
-      wall_s,
-      missing: missingPolicy(o.missing),
+    // written beside --out and moved into place: a failure leaves --out as it was
+    const summary = await writeOutputFolder(out, async (stage) => {
+      const sum = await writeResponseRun(stage, run, o.model, {
+        embedder: embedder.id,
+        wall_s,
+        missing: missingPolicy(o.missing),
+      });
+      await writeShardRecord(stage, record);
+      await writeOutputsRecord(stage, 'case_id');
+      return sum;
     });
-    await writeShardRecord(out, record);
     printLines([
       compassTable(summary),
       `${run.scanned} videos scanned, ${run.cached} from the scan cache; results in ${out}`,

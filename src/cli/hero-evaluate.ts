@@ -10,7 +10,8 @@ import { DISAGREEMENT_RULES, INSERTION_PROTOCOLS } from '../judge/insertion.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { heroTable } from '../report/hero.js';
 import { writeEvaluation } from '../report/hero-outputs.js';
-import { writeShardRecord } from '../store/shards.js';
+import { placed, writeOutputFolder } from '../store/out-folder.js';
+import { writeOutputsRecord, writeShardRecord } from '../store/shards.js';
 import type { CliImpls } from './impls.js';
 import { interruptSignal } from './interrupt.js';
 import { judgeFlags, judgeOptions } from './judge.js';
@@ -241,17 +242,18 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
             complete: r.complete,
             wall_ms: Date.now() - t0,
           };
-          const files = await writeEvaluation(o.out, r, run, o.track);
-          files.push(
-            await writeShardRecord(
-              o.out,
-              await heroShardRecord(
-                { ...input, data: resolve(o.data), track: resolve(o.track) },
-                r,
-                judgeIdentity(j.judge.name, settings),
-              ),
-            ),
+          const record = await heroShardRecord(
+            { ...input, data: resolve(o.data), track: resolve(o.track) },
+            r,
+            judgeIdentity(j.judge.name, settings),
           );
+          // written beside --out and moved into place: a failure leaves --out as it was
+          const files = await writeOutputFolder(o.out, async (stage) => {
+            const fs = await writeEvaluation(stage, r, run, o.track);
+            fs.push(await writeShardRecord(stage, record));
+            await writeOutputsRecord(stage, 'movie_id');
+            return fs.map((f) => placed(stage, o.out, f));
+          });
           if (o.json) printJson(r.summary);
           else
             printLines([

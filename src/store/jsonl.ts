@@ -11,6 +11,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { z } from 'zod';
 import { BadInputError, isKfbenchError } from '../errors.js';
+import { environmentError } from './fs-errors.js';
 import { MAX_LINE_BYTES, mib, readTextFile } from './limits.js';
 import { openZstd, writeZstd } from './zstd.js';
 
@@ -129,7 +130,11 @@ export async function writeJsonl(
   file: string,
   rows: Iterable<unknown> | AsyncIterable<unknown>,
 ): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
+  try {
+    await mkdir(dirname(file), { recursive: true });
+  } catch (e) {
+    throw environmentError(e, dirname(file), 'cannot make the folder');
+  }
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
     const lines = Readable.from(
@@ -142,7 +147,7 @@ export async function writeJsonl(
     await rename(tmp, file);
   } catch (e) {
     await rm(tmp, { force: true });
-    throw e;
+    throw environmentError(e, file);
   }
 }
 
