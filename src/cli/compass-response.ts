@@ -1,7 +1,7 @@
 /** `kfbench compass validate | response | score | sensitivity | grid | prompts`: cases and keyframe response. */
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { caseStats, loadCases, PROMPT_MODES } from '../compass/cases.js';
+import { caseStats, checkKeyframeImages, loadCases, PROMPT_MODES } from '../compass/cases.js';
 import { compassShardRecord, selectCases } from '../compass/merge.js';
 import { writeResponseRun } from '../compass/outputs.js';
 import { generationPrompt } from '../compass/prompts.js';
@@ -128,11 +128,15 @@ async function runFolder(o: FolderFlags, impls: CliImpls) {
 export function registerCompassResponse(compass: Command, impls: CliImpls): void {
   compass
     .command('validate')
-    .description('check a cases.jsonl line by line (shape, counts, targets, shots, images, ids)')
+    .description(
+      'check a cases.jsonl line by line (shape, counts, targets, shots, ids) and decode every keyframe image',
+    )
     .requiredOption('--cases <file>', 'cases.jsonl')
     .option('--json', 'print JSON')
     .action(async (o: { cases: string; json?: boolean }) => {
-      const r = caseStats(await loadCases(o.cases));
+      const cases = await loadCases(o.cases);
+      await checkKeyframeImages(cases);
+      const r = caseStats(cases);
       if (o.json) printJson(r);
       else
         printLines([

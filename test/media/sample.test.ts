@@ -16,7 +16,15 @@ describe('media sample output', () => {
     // an output folder that was not there is not made (nor anything staged beside it)
     const parent = tempDir();
     const fresh = join(parent, 'frames');
-    const again = await runCli(['media', 'sample', media('truncated-data.mp4'), '--fps', '4', '--out', fresh]);
+    const again = await runCli([
+      'media',
+      'sample',
+      media('truncated-data.mp4'),
+      '--fps',
+      '4',
+      '--out',
+      fresh,
+    ]);
     expect(again.code).toBe(3);
     expect(readdirSync(parent)).toEqual([]);
   });
