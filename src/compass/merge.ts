@@ -96,13 +96,15 @@ export async function mergeCompass(dirs: readonly string[]): Promise<MergedCompa
   const kind = folders[0]!.record.kind;
   if (kind === 'hero evaluate')
     throw new BadInputError(`${folders[0]!.dir} holds a hero evaluate result: use kfbench merge hero`);
-  const rowFiles =
-    kind === 'compass evaluate'
+  const rowFiles = (k: string) =>
+    k === 'compass evaluate'
       ? ['response.jsonl', 'evaluation.jsonl', 'checklists.jsonl']
       : ['response.jsonl'];
   // first: each shard's files must be as it wrote them (outputs.json), before anything is compared
+  // (the files of its own kind: a shard of another kind is then named by checkShards)
   const recs = [];
-  for (const f of folders) recs.push(await verifyShardOutputs(f, [SETTINGS_FILE, 'run.json', ...rowFiles]));
+  for (const f of folders)
+    recs.push(await verifyShardOutputs(f, [SETTINGS_FILE, 'run.json', ...rowFiles(f.record.kind)]));
   const all = checkShards(folders, kind);
   const first = folders[0]!.record;
   const parsed = Settings.safeParse(first.settings);
