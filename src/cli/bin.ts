@@ -34,6 +34,12 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// a reader that stops early (`kfbench cache export … | head`): stop writing, quietly
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
+
 main(process.argv).then(
   (code) => {
     process.exitCode = code;

@@ -181,6 +181,13 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
           names.set(base, n);
           return { method: n > 1 ? `${base}#${n}` : base, file };
         });
+        // flags first: a bad --shard is refused before the judge's cache is made
+        const shard = o.shard ? parseShard(o.shard) : undefined;
+        const bootstrapB = parseNumberFlag(
+          '--bootstrap',
+          o.bootstrap,
+          (n) => Number.isInteger(n) && n >= 100,
+        );
         const settings = resolveJudgeSettings(judgeFlags(o));
         const interrupt = interruptSignal();
         const shown = renderProgress();
@@ -210,9 +217,9 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
                 ? undefined
                 : parseNumberFlag('--max-calls', o.maxCalls, (n) => Number.isInteger(n) && n >= 0),
             seed: o.seed,
-            bootstrapB: parseNumberFlag('--bootstrap', o.bootstrap, (n) => Number.isInteger(n) && n >= 100),
+            bootstrapB,
             movies: o.movies,
-            shard: o.shard ? parseShard(o.shard) : undefined,
+            shard,
           };
           const r = await impls.evaluateHero({ ...input, onProgress: shown.onProgress });
           shown.close();
