@@ -69,7 +69,8 @@ export async function heroShardRecord(
       bootstrap: o.bootstrapB ?? 1000,
       judge,
     },
-    all: r.films.all,
+    // every film with chains, not only --movies': folders split by --movies merge like shards
+    all: r.films.every ?? r.films.all,
     items: r.films.selected,
     shard: o.shard ?? null,
     complete: r.complete,
