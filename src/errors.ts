@@ -58,6 +58,20 @@ export class BackendError extends KfbenchError {
   }
 }
 
+/**
+ * The machine refused an operation on a file: the disk is full (ENOSPC, EDQUOT, EFBIG), the file
+ * or folder is not writable (EACCES, EPERM, EROFS), a folder cannot be made. The message names the
+ * path. Exit 4, like a backend failure: the input is fine, the environment is not.
+ */
+export class EnvironmentError extends KfbenchError {
+  readonly path: string | undefined;
+  constructor(message: string, where?: { path?: string; cause?: unknown }) {
+    super('BACKEND', where?.path ? `${where.path}: ${message}` : message, { cause: where?.cause });
+    this.path = where?.path;
+    this.name = 'EnvironmentError';
+  }
+}
+
 /** Some items failed; the rest were written. `failed` names them. Exit 5. */
 export class PartialError extends KfbenchError {
   readonly failed: string[];

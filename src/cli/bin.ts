@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 /**
  * The kfbench command line: check the Node line, parse, dispatch, and map errors to exit codes —
- * nothing else. 2 usage, 3 bad input, 4 backend failure, 5 partly done.
+ * nothing else. 2 usage, 3 bad input, 4 backend or environment failure (a full disk, a folder not
+ * writable), 5 partly done.
  */
 import { EXIT_CODES, isKfbenchError } from '../errors.js';
 import { isSupportedNode, unsupportedNodeMessage } from '../native.js';
+import { environmentError } from '../store/fs-errors.js';
 
 async function main(argv: string[]): Promise<number> {
   if (!isSupportedNode(process.versions.node)) {
@@ -28,9 +30,12 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       return EXIT_CODES.USAGE;
     }
-    if (isKfbenchError(e)) {
-      process.stderr.write(`kfbench: ${e.message}\n`);
-      return e.exitCode;
+    // a file-system failure no library code named (a full disk, a read-only folder): exit 4 with its path
+    const path = (e as NodeJS.ErrnoException | undefined)?.path;
+    const env = path ? environmentError(e, path, 'failed') : e;
+    if (isKfbenchError(env)) {
+      process.stderr.write(`kfbench: ${env.message}\n`);
+      return env.exitCode;
     }
     const err = e as Error;
     process.stderr.write(`kfbench: internal error: ${err?.message ?? String(e)}\n`);
@@ -38,6 +43,12 @@ async function main(argv: string[]): Promise<number> {
     return EXIT_CODES.INTERNAL;
   }
 }
+
+// a reader that stops early (`kfbench cache export … | head`): stop writing, quietly
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
 
 main(process.argv).then(
   (code) => {

@@ -19,7 +19,8 @@ import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { probe } from '../media/video.js';
 import { leaderboardText } from '../report/compass.js';
 import { textTable } from '../report/table.js';
-import { parseShard, writeShardRecord } from '../store/shards.js';
+import { writeOutputFolder } from '../store/out-folder.js';
+import { parseShard, writeOutputsRecord, writeShardRecord } from '../store/shards.js';
 import {
   JOBS_HELP,
   type MetricFlags,
@@ -207,34 +208,36 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
             missing,
             r.checklists,
           );
-          await writeEvaluationRun(out, r, lb, o.model, {
-            wall_s: (Date.now() - t0) / 1000,
-            judge: judge.judge.stats,
+          const record = await compassShardRecord({
+            kind: 'compass evaluate',
+            casesFile: o.cases,
+            all: selectCases(allCases, { caseIds: o.caseIds }),
+            selected: cases,
+            shard,
+            complete: r.skipped.length === 0,
+            settings: {
+              videos: resolve(o.videos),
+              models: o.model,
+              modes,
+              missing,
+              embedder: embedder.id,
+              segmenter,
+              runs,
+              response: { ...response },
+              scan: scanSettings(scan),
+              quality: { ...quality },
+              judge: judgeIdentity(judge.judge.name, settings),
+            },
           });
-          await writeShardRecord(
-            out,
-            await compassShardRecord({
-              kind: 'compass evaluate',
-              casesFile: o.cases,
-              all: selectCases(allCases, { caseIds: o.caseIds }),
-              selected: cases,
-              shard,
-              complete: r.skipped.length === 0,
-              settings: {
-                videos: resolve(o.videos),
-                models: o.model,
-                modes,
-                missing,
-                embedder: embedder.id,
-                segmenter,
-                runs,
-                response: { ...response },
-                scan: scanSettings(scan),
-                quality: { ...quality },
-                judge: judgeIdentity(judge.judge.name, settings),
-              },
-            }),
-          );
+          // written beside --out and moved into place: a failure leaves --out as it was
+          await writeOutputFolder(out, async (stage) => {
+            await writeEvaluationRun(stage, r, lb, o.model, {
+              wall_s: (Date.now() - t0) / 1000,
+              judge: judge.judge.stats,
+            });
+            await writeShardRecord(stage, record);
+            await writeOutputsRecord(stage, 'case_id');
+          });
           const s = judge.judge.stats;
           printLines([
             leaderboardText({ ...lb, by: {} as typeof lb.by }),

@@ -1,7 +1,7 @@
 /** `kfbench compass validate | response | score | sensitivity | grid | prompts`: cases and keyframe response. */
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { caseStats, loadCases, PROMPT_MODES } from '../compass/cases.js';
+import { caseStats, checkKeyframeImages, loadCases, PROMPT_MODES } from '../compass/cases.js';
 import { compassShardRecord, selectCases } from '../compass/merge.js';
 import { writeResponseRun } from '../compass/outputs.js';
 import { generationPrompt } from '../compass/prompts.js';
@@ -19,7 +19,8 @@ import { gridFiles } from '../media/grid.js';
 import { probe } from '../media/video.js';
 import { compassTable, sensitivityLines } from '../report/compass.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
-import { parseShard, writeShardRecord } from '../store/shards.js';
+import { writeOutputFolder } from '../store/out-folder.js';
+import { parseShard, writeOutputsRecord, writeShardRecord } from '../store/shards.js';
 import {
   type FolderFlags,
   folderFlags,
@@ -131,11 +132,15 @@ async function runFolder(o: FolderFlags, impls: CliImpls, maxCalls?: number) {
 export function registerCompassResponse(compass: Command, impls: CliImpls): void {
   compass
     .command('validate')
-    .description('check a cases.jsonl line by line (shape, counts, targets, shots, images, ids)')
+    .description(
+      'check a cases.jsonl line by line (shape, counts, targets, shots, ids) and decode every keyframe image',
+    )
     .requiredOption('--cases <file>', 'cases.jsonl')
     .option('--json', 'print JSON')
     .action(async (o: { cases: string; json?: boolean }) => {
-      const r = caseStats(await loadCases(o.cases));
+      const cases = await loadCases(o.cases);
+      await checkKeyframeImages(cases);
+      const r = caseStats(cases);
       if (o.json) printJson(r);
       else
         printLines([
@@ -204,12 +209,17 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
         ? undefined
         : parseNumberFlag('--max-calls', o.maxCalls, (n) => Number.isInteger(n) && n >= 0);
     const { run, wall_s, embedder, record } = await runFolder(o, impls, maxCalls);
-    const summary = await writeResponseRun(out, run, o.model, {
-      embedder: embedder.id,
-      wall_s,
-      missing: missingPolicy(o.missing),
+    // written beside --out and moved into place: a failure leaves --out as it was
+    const summary = await writeOutputFolder(out, async (stage) => {
+      const sum = await writeResponseRun(stage, run, o.model, {
+        embedder: embedder.id,
+        wall_s,
+        missing: missingPolicy(o.missing),
+      });
+      await writeShardRecord(stage, record);
+      await writeOutputsRecord(stage, 'case_id');
+      return sum;
     });
-    await writeShardRecord(out, record);
     printLines([
       compassTable(summary),
       `${run.scanned} videos scanned, ${run.cached} from the scan cache; results in ${out}`,

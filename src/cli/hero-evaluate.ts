@@ -12,7 +12,8 @@ import { DISAGREEMENT_RULES, INSERTION_PROTOCOLS } from '../judge/insertion.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { heroTable } from '../report/hero.js';
 import { writeEvaluation } from '../report/hero-outputs.js';
-import { writeShardRecord } from '../store/shards.js';
+import { placed, writeOutputFolder } from '../store/out-folder.js';
+import { writeOutputsRecord, writeShardRecord } from '../store/shards.js';
 import type { CliImpls } from './impls.js';
 import { interruptSignal } from './interrupt.js';
 import { judgeFlags, judgeOptions } from './judge.js';
@@ -200,6 +201,13 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
           names.set(base, n);
           return { method: n > 1 ? `${base}#${n}` : base, file };
         });
+        // flags first: a bad --shard is refused before the judge's cache is made
+        const shard = o.shard ? parseShard(o.shard) : undefined;
+        const bootstrapB = parseNumberFlag(
+          '--bootstrap',
+          o.bootstrap,
+          (n) => Number.isInteger(n) && n >= 100,
+        );
         const resolved = resolveJudgeSettings(judgeFlags(o));
         // the judge cache lives with the results unless given: a second run resumes, a dry run counts it
         const cacheFile = resolved.cache ?? join(o.out, 'judge-cache.sqlite');
@@ -238,9 +246,9 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
                 ? undefined
                 : parseNumberFlag('--max-calls', o.maxCalls, (n) => Number.isInteger(n) && n >= 0),
             seed: o.seed,
-            bootstrapB: parseNumberFlag('--bootstrap', o.bootstrap, (n) => Number.isInteger(n) && n >= 100),
+            bootstrapB,
             movies: o.movies,
-            shard: o.shard ? parseShard(o.shard) : undefined,
+            shard,
           };
           const r = await impls.evaluateHero({ ...input, onProgress: shown.onProgress });
           shown.close();
@@ -270,17 +278,18 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
             complete: r.complete,
             wall_ms: Date.now() - t0,
           };
-          const files = await writeEvaluation(o.out, r, run, o.track);
-          files.push(
-            await writeShardRecord(
-              o.out,
-              await heroShardRecord(
-                { ...input, data: resolve(o.data), track: resolve(o.track) },
-                r,
-                judgeIdentity(j.judge.name, settings),
-              ),
-            ),
+          const record = await heroShardRecord(
+            { ...input, data: resolve(o.data), track: resolve(o.track) },
+            r,
+            judgeIdentity(j.judge.name, settings),
           );
+          // written beside --out and moved into place: a failure leaves --out as it was
+          const files = await writeOutputFolder(o.out, async (stage) => {
+            const fs = await writeEvaluation(stage, r, run, o.track);
+            fs.push(await writeShardRecord(stage, record));
+            await writeOutputsRecord(stage, 'movie_id');
+            return fs.map((f) => placed(stage, o.out, f));
+          });
           if (o.json) printJson(r.summary);
           else
             printLines([

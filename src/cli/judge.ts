@@ -39,7 +39,7 @@ export function judgeOptions(cmd: Command, o: { cacheDefault?: string } = {}): C
     )
     .option(
       '--config <file>',
-      'JSON config: judge, judge_urls, concurrency, rpm, tpm, timeout_s, max_retries, max_side, temperature, max_tokens, cache',
+      'JSON config: judge, judge_urls, concurrency, rpm, tpm, timeout_s, max_retries, max_side, temperature, max_tokens, max_reply_bytes (longest reply kept, default 1048576: a longer one is unresolved), cache, claim_lease_s, api_key; an unknown key is an error',
     )
     .option(
       '--judge-cache <file>',

@@ -7,13 +7,16 @@ import { writeEvaluationRun } from '../compass/quality/outputs.js';
 import { UsageError } from '../errors.js';
 import { mergeHero } from '../hero/merge.js';
 import { writeEvaluation } from '../report/hero-outputs.js';
-import { writeShardRecord } from '../store/shards.js';
+import { placed, realPath, writeOutputFolder } from '../store/out-folder.js';
+import { writeOutputsRecord, writeShardRecord } from '../store/shards.js';
 import { printLines } from './output.js';
 
+/** --out as given (resolved), refused when it is — by its real path, links followed — a shard folder. */
 function outsideShards(out: string, dirs: readonly string[]): string {
-  const o = resolve(out);
-  if (dirs.some((d) => resolve(d) === o)) throw new UsageError('--out must not be one of the shard folders');
-  return o;
+  const o = realPath(out);
+  const same = dirs.find((d) => realPath(d) === o);
+  if (same) throw new UsageError(`--out must not be one of the shard folders (${out} is ${same})`);
+  return resolve(out);
 }
 
 export function registerMerge(program: Command): void {
@@ -38,8 +41,13 @@ export function registerMerge(program: Command): void {
         complete: true,
         wall_ms: Date.now() - t0,
       };
-      const files = await writeEvaluation(out, m.result, run, m.track);
-      files.push(await writeShardRecord(out, m.record));
+      // written beside --out and moved into place: a failure leaves --out as it was
+      const files = await writeOutputFolder(out, async (stage) => {
+        const fs = await writeEvaluation(stage, m.result, run, m.track);
+        fs.push(await writeShardRecord(stage, m.record));
+        await writeOutputsRecord(stage, 'movie_id');
+        return fs.map((f) => placed(stage, out, f));
+      });
       printLines([
         `merged ${dirs.length} shard(s): ${m.record.all.length} films, ${m.result.insertions.length} insertions`,
         `reports: ${files.join(', ')}`,
@@ -55,18 +63,21 @@ export function registerMerge(program: Command): void {
       const t0 = Date.now();
       const m = await mergeCompass(dirs);
       const wall_s = (Date.now() - t0) / 1000;
-      if (m.evaluation)
-        await writeEvaluationRun(out, m.evaluation.result, m.evaluation.leaderboard, m.models, {
-          wall_s,
-          judge: m.evaluation.judge,
-        });
-      else
-        await writeResponseRun(out, m.response, m.models, {
-          embedder: m.embedder,
-          wall_s,
-          missing: m.missing,
-        });
-      await writeShardRecord(out, m.record);
+      await writeOutputFolder(out, async (stage) => {
+        if (m.evaluation)
+          await writeEvaluationRun(stage, m.evaluation.result, m.evaluation.leaderboard, m.models, {
+            wall_s,
+            judge: m.evaluation.judge,
+          });
+        else
+          await writeResponseRun(stage, m.response, m.models, {
+            embedder: m.embedder,
+            wall_s,
+            missing: m.missing,
+          });
+        await writeShardRecord(stage, m.record);
+        await writeOutputsRecord(stage, 'case_id');
+      });
       printLines([
         `merged ${dirs.length} ${m.kind} shard(s): ${m.record.all.length} cases, ${m.response.rows.length} videos; results in ${out}`,
       ]);

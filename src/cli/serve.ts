@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
+import { writeOutputFolder } from '../store/out-folder.js';
 import { loadViewerData } from '../web/data.js';
 import { exportSite } from '../web/export.js';
 import { MediaCache, PROXY_MODES, type ProxyMode } from '../web/media.js';
@@ -74,7 +75,10 @@ export function registerServe(program: Command): void {
       if (o.export) {
         const out = resolve(o.export);
         const shown = renderProgress();
-        const r = await exportSite(site, out, { onProgress: shown.onProgress }).finally(() => shown.close());
+        // written beside the folder and moved into place: a failure leaves it as it was
+        const r = await writeOutputFolder(out, (stage) =>
+          exportSite(site, stage, { onProgress: shown.onProgress }),
+        ).finally(() => shown.close());
         printLines([
           `wrote ${r.pages} pages, ${r.files} files and ${r.derived} frames/proxies to ${out}`,
           `open ${resolve(out, 'index.html')}`,
@@ -84,7 +88,7 @@ export function registerServe(program: Command): void {
       }
       if (!isLoopback(o.host))
         process.stderr.write(
-          `\nWARNING: kfbench serve is binding ${o.host}, not 127.0.0.1: anyone who can reach this machine can read the files under the folders you gave.\n\n`,
+          `\nWARNING: kfbench serve is binding ${o.host}, not 127.0.0.1: anyone who can reach this machine can read the pages and the files they show (keyframes, stills, videos).\n\n`,
         );
       // a port the user chose is that port or an error; the default moves on to the next free one
       const chosen = cmd.getOptionValueSource('port') !== 'default';

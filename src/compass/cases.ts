@@ -7,6 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { BadInputError, UsageError } from '../errors.js';
+import { loadImage } from '../media/image.js';
 import { readJsonFile, readJsonl } from '../store/jsonl.js';
 
 /** Safe as a file-name part: letters, digits, `.`, `_`, `-`; not starting with a dot. */
@@ -116,6 +117,26 @@ export async function loadCases(file: string): Promise<LoadedCase[]> {
   }
   if (out.length === 0) throw new BadInputError('has no cases', { file });
   return out;
+}
+
+/**
+ * Decode every keyframe image of the cases (`compass validate`): a path that names a file which is
+ * not an image (`/etc/passwd`, the cases file itself) is refused here, naming the case and the
+ * keyframe, instead of being blamed later on a model's video.
+ */
+export async function checkKeyframeImages(cases: readonly LoadedCase[]): Promise<void> {
+  for (const c of cases)
+    for (const k of c.keyframes)
+      try {
+        await loadImage(k.image);
+      } catch (e) {
+        if (!(e instanceof BadInputError)) throw e;
+        const why = e.message.startsWith(`${k.image}: `) ? e.message.slice(k.image.length + 2) : e.message;
+        throw new BadInputError(`case ${c.case_id}: keyframe ${k.kf_id}: image ${k.image} is ${why}`, {
+          ...c.source,
+          cause: e,
+        });
+      }
 }
 
 /** One case: from a single-case JSON file, or by id from a `cases.jsonl`. */

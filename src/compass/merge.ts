@@ -11,13 +11,16 @@ import { BadInputError } from '../errors.js';
 import { emptyStats, type JudgeStats } from '../judge/types.js';
 import { readJsonFile } from '../store/jsonl.js';
 import {
+  checkRowsRead,
   checkShards,
   hashInputs,
   readShardFolders,
   readShardRows,
+  SETTINGS_FILE,
   type Shard,
   type ShardRecord,
   selectItems,
+  verifyShardOutputs,
 } from '../store/shards.js';
 import { type LoadedCase, type PromptMode, videoPath } from './cases.js';
 import type { EvaluateResult } from './quality/evaluate.js';
@@ -93,6 +96,15 @@ export async function mergeCompass(dirs: readonly string[]): Promise<MergedCompa
   const kind = folders[0]!.record.kind;
   if (kind === 'hero evaluate')
     throw new BadInputError(`${folders[0]!.dir} holds a hero evaluate result: use kfbench merge hero`);
+  const rowFiles = (k: string) =>
+    k === 'compass evaluate'
+      ? ['response.jsonl', 'evaluation.jsonl', 'checklists.jsonl']
+      : ['response.jsonl'];
+  // first: each shard's files must be as it wrote them (outputs.json), before anything is compared
+  // (the files of its own kind: a shard of another kind is then named by checkShards)
+  const recs = [];
+  for (const f of folders)
+    recs.push(await verifyShardOutputs(f, [SETTINGS_FILE, 'run.json', ...rowFiles(f.record.kind)]));
   const all = checkShards(folders, kind);
   const first = folders[0]!.record;
   const parsed = Settings.safeParse(first.settings);
@@ -115,8 +127,12 @@ export async function mergeCompass(dirs: readonly string[]): Promise<MergedCompa
     skipped: [],
   };
   const judge = emptyStats();
-  for (const f of folders) {
-    rows.push(...(await readShardRows(join(f.dir, 'response.jsonl'), ResponseRow)));
+  for (const [i, f] of folders.entries()) {
+    // its rows: of the cases it holds, as many of each as it wrote
+    const rec = recs[i]!;
+    const mine = await readShardRows(join(f.dir, 'response.jsonl'), ResponseRow);
+    checkRowsRead(f, rec, 'response.jsonl', mine);
+    rows.push(...mine);
     const run = await readJsonFile(join(f.dir, 'run.json'), ShardRunFile);
     response.failed.push(...run.failed.map((x) => ({ video: x.video, error: x.error })));
     if ('scans' in run) {
@@ -130,8 +146,12 @@ export async function mergeCompass(dirs: readonly string[]): Promise<MergedCompa
       response.timings.pixels_s += run.timings.pixels_s;
     }
     if (kind === 'compass evaluate') {
-      videos.push(...(await readShardRows(join(f.dir, 'evaluation.jsonl'), VideoEvaluation)));
-      checklists.push(...(await readShardRows(join(f.dir, 'checklists.jsonl'), Checklist)));
+      const v = await readShardRows(join(f.dir, 'evaluation.jsonl'), VideoEvaluation);
+      const c = await readShardRows(join(f.dir, 'checklists.jsonl'), Checklist);
+      checkRowsRead(f, rec, 'evaluation.jsonl', v);
+      checkRowsRead(f, rec, 'checklists.jsonl', c);
+      videos.push(...v);
+      checklists.push(...c);
     }
   }
   const stray = rows.find((r) => rank(r) < 0 || !all.includes(r.case_id));

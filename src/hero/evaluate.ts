@@ -95,8 +95,11 @@ export interface EvaluateResult {
   perFilm: FilmScore[];
   insertions: InsertionRecord[];
   complete: boolean;
-  /** The films of the run (with chains, of --movies; sorted) and those this shard scored. */
-  films: { all: string[]; selected: string[] };
+  /**
+   * The films of the run (with chains, of --movies; sorted) and those this shard scored; `every`:
+   * every film with chains (what a merge of --movies folders must cover together).
+   */
+  films: { all: string[]; selected: string[]; every?: string[] };
   dryRun?: { insertions: number; questions: number; cached: number; upper_bound: boolean };
 }
 
@@ -124,6 +127,7 @@ export interface ValidatedInputs {
   official: BaselineRow[];
   /** Films with chains (of --movies), sorted. */
   allFilms: string[];
+  everyFilm: string[];
   /** Of those, this shard's (all without --shard). */
   films: string[];
 }
@@ -162,6 +166,7 @@ export async function validateEvaluation(
     }
   // every film of the run (--movies) and this shard's
   const allFilms = selectFilms(chains.keys(), { movies: o.movies });
+  const everyFilm = selectFilms(chains.keys(), {});
   const films = selectFilms(chains.keys(), { movies: o.movies, shard: o.shard });
   const filmSet = new Set(films);
   for (const [method, sel] of submissions) {
@@ -180,7 +185,7 @@ export async function validateEvaluation(
         `method ${method} submits nothing for ${missingFilms.length} film(s) with chains (${missingFilms.slice(0, 3).join(', ')}${missingFilms.length > 3 ? ', …' : ''}); pass --missing zero to score them 0`,
       );
   }
-  return { ds, chains, rubrics, submissions, official, allFilms, films };
+  return { ds, chains, rubrics, submissions, official, allFilms, everyFilm, films };
 }
 
 /** The official rows of eval/baselines.jsonl (none when the file is absent). */
@@ -358,7 +363,7 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
       Promise.all(c.order.map((id) => o.encoder.fromFile(imagePath(o.data, film, id)))),
   };
   const methods = [...v.submissions.keys(), ...(o.includeStills ? [STILL_ROW] : [])];
-  const films = { all: v.allFilms, selected: v.films };
+  const films = { all: v.allFilms, selected: v.films, every: v.everyFilm };
   if (o.dryRun) {
     const empty = scoreInsertions([], { ...context(o, protocol, bothOrders, v), methods: [], official: [] });
     return { ...empty, insertions: [], complete: false, films, dryRun: await countQuestions(tasks, x) };

@@ -9,11 +9,14 @@ import { BadInputError } from '../errors.js';
 import type { JudgeIdentity } from '../judge/identity.js';
 import { DISAGREEMENT_RULES, INSERTION_PROTOCOLS } from '../judge/insertion.js';
 import {
+  checkRowsRead,
   checkShards,
   hashInputs,
   readShardFolders,
   readShardRows,
+  SETTINGS_FILE,
   type ShardRecord,
+  verifyShardOutputs,
 } from '../store/shards.js';
 import { datasetPaths } from './dataset/layout.js';
 import { type EvaluateOptions, type EvaluateResult, officialRows, scoreInsertions } from './evaluate.js';
@@ -69,7 +72,8 @@ export async function heroShardRecord(
       bootstrap: o.bootstrapB ?? 1000,
       judge,
     },
-    all: r.films.all,
+    // every film with chains, not only --movies': folders split by --movies merge like shards
+    all: r.films.every ?? r.films.all,
     items: r.films.selected,
     shard: o.shard ?? null,
     complete: r.complete,
@@ -101,6 +105,9 @@ export interface MergedHero {
 /** Merge `hero evaluate` shard folders (see checkShards for what is refused). */
 export async function mergeHero(dirs: readonly string[]): Promise<MergedHero> {
   const folders = await readShardFolders(dirs);
+  // first: each shard's files must be as it wrote them (outputs.json), before anything is compared
+  const recs = [];
+  for (const f of folders) recs.push(await verifyShardOutputs(f, [SETTINGS_FILE, 'insertions.jsonl']));
   const all = checkShards(folders, 'hero evaluate');
   const first = folders[0]!.record;
   const parsed = Settings.safeParse(first.settings);
@@ -117,8 +124,13 @@ export async function mergeHero(dirs: readonly string[]): Promise<MergedHero> {
   const rank = (r: { method: string; movie_id: string }) =>
     methods.indexOf(r.method) * all.length + all.indexOf(r.movie_id);
   const insertions: InsertionRecord[] = [];
-  for (const f of folders)
-    insertions.push(...(await readShardRows(join(f.dir, 'insertions.jsonl'), InsertionRecord)));
+  for (const [i, f] of folders.entries()) {
+    // its rows: of the films it holds, as many of each as it wrote
+    const rec = recs[i]!;
+    const rows = await readShardRows(join(f.dir, 'insertions.jsonl'), InsertionRecord);
+    checkRowsRead(f, rec, 'insertions.jsonl', rows);
+    insertions.push(...rows);
+  }
   const unknown = insertions.find((r) => !methods.includes(r.method) || !all.includes(r.movie_id));
   if (unknown)
     throw new BadInputError(

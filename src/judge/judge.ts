@@ -40,7 +40,19 @@ export interface JudgeOptions {
   cache?: JudgeCache | undefined;
   sampling?: Partial<Sampling>;
   signal?: AbortSignal | undefined;
+  /**
+   * Longest reply kept, in UTF-8 bytes (default DEFAULT_MAX_REPLY_BYTES): a longer one is not
+   * parsed, is asked once more like an unparsable one and, if again too long, recorded as
+   * unresolved with that reason; only its first KiB is kept as its raw text.
+   */
+  maxReplyBytes?: number | undefined;
 }
+
+/** 1 MiB: a verdict is a few hundred bytes; a reply this long is a model that ran away. */
+export const DEFAULT_MAX_REPLY_BYTES = 1 << 20;
+
+/** The part of an over-long reply that is kept (so caches and result rows stay small). */
+const KEPT_OF_LONG_REPLY = 1024;
 
 export interface CallLimits {
   /** Start no new question once this many backend calls have started (see `Judge.ask`). */
@@ -278,7 +290,10 @@ export class Judge {
         this.opts.signal,
         signal,
       );
-      raw.push(r.text);
+      const bytes = Buffer.byteLength(r.text);
+      const cap = this.opts.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
+      const tooLong = bytes > cap;
+      raw.push(tooLong ? `${r.text.slice(0, KEPT_OF_LONG_REPLY)} … [reply of ${bytes} bytes cut]` : r.text);
       usage.prompt_tokens += r.usage.prompt_tokens;
       usage.completion_tokens += r.usage.completion_tokens;
       latency += r.latency_ms;
@@ -288,6 +303,10 @@ export class Judge {
       this.stats.completion_tokens += r.usage.completion_tokens;
       this.stats.latency_ms += r.latency_ms;
       if (attempt === 1) this.stats.reasks++;
+      if (tooLong) {
+        reason = `reply of ${bytes} bytes is longer than the ${cap}-byte limit (max_reply_bytes)`;
+        continue;
+      }
       const parsed = parseReply(r.text, q.schema);
       if (parsed.ok) return { answer: parsed.value, unresolved: null, raw, usage, latency_ms: latency };
       reason = parsed.reason;
@@ -295,7 +314,7 @@ export class Judge {
     this.stats.unresolved++;
     return {
       answer: null,
-      unresolved: `unparsable after one re-ask: ${reason}`,
+      unresolved: reason.startsWith('reply of ') ? reason : `unparsable after one re-ask: ${reason}`,
       raw,
       usage,
       latency_ms: latency,

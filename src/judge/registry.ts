@@ -14,7 +14,7 @@ import { readTextFile } from '../store/limits.js';
 import { DEFAULT_CLAIM_LEASE_MS, JudgeCache } from './cache.js';
 import { checkJudgeUrl, redactUrl } from './endpoints.js';
 import { DEFAULT_MAX_SIDE, ImageEncoder } from './images.js';
-import { Judge } from './judge.js';
+import { DEFAULT_MAX_REPLY_BYTES, Judge } from './judge.js';
 import { LocalBackend } from './local.js';
 import { OpenAiBackend, type OpenAiOptions } from './openai.js';
 import type { JudgeBackend } from './types.js';
@@ -35,7 +35,7 @@ export function parseJudgeSpec(spec: string): JudgeSpec {
   );
 }
 
-export const JudgeConfigFile = z.object({
+export const JudgeConfigFile = z.strictObject({
   judge: z.string().optional(),
   judge_urls: z.array(z.string()).optional(),
   concurrency: z.number().int().positive().optional(),
@@ -46,6 +46,8 @@ export const JudgeConfigFile = z.object({
   max_side: z.number().int().positive().optional(),
   temperature: z.number().min(0).optional(),
   max_tokens: z.number().int().positive().optional(),
+  /** Longest judge reply kept, bytes (default 1 MiB): a longer one is unresolved, with that reason. */
+  max_reply_bytes: z.number().int().positive().optional(),
   cache: z.string().optional(),
   /** Lease of an in-flight claim in the cache, seconds (a dead process's questions wait this long). */
   claim_lease_s: z.number().positive().optional(),
@@ -66,6 +68,7 @@ export interface JudgeSettings {
   maxSide: number;
   temperature: number;
   maxTokens: number;
+  maxReplyBytes: number;
   cache: string | undefined;
   claimLeaseMs: number;
   apiKey: string | undefined;
@@ -95,8 +98,47 @@ export function readJudgeConfig(file: string): JudgeConfigFile {
     throw new BadInputError(`not valid JSON (${(e as Error).message})`, { file });
   }
   const r = JudgeConfigFile.safeParse(json);
-  if (!r.success) throw new BadInputError(describeZodError(r.error), { file });
+  if (!r.success) {
+    // a misspelt key (`concurency`, `api-key`) is an error naming the key it was likely meant as
+    const unknown = r.error.issues.find((i) => i.code === 'unrecognized_keys');
+    if (unknown && 'keys' in unknown) {
+      const key = (unknown.keys as string[])[0]!;
+      const near = nearestKey(key, Object.keys(JudgeConfigFile.shape));
+      throw new BadInputError(
+        `unknown key "${key}"${near ? ` (did you mean "${near}"?)` : ''}; the keys are ${Object.keys(JudgeConfigFile.shape).join(', ')}`,
+        { file },
+      );
+    }
+    throw new BadInputError(describeZodError(r.error), { file });
+  }
   return r.data;
+}
+
+/** Edit distance (insert, delete, substitute) between two short strings. */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** The known key `key` most likely means (spelling, `-` for `_`, case), or undefined. */
+export function nearestKey(key: string, known: readonly string[]): string | undefined {
+  const norm = key.toLowerCase().replaceAll('-', '_');
+  let best: string | undefined;
+  let bestD = Number.POSITIVE_INFINITY;
+  for (const k of known) {
+    const d = editDistance(norm, k);
+    if (d < bestD) {
+      best = k;
+      bestD = d;
+    }
+  }
+  return bestD <= Math.max(1, Math.floor(norm.length / 4)) ? best : undefined;
 }
 
 function leaseFromEnv(env: NodeJS.ProcessEnv): number | undefined {
@@ -127,6 +169,7 @@ export function resolveJudgeSettings(flags: JudgeFlags, env: NodeJS.ProcessEnv =
     maxSide: flags.maxSide ?? cfg.max_side ?? DEFAULT_MAX_SIDE,
     temperature: flags.temperature ?? cfg.temperature ?? 0,
     maxTokens: flags.maxTokens ?? cfg.max_tokens ?? 256,
+    maxReplyBytes: cfg.max_reply_bytes ?? DEFAULT_MAX_REPLY_BYTES,
     cache: flags.cache ?? cfg.cache ?? env.KFBENCH_CACHE,
     claimLeaseMs: 1000 * (cfg.claim_lease_s ?? leaseFromEnv(env) ?? DEFAULT_CLAIM_LEASE_MS / 1000),
     apiKey: cfg.api_key || env.KFBENCH_API_KEY || env.OPENAI_API_KEY || undefined,
@@ -172,6 +215,7 @@ export async function openJudge(
   const judge = new Judge(backend, {
     cache,
     sampling: { temperature: s.temperature, max_tokens: s.maxTokens },
+    maxReplyBytes: s.maxReplyBytes,
     signal,
   });
   return {

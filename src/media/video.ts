@@ -48,6 +48,11 @@ export interface VideoInfo {
   /** The decoder's pixel format (`yuv420p` …) as ffprobe names it. */
   pix_fmt?: string | undefined;
   /**
+   * ffprobe's index of the stream described here, when it is not the file's first video stream
+   * (cover art or a still picture comes first): every decoder maps this one (`videoStream`).
+   */
+  stream?: number | undefined;
+  /**
    * Variable-rate files only: start of each frame's display interval (seconds from the first
    * frame), in decode order. Absent for constant-rate files, whose frame n starts at n/fps.
    */
@@ -56,6 +61,7 @@ export interface VideoInfo {
 
 interface ProbeStream {
   codec_type?: string;
+  codec_name?: string;
   width?: number;
   height?: number;
   r_frame_rate?: string;
@@ -68,7 +74,7 @@ interface ProbeStream {
   color_space?: string;
   pix_fmt?: string;
   index?: number;
-  disposition?: { attached_pic?: number };
+  disposition?: { attached_pic?: number; still_image?: number };
   side_data_list?: { side_data_type?: string; rotation?: number }[];
   tags?: { rotate?: string };
 }
@@ -111,12 +117,21 @@ export async function probe(file: string): Promise<VideoInfo> {
   // the packets of every stream (a stream selection would hide the audio streams too)
   const json = (await ffprobeJson(file, ['-show_entries', 'packet=stream_index,pts,duration,flags'])) as {
     streams?: ProbeStream[];
-    format?: { duration?: string };
+    format?: { duration?: string; format_name?: string };
     packets?: (ProbePacket & { stream_index?: number })[];
   };
   const streams = json.streams ?? [];
-  const video = streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
-  if (!video) throw new BadInputError('has no video stream', { file });
+  const videos = streams.filter((s) => s.codec_type === 'video');
+  // the first stream that is moving pictures: not an attached picture (cover art), not a still
+  // image (a PNG renamed .mp4, a picture stream ahead of the film in a Matroska file)
+  const video = videos.find((s) => !isStill(s, json.format?.format_name));
+  if (!video) {
+    const still = videos[0]?.codec_name;
+    throw new BadInputError(
+      still ? `has no video stream, only a still picture (${still})` : 'has no video stream',
+      { file },
+    );
+  }
   const packets = (json.packets ?? []).filter((p) => p.stream_index === video.index);
   const has_audio = streams.some((s) => s.codec_type === 'audio');
   const r = parseRational(video.r_frame_rate);
@@ -161,8 +176,35 @@ export async function probe(file: string): Promise<VideoInfo> {
     rotation,
     ...(video.color_space && video.color_space !== 'unknown' ? { color_space: video.color_space } : {}),
     ...(video.pix_fmt ? { pix_fmt: video.pix_fmt } : {}),
+    ...(video !== videos[0] && video.index !== undefined ? { stream: video.index } : {}),
     times,
   };
+}
+
+/** Codecs of still pictures: a stream of one of them is not a video (however ffprobe types it). */
+const STILL_CODECS = new Set(['png', 'bmp', 'tiff', 'jpeg2000', 'jpegls', 'qoi', 'ppm', 'pgm', 'pam']);
+
+/**
+ * A stream that is a still picture, not a video: flagged so, read by an image demuxer (a picture
+ * file renamed `.mp4`), of a still-picture codec, or a one-frame Motion JPEG (cover art).
+ */
+function isStill(s: ProbeStream, formatName: string | undefined): boolean {
+  return (
+    !!s.disposition?.attached_pic ||
+    !!s.disposition?.still_image ||
+    formatName === 'image2' ||
+    !!formatName?.endsWith('_pipe') ||
+    STILL_CODECS.has(s.codec_name ?? '') ||
+    (s.codec_name === 'mjpeg' && Number(s.nb_frames ?? 0) <= 1)
+  );
+}
+
+/**
+ * The ffmpeg stream specifier of the video `probe` described, for input `input` (`0:v:0` unless
+ * a picture stream comes first): the stream every decoder reads.
+ */
+export function videoStream(info: Pick<VideoInfo, 'stream'>, input = 0): string {
+  return info.stream !== undefined ? `${input}:${info.stream}` : `${input}:v:0`;
 }
 
 /** Start of frame n's display interval, seconds (its pts in a variable-rate file, else n/fps). */
@@ -434,7 +476,7 @@ export async function* streamFrames(
   const { width, height } = outputSize(info.width, info.height, fmt);
   const args: string[] = [];
   if (fmt.threads) args.push('-threads', String(fmt.threads));
-  args.push('-i', info.file, '-map', '0:v:0', '-an', '-sn', '-dn');
+  args.push('-i', info.file, '-map', videoStream(info), '-an', '-sn', '-dn');
   args.push('-vf', chain(plan.select, width, height, pixels), '-fps_mode', 'passthrough');
   if (plan.indices) args.push('-frames:v', String(plan.indices.length));
   args.push('-f', 'rawvideo', 'pipe:1');
@@ -496,7 +538,10 @@ export async function* streamClips(
       args.push('-i', b.c.info.file);
     }
     const graph = batch
-      .map((b, j) => `[${j}:v:0]${chain(b.plan.select, fmt.width, fmt.height, pixels)}[v${j}]`)
+      .map(
+        (b, j) =>
+          `[${videoStream(b.c.info, j)}]${chain(b.plan.select, fmt.width, fmt.height, pixels)}[v${j}]`,
+      )
       .join(';');
     const labels = batch.map((_, j) => `[v${j}]`).join('');
     const total = batch.reduce((acc, b) => acc + b.plan.indices!.length, 0);
@@ -661,6 +706,7 @@ export interface FramePair {
  * (so the full frame starts on a chroma row whatever its own height), in planar `pixFmt`.
  */
 function pairGraph(
+  stream: string,
   select: string | null,
   full: { w: string; h: string },
   small: { width: number; height: number },
@@ -670,7 +716,7 @@ function pairGraph(
   // limited range whatever the source (a full-range `yuvj` file is converted here, as it was on
   // its way to RGB), so that yuv.ts reads every frame with one formula
   return (
-    `[0:v:0]${pre}scale=w=${full.w}:h=${full.h}:flags=area:out_range=tv,setsar=1,format=${pixFmt},split=2[f][s];` +
+    `[${stream}]${pre}scale=w=${full.w}:h=${full.h}:flags=area:out_range=tv,setsar=1,format=${pixFmt},split=2[f][s];` +
     `[s]scale=${small.width}:${small.height}:flags=area[sp];` +
     '[sp][f]xstack=inputs=2:layout=0_0|0_h0:fill=black[out]'
   );
@@ -752,7 +798,13 @@ export async function* streamFramePairs(
   const full = pixelFrameSize(info.width, info.height, fmt.pixelSize ?? 0);
   const pixFmt = pairPixelFormat(info, full, small);
   const sub: 1 | 2 = pixFmt === 'yuv420p' ? 2 : 1;
-  const graph = pairGraph(plan.select, { w: String(full.width), h: String(full.height) }, small, pixFmt);
+  const graph = pairGraph(
+    videoStream(info),
+    plan.select,
+    { w: String(full.width), h: String(full.height) },
+    small,
+    pixFmt,
+  );
   yield* pairsOf(
     ffmpegRawFrames({
       args: pairArgs(info.file, graph, pixFmt, plan.indices?.length, fmt.threads),
@@ -811,7 +863,7 @@ export function startFramePairs(
   const raw = ffmpegRawFrames({
     args: pairArgs(
       file,
-      pairGraph(null, pixelFrameExpr(pixelSize), small, 'yuv420p'),
+      pairGraph('0:v:0', null, pixelFrameExpr(pixelSize), small, 'yuv420p'),
       'yuv420p',
       undefined,
       threads,
@@ -833,7 +885,9 @@ export function startFramePairs(
     take(info, req, s) {
       const plan = planFrames(info, req);
       const full = pixelFrameSize(info.width, info.height, pixelSize);
+      // (it decodes the first video stream: of no use when the video is another)
       const fits =
+        info.stream === undefined &&
         !plan.select &&
         !plan.indices &&
         s.width === small.width &&

@@ -10,7 +10,8 @@ import { dirname } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { z } from 'zod';
-import { BadInputError, isKfbenchError } from '../errors.js';
+import { BadInputError, isKfbenchError, KfbenchError } from '../errors.js';
+import { environmentError } from './fs-errors.js';
 import { MAX_LINE_BYTES, mib, readTextFile } from './limits.js';
 import { openZstd, writeZstd } from './zstd.js';
 
@@ -129,12 +130,25 @@ export async function writeJsonl(
   file: string,
   rows: Iterable<unknown> | AsyncIterable<unknown>,
 ): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
+  try {
+    await mkdir(dirname(file), { recursive: true });
+  } catch (e) {
+    throw environmentError(e, dirname(file), 'cannot make the folder');
+  }
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
     const lines = Readable.from(
       (async function* () {
-        for await (const r of rows as AsyncIterable<unknown>) yield `${JSON.stringify(r)}\n`;
+        for await (const r of rows as AsyncIterable<unknown>) {
+          const line = JSON.stringify(r);
+          // no line its readers refuse (readLines' limit): the file is not written at all
+          if (line.length > MAX_LINE_BYTES / 4 && Buffer.byteLength(line) > MAX_LINE_BYTES)
+            throw new KfbenchError(
+              'INTERNAL',
+              `${file}: a row of ${mib(Buffer.byteLength(line))} is longer than the ${mib(MAX_LINE_BYTES)} line limit of its readers: not written`,
+            );
+          yield `${line}\n`;
+        }
       })(),
     );
     if (file.endsWith('.zst')) await writeZstd(tmp, lines, file);
@@ -142,7 +156,7 @@ export async function writeJsonl(
     await rename(tmp, file);
   } catch (e) {
     await rm(tmp, { force: true });
-    throw e;
+    throw environmentError(e, file);
   }
 }
 

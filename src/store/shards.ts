@@ -6,7 +6,9 @@
  * this folder holds); a merge refuses shards whose records differ and checks that together they
  * hold every item exactly once.
  */
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { BadInputError, UsageError } from '../errors.js';
@@ -79,6 +81,142 @@ export async function writeShardRecord(dir: string, rec: ShardRecord): Promise<s
   const file = join(dir, SETTINGS_FILE);
   await writeFileAtomic(file, `${JSON.stringify(ShardRecord.parse(rec), null, 2)}\n`);
   return file;
+}
+
+export const OUTPUTS_FILE = 'outputs.json';
+
+const FileDigest = z.object({
+  bytes: z.number().int().nonnegative(),
+  sha256: z.string(),
+  /** JSON Lines files: the rows, and the rows of each item (film, case) by its id. */
+  rows: z.number().int().nonnegative().optional(),
+  rows_by_item: z.record(z.string(), z.number().int().nonnegative()).optional(),
+});
+type FileDigest = z.infer<typeof FileDigest>;
+
+/**
+ * outputs.json of an evaluation folder, written last: the size, sha256 and (JSON Lines) row count
+ * of every file the run wrote beside it, rows also counted by item. A merge re-reads each file and
+ * refuses a shard whose files do not match (emptied, cut, edited since the run).
+ */
+export const OutputsRecord = z.object({
+  /** The field of a row that names its item (movie_id, case_id). */
+  item_field: z.string(),
+  files: z.record(z.string(), FileDigest),
+});
+export type OutputsRecord = z.infer<typeof OutputsRecord>;
+
+async function digestFile(file: string, itemField: string): Promise<FileDigest> {
+  const h = createHash('sha256');
+  let bytes = 0;
+  for await (const c of createReadStream(file)) {
+    h.update(c as Buffer);
+    bytes += (c as Buffer).length;
+  }
+  const d: FileDigest = { bytes, sha256: h.digest('hex') };
+  if (file.endsWith('.jsonl')) {
+    let rows = 0;
+    const by: Record<string, number> = {};
+    for await (const { text } of readLines(file)) {
+      if (!text.trim()) continue;
+      rows++;
+      const id = (JSON.parse(text) as Record<string, unknown>)[itemField];
+      if (typeof id === 'string') by[id] = (by[id] ?? 0) + 1;
+    }
+    d.rows = rows;
+    d.rows_by_item = Object.fromEntries(Object.entries(by).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+  return d;
+}
+
+/**
+ * Write outputs.json into `dir`: a digest of each of `files` (names in `dir`; all its files but
+ * outputs.json itself when absent). Call it after every other output is written.
+ */
+export async function writeOutputsRecord(
+  dir: string,
+  itemField: string,
+  files?: readonly string[],
+): Promise<string> {
+  const names = (files ?? (await readdir(dir)).filter((f) => f !== OUTPUTS_FILE && !f.startsWith('.')))
+    .slice()
+    .sort();
+  const rec: OutputsRecord = { item_field: itemField, files: {} };
+  for (const f of names) rec.files[f] = await digestFile(join(dir, f), itemField);
+  const file = join(dir, OUTPUTS_FILE);
+  await writeFileAtomic(file, `${JSON.stringify(rec, null, 2)}\n`);
+  return file;
+}
+
+/**
+ * Check a shard's files against its outputs.json: each file the merge reads (`needed`) must be
+ * recorded, and every recorded file must have its recorded size and sha256. Returns the record
+ * (its row counts by item are checked against the rows read by `checkRowsRead`). Throws a
+ * one-line BadInputError naming the shard and the file.
+ */
+export async function verifyShardOutputs(f: ShardFolder, needed: readonly string[]): Promise<OutputsRecord> {
+  const file = join(f.dir, OUTPUTS_FILE);
+  if (!existsSync(file))
+    throw new BadInputError(
+      `shard ${f.dir} has no ${OUTPUTS_FILE} (the record of the files it wrote): written by an older kfbench or damaged; run that shard again`,
+      { file },
+    );
+  const rec = await readJsonFile(file, OutputsRecord);
+  for (const n of needed)
+    if (!rec.files[n])
+      throw new BadInputError(`shard ${f.dir}: ${OUTPUTS_FILE} does not record ${n}`, { file });
+  for (const [n, want] of Object.entries(rec.files)) {
+    const path = join(f.dir, n);
+    if (!existsSync(path))
+      throw new BadInputError(`shard ${f.dir}: ${n} is missing (recorded in ${OUTPUTS_FILE})`, {
+        file: path,
+      });
+    const got = await digestFile(path, rec.item_field);
+    const what =
+      got.bytes !== want.bytes
+        ? `${got.bytes} bytes, ${want.bytes} written`
+        : got.sha256 !== want.sha256
+          ? 'sha256 differs from the one written'
+          : want.rows !== undefined && got.rows !== want.rows
+            ? `${got.rows} rows, ${want.rows} written`
+            : '';
+    if (what)
+      throw new BadInputError(
+        `does not match what shard ${f.dir} wrote (${what}; damaged or edited since the run): refusing the shard`,
+        { file: path },
+      );
+  }
+  return rec;
+}
+
+/**
+ * After the merge read a shard's rows of `name`: every row must be of an item the shard holds, and
+ * the rows of each item must be as many as it wrote (coverage is what was read, not what is said).
+ */
+export function checkRowsRead(
+  f: ShardFolder,
+  rec: OutputsRecord,
+  name: string,
+  rows: readonly Record<string, unknown>[],
+): void {
+  const path = join(f.dir, name);
+  const owned = new Set(f.record.items);
+  const by = new Map<string, number>();
+  for (const r of rows) {
+    const id = String(r[rec.item_field]);
+    if (!owned.has(id))
+      throw new BadInputError(`a row of ${rec.item_field} ${id}, which shard ${f.dir} does not hold`, {
+        file: path,
+      });
+    by.set(id, (by.get(id) ?? 0) + 1);
+  }
+  const want = rec.files[name]?.rows_by_item ?? {};
+  for (const id of new Set([...Object.keys(want), ...by.keys()]))
+    if ((by.get(id) ?? 0) !== (want[id] ?? 0))
+      throw new BadInputError(
+        `${by.get(id) ?? 0} row(s) of ${id} read, ${want[id] ?? 0} written by shard ${f.dir}: refusing the shard`,
+        { file: path },
+      );
 }
 
 export interface ShardFolder {

@@ -1,5 +1,6 @@
 /**
- * The viewer's HTTP routes (hono), read-only: pages rendered from the loaded data, files from the
+ * The viewer's HTTP routes (hono), read-only: pages rendered from the loaded data, the files that
+ * data names (an allow-list built at start; dotfiles and the rest of a folder are 404) from the
  * roots it was given (with byte ranges, so the browser can seek videos), derived media under
  * names a page produced, and our own CSS/JS. Anything else — other methods, `..`, paths outside a
  * root, unknown names — is a 404 (405 for writes). A request whose Host header is not one the
@@ -112,7 +113,8 @@ export function viewerApp(site: Site, o: ViewerAppOptions = {}): Hono {
     if (head === 'files' && rest.length >= 2) {
       const root = rest[0] as RootName;
       if (!ROOT_NAMES.includes(root)) return notFound();
-      const file = site.roots.resolve(root, rest.slice(1).join('/'));
+      // only a file the loaded data names (the allow-list), never the rest of its folder
+      const file = site.servable(root, rest.slice(1).join('/'));
       return file ? fileResponse(file, range, method) : notFound();
     }
     if (head === 'derived' && rest.length === 1) {

@@ -3,20 +3,26 @@
  * roots), the derived frames and proxies, and our CSS/JS — the same relative URLs as the server, so
  * the folder opens from disk. Each file is written to a temp name and renamed.
  */
-import { copyFile, mkdir, rename } from 'node:fs/promises';
+import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { runPool } from '../concurrency/pool.js';
-import { isKfbenchError } from '../errors.js';
+import { EnvironmentError, isKfbenchError } from '../errors.js';
 import { type OnProgress, phaseReporter } from '../progress.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
+import { environmentError } from '../store/fs-errors.js';
 import { assetPath, VIEWER_ASSETS } from './app.js';
 import type { Site } from './site.js';
 
 async function copyAtomic(from: string, to: string): Promise<void> {
-  await mkdir(dirname(to), { recursive: true });
   const tmp = `${to}.${process.pid}.tmp`;
-  await copyFile(from, tmp);
-  await rename(tmp, to);
+  try {
+    await mkdir(dirname(to), { recursive: true });
+    await copyFile(from, tmp);
+    await rename(tmp, to);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw environmentError(e, to);
+  }
 }
 
 export interface ExportReport {
@@ -48,7 +54,7 @@ export async function exportSite(site: Site, out: string, o: ExportOptions = {})
   pageProgress.finish();
   for (const a of VIEWER_ASSETS) await copyAtomic(assetPath(a), join(out, 'assets', a));
   for (const [url, f] of site.used) {
-    const src = site.roots.resolve(f.root, f.rel);
+    const src = site.servable(f.root, f.rel);
     if (!src) {
       r.skipped.push(url);
       continue;
@@ -69,7 +75,8 @@ export async function exportSite(site: Site, out: string, o: ExportOptions = {})
         mediaProgress.done(name);
       } catch (e) {
         // a frame or proxy its source cannot give is skipped and named; anything else is a bug
-        if (!isKfbenchError(e)) throw e;
+        // (a full disk or an unwritable folder is not the source's: the export stops)
+        if (!isKfbenchError(e) || e instanceof EnvironmentError) throw e;
         r.skipped.push(`derived/${name} (${e.message})`);
         mediaProgress.failed(name, e.message);
       }

@@ -2,9 +2,12 @@
  * The viewer's pages and the files they point at, shared by the server and the static export.
  * Every URL a page writes is relative and flat (`film-<id>.html`, `files/<root>/<path>`,
  * `derived/<hash>.jpg`), so the same HTML works served and opened from disk. Derived media (frames,
- * proxies) can only be requested under names a rendered page produced.
+ * proxies) can only be requested under names a rendered page produced. Files are served from an
+ * allow-list built at start from the loaded data — the stills of the chains, rubrics and
+ * insertions, the track frames of the insertions, the keyframe images of the cases, the videos of
+ * the models — never a whole folder: anything else there (a dotfile, a key, the cases file) is a 404.
  */
-import { join } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { PROMPT_MODES, type PromptMode, videoPath } from '../compass/cases.js';
 import { hasVideo, type ViewerData } from './data.js';
 import type { Derived, MediaCache } from './media.js';
@@ -28,6 +31,8 @@ export class Site {
   private readonly derived = new Map<string, Derived>();
   /** Files the rendered pages pointed at, by URL (for the export). */
   readonly used = new Map<string, { root: RootName; rel: string }>();
+  /** The files each root may serve (paths relative to it, "/"-separated), from the loaded data. */
+  private readonly allowed = new Map<RootName, Set<string>>(ROOT_NAMES.map((r) => [r, new Set<string>()]));
 
   constructor(
     readonly data: ViewerData,
@@ -41,6 +46,63 @@ export class Site {
       this.roots.add('keyframes', data.compass.casesDir);
       this.roots.add('videos', data.compass.videos);
     }
+    this.allowData(data);
+  }
+
+  private allow(root: RootName, rel: string): void {
+    this.allowed.get(root)!.add(rel);
+  }
+
+  /** The allow-list: every file a page can point at, named by the loaded data. */
+  private allowData(data: ViewerData): void {
+    const hero = data.hero;
+    if (hero) {
+      const still = (film: string, id: string | undefined) => id && this.allow('images', `${film}/${id}.jpg`);
+      for (const [film, fc] of hero.chains)
+        for (const c of fc.chains) {
+          for (const id of c.order) still(film, id);
+          for (const im of c.images) still(film, im.image_id);
+          for (const p of c.pairs) {
+            still(film, p.a);
+            still(film, p.b);
+          }
+        }
+      for (const [film, r] of hero.rubrics)
+        for (const c of r.criteria) for (const id of c.source_pair) still(film, id);
+      for (const [film, ps] of hero.proposals)
+        for (const p of ps) for (const id of p.source_pair) still(film, id);
+      for (const res of hero.results)
+        for (const [film, rows] of res.insertions)
+          for (const r of rows) {
+            if (typeof r.frame === 'number') this.allow('track', `${film}/${r.frame}.jpg`);
+            else still(film, r.frame);
+            for (const v of r.verdicts ?? []) still(film, v.against);
+          }
+    }
+    const c = data.compass;
+    if (c) {
+      for (const k of c.cases)
+        for (const kf of k.keyframes) {
+          const rel = relative(c.casesDir, kf.image);
+          if (!isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`))
+            this.allow('keyframes', rel.split(sep).join('/'));
+        }
+      for (const k of c.cases)
+        for (const mode of PROMPT_MODES)
+          for (const model of c.models)
+            if (hasVideo(c, k.case_id, model, mode))
+              this.allow('videos', `${model}/${k.case_id}__${mode}.mp4`);
+    }
+  }
+
+  /**
+   * The real path of `rel` in root `name` when the allow-list names it and it is a regular file
+   * inside the root (no dotfile, no link out of it); otherwise null (a 404).
+   */
+  servable(name: RootName, rel: string): string | null {
+    if (!this.allowed.get(name)?.has(rel)) return null;
+    if (rel.split('/').some((p) => p.startsWith('.'))) return null;
+    return this.roots.resolve(name, rel);
   }
 
   /** URL of a file inside a root (`rel` uses "/"). */

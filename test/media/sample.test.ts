@@ -13,6 +13,20 @@ describe('media sample output', () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('truncated-data.mp4');
     expect(readdirSync(out)).toEqual(['keep.txt']);
+    // an output folder that was not there is not made (nor anything staged beside it)
+    const parent = tempDir();
+    const fresh = join(parent, 'frames');
+    const again = await runCli([
+      'media',
+      'sample',
+      media('truncated-data.mp4'),
+      '--fps',
+      '4',
+      '--out',
+      fresh,
+    ]);
+    expect(again.code).toBe(3);
+    expect(readdirSync(parent)).toEqual([]);
   });
 
   it('a good video: every frame lands in the folder and nothing else', async () => {

@@ -60,6 +60,11 @@ export async function scanVideo(
   let info: VideoInfo;
   try {
     info = await probe(input.video);
+    // the response is placed in time: a "video" of one frame (a picture) has no duration to score
+    if (info.frames < 2)
+      throw new BadInputError(`has ${info.frames} frame: a still picture, not a video`, {
+        file: input.video,
+      });
   } catch (e) {
     early?.cancel();
     throw e;

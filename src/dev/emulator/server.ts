@@ -25,7 +25,9 @@ export type FaultKind =
   | 'empty'
   | 'bad-items'
   | 'weak-guideline'
-  | 'greedy-guideline';
+  | 'greedy-guideline'
+  /** A reply of `longBytes` bytes of prose (not in FAULT_KINDS: asked for by name only). */
+  | 'long';
 export const FAULT_KINDS: FaultKind[] = [
   'http429',
   'http500',
@@ -49,6 +51,8 @@ export interface FaultPlan {
   seed?: number | string;
   /** Inject at most this many faults, then answer normally. */
   limit?: number;
+  /** Size of a `long` reply (default 2 MiB). */
+  longBytes?: number;
 }
 
 export interface EmulatorOptions {
@@ -332,6 +336,17 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
           completion(
             model,
             'Looking at both images, I would say the first one is somewhat better overall.',
+            promptTokens,
+          ),
+        );
+      case 'long':
+        entry.status = 200;
+        return send(
+          res,
+          200,
+          completion(
+            model,
+            'On reflection, '.padEnd(faults?.longBytes ?? 2 << 20, 'and further, '),
             promptTokens,
           ),
         );
