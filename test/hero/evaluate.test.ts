@@ -107,6 +107,7 @@ describe('hero evaluate against the emulator over HTTP', () => {
     // every JSON output round-trips through its one schema (the viewer reads them with the same)
     expect(checkContracts(out1, HERO_CONTRACTS)).toEqual([
       'insertions.jsonl',
+      'outputs.json',
       'run.json',
       'settings.json',
       'summary.json',
@@ -148,10 +149,9 @@ describe('hero evaluate against the emulator over HTTP', () => {
         .trim()
         .split('\n')
         .find((l) => l.includes(`"${film}"`))!,
-    ).chains as { order: string[]; images: { image_id: string; source: string }[] }[];
-    const inChains = new Set(
-      chains.flatMap((c) => c.images.filter((i) => i.source === 'still').map((i) => i.image_id)),
-    );
+    ).chains as { anchor: string }[];
+    // the mini set is in the release's shape: a chain's still is its `anchor`
+    const inChains = new Set(chains.map((c) => c.anchor));
     const deleted = readdirSync(join(mini.stills, film))
       .map((n) => n.replace(/\.jpg$/, ''))
       .filter((id) => !inChains.has(id));

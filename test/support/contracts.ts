@@ -28,7 +28,7 @@ import {
 import { HeroRun, HeroSummary, InsertionRecord } from '../../src/hero/results.js';
 import { ReaderFile } from '../../src/judge/local.js';
 import { canonicalJson } from '../../src/store/canonical.js';
-import { ShardRecord } from '../../src/store/shards.js';
+import { OutputsRecord, ShardRecord } from '../../src/store/shards.js';
 
 export interface Contract {
   /** The file's path relative to the checked folder (`/` separators). */
@@ -50,6 +50,7 @@ export const HERO_CONTRACTS: Contract[] = [
   { path: /(^|\/)selections\/[^/]+\.jsonl$/, schema: Selection },
   { path: /(^|\/)reader\.json$/, schema: ReaderFile },
   { path: /(^|\/)settings\.json$/, schema: ShardRecord },
+  { path: /(^|\/)outputs\.json$/, schema: OutputsRecord },
 ];
 
 /** A `compass score --out` folder. */
@@ -58,6 +59,7 @@ export const COMPASS_SCORE_CONTRACTS: Contract[] = [
   { path: /(^|\/)summary\.json$/, schema: ResponseSummary },
   { path: /(^|\/)run\.json$/, schema: ResponseRunFile },
   { path: /(^|\/)settings\.json$/, schema: ShardRecord },
+  { path: /(^|\/)outputs\.json$/, schema: OutputsRecord },
 ];
 
 /** A `compass evaluate --out` folder: the score files, its own run.json and the quality files. */
