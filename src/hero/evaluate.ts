@@ -374,15 +374,23 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
     methods,
     complete: run.complete,
   });
-  if (o.includeStills && (o.stills ?? 'all') === 'all' && !o.stillsDir)
-    scored.summary.warnings.push(
-      'the stills row scores only the stills that survived in some chain: the stills the still floor deleted are not in the dataset (pass --stills-dir, the publicity stills folder hero build read, or say --stills surviving)',
-    );
+  const stillsWarning = survivingStillsWarning(!!o.includeStills, o.stills, o.stillsDir);
+  if (stillsWarning) scored.summary.warnings.push(stillsWarning);
   if (!run.complete)
     scored.summary.warnings.push(
       `stopped at the call budget after ${run.insertions.length} of ${tasks.length} insertions; run again to resume from the cache`,
     );
   return { ...scored, insertions: run.insertions, complete: run.complete, films };
+}
+
+/** The warning of a stills row that could score only the surviving stills (also said by a merge of shards). */
+export function survivingStillsWarning(
+  includeStills: boolean,
+  stills: StillsRule | undefined,
+  stillsDir: string | null | undefined,
+): string | undefined {
+  if (!includeStills || (stills ?? 'all') !== 'all' || stillsDir) return undefined;
+  return 'the stills row scores only the stills that survived in some chain: the stills the still floor deleted are not in the dataset (pass --stills-dir, the publicity stills folder hero build read, or say --stills surviving)';
 }
 
 /** What scoring needs to know of the run besides its insertions. */

@@ -19,7 +19,14 @@ import {
   verifyShardOutputs,
 } from '../store/shards.js';
 import { datasetPaths } from './dataset/layout.js';
-import { type EvaluateOptions, type EvaluateResult, officialRows, scoreInsertions } from './evaluate.js';
+import {
+  type EvaluateOptions,
+  type EvaluateResult,
+  officialRows,
+  STILLS_RULES,
+  scoreInsertions,
+  survivingStillsWarning,
+} from './evaluate.js';
 import { InsertionRecord } from './results.js';
 
 /** settings.json of a `hero evaluate` folder (written for every run, sharded or not). */
@@ -88,6 +95,8 @@ const Settings = z.looseObject({
   both_orders: z.boolean(),
   disagreement: z.enum(DISAGREEMENT_RULES),
   include_stills: z.boolean(),
+  stills: z.enum(STILLS_RULES).optional(),
+  stills_dir: z.string().nullable().optional(),
   rescore_official: z.boolean(),
   seed: z.string(),
   bootstrap: z.number().int(),
@@ -149,6 +158,9 @@ export async function mergeHero(dirs: readonly string[]): Promise<MergedHero> {
     bootstrapB: s.bootstrap,
     official,
   });
+  // the warnings an unsharded run adds to its summary (scoreInsertions makes the rest)
+  const stillsWarning = survivingStillsWarning(s.include_stills, s.stills, s.stills_dir);
+  if (stillsWarning) scored.summary.warnings.push(stillsWarning);
   return {
     result: { ...scored, insertions, complete: true, films: { all, selected: all } },
     record: { ...first, items: all, shard: null, complete: true },

@@ -81,6 +81,7 @@ describe('kfbench compass evaluate / report', () => {
       'checklists.jsonl',
       'evaluation.jsonl',
       'leaderboard.json',
+      'outputs.json',
       'response.jsonl',
       'run.json',
       'settings.json',

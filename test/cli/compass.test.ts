@@ -162,6 +162,7 @@ describe('kfbench compass', () => {
     expect(r.stderr).toMatch(/^scan: finished 4\/4 videos in /m); // the missing one too: it scores 0
     // every file written round-trips through its one schema (the viewer reads them with the same)
     expect(checkContracts(out, COMPASS_SCORE_CONTRACTS)).toEqual([
+      'outputs.json',
       'response.jsonl',
       'run.json',
       'settings.json',

@@ -274,7 +274,9 @@ describe('kfbench viewer in Chromium', () => {
 
   it('serves nothing outside its roots: "..", encoded "..", absolute paths, symlinks out → 404', async () => {
     const film = fx.film;
-    const img = readFileSync(join(fx.data, 'data', 'chains.jsonl'), 'utf8').match(/"order":\["([^"]+)"/)![1]!;
+    const img = readFileSync(join(fx.data, 'data', 'chains.jsonl'), 'utf8').match(
+      /"image_id":"([^"]+)"/,
+    )![1]!;
     expect(await rawGet(viewer.url, `/files/images/${film}/${img}.jpg`)).toBe(200);
     expect(await rawGet(viewer.url, `/files/images/${film}/${img}.jpg`, { Range: 'bytes=0-99' })).toBe(206);
     const { symlinkSync } = await import('node:fs');
