@@ -56,6 +56,7 @@ export {
   BackendError,
   BadInputError,
   CancelledError,
+  EnvironmentError,
   type ErrorCode,
   EXIT_CODES,
   isKfbenchError,

@@ -99,7 +99,14 @@ beforeAll(async () => {
     'heroframe-bench': hero.data,
     lsmdc: hero.lsmdc,
     '0001_American_Beauty': A,
-    '0001_American_Beauty_00.02.13.410-00.02.17.720': `${A.slice(0, 4)}_003`,
+    // the third clip of film A, named the LSMDC way like the release's
+    '0001_American_Beauty_00.02.13.410-00.02.17.720': (
+      JSON.parse(
+        readFileSync(join(hero.data, 'data', 'clips.jsonl'), 'utf8')
+          .split('\n')
+          .find((l) => l.includes(`"${A}"`))!,
+      ) as { clips: { clip_id: string }[] }
+    ).clips[2]!.clip_id,
     'openai:Qwen/Qwen3.6-27B@http://127.0.0.1:8000/v1': judge,
     'openai:gpt-4.1@https://api.your-provider.example/v1': judge,
     'onnx:models/dinov2-small.onnx': `onnx:${join(ROOT, 'test', 'fixtures', 'embed', 'tiny-vit.onnx')}`,
