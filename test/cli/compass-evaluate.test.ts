@@ -117,7 +117,7 @@ describe('kfbench compass evaluate / report', () => {
       ['text', /^faithful\s+/m],
       ['json', /"models": \[/],
       ['csv', /^factor,level,model,overall/],
-      ['md', /^\| model \| Overall \|/m],
+      ['md', /^\| model \| Overall \(video\) \| Overall \(joint AV\) \|/m],
       ['html', /^<!doctype html>.*<svg/s],
     ] as const) {
       const rep = await runCli(['compass', 'report', '--eval', out, '--format', format]);
