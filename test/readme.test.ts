@@ -28,7 +28,7 @@ function readmeLines(): string[][] {
 /** What a line must print, by a word of it that picks the line out. */
 const PRINTS: [RegExp, RegExp][] = [
   [/frames locate .*--time/, /^21\n30\n$/],
-  [/frames locate .*--json/, /"frame_idx": 13,/],
+  [/frames locate .*--json/, /"frame_idx": 9,/], // clips 1 and 2 of the mini film last 4.375 + 4.208 s: 8.583 + 1.25 → frame 9
   [/hero evaluate .*--dry-run/, /questions/],
   [/hero evaluate .*--out/, /^my_method\s+openai:kfbench-emulator/m],
   [/compass score/, /^my-model\s+2\s/m],
