@@ -5,30 +5,16 @@
  * with Node's own flag. Each is one line naming the module, the Node version and the supported
  * lines, exit 4 — never a stack, never "bad input".
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JudgeCache } from '../../src/judge/cache.js';
 import { isSupportedNode, SUPPORTED_NODE_RANGE } from '../../src/native.js';
-import type { CliResult } from '../support/cli.js';
+import { type CliResult, runCommand } from '../support/cli.js';
 import { media, ROOT, tempDir } from '../support/paths.js';
 
-function run(node: string, args: string[], cwd = ROOT): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(node, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const run = (node: string, args: string[], cwd = ROOT) => runCommand(node, args, { cwd });
 
 /**
  * An install of kfbench in a temporary folder: dist/ and every package are links to the real ones,
@@ -175,22 +161,8 @@ describe('a normal command prints nothing but its output', () => {
     // run as a user would from the install, not under the test runner's npm
     for (const k of Object.keys(env)) if (k.startsWith('npm_')) delete env[k];
     const npx = (args: string[]) =>
-      new Promise<CliResult>((resolve, reject) => {
-        const child = spawn('npx', ['--no-install', 'kfbench', ...args], {
-          cwd: ROOT,
-          env: { ...env, npm_config_ignore_scripts: 'true', npm_config_update_notifier: 'false' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (c: Buffer) => {
-          stdout += c.toString();
-        });
-        child.stderr.on('data', (c: Buffer) => {
-          stderr += c.toString();
-        });
-        child.on('error', reject);
-        child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+      runCommand('npx', ['--no-install', 'kfbench', ...args], {
+        env: { ...env, npm_config_ignore_scripts: 'true', npm_config_update_notifier: 'false' },
       });
     const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
     const v = await npx(['--version']);

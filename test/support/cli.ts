@@ -13,10 +13,22 @@ export function runCli(
   args: string[],
   opts: { cwd?: string; env?: NodeJS.ProcessEnv; onSpawn?: (child: ChildProcess) => void } = {},
 ): Promise<CliResult> {
+  return runCommand(process.execPath, [join(ROOT, 'dist', 'cli', 'bin.js'), ...args], {
+    ...opts,
+    env: { ...process.env, ...opts.env },
+  });
+}
+
+/** Runs any command (another Node, npx, node with flags) and collects its exit code and output. */
+export function runCommand(
+  command: string,
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; onSpawn?: (child: ChildProcess) => void } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli', 'bin.js'), ...args], {
+    const child = spawn(command, args, {
       cwd: opts.cwd ?? ROOT,
-      env: { ...process.env, ...opts.env },
+      env: opts.env ?? process.env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     opts.onSpawn?.(child);
