@@ -2,19 +2,15 @@
 # Installs from scratch and tests on one Node line, taken from the npm registry's `node` package
 # (the binary ships inside it; nothing else is downloaded). The install must compile nothing and
 # print no warning (kfbench has no native add-on to build: SQLite is node:sqlite).
-# Usage:
-#   bash scripts/ci-node.sh 22.13.0 --in-place   `npm ci && npm test` in this checkout (the README's test command)
-#   bash scripts/ci-node.sh 24.21.0 [test files…] in a copy of the committed tree: build, then the
-#                                                 CLI end-to-end subset (or the files given)
+# Usage: bash scripts/ci-node.sh 24.21.0 [test files…]
+# In a copy of the committed tree: a clean install, the build, then the CLI end-to-end subset (or
+# the files given). `.ci/run` runs `npm ci && npm test` itself on the lowest line.
 set -euo pipefail
-version="${1:?usage: scripts/ci-node.sh NODE_VERSION [--in-place | test files…]}"
+version="${1:?usage: scripts/ci-node.sh NODE_VERSION [test files…]}"
 shift
 root="$(cd "$(dirname "$0")/.." && pwd)"
-in_place=0
-tests=()
-if [ "${1:-}" = "--in-place" ]; then in_place=1; shift; fi
 tests=("$@")
-if [ $in_place -eq 0 ] && [ ${#tests[@]} -eq 0 ]; then
+if [ ${#tests[@]} -eq 0 ]; then
   # the CLI end to end (ffmpeg, sharp, node:sqlite, onnxruntime, the HTTP judge against the
   # emulator), native modules that cannot load, damaged caches, the scan's worker threads, the
   # evaluation cache, and the Quickstart: the demo cold and warm with its printed serve line, and
@@ -25,16 +21,11 @@ if [ $in_place -eq 0 ] && [ ${#tests[@]} -eq 0 ]; then
     test/cli/compass-jobs.test.ts test/compass/response/scan-pool.test.ts
     test/compass/quality/eval-cache.test.ts test/cli/demo.test.ts test/readme.test.ts)
 fi
-if [ $in_place -eq 1 ]; then
-  work="$root"
-else
-  work="$(mktemp -d "${TMPDIR:-/tmp}/kfbench-node-${version}-XXXXXX")"
-  trap 'rm -rf "$work"' EXIT
-  (cd "$root" && git ls-files -z | xargs -0 cp --parents -t "$work")
-fi
+work="$(mktemp -d "${TMPDIR:-/tmp}/kfbench-node-${version}-XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+(cd "$root" && git ls-files -z | xargs -0 cp --parents -t "$work")
 cd "$work"
 export KFBENCH_CI_TESTS="${tests[*]}"
-export KFBENCH_CI_IN_PLACE="$in_place"
 # npx puts the package's `node` first on PATH; npm then runs on it.
 npx -y -p "node@${version}" -c '
   set -eu
@@ -46,10 +37,6 @@ npx -y -p "node@${version}" -c '
     echo "ci-node: npm ci warned or compiled on $(node --version) (see above)" >&2
     exit 1
   fi
-  if [ "$KFBENCH_CI_IN_PLACE" = 1 ]; then
-    npm test
-  else
-    npm run build
-    ./node_modules/.bin/vitest run $KFBENCH_CI_TESTS
-  fi
+  npm run build
+  ./node_modules/.bin/vitest run $KFBENCH_CI_TESTS
 '

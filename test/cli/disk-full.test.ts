@@ -6,40 +6,24 @@
  * read-only folder a real tmpfs mounted read-only (only where this runs as root: chmod does not
  * stop root).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MiniCompassPaths } from '../../src/dev/mini-compass/build.js';
-import { type CliResult, runCli } from '../support/cli.js';
+import { type CliResult, runCli, runCommand } from '../support/cli.js';
 import { sharedMiniCompass } from '../support/mini-compass.js';
 import { media, ROOT, tempDir } from '../support/paths.js';
 
 /** The CLI in a shell whose file-size limit is `kib` KiB. */
 function runLimited(kib: number, args: string[]): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      'bash',
-      [
-        '-c',
-        `ulimit -f ${kib} && exec "$0" "$@"`,
-        process.execPath,
-        join(ROOT, 'dist', 'cli', 'bin.js'),
-        ...args,
-      ],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+  return runCommand('bash', [
+    '-c',
+    `ulimit -f ${kib} && exec "$0" "$@"`,
+    process.execPath,
+    join(ROOT, 'dist', 'cli', 'bin.js'),
+    ...args,
+  ]);
 }
 
 const oneLine = (s: string) => s.trim().split('\n').length === 1;
