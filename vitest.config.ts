@@ -1,4 +1,12 @@
+import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// The full mini sets (`hero mini`, `compass mini`, the demo's material) are built once per run in
+// this folder and copied wherever a test or a command it spawns asks for them
+// (src/dev/build-folder.ts, copyFromMaterialCache); test/support/material-cache.ts removes it.
+process.env.KFBENCH_MATERIAL_CACHE ??= join(tmpdir(), `kfbench-test-material-${randomUUID()}`);
 
 // No per-test limit that a loaded machine could exceed: a test that needs minutes builds its
 // material once (test/support/shared-build.ts) and shares it. The 30-minute ceiling only turns a
@@ -8,6 +16,8 @@ const HANG_MS = 30 * 60_000;
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    env: { KFBENCH_MATERIAL_CACHE: process.env.KFBENCH_MATERIAL_CACHE },
+    globalSetup: ['test/support/material-cache.ts'],
     testTimeout: HANG_MS,
     hookTimeout: HANG_MS,
     pool: 'forks',

@@ -4,10 +4,11 @@
  * builder only ever clears a folder it made itself or an empty one.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { cp, mkdir, readFile, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { BadInputError } from '../errors.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
+import { withDirLock } from '../store/dir-lock.js';
 
 export interface BuildFolder {
   out: string;
@@ -48,4 +49,34 @@ export async function startBuild(b: BuildFolder): Promise<void> {
 export async function finishBuild(b: BuildFolder, extra: Record<string, unknown> = {}): Promise<void> {
   await writeFileAtomic(stampOf(b), `${JSON.stringify({ version: b.version, ...extra })}\n`);
   await rm(partialOf(b), { force: true });
+}
+
+/** The environment variable naming a folder where generated sets are built once and copied from. */
+export const MATERIAL_CACHE_ENV = 'KFBENCH_MATERIAL_CACHE';
+
+/**
+ * Fill `b.out` from the material cache when `KFBENCH_MATERIAL_CACHE` names one: the set is built
+ * there once (`build(dir)`, under a lock, so parallel processes build it once between them) and
+ * copied into `b.out`. The generated sets are deterministic and relocatable (no absolute paths),
+ * so a copy equals a build. Returns false, doing nothing, when no cache is set.
+ */
+export async function copyFromMaterialCache(
+  b: BuildFolder,
+  build: (dir: string) => Promise<unknown>,
+): Promise<boolean> {
+  const root = process.env[MATERIAL_CACHE_ENV];
+  if (!root) return false;
+  const dir = join(resolve(root), `${b.name.replace(/^\./, '')}-v${b.version}`);
+  if (resolve(b.out) === dir) return false;
+  const cached: BuildFolder = { ...b, out: dir };
+  if (!(await isBuilt(cached))) {
+    await mkdir(resolve(root), { recursive: true });
+    await withDirLock(`${dir}.lock`, async () => {
+      if (!(await isBuilt(cached))) await build(dir);
+    });
+  }
+  await startBuild(b);
+  await cp(dir, b.out, { recursive: true });
+  await rm(partialOf(b), { force: true });
+  return true;
 }

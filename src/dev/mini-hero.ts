@@ -16,7 +16,7 @@ import { writeFileAtomic } from '../store/atomic-write.js';
 import { sha256Hex } from '../store/canonical.js';
 import { writeJsonl } from '../store/jsonl.js';
 import { photoPath } from './assets.js';
-import { finishBuild, isBuilt, startBuild } from './build-folder.js';
+import { copyFromMaterialCache, finishBuild, isBuilt, startBuild } from './build-folder.js';
 
 export const MINI_VERSION = '3';
 
@@ -257,6 +257,7 @@ export async function buildMiniHero(
   const films = opts.films ?? MINI_FILMS;
   const folder = { out, name: '.mini-hero', version: MINI_VERSION, what: 'a mini HeroFrame set' };
   if (await isBuilt(folder)) return p;
+  if (!opts.films && (await copyFromMaterialCache(folder, (dir) => buildMiniHero(dir, opts)))) return p;
   await startBuild(folder);
   const ds = datasetPaths(p.data);
   const movies = [];

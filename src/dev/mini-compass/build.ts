@@ -12,7 +12,7 @@ import { encodeImage } from '../../media/image.js';
 import { type OnProgress, phaseReporter } from '../../progress.js';
 import { writeFileAtomic } from '../../store/atomic-write.js';
 import { writeJsonl } from '../../store/jsonl.js';
-import { finishBuild, isBuilt, startBuild } from '../build-folder.js';
+import { copyFromMaterialCache, finishBuild, isBuilt, startBuild } from '../build-folder.js';
 import { driftImage, imagePool, MINI_H, MINI_W } from './images.js';
 import {
   MODELS,
@@ -178,6 +178,7 @@ export async function buildMiniCompass(
   const p = miniCompassPaths(out);
   const folder = { out, name: '.mini-compass', version: MINI_COMPASS_VERSION, what: 'a mini Compass set' };
   if (await isBuilt(folder)) return p;
+  if (!opts.cases && (await copyFromMaterialCache(folder, (dir) => buildMiniCompass(dir, opts)))) return p;
   await startBuild(folder);
   const specs = opts.cases ?? MINI_CASES;
   const pool = await imagePool(KEYFRAMES + FILLERS);

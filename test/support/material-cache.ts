@@ -1,0 +1,14 @@
+/**
+ * Vitest global setup: the run's material cache (vitest.config.ts sets KFBENCH_MATERIAL_CACHE) is
+ * removed when the run ends, unless the caller named one of their own.
+ */
+import { rmSync } from 'node:fs';
+import { basename } from 'node:path';
+
+export default function setup(): () => void {
+  const dir = process.env.KFBENCH_MATERIAL_CACHE;
+  return () => {
+    if (dir && basename(dir).startsWith('kfbench-test-material-'))
+      rmSync(dir, { recursive: true, force: true });
+  };
+}
