@@ -90,3 +90,84 @@ describe('camera motion', () => {
     expect(classifyMotion([{ dx: 0, dy: 0, scale: 0.9 }], 1, w, h).motion).toBe('zoom out');
   });
 });
+
+/**
+ * The search as the module's comment states it, evaluated in full for every candidate (no index
+ * maps, no early exit): the reference the fast search must equal on every frame pair.
+ */
+function referenceMotion(prev: Uint8Array, cur: Uint8Array, w: number, h: number) {
+  const M = 8;
+  const err = (map: (x: number, y: number) => [number, number]) => {
+    let s = 0;
+    let n = 0;
+    for (let y = M; y < h - M; y++)
+      for (let x = M; x < w - M; x++) {
+        const [sx, sy] = map(x, y);
+        const ix = Math.round(sx);
+        const iy = Math.round(sy);
+        if (ix < 0 || iy < 0 || ix >= w || iy >= h) continue;
+        s += Math.abs(cur[y * w + x]! - prev[iy * w + ix]!);
+        n++;
+      }
+    return n ? s / n : Number.POSITIVE_INFINITY;
+  };
+  const still = err((x, y) => [x, y]);
+  let best = { dx: 0, dy: 0, scale: 1 };
+  let bestErr = still;
+  const consider = (step: { dx: number; dy: number; scale: number }, e: number) => {
+    if (e < bestErr - 1e-9) {
+      bestErr = e;
+      best = step;
+    }
+  };
+  for (let dy = -6; dy <= 6; dy++)
+    for (let dx = -6; dx <= 6; dx++)
+      if (dx || dy)
+        consider(
+          { dx, dy, scale: 1 },
+          err((x, y) => [x + dx, y + dy]),
+        );
+  const cx = (w - 1) / 2;
+  const cy = (h - 1) / 2;
+  for (const s of [0.9, 0.92, 0.94, 0.96, 0.98, 1.02, 1.04, 1.06, 1.08, 1.1])
+    consider(
+      { dx: 0, dy: 0, scale: s },
+      err((x, y) => [cx + (x - cx) / s, cy + (y - cy) / s]),
+    );
+  return still - bestErr < 0.5 ? { dx: 0, dy: 0, scale: 1 } : best;
+}
+
+describe('globalMotion equals the full search', () => {
+  it('on shifted, zoomed, noisy and unrelated frame pairs', () => {
+    let seed = 7;
+    const rnd = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const w = 96;
+    const h = 54;
+    let checked = 0;
+    for (let trial = 0; trial < 60; trial++) {
+      const prev = new Uint8Array(w * h);
+      const smooth = trial % 3 === 0;
+      for (let i = 0; i < prev.length; i++)
+        prev[i] = smooth
+          ? Math.round(128 + 100 * Math.sin((i % w) / 7 + Math.floor(i / w) / 5))
+          : Math.floor(rnd() * 256);
+      const dx = Math.floor(rnd() * 13) - 6;
+      const dy = Math.floor(rnd() * 13) - 6;
+      const zoom = trial % 5 === 0 ? 0.92 + rnd() * 0.16 : 1;
+      const noise = trial % 4 === 0 ? 40 : trial % 4 === 1 ? 4 : 0;
+      const cur = new Uint8Array(w * h);
+      for (let y = 0; y < h; y++)
+        for (let x = 0; x < w; x++) {
+          const sx = Math.min(w - 1, Math.max(0, Math.round((w - 1) / 2 + (x - (w - 1) / 2) / zoom + dx)));
+          const sy = Math.min(h - 1, Math.max(0, Math.round((h - 1) / 2 + (y - (h - 1) / 2) / zoom + dy)));
+          cur[y * w + x] = Math.min(255, Math.max(0, prev[sy * w + sx]! + Math.round((rnd() - 0.5) * noise)));
+        }
+      expect(globalMotion(prev, cur, w, h), `trial ${trial}`).toEqual(referenceMotion(prev, cur, w, h));
+      checked++;
+    }
+    expect(checked).toBe(60);
+  });
+});
