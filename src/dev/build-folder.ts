@@ -28,8 +28,8 @@ export async function isBuilt(b: BuildFolder): Promise<boolean> {
   return existsSync(stamp) && JSON.parse(await readFile(stamp, 'utf8')).version === b.version;
 }
 
-/** Clear the folder (only if it is ours or empty) and mark a build in progress. */
-export async function startBuild(b: BuildFolder): Promise<void> {
+/** Refuse a folder that holds something other than this kind of build. */
+function assertOursOrEmpty(b: BuildFolder): void {
   if (
     existsSync(b.out) &&
     readdirSync(b.out).length > 0 &&
@@ -40,6 +40,11 @@ export async function startBuild(b: BuildFolder): Promise<void> {
       file: b.out,
     });
   }
+}
+
+/** Clear the folder (only if it is ours or empty) and mark a build in progress. */
+export async function startBuild(b: BuildFolder): Promise<void> {
+  assertOursOrEmpty(b);
   await rm(b.out, { recursive: true, force: true });
   await mkdir(b.out, { recursive: true });
   await writeFileAtomic(partialOf(b), `${b.what} is being built here\n`);
@@ -68,6 +73,7 @@ export async function copyFromMaterialCache(
   if (!root) return false;
   const dir = join(resolve(root), `${b.name.replace(/^\./, '')}-v${b.version}`);
   if (resolve(b.out) === dir) return false;
+  assertOursOrEmpty(b); // before any build: a refused folder never waits for one
   const cached: BuildFolder = { ...b, out: dir };
   if (!(await isBuilt(cached))) {
     await mkdir(resolve(root), { recursive: true });

@@ -61,6 +61,7 @@ describe('material cache', () => {
       /is not a toy set/,
     );
     expect(readFileSync(join(b.out, 'precious.txt'), 'utf8')).toBe('keep');
+    expect(c.builds()).toBe(0); // refused before building anything
   });
 });
 
