@@ -2,6 +2,35 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The files that take minutes start first, in this order: on a fresh clone vitest knows no
+ * durations and starts the largest files first, which left the demo (the longest file by far) to
+ * start last and run alone at the end. The rest keep vitest's own order.
+ */
+const LONG_FIRST = [
+  'test/cli/demo.test.ts',
+  'test/cli/docs.test.ts',
+  'test/web/viewer.test.ts',
+  'test/compass/quality/evaluate.test.ts',
+  'test/hero/rubric-learn.test.ts',
+  'test/cli/compass-evaluate.test.ts',
+];
+
+class LongFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (f: TestSpecification) => {
+      const i = LONG_FIRST.findIndex((x) => f.moduleId.endsWith(x));
+      return i < 0 ? LONG_FIRST.length : i;
+    };
+    return sorted
+      .map((f, i) => ({ f, i }))
+      .sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i)
+      .map((x) => x.f);
+  }
+}
 
 // The full mini sets (`hero mini`, `compass mini`, the demo's material) are built once per run in
 // this folder and copied wherever a test or a command it spawns asks for them
@@ -25,5 +54,6 @@ export default defineConfig({
     // third worker fills that wait (measured: see README, "Development")
     maxWorkers: 3,
     reporters: ['default'],
+    sequence: { sequencer: LongFirstSequencer },
   },
 });
