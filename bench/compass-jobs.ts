@@ -5,9 +5,13 @@
  *  - `--jobs N`: one process, N scans at once in worker threads;
  *  - the ceiling: N independent processes started together, each scanning its share (every N-th
  *    case) one at a time — the same work with nothing shared but the machine.
- * Prints the wall times (medians), the speed-up (target ≥ 1.7× for --jobs 2), the ratio
- * ceiling / --jobs N, and the CPU seconds spent — node (every thread) and the ffmpeg/ffprobe
- * processes it waited for — so how many of the cores each way keeps busy.
+ * Prints the wall times (medians) beside the CPU seconds spent — node (every thread) and the
+ * ffmpeg/ffprobe processes it waited for — so how many of the cores each way keeps busy, and the
+ * target: `--jobs N` against the N-process ceiling measured in the same run, ceiling s / --jobs N s
+ * ≥ 0.95 (what threads can lose against processes: start-up, sharing one heap and one libuv pool).
+ * The speed-up over --jobs 1 is printed for information only: it is bounded by the cores left
+ * free (a 2-core machine whose --jobs 1 already keeps 1.5 cores busy cannot show 1.7×), so it is
+ * no target.
  *   npm run build && npx tsx bench/compass-jobs.ts [--jobs 2] [--runs 3] [--dist DIR]
  * (`--dist` measures another build of the library, e.g. an older commit's, in the same way.)
  * Every figure comes from plain `node` processes running the built library (dist/), as
@@ -154,11 +158,14 @@ const w1 = row('--jobs 1', one);
 const wn = row(`--jobs ${jobs} (worker threads)`, many);
 const wc = row(`ceiling: ${jobs} processes × --jobs 1`, ceil);
 console.log(`\n| ratio | |\n|---|---|`);
-console.log(`| speed-up: --jobs 1 s / --jobs ${jobs} s | **${(w1 / wn).toFixed(2)}×** |`);
-console.log(`| the ceiling's speed-up: --jobs 1 s / ceiling s | ${(w1 / wc).toFixed(2)}× |`);
+const ratio = wc / wn;
 console.log(
-  `| --jobs ${jobs} against the ceiling: ceiling s / --jobs ${jobs} s | **${(wc / wn).toFixed(2)}** |`,
+  `| --jobs ${jobs} against the ceiling: ceiling s / --jobs ${jobs} s (target ≥ 0.95) | **${ratio.toFixed(2)}** ${ratio >= 0.95 ? 'met' : 'not met'} |`,
 );
+console.log(
+  `| speed-up: --jobs 1 s / --jobs ${jobs} s (bounded by the free cores; no target) | ${(w1 / wn).toFixed(2)}× |`,
+);
+console.log(`| the ceiling's speed-up: --jobs 1 s / ceiling s | ${(w1 / wc).toFixed(2)}× |`);
 console.log(
   `\nload average at start ${load.join(', ')}, at end ${loadavg()
     .map((x) => x.toFixed(2))

@@ -13,6 +13,8 @@ import { ScanCache } from '../compass/response/scan-cache.js';
 import { checkVideosFolder } from '../compass/score.js';
 import { judgeSegmenter } from '../compass/segment.js';
 import { buildMiniCompass } from '../dev/mini-compass/build.js';
+import { buildPublishedCompass } from '../dev/published-compass.js';
+import { parseMiniSize } from '../dev/published-size.js';
 import { createEmbedder } from '../embed/registry.js';
 import { judgeIdentity } from '../judge/identity.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
@@ -260,8 +262,25 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
     .command('mini')
     .description('build the mini Compass set: 8 cases, 7 fault "models", both prompt modes')
     .requiredOption('--out <dir>', 'where to build it')
-    .action(async (o: { out: string }) => {
+    .option(
+      '--size <size>',
+      'mini, or published (386 cases × 2 prompt modes, model faithful, 160×90 videos) or a fraction of it (1/8, 0.25): for scale benchmarks',
+      'mini',
+    )
+    .action(async (o: { out: string; size: string }) => {
+      const size = parseMiniSize(o.size);
       const shown = renderProgress();
+      if (size.kind === 'published') {
+        const p = await buildPublishedCompass(resolve(o.out), {
+          fraction: size.fraction,
+          onProgress: shown.onProgress,
+        }).finally(() => shown.close());
+        printLines([
+          `cases   ${p.cases} (${p.counts.cases})`,
+          `videos  ${p.videos} (${p.model}, ${p.counts.videos})`,
+        ]);
+        return;
+      }
       const p = await buildMiniCompass(resolve(o.out), { onProgress: shown.onProgress }).finally(() =>
         shown.close(),
       );

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { buildMiniHero } from '../dev/mini-hero.js';
+import { buildPublishedHero } from '../dev/published-hero.js';
+import { parseMiniSize } from '../dev/published-size.js';
 import { BadInputError, PartialError } from '../errors.js';
 import { makeIndex } from '../hero/track/make-index.js';
 import { parseShard } from '../hero/track/shard.js';
@@ -112,9 +114,29 @@ export function registerHeroTrack(hero: Command, impls: CliImpls): void {
     .command('mini')
     .description('build the mini HeroFrame set (generated films, footage, stills, track) if absent')
     .requiredOption('--out <dir>', 'where to build it')
+    .option(
+      '--size <size>',
+      'mini, or published (204 films, ~2,031 chains, ~500,000 track rows; no footage) or a fraction of it (1/8, 0.25): for scale benchmarks',
+      'mini',
+    )
     .option('--json', 'print JSON')
-    .action(async (o: { out: string; json?: boolean }) => {
+    .action(async (o: { out: string; size: string; json?: boolean }) => {
+      const size = parseMiniSize(o.size);
       const shown = renderProgress();
+      if (size.kind === 'published') {
+        const p = await buildPublishedHero(o.out, {
+          fraction: size.fraction,
+          onProgress: shown.onProgress,
+        }).finally(() => shown.close());
+        if (o.json) printJson(p);
+        else
+          printLines([
+            `dataset    ${p.data} (${p.counts.films} films, ${p.counts.chains} chains, ${p.counts.images} images, ${p.counts.track_frames} track rows)`,
+            `track      ${p.track} (the verify and selected frames only)`,
+            `selections ${p.selections}`,
+          ]);
+        return;
+      }
       const p = await buildMiniHero(o.out, { onProgress: shown.onProgress }).finally(() => shown.close());
       if (o.json) printJson(p);
       else

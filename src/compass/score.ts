@@ -17,6 +17,7 @@ import { CallBudgetSpent } from '../judge/judge.js';
 import type { ShotOptions } from '../media/shots.js';
 import { type OnProgress, phaseReporter } from '../progress.js';
 import { mean } from '../stats/mean.js';
+import type { FileHashes } from '../store/file-hashes.js';
 import { type LoadedCase, type PromptMode, videoPath } from './cases.js';
 import type { ResponseOptions, ScanOptions } from './response/options.js';
 import { METRICS, type MetricScores, scoreResponse, zeroResponse } from './response/report.js';
@@ -50,6 +51,8 @@ export interface ScoreInput {
   scan?: Partial<ScanOptions>;
   shots?: Partial<ShotOptions>;
   cache?: ScanCache | undefined;
+  /** The run's file hashes, shared with the judge's cache keys (compass evaluate): each video read once. */
+  hashes?: FileHashes | undefined;
   /** Segment with the judge (seed E.2) instead of the pixel detector; absent = pixel. */
   segment?: SegmentFn | undefined;
   /** The judge segmenter's share of a run's call budget (`--max-calls`): it asks nothing past it. */
@@ -160,13 +163,14 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
           run.timings,
           // in this thread too, an abort kills the decoder of the video being scanned
           pool?.scanFn(signal) ?? ((i, e, so, sh, t) => scanVideo(i, e, so, sh, t, signal)),
+          o.hashes,
         );
         // the segmenter's calls stop with the pool (a failure elsewhere, Ctrl-C) and count
         // against the run's budget; a video the budget did not reach waits for the next run
         let seg: Awaited<ReturnType<SegmentFn>> | undefined;
         try {
           seg = o.segment
-            ? await o.segment(j.c, j.video, scan.shots, signal, { maxCalls: o.maxCalls })
+            ? await o.segment(j.c, j.video, scan.shots, signal, { maxCalls: o.maxCalls }, o.hashes)
             : undefined;
         } catch (e) {
           if (!(e instanceof CallBudgetSpent)) throw e;

@@ -16,6 +16,7 @@ import type { CallLimits, Judge } from '../judge/judge.js';
 import { loadTemplate, render } from '../judge/prompts.js';
 import type { JudgeImage, Verdict } from '../judge/types.js';
 import type { VideoInfo } from '../media/video.js';
+import type { FileHashes } from '../store/file-hashes.js';
 import type { LoadedCase } from './cases.js';
 import { type EvaluationCache, entryKey } from './quality/eval-cache.js';
 import { judgeFrames, qualityTimes, sentRate } from './quality/video.js';
@@ -156,6 +157,7 @@ export async function judgeSegmentsCached(a: {
   probeVideo: (f: string) => Promise<VideoInfo>;
   cache: EvaluationCache | undefined;
   frames?: SegmentFrames | undefined;
+  hashes?: FileHashes | undefined;
 }): Promise<Segmentation | { unresolved: string }> {
   const fps = a.frames?.fps ?? 8;
   const frameWidth = a.frames?.frameWidth ?? 384;
@@ -171,6 +173,7 @@ export async function judgeSegmentsCached(a: {
     judge: a.judge,
     encoder: a.encoder,
     inputs: { kf_ids: kfIds, fps, frame_width: frameWidth, ...(budget !== undefined ? { budget } : {}) },
+    hashes: a.hashes,
   });
   const hit = a.cache.get(key, 'segment');
   const v = hit && a.judge.recall([{ key: hit.key, schema: segmentSchema(kfIds, hit.duration_s) }]);
@@ -194,6 +197,8 @@ export type SegmentFn = (
   gate?: AbortSignal,
   /** The run's call budget: past it a call throws CallBudgetSpent. */
   limits?: CallLimits,
+  /** The run's file hashes (shared with the scan cache's key and the quality questions'). */
+  hashes?: FileHashes,
 ) => Promise<{ shots: ScanShot[]; segmenter: string; assignments?: Record<string, number | null> }>;
 
 /**
@@ -207,9 +212,18 @@ export function judgeSegmenter(
   cache?: EvaluationCache | undefined,
   frames?: SegmentFrames,
 ): SegmentFn {
-  return async (c, video, pixelShots, gate, limits) => {
+  return async (c, video, pixelShots, gate, limits, hashes) => {
     const asker = gate || limits ? judge.withSignal(gate ?? new AbortController().signal, limits) : judge;
-    const r = await judgeSegmentsCached({ judge: asker, encoder, c, video, probeVideo, cache, frames });
+    const r = await judgeSegmentsCached({
+      judge: asker,
+      encoder,
+      c,
+      video,
+      probeVideo,
+      cache,
+      frames,
+      hashes,
+    });
     if ('unresolved' in r)
       return {
         shots: [...pixelShots],

@@ -12,10 +12,9 @@ import { buildChains } from '../hero/build.js';
 import { datasetPaths } from '../hero/dataset/layout.js';
 import { type BaselineRow, Selection } from '../hero/dataset/schemas.js';
 import { type EvaluateResult, evaluate } from '../hero/evaluate.js';
-import { fitHeroReader } from '../hero/reader.js';
+import { fitHeroReaderCached } from '../hero/reader-fit-cache.js';
 import { METHODS } from '../hero/select/registry.js';
 import { runSelection } from '../hero/select/run.js';
-import { writeReaderFile } from '../judge/local.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import type { OnProgress } from '../progress.js';
 import { writeEvaluation } from '../report/hero-outputs.js';
@@ -125,8 +124,8 @@ export async function runHeroDemo(out: string, onProgress: OnProgress): Promise<
       await emuJudge.close();
     }
     const readerFile = join(out, 'reader.json');
-    const fit = await fitHeroReader({ data: mini.data });
-    await writeReaderFile(readerFile, fit.reader);
+    // refitted only when the chains, the images or the settings changed (a warm demo reuses it)
+    const fit = await fitHeroReaderCached({ data: mini.data, out: readerFile });
     const local = await openJudge(
       resolveJudgeSettings({ judge: `local:${readerFile}`, cache: join(out, 'local-cache.sqlite') }, {}),
     );

@@ -102,7 +102,8 @@ export function lsmdcClipId(movieId: string, start: number, end: number): string
   return `${movieId}_${timecode(start).replaceAll(':', '.')}-${timecode(end).replaceAll(':', '.')}`;
 }
 
-function timecode(s: number): string {
+/** Seconds → `hh:mm:ss.fff` (the LSMDC clip id and clips.jsonl form). */
+export function timecode(s: number): string {
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
   const sec = s - 3600 * h - 60 * m;

@@ -24,7 +24,8 @@ import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
 import { ffmpegVersion } from '../../media/ffmpeg.js';
 import { imageLibraryVersion } from '../../media/image.js';
-import { cacheKey, sha256File } from '../../store/canonical.js';
+import { cacheKey } from '../../store/canonical.js';
+import { FileHashes } from '../../store/file-hashes.js';
 import { KvTable, type SqliteDatabase } from '../../store/sqlite.js';
 import type { LoadedCase } from '../cases.js';
 import { QUALITY_METRICS } from './metrics.js';
@@ -98,22 +99,7 @@ export function evaluationCacheIn(judgeCache: JudgeCache | undefined): Evaluatio
   return judgeCache ? new EvaluationCache(judgeCache.db) : undefined;
 }
 
-/**
- * File hashes for one evaluation (sha256 of the bytes, read once per evaluation and path: a file
- * rewritten between two evaluations is hashed again).
- */
-export class FileHashes {
-  private readonly memo = new Map<string, Promise<string>>();
-  of(path: string): Promise<string> {
-    let h = this.memo.get(path);
-    if (!h) {
-      h = sha256File(path);
-      this.memo.set(path, h);
-      h.catch(() => this.memo.delete(path));
-    }
-    return h;
-  }
-}
+export { FileHashes } from '../../store/file-hashes.js';
 
 /** A case's content as the questions see it: everything but where it was read from and its image paths (their bytes count instead). */
 export function caseContent(c: LoadedCase): Record<string, unknown> {

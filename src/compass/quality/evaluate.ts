@@ -98,6 +98,8 @@ export function groupsToAsk(c: LoadedCase, mode: PromptMode, q: Pick<QualityOpti
 
 export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult> {
   const q = { ...DEFAULT_QUALITY_OPTIONS, ...o.quality };
+  // one read of each file for the scan cache's key, the segmentation's and the questions'
+  const hashes = new FileHashes();
   const response = await scoreModels({
     cases: o.cases,
     videos: o.videos,
@@ -107,6 +109,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
     response: o.response,
     scan: o.scan,
     cache: o.cache,
+    hashes,
     segment: o.segment,
     maxCalls: o.maxCalls,
     jobs: o.jobs,
@@ -116,7 +119,6 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
   const cases = new Map(o.cases.map((c) => [c.case_id, c]));
   const runs = Math.max(1, o.runs ?? 1);
   const limits = { maxCalls: o.maxCalls };
-  const hashes = new FileHashes();
 
   // One pool for both phases: every checklist task (case × mode × metric), then every video (run ×
   // row), all started as soon as the pool has room — more tasks than call slots, so videos decode

@@ -9,6 +9,7 @@ import { ffmpegVersion } from '../../media/ffmpeg.js';
 import { imageLibraryVersion } from '../../media/image.js';
 import { DEFAULT_SHOT_OPTIONS, type ShotOptions } from '../../media/shots.js';
 import { cacheKey, sha256File } from '../../store/canonical.js';
+import type { FileHashes } from '../../store/file-hashes.js';
 import { KvTable, openDatabase, type SqliteDatabase } from '../../store/sqlite.js';
 import { Scan } from '../results.js';
 import { DEFAULT_SCAN_OPTIONS, type ScanOptions } from './options.js';
@@ -67,13 +68,16 @@ export async function scanKey(
   embedder: Embedder,
   opts: Partial<ScanOptions>,
   shotOpts: Partial<ShotOptions>,
+  /** The run's file hashes (each file read once per run); else every file is read here. */
+  hashes?: FileHashes,
 ): Promise<string> {
+  const hash = (f: string) => (hashes ? hashes.of(f) : sha256File(f));
   const o: ScanOptions = { ...DEFAULT_SCAN_OPTIONS, ...opts };
   const shots: ShotOptions = { ...DEFAULT_SHOT_OPTIONS, ...shotOpts };
   const images = new Map<string, string>();
-  for (const k of input.keyframes) if (!images.has(k.image)) images.set(k.image, await sha256File(k.image));
+  for (const k of input.keyframes) if (!images.has(k.image)) images.set(k.image, await hash(k.image));
   return cacheKey(SCAN_CACHE_NAMESPACE, {
-    video: await sha256File(input.video),
+    video: await hash(input.video),
     keyframes: input.keyframes.map((k) => images.get(k.image)),
     embedder: { id: embedder.id, version: embedder.version, config: embedder.config },
     fpsCap: o.fpsCap,
@@ -95,10 +99,11 @@ export async function cachedScan(
   cache: ScanCache | undefined,
   timings?: ScanTimings,
   scan: ScanFn = scanVideo,
+  hashes?: FileHashes,
 ): Promise<{ scan: Scan; cached: boolean }> {
   const o = { ...DEFAULT_SCAN_OPTIONS, ...opts };
   if (!cache) return { scan: await scan(input, embedder, o, shotOpts, timings), cached: false };
-  const key = await scanKey(input, embedder, o, shotOpts);
+  const key = await scanKey(input, embedder, o, shotOpts, hashes);
   const hit = cache.get(key);
   if (hit) {
     cache.hits++;

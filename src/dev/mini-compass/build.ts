@@ -129,9 +129,9 @@ export function miniCompassPaths(out: string): MiniCompassPaths {
   };
 }
 
-const kfId = (i: number) => `kf${String(i + 1).padStart(2, '0')}`;
+export const kfId = (i: number) => `kf${String(i + 1).padStart(2, '0')}`;
 
-function caseRecord(spec: MiniCaseSpec): Case {
+export function caseRecord(spec: MiniCaseSpec): Case {
   const n = spec.n;
   const one = spec.structure === 'one_take';
   const { targets, duration_s } = oneTakeTargets(n, MINI_FPS);

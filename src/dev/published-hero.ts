@@ -1,0 +1,270 @@
+/**
+ * `kfbench hero mini --size published` (or a fraction, `--size 1/8`): a generated HeroFrame root at
+ * the published counts (src/dev/published-size.ts) in the release's record shape, as the mini
+ * set's (mini-hero.ts): 204 films of ~2,450 s of LSMDC-named clips each (~500,000 track rows in
+ * `frame_track/track_index.jsonl.zst`), 9–10 chains per film of a publicity still and five sampled
+ * frames (5 stills per film shared by its chains: ~11,200 images, small generated JPEGs, with their
+ * sha256), a rubric of 4 criteria per film, 24 verify hashes per film, and one method's selections
+ * (`selections/uniform5.jsonl`, 5 frames per film). No footage: the track folder holds only the
+ * frames that the verify rows and the selections name, so `hero validate`, `hero track verify`
+ * and `hero evaluate` run on it; `hero build` and the selection methods that decode clips do not.
+ * Deterministic; a few minutes at the full size.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { datasetPaths, imagePath, trackFramePath } from '../hero/dataset/layout.js';
+import { DEFAULT_SUFFIX_PER_SECOND } from '../hero/dataset/layout-map.js';
+import { sampledImageId } from '../hero/dataset/release.js';
+import { VERIFY_PER_FILM, verifyFrames } from '../hero/track/make-index.js';
+import { Timeline } from '../hero/track/timeline.js';
+import { dhashFile } from '../media/hash.js';
+import { encodeImage } from '../media/image.js';
+import { type OnProgress, phaseReporter } from '../progress.js';
+import { createRng, type Rng } from '../stats/rng.js';
+import { writeFileAtomic } from '../store/atomic-write.js';
+import { sha256Hex } from '../store/canonical.js';
+import { writeJsonl } from '../store/jsonl.js';
+import { finishBuild, isBuilt, startBuild } from './build-folder.js';
+import { proceduralScene } from './image-pairs.js';
+import { filmSummary, lsmdcClipId, timecode } from './mini-hero.js';
+import { PUBLISHED_HERO, scaled } from './published-size.js';
+
+export const PUBLISHED_HERO_VERSION = '1';
+const STILLS_PER_FILM = 5;
+const CRITERIA = 4;
+/** Selected frames per film in `selections/uniform5.jsonl`. */
+export const SELECTED_PER_FILM = 5;
+
+export interface PublishedHeroPaths {
+  root: string;
+  /** The dataset root. */
+  data: string;
+  /** The (sparse) track: the verify and selected frames only. */
+  track: string;
+  /** One method's selections: 5 frames per film, evenly spaced. */
+  selections: string;
+}
+
+export interface PublishedHeroCounts {
+  films: number;
+  chains: number;
+  images: number;
+  track_frames: number;
+  verify_rows: number;
+}
+
+export function publishedHeroPaths(out: string): PublishedHeroPaths {
+  return {
+    root: out,
+    data: join(out, 'heroframe'),
+    track: join(out, 'track'),
+    selections: join(out, 'selections', 'uniform5.jsonl'),
+  };
+}
+
+/** Film i's chain count: 10, or 9 for the last films of every 204, so the full set has 2,031. */
+const chainsOf = (i: number) =>
+  i % PUBLISHED_HERO.films < PUBLISHED_HERO.chains - 9 * PUBLISHED_HERO.films ? 10 : 9;
+
+async function jpeg(rng: Rng, w: number, h: number): Promise<Buffer> {
+  return encodeImage(proceduralScene(rng, w, h), { format: 'jpeg', quality: 85 });
+}
+
+interface FilmPlan {
+  movie_id: string;
+  clips: { clip_id: string; start: string; end: string; duration_s: number; caption: string }[];
+  tl: Timeline;
+}
+
+function planFilm(i: number): FilmPlan {
+  const movie_id = `8${String(i + 1).padStart(4, '0')}_Synthetic_Film_${i + 1}`;
+  const rng = createRng(`published-hero/${movie_id}`);
+  const seconds = 2000 + rng.next() * 900; // mean 2,450 s: ~500,000 track frames over 204 films
+  const clips: FilmPlan['clips'] = [];
+  let at = 60 + rng.next() * 120;
+  let total = 0;
+  while (total < seconds) {
+    const start = Math.round(at * 1000) / 1000;
+    const end = Math.round((at + 2 + rng.next() * 6) * 1000) / 1000;
+    clips.push({
+      clip_id: lsmdcClipId(movie_id, start, end),
+      start: timecode(start),
+      end: timecode(end),
+      duration_s: Math.round((end - start) * 1000) / 1000,
+      caption: `clip ${clips.length + 1} of synthetic film ${i + 1}`,
+    });
+    total += end - start;
+    at = end + 0.5 + rng.next() * 10;
+  }
+  return { movie_id, clips, tl: new Timeline(movie_id, clips) };
+}
+
+/** Build the set at `fraction` of the published counts unless a complete one is there. */
+export async function buildPublishedHero(
+  out: string,
+  opts: { fraction: number; onProgress?: OnProgress },
+): Promise<PublishedHeroPaths & { counts: PublishedHeroCounts }> {
+  const p = publishedHeroPaths(out);
+  const films = scaled(PUBLISHED_HERO.films, opts.fraction);
+  const folder = {
+    out,
+    name: '.published-hero',
+    version: `${PUBLISHED_HERO_VERSION}/${films}`,
+    what: 'a generated HeroFrame set at the published size',
+  };
+  const ds = datasetPaths(p.data);
+  const counts: PublishedHeroCounts = { films, chains: 0, images: 0, track_frames: 0, verify_rows: 0 };
+  if (await isBuilt(folder)) return { ...p, counts: await readCounts(out, counts) };
+  await startBuild(folder);
+  const plans = Array.from({ length: films }, (_, i) => planFilm(i));
+  const progress = phaseReporter(opts.onProgress, 'published-hero', 'films');
+  progress.start(films, 'images, chains and track frames');
+  const chainRows = [];
+  const rubricRows = [];
+  const shaRows: { path: string; sha256: string }[] = [];
+  const verifyRows: { movie_id: string; frame_idx: number; dhash: string }[] = [];
+  const selections = [];
+  for (const [i, f] of plans.entries()) {
+    const rng = createRng(`published-hero/chains/${f.movie_id}`);
+    await mkdir(join(p.data, 'images', f.movie_id), { recursive: true });
+    const written = new Set<string>();
+    const write = async (id: string) => {
+      if (written.has(id)) return;
+      written.add(id);
+      const bytes = await jpeg(createRng(`published-hero/image/${f.movie_id}/${id}`), 96, 54);
+      await writeFileAtomic(imagePath(p.data, f.movie_id, id), bytes);
+      shaRows.push({ path: `images/${f.movie_id}/${id}.jpg`, sha256: sha256Hex(bytes) });
+    };
+    const stills = Array.from(
+      { length: STILLS_PER_FILM },
+      (_, s) => `rm${sha256Hex(`${f.movie_id}/still/${s}`).replace(/\D/g, '').slice(0, 8).padEnd(8, '0')}`,
+    );
+    const criteria = Array.from({ length: CRITERIA }, (_, c) => `L${c + 1}`);
+    const chains = [];
+    for (let c = 0; c < chainsOf(i); c++) {
+      const anchor = stills[c % STILLS_PER_FILM]!;
+      const ids = [anchor];
+      while (ids.length < 6) {
+        const fr = f.tl.frame(rng.int(f.tl.frameCount));
+        const t = fr.t_in_clip >= 0.25 ? fr.t_in_clip - 0.25 : fr.t_in_clip + 0.25;
+        const id = sampledImageId(fr.clip_id, t, DEFAULT_SUFFIX_PER_SECOND);
+        if (!ids.includes(id)) ids.push(id);
+      }
+      for (const id of ids) await write(id);
+      // a random strength order; the pairs follow it, a tenth of them unresolved
+      const order = ids.map((id) => ({ id, g: rng.next() })).sort((a, b) => b.g - a.g);
+      const images = order.map((m, rank) => ({
+        image_id: m.id,
+        gamma: Math.round((1.25 - 0.5 * rank) * 1000) / 1000,
+        theta_0_100: 100 - 20 * rank,
+      }));
+      const pairs = [];
+      for (let a = 0; a < order.length; a++)
+        for (let b = a + 1; b < order.length; b++) {
+          const sure = rng.next() >= 0.1;
+          pairs.push({
+            a: order[a]!.id,
+            b: order[b]!.id,
+            winner: sure ? order[a]!.id : null,
+            status: sure ? 'confident' : 'unresolved',
+          });
+        }
+      chains.push({
+        chain_index: c,
+        anchor,
+        group_id: `${f.movie_id}-${anchor}-d${Math.floor(c / STILLS_PER_FILM)}`,
+        coverage: Math.round(rng.next() * 1000) / 1000,
+        freeze_reason: 'most_confident_draw',
+        freeze_draw_index: 0,
+        n_draws_used: 1,
+        rubric_ids: criteria.filter(() => rng.next() < 0.5),
+        images,
+        pairs,
+      });
+    }
+    chainRows.push({
+      movie_id: f.movie_id,
+      block: '02_chains',
+      method_tag: 'kfbench-published-size_synthetic',
+      n_chains: chains.length,
+      chain_size: 6,
+      summary: filmSummary(chains),
+      chains,
+      removed_anchors: [],
+    });
+    const first = chains[0]!.images;
+    rubricRows.push({
+      movie_id: f.movie_id,
+      criteria: criteria.map((id, c) => ({
+        criterion_id: id,
+        as_the_judge_read_it: `Prefer the frame with more of the film's subject (synthetic rule ${c + 1}).`,
+        source_pair: [first[c % 6]!.image_id, first[(c + 1) % 6]!.image_id],
+        round: c % 2,
+      })),
+    });
+    // the track frames the verify rows and the selections name, nothing else
+    const n = f.tl.frameCount;
+    const picked = Array.from({ length: SELECTED_PER_FILM }, (_, k) =>
+      Math.floor(((k + 0.5) * n) / SELECTED_PER_FILM),
+    );
+    selections.push({
+      movie_id: f.movie_id,
+      frames: picked.map((frame_idx, k) => ({ rank: k + 1, frame_idx })),
+    });
+    const verify = new Set(verifyFrames(n, VERIFY_PER_FILM));
+    await mkdir(join(p.track, f.movie_id), { recursive: true });
+    for (const k of [...new Set([...verify, ...picked])].sort((a, b) => a - b)) {
+      const file = trackFramePath(p.track, f.movie_id, k);
+      await writeFileAtomic(file, await jpeg(createRng(`published-hero/track/${f.movie_id}/${k}`), 64, 36));
+      if (verify.has(k))
+        verifyRows.push({ movie_id: f.movie_id, frame_idx: k, dhash: await dhashFile(file) });
+    }
+    counts.chains += chains.length;
+    counts.images += written.size;
+    counts.track_frames += n;
+    progress.done(f.movie_id);
+  }
+  progress.finish();
+  counts.verify_rows = verifyRows.length;
+  await writeJsonl(
+    ds.movies,
+    plans.map((f, i) => ({
+      movie_id: f.movie_id,
+      title: `Synthetic Film ${i + 1}`,
+      year: 1950 + (i % 70),
+      synopsis: 'A generated film for kfbench scale benchmarks (no footage).',
+    })),
+  );
+  await writeJsonl(
+    ds.clips,
+    plans.map((f) => ({ movie_id: f.movie_id, clips: f.clips })),
+  );
+  await writeJsonl(ds.chains, chainRows);
+  await writeJsonl(ds.rubrics, rubricRows);
+  await writeJsonl(ds.imageSha, shaRows);
+  await writeJsonl(
+    ds.trackIndex,
+    (function* () {
+      for (const f of plans) for (const fr of f.tl.frames()) yield { movie_id: f.movie_id, ...fr };
+    })(),
+  );
+  await writeJsonl(ds.verifyDhash, verifyRows);
+  await writeJsonl(p.selections, selections);
+  await writeFileAtomic(
+    ds.query,
+    'A single frame from the film that would work as its cover, thumbnail or poster.\n',
+  );
+  await writeFileAtomic(
+    ds.corpusStats,
+    `${JSON.stringify({ ...counts, note: 'generated at a fraction of the published size' }, null, 1)}\n`,
+  );
+  await finishBuild(folder, { fraction: opts.fraction, ...counts });
+  return { ...p, counts };
+}
+
+/** The counts a finished build stamped. */
+async function readCounts(out: string, c: PublishedHeroCounts): Promise<PublishedHeroCounts> {
+  const stamp = JSON.parse(await readFile(join(out, '.published-hero.json'), 'utf8'));
+  for (const k of Object.keys(c) as (keyof PublishedHeroCounts)[]) c[k] = Number(stamp[k]);
+  return c;
+}

@@ -1,0 +1,51 @@
+/**
+ * A fitted local reader reused while its inputs are unchanged: `fitHeroReader` (≈ 1 s on the mini
+ * set: every image embedded, five folds and the final fit) runs only when the reader file is
+ * absent or was fitted on other inputs. The inputs are the bytes of the chains and of the images
+ * (by data/chains.jsonl and images/image_sha256.jsonl), the embedder (id and version) and λ; their
+ * key is kept in the file's `fitted.input_key`, with the cross-validation the fit reported.
+ */
+import { existsSync } from 'node:fs';
+import { createEmbedder } from '../embed/registry.js';
+import { readReaderFile, writeReaderFile } from '../judge/local.js';
+import { cacheKey, sha256File } from '../store/canonical.js';
+import { datasetPaths } from './dataset/layout.js';
+import { type FitReport, fitHeroReader } from './reader.js';
+
+const FIT_NAMESPACE = 'kfbench/hero-reader-fit/v1';
+
+export async function readerFitKey(o: { data: string; embedder?: string; lambda?: number }): Promise<string> {
+  const p = datasetPaths(o.data);
+  const embedder = await createEmbedder(o.embedder ?? 'builtin');
+  const id = { id: embedder.id, version: embedder.version };
+  await embedder.close();
+  return cacheKey(FIT_NAMESPACE, {
+    chains: await sha256File(p.chains),
+    images: existsSync(p.imageSha) ? await sha256File(p.imageSha) : null,
+    embedder: id,
+    lambda: o.lambda ?? 1,
+  });
+}
+
+/** The reader in `out`, fitted on `data` now or before under the same inputs (`cached`). */
+export async function fitHeroReaderCached(o: {
+  data: string;
+  out: string;
+  embedder?: string;
+  lambda?: number;
+}): Promise<{ cv_agreement: number; folds: FitReport['folds']; cached: boolean }> {
+  const key = await readerFitKey(o);
+  if (existsSync(o.out)) {
+    try {
+      const f = readReaderFile(o.out).reader.fitted;
+      if (f?.input_key === key && typeof f.cv_agreement === 'number' && Array.isArray(f.folds))
+        return { cv_agreement: f.cv_agreement, folds: f.folds as FitReport['folds'], cached: true };
+    } catch {
+      // a damaged file is fitted again
+    }
+  }
+  const r = await fitHeroReader(o);
+  r.reader.fitted = { ...r.reader.fitted, folds: r.folds, input_key: key };
+  await writeReaderFile(o.out, r.reader);
+  return { cv_agreement: r.cv_agreement, folds: r.folds, cached: false };
+}
