@@ -1,3 +1,4 @@
+/** `kfbench hero analyze …`, `validate`, `inspect`, `check-selections` and `frames`: reading a HeroFrame root. */
 import type { Command } from 'commander';
 import { BadInputError } from '../errors.js';
 import { corpusStats } from '../hero/analyze/corpus.js';

@@ -1,3 +1,4 @@
+/** `kfbench hero select`, `fit-reader` and `check-reader`: the methods under test and the local reader. */
 import type { Command } from 'commander';
 import { createEmbedder } from '../embed/registry.js';
 import { checkReader, checkReaderListwise, fitHeroReader } from '../hero/reader.js';

@@ -1,3 +1,4 @@
+/** `kfbench hero track …` (rebuild, verify, make-index) and `hero mini`: the shared 1 fps frame track and the generated sets. */
 import type { Command } from 'commander';
 import { buildMiniHero } from '../dev/mini-hero.js';
 import { buildPublishedHero } from '../dev/published-hero.js';

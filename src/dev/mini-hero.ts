@@ -1,3 +1,8 @@
+/**
+ * The mini HeroFrame set: six generated "films" (footage made by ffmpeg from shipped photographs,
+ * named the LSMDC way), their stills, the rebuilt 1 fps track and placeholder chains in the
+ * release's shape. Deterministic; built once per folder (build-folder.ts).
+ */
 import { mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { datasetPaths, imagePath } from '../hero/dataset/layout.js';

@@ -1,3 +1,4 @@
+/** Types for the parts of jstat that src/stats/distributions.ts uses (the package ships none). */
 declare module 'jstat' {
   interface Dist1 {
     cdf(x: number, a: number): number;
