@@ -108,6 +108,8 @@ export interface VideoQualityInput {
   shots: readonly ScanShot[];
   motion?: readonly string[];
   options?: Partial<QualityOptions>;
+  /** The video's probe when the caller has it already (one ffprobe per video, not one per use). */
+  info?: VideoInfo;
 }
 
 /** What the report needs from the video itself (ffprobe and the decode); kept by the evaluation cache. */
@@ -198,7 +200,7 @@ async function askVideoQuality(
   a: VideoQualityInput,
 ): Promise<{ report: QualityReport; facts: VideoFacts; calls: { metrics: QualityMetric[]; key: string }[] }> {
   const o = { ...DEFAULT_QUALITY_OPTIONS, ...a.options };
-  const info = await probe(a.video);
+  const info = a.info ?? (await probe(a.video));
   const { times, capped, effective_fps } = qualityTimes(info.duration_s, o);
   const settled = settledMetrics(a, o, info.has_audio);
   const frames = await judgeFrames(info, a.encoder, times, o.frameWidth);
@@ -255,8 +257,8 @@ async function askVideoQuality(
 }
 
 /** Camera motion per shot, as the judge's evidence lines (decodes the video at 96 px). */
-export async function motionEvidence(video: string, shots: readonly ScanShot[]): Promise<string[]> {
-  return (await cameraMotion(await probe(video), [...shots])).map(
+export async function motionEvidence(info: VideoInfo, shots: readonly ScanShot[]): Promise<string[]> {
+  return (await cameraMotion(info, [...shots])).map(
     (m, i) => `shot ${i + 1} [${m.start_s.toFixed(2)}, ${m.end_s.toFixed(2)}) s: ${m.motion}`,
   );
 }
@@ -305,7 +307,10 @@ export async function judgeVideoQualityCached(
   },
 ): Promise<QualityReport> {
   const o = { ...DEFAULT_QUALITY_OPTIONS, ...a.options };
-  const ask = async () => ({ ...a, motion: await motionEvidence(a.video, a.shots) });
+  const ask = async () => {
+    const info = await probe(a.video);
+    return { ...a, info, motion: await motionEvidence(info, a.shots) };
+  };
   if (!a.cache) return judgeVideoQuality(await ask());
   const key = await groupedEntryKey(a);
   const hit = a.cache.get(key, 'grouped');
