@@ -44,7 +44,7 @@ import type { CliImpls } from './impls.js';
 import { withInterrupt } from './interrupt.js';
 import { judgeFlags, judgeOptions } from './judge.js';
 import { parseNumberFlag, printLines } from './output.js';
-import { renderProgress, retriesOf } from './progress.js';
+import { renderProgress } from './progress.js';
 
 /** `--dry-run`: every call with its frames, images and estimated prompt tokens, then the totals. */
 function dryRunLines(p: EvaluationPlan, quality: QualityOptions): string[] {
@@ -162,7 +162,7 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
       }
       await withInterrupt(async (signal) => {
         const shown = renderProgress();
-        const judge = await openJudge(settings, { signal, onRetry: retriesOf(shown.onProgress, 'judge') });
+        const judge = await openJudge(settings, { signal, onProgress: shown.onProgress });
         let embedder: Awaited<ReturnType<typeof createEmbedder>> | undefined;
         let cache: ScanCache | undefined;
         try {
