@@ -342,7 +342,13 @@ export class Judge {
         emit({ type: 'call-finished', phase: JUDGE_CALLS, ok });
       },
     };
-    const r = await this.backend.complete(req, this.opts.signal, signal, track);
+    let r: BackendReply;
+    try {
+      r = await this.backend.complete(req, this.opts.signal, signal, track);
+    } catch (e) {
+      track.finished(false); // a backend that said it started but not that it ended
+      throw e;
+    }
     track.started();
     track.finished(true);
     return r;
