@@ -9,6 +9,9 @@
 /** A named stretch of work, e.g. `build`, `select`, `evaluate`, `rebuild`, `scan`. */
 export type Phase = string;
 
+/** The phase a judge reports its backend calls and their retries under (`call-started` …). */
+export const JUDGE_CALLS: Phase = 'judge calls';
+
 export type ProgressEvent =
   /** A phase begins; `total` items of `unit` (films, insertions, videos …) are to be done. */
   | { type: 'phase-started'; phase: Phase; total: number; unit: string; note?: string }
@@ -16,8 +19,18 @@ export type ProgressEvent =
   | { type: 'item-done'; phase: Phase; item: string }
   /** One item finished from a cache or an earlier run, without new work. */
   | { type: 'cache-hit'; phase: Phase; item: string }
-  /** An attempt failed and is being tried again (the item is not done yet). */
+  /**
+   * An attempt failed and is being tried again (the item is not done yet). A judge backend's retry
+   * of a call is one too, in the judge's calls (`item`: the endpoint).
+   */
   | { type: 'retry'; phase: Phase; item: string; attempt: number; reason: string }
+  /**
+   * A judge call went to the backend (`phase`: the judge's calls, not a phase of items: no total,
+   * no start or end — they run beside the phase that asks them).
+   */
+  | { type: 'call-started'; phase: Phase }
+  /** A judge call came back: with a reply (`ok`), or failed for good after its retries. */
+  | { type: 'call-finished'; phase: Phase; ok: boolean }
   /** An item failed for good (the phase goes on, or stops, as the pipeline documents). */
   | { type: 'failure'; phase: Phase; item: string; reason: string }
   /** A phase ended (also after failures); `done` items were finished. */

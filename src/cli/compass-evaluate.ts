@@ -1,13 +1,14 @@
 /** `kfbench compass evaluate | mini`: both axes judged and scored, and the mini set. */
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadCases, PROMPT_MODES } from '../compass/cases.js';
 import { compassShardRecord, selectCases } from '../compass/merge.js';
 import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
-import { budgetCheck } from '../compass/quality/evaluate.js';
+import { budgetCheck, type EvaluateInput } from '../compass/quality/evaluate.js';
 import { leaderboard } from '../compass/quality/leaderboard.js';
 import { writeEvaluationRun } from '../compass/quality/outputs.js';
-import { type EvaluationPlan, planEvaluation } from '../compass/quality/plan.js';
+import { cachedCalls, type EvaluationPlan, planEvaluation } from '../compass/quality/plan.js';
 import { DEFAULT_QUALITY_OPTIONS, type QualityOptions } from '../compass/quality/video.js';
 import { ScanCache } from '../compass/response/scan-cache.js';
 import { checkVideosFolder } from '../compass/score.js';
@@ -15,9 +16,10 @@ import { judgeSegmenter } from '../compass/segment.js';
 import { buildMiniCompass } from '../dev/mini-compass/build.js';
 import { buildPublishedCompass } from '../dev/published-compass.js';
 import { parseMiniSize } from '../dev/published-size.js';
+import type { Embedder } from '../embed/embedder.js';
 import { createEmbedder } from '../embed/registry.js';
 import { judgeIdentity } from '../judge/identity.js';
-import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
+import { type OpenedJudge, openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { probe } from '../media/video.js';
 import { leaderboardText } from '../report/compass.js';
 import { textTable } from '../report/table.js';
@@ -46,7 +48,7 @@ import type { CliImpls } from './impls.js';
 import { withInterrupt } from './interrupt.js';
 import { judgeFlags, judgeOptions } from './judge.js';
 import { parseNumberFlag, printLines } from './output.js';
-import { renderProgress, retriesOf } from './progress.js';
+import { renderProgress } from './progress.js';
 
 /** `--dry-run`: every call with its frames, images and estimated prompt tokens, then the totals. */
 function dryRunLines(p: EvaluationPlan, quality: QualityOptions): string[] {
@@ -91,7 +93,10 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
           'make at most this many judge calls, checklists included (exit 5; run again to resume)',
         )
         .option('--jobs <n>', JOBS_HELP, '1')
-        .option('--dry-run', 'count the judge calls needed, spend none'),
+        .option(
+          '--dry-run',
+          'print the judge calls needed and how many the judge cache already holds; spend none',
+        ),
     ),
     { cacheDefault: '<out>/judge-cache.sqlite' },
   );
@@ -148,6 +153,42 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
         cache: flags.cache ?? join(out, 'judge-cache.sqlite'),
         maxTokens: int('--max-tokens', o.maxTokens, 16),
       });
+      /** What the evaluation reads, the same for a run and for a dry run's count of the cache. */
+      const inputs = (
+        judge: OpenedJudge,
+        embedder: Embedder,
+        cache: ScanCache | undefined,
+        signal: AbortSignal,
+      ): Omit<EvaluateInput, 'maxCalls' | 'onProgress'> => {
+        const evaluationCache = evaluationCacheIn(judge.cache);
+        return {
+          cases,
+          videos: o.videos,
+          models: o.model,
+          modes,
+          embedder,
+          judge: judge.judge,
+          encoder: judge.encoder,
+          response,
+          scan,
+          quality,
+          cache,
+          evaluationCache,
+          runs,
+          concurrency: settings.concurrency,
+          jobs,
+          signal,
+          ...(segmenter === 'judge'
+            ? {
+                segment: judgeSegmenter(judge.judge, judge.encoder, probe, evaluationCache, {
+                  fps: quality.fps,
+                  frameWidth: quality.frameWidth,
+                  budget: quality.budget,
+                }),
+              }
+            : {}),
+        };
+      };
       if (o.dryRun) {
         const plan = await planEvaluation({
           cases,
@@ -159,46 +200,48 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
           maxSide: settings.maxSide,
           segmenter,
         });
-        printLines(dryRunLines(plan, quality));
+        // a dry run reads the caches, it never creates one
+        const judgeFile = settings.cache!;
+        const cached = existsSync(judgeFile)
+          ? await withInterrupt(async (signal) => {
+              const shown = renderProgress();
+              const judge = await openJudge(settings, { signal, onProgress: shown.onProgress });
+              let embedder: Embedder | undefined;
+              let cache: ScanCache | undefined;
+              try {
+                embedder = await createEmbedder(o.embedder, onnxFlags(o));
+                const scanFile = scanCacheFile(o);
+                cache = scanFile !== undefined && existsSync(scanFile) ? new ScanCache(scanFile) : undefined;
+                return await cachedCalls({
+                  ...inputs(judge, embedder, cache, signal),
+                  onProgress: shown.onProgress,
+                });
+              } finally {
+                shown.close();
+                cache?.close();
+                await embedder?.close();
+                await judge.close();
+              }
+            })
+          : 0;
+        printLines([
+          ...dryRunLines(plan, quality),
+          `calls needed: ${Math.max(0, plan.calls.length - cached)}; already cached: ${cached} (judge cache ${judgeFile}${existsSync(judgeFile) ? '' : ', not made yet'})`,
+        ]);
         return;
       }
       await withInterrupt(async (signal) => {
         const shown = renderProgress();
-        const judge = await openJudge(settings, { signal, onRetry: retriesOf(shown.onProgress, 'judge') });
+        const judge = await openJudge(settings, { signal, onProgress: shown.onProgress });
         let embedder: Awaited<ReturnType<typeof createEmbedder>> | undefined;
         let cache: ScanCache | undefined;
         try {
           embedder = await createEmbedder(o.embedder, onnxFlags(o));
           const scanFile = scanCacheFile(o);
           cache = scanFile === undefined ? undefined : new ScanCache(scanFile);
-          const evaluationCache = evaluationCacheIn(judge.cache);
           const t0 = Date.now();
           const r = await impls.evaluateCompass({
-            cases,
-            videos: o.videos,
-            models: o.model,
-            modes,
-            embedder,
-            judge: judge.judge,
-            encoder: judge.encoder,
-            response,
-            scan,
-            quality,
-            cache,
-            evaluationCache,
-            runs,
-            concurrency: settings.concurrency,
-            jobs,
-            signal,
-            ...(segmenter === 'judge'
-              ? {
-                  segment: judgeSegmenter(judge.judge, judge.encoder, probe, evaluationCache, {
-                    fps: quality.fps,
-                    frameWidth: quality.frameWidth,
-                    budget: quality.budget,
-                  }),
-                }
-              : {}),
+            ...inputs(judge, embedder, cache, signal),
             ...(o.maxCalls ? { maxCalls: int('--max-calls', o.maxCalls, 0) } : {}),
             onProgress: shown.onProgress,
           });

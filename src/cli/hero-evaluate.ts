@@ -18,7 +18,7 @@ import type { CliImpls } from './impls.js';
 import { interruptSignal } from './interrupt.js';
 import { judgeFlags, judgeOptions } from './judge.js';
 import { oneOf, parseNumberFlag, printJson, printLines } from './output.js';
-import { renderProgress, retriesOf } from './progress.js';
+import { renderProgress } from './progress.js';
 
 export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
   judgeOptions(
@@ -58,9 +58,7 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
         },
       ) => {
         const shown = renderProgress();
-        const j = await openJudge(resolveJudgeSettings(judgeFlags(o)), {
-          onRetry: retriesOf(shown.onProgress, 'build'),
-        });
+        const j = await openJudge(resolveJudgeSettings(judgeFlags(o)), { onProgress: shown.onProgress });
         try {
           const r = await impls.buildChains({
             data: o.data,
@@ -220,7 +218,7 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
         const shown = renderProgress();
         const j = await openJudge(settings, {
           signal: interrupt.signal,
-          onRetry: retriesOf(shown.onProgress, 'evaluate'),
+          onProgress: shown.onProgress,
         });
         const t0 = Date.now();
         try {

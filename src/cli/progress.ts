@@ -2,8 +2,12 @@
  * The only renderer of the progress stream (`src/progress.ts`), on stderr: on a terminal a bar per
  * phase with its rate and ETA; otherwise (a pipe, a cluster job's log) one line when a phase
  * starts, a line at most every few seconds while it runs, every failure at once, and a closing
- * line — what a log file wants. Library code only emits events; results go to stdout or files.
+ * line — what a log file wants. A judge's calls (JUDGE_CALLS) run beside the phase that asks them:
+ * their count in flight, completed and retried is a line of its own (at its first call, then on
+ * the same cadence, and once more when the command is done) or a part of the terminal's status
+ * line. Library code only emits events; results go to stdout or files.
  */
+import { UsageError } from '../errors.js';
 import type { OnProgress, ProgressEvent } from '../progress.js';
 
 export interface RenderOptions {
@@ -13,8 +17,20 @@ export interface RenderOptions {
   tty?: boolean;
   /** The clock (milliseconds), for the line cadence and the ETA. */
   now?: () => number;
-  /** Least time between two progress lines when not on a terminal (default 5 s). */
+  /** Least time between two progress lines when not on a terminal (default: KFBENCH_PROGRESS_EVERY_S, else 5 s). */
   everyMs?: number;
+}
+
+/** `KFBENCH_PROGRESS_EVERY_S`: seconds between two progress lines off a terminal (0: every event). */
+export const PROGRESS_EVERY_ENV = 'KFBENCH_PROGRESS_EVERY_S';
+
+function everyFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const v = env[PROGRESS_EVERY_ENV];
+  if (v === undefined || v === '') return undefined;
+  const s = Number(v);
+  if (!Number.isFinite(s) || s < 0)
+    throw new UsageError(`${PROGRESS_EVERY_ENV}=${v}: expected a number of seconds ≥ 0`);
+  return s * 1000;
 }
 
 export interface ProgressRenderer {
@@ -37,6 +53,18 @@ interface PhaseState {
   lastLine: number;
 }
 
+/** A judge's calls: not items of a phase (no total), counted as they go out and come back. */
+interface CallsState {
+  inflight: number;
+  completed: number;
+  failed: number;
+  retries: number;
+  lastRetry: string;
+  lastLine: number;
+  /** Something changed since the last line written. */
+  dirty: boolean;
+}
+
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function counts(p: PhaseState): string {
@@ -48,6 +76,19 @@ function counts(p: PhaseState): string {
     p.failures ? `${p.failures} failed` : '',
   ].filter(Boolean);
   return parts.join(', ');
+}
+
+function callCounts(c: CallsState, sep: string): string {
+  return [
+    `${c.inflight} in flight`,
+    `${c.completed} completed`,
+    c.failed ? `${c.failed} failed` : '',
+    c.retries
+      ? `${plural(c.retries, 'retry', 'retries')}${c.lastRetry ? ` (last: ${c.lastRetry})` : ''}`
+      : '',
+  ]
+    .filter(Boolean)
+    .join(sep);
 }
 
 function seconds(ms: number): string {
@@ -66,8 +107,9 @@ export function renderProgress(o: RenderOptions = {}): ProgressRenderer {
   const stream = o.stream ?? process.stderr;
   const tty = o.tty ?? !!stream.isTTY;
   const now = o.now ?? Date.now;
-  const every = o.everyMs ?? 5000;
+  const every = o.everyMs ?? everyFromEnv() ?? 5000;
   const phases = new Map<string, PhaseState>();
+  const calls = new Map<string, CallsState>();
   let status = false; // a status line is drawn at the bottom (terminal only)
   let lastDraw = Number.NEGATIVE_INFINITY;
   const rate = (p: PhaseState) => (p.done * 1000) / Math.max(1, now() - p.t0);
@@ -80,7 +122,7 @@ export function renderProgress(o: RenderOptions = {}): ProgressRenderer {
   };
   /** On a terminal: every running phase on one line, rewritten in place. */
   const draw = (force: boolean) => {
-    if (!tty || phases.size === 0) return;
+    if (!tty || phases.size + calls.size === 0) return;
     const t = now();
     if (!force && t - lastDraw < REDRAW_MS) return;
     lastDraw = t;
@@ -90,6 +132,7 @@ export function renderProgress(o: RenderOptions = {}): ProgressRenderer {
       const extra = [counts(p), p.lastItem].filter(Boolean).join(' · ');
       return `${phase} [${'█'.repeat(filled)}${'░'.repeat(BAR - filled)}] ${p.done}/${p.total} ${p.unit}${e ? ` | ETA ${e}` : ''}${extra ? ` | ${extra}` : ''}`;
     });
+    for (const [phase, c] of calls) parts.push(`${phase} ${callCounts(c, ' · ')}`);
     stream.write(`\r\x1b[2K${parts.join('   ')}`);
     status = parts.length > 0;
   };
@@ -98,6 +141,17 @@ export function renderProgress(o: RenderOptions = {}): ProgressRenderer {
     stream.write(tty ? `\r\x1b[2K${line}\n` : `${line}\n`);
     status = false;
     draw(true);
+  };
+  const callsLine = (phase: string, c: CallsState) => {
+    c.lastLine = now();
+    c.dirty = false;
+    write(`${phase}: ${callCounts(c, ', ')}`);
+  };
+  /** A change to a judge's calls: a line at once for the first, then on the cadence (off a terminal). */
+  const callsUpdate = (phase: string, c: CallsState, first: boolean) => {
+    c.dirty = true;
+    if (tty) return draw(false);
+    if (first || now() - c.lastLine >= every) callsLine(phase, c);
   };
   const line = (phase: string, p: PhaseState): string => {
     const e = eta(p);
@@ -113,6 +167,37 @@ export function renderProgress(o: RenderOptions = {}): ProgressRenderer {
     write(line(phase, p));
   };
   const onProgress = (e: ProgressEvent): void => {
+    if (e.type === 'call-started' || e.type === 'call-finished') {
+      let c = calls.get(e.phase);
+      const first = !c;
+      if (!c) {
+        c = {
+          inflight: 0,
+          completed: 0,
+          failed: 0,
+          retries: 0,
+          lastRetry: '',
+          lastLine: now(),
+          dirty: false,
+        };
+        calls.set(e.phase, c);
+      }
+      if (e.type === 'call-started') c.inflight++;
+      else {
+        c.inflight = Math.max(0, c.inflight - 1);
+        if (e.ok) c.completed++;
+        else c.failed++;
+      }
+      callsUpdate(e.phase, c, first);
+      return;
+    }
+    if (e.type === 'retry' && !phases.has(e.phase) && calls.has(e.phase)) {
+      const c = calls.get(e.phase)!;
+      c.retries++;
+      c.lastRetry = `${e.item}: ${e.reason}`;
+      callsUpdate(e.phase, c, false);
+      return;
+    }
     if (e.type === 'phase-started') {
       const p: PhaseState = {
         total: e.total,
@@ -171,12 +256,9 @@ export function renderProgress(o: RenderOptions = {}): ProgressRenderer {
       if (tty && status) stream.write('\r\x1b[2K');
       status = false;
       phases.clear();
+      // a log's last word on the judge's calls (the terminal showed them all along)
+      if (!tty) for (const [phase, c] of calls) if (c.dirty) callsLine(phase, c);
+      calls.clear();
     },
   };
-}
-
-/** A judge backend's retries as `retry` events of a phase (shown in that phase's counts). */
-export function retriesOf(onProgress: OnProgress, phase: string) {
-  return (r: { endpoint: string; attempt: number; reason: string }): void =>
-    onProgress({ type: 'retry', phase, item: r.endpoint, attempt: r.attempt, reason: r.reason });
 }

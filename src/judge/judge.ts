@@ -11,9 +11,13 @@
 import type { z } from 'zod';
 import { abortReason } from '../concurrency/abort.js';
 import { KfbenchError } from '../errors.js';
+import { JUDGE_CALLS, type OnProgress } from '../progress.js';
 import { type CachedAnswer, type JudgeCache, judgeCacheKey } from './cache.js';
 import { parseReply } from './parse.js';
 import {
+  type BackendReply,
+  type BackendRequest,
+  type CallTracker,
   emptyStats,
   type JudgeAudio,
   type JudgeBackend,
@@ -46,6 +50,12 @@ export interface JudgeOptions {
    * unresolved with that reason; only its first KiB is kept as its raw text.
    */
   maxReplyBytes?: number | undefined;
+  /**
+   * The progress stream: every backend call is a `call-started` and then a `call-finished` event
+   * of the judge's calls (JUDGE_CALLS), re-asks included — what a long judge phase shows while
+   * its items take minutes. Cache hits make no call and no event.
+   */
+  onProgress?: OnProgress | undefined;
 }
 
 /** 1 MiB: a verdict is a few hundred bytes; a reply this long is a model that ran away. */
@@ -81,13 +91,10 @@ export async function askAll<S extends z.ZodType>(
   return settled.map((r) => (r as PromiseFulfilledResult<Verdict<z.output<S>>>).value);
 }
 
-export type JudgeEvent = { type: 'answer'; cached: boolean; unresolved: boolean };
-
 export class Judge {
   readonly stats: JudgeStats = emptyStats();
   readonly sampling: Sampling;
   private readonly inflight = new Map<string, Promise<{ a: CachedAnswer; asked: boolean }>>();
-  private listeners: ((e: JudgeEvent) => void)[] = [];
   private begun = 0;
 
   constructor(
@@ -108,10 +115,6 @@ export class Judge {
   /** Backend calls started so far (in flight included): what a call budget counts. */
   get callsStarted(): number {
     return this.begun;
-  }
-
-  onEvent(f: (e: JudgeEvent) => void): void {
-    this.listeners.push(f);
   }
 
   /**
@@ -173,7 +176,6 @@ export class Judge {
     }
     return hits.map((hit, i) => {
       this.stats.cached++;
-      this.emit({ type: 'answer', cached: true, unresolved: !!hit.unresolved });
       return this.toVerdict<z.output<S>>(hit, wanted[i]!.schema, true, 0, wanted[i]!.key);
     });
   }
@@ -206,7 +208,6 @@ export class Judge {
     const hit = this.opts.cache?.get(key);
     if (hit) {
       this.stats.cached++;
-      this.emit({ type: 'answer', cached: true, unresolved: !!hit.unresolved });
       return this.toVerdict<z.output<S>>(hit, q.schema, true, 0, key);
     }
     let p = this.inflight.get(key);
@@ -224,7 +225,6 @@ export class Judge {
     const { a, asked } = await p;
     const cached = shared || !asked;
     if (cached) this.stats.cached++;
-    this.emit({ type: 'answer', cached, unresolved: !!a.unresolved });
     return this.toVerdict<z.output<S>>(a, q.schema, cached, cached ? 0 : a.raw.length, key);
   }
 
@@ -277,7 +277,7 @@ export class Judge {
     for (let attempt = 0; attempt < 2; attempt++) {
       if (signal?.aborted) throw abortReason(signal);
       this.begun++;
-      const r = await this.backend.complete(
+      const r = await this.call(
         {
           prompt: q.prompt,
           images: q.images,
@@ -287,7 +287,6 @@ export class Judge {
           sampling: this.samplingOf(q),
           attempt,
         },
-        this.opts.signal,
         signal,
       );
       const bytes = Buffer.byteLength(r.text);
@@ -321,6 +320,40 @@ export class Judge {
     };
   }
 
+  /**
+   * One backend call, told to the progress stream when it goes out (the backend says when: after
+   * waiting for one of its slots) and when it comes back. A backend that never says is told of
+   * once it has answered.
+   */
+  private async call(req: BackendRequest, signal: AbortSignal | undefined): Promise<BackendReply> {
+    const emit = this.opts.onProgress;
+    if (!emit) return this.backend.complete(req, this.opts.signal, signal);
+    let started = false;
+    let finished = false;
+    const track: CallTracker = {
+      started() {
+        if (started) return;
+        started = true;
+        emit({ type: 'call-started', phase: JUDGE_CALLS });
+      },
+      finished(ok) {
+        if (!started || finished) return;
+        finished = true;
+        emit({ type: 'call-finished', phase: JUDGE_CALLS, ok });
+      },
+    };
+    let r: BackendReply;
+    try {
+      r = await this.backend.complete(req, this.opts.signal, signal, track);
+    } catch (e) {
+      track.finished(false); // a backend that said it started but not that it ended
+      throw e;
+    }
+    track.started();
+    track.finished(true);
+    return r;
+  }
+
   private toVerdict<T>(
     a: CachedAnswer,
     schema: z.ZodType,
@@ -336,10 +369,6 @@ export class Judge {
       else v.unresolved = 'cached answer no longer matches the schema';
     }
     return v;
-  }
-
-  private emit(e: JudgeEvent): void {
-    for (const l of this.listeners) l(e);
   }
 
   async close(): Promise<void> {

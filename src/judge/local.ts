@@ -20,7 +20,7 @@ import { writeFileAtomic } from '../store/atomic-write.js';
 import { sha256Hex } from '../store/canonical.js';
 import { describeZodError } from '../store/jsonl.js';
 import { readTextFile } from '../store/limits.js';
-import type { BackendReply, BackendRequest, JudgeBackend } from './types.js';
+import type { BackendReply, BackendRequest, CallTracker, JudgeBackend } from './types.js';
 
 export const ReaderFile = z.object({
   format: z.literal('kfbench-local-reader'),
@@ -92,7 +92,24 @@ export class LocalBackend implements JudgeBackend {
     return ua > ub || (ua === ub && ha < hb);
   }
 
-  async complete(req: BackendRequest): Promise<BackendReply> {
+  async complete(
+    req: BackendRequest,
+    _signal?: AbortSignal,
+    _gate?: AbortSignal,
+    track?: CallTracker,
+  ): Promise<BackendReply> {
+    track?.started();
+    let ok = false;
+    try {
+      const r = await this.answer(req);
+      ok = true;
+      return r;
+    } finally {
+      track?.finished(ok);
+    }
+  }
+
+  private async answer(req: BackendRequest): Promise<BackendReply> {
     const t0 = performance.now();
     const u = await Promise.all(req.images.map((i) => this.utility(i)));
     let text: string;

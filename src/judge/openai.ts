@@ -13,9 +13,10 @@ import { abortReason, sleep } from '../concurrency/abort.js';
 import { RateLimiter, type Ticket } from '../concurrency/rate.js';
 import { Semaphore } from '../concurrency/semaphore.js';
 import { BackendError } from '../errors.js';
+import { JUDGE_CALLS, type OnProgress } from '../progress.js';
 import { type Endpoint, EndpointPool, redactUrl } from './endpoints.js';
 import { dataUrl } from './images.js';
-import type { BackendReply, BackendRequest, JudgeBackend } from './types.js';
+import type { BackendReply, BackendRequest, CallTracker, JudgeBackend } from './types.js';
 
 export interface OpenAiOptions {
   model: string;
@@ -34,8 +35,11 @@ export interface OpenAiOptions {
   restMs?: number;
   /** For jitter; Math.random by default. */
   random?: () => number;
-  /** Told of every failed attempt that is about to be retried (for the caller's progress display). */
-  onRetry?: (r: { endpoint: string; attempt: number; reason: string }) => void;
+  /**
+   * The progress stream: every failed attempt about to be retried is a `retry` event of the
+   * judge's calls (JUDGE_CALLS; `item` the endpoint, its key never shown).
+   */
+  onProgress?: OnProgress | undefined;
 }
 
 const RETRY_STATUS = new Set([408, 409, 429, 500, 502, 503, 504]);
@@ -77,8 +81,8 @@ export class OpenAiBackend implements JudgeBackend {
   readonly identity = {};
   readonly pool: EndpointPool<OpenAI>;
   private readonly sem: Semaphore;
-  private readonly o: Required<Omit<OpenAiOptions, 'apiKey' | 'model' | 'baseUrls' | 'onRetry'>> &
-    Pick<OpenAiOptions, 'onRetry'>;
+  private readonly o: Required<Omit<OpenAiOptions, 'apiKey' | 'model' | 'baseUrls' | 'onProgress'>> &
+    Pick<OpenAiOptions, 'onProgress'>;
   readonly limiter: RateLimiter;
 
   constructor(opts: OpenAiOptions) {
@@ -95,7 +99,7 @@ export class OpenAiBackend implements JudgeBackend {
       restAfter: opts.restAfter ?? 3,
       restMs: opts.restMs ?? 30_000,
       random: opts.random ?? Math.random,
-      onRetry: opts.onRetry,
+      onProgress: opts.onProgress,
     };
     this.sem = new Semaphore(this.o.concurrency);
     this.limiter = this.o.limiter;
@@ -113,9 +117,24 @@ export class OpenAiBackend implements JudgeBackend {
     return exp * (0.5 + 0.5 * this.o.random());
   }
 
-  async complete(req: BackendRequest, signal?: AbortSignal, gate?: AbortSignal): Promise<BackendReply> {
+  async complete(
+    req: BackendRequest,
+    signal?: AbortSignal,
+    gate?: AbortSignal,
+    track?: CallTracker,
+  ): Promise<BackendReply> {
     const stop = signal && gate ? AbortSignal.any([signal, gate]) : (gate ?? signal);
-    return this.sem.use(() => this.attempts(req, signal, stop), stop);
+    return this.sem.use(async () => {
+      track?.started();
+      let ok = false;
+      try {
+        const r = await this.attempts(req, signal, stop);
+        ok = true;
+        return r;
+      } finally {
+        track?.finished(ok); // before the slot is given back: never more in flight than slots
+      }
+    }, stop);
   }
 
   /** `signal` cancels a request on the wire; `stop` (signal or gate) keeps the next attempt from starting. */
@@ -223,7 +242,13 @@ export class OpenAiBackend implements JudgeBackend {
       }
       if (attempt === this.o.maxRetries) break;
       retries++;
-      this.o.onRetry?.({ endpoint: redactUrl(ep.url), attempt: retries, reason: last });
+      this.o.onProgress?.({
+        type: 'retry',
+        phase: JUDGE_CALLS,
+        item: redactUrl(ep.url),
+        attempt: retries,
+        reason: last,
+      });
       // Retry-After is a minimum: a little jitter keeps every caller told the same from coming back at once
       await sleep(waitMs !== undefined ? waitMs * (1 + 0.5 * this.o.random()) : this.backoff(attempt), stop);
     }

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { RateLimiter } from '../concurrency/rate.js';
 import { BadInputError, UsageError } from '../errors.js';
+import type { OnProgress } from '../progress.js';
 import { describeZodError } from '../store/jsonl.js';
 import { readTextFile } from '../store/limits.js';
 import { DEFAULT_CLAIM_LEASE_MS, JudgeCache } from './cache.js';
@@ -16,7 +17,7 @@ import { checkJudgeUrl, redactUrl } from './endpoints.js';
 import { DEFAULT_MAX_SIDE, ImageEncoder } from './images.js';
 import { DEFAULT_MAX_REPLY_BYTES, Judge } from './judge.js';
 import { LocalBackend } from './local.js';
-import { OpenAiBackend, type OpenAiOptions } from './openai.js';
+import { OpenAiBackend } from './openai.js';
 import type { JudgeBackend } from './types.js';
 
 export const JUDGE_FORMS = 'openai:MODEL@BASE_URL | local:READER.json';
@@ -190,11 +191,11 @@ export async function openJudge(
     backoffBaseMs?: number;
     restMs?: number;
     signal?: AbortSignal | undefined;
-    /** Every failed attempt about to be retried (OpenAI-compatible backends). */
-    onRetry?: OpenAiOptions['onRetry'];
+    /** The progress stream: the judge's calls in flight and done, and their retries (JUDGE_CALLS). */
+    onProgress?: OnProgress | undefined;
   } = {},
 ): Promise<OpenedJudge> {
-  const { signal, ...timing } = tuning;
+  const { signal, onProgress, ...timing } = tuning;
   const spec = parseJudgeSpec(s.spec);
   let backend: JudgeBackend;
   if (spec.kind === 'local') backend = await LocalBackend.open(spec.path);
@@ -208,6 +209,7 @@ export async function openJudge(
       limiter: new RateLimiter({ rpm: s.rpm, tpm: s.tpm }),
       timeoutMs: s.timeoutMs,
       maxRetries: s.maxRetries,
+      onProgress,
       ...timing,
     });
   }
@@ -217,6 +219,7 @@ export async function openJudge(
     sampling: { temperature: s.temperature, max_tokens: s.maxTokens },
     maxReplyBytes: s.maxReplyBytes,
     signal,
+    onProgress,
   });
   return {
     judge,

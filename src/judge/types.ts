@@ -26,6 +26,13 @@ export interface Usage {
   completion_tokens: number;
 }
 
+/** What a backend tells of one call's time on the wire (see `JudgeBackend.complete`). */
+export interface CallTracker {
+  started(): void;
+  /** `ok`: a reply came back; false: the call failed for good (after its retries) or was cancelled. */
+  finished(ok: boolean): void;
+}
+
 export interface BackendRequest {
   /** Rendered prompt text. */
   prompt: string;
@@ -59,8 +66,15 @@ export interface JudgeBackend {
   /**
    * `signal` cancels the request, in flight included (Ctrl-C); `gate` only stops it from starting
    * (a pool's first failure): a call already on the wire finishes and its answer is kept.
+   * `track` is told when the call leaves the backend's own queue (its concurrency slot taken) and
+   * when it gives that slot back: between the two it is "in flight" in the progress shown.
    */
-  complete(req: BackendRequest, signal?: AbortSignal, gate?: AbortSignal): Promise<BackendReply>;
+  complete(
+    req: BackendRequest,
+    signal?: AbortSignal,
+    gate?: AbortSignal,
+    track?: CallTracker,
+  ): Promise<BackendReply>;
   close(): Promise<void>;
 }
 

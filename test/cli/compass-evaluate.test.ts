@@ -111,6 +111,15 @@ describe('kfbench compass evaluate / report', () => {
     expect(again.code).toBe(5);
     expect(emu.log.length).toBe(calls);
     expect(again.stdout).toMatch(/judge calls 0, from the cache \d+/);
+    // after a complete run the dry run finds every planned call in the judge cache, and asks nothing
+    const dry = await runCli([...args, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    const planned = Number(/^total: (\d+) calls/m.exec(dry.stdout)?.[1]);
+    expect(planned).toBe(24); // 12 checklists, 3 segmentations, 3 grouped calls for each of 3 videos
+    expect(dry.stdout).toContain(
+      `calls needed: 0; already cached: ${planned} (judge cache ${join(out, 'judge-cache.sqlite')})`,
+    );
+    expect(emu.log.length).toBe(calls);
     expect(readFileSync(join(out, 'leaderboard.json'), 'utf8')).toBe(`${JSON.stringify(lb, null, 2)}\n`);
 
     for (const [format, re] of [
@@ -239,6 +248,9 @@ describe('kfbench compass evaluate / report', () => {
       ),
     );
     expect(emu.log.length).toBe(before);
+    // nothing cached yet, and the dry run makes no judge cache
+    expect(r.stdout).toMatch(/^calls needed: 20; already cached: 0 \(judge cache .*, not made yet\)$/m);
+    expect(existsSync(join(dir, 'dry', 'judge-cache.sqlite'))).toBe(false);
     const capped = await evaluate(
       emu,
       join(dir, 'dry'),

@@ -1,7 +1,7 @@
 /** The one renderer of the progress stream, driven by events and a fake clock (no timers, no sleeps). */
 import { describe, expect, it } from 'vitest';
-import { renderProgress } from '../../src/cli/progress.js';
-import { phaseReporter } from '../../src/progress.js';
+import { PROGRESS_EVERY_ENV, renderProgress } from '../../src/cli/progress.js';
+import { JUDGE_CALLS, phaseReporter } from '../../src/progress.js';
 
 function capture(tty: boolean) {
   let clock = 0;
@@ -101,5 +101,71 @@ describe('renderProgress on a terminal', () => {
     expect(t).toContain('\r\u001b[2Krebuild: finished 1/4 frames in 2 s (1 failed)\n');
     expect(t).toMatch(/rebuild \[█████░+\] 1\/4 frames \| film-a/); // one item: too few for an ETA
     expect(t.endsWith('\n')).toBe(true); // the terminal is left on a fresh line
+  });
+});
+
+describe("a judge's calls (in flight, completed, retried) beside the phase that asks them", () => {
+  const started = { type: 'call-started', phase: JUDGE_CALLS } as const;
+  const finished = { type: 'call-finished', phase: JUDGE_CALLS, ok: true } as const;
+  const retry = {
+    type: 'retry',
+    phase: JUDGE_CALLS,
+    item: 'http://127.0.0.1:9/v1',
+    attempt: 1,
+    reason: 'HTTP 503',
+  } as const;
+
+  it('off a terminal: a line at the first call, then at most one every 5 s, and the last word at close', () => {
+    const c = capture(false);
+    const p = phaseReporter(c.r.onProgress, 'judge', 'videos');
+    p.start(2);
+    c.r.onProgress(started);
+    expect(c.lines()).toEqual(['judge: 2 videos to do', 'judge calls: 1 in flight, 0 completed']);
+    c.r.onProgress(started);
+    c.r.onProgress(retry);
+    expect(c.lines()).toHaveLength(2); // under 5 s since the last line
+    c.tick(5000);
+    c.r.onProgress(finished);
+    expect(c.lines()[2]).toBe(
+      'judge calls: 1 in flight, 1 completed, 1 retry (last: http://127.0.0.1:9/v1: HTTP 503)',
+    );
+    c.r.onProgress({ ...finished, ok: false });
+    expect(c.lines()).toHaveLength(3);
+    c.r.close();
+    expect(c.lines()[3]).toBe(
+      'judge calls: 0 in flight, 1 completed, 1 failed, 1 retry (last: http://127.0.0.1:9/v1: HTTP 503)',
+    );
+    c.r.close(); // closing twice says nothing more
+    expect(c.lines()).toHaveLength(4);
+  });
+
+  it('on a terminal: part of the status line', () => {
+    const c = capture(true);
+    phaseReporter(c.r.onProgress, 'evaluate', 'insertions').start(4);
+    c.tick(1000);
+    c.r.onProgress(started);
+    expect(c.text()).toMatch(/evaluate \[░+\] 0\/4 insertions {3}judge calls 1 in flight · 0 completed/);
+    c.r.close();
+  });
+
+  it(`${PROGRESS_EVERY_ENV} sets the cadence off a terminal (0: every event); a bad value is a usage error`, () => {
+    const old = process.env[PROGRESS_EVERY_ENV];
+    try {
+      process.env[PROGRESS_EVERY_ENV] = '0';
+      let text = '';
+      const r = renderProgress({ stream: { write: (s: string) => (text += s), isTTY: false }, now: () => 0 });
+      for (const e of [started, started, finished, finished]) r.onProgress(e);
+      expect(text.split('\n').filter(Boolean)).toEqual([
+        'judge calls: 1 in flight, 0 completed',
+        'judge calls: 2 in flight, 0 completed',
+        'judge calls: 1 in flight, 1 completed',
+        'judge calls: 0 in flight, 2 completed',
+      ]);
+      process.env[PROGRESS_EVERY_ENV] = 'soon';
+      expect(() => renderProgress()).toThrow(/KFBENCH_PROGRESS_EVERY_S=soon: expected a number of seconds/);
+    } finally {
+      if (old === undefined) delete process.env[PROGRESS_EVERY_ENV];
+      else process.env[PROGRESS_EVERY_ENV] = old;
+    }
   });
 });

@@ -7,6 +7,7 @@ import { BackendError } from '../../src/errors.js';
 import { JudgeCache } from '../../src/judge/cache.js';
 import { Judge } from '../../src/judge/judge.js';
 import { OpenAiBackend } from '../../src/judge/openai.js';
+import { JUDGE_CALLS, type ProgressEvent } from '../../src/progress.js';
 import { emulatorJudge } from '../support/emulator.js';
 import { askMany, imagePool, question } from '../support/judge-questions.js';
 import { ROOT, tempDir } from '../support/paths.js';
@@ -24,10 +25,10 @@ async function setup(...args: Parameters<typeof emulatorJudge>) {
 
 describe('each fault is handled as specified', () => {
   it('429 with Retry-After: waits as told, retries, answers', async () => {
-    const told: { attempt: number; reason: string }[] = [];
+    const told: ProgressEvent[] = [];
     const s = await setup(
       { faults: { rate: 1, kinds: ['http429'], retryAfterS: 0.05, limit: 1 } },
-      { onRetry: (r) => told.push({ attempt: r.attempt, reason: r.reason }) },
+      { onProgress: (e) => told.push(e) },
     );
     const v = await s.judge.ask(question(0, await imagePool()));
     expect(v.answer?.winner).toMatch(/^[AB]$/);
@@ -35,7 +36,10 @@ describe('each fault is handled as specified', () => {
     expect(s.judge.stats.retries).toBe(1);
     expect(s.emu.log.map((l) => l.status)).toEqual([429, 200]);
     expect(s.emu.log[1]!.t - s.emu.log[0]!.t).toBeGreaterThanOrEqual(45); // Retry-After honoured (a lower bound)
-    expect(told).toEqual([{ attempt: 1, reason: 'HTTP 429' }]); // the caller's progress hears of it
+    // the caller's progress stream hears of it: a retry of the judge's calls, naming the endpoint
+    expect(told).toEqual([
+      { type: 'retry', phase: JUDGE_CALLS, item: s.emu.url, attempt: 1, reason: 'HTTP 429' },
+    ]);
   });
 
   it.each([
@@ -91,6 +95,38 @@ describe('each fault is handled as specified', () => {
       expect(s.emu.log).toHaveLength(2);
     },
   );
+});
+
+describe("the judge's calls in the one progress stream", () => {
+  it('each call is started once on the wire (never more than --concurrency at once) and finished; retries and cache hits are events of the same stream', async () => {
+    const events: ProgressEvent[] = [];
+    const s = await setup(
+      { latencyMs: 30, faults: { rate: 1, kinds: ['http500'], limit: 1 } },
+      { concurrency: 2, onProgress: (e) => events.push(e) },
+      join(tempDir(), 'calls.sqlite'),
+    );
+    const judge = new Judge(s.backend, { cache: s.cache, onProgress: (e) => events.push(e) });
+    await askMany(judge, 8, 8);
+    // every event of the stream has the one shape, in the judge's calls
+    expect(new Set(events.map((e) => e.phase))).toEqual(new Set([JUDGE_CALLS]));
+    const started = events.filter((e) => e.type === 'call-started').length;
+    expect(started).toBe(8);
+    expect(events.filter((e) => e.type === 'call-finished' && e.ok)).toHaveLength(8);
+    expect(events.filter((e) => e.type === 'retry')).toHaveLength(1);
+    let inflight = 0;
+    let most = 0;
+    for (const e of events) {
+      if (e.type === 'call-started') most = Math.max(most, ++inflight);
+      if (e.type === 'call-finished') inflight--;
+    }
+    // 8 questions asked at once, but only 2 on the wire at a time: the rest wait for a slot
+    expect(most).toBe(2);
+    expect(inflight).toBe(0);
+    // asked again: all from the cache, no call, no event
+    const before = events.length;
+    await askMany(judge, 8, 8);
+    expect(events.length).toBe(before);
+  });
 });
 
 describe('fail fast on what retries cannot fix (exit 4 at the CLI)', () => {
@@ -182,7 +218,12 @@ describe('a 2,000-call run under a 30 % mixed fault rate', () => {
           seed: 7,
         },
       },
-      { timeoutMs: 1000, concurrency: 16, maxRetries: 8, onRetry: () => void retried++ },
+      {
+        timeoutMs: 1000,
+        concurrency: 16,
+        maxRetries: 8,
+        onProgress: (e) => void (e.type === 'retry' && retried++),
+      },
       file,
     );
     const verdicts = await askMany(s.judge, 2000);

@@ -4,6 +4,7 @@ import type { Leaderboard } from '../../compass/quality/leaderboard.js';
 import { METRICS } from '../../compass/response/report.js';
 import type { ResponseSummary, SummaryCell } from '../../compass/score.js';
 import type { MethodSummary } from '../../hero/results.js';
+import { rankedByLine } from '../../report/compass.js';
 import { byScore } from '../../report/hero.js';
 import { levelEntries } from '../../report/table.js';
 import { bootstrap } from '../../stats/bootstrap.js';
@@ -22,6 +23,30 @@ const GROUP_LABEL: Record<string, string> = {
   instruction_adherence: 'instruction adh.',
   av_coordination: 'A/V coordination',
 };
+
+/**
+ * What the HeroFrame columns mean, one line each, in SPEC §3.2's words: s(F, C) = the images of the
+ * chain F was placed above / 6; S_f = mean of s over the method's frames and the film's chains,
+ * S = mean of S_f over films; S@k uses frames of rank ≤ k; top-1 rate = share of insertions with
+ * s = 1, beat-the-still rate = share of insertions where F was placed above the chain's publicity
+ * still, both averaged per film first, like S.
+ */
+export const HERO_METRIC_LINES: readonly (readonly [string, string])[] = [
+  [
+    'S',
+    "s = (number of images of the film's six-image chain the frame was placed above) / 6; S = mean over films of the mean of s over the method's frames and the film's chains",
+  ],
+  ['S@k', 'S using only the frames of rank ≤ k (S@1: each film’s first frame of the method)'],
+  ['top-1', 'share of insertions with s = 1 (placed above all six), averaged per film first, like S'],
+  [
+    'beat the still',
+    "share of insertions where the frame was placed above the chain's publicity still, averaged per film first, like S",
+  ],
+];
+
+function metricLines(): Html {
+  return html`<dl class="metric-defs">${HERO_METRIC_LINES.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>`;
+}
 
 function heroBoard(r: HeroResults): Html {
   const methods = [...r.methods].sort(byScore);
@@ -101,11 +126,27 @@ function sdCell(m: Leaderboard['models'][number]): Html {
     : html`<td class="sd">– (1 run)</td>`;
 }
 
+/**
+ * The audio-video cells, as the command line's leaderboard has them: the joint audio-video Overall
+ * and A/V coordination (AVC). "not measured" where a case asks for audio and the judge did not
+ * measure it (no audio input: AMA and AVC are flagged, never 0); "—" where no case asks for audio.
+ */
+function avCells(m: Leaderboard['models'][number]): Html {
+  const unmeasured = m.flagged.includes('av_coordination');
+  const cell = (x: number | null | undefined, cls: string, sd?: number) =>
+    typeof x === 'number'
+      ? html`<td class="${cls}">${f3(x)}${m.runs > 1 && sd !== undefined ? ` ± ${f3(sd)}` : ''}</td>`
+      : unmeasured || x === undefined
+        ? html`<td class="${`${cls} not-measured`}" title="the cases ask for audio; the judge did not take audio input (--judge-audio)">not measured</td>`
+        : html`<td class="${cls}" title="no case asks for audio">—</td>`;
+  return html`${cell(m.overall_av, 'overall-av', m.overall_av_sd)}${OVERALL_GROUPS.map((g) => html`<td>${f3(m.groups[g])}</td>`)}${cell(m.groups.av_coordination, 'av')}`;
+}
+
 function qualityTables(lb: Leaderboard): Html {
-  const head = html`<thead><tr><th>model</th><th>Overall</th><th>± sd (runs)</th><th>cases</th><th>coverage</th>${OVERALL_GROUPS.map((g) => html`<th>${GROUP_LABEL[g] ?? g}</th>`)}<th>flagged</th></tr></thead>`;
+  const head = html`<thead><tr><th>model</th><th>Overall (video)</th><th>± sd (runs)</th><th>cases</th><th>coverage</th><th title="the joint audio-video Overall: AV coordination enters where the case asks for audio">Overall (joint AV)</th>${OVERALL_GROUPS.map((g) => html`<th>${GROUP_LABEL[g] ?? g}</th>`)}<th>${GROUP_LABEL.av_coordination}</th><th>flagged (not measured or incomplete)</th></tr></thead>`;
   const row = (m: Leaderboard['models'][number]) =>
-    html`<tr data-model="${m.model}"><th>${m.model}</th><td>${f3(m.overall)}</td>${sdCell(m)}<td>${m.cases}</td><td class="coverage">${m.coverage.present}/${m.coverage.expected}</td>${OVERALL_GROUPS.map((g) => html`<td>${f3(m.groups[g])}</td>`)}<td>${m.flagged.join(', ')}</td></tr>`;
-  return html`<h4 class="table-title">Overall and the quality groups (compass evaluate)</h4><table class="scores quality-scores">${head}<tbody>${lb.models.map(row)}</tbody></table>
+    html`<tr data-model="${m.model}"><th>${m.model}</th><td class="overall">${f3(m.overall)}</td>${sdCell(m)}<td>${m.cases}</td><td class="coverage">${m.coverage.present}/${m.coverage.expected}</td>${avCells(m)}<td class="flagged">${m.flagged.join(', ')}</td></tr>`;
+  return html`<h4 class="table-title">Overall and the quality groups (compass evaluate)</h4><p class="meta">${rankedByLine(lb)}</p><table class="scores quality-scores">${head}<tbody>${lb.models.map(row)}</tbody></table>
 ${Object.entries(lb.by ?? {}).map(
   ([factor, levels]) =>
     html`<details class="factor"><summary>by ${factor.replace('_', ' ')}</summary>${levelEntries(levels).map(
@@ -167,6 +208,7 @@ ${
   hero
     ? html`<section id="hero"><h2>HeroFrame leaderboard</h2>
 <p class="meta">dataset <code>${hero.data}</code></p>
+${metricLines()}
 ${hero.results.length ? hero.results.map(heroBoard) : html`<p class="empty">No HeroFrame results folder was given (<code>--results</code>).</p>`}
 <h2>Films</h2><table class="films"><thead><tr><th>film</th><th>year</th><th>chains</th><th>rubric rules</th><th>movie id</th></tr></thead><tbody>
 ${films.map((id) => {
