@@ -3,7 +3,7 @@
  * machine needs (playwright gives it a fresh profile each launch): no sandbox as root, no GPU, and no background networking (the network is closed).
  */
 import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.KFBENCH_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -13,6 +13,9 @@ export function haveChromium(): boolean {
 
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
+    // no limit that a loaded machine can exceed (playwright's default is 30 s); the suite's hang
+    // ceiling ends a real hang
+    timeout: 0,
     executablePath: CHROMIUM,
     args: [
       '--headless',
@@ -25,4 +28,15 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * A new page whose waits (navigation, load states, selectors) have no time limit: playwright's
+ * 30 s default failed a page load under a load average of 17. The suite's hang ceiling ends a real hang.
+ */
+export async function openPage(browser: Browser, viewport: { width: number; height: number }): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  page.setDefaultTimeout(0);
+  page.setDefaultNavigationTimeout(0);
+  return page;
 }

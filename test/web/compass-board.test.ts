@@ -14,7 +14,7 @@ import { loadViewerData } from '../../src/web/data.js';
 import { MediaCache } from '../../src/web/media.js';
 import { type RunningViewer, startViewer } from '../../src/web/server.js';
 import { pageHref, Site } from '../../src/web/site.js';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium, openPage } from '../support/browser.js';
 import { runCli } from '../support/cli.js';
 import { oneCaseFile, sharedMiniCompass } from '../support/mini-compass.js';
 import { tempDir } from '../support/paths.js';
@@ -65,7 +65,7 @@ afterAll(async () => {
 });
 
 async function open(name: string, width = 1400): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const page = await openPage(browser, { width, height: 900 });
   await page.goto(viewer.url + pageHref(name));
   await page.waitForLoadState('networkidle');
   return page;

@@ -16,7 +16,7 @@ import { MediaCache } from '../../src/web/media.js';
 import { HERO_METRIC_LINES } from '../../src/web/pages/home.js';
 import { type RunningViewer, startViewer } from '../../src/web/server.js';
 import { pageHref, Site } from '../../src/web/site.js';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium, openPage } from '../support/browser.js';
 import { runCli } from '../support/cli.js';
 import { oneCaseFile, sharedMiniCompass } from '../support/mini-compass.js';
 import { sharedMiniHero } from '../support/mini-hero.js';
@@ -93,7 +93,7 @@ afterAll(async () => {
 });
 
 async function open(viewer: RunningViewer, name: string, width: number): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const page = await openPage(browser, { width, height: 900 });
   await page.goto(viewer.url + pageHref(name));
   await page.waitForLoadState('networkidle');
   return page;

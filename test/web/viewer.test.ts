@@ -17,7 +17,7 @@ import { loadViewerData, type ViewerInputs } from '../../src/web/data.js';
 import { MediaCache, type ProxyMode } from '../../src/web/media.js';
 import { type RunningViewer, startViewer } from '../../src/web/server.js';
 import { pageHref, Site } from '../../src/web/site.js';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium, openPage } from '../support/browser.js';
 import { runCli } from '../support/cli.js';
 import { ROOT } from '../support/paths.js';
 import {
@@ -56,7 +56,7 @@ async function serve(
 
 /** Open a page, collect every console error, page error and failed request; save a screenshot. */
 async function visit(base: string, name: string, shot: string): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const page = await openPage(browser, { width: 1400, height: 900 });
   const errors: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(`console: ${m.text()}`);
