@@ -9,7 +9,7 @@
  *  - backend errors (after the backend's own retries) propagate and are never cached.
  */
 import type { z } from 'zod';
-import { abortReason } from '../concurrency/abort.js';
+import { abortReason, withLinkedSignal } from '../concurrency/abort.js';
 import { KfbenchError } from '../errors.js';
 import { JUDGE_CALLS, type OnProgress } from '../progress.js';
 import { type CachedAnswer, type JudgeCache, judgeCacheKey } from './cache.js';
@@ -188,7 +188,7 @@ export class Judge {
   withSignal(gate: AbortSignal, limits: CallLimits = {}): Judge {
     const view = Object.create(this) as Judge;
     view.ask = <S extends z.ZodType>(q: Question<S>, g?: AbortSignal, l?: CallLimits) =>
-      this.ask(q, g ? AbortSignal.any([gate, g]) : gate, { ...limits, ...l });
+      withLinkedSignal([gate, g], (s) => this.ask(q, s, { ...limits, ...l }));
     return view;
   }
 
@@ -197,13 +197,20 @@ export class Judge {
    * `limits.maxCalls`: no new question goes to the backend once this judge has started that many
    * calls (it throws CallBudgetSpent; a re-ask of a question already asked is still made).
    */
-  async ask<S extends z.ZodType>(
+  ask<S extends z.ZodType>(
     q: Question<S>,
     gate?: AbortSignal,
     limits: CallLimits = {},
   ): Promise<Verdict<z.output<S>>> {
-    const signal =
-      this.opts.signal && gate ? AbortSignal.any([this.opts.signal, gate]) : (gate ?? this.opts.signal);
+    return withLinkedSignal([this.opts.signal, gate], (signal) => this.askUntil(q, signal, limits));
+  }
+
+  /** `ask` with the judge's own signal and the gate already joined in `signal`. */
+  private async askUntil<S extends z.ZodType>(
+    q: Question<S>,
+    signal: AbortSignal | undefined,
+    limits: CallLimits,
+  ): Promise<Verdict<z.output<S>>> {
     const key = this.keyOf(q);
     const hit = this.opts.cache?.get(key);
     if (hit) {

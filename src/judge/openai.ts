@@ -9,7 +9,7 @@
  * The API key comes from the options (KFBENCH_API_KEY / OPENAI_API_KEY) and is never logged.
  */
 import OpenAI from 'openai';
-import { abortReason, sleep } from '../concurrency/abort.js';
+import { abortReason, sleep, withLinkedSignal } from '../concurrency/abort.js';
 import { RateLimiter, type Ticket } from '../concurrency/rate.js';
 import { Semaphore } from '../concurrency/semaphore.js';
 import { BackendError } from '../errors.js';
@@ -123,7 +123,15 @@ export class OpenAiBackend implements JudgeBackend {
     gate?: AbortSignal,
     track?: CallTracker,
   ): Promise<BackendReply> {
-    const stop = signal && gate ? AbortSignal.any([signal, gate]) : (gate ?? signal);
+    return withLinkedSignal([signal, gate], (stop) => this.gated(req, signal, stop, track));
+  }
+
+  private gated(
+    req: BackendRequest,
+    signal: AbortSignal | undefined,
+    stop: AbortSignal | undefined,
+    track: CallTracker | undefined,
+  ): Promise<BackendReply> {
     return this.sem.use(async () => {
       track?.started();
       let ok = false;
@@ -174,21 +182,22 @@ export class OpenAiBackend implements JudgeBackend {
       const t0 = performance.now();
       let waitMs: number | undefined;
       try {
-        const c = await ep.client.chat.completions.create(
-          {
-            model: this.model,
-            messages: [{ role: 'user', content }],
-            temperature: req.sampling.temperature,
-            max_tokens: req.sampling.max_tokens,
-            ...(req.sampling.seed === undefined ? {} : { seed: req.sampling.seed }),
-          },
-          // a signal of this request's own: the client adds an abort listener to the signal it gets, and
-          // every call in flight on the caller's one (Ctrl-C's) would pass Node's listener limit
-          {
-            timeout: this.o.timeoutMs,
-            maxRetries: 0,
-            ...(signal ? { signal: AbortSignal.any([signal]) } : {}),
-          },
+        // a signal of this request's own: the client adds an abort listener to the signal it gets, and
+        // every call in flight on the caller's one (Ctrl-C's) would pass Node's listener limit
+        const c = await withLinkedSignal(
+          [signal],
+          (own) =>
+            ep.client.chat.completions.create(
+              {
+                model: this.model,
+                messages: [{ role: 'user', content }],
+                temperature: req.sampling.temperature,
+                max_tokens: req.sampling.max_tokens,
+                ...(req.sampling.seed === undefined ? {} : { seed: req.sampling.seed }),
+              },
+              { timeout: this.o.timeoutMs, maxRetries: 0, ...(own ? { signal: own } : {}) },
+            ),
+          { own: true },
         );
         this.pool.succeeded(ep);
         ticket.settle((c.usage?.prompt_tokens ?? 0) + (c.usage?.completion_tokens ?? 0) || estimate);
