@@ -6,9 +6,10 @@
 #
 # Keyframe matching (test/compass/response/stage2.test.ts cuts its keyframes from these videos at
 # the frames named here):
-#   pan-2997.mp4   640x360, 30000/1001 fps, 90 frames: a slow pan over a photograph (0.5 px per
-#                  frame) with sensor noise that changes every frame; frames 30–59 are one frame
-#                  held (frame 30, noise and all: a freeze in the middle of the motion).
+#   pan-2997.mp4   640x360, 30000/1001 fps, 90 frames: a slow pan over a photograph (1 px per
+#                  frame, sub-pixel steps: cropped at 4× and scaled down) with sensor noise that
+#                  changes every frame; frames 30–59 are one frame held (frame 30, noise and all:
+#                  a freeze in the middle of the motion, which then goes on from where it stopped).
 #   counter-10.mp4 640x360, 10 fps, 40 frames: a frame counter (large digits, frame n shows n) over
 #                  a still photograph with fixed grain — the digits are all that changes.
 # Shot detection (test/media/shots-staged.test.ts, truth.json here):
@@ -33,8 +34,8 @@ X264=(-c:v libx264 -preset medium -crf 23 -pix_fmt yuv420p -g 48 -bf 0 -threads 
 # --- pan-2997.mp4 --------------------------------------------------------------------------------
 "${FF[@]}" -loop 1 -framerate 30000/1001 -t 3.1 -i "$PHOTOS/coffee.png" \
   -filter_complex "\
-[0:v]scale=960:640:flags=bicubic,crop=640:360:x='40+15*t':y='120+4*t',format=yuv420p,\
-noise=alls=5:allf=t,setsar=1,split[m][r];\
+[0:v]scale=3840:2560:flags=bicubic,crop=2560:1440:x='160+120*(t-clip(t-1.001,0,0.967634))':y='480+16*(t-clip(t-1.001,0,0.967634))',\
+scale=640:360:flags=area,format=yuv420p,noise=alls=8:allf=t,setsar=1,split[m][r];\
 [m][r]freezeframes=first=30:last=59:replace=30,trim=end_frame=90,setpts=N/(30000/1001)/TB[out]" \
   -map "[out]" -r 30000/1001 "${X264[@]}" "$OUT/pan-2997.mp4"
 
