@@ -34,7 +34,9 @@ function seekPoint(info: VideoInfo, first: number): number {
 
 /**
  * Frames `first`..`last` (inclusive, numbers in the file) as luma at `size` (`workingSize`), in
- * order. A window the decoder cannot deliver whole is bad input naming the file.
+ * order; with `full`, each frame's luma at that (pixel) size too, from the same decode (stacked
+ * below by ffmpeg, copied out only on demand). A window the decoder cannot deliver whole is bad
+ * input naming the file.
  */
 export async function* streamWindowLuma(
   info: VideoInfo,
@@ -43,7 +45,8 @@ export async function* streamWindowLuma(
   size: { width: number; height: number },
   signal?: AbortSignal,
   threads?: number,
-): AsyncGenerator<LumaFrame, void, void> {
+  full?: { width: number; height: number },
+): AsyncGenerator<LumaFrame & { full?: () => RawImage }, void, void> {
   const a = Math.max(0, first);
   const b = Math.min(info.frames - 1, last);
   if (b < a) return;
@@ -52,48 +55,49 @@ export async function* streamWindowLuma(
   if (threads) args.push('-threads', String(threads));
   const ss = seekPoint(info, a);
   if (ss > 0) args.push('-ss', ss.toFixed(6));
-  args.push('-i', info.file, '-map', videoStream(info), '-an', '-sn', '-dn');
-  args.push('-vf', `scale=${size.width}:${size.height}:flags=area:out_range=tv,format=gray`);
-  args.push(
-    '-fps_mode',
-    'passthrough',
-    '-frames:v',
-    String(n),
-    '-f',
-    'rawvideo',
-    '-pix_fmt',
-    'gray',
-    'pipe:1',
-  );
+  args.push('-i', info.file);
+  const scale = (x: { width: number; height: number }) =>
+    `scale=${x.width}:${x.height}:flags=area:out_range=tv,format=gray`;
+  const cw = Math.max(size.width, full?.width ?? 0);
+  if (full)
+    args.push(
+      '-filter_complex',
+      `[${videoStream(info)}]split=2[a][b];[a]${scale(size)}[w];[b]${scale(full)}[f];` +
+        '[w][f]xstack=inputs=2:layout=0_0|0_h0:fill=black[out]',
+      '-map',
+      '[out]',
+    );
+  else args.push('-map', videoStream(info), '-vf', scale(size));
+  args.push('-an', '-sn', '-dn', '-fps_mode', 'passthrough', '-frames:v', String(n));
+  args.push('-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1');
   let i = 0;
-  for await (const y of ffmpegRawFrames({
+  for await (const data of ffmpegRawFrames({
     args,
-    frameBytes: size.width * size.height,
+    frameBytes: cw * (size.height + (full?.height ?? 0)),
     file: info.file,
     signal,
   })) {
     const index = a + i++;
-    yield { index, time_s: frameTime(info, index), y };
+    const rows = (top: number, w: number, h: number) => {
+      const y = new Uint8Array(w * h);
+      for (let r = 0; r < h; r++) y.set(data.subarray((top + r) * cw, (top + r) * cw + w), r * w);
+      return y;
+    };
+    const y = full ? rows(0, size.width, size.height) : data;
+    const frame: LumaFrame & { full?: () => RawImage } = { index, time_s: frameTime(info, index), y };
+    if (full)
+      frame.full = () => ({
+        width: full.width,
+        height: full.height,
+        channels: 1,
+        data: rows(size.height, full.width, full.height),
+      });
+    yield frame;
   }
   if (i < n)
     throw new BadInputError(`has fewer frames than its header says: frame ${a + i} could not be decoded`, {
       file: info.file,
     });
-}
-
-/**
- * Frame `index` alone as luma at the pixel size `full` (area-scaled, limited range, as
- * `streamWindowLuma` reads), by seeking to it.
- */
-export async function readLumaAt(
-  info: VideoInfo,
-  index: number,
-  full: { width: number; height: number },
-  signal?: AbortSignal,
-): Promise<RawImage> {
-  for await (const f of streamWindowLuma(info, index, index, full, signal))
-    return { width: full.width, height: full.height, channels: 1, data: f.y };
-  throw new BadInputError(`frame ${index} could not be decoded`, { file: info.file });
 }
 
 /**

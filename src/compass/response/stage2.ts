@@ -11,8 +11,8 @@
  *  - The hold: the frames around f*(k), contiguous, whose luma is within `holdTolerance_db` PSNR of
  *    f*(k)'s (a frozen or held frame decodes identically, or nearly: a re-encoded still), inside the
  *    window. t(k) is the middle of the hold's time span.
- *  - The pixel score: PSNR/SSIM (on luma, as `compareRaw` measures) of f*(k), read alone at the
- *    pixel size, against the keyframe made like a frame (`imagesAsLuma`).
+ *  - The pixel score: PSNR/SSIM (on luma, as `compareRaw` measures) of f*(k), at the pixel size
+ *    from the same decode, against the keyframe made like a frame (`imagesAsLuma`).
  * Presence, persistence and uniqueness keep using stage 1's runs; a refinement names the run it
  * refined, and placement uses it only when it places the keyframe from that same run.
  */
@@ -20,14 +20,7 @@ import { compareRaw } from '../../media/quality.js';
 import type { RawImage } from '../../media/raw.js';
 import type { FramePair, VideoInfo } from '../../media/video.js';
 import { frameAt, frameTime } from '../../media/video.js';
-import {
-  fullRangeLuma,
-  type LumaFrame,
-  lumaMse,
-  psnrOfMse,
-  readLumaAt,
-  streamWindowLuma,
-} from '../../media/window.js';
+import { fullRangeLuma, lumaMse, psnrOfMse, streamWindowLuma } from '../../media/window.js';
 import type { ScanRefine } from '../results.js';
 import { placingRun } from './placement.js';
 
@@ -99,38 +92,39 @@ export async function refine(s: StageTwoInput): Promise<(ScanRefine | null)[]> {
     if (g && w.first <= Math.max(...g.map((x) => x.last)) + 1) g.push(w);
     else groups.push([w]);
   }
-  const found: { w: Window; frame: number; mse: number; hold: [number, number] }[] = [];
+  const found: { w: Window; frame: number; mse: number; hold: [number, number]; full: () => RawImage }[] = [];
   for (const g of groups) {
     const first = g[0]!.first;
     const last = Math.max(...g.map((x) => x.last));
-    const frames: LumaFrame[] = [];
-    const best = g.map(() => ({ frame: -1, mse: Number.POSITIVE_INFINITY }));
-    for await (const f of streamWindowLuma(s.info, first, last, s.size, s.signal, s.threads)) {
-      frames.push(f);
+    const frames: Uint8Array[] = [];
+    const best = g.map(() => ({
+      frame: -1,
+      mse: Number.POSITIVE_INFINITY,
+      full: undefined as (() => RawImage) | undefined,
+    }));
+    for await (const f of streamWindowLuma(s.info, first, last, s.size, s.signal, s.threads, s.full)) {
+      frames.push(f.y);
       g.forEach((w, i) => {
         if (f.index < w.first || f.index > w.last) return;
         const mse = lumaMse(f.y, s.luma[w.k]!.data);
-        if (mse < best[i]!.mse) best[i] = { frame: f.index, mse };
+        if (mse < best[i]!.mse) best[i] = { frame: f.index, mse, full: f.full };
       });
     }
     g.forEach((w, i) => {
       const b = best[i]!;
-      if (b.frame < 0) return; // the decoder gave none of its frames (it then threw)
-      const at = (n: number) => frames[n - first]!.y;
+      if (b.frame < 0 || !b.full) return; // the decoder gave none of its frames (it then threw)
+      const at = (n: number) => frames[n - first]!;
       const same = (n: number) => psnrOfMse(lumaMse(at(n), at(b.frame))) >= s.holdTolerance_db;
       let h0 = b.frame;
       let h1 = b.frame;
       while (h0 - 1 >= w.first && same(h0 - 1)) h0--;
       while (h1 + 1 <= w.last && same(h1 + 1)) h1++;
-      found.push({ w, frame: b.frame, mse: b.mse, hold: [h0, h1] });
+      found.push({ w, frame: b.frame, mse: b.mse, hold: [h0, h1], full: b.full });
     });
   }
-  // the pixel score on f*(k): each distinct frame read once at the pixel size
-  const read = new Map<number, Promise<RawImage>>();
+  // the pixel score on f*(k), from the same decode at the pixel size
   for (const f of found) {
-    if (!read.has(f.frame))
-      read.set(f.frame, readLumaAt(s.info, f.frame, s.full, s.signal).then(fullRangeLuma));
-    const cmp = compareRaw(await read.get(f.frame)!, s.pixels[f.w.k]!);
+    const cmp = compareRaw(fullRangeLuma(f.full()), s.pixels[f.w.k]!);
     const lp = psnrOfMse(f.mse);
     out[f.w.k] = {
       run: f.w.run,
