@@ -168,6 +168,14 @@ describe('kfbench compass', () => {
       'settings.json',
       'summary.json',
     ]);
+    // the scan settings that change the scan are recorded, stage 2's and the keyframe fit among them
+    expect(JSON.parse(readFileSync(join(out, 'settings.json'), 'utf8')).settings.scan).toEqual({
+      fpsCap: 24,
+      pixelSize: 512,
+      keyframeFit: 'crop',
+      matchSize: 256,
+      holdTolerance_db: 45,
+    });
     const readRows = () =>
       readFileSync(join(out, 'response.jsonl'), 'utf8')
         .trim()
