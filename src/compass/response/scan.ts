@@ -22,6 +22,7 @@ import {
   imagesAsFramePairs,
   pairPixelFormat,
   pixelFrameSize,
+  planFrames,
   probe,
   startFramePairs,
   streamFramePairs,
@@ -129,7 +130,13 @@ export async function scanVideo(
   }
   const K = input.keyframes.length;
   const gamma = o.gamma ?? embedder.defaultThreshold ?? 0.8;
-  // stage 2 rides along when stage 1 reads every frame; else it seeks to the windows afterwards
+  // stage 2 rides along stage 1 — which then reads every frame, sampling in kfbench when the video
+  // is above the cap (up to twice the cap, constant rate) — or else seeks to the windows afterwards
+  const rideAlong = o.refine && (!capped || (!info.times && rate <= 2 * o.fpsCap));
+  const sampled =
+    rideAlong && capped
+      ? new Set(planFrames(info, { kind: 'rate', rate: o.fpsCap }).indices ?? [])
+      : undefined;
   let along: StageTwoAlong | undefined;
   const sims: number[][] = input.keyframes.map(() => []);
   const best = new Array<number>(K).fill(Number.NEGATIVE_INFINITY);
@@ -143,12 +150,20 @@ export async function scanVideo(
     if (!kvecs.length) {
       const p = await prepared;
       kvecs = p.kvecs;
-      if (o.refine && !capped) along = new StageTwoAlong(p.luma, gamma, o.holdTolerance_db);
+      if (rideAlong) along = new StageTwoAlong(p.luma, gamma, o.holdTolerance_db);
     }
-    const vecs = await embedder.embed(batch.map((p) => p.small));
+    const read = batch;
+    batch = [];
+    const ones = sampled ? read.filter((p) => sampled.has(p.index)) : read;
+    const vecs = ones.length ? await embedder.embed(ones.map((p) => p.small)) : [];
     const row = new Array<number>(K);
-    for (let b = 0; b < batch.length; b++) {
-      const pair = batch[b]!;
+    let b = -1;
+    for (const pair of read) {
+      if (sampled && !sampled.has(pair.index)) {
+        along?.between(pair);
+        continue;
+      }
+      b++;
       const j = times.length;
       times.push(capped && !info.times ? j / sampleFps : pair.time_s);
       shots.push(pair.small, info.times ? pair.time_s : undefined);
@@ -164,9 +179,8 @@ export async function scanVideo(
       }
       along?.push(j, pair, row);
     }
-    batch = [];
   };
-  const req = capped ? { kind: 'rate' as const, rate: o.fpsCap } : { kind: 'all' as const };
+  const req = capped && !sampled ? { kind: 'rate' as const, rate: o.fpsCap } : { kind: 'all' as const };
   const pairs =
     early?.take(info, req, small) ??
     streamFramePairs(
@@ -176,13 +190,18 @@ export async function scanVideo(
       {
         pixelSize: o.pixelSize,
         threads: o.decodeThreads,
-        workSize: o.refine && !capped ? o.matchSize : undefined,
+        workSize: rideAlong ? o.matchSize : undefined,
       },
       signal,
     );
+  let inBatch = 0;
   for await (const pair of pairs) {
     batch.push(pair);
-    if (batch.length >= o.batch) await flush();
+    if (!sampled || sampled.has(pair.index)) inBatch++;
+    if (inBatch >= o.batch) {
+      inBatch = 0;
+      await flush();
+    }
   }
   await flush();
   if (times.length === 0) throw new BadInputError('has no decodable frames', { file: input.video });
@@ -195,7 +214,7 @@ export async function scanVideo(
   }
   const t2 = performance.now();
   const refined = along
-    ? along.finish(sims, o.holdEps, pixels, sampleFps, lastDuration)
+    ? along.finish(sims, o.holdEps, pixels, rate, lastDuration)
     : o.refine
       ? await refine({
           info,

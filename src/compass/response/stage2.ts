@@ -141,9 +141,9 @@ export async function refine(s: StageTwoInput): Promise<(ScanRefine | null)[]> {
   return out;
 }
 
-/** A frame stage 2 keeps while a window is open: its sampled index, file frame, time and luma. */
+/** A frame stage 2 keeps while a window is open: its order among the frames read, file frame, time and luma. */
 interface Kept {
-  j: number;
+  order: number;
   index: number;
   time_s: number;
   y: Uint8Array | null;
@@ -171,16 +171,20 @@ interface RunResult {
 const MAX_KEPT = 600;
 
 /**
- * Stage 2 riding along stage 1, for a video whose every frame stage 1 reads (no sampling cap): the
- * decoder adds each frame's luma at the working size (`FramePair.work`), and each keyframe's γ-runs
- * — with one frame either side — are matched in pixels as they stream by. No frame is decoded
- * again, and frames outside every window are never compared. At the end, the run that places each
- * keyframe (`placingRun`) gives its refinement; the others are dropped.
+ * Stage 2 riding along stage 1: the decoder adds each frame's luma at the working size
+ * (`FramePair.work`), and each keyframe's γ-runs — with one sampled frame either side — are matched
+ * in pixels as they stream by. Every frame of the video is read (`push` for the frames stage 1
+ * samples, `between` for the ones it skips when it samples below the video's rate), no frame is
+ * decoded again, and frames outside every window are never compared. At the end, the run that
+ * places each keyframe (`placingRun`) gives its refinement; the others are dropped.
  */
 export class StageTwoAlong {
-  private prev: { j: number; pair: FramePair } | undefined;
+  /** The last sampled frame, and the frames read since (not sampled). */
+  private prev: { kept: () => Kept; full: () => RawImage } | undefined;
+  private since: { kept: () => Kept; full: () => RawImage }[] = [];
   private readonly open: (Open | undefined)[];
   private readonly done: RunResult[][];
+  /** Start time of every frame read, in order. */
   private readonly times: number[] = [];
 
   constructor(
@@ -192,36 +196,47 @@ export class StageTwoAlong {
     this.done = luma.map(() => []);
   }
 
-  /** Frame j (in order) with its similarity to each keyframe. */
-  push(j: number, pair: FramePair, sims: readonly number[]): void {
+  /** A frame's luma is copied out once, and only when some window holds it. */
+  private frame(pair: FramePair): { kept: () => Kept; full: () => RawImage } {
+    const order = this.times.length;
     this.times.push(pair.time_s);
-    // a frame's luma is copied out once, and only when some window holds it
     let kept: Kept | undefined;
-    const keep = (jj: number, p: FramePair) => ({
-      j: jj,
-      index: p.index,
-      time_s: p.time_s,
-      y: p.work?.() ?? null,
-    });
-    let prevKept: Kept | undefined;
+    return {
+      kept: () => {
+        kept ??= { order, index: pair.index, time_s: pair.time_s, y: pair.work?.() ?? null };
+        return kept;
+      },
+      full: pair.full,
+    };
+  }
+
+  /** A frame stage 1 does not sample (between two sampled frames), in order. */
+  between(pair: FramePair): void {
+    const f = this.frame(pair);
+    this.since.push(f);
+    for (let k = 0; k < this.open.length; k++) {
+      const w = this.open[k];
+      if (w) this.add(k, w, f.kept(), f.full);
+    }
+  }
+
+  /** Sampled frame j (in order) with its similarity to each keyframe. */
+  push(j: number, pair: FramePair, sims: readonly number[]): void {
+    const f = this.frame(pair);
     for (let k = 0; k < sims.length; k++) {
       const on = sims[k]! >= this.gamma;
       let w = this.open[k];
       if (on && !w) {
         w = { start: j, frames: [], best: -1, mse: Number.POSITIVE_INFINITY, full: undefined };
         this.open[k] = w;
-        if (this.prev) {
-          prevKept ??= keep(this.prev.j, this.prev.pair);
-          this.add(k, w, prevKept, this.prev.pair.full);
-        }
+        // the window opens one sampled frame early, with the frames read since
+        for (const g of [...(this.prev ? [this.prev] : []), ...this.since]) this.add(k, w, g.kept(), g.full);
       }
-      if (w) {
-        kept ??= keep(j, pair);
-        this.add(k, w, kept, pair.full);
-      }
+      if (w) this.add(k, w, f.kept(), f.full);
       if (!on && w) this.close(k, j - 1);
     }
-    this.prev = { j, pair };
+    this.prev = f;
+    this.since = [];
   }
 
   private add(k: number, w: Open, f: Kept, full: () => RawImage): void {
@@ -267,18 +282,20 @@ export class StageTwoAlong {
   /**
    * Each keyframe's refinement: the result of its placing run (γ and hold ε as stage 1 places it),
    * with the pixel score on f*(k) against `pixels` (full-range luma at the pixel size).
+   * `lastDuration`: how long the video's last frame is shown (else one frame at `fps`).
    */
   finish(
     sims: readonly (readonly number[])[],
     holdEps: number,
     pixels: readonly RawImage[],
-    sampleFps: number,
+    fps: number,
     lastDuration: number | undefined,
   ): (ScanRefine | null)[] {
-    const n = this.times.length;
+    const n = sims[0]?.length ?? 0;
     for (let k = 0; k < this.open.length; k++) if (this.open[k]) this.close(k, n - 1);
-    const end = (j: number) =>
-      j + 1 < n ? this.times[j + 1]! : this.times[j]! + (lastDuration ?? 1 / sampleFps);
+    const T = this.times;
+    const end = (f: Kept) =>
+      f.order + 1 < T.length ? T[f.order + 1]! : f.time_s + (lastDuration ?? 1 / fps);
     return sims.map((s, k) => {
       const run = placingRun(s, this.gamma, holdEps);
       const r = run && this.done[k]!.find((x) => x.run[0] === run[0] && x.run[1] === run[1]);
@@ -291,7 +308,7 @@ export class StageTwoAlong {
         frame: r.best.index,
         t_s: r.best.time_s,
         hold: [r.hold[0].index, r.hold[1].index],
-        hold_s: [r.hold[0].time_s, end(r.hold[1].j)],
+        hold_s: [r.hold[0].time_s, end(r.hold[1])],
         luma_psnr_db: Number.isFinite(lp) ? lp : null,
         psnr_db: cmp.psnr_db,
         ssim: cmp.ssim,
