@@ -34,6 +34,7 @@ export interface MetricFlags {
   keyframeFit: string;
   matchSize: string;
   holdToleranceDb: string;
+  holdMatchDb: string;
 }
 
 export function metricFlags(cmd: Command): Command {
@@ -83,6 +84,11 @@ export function metricFlags(cmd: Command): Command {
       '--hold-tolerance-db <db>',
       "stage 2's hold: frames within this luma PSNR of the keyframe's frame are the same picture held",
       String(DEFAULT_SCAN_OPTIONS.holdTolerance_db),
+    )
+    .option(
+      '--hold-match-db <db>',
+      "stage 2's hold: and frames matching the keyframe as well as its frame, within this many dB of PSNR",
+      String(DEFAULT_SCAN_OPTIONS.holdMatch_db),
     );
 }
 
@@ -125,6 +131,11 @@ export function scanOptions(o: MetricFlags) {
       o.holdToleranceDb ?? String(DEFAULT_SCAN_OPTIONS.holdTolerance_db),
       (n) => n > 0,
     ),
+    holdMatch_db: parseNumberFlag(
+      '--hold-match-db',
+      o.holdMatchDb ?? String(DEFAULT_SCAN_OPTIONS.holdMatch_db),
+      (n) => n >= 0,
+    ),
     gamma: r.gamma,
     holdEps: r.holdEps,
   };
@@ -142,6 +153,7 @@ export function scanSettings(s: ReturnType<typeof scanOptions>) {
     keyframeFit: s.keyframeFit,
     matchSize: s.matchSize,
     holdTolerance_db: s.holdTolerance_db,
+    holdMatch_db: s.holdMatch_db,
   };
 }
 

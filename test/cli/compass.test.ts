@@ -175,6 +175,7 @@ describe('kfbench compass', () => {
       keyframeFit: 'crop',
       matchSize: 256,
       holdTolerance_db: 45,
+      holdMatch_db: 2,
     });
     const readRows = () =>
       readFileSync(join(out, 'response.jsonl'), 'utf8')

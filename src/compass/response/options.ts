@@ -64,6 +64,11 @@ export interface ScanOptions {
   /** Stage 2's hold: frames within this luma PSNR (dB) of f*(k) are the same picture held. */
   holdTolerance_db: number;
   /**
+   * …and so are frames that match the keyframe as well as f*(k) does, within this many dB of its
+   * luma PSNR against the keyframe (a held still under live grain or flicker).
+   */
+  holdMatch_db: number;
+  /**
    * The match decision whose placing runs stage 2 refines: the response options' γ (undefined =
    * the embedder's own) and hold ε. A report scored with others falls back to stage 1 for any
    * keyframe whose placing run differs.
@@ -85,6 +90,7 @@ export const DEFAULT_SCAN_OPTIONS: ScanOptions = {
   refine: true,
   matchSize: 256,
   holdTolerance_db: 45,
+  holdMatch_db: 2,
   gamma: undefined,
   holdEps: DEFAULT_RESPONSE_OPTIONS.holdEps,
 };

@@ -85,6 +85,7 @@ export async function scanKey(
       ? {
           matchSize: o.matchSize,
           holdTolerance_db: o.holdTolerance_db,
+          holdMatch_db: o.holdMatch_db,
           gamma: o.gamma ?? embedder.defaultThreshold ?? 0.8,
           holdEps: o.holdEps,
         }

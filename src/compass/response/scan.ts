@@ -150,7 +150,7 @@ export async function scanVideo(
     if (!kvecs.length) {
       const p = await prepared;
       kvecs = p.kvecs;
-      if (rideAlong) along = new StageTwoAlong(p.luma, gamma, o.holdTolerance_db);
+      if (rideAlong) along = new StageTwoAlong(p.luma, gamma, o.holdTolerance_db, o.holdMatch_db);
     }
     const read = batch;
     batch = [];
@@ -229,6 +229,7 @@ export async function scanVideo(
           size: work,
           full: fullSize,
           holdTolerance_db: o.holdTolerance_db,
+          holdMatch_db: o.holdMatch_db,
           threads: o.decodeThreads,
           signal,
         })

@@ -8,9 +8,11 @@
  *    (media/window.ts), so stage 2 decodes the windows and their lead-in only.
  *  - f*(k): the window's frame whose luma, at the working size `matchSize`, has the smallest mean
  *    squared difference from the keyframe's (the highest PSNR); ties go to the earliest frame.
- *  - The hold: the frames around f*(k), contiguous, whose luma is within `holdTolerance_db` PSNR of
- *    f*(k)'s (a frozen or held frame decodes identically, or nearly: a re-encoded still), inside the
- *    window. t(k) is the middle of the hold's time span.
+ *  - The hold: the frames around f*(k), contiguous, inside the window, that are pixel-
+ *    indistinguishable from it: their luma within `holdTolerance_db` PSNR of f*(k)'s (a frozen or
+ *    held frame decodes identically, or nearly: a re-encoded still), or matching the keyframe as
+ *    well as f*(k) does within `holdMatch_db` of its PSNR (a held still under live grain, whose
+ *    frames differ from each other by the grain alone). t(k) is the middle of the hold's time span.
  *  - The pixel score: PSNR/SSIM (on luma, as `compareRaw` measures) of f*(k), at the pixel size
  *    from the same decode, against the keyframe made like a frame (`imagesAsLuma`).
  * Presence, persistence and uniqueness keep using stage 1's runs; a refinement names the run it
@@ -40,8 +42,25 @@ export interface StageTwoInput {
   size: { width: number; height: number };
   full: { width: number; height: number };
   holdTolerance_db: number;
+  holdMatch_db: number;
   threads?: number | undefined;
   signal?: AbortSignal | undefined;
+}
+
+/**
+ * A frame belongs to f*'s hold: its luma within `tolerance_db` PSNR of f*'s, or its MSE against the
+ * keyframe within `match_db` of f*'s (10^(match_db/10) times it at most).
+ */
+export function inHold(
+  y: Uint8Array,
+  best: Uint8Array,
+  mse: number,
+  bestMse: number,
+  tolerance_db: number,
+  match_db: number,
+): boolean {
+  if (mse <= bestMse * 10 ** (match_db / 10)) return true;
+  return psnrOfMse(lumaMse(y, best)) >= tolerance_db;
 }
 
 interface Window {
@@ -97,6 +116,7 @@ export async function refine(s: StageTwoInput): Promise<(ScanRefine | null)[]> {
     const first = g[0]!.first;
     const last = Math.max(...g.map((x) => x.last));
     const frames: Uint8Array[] = [];
+    const mses: number[][] = g.map(() => []);
     const best = g.map(() => ({
       frame: -1,
       mse: Number.POSITIVE_INFINITY,
@@ -107,6 +127,7 @@ export async function refine(s: StageTwoInput): Promise<(ScanRefine | null)[]> {
       g.forEach((w, i) => {
         if (f.index < w.first || f.index > w.last) return;
         const mse = lumaMse(f.y, s.luma[w.k]!.data);
+        mses[i]![f.index - w.first] = mse;
         if (mse < best[i]!.mse) best[i] = { frame: f.index, mse, full: f.full };
       });
     }
@@ -114,7 +135,8 @@ export async function refine(s: StageTwoInput): Promise<(ScanRefine | null)[]> {
       const b = best[i]!;
       if (b.frame < 0 || !b.full) return; // the decoder gave none of its frames (it then threw)
       const at = (n: number) => frames[n - first]!;
-      const same = (n: number) => psnrOfMse(lumaMse(at(n), at(b.frame))) >= s.holdTolerance_db;
+      const same = (n: number) =>
+        inHold(at(n), at(b.frame), mses[i]![n - w.first]!, b.mse, s.holdTolerance_db, s.holdMatch_db);
       let h0 = b.frame;
       let h1 = b.frame;
       while (h0 - 1 >= w.first && same(h0 - 1)) h0--;
@@ -152,6 +174,8 @@ interface Kept {
 interface Open {
   start: number;
   frames: Kept[];
+  /** Each kept frame's luma MSE against the keyframe (NaN: no luma). */
+  mses: number[];
   best: number;
   mse: number;
   /** f*'s frame at the pixel size (only the best frame's is kept). */
@@ -191,6 +215,7 @@ export class StageTwoAlong {
     private readonly luma: readonly RawImage[],
     private readonly gamma: number,
     private readonly holdTolerance_db: number,
+    private readonly holdMatch_db: number,
   ) {
     this.open = luma.map(() => undefined);
     this.done = luma.map(() => []);
@@ -227,7 +252,7 @@ export class StageTwoAlong {
       const on = sims[k]! >= this.gamma;
       let w = this.open[k];
       if (on && !w) {
-        w = { start: j, frames: [], best: -1, mse: Number.POSITIVE_INFINITY, full: undefined };
+        w = { start: j, frames: [], mses: [], best: -1, mse: Number.POSITIVE_INFINITY, full: undefined };
         this.open[k] = w;
         // the window opens one sampled frame early, with the frames read since
         for (const g of [...(this.prev ? [this.prev] : []), ...this.since]) this.add(k, w, g.kept(), g.full);
@@ -243,11 +268,13 @@ export class StageTwoAlong {
     if (w.frames.length >= MAX_KEPT) {
       if (w.best === 0) return;
       w.frames.shift();
+      w.mses.shift();
       w.best--;
     }
     w.frames.push(f);
+    const mse = f.y ? lumaMse(f.y, this.luma[k]!.data) : Number.NaN;
+    w.mses.push(mse);
     if (!f.y) return;
-    const mse = lumaMse(f.y, this.luma[k]!.data);
     if (mse < w.mse) {
       w.mse = mse;
       w.best = w.frames.length - 1;
@@ -263,7 +290,7 @@ export class StageTwoAlong {
     const by = F[w.best]!.y!;
     const same = (i: number) => {
       const y = F[i]?.y;
-      return !!y && psnrOfMse(lumaMse(y, by)) >= this.holdTolerance_db;
+      return !!y && inHold(y, by, w.mses[i]!, w.mse, this.holdTolerance_db, this.holdMatch_db);
     };
     let h0 = w.best;
     let h1 = w.best;
