@@ -761,9 +761,13 @@ async function* pairsOf(
   full: { width: number; height: number },
   small: { width: number; height: number },
   sub: 1 | 2,
-  work?: { width: number; height: number },
+  work?: { width: number; height: number } | 'full',
 ): AsyncGenerator<FramePair, void, void> {
   const matrix = yuvMatrix(info.color_space);
+  // 'full': the working size is the pixel size, whose luma the frame already carries
+  const region =
+    work === 'full' ? { top: small.height, ...full } : work && { top: small.height + full.height, ...work };
+  if (work === 'full') work = undefined;
   const cw = Math.max(full.width, small.width, work?.width ?? 0);
   const stackH = small.height + full.height + (work?.height ?? 0);
   let i = 0;
@@ -781,12 +785,12 @@ async function* pairsOf(
       },
       small: yuvToRgb(frame, 0, small.width, small.height, matrix),
     };
-    if (work) {
-      const top = small.height + full.height;
+    if (region) {
+      const { top, width, height } = region;
       pair.work = () => {
-        const y = new Uint8Array(work.width * work.height);
-        for (let r = 0; r < work.height; r++)
-          y.set(data.subarray((top + r) * cw, (top + r) * cw + work.width), r * work.width);
+        const y = new Uint8Array(width * height);
+        for (let r = 0; r < height; r++)
+          y.set(data.subarray((top + r) * cw, (top + r) * cw + width), r * width);
         return y;
       };
     }
@@ -816,8 +820,11 @@ export async function* streamFramePairs(
   fmt: {
     pixelSize?: number | undefined;
     threads?: number | undefined;
-    /** Also each frame's luma at this working size (`workingSize`; `FramePair.work`). */
-    workSize?: number | undefined;
+    /**
+     * Also each frame's luma at this working size (`workingSize`; `FramePair.work`); 'full': at the
+     * pixel size, read from the full frame (no third copy).
+     */
+    workSize?: number | 'full' | undefined;
   } = {},
   signal?: AbortSignal,
 ): AsyncGenerator<FramePair, void, void> {
@@ -826,7 +833,10 @@ export async function* streamFramePairs(
   const full = pixelFrameSize(info.width, info.height, fmt.pixelSize ?? 0);
   const pixFmt = pairPixelFormat(info, full, small);
   const sub: 1 | 2 = pixFmt === 'yuv420p' ? 2 : 1;
-  const work = fmt.workSize === undefined ? undefined : workingSize(info.width, info.height, fmt.workSize);
+  const work =
+    fmt.workSize === undefined || fmt.workSize === 'full'
+      ? undefined
+      : workingSize(info.width, info.height, fmt.workSize);
   const graph = pairGraph(
     videoStream(info),
     plan.select,
@@ -847,7 +857,7 @@ export async function* streamFramePairs(
     full,
     small,
     sub,
-    work,
+    fmt.workSize === 'full' ? 'full' : work,
   );
 }
 
@@ -881,7 +891,7 @@ export function startFramePairs(
   /** ffmpeg `-threads` (0 or undefined: ffmpeg's own choice). */
   threads?: number,
   /** Also each frame's luma at this working size (as `streamFramePairs`'s `workSize`). */
-  workSize?: number,
+  workSize?: number | 'full',
 ): EarlyFramePairs {
   const ac = new AbortController();
   const onAbort = () => ac.abort(signal?.reason);
@@ -902,7 +912,7 @@ export function startFramePairs(
         pixelFrameExpr(pixelSize),
         small,
         'yuv420p',
-        workSize === undefined ? undefined : workingSizeExpr(workSize),
+        workSize === undefined || workSize === 'full' ? undefined : workingSizeExpr(workSize),
       ),
       'yuv420p',
       undefined,
@@ -937,7 +947,10 @@ export function startFramePairs(
         cancel();
         return undefined;
       }
-      const work = workSize === undefined ? undefined : workingSize(info.width, info.height, workSize);
+      const work =
+        workSize === undefined || workSize === 'full'
+          ? undefined
+          : workingSize(info.width, info.height, workSize);
       resolveSize(pairBytes(full, small, 2, work));
       const frames = (async function* () {
         try {
@@ -950,7 +963,7 @@ export function startFramePairs(
           await raw.return(undefined);
         }
       })();
-      return pairsOf(frames, info, plan, full, small, 2, work);
+      return pairsOf(frames, info, plan, full, small, 2, workSize === 'full' ? 'full' : work);
     },
   };
 }

@@ -58,6 +58,12 @@ export async function* streamWindowLuma(
   args.push('-i', info.file);
   const scale = (x: { width: number; height: number }) =>
     `scale=${x.width}:${x.height}:flags=area:out_range=tv,format=gray`;
+  // the pixel size is the working size: one copy serves both
+  if (full && full.width === size.width && full.height === size.height) {
+    for await (const f of streamWindowLuma(info, first, last, size, signal, threads))
+      yield { ...f, full: () => ({ width: size.width, height: size.height, channels: 1, data: f.y }) };
+    return;
+  }
   const cw = Math.max(size.width, full?.width ?? 0);
   if (full)
     args.push(

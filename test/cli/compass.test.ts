@@ -173,8 +173,8 @@ describe('kfbench compass', () => {
       fpsCap: 24,
       pixelSize: 512,
       keyframeFit: 'crop',
-      matchSize: 256,
-      holdTolerance_db: 45,
+      matchSize: 512,
+      holdTolerance_db: 40,
       holdMatch_db: 2,
     });
     const readRows = () =>

@@ -59,7 +59,10 @@ export interface ScanOptions {
   keyframeFit: KeyframeFit;
   /** Stage 2 (`stage2.ts`): refine each placing run to its frame; false = stage 1 alone. */
   refine: boolean;
-  /** Stage 2 compares luma at this long side (px; 0 = the video's own size). */
+  /**
+   * Stage 2 compares luma at this long side (px; 0 = the video's own size). Equal to `pixelSize`
+   * (the default), the frames' pixel-size copy serves both and nothing more is scaled.
+   */
   matchSize: number;
   /** Stage 2's hold: frames within this luma PSNR (dB) of f*(k) are the same picture held. */
   holdTolerance_db: number;
@@ -88,8 +91,8 @@ export const DEFAULT_SCAN_OPTIONS: ScanOptions = {
   decodeThreads: 0,
   keyframeFit: 'crop',
   refine: true,
-  matchSize: 256,
-  holdTolerance_db: 45,
+  matchSize: 512,
+  holdTolerance_db: 40,
   holdMatch_db: 2,
   gamma: undefined,
   holdEps: DEFAULT_RESPONSE_OPTIONS.holdEps,

@@ -67,7 +67,7 @@ export async function scanVideo(
           o.pixelSize,
           signal,
           o.decodeThreads,
-          o.refine ? o.matchSize : undefined,
+          o.refine ? (o.matchSize === o.pixelSize ? 'full' : o.matchSize) : undefined,
         )
       : undefined;
   let info: VideoInfo;
@@ -91,7 +91,10 @@ export async function scanVideo(
   // keyframes at the pixel frame size (for PSNR/SSIM), then through the frames' own scaling chain;
   // prepared while the first frames decode
   const fit = FIT[o.keyframeFit];
-  const work = workingSize(info.width, info.height, o.matchSize);
+  // the working size: the pixel size when they are set alike (the default), whose luma the decoded
+  // frame already carries
+  const workIsFull = o.matchSize === o.pixelSize;
+  const work = workIsFull ? fullSize : workingSize(info.width, info.height, o.matchSize);
   const prepared = (async () => {
     const sized = await Promise.all(
       (await images).map((img) =>
@@ -110,8 +113,13 @@ export async function scanVideo(
           : resizeImage(img, info.width, info.height, fit),
       ),
     );
-    const pixels = own.then((x) => imagesAsLuma(x, info, fullSize)).then((x) => x.map(fullRangeLuma));
-    const luma = o.refine ? own.then((x) => imagesAsLuma(x, info, work)) : Promise.resolve([]);
+    const limited = own.then((x) => imagesAsLuma(x, info, fullSize));
+    const pixels = limited.then((x) => x.map(fullRangeLuma));
+    const luma = !o.refine
+      ? Promise.resolve([])
+      : workIsFull
+        ? limited
+        : own.then((x) => imagesAsLuma(x, info, work));
     pixels.catch(() => {});
     luma.catch(() => {});
     // the frames' own planar format, so that a keyframe and a frame showing it are resampled alike
@@ -190,7 +198,7 @@ export async function scanVideo(
       {
         pixelSize: o.pixelSize,
         threads: o.decodeThreads,
-        workSize: rideAlong ? o.matchSize : undefined,
+        workSize: rideAlong ? (workIsFull ? 'full' : o.matchSize) : undefined,
       },
       signal,
     );
