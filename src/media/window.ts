@@ -13,7 +13,7 @@ import { BackendError, BadInputError } from '../errors.js';
 import { ffmpegFilterRaw, ffmpegRawFrames } from './ffmpeg.js';
 import type { RawImage } from './raw.js';
 import { frameTime, type VideoInfo, videoStream } from './video.js';
-import { yuvMatrix } from './yuv.js';
+import { yuvMatrix, yuvToRgb } from './yuv.js';
 
 export { workingSize } from './working-size.js';
 
@@ -138,6 +138,45 @@ export async function imagesAsLuma(
   if (frames.length !== images.length)
     throw new BackendError(`ffmpeg returned ${frames.length} of ${images.length} keyframe images`);
   return frames.map((data) => ({ width: size.width, height: size.height, channels: 1, data }));
+}
+
+/**
+ * As `imagesAsLuma` at `size`, in one process, with the images' RGB at that size too (read back
+ * from full-chroma YUV with the video's matrix): a keyframe made like a frame for both the
+ * embedder's chain and the pixel score.
+ */
+export async function imagesLikeFrames(
+  images: readonly RawImage[],
+  info: Pick<VideoInfo, 'color_space'>,
+  size: { width: number; height: number },
+): Promise<{ luma: RawImage; rgb: RawImage }[]> {
+  if (images.length === 0) return [];
+  const { width: fw, height: fh } = images[0]!;
+  for (const img of images)
+    if (img.width !== fw || img.height !== fh || img.channels !== 3)
+      throw new BackendError('imagesLikeFrames needs RGB images of one size');
+  const { width: w, height: h } = size;
+  const frames = await ffmpegFilterRaw({
+    args: [
+      ...['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${fw}x${fh}`, '-r', '1', '-i', 'pipe:0'],
+      ...[
+        '-vf',
+        `scale=out_color_matrix=${yuvMatrix(info.color_space)}:out_range=tv,format=yuv420p,` +
+          `scale=${w}:${h}:flags=area:out_range=tv,format=yuv444p`,
+      ],
+      ...['-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'yuv444p', 'pipe:1'],
+    ],
+    input: images.map((i) => i.data),
+    frameBytes: 3 * w * h,
+    file: 'keyframe images',
+  });
+  if (frames.length !== images.length)
+    throw new BackendError(`ffmpeg returned ${frames.length} of ${images.length} keyframe images`);
+  const matrix = yuvMatrix(info.color_space);
+  return frames.map((data) => ({
+    luma: { width: w, height: h, channels: 1, data: data.subarray(0, w * h) },
+    rgb: yuvToRgb({ width: w, height: h, sub: 1, data }, 0, w, h, matrix),
+  }));
 }
 
 /**

@@ -28,7 +28,7 @@ import {
   streamFramePairs,
   type VideoInfo,
 } from '../../media/video.js';
-import { fullRangeLuma, imagesAsLuma, workingSize } from '../../media/window.js';
+import { fullRangeLuma, imagesAsLuma, imagesLikeFrames, workingSize } from '../../media/window.js';
 import type { Scan, ScanPeak, ScanTimings } from '../results.js';
 import { DEFAULT_SCAN_OPTIONS, type KeyframeFit, type ScanOptions } from './options.js';
 import { refine, StageTwoAlong } from './stage2.js';
@@ -96,36 +96,35 @@ export async function scanVideo(
   const workIsFull = o.matchSize === o.pixelSize;
   const work = workIsFull ? fullSize : workingSize(info.width, info.height, o.matchSize);
   const prepared = (async () => {
-    const sized = await Promise.all(
-      (await images).map((img) =>
-        img.width === fullSize.width && img.height === fullSize.height
-          ? img
-          : resizeImage(img, fullSize.width, fullSize.height, fit),
-      ),
-    );
-    // for the pixel score and stage 2, each keyframe fitted to the video's own size and put through
-    // the chain a decoded frame takes (to YUV, area scaling, luma), so that a keyframe cut from the
-    // video and its frame come out alike
-    const own = Promise.all(
+    // each keyframe fitted to the video's own size and put through the chain a decoded frame takes
+    // (to YUV in the video's matrix, area scaling to the pixel size): for the pixel score, stage 2
+    // and the embedder's chain alike, so that a keyframe cut from the video and its frame come out
+    // alike
+    const own = await Promise.all(
       (await images).map((img) =>
         img.width === info.width && img.height === info.height
           ? img
           : resizeImage(img, info.width, info.height, fit),
       ),
     );
-    const limited = own.then((x) => imagesAsLuma(x, info, fullSize));
-    const pixels = limited.then((x) => x.map(fullRangeLuma));
+    const made = await imagesLikeFrames(own, info, fullSize);
+    const pixels = made.map((m) => fullRangeLuma(m.luma));
     const luma = !o.refine
       ? Promise.resolve([])
       : workIsFull
-        ? limited
-        : own.then((x) => imagesAsLuma(x, info, work));
-    pixels.catch(() => {});
+        ? Promise.resolve(made.map((m) => m.luma))
+        : imagesAsLuma(own, info, work);
     luma.catch(() => {});
     // the frames' own planar format, so that a keyframe and a frame showing it are resampled alike
     const fmt = pairPixelFormat(info, fullSize, small);
-    const kvecs = await embedder.embed(await imagesAsFramePairs(sized, small, fmt));
-    return { kvecs, pixels: await pixels, luma: await luma };
+    const kvecs = await embedder.embed(
+      await imagesAsFramePairs(
+        made.map((m) => m.rgb),
+        small,
+        fmt,
+      ),
+    );
+    return { kvecs, pixels, luma: await luma };
   })();
   prepared.catch(() => {}); // awaited below; a failure surfaces there
   const lastDuration = info.times ? info.duration_s - info.times[info.times.length - 1]! : undefined;
