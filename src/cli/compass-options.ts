@@ -5,6 +5,7 @@ import { type LoadedCase, loadOneCase, PROMPT_MODES, type PromptMode } from '../
 import {
   DEFAULT_RESPONSE_OPTIONS,
   DEFAULT_SCAN_OPTIONS,
+  KEYFRAME_FITS,
   type ResponseOptions,
 } from '../compass/response/options.js';
 import type { MissingPolicy } from '../compass/score.js';
@@ -30,6 +31,10 @@ export interface MetricFlags {
   fpsCap: string;
   pixelSize: string;
   decodeThreads: string;
+  keyframeFit: string;
+  matchSize: string;
+  holdToleranceDb: string;
+  holdMatchDb: string;
 }
 
 export function metricFlags(cmd: Command): Command {
@@ -64,6 +69,26 @@ export function metricFlags(cmd: Command): Command {
       '--decode-threads <n>',
       "threads of the scan's video decoder (0 = ffmpeg's own, about one per core; fewer leave cores to --jobs)",
       String(DEFAULT_SCAN_OPTIONS.decodeThreads),
+    )
+    .option(
+      '--keyframe-fit <fit>',
+      `a keyframe of another aspect ratio than the video's: ${KEYFRAME_FITS.join(' | ')} (centre crop, black bars, distort)`,
+      DEFAULT_SCAN_OPTIONS.keyframeFit,
+    )
+    .option(
+      '--match-size <px>',
+      "stage 2 finds each keyframe's frame on luma scaled to this long side (0 = the video's own)",
+      String(DEFAULT_SCAN_OPTIONS.matchSize),
+    )
+    .option(
+      '--hold-tolerance-db <db>',
+      "stage 2's hold: frames within this luma PSNR of the keyframe's frame are the same picture held",
+      String(DEFAULT_SCAN_OPTIONS.holdTolerance_db),
+    )
+    .option(
+      '--hold-match-db <db>',
+      "stage 2's hold: and frames matching the keyframe as well as its frame, within this many dB of PSNR",
+      String(DEFAULT_SCAN_OPTIONS.holdMatch_db),
     );
 }
 
@@ -88,20 +113,48 @@ export function responseOptions(o: MetricFlags): ResponseOptions {
   return r;
 }
 
+/** The scan options of the flags; stage 2 refines the placing runs of the response options' γ and hold ε. */
 export function scanOptions(o: MetricFlags) {
+  const r = responseOptions(o);
   return {
     fpsCap: parseNumberFlag('--fps-cap', o.fpsCap, (n) => n > 0),
     pixelSize: parseNumberFlag('--pixel-size', o.pixelSize, (n) => Number.isInteger(n) && n >= 0),
     decodeThreads: parseNumberFlag('--decode-threads', o.decodeThreads, (n) => Number.isInteger(n) && n >= 0),
+    keyframeFit: oneOf('--keyframe-fit', o.keyframeFit ?? DEFAULT_SCAN_OPTIONS.keyframeFit, KEYFRAME_FITS),
+    matchSize: parseNumberFlag(
+      '--match-size',
+      o.matchSize ?? String(DEFAULT_SCAN_OPTIONS.matchSize),
+      (n) => Number.isInteger(n) && n >= 0,
+    ),
+    holdTolerance_db: parseNumberFlag(
+      '--hold-tolerance-db',
+      o.holdToleranceDb ?? String(DEFAULT_SCAN_OPTIONS.holdTolerance_db),
+      (n) => n > 0,
+    ),
+    holdMatch_db: parseNumberFlag(
+      '--hold-match-db',
+      o.holdMatchDb ?? String(DEFAULT_SCAN_OPTIONS.holdMatch_db),
+      (n) => n >= 0,
+    ),
+    gamma: r.gamma,
+    holdEps: r.holdEps,
   };
 }
 
 /**
  * What a run's settings.json records of the scan options: the ones that change the scan (as its
  * cache key), not how fast it is made (`--decode-threads`), so shards run with other threads merge.
+ * (γ and hold ε are recorded with the response options.)
  */
 export function scanSettings(s: ReturnType<typeof scanOptions>) {
-  return { fpsCap: s.fpsCap, pixelSize: s.pixelSize };
+  return {
+    fpsCap: s.fpsCap,
+    pixelSize: s.pixelSize,
+    keyframeFit: s.keyframeFit,
+    matchSize: s.matchSize,
+    holdTolerance_db: s.holdTolerance_db,
+    holdMatch_db: s.holdMatch_db,
+  };
 }
 
 export function parseModes(v: string): PromptMode[] {

@@ -122,7 +122,12 @@ export const ResponseSummary = z.object({
 });
 export type ResponseSummary = z.infer<typeof ResponseSummary>;
 
-export const ScanTimings = z.object({ decode_embed_s: Seconds, pixels_s: Seconds });
+export const ScanTimings = z.object({
+  decode_embed_s: Seconds,
+  pixels_s: Seconds,
+  /** Stage 2 (response/stage2.ts): reading the windows, finding f*(k), its pixel score. */
+  stage2_s: Seconds.optional(),
+});
 export type ScanTimings = z.infer<typeof ScanTimings>;
 
 /** run.json of `compass score`: what varies between runs. */
@@ -334,6 +339,26 @@ export const ScanPeak = z.object({
 export type ScanPeak = z.infer<typeof ScanPeak>;
 export const ScanShot = z.object({ start_s: z.number(), end_s: z.number() });
 export type ScanShot = z.infer<typeof ScanShot>;
+const FrameRange = z.tuple([Count, Count]);
+/** Stage 2's refinement of one keyframe's placement (response/stage2.ts). */
+export const ScanRefine = z.object({
+  /** The placing run of sampled frames (stage 1) it refines. */
+  run: FrameRange,
+  /** The frames of the file read (the run and one sampled frame either side). */
+  window: FrameRange,
+  /** f*(k): the frame of the file most like the keyframe in pixels; its start time. */
+  frame: Count,
+  t_s: z.number(),
+  /** The frames pixel-indistinguishable from f*(k) around it, and their time span [start, end). */
+  hold: FrameRange,
+  hold_s: z.tuple([z.number(), z.number()]),
+  /** Luma PSNR at the working size (null: identical). */
+  luma_psnr_db: z.number().nullable(),
+  /** The pixel score's PSNR (null: identical) and SSIM, on f*(k). */
+  psnr_db: z.number().nullable(),
+  ssim: z.number(),
+});
+export type ScanRefine = z.infer<typeof ScanRefine>;
 
 export const Scan = z.object({
   /** `vfr`: variable frame rate — frame j then lasts until times[j + 1] (the last, 1/sample_fps). */
@@ -353,5 +378,7 @@ export const Scan = z.object({
   sims: z.array(z.array(z.number())),
   peaks: z.array(ScanPeak),
   shots: z.array(ScanShot),
+  /** Per keyframe, stage 2's refinement (null when stage 1 did not match it). */
+  refined: z.array(ScanRefine.nullable()).optional(),
 });
 export type Scan = z.infer<typeof Scan>;

@@ -132,6 +132,12 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
   const concurrency = Math.max(1, o.jobs ?? 1);
   // the cache lookups, the judge segmenter and the progress stay in this thread
   const pool = ScanPool.open(o.embedder, concurrency);
+  // stage 2 refines the placing runs of the γ and hold ε the rows are scored with
+  const scanOpts = {
+    ...(o.response?.gamma !== undefined ? { gamma: o.response.gamma } : {}),
+    ...(o.response?.holdEps !== undefined ? { holdEps: o.response.holdEps } : {}),
+    ...o.scan,
+  };
   const scanned = await runPool(
     jobs,
     async (j, _i, signal): Promise<Outcome> => {
@@ -157,7 +163,7 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
         const { scan, cached } = await cachedScan(
           { video: j.video, keyframes: j.c.keyframes },
           o.embedder,
-          o.scan ?? {},
+          scanOpts,
           o.shots ?? {},
           o.cache,
           run.timings,

@@ -159,6 +159,13 @@ const RAMP_MAX = 0.3;
 const COARSE = 4;
 /** Footage is busy when one frame step changes this fraction of a transition's whole change. */
 const BUSY = 0.2;
+/** Footage beside a plain shot is busy when one frame step changes a thumbnail by this (mean levels). */
+const BUSY_STEP = 4;
+/** A dissolve from a plain field: the median error of the far end's share against a straight ramp. */
+const PLAIN_RAMP_MAX = 0.12;
+/** A cut of similar colours: the thumbnail change (mean levels) at least this, and this × its neighbours'. */
+const STRUCT_MIN = 24;
+const STRUCT_RATIO = 6;
 
 /** Mean Y, Cb, Cr of a frame. */
 function meanColour(img: RawImage): number[] {
@@ -293,6 +300,33 @@ export class ShotDetector {
     return d >= o.cutRatio * (cnt ? sum / cnt : 0) + 0.01 && !this.onRamp(n);
   }
 
+  /** Mean absolute difference of the thumbnails of frames n − 1 and n (levels). */
+  private step(n: number): number {
+    const T = this.thumbs;
+    if (n < 1 || n >= T.length) return 0;
+    let d = 0;
+    for (let k = 0; k < T[n]!.length; k++) d += Math.abs(T[n]![k]! - T[n - 1]![k]!);
+    return d / T[n]!.length;
+  }
+
+  /**
+   * A cut between two shots of similar colour and brightness, whose histograms barely differ: the
+   * picture itself jumps — its thumbnail change is at least STRUCT_MIN levels and STRUCT_RATIO ×
+   * the mean change over ±`window` frames (excluding n−1..n+1) — and n is not on a ramp.
+   */
+  private isStructuralCut(n: number): boolean {
+    const d = this.step(n);
+    if (d < STRUCT_MIN) return false;
+    let sum = 0;
+    let cnt = 0;
+    for (let m = Math.max(1, n - this.o.window); m <= Math.min(this.h.length - 1, n + this.o.window); m++) {
+      if (Math.abs(m - n) <= 1) continue;
+      sum += this.step(m);
+      cnt++;
+    }
+    return d >= STRUCT_RATIO * (cnt ? sum / cnt : 0) + 1 && !this.onRamp(n);
+  }
+
   /**
    * Whether the footage just before s or just after e changes, frame to frame, by at least
    * BUSY × the run's whole change (mean absolute thumbnail differences): texture that moves
@@ -308,6 +342,43 @@ export class ShotDetector {
     const step = (k: number) => (k >= 1 && k < T.length ? diff(T[k - 1]!, T[k]!) : 0);
     const beside = Math.max(step(s), step(s - 1), step(e + 1), step(e + 2));
     return beside >= BUSY * diff(T[s]!, T[e]!);
+  }
+
+  /** The footage at the run's non-flat end changes every frame (texture in motion). */
+  private busyFootage(s: number, e: number): boolean {
+    const T = this.thumbs;
+    const diff = (a: Uint8Array, b: Uint8Array) => {
+      let d = 0;
+      for (let k = 0; k < a.length; k++) d += Math.abs(a[k]! - b[k]!);
+      return d / a.length;
+    };
+    const step = (k: number) => (k >= 1 && k < T.length ? diff(T[k - 1]!, T[k]!) : 0);
+    return this.flat[s]
+      ? Math.max(step(e + 1), step(e + 2)) >= BUSY_STEP
+      : Math.max(step(s), step(s - 1)) >= BUSY_STEP;
+  }
+
+  /**
+   * The share of the non-flat end in each inner frame — its RMS difference from the flat end's
+   * thumbnail against the other end's — follows the straight ramp from 0 to 1 (median error ≤
+   * PLAIN_RAMP_MAX): a dissolve out of (or into) a plain field.
+   */
+  private plainDissolve(s: number, e: number, inner: number[]): boolean {
+    const T = this.thumbs;
+    const [c, far] = this.flat[s] ? [s, e] : [e, s];
+    const rms = (t: Uint8Array) => {
+      let q = 0;
+      for (let k = 0; k < t.length; k++) q += (t[k]! - T[c]![k]!) ** 2;
+      return Math.sqrt(q / t.length);
+    };
+    const full = rms(T[far]!);
+    if (full === 0) return false;
+    const err = inner.map((m) => {
+      const share = rms(T[m]!) / full;
+      const ramp = Math.abs(m - c) / (e - s);
+      return Math.abs(share - ramp);
+    });
+    return median(err) <= PLAIN_RAMP_MAX;
   }
 
   private isBlend(s: number, e: number): boolean {
@@ -326,6 +397,11 @@ export class ShotDetector {
         .map((m) => (m < via ? blendResidual(T[s]!, T[via]!, T[m]!) : blendResidual(T[via]!, T[e]!, T[m]!))),
     );
     if (bent <= this.o.blendMax) return true;
+    // a dissolve between a plain (flat) shot and busy moving footage: no inner frame is a blend of
+    // the run's ends (the footage moves under the blend), but its contrast against the plain field
+    // grows in equal steps, as the plain shot's share falls
+    if (this.flat[s] !== this.flat[e] && this.busyFootage(s, e) && this.plainDissolve(s, e, inner))
+      return true;
     // busy footage (texture that changes every frame) crossfades only at a coarser scale: a
     // straight blend of block means (not a bent one — a slide between two stills looks bent
     // there), tried only when the footage next to the run is busy
@@ -340,7 +416,7 @@ export class ShotDetector {
     const { h, o } = this;
     const N = h.length;
     const cutSet = new Set<number>();
-    for (let n = 1; n < N; n++) if (this.isCut(n)) cutSet.add(n);
+    for (let n = 1; n < N; n++) if (this.isCut(n) || this.isStructuralCut(n)) cutSet.add(n);
 
     // adaptive floor from the local median of h over ±baseline_s (the window is wider than the
     // longest transition, so transition frames stay a minority; near the end of the video it is

@@ -20,6 +20,7 @@ import { BackendError, BadInputError, KfbenchError, UsageError } from '../errors
 import { ffmpegFilterRaw, ffmpegLog, ffmpegRawFrames, ffprobeJson } from './ffmpeg.js';
 import type { RawImage } from './raw.js';
 import { buildTimeline, displayRotation, frameAtTimeIn, type ProbePacket } from './timeline.js';
+import { workingSize, workingSizeExpr } from './working-size.js';
 import { planarBytes, yuvMatrix, yuvToRgb } from './yuv.js';
 
 export interface Rational {
@@ -636,16 +637,6 @@ export async function* streamClipFiles(
   }
 }
 
-export interface FramePair {
-  /** Frame number in the file, from 0. */
-  index: number;
-  time_s: number;
-  /** The frame at the requested pixel size (the video's own by default), converted on demand. */
-  full: () => RawImage;
-  /** The same frame scaled (area averaging, aspect not kept) to `small`'s size. */
-  small: RawImage;
-}
-
 /**
  * The planar format `streamFramePairs` carries a video's frames in: 4:2:0 only for an 8-bit 4:2:0
  * source (its chroma as decoded, read back as swscale's own yuv420p → rgb24 does) whose small copy
@@ -698,6 +689,11 @@ export interface FramePair {
   full: () => RawImage;
   /** The same frame scaled (area averaging, aspect not kept) to `small`'s size. */
   small: RawImage;
+  /**
+   * When a working size was asked for (`work`): the frame's luma area-scaled to it, limited range,
+   * copied out on demand (stage 2 of keyframe matching, media/window.ts).
+   */
+  work?: () => Uint8Array;
 }
 
 /**
@@ -711,14 +707,25 @@ function pairGraph(
   full: { w: string; h: string },
   small: { width: number; height: number },
   pixFmt: string,
+  work?: { w: string; h: string },
 ): string {
   const pre = select ? `select=${select},` : '';
   // limited range whatever the source (a full-range `yuvj` file is converted here, as it was on
   // its way to RGB), so that yuv.ts reads every frame with one formula
+  if (!work)
+    return (
+      `[${stream}]${pre}scale=w=${full.w}:h=${full.h}:flags=area:out_range=tv,setsar=1,format=${pixFmt},split=2[f][s];` +
+      `[s]scale=${small.width}:${small.height}:flags=area[sp];` +
+      '[sp][f]xstack=inputs=2:layout=0_0|0_h0:fill=black[out]'
+    );
+  // a third copy below, scaled from the decoded frame straight to the working size (its luma
+  // then is what media/window.ts reads as gray)
   return (
-    `[${stream}]${pre}scale=w=${full.w}:h=${full.h}:flags=area:out_range=tv,setsar=1,format=${pixFmt},split=2[f][s];` +
+    `[${stream}]${pre}split=2[d][w];` +
+    `[d]scale=w=${full.w}:h=${full.h}:flags=area:out_range=tv,setsar=1,format=${pixFmt},split=2[f][s];` +
     `[s]scale=${small.width}:${small.height}:flags=area[sp];` +
-    '[sp][f]xstack=inputs=2:layout=0_0|0_h0:fill=black[out]'
+    `[w]scale=w=${work.w}:h=${work.h}:flags=area:out_range=tv,setsar=1,format=${pixFmt}[wp];` +
+    '[sp][f][wp]xstack=inputs=3:layout=0_0|0_h0|0_h0+h1:fill=black[out]'
   );
 }
 
@@ -737,8 +744,13 @@ function pairBytes(
   full: { width: number; height: number },
   small: { width: number; height: number },
   sub: 1 | 2,
+  work?: { width: number; height: number },
 ) {
-  return planarBytes(Math.max(full.width, small.width), small.height + full.height, sub);
+  return planarBytes(
+    Math.max(full.width, small.width, work?.width ?? 0),
+    small.height + full.height + (work?.height ?? 0),
+    sub,
+  );
 }
 
 /** Stacked raw frames → pairs, checking that the plan's frames all came. */
@@ -749,17 +761,22 @@ async function* pairsOf(
   full: { width: number; height: number },
   small: { width: number; height: number },
   sub: 1 | 2,
+  work?: { width: number; height: number } | 'full',
 ): AsyncGenerator<FramePair, void, void> {
   const matrix = yuvMatrix(info.color_space);
-  const cw = Math.max(full.width, small.width);
-  const stackH = small.height + full.height;
+  // 'full': the working size is the pixel size, whose luma the frame already carries
+  const region =
+    work === 'full' ? { top: small.height, ...full } : work && { top: small.height + full.height, ...work };
+  if (work === 'full') work = undefined;
+  const cw = Math.max(full.width, small.width, work?.width ?? 0);
+  const stackH = small.height + full.height + (work?.height ?? 0);
   let i = 0;
   for await (const data of raw) {
     const index = plan.indices ? plan.indices[i]! : i;
     i++;
     const frame = { width: cw, height: stackH, sub, data };
     let rgb: RawImage | undefined;
-    yield {
+    const pair: FramePair = {
       index,
       time_s: frameTime(info, index),
       full: () => {
@@ -768,6 +785,16 @@ async function* pairsOf(
       },
       small: yuvToRgb(frame, 0, small.width, small.height, matrix),
     };
+    if (region) {
+      const { top, width, height } = region;
+      pair.work = () => {
+        const y = new Uint8Array(width * height);
+        for (let r = 0; r < height; r++)
+          y.set(data.subarray((top + r) * cw, (top + r) * cw + width), r * width);
+        return y;
+      };
+    }
+    yield pair;
   }
   if (plan.indices && i < plan.indices.length) {
     throw new BadInputError(
@@ -790,7 +817,15 @@ export async function* streamFramePairs(
   info: VideoInfo,
   req: FrameRequest,
   small: { width: number; height: number },
-  fmt: { pixelSize?: number | undefined; threads?: number | undefined } = {},
+  fmt: {
+    pixelSize?: number | undefined;
+    threads?: number | undefined;
+    /**
+     * Also each frame's luma at this working size (`workingSize`; `FramePair.work`); 'full': at the
+     * pixel size, read from the full frame (no third copy).
+     */
+    workSize?: number | 'full' | undefined;
+  } = {},
   signal?: AbortSignal,
 ): AsyncGenerator<FramePair, void, void> {
   const plan = planFrames(info, req);
@@ -798,17 +833,22 @@ export async function* streamFramePairs(
   const full = pixelFrameSize(info.width, info.height, fmt.pixelSize ?? 0);
   const pixFmt = pairPixelFormat(info, full, small);
   const sub: 1 | 2 = pixFmt === 'yuv420p' ? 2 : 1;
+  const work =
+    fmt.workSize === undefined || fmt.workSize === 'full'
+      ? undefined
+      : workingSize(info.width, info.height, fmt.workSize);
   const graph = pairGraph(
     videoStream(info),
     plan.select,
     { w: String(full.width), h: String(full.height) },
     small,
     pixFmt,
+    work && { w: String(work.width), h: String(work.height) },
   );
   yield* pairsOf(
     ffmpegRawFrames({
       args: pairArgs(info.file, graph, pixFmt, plan.indices?.length, fmt.threads),
-      frameBytes: pairBytes(full, small, sub),
+      frameBytes: pairBytes(full, small, sub, work),
       file: info.file,
       signal,
     }),
@@ -817,6 +857,7 @@ export async function* streamFramePairs(
     full,
     small,
     sub,
+    fmt.workSize === 'full' ? 'full' : work,
   );
 }
 
@@ -849,6 +890,8 @@ export function startFramePairs(
   signal?: AbortSignal,
   /** ffmpeg `-threads` (0 or undefined: ffmpeg's own choice). */
   threads?: number,
+  /** Also each frame's luma at this working size (as `streamFramePairs`'s `workSize`). */
+  workSize?: number | 'full',
 ): EarlyFramePairs {
   const ac = new AbortController();
   const onAbort = () => ac.abort(signal?.reason);
@@ -863,7 +906,14 @@ export function startFramePairs(
   const raw = ffmpegRawFrames({
     args: pairArgs(
       file,
-      pairGraph('0:v:0', null, pixelFrameExpr(pixelSize), small, 'yuv420p'),
+      pairGraph(
+        '0:v:0',
+        null,
+        pixelFrameExpr(pixelSize),
+        small,
+        'yuv420p',
+        workSize === undefined || workSize === 'full' ? undefined : workingSizeExpr(workSize),
+      ),
       'yuv420p',
       undefined,
       threads,
@@ -897,7 +947,11 @@ export function startFramePairs(
         cancel();
         return undefined;
       }
-      resolveSize(pairBytes(full, small, 2));
+      const work =
+        workSize === undefined || workSize === 'full'
+          ? undefined
+          : workingSize(info.width, info.height, workSize);
+      resolveSize(pairBytes(full, small, 2, work));
       const frames = (async function* () {
         try {
           const r = await first;
@@ -909,7 +963,7 @@ export function startFramePairs(
           await raw.return(undefined);
         }
       })();
-      return pairsOf(frames, info, plan, full, small, 2);
+      return pairsOf(frames, info, plan, full, small, 2, workSize === 'full' ? 'full' : work);
     },
   };
 }

@@ -168,6 +168,15 @@ describe('kfbench compass', () => {
       'settings.json',
       'summary.json',
     ]);
+    // the scan settings that change the scan are recorded, stage 2's and the keyframe fit among them
+    expect(JSON.parse(readFileSync(join(out, 'settings.json'), 'utf8')).settings.scan).toEqual({
+      fpsCap: 24,
+      pixelSize: 512,
+      keyframeFit: 'crop',
+      matchSize: 512,
+      holdTolerance_db: 40,
+      holdMatch_db: 2,
+    });
     const readRows = () =>
       readFileSync(join(out, 'response.jsonl'), 'utf8')
         .trim()
@@ -204,11 +213,12 @@ describe('kfbench compass', () => {
     const run1 = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
     expect(run1).toMatchObject({ scanned: 2, cached: 1 }); // the two faithful files are the same video
 
-    const again = await runCli([...args, '--psnr-low', '20']);
+    // (the mini keyframes are reproduced at ≥ 50 dB, where the PSNR term is saturated: widen the span)
+    const again = await runCli([...args, '--psnr-low', '20', '--psnr-high', '80']);
     expect(again.code).toBe(5);
     expect(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'))).toMatchObject({ scanned: 0, cached: 3 });
     const rows2 = readRows();
-    expect(rows2[0].metrics.fidelity).toBeLessThan(rows[0].metrics.fidelity); // a higher lower anchor
+    expect(rows2[0].metrics.fidelity).toBeLessThan(rows[0].metrics.fidelity); // higher anchors
     expect(rows2[0].metrics.ordering).toBe(rows[0].metrics.ordering);
 
     // --jobs 3: the three videos scanned at once, the same rows in the same order
@@ -218,6 +228,8 @@ describe('kfbench compass', () => {
       jobsOut,
       '--psnr-low',
       '20',
+      '--psnr-high',
+      '80',
       '--jobs',
       '3',
       '--no-cache',

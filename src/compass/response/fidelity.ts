@@ -1,5 +1,6 @@
 /**
- * Fidelity (KFS). For a matched keyframe, the pixel score of its best frame
+ * Fidelity (KFS). For a matched keyframe, the pixel score of its best frame (stage 2's f*(k) when
+ * it refined the placement, else the sampled frame of highest cosine)
  * p = ½·[clip((PSNR − psnrLow)/(psnrHigh − psnrLow)) + clip((SSIM − ssimLow)/(ssimHigh − ssimLow))]
  * is fused with the cosine: KFS_k = fusion·p + (1 − fusion)·cos (SPEC: fusion ½). Identical
  * pixels (PSNR infinite) give the PSNR term 1. Unmatched keyframes score 0 and stay in the mean.
@@ -21,6 +22,6 @@ export function pixelScore(
 
 export function fidelity(p: readonly Placement[], peaks: readonly ScanPeak[], o: ResponseOptions): number[] {
   return p.map((x, k) =>
-    x.matched ? o.fusion * pixelScore(peaks[k]!, o) + (1 - o.fusion) * Math.max(0, x.cos) : 0,
+    x.matched ? o.fusion * pixelScore(x.refined ?? peaks[k]!, o) + (1 - o.fusion) * Math.max(0, x.cos) : 0,
   );
 }

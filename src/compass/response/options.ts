@@ -51,7 +51,37 @@ export interface ScanOptions {
    * not enter the scan's cache key.
    */
   decodeThreads: number;
+  /**
+   * How a keyframe meets a video of another aspect ratio, before PSNR/SSIM and embedding: `crop`
+   * (centre crop to the video's aspect, as VBench-I2V crops its inputs), `pad` (black bars) or
+   * `stretch` (kfbench before issue 28).
+   */
+  keyframeFit: KeyframeFit;
+  /** Stage 2 (`stage2.ts`): refine each placing run to its frame; false = stage 1 alone. */
+  refine: boolean;
+  /**
+   * Stage 2 compares luma at this long side (px; 0 = the video's own size). Equal to `pixelSize`
+   * (the default), the frames' pixel-size copy serves both and nothing more is scaled.
+   */
+  matchSize: number;
+  /** Stage 2's hold: frames within this luma PSNR (dB) of f*(k) are the same picture held. */
+  holdTolerance_db: number;
+  /**
+   * …and so are frames that match the keyframe as well as f*(k) does, within this many dB of its
+   * luma PSNR against the keyframe (a held still under live grain or flicker).
+   */
+  holdMatch_db: number;
+  /**
+   * The match decision whose placing runs stage 2 refines: the response options' γ (undefined =
+   * the embedder's own) and hold ε. A report scored with others falls back to stage 1 for any
+   * keyframe whose placing run differs.
+   */
+  gamma: number | undefined;
+  holdEps: number;
 }
+
+export const KEYFRAME_FITS = ['crop', 'pad', 'stretch'] as const;
+export type KeyframeFit = (typeof KEYFRAME_FITS)[number];
 
 export const DEFAULT_SCAN_OPTIONS: ScanOptions = {
   fpsCap: 24,
@@ -59,4 +89,11 @@ export const DEFAULT_SCAN_OPTIONS: ScanOptions = {
   batch: 32,
   earlyStart: true,
   decodeThreads: 0,
+  keyframeFit: 'crop',
+  refine: true,
+  matchSize: 512,
+  holdTolerance_db: 40,
+  holdMatch_db: 2,
+  gamma: undefined,
+  holdEps: DEFAULT_RESPONSE_OPTIONS.holdEps,
 };

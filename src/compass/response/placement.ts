@@ -7,6 +7,10 @@
  *  - the hold: the frames around that run's best whose similarity is within `holdEps` of the
  *    overall best; t(k) is the middle of the hold's time span (frame j lasts [t_j, t_j + 1/fps), or until
  *    the next frame's time in a variable-rate video).
+ * Stage 2 (`stage2.ts`) refines the placing run when the scan holds its refinement of that same
+ * run: t(k) is then the middle of the frames pixel-indistinguishable from the frame most like the
+ * keyframe in pixels, and the pixel score is that frame's. Presence, the runs (persistence,
+ * uniqueness) and which run places the keyframe stay stage 1's.
  */
 import type { ResponseOptions } from './options.js';
 import type { Scan } from './scan.js';
@@ -28,6 +32,8 @@ export interface Placement {
   peakRun: FrameRun | null;
   /** All γ-runs, in time order. */
   runs: FrameRun[];
+  /** Stage 2's frame and pixel score, when it refined the placing run (else the peak's are used). */
+  refined?: { frame: number; psnr_db: number | null; ssim: number } | undefined;
 }
 
 export function runsAtLeast(s: readonly number[], threshold: number): FrameRun[] {
@@ -59,6 +65,17 @@ function around(s: readonly number[], j: number, floor: number): FrameRun {
   return [a, b];
 }
 
+/**
+ * The run that places a keyframe: the earliest γ-run whose best is within `holdEps` of the overall
+ * best; null when the best is below γ (unmatched).
+ */
+export function placingRun(s: readonly number[], gamma: number, holdEps: number): FrameRun | null {
+  if (s.length === 0) return null;
+  const best = s[argmaxIn(s, 0, s.length - 1)]!;
+  if (!(best >= gamma)) return null;
+  return runsAtLeast(s, gamma).find(([a, b]) => s[argmaxIn(s, a, b)]! >= best - holdEps) ?? null;
+}
+
 export function place(scan: Scan, k: number, gamma: number, o: Pick<ResponseOptions, 'holdEps'>): Placement {
   const s = scan.sims[k]!;
   const peak = argmaxIn(s, 0, s.length - 1);
@@ -68,10 +85,17 @@ export function place(scan: Scan, k: number, gamma: number, o: Pick<ResponseOpti
     return { matched: false, peak, cos: best, t_peak_s, t_s: null, hold: null, peakRun: null, runs: [] };
   }
   const runs = runsAtLeast(s, gamma);
-  const placing = runs.find(([a, b]) => s[argmaxIn(s, a, b)]! >= best - o.holdEps)!;
+  const placing = placingRun(s, gamma, o.holdEps)!;
   const hold = around(s, argmaxIn(s, placing[0], placing[1]), best - o.holdEps);
+  const peakRun = around(s, peak, gamma);
+  const r = scan.refined?.[k];
+  if (r && r.run[0] === placing[0] && r.run[1] === placing[1]) {
+    const t_s = (r.hold_s[0] + r.hold_s[1]) / 2;
+    const refined = { frame: r.frame, psnr_db: r.psnr_db, ssim: r.ssim };
+    return { matched: true, peak, cos: best, t_peak_s: r.t_s, t_s, hold, peakRun, runs, refined };
+  }
   const t_s = (scan.times[hold[0]]! + frameEnd(scan, hold[1])) / 2;
-  return { matched: true, peak, cos: best, t_peak_s, t_s, hold, peakRun: around(s, peak, gamma), runs };
+  return { matched: true, peak, cos: best, t_peak_s, t_s, hold, peakRun, runs };
 }
 
 /** Time span [start, end) of a run of sampled frames. */

@@ -37,6 +37,7 @@ const unmatched = (x: Placement): Placement => ({
   hold: null,
   peakRun: null,
   runs: [],
+  refined: undefined,
 });
 
 /**
@@ -98,7 +99,7 @@ export function scoreResponse(
   const shotOf = p.map((x) => (x.t_s === null ? null : shotAt(scan.shots, x.t_s)));
   const keyframes: KeyframeResponse[] = c.keyframes.map((kf, k) => {
     const x = p[k]!;
-    const peak = scan.peaks[k]!;
+    const peak = x.refined ?? scan.peaks[k]!;
     return {
       kf_id: kf.kf_id,
       matched: x.matched,

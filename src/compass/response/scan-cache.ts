@@ -1,6 +1,7 @@
 /**
  * Scans on disk (SQLite): key = sha256 over the video's bytes, the keyframe images' bytes, the
- * embedder (id, version, preprocessing), the sampling and pixel settings and the shot options.
+ * embedder (id, version, preprocessing), the sampling and pixel settings, the keyframe fit, stage
+ * 2's settings (with the γ and hold ε whose placing runs it refines) and the shot options.
  * A scan holds every similarity the metrics read, so re-scoring with other metric constants
  * (`compass score` again, `compass sensitivity`) decodes and embeds nothing.
  */
@@ -27,9 +28,10 @@ export type ScanFn = (
 /**
  * v3: the key holds the resolved shot options (v2 held the caller's partial ones); v4: frames come
  * as planar YUV converted by kfbench (media/yuv.ts), and the key names the ffmpeg and sharp/libvips
- * that made the pixels.
+ * that made the pixels; v5: stage 2 (the refined frame and hold per keyframe) and the keyframe fit,
+ * with the settings that make them (fit, match size, hold tolerance, the γ and hold ε refined).
  */
-export const SCAN_CACHE_NAMESPACE = 'kfbench/compass-scan/v4';
+export const SCAN_CACHE_NAMESPACE = 'kfbench/compass-scan/v5';
 
 export class ScanCache {
   readonly db: SqliteDatabase;
@@ -82,6 +84,16 @@ export async function scanKey(
     embedder: { id: embedder.id, version: embedder.version, config: embedder.config },
     fpsCap: o.fpsCap,
     pixelSize: o.pixelSize,
+    keyframeFit: o.keyframeFit,
+    stage2: o.refine
+      ? {
+          matchSize: o.matchSize,
+          holdTolerance_db: o.holdTolerance_db,
+          holdMatch_db: o.holdMatch_db,
+          gamma: o.gamma ?? embedder.defaultThreshold ?? 0.8,
+          holdEps: o.holdEps,
+        }
+      : false,
     shots,
     tools: { ffmpeg: await ffmpegVersion(), images: imageLibraryVersion() },
   });

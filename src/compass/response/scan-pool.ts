@@ -265,6 +265,7 @@ export class ScanPool {
       if (timings) {
         timings.decode_embed_s += r.timings.decode_embed_s;
         timings.pixels_s += r.timings.pixels_s;
+        if (r.timings.stage2_s !== undefined) timings.stage2_s = (timings.stage2_s ?? 0) + r.timings.stage2_s;
       }
       return r.scan;
     } finally {

@@ -3,14 +3,17 @@
  * decoded at two sizes by one ffmpeg process — a small copy for the embedder and the shot
  * detector, a larger one kept only while it is some keyframe's best match — and each keyframe's
  * cosine similarity to every sampled frame is recorded. PSNR/SSIM are computed for each
- * keyframe's best frame f*. The result (a `Scan`) is everything the six metrics need for any
- * choice of their constants, so re-scoring never decodes again (see `scan-cache.ts`).
+ * keyframe's best sampled frame. That is stage 1; stage 2 (`stage2.ts`) then reads each matched
+ * keyframe's window at the video's own rate (seeking to it) and finds its frame in pixels. The
+ * result (a `Scan`) is everything the six metrics need for any choice of their constants (stage 2
+ * for the γ and hold ε it was made with), so re-scoring never decodes again (see `scan-cache.ts`).
+ * Keyframes meet a video of another aspect ratio by `keyframeFit` (default: centre crop).
  * Memory: one batch of frames, one kept frame per keyframe, and N floats per sampled frame.
  */
 import type { Embedder } from '../../embed/embedder.js';
 import { cosine } from '../../embed/embedder.js';
 import { BadInputError } from '../../errors.js';
-import { loadImage, resizeImage } from '../../media/image.js';
+import { loadImage, type ResizeFit, resizeImage } from '../../media/image.js';
 import { compareRaw } from '../../media/quality.js';
 import type { RawImage } from '../../media/raw.js';
 import { DEFAULT_SHOT_OPTIONS, ShotDetector, type ShotOptions } from '../../media/shots.js';
@@ -19,13 +22,16 @@ import {
   imagesAsFramePairs,
   pairPixelFormat,
   pixelFrameSize,
+  planFrames,
   probe,
   startFramePairs,
   streamFramePairs,
   type VideoInfo,
 } from '../../media/video.js';
+import { fullRangeLuma, imagesAsLuma, imagesLikeFrames, workingSize } from '../../media/window.js';
 import type { Scan, ScanPeak, ScanTimings } from '../results.js';
-import { DEFAULT_SCAN_OPTIONS, type ScanOptions } from './options.js';
+import { DEFAULT_SCAN_OPTIONS, type KeyframeFit, type ScanOptions } from './options.js';
+import { refine, StageTwoAlong } from './stage2.js';
 
 export type { Scan, ScanPeak, ScanShot, ScanTimings } from '../results.js';
 
@@ -55,7 +61,14 @@ export async function scanVideo(
   const fixed = sameSize(guess, embedder.inputSize(480, 854));
   const early =
     fixed && o.earlyStart
-      ? startFramePairs(input.video, guess, o.pixelSize, signal, o.decodeThreads)
+      ? startFramePairs(
+          input.video,
+          guess,
+          o.pixelSize,
+          signal,
+          o.decodeThreads,
+          o.refine ? (o.matchSize === o.pixelSize ? 'full' : o.matchSize) : undefined,
+        )
       : undefined;
   let info: VideoInfo;
   try {
@@ -77,17 +90,41 @@ export async function scanVideo(
   const small = embedder.inputSize(info.width, info.height);
   // keyframes at the pixel frame size (for PSNR/SSIM), then through the frames' own scaling chain;
   // prepared while the first frames decode
+  const fit = FIT[o.keyframeFit];
+  // the working size: the pixel size when they are set alike (the default), whose luma the decoded
+  // frame already carries
+  const workIsFull = o.matchSize === o.pixelSize;
+  const work = workIsFull ? fullSize : workingSize(info.width, info.height, o.matchSize);
   const prepared = (async () => {
-    const sized = await Promise.all(
+    // each keyframe fitted to the video's own size and put through the chain a decoded frame takes
+    // (to YUV in the video's matrix, area scaling to the pixel size): for the pixel score, stage 2
+    // and the embedder's chain alike, so that a keyframe cut from the video and its frame come out
+    // alike
+    const own = await Promise.all(
       (await images).map((img) =>
-        img.width === fullSize.width && img.height === fullSize.height
+        img.width === info.width && img.height === info.height
           ? img
-          : resizeImage(img, fullSize.width, fullSize.height, 'fill'),
+          : resizeImage(img, info.width, info.height, fit),
       ),
     );
+    const made = await imagesLikeFrames(own, info, fullSize);
+    const pixels = made.map((m) => fullRangeLuma(m.luma));
+    const luma = !o.refine
+      ? Promise.resolve([])
+      : workIsFull
+        ? Promise.resolve(made.map((m) => m.luma))
+        : imagesAsLuma(own, info, work);
+    luma.catch(() => {});
     // the frames' own planar format, so that a keyframe and a frame showing it are resampled alike
     const fmt = pairPixelFormat(info, fullSize, small);
-    return { sized, kvecs: await embedder.embed(await imagesAsFramePairs(sized, small, fmt)) };
+    const kvecs = await embedder.embed(
+      await imagesAsFramePairs(
+        made.map((m) => m.rgb),
+        small,
+        fmt,
+      ),
+    );
+    return { kvecs, pixels, luma: await luma };
   })();
   prepared.catch(() => {}); // awaited below; a failure surfaces there
   const lastDuration = info.times ? info.duration_s - info.times[info.times.length - 1]! : undefined;
@@ -99,6 +136,15 @@ export async function scanVideo(
     throw e;
   }
   const K = input.keyframes.length;
+  const gamma = o.gamma ?? embedder.defaultThreshold ?? 0.8;
+  // stage 2 rides along stage 1 — which then reads every frame, sampling in kfbench when the video
+  // is above the cap (up to twice the cap, constant rate) — or else seeks to the windows afterwards
+  const rideAlong = o.refine && (!capped || (!info.times && rate <= 2 * o.fpsCap));
+  const sampled =
+    rideAlong && capped
+      ? new Set(planFrames(info, { kind: 'rate', rate: o.fpsCap }).indices ?? [])
+      : undefined;
+  let along: StageTwoAlong | undefined;
   const sims: number[][] = input.keyframes.map(() => []);
   const best = new Array<number>(K).fill(Number.NEGATIVE_INFINITY);
   const bestFrame: ((() => RawImage) | undefined)[] = new Array(K).fill(undefined);
@@ -108,44 +154,97 @@ export async function scanVideo(
   let kvecs: Float32Array[] = [];
   const flush = async () => {
     if (!batch.length) return;
-    if (!kvecs.length) kvecs = (await prepared).kvecs;
-    const vecs = await embedder.embed(batch.map((p) => p.small));
-    for (let b = 0; b < batch.length; b++) {
-      const pair = batch[b]!;
+    if (!kvecs.length) {
+      const p = await prepared;
+      kvecs = p.kvecs;
+      if (rideAlong) along = new StageTwoAlong(p.luma, gamma, o.holdTolerance_db, o.holdMatch_db);
+    }
+    const read = batch;
+    batch = [];
+    const ones = sampled ? read.filter((p) => sampled.has(p.index)) : read;
+    const vecs = ones.length ? await embedder.embed(ones.map((p) => p.small)) : [];
+    const row = new Array<number>(K);
+    let b = -1;
+    for (const pair of read) {
+      if (sampled && !sampled.has(pair.index)) {
+        along?.between(pair);
+        continue;
+      }
+      b++;
       const j = times.length;
       times.push(capped && !info.times ? j / sampleFps : pair.time_s);
       shots.push(pair.small, info.times ? pair.time_s : undefined);
       for (let k = 0; k < K; k++) {
         const s = cosine(kvecs[k]!, vecs[b]!);
         sims[k]!.push(s);
+        row[k] = s;
         if (s > best[k]!) {
           best[k] = s;
           bestFrame[k] = pair.full;
           bestIndex[k] = j;
         }
       }
+      along?.push(j, pair, row);
     }
-    batch = [];
   };
-  const req = capped ? { kind: 'rate' as const, rate: o.fpsCap } : { kind: 'all' as const };
+  const req = capped && !sampled ? { kind: 'rate' as const, rate: o.fpsCap } : { kind: 'all' as const };
   const pairs =
     early?.take(info, req, small) ??
-    streamFramePairs(info, req, small, { pixelSize: o.pixelSize, threads: o.decodeThreads }, signal);
+    streamFramePairs(
+      info,
+      req,
+      small,
+      {
+        pixelSize: o.pixelSize,
+        threads: o.decodeThreads,
+        workSize: rideAlong ? (workIsFull ? 'full' : o.matchSize) : undefined,
+      },
+      signal,
+    );
+  let inBatch = 0;
   for await (const pair of pairs) {
     batch.push(pair);
-    if (batch.length >= o.batch) await flush();
+    if (!sampled || sampled.has(pair.index)) inBatch++;
+    if (inBatch >= o.batch) {
+      inBatch = 0;
+      await flush();
+    }
   }
   await flush();
   if (times.length === 0) throw new BadInputError('has no decodable frames', { file: input.video });
   const t1 = performance.now();
   const peaks: ScanPeak[] = [];
+  const { pixels, luma } = await prepared;
   for (let k = 0; k < K; k++) {
-    const cmp = compareRaw(bestFrame[k]!(), (await prepared).sized[k]!);
+    const cmp = compareRaw(bestFrame[k]!(), pixels[k]!);
     peaks.push({ frame: bestIndex[k]!, cos: best[k]!, psnr_db: cmp.psnr_db, ssim: cmp.ssim });
   }
+  const t2 = performance.now();
+  const refined = along
+    ? along.finish(sims, o.holdEps, pixels, rate, lastDuration)
+    : o.refine
+      ? await refine({
+          info,
+          times,
+          sims,
+          sampleFps,
+          vfr: !!info.times,
+          gamma,
+          holdEps: o.holdEps,
+          luma,
+          pixels,
+          size: work,
+          full: fullSize,
+          holdTolerance_db: o.holdTolerance_db,
+          holdMatch_db: o.holdMatch_db,
+          threads: o.decodeThreads,
+          signal,
+        })
+      : undefined;
   if (timings) {
     timings.decode_embed_s += (t1 - t0) / 1000;
-    timings.pixels_s += (performance.now() - t1) / 1000;
+    timings.pixels_s += (t2 - t1) / 1000;
+    timings.stage2_s = (timings.stage2_s ?? 0) + (performance.now() - t2) / 1000;
   }
   const detected = shots.finish();
   return {
@@ -166,8 +265,12 @@ export async function scanVideo(
         ? { start_s: s.start_s, end_s: s.end_s }
         : { start_s: s.start_frame / sampleFps, end_s: s.end_frame / sampleFps },
     ),
+    ...(refined ? { refined } : {}),
   };
 }
+
+/** `--keyframe-fit` → libvips's fit. */
+const FIT: Record<KeyframeFit, ResizeFit> = { crop: 'cover', pad: 'contain', stretch: 'fill' };
 
 function sameSize(a: { width: number; height: number }, b: { width: number; height: number }): boolean {
   return a.width === b.width && a.height === b.height;

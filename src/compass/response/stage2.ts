@@ -1,0 +1,345 @@
+/**
+ * Stage 2 of keyframe matching ("a staged matching pipeline for locating keyframes in exact
+ * temporal windows", KeyFrame-Compass): stage 1 (the embedder, `scan.ts`) says where keyframe k is —
+ * the placing run of sampled frames with cosine ≥ γ (`placement.ts`); stage 2 says which frame.
+ *
+ *  - The window: the placing run and one sampled frame either side, as frames of the file. Windows
+ *    that overlap are read together; each is read at the video's own rate by seeking to it
+ *    (media/window.ts), so stage 2 decodes the windows and their lead-in only.
+ *  - f*(k): the window's frame whose luma, at the working size `matchSize`, has the smallest mean
+ *    squared difference from the keyframe's (the highest PSNR); ties go to the earliest frame.
+ *  - The hold: the frames around f*(k), contiguous, inside the window, that are pixel-
+ *    indistinguishable from it: their luma within `holdTolerance_db` PSNR of f*(k)'s (a frozen or
+ *    held frame decodes identically, or nearly: a re-encoded still), or matching the keyframe as
+ *    well as f*(k) does within `holdMatch_db` of its PSNR (a held still under live grain, whose
+ *    frames differ from each other by the grain alone). t(k) is the middle of the hold's time span.
+ *  - The pixel score: PSNR/SSIM (on luma, as `compareRaw` measures) of f*(k), at the pixel size
+ *    from the same decode, against the keyframe made like a frame (`imagesAsLuma`).
+ * Presence, persistence and uniqueness keep using stage 1's runs; a refinement names the run it
+ * refined, and placement uses it only when it places the keyframe from that same run.
+ */
+import { compareRaw } from '../../media/quality.js';
+import type { RawImage } from '../../media/raw.js';
+import type { FramePair, VideoInfo } from '../../media/video.js';
+import { frameAt, frameTime } from '../../media/video.js';
+import { fullRangeLuma, lumaMse, psnrOfMse, streamWindowLuma } from '../../media/window.js';
+import type { ScanRefine } from '../results.js';
+import { placingRun } from './placement.js';
+
+export interface StageTwoInput {
+  info: VideoInfo;
+  /** Stage 1's sampled-frame times and similarity curves. */
+  times: readonly number[];
+  sims: readonly (readonly number[])[];
+  sampleFps: number;
+  vfr: boolean;
+  /** The match decision whose placing runs are refined. */
+  gamma: number;
+  holdEps: number;
+  /** Keyframes' luma at `size`, and full-range luma at `full`, made like frames (`imagesAsLuma`). */
+  luma: readonly RawImage[];
+  pixels: readonly RawImage[];
+  size: { width: number; height: number };
+  full: { width: number; height: number };
+  holdTolerance_db: number;
+  holdMatch_db: number;
+  threads?: number | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * A frame belongs to f*'s hold: its luma within `tolerance_db` PSNR of f*'s, or its MSE against the
+ * keyframe within `match_db` of f*'s (10^(match_db/10) times it at most).
+ */
+export function inHold(
+  y: Uint8Array,
+  best: Uint8Array,
+  mse: number,
+  bestMse: number,
+  tolerance_db: number,
+  match_db: number,
+): boolean {
+  if (mse <= bestMse * 10 ** (match_db / 10)) return true;
+  return psnrOfMse(lumaMse(y, best)) >= tolerance_db;
+}
+
+interface Window {
+  k: number;
+  run: [number, number];
+  first: number;
+  last: number;
+}
+
+/** End of sampled frame j's interval on stage 1's time axis. */
+function sampleEnd(times: readonly number[], j: number, fps: number, vfr: boolean): number {
+  if (vfr && j + 1 < times.length) return times[j + 1]!;
+  return times[j]! + 1 / fps;
+}
+
+/** End of frame n's display interval in the file. */
+function frameEnd(info: VideoInfo, n: number): number {
+  return n + 1 < info.frames ? frameTime(info, n + 1) : Math.max(info.duration_s, frameTime(info, n));
+}
+
+/** Each keyframe's window (null when stage 1 does not match it), in frames of the file. */
+export function windows(
+  s: Pick<StageTwoInput, 'info' | 'times' | 'sims' | 'sampleFps' | 'vfr' | 'gamma' | 'holdEps'>,
+): (Window | null)[] {
+  const n = s.times.length;
+  return s.sims.map((sim, k) => {
+    const run = placingRun(sim, s.gamma, s.holdEps);
+    if (!run) return null;
+    const a = Math.max(0, run[0] - 1);
+    const b = Math.min(n - 1, run[1] + 1);
+    const t0 = s.times[a]!;
+    const t1 = sampleEnd(s.times, b, s.sampleFps, s.vfr);
+    const first = Math.min(s.info.frames - 1, frameAt(s.info, t0));
+    const last = Math.max(first, Math.min(s.info.frames - 1, frameAt(s.info, t1 - 1e-6)));
+    return { k, run: [run[0], run[1]], first, last };
+  });
+}
+
+/** Stage 2 for every keyframe stage 1 matched: its refinement, or null. */
+export async function refine(s: StageTwoInput): Promise<(ScanRefine | null)[]> {
+  const wins = windows(s);
+  const out: (ScanRefine | null)[] = wins.map(() => null);
+  // overlapping windows are read in one pass
+  const sorted = wins.filter((w): w is Window => w !== null).sort((x, y) => x.first - y.first);
+  const groups: Window[][] = [];
+  for (const w of sorted) {
+    const g = groups[groups.length - 1];
+    if (g && w.first <= Math.max(...g.map((x) => x.last)) + 1) g.push(w);
+    else groups.push([w]);
+  }
+  const found: { w: Window; frame: number; mse: number; hold: [number, number]; full: () => RawImage }[] = [];
+  for (const g of groups) {
+    const first = g[0]!.first;
+    const last = Math.max(...g.map((x) => x.last));
+    const frames: Uint8Array[] = [];
+    const mses: number[][] = g.map(() => []);
+    const best = g.map(() => ({
+      frame: -1,
+      mse: Number.POSITIVE_INFINITY,
+      full: undefined as (() => RawImage) | undefined,
+    }));
+    for await (const f of streamWindowLuma(s.info, first, last, s.size, s.signal, s.threads, s.full)) {
+      frames.push(f.y);
+      g.forEach((w, i) => {
+        if (f.index < w.first || f.index > w.last) return;
+        const mse = lumaMse(f.y, s.luma[w.k]!.data);
+        mses[i]![f.index - w.first] = mse;
+        if (mse < best[i]!.mse) best[i] = { frame: f.index, mse, full: f.full };
+      });
+    }
+    g.forEach((w, i) => {
+      const b = best[i]!;
+      if (b.frame < 0 || !b.full) return; // the decoder gave none of its frames (it then threw)
+      const at = (n: number) => frames[n - first]!;
+      const same = (n: number) =>
+        inHold(at(n), at(b.frame), mses[i]![n - w.first]!, b.mse, s.holdTolerance_db, s.holdMatch_db);
+      let h0 = b.frame;
+      let h1 = b.frame;
+      while (h0 - 1 >= w.first && same(h0 - 1)) h0--;
+      while (h1 + 1 <= w.last && same(h1 + 1)) h1++;
+      found.push({ w, frame: b.frame, mse: b.mse, hold: [h0, h1], full: b.full });
+    });
+  }
+  // the pixel score on f*(k), from the same decode at the pixel size
+  for (const f of found) {
+    const cmp = compareRaw(fullRangeLuma(f.full()), s.pixels[f.w.k]!);
+    const lp = psnrOfMse(f.mse);
+    out[f.w.k] = {
+      run: f.w.run,
+      window: [f.w.first, f.w.last],
+      frame: f.frame,
+      t_s: frameTime(s.info, f.frame),
+      hold: f.hold,
+      hold_s: [frameTime(s.info, f.hold[0]), frameEnd(s.info, f.hold[1])],
+      luma_psnr_db: Number.isFinite(lp) ? lp : null,
+      psnr_db: cmp.psnr_db,
+      ssim: cmp.ssim,
+    };
+  }
+  return out;
+}
+
+/** A frame stage 2 keeps while a window is open: its order among the frames read, file frame, time and luma. */
+interface Kept {
+  order: number;
+  index: number;
+  time_s: number;
+  y: Uint8Array | null;
+}
+
+interface Open {
+  start: number;
+  frames: Kept[];
+  /** Each kept frame's luma MSE against the keyframe (NaN: no luma). */
+  mses: number[];
+  best: number;
+  mse: number;
+  /** f*'s frame at the pixel size (only the best frame's is kept). */
+  full: (() => RawImage) | undefined;
+}
+
+interface RunResult {
+  run: [number, number];
+  window: [number, number];
+  best: Kept;
+  mse: number;
+  full: () => RawImage;
+  hold: [Kept, Kept];
+}
+
+/** Frames of one window kept at most (about 20 s at 30 fps, 37 kB each at 256×144): a longer hold is cut there. */
+const MAX_KEPT = 600;
+
+/**
+ * Stage 2 riding along stage 1: the decoder adds each frame's luma at the working size
+ * (`FramePair.work`), and each keyframe's γ-runs — with one sampled frame either side — are matched
+ * in pixels as they stream by. Every frame of the video is read (`push` for the frames stage 1
+ * samples, `between` for the ones it skips when it samples below the video's rate), no frame is
+ * decoded again, and frames outside every window are never compared. At the end, the run that
+ * places each keyframe (`placingRun`) gives its refinement; the others are dropped.
+ */
+export class StageTwoAlong {
+  /** The last sampled frame, and the frames read since (not sampled). */
+  private prev: { kept: () => Kept; full: () => RawImage } | undefined;
+  private since: { kept: () => Kept; full: () => RawImage }[] = [];
+  private readonly open: (Open | undefined)[];
+  private readonly done: RunResult[][];
+  /** Start time of every frame read, in order. */
+  private readonly times: number[] = [];
+
+  constructor(
+    private readonly luma: readonly RawImage[],
+    private readonly gamma: number,
+    private readonly holdTolerance_db: number,
+    private readonly holdMatch_db: number,
+  ) {
+    this.open = luma.map(() => undefined);
+    this.done = luma.map(() => []);
+  }
+
+  /** A frame's luma is copied out once, and only when some window holds it. */
+  private frame(pair: FramePair): { kept: () => Kept; full: () => RawImage } {
+    const order = this.times.length;
+    this.times.push(pair.time_s);
+    let kept: Kept | undefined;
+    return {
+      kept: () => {
+        kept ??= { order, index: pair.index, time_s: pair.time_s, y: pair.work?.() ?? null };
+        return kept;
+      },
+      full: pair.full,
+    };
+  }
+
+  /** A frame stage 1 does not sample (between two sampled frames), in order. */
+  between(pair: FramePair): void {
+    const f = this.frame(pair);
+    this.since.push(f);
+    for (let k = 0; k < this.open.length; k++) {
+      const w = this.open[k];
+      if (w) this.add(k, w, f.kept(), f.full);
+    }
+  }
+
+  /** Sampled frame j (in order) with its similarity to each keyframe. */
+  push(j: number, pair: FramePair, sims: readonly number[]): void {
+    const f = this.frame(pair);
+    for (let k = 0; k < sims.length; k++) {
+      const on = sims[k]! >= this.gamma;
+      let w = this.open[k];
+      if (on && !w) {
+        w = { start: j, frames: [], mses: [], best: -1, mse: Number.POSITIVE_INFINITY, full: undefined };
+        this.open[k] = w;
+        // the window opens one sampled frame early, with the frames read since
+        for (const g of [...(this.prev ? [this.prev] : []), ...this.since]) this.add(k, w, g.kept(), g.full);
+      }
+      if (w) this.add(k, w, f.kept(), f.full);
+      if (!on && w) this.close(k, j - 1);
+    }
+    this.prev = f;
+    this.since = [];
+  }
+
+  private add(k: number, w: Open, f: Kept, full: () => RawImage): void {
+    if (w.frames.length >= MAX_KEPT) {
+      if (w.best === 0) return;
+      w.frames.shift();
+      w.mses.shift();
+      w.best--;
+    }
+    w.frames.push(f);
+    const mse = f.y ? lumaMse(f.y, this.luma[k]!.data) : Number.NaN;
+    w.mses.push(mse);
+    if (!f.y) return;
+    if (mse < w.mse) {
+      w.mse = mse;
+      w.best = w.frames.length - 1;
+      w.full = full;
+    }
+  }
+
+  private close(k: number, last: number): void {
+    const w = this.open[k]!;
+    this.open[k] = undefined;
+    if (w.best < 0 || !w.full) return;
+    const F = w.frames;
+    const by = F[w.best]!.y!;
+    const same = (i: number) => {
+      const y = F[i]?.y;
+      return !!y && inHold(y, by, w.mses[i]!, w.mse, this.holdTolerance_db, this.holdMatch_db);
+    };
+    let h0 = w.best;
+    let h1 = w.best;
+    while (h0 - 1 >= 0 && same(h0 - 1)) h0--;
+    while (h1 + 1 < F.length && same(h1 + 1)) h1++;
+    this.done[k]!.push({
+      run: [w.start, last],
+      window: [F[0]!.index, F[F.length - 1]!.index],
+      best: F[w.best]!,
+      mse: w.mse,
+      full: w.full,
+      hold: [F[h0]!, F[h1]!],
+    });
+  }
+
+  /**
+   * Each keyframe's refinement: the result of its placing run (γ and hold ε as stage 1 places it),
+   * with the pixel score on f*(k) against `pixels` (full-range luma at the pixel size).
+   * `lastDuration`: how long the video's last frame is shown (else one frame at `fps`).
+   */
+  finish(
+    sims: readonly (readonly number[])[],
+    holdEps: number,
+    pixels: readonly RawImage[],
+    fps: number,
+    lastDuration: number | undefined,
+  ): (ScanRefine | null)[] {
+    const n = sims[0]?.length ?? 0;
+    for (let k = 0; k < this.open.length; k++) if (this.open[k]) this.close(k, n - 1);
+    const T = this.times;
+    const end = (f: Kept) =>
+      f.order + 1 < T.length ? T[f.order + 1]! : f.time_s + (lastDuration ?? 1 / fps);
+    return sims.map((s, k) => {
+      const run = placingRun(s, this.gamma, holdEps);
+      const r = run && this.done[k]!.find((x) => x.run[0] === run[0] && x.run[1] === run[1]);
+      if (!r) return null;
+      const cmp = compareRaw(r.full(), pixels[k]!);
+      const lp = psnrOfMse(r.mse);
+      return {
+        run: r.run,
+        window: r.window,
+        frame: r.best.index,
+        t_s: r.best.time_s,
+        hold: [r.hold[0].index, r.hold[1].index],
+        hold_s: [r.hold[0].time_s, end(r.hold[1])],
+        luma_psnr_db: Number.isFinite(lp) ? lp : null,
+        psnr_db: cmp.psnr_db,
+        ssim: cmp.ssim,
+      };
+    });
+  }
+}

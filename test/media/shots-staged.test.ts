@@ -1,0 +1,46 @@
+/**
+ * The pixel shot detector on real-style transitions (issue 28, item 7), fixtures from
+ * scripts/make-staged-fixtures.sh with their truth by construction:
+ *  - dissolve-busy.mp4: a one-second dissolve from a plain shot into busy, textured, moving
+ *    footage is one gradual transition (before: none), and the later cut is still found;
+ *  - vfr-similar.mp4: in variable-rate footage (frames of a 30 fps source dropped), a hard cut
+ *    between two shots of similar colour and brightness is found (before: missed) beside the
+ *    other cut of the excerpt, each at its frame's real time.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { detectShots } from '../../src/media/shots.js';
+import { probe } from '../../src/media/video.js';
+import { media } from '../support/paths.js';
+import type { ShotTruth } from '../support/references.js';
+
+const truth = JSON.parse(readFileSync(media('staged/truth.json'), 'utf8')) as Record<
+  string,
+  ShotTruth & { cut_times?: number[] }
+>;
+
+describe.each(Object.keys(truth))('shot segmentation on staged/%s', (name) => {
+  const t = truth[name]!;
+  it('finds every hard cut within ±1 frame, each gradual transition once, nothing else', async () => {
+    const info = await probe(media(`staged/${name}`));
+    expect(info.frames).toBe(t.frames);
+    const r = await detectShots(info);
+    const cuts = r.transitions.filter((x) => x.kind === 'cut').map((x) => x.start_frame);
+    const gradual = r.transitions.filter((x) => x.kind === 'gradual');
+    expect(cuts).toHaveLength(t.cuts.length);
+    for (const [i, c] of t.cuts.entries()) expect(Math.abs(cuts[i]! - c)).toBeLessThanOrEqual(1);
+    expect(gradual).toHaveLength(t.gradual.length);
+    t.gradual.forEach((g, i) => {
+      const got = gradual[i]!;
+      const overlap = Math.min(got.end_frame, g.end_frame) - Math.max(got.start_frame, g.start_frame) + 1;
+      expect(overlap).toBeGreaterThanOrEqual(0.8 * (g.end_frame - g.start_frame + 1));
+    });
+    expect(r.shots).toHaveLength(t.cuts.length + t.gradual.length + 1);
+    if (t.cut_times) {
+      expect(info.vfr).toBe(true);
+      // a cut's shot starts at its first frame's presentation time
+      const starts = r.shots.slice(1).map((s) => s.start_s);
+      for (const [i, c] of t.cut_times.entries()) expect(starts[i]).toBeCloseTo(c, 3);
+    }
+  });
+});
