@@ -16,10 +16,11 @@
  *    (~90 ms) is paid once per batch rather than once per clip.
  * No seeking is used: a few timestamps far apart in a long file still cost one sequential decode.
  */
+import { z } from 'zod';
 import { BackendError, BadInputError, KfbenchError, UsageError } from '../errors.js';
 import { ffmpegFilterRaw, ffmpegLog, ffmpegRawFrames, ffprobeJson } from './ffmpeg.js';
 import type { RawImage } from './raw.js';
-import { buildTimeline, displayRotation, frameAtTimeIn, type ProbePacket } from './timeline.js';
+import { buildTimeline, displayRotation, frameAtTimeIn } from './timeline.js';
 import { planarBytes, yuvMatrix, yuvToRgb } from './yuv.js';
 
 export interface Rational {
@@ -59,25 +60,47 @@ export interface VideoInfo {
   times?: Float64Array | undefined;
 }
 
-interface ProbeStream {
-  codec_type?: string;
-  codec_name?: string;
-  width?: number;
-  height?: number;
-  r_frame_rate?: string;
-  avg_frame_rate?: string;
-  nb_frames?: string;
-  nb_read_packets?: string;
-  duration?: string;
-  time_base?: string;
-  has_b_frames?: number;
-  color_space?: string;
-  pix_fmt?: string;
-  index?: number;
-  disposition?: { attached_pic?: number; still_image?: number };
-  side_data_list?: { side_data_type?: string; rotation?: number }[];
-  tags?: { rotate?: string };
-}
+/** The fields of ffprobe's stream listing that `probe` reads (the rest are kept, unread). */
+const ProbeStream = z.looseObject({
+  codec_type: z.string().optional(),
+  codec_name: z.string().optional(),
+  width: z.number().optional(),
+  height: z.number().optional(),
+  r_frame_rate: z.string().optional(),
+  avg_frame_rate: z.string().optional(),
+  nb_frames: z.string().optional(),
+  nb_read_packets: z.string().optional(),
+  duration: z.string().optional(),
+  time_base: z.string().optional(),
+  has_b_frames: z.number().optional(),
+  color_space: z.string().optional(),
+  pix_fmt: z.string().optional(),
+  index: z.number().optional(),
+  disposition: z
+    .looseObject({ attached_pic: z.number().optional(), still_image: z.number().optional() })
+    .optional(),
+  side_data_list: z
+    .array(z.looseObject({ side_data_type: z.string().optional(), rotation: z.number().optional() }))
+    .optional(),
+  tags: z.looseObject({ rotate: z.string().optional() }).optional(),
+});
+type ProbeStream = z.output<typeof ProbeStream>;
+
+/** ffprobe's listing of a file: streams, format and (for `probe`) the packets of every stream. */
+const ProbeListing = z.looseObject({
+  streams: z.array(ProbeStream).optional(),
+  format: z.looseObject({ duration: z.string().optional(), format_name: z.string().optional() }).optional(),
+  packets: z
+    .array(
+      z.looseObject({
+        stream_index: z.number().optional(),
+        pts: z.number().optional(),
+        duration: z.number().optional(),
+        flags: z.string().optional(),
+      }),
+    )
+    .optional(),
+});
 
 function gcd(a: number, b: number): number {
   a = Math.abs(a);
@@ -115,11 +138,10 @@ export function rateToRational(rate: number): Rational {
  */
 export async function probe(file: string): Promise<VideoInfo> {
   // the packets of every stream (a stream selection would hide the audio streams too)
-  const json = (await ffprobeJson(file, ['-show_entries', 'packet=stream_index,pts,duration,flags'])) as {
-    streams?: ProbeStream[];
-    format?: { duration?: string; format_name?: string };
-    packets?: (ProbePacket & { stream_index?: number })[];
-  };
+  const json = await ffprobeJson(file, ProbeListing, [
+    '-show_entries',
+    'packet=stream_index,pts,duration,flags',
+  ]);
   const streams = json.streams ?? [];
   const videos = streams.filter((s) => s.codec_type === 'video');
   // the first stream that is moving pictures: not an attached picture (cover art), not a still
@@ -655,7 +677,6 @@ export interface FramePair {
  */
 export function pairPixelFormat(
   info: Pick<VideoInfo, 'pix_fmt'>,
-  _full: { width: number; height: number },
   small: { width: number; height: number },
 ): 'yuv420p' | 'yuv444p' {
   return /^yuvj?420p$/.test(info.pix_fmt ?? '') && small.height % 2 === 0 ? 'yuv420p' : 'yuv444p';
@@ -796,7 +817,7 @@ export async function* streamFramePairs(
   const plan = planFrames(info, req);
   if (plan.indices && plan.indices.length === 0) return;
   const full = pixelFrameSize(info.width, info.height, fmt.pixelSize ?? 0);
-  const pixFmt = pairPixelFormat(info, full, small);
+  const pixFmt = pairPixelFormat(info, small);
   const sub: 1 | 2 = pixFmt === 'yuv420p' ? 2 : 1;
   const graph = pairGraph(
     videoStream(info),
@@ -892,7 +913,7 @@ export function startFramePairs(
         !plan.indices &&
         s.width === small.width &&
         s.height === small.height &&
-        pairPixelFormat(info, full, small) === 'yuv420p';
+        pairPixelFormat(info, small) === 'yuv420p';
       if (!fits) {
         cancel();
         return undefined;

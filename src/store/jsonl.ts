@@ -124,11 +124,16 @@ export async function* readJsonlLenient<S extends z.ZodType>(
 
 /**
  * Write JSON Lines atomically (a temp file renamed on success, removed on failure); a `.zst` path
- * is compressed as it streams (memory does not grow with the number of lines).
+ * is compressed as it streams (memory does not grow with the number of lines). Every row is parsed
+ * by `schema`, the schema its readers parse with (one per file format), before it is written: a
+ * row its readers would refuse is never written, and the file is not written at all (an internal
+ * error naming the file and the row: the writer's fault, not the user's). The row is written as
+ * given, not as the schema's output.
  */
-export async function writeJsonl(
+export async function writeJsonl<S extends z.ZodType>(
   file: string,
-  rows: Iterable<unknown> | AsyncIterable<unknown>,
+  schema: S,
+  rows: Iterable<z.input<S>> | AsyncIterable<z.input<S>>,
 ): Promise<void> {
   try {
     await mkdir(dirname(file), { recursive: true });
@@ -139,7 +144,15 @@ export async function writeJsonl(
   try {
     const lines = Readable.from(
       (async function* () {
-        for await (const r of rows as AsyncIterable<unknown>) {
+        let n = 0;
+        for await (const r of rows) {
+          n++;
+          const checked = schema.safeParse(r);
+          if (!checked.success)
+            throw new KfbenchError(
+              'INTERNAL',
+              `${file}: row ${n} does not match the file's schema (${describeZodError(checked.error)}): not written`,
+            );
           const line = JSON.stringify(r);
           // no line its readers refuse (readLines' limit): the file is not written at all
           if (line.length > MAX_LINE_BYTES / 4 && Buffer.byteLength(line) > MAX_LINE_BYTES)

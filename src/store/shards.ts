@@ -106,6 +106,9 @@ export const OutputsRecord = z.object({
 });
 export type OutputsRecord = z.infer<typeof OutputsRecord>;
 
+/** Any JSON Lines row: an object whose item field is read when it is a string. */
+const AnyRow = z.record(z.string(), z.unknown());
+
 async function digestFile(file: string, itemField: string): Promise<FileDigest> {
   const h = createHash('sha256');
   let bytes = 0;
@@ -120,7 +123,8 @@ async function digestFile(file: string, itemField: string): Promise<FileDigest> 
     for await (const { text } of readLines(file)) {
       if (!text.trim()) continue;
       rows++;
-      const id = (JSON.parse(text) as Record<string, unknown>)[itemField];
+      const row = AnyRow.safeParse(JSON.parse(text));
+      const id = row.success ? row.data[itemField] : undefined;
       if (typeof id === 'string') by[id] = (by[id] ?? 0) + 1;
     }
     d.rows = rows;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { BadInputError } from '../../src/errors.js';
 import { ffprobeJson } from '../../src/media/ffmpeg.js';
 import {
@@ -266,15 +267,17 @@ describe('probe listing', () => {
     // audio.mp4 carries an audio stream: its packets are listed too but are not frames
     const info = await probe(media('audio.mp4'));
     expect(info.has_audio).toBe(true);
-    const json = (await ffprobeJson(media('audio.mp4'), ['-show_entries', 'packet=stream_index'])) as {
-      packets: { stream_index: number }[];
-    };
+    const Listing = z.object({ packets: z.array(z.object({ stream_index: z.number() })) });
+    const json = await ffprobeJson(media('audio.mp4'), Listing, ['-show_entries', 'packet=stream_index']);
     const video = json.packets.filter((p) => p.stream_index === 0).length;
     expect(json.packets.length).toBeGreaterThan(video);
     expect(info.frames).toBe(video);
-    const err = await ffprobeJson(media('audio.mp4'), ['-show_entries', 'packet=stream_index'], 2000).catch(
-      (e: unknown) => e,
-    );
+    const err = await ffprobeJson(
+      media('audio.mp4'),
+      Listing,
+      ['-show_entries', 'packet=stream_index'],
+      2000,
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BadInputError);
     expect((err as Error).message).toMatch(
       /audio\.mp4: is too long to probe \(ffprobe printed more than 2000 bytes\)/,
