@@ -23,7 +23,7 @@ import { caseOverall, type OverallResult, overallOf, qualityGroups } from './agg
 import { type Checklist, generateChecklist } from './checklist.js';
 import type { EvaluationCache } from './eval-cache.js';
 import { FileHashes } from './eval-cache.js';
-import { applicability, QUALITY_GROUPS, QUALITY_METRICS, type QualityMetric } from './metrics.js';
+import { applicability, QUALITY_METRICS, type QualityMetric } from './metrics.js';
 import {
   DEFAULT_QUALITY_OPTIONS,
   judgeVideoQualityCached,
@@ -88,12 +88,6 @@ export function checklistMetrics(
   return QUALITY_METRICS.filter(
     (m) => applicability(c, mode, m).applies && (q.audio || (m !== 'AMA' && m !== 'AVC')),
   );
-}
-
-/** How many grouped-judge calls a video of this case and mode needs (groups with a metric to ask). */
-export function groupsToAsk(c: LoadedCase, mode: PromptMode, q: Pick<QualityOptions, 'audio'>): number {
-  const ask = new Set(checklistMetrics(c, mode, q));
-  return Object.values(QUALITY_GROUPS).filter((g) => g.some((m) => ask.has(m))).length;
 }
 
 export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult> {

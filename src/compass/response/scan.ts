@@ -86,7 +86,7 @@ export async function scanVideo(
       ),
     );
     // the frames' own planar format, so that a keyframe and a frame showing it are resampled alike
-    const fmt = pairPixelFormat(info, fullSize, small);
+    const fmt = pairPixelFormat(info, small);
     return { sized, kvecs: await embedder.embed(await imagesAsFramePairs(sized, small, fmt)) };
   })();
   prepared.catch(() => {}); // awaited below; a failure surfaces there
