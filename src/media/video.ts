@@ -58,6 +58,12 @@ export interface VideoInfo {
    * frame), in decode order. Absent for constant-rate files, whose frame n starts at n/fps.
    */
   times?: Float64Array | undefined;
+  /**
+   * The file is cut short: its container lists `frames` frames but only `packets` packets of the
+   * video stream could be read (the last may be partial). `frames` stays the container's count;
+   * decoding the file fails past the cut (`countDecodableFrames` says how far it gets).
+   */
+  truncated?: { packets: number } | undefined;
 }
 
 /** The fields of ffprobe's stream listing that `probe` reads (the rest are kept, unread). */
@@ -166,6 +172,9 @@ export async function probe(file: string): Promise<VideoInfo> {
   const tb = parseRational(video.time_base);
   const timeline = tb ? buildTimeline(packets, tb.num / tb.den, (video.has_b_frames ?? 0) > 0, file) : null;
   let frames = Number(video.nb_frames ?? Number.NaN);
+  // a container that lists more frames than the file holds packets for: the file was cut
+  const truncated =
+    Number.isFinite(frames) && frames > packets.length ? { packets: packets.length } : undefined;
   if (!Number.isFinite(frames) || frames <= 0)
     frames = timeline?.frames ?? packets.filter((p) => !p.flags?.includes('D')).length;
   const duration = Number(video.duration ?? json.format?.duration ?? Number.NaN);
@@ -199,8 +208,36 @@ export async function probe(file: string): Promise<VideoInfo> {
     ...(video.color_space && video.color_space !== 'unknown' ? { color_space: video.color_space } : {}),
     ...(video.pix_fmt ? { pix_fmt: video.pix_fmt } : {}),
     ...(video !== videos[0] && video.index !== undefined ? { stream: video.index } : {}),
+    ...(truncated ? { truncated } : {}),
     times,
   };
+}
+
+/** ffprobe's count of the frames of one stream it decoded (`-count_frames`). */
+const FrameCount = z.looseObject({
+  streams: z.array(z.looseObject({ nb_read_frames: z.string().optional() })),
+});
+
+/**
+ * How many frames of the video `probe` described actually decode (ffprobe decodes the whole
+ * stream: a full decode, for a truncated file, where the container's count is wrong).
+ */
+export async function countDecodableFrames(info: Pick<VideoInfo, 'file' | 'stream'>): Promise<number> {
+  const spec = info.stream === undefined ? 'v:0' : String(info.stream);
+  const r = await ffprobeJson(info.file, FrameCount, ['-count_frames', '-select_streams', spec]);
+  const n = Number(r.streams[0]?.nb_read_frames ?? Number.NaN);
+  if (!Number.isInteger(n) || n < 0)
+    throw new BackendError(`ffprobe did not count the decoded frames of ${info.file}`);
+  return n;
+}
+
+/**
+ * A video as `media probe` reports it: `probe`, and for a truncated file the frames that actually
+ * decode (`decodable_frames`, counted by a full decode, only then).
+ */
+export async function probeReport(file: string): Promise<VideoInfo & { decodable_frames?: number }> {
+  const info = await probe(file);
+  return info.truncated ? { ...info, decodable_frames: await countDecodableFrames(info) } : info;
 }
 
 /** Codecs of still pictures: a stream of one of them is not a video (however ffprobe types it). */
