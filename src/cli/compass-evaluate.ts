@@ -26,6 +26,7 @@ import {
   JOBS_HELP,
   type MetricFlags,
   MISSING_HELP,
+  maxDuration,
   metricFlags,
   missingPolicy,
   parseJobs,
@@ -138,6 +139,7 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
       };
       const response = responseOptions(o);
       const scan = scanOptions(o);
+      const maxDurationS = maxDuration(o);
       const modes = parseModes(o.modes);
       const allCases = await loadCases(o.cases);
       const shard = o.shard ? parseShard(o.shard) : undefined;
@@ -190,6 +192,7 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
             evaluationCache,
             runs,
             concurrency: settings.concurrency,
+            maxDuration: maxDurationS,
             jobs,
             signal,
             ...(segmenter === 'judge'

@@ -10,6 +10,7 @@ import {
 import type { MissingPolicy } from '../compass/score.js';
 import { SEGMENTERS, type SegmenterKind } from '../compass/segment.js';
 import { PartialError, UsageError } from '../errors.js';
+import { DEFAULT_MAX_DURATION_S } from '../media/duration.js';
 import { onnxOptions } from './embed.js';
 import { oneOf, parseNumberFlag } from './output.js';
 
@@ -30,6 +31,7 @@ export interface MetricFlags {
   fpsCap: string;
   pixelSize: string;
   decodeThreads: string;
+  maxDuration: string;
 }
 
 export function metricFlags(cmd: Command): Command {
@@ -61,6 +63,11 @@ export function metricFlags(cmd: Command): Command {
       String(DEFAULT_SCAN_OPTIONS.pixelSize),
     )
     .option(
+      '--max-duration <s>',
+      'a video longer than this (seconds, from its header) is a failed video, never decoded',
+      String(DEFAULT_MAX_DURATION_S),
+    )
+    .option(
       '--decode-threads <n>',
       "threads of the scan's video decoder (0 = ffmpeg's own, about one per core; fewer leave cores to --jobs)",
       String(DEFAULT_SCAN_OPTIONS.decodeThreads),
@@ -86,6 +93,11 @@ export function responseOptions(o: MetricFlags): ResponseOptions {
   if (r.psnrHigh <= r.psnrLow) throw new UsageError('--psnr-high must be above --psnr-low');
   if (r.ssimHigh <= r.ssimLow) throw new UsageError('--ssim-high must be above --ssim-low');
   return r;
+}
+
+/** `--max-duration <s>`: seconds, above 0. */
+export function maxDuration(o: Pick<MetricFlags, 'maxDuration'>): number {
+  return parseNumberFlag('--max-duration', o.maxDuration, (n) => n > 0);
 }
 
 export function scanOptions(o: MetricFlags) {

@@ -58,6 +58,8 @@ export interface EvaluateInput {
    * aside); what the budget did not reach is listed in `skipped` (exit 5; run again to resume).
    */
   maxCalls?: number | undefined;
+  /** A longer video is a failed video, decided before it is decoded (see scoreModels). */
+  maxDuration?: number | undefined;
   /** Judge calls in flight at once (the backend's own limit still applies); 16 by default. */
   concurrency?: number;
   /** Videos scanned at once in the response phase (`--jobs`, see scoreModels); 1 by default. */
@@ -103,6 +105,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
     cache: o.cache,
     segment: o.segment,
     maxCalls: o.maxCalls,
+    maxDuration: o.maxDuration,
     jobs: o.jobs,
     signal: o.signal,
     onProgress: o.onProgress,
