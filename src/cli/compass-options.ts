@@ -117,11 +117,12 @@ export function scanSettings(s: ReturnType<typeof scanOptions>) {
 }
 
 export function parseModes(v: string): PromptMode[] {
-  const modes = v.split(',').map((s) => s.trim());
-  for (const m of modes)
-    if (!(PROMPT_MODES as readonly string[]).includes(m))
-      throw new UsageError(`--modes takes ${PROMPT_MODES.join(',')}, got "${m}"`);
-  return modes as PromptMode[];
+  return v.split(',').map((s) => {
+    const mode = PROMPT_MODES.find((m) => m === s.trim());
+    if (mode === undefined)
+      throw new UsageError(`--modes takes ${PROMPT_MODES.join(',')}, got "${s.trim()}"`);
+    return mode;
+  });
 }
 
 export interface FolderFlags extends MetricFlags {

@@ -8,7 +8,7 @@ import { generationPrompt } from '../compass/prompts.js';
 import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
 import { scoreResponse } from '../compass/response/report.js';
 import { cachedScan, ScanCache } from '../compass/response/scan-cache.js';
-import { checkVideosFolder, type ResponseRow } from '../compass/score.js';
+import { checkVideosFolder } from '../compass/score.js';
 import { judgeSegmenter } from '../compass/segment.js';
 import { DEFAULT_GRID, sensitivity } from '../compass/sensitivity.js';
 import { createEmbedder } from '../embed/registry.js';
@@ -259,7 +259,7 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
       };
       const { run } = await runFolder(o, impls);
       const r = sensitivity(
-        run.rows.filter((x) => x.status === 'scored') as ResponseRow[],
+        run.rows.filter((x) => x.status === 'scored'),
         grid,
         responseOptions(o),
       );

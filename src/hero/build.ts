@@ -58,7 +58,7 @@ import {
   RubricProposal,
 } from './dataset/schemas.js';
 import { heroInstructions } from './prompt.js';
-import { type Criterion, learnRubric, phaseBFinal } from './rubric-learn.js';
+import { learnRubric, phaseBFinal } from './rubric-learn.js';
 import { clipFiles } from './track/clip-files.js';
 import type { Timeline } from './track/timeline.js';
 
@@ -210,7 +210,7 @@ export async function buildChains(o: BuildOptions): Promise<BuildReport> {
             instructionsFor: (criteria) => heroInstructions(movieRow, { criteria }),
             build: (criteria) => buildFilm(o, ds, movie, heroInstructions(movieRow, { criteria })),
           },
-          (rubrics.get(movie)?.criteria ?? []) as Criterion[],
+          rubrics.get(movie)?.criteria ?? [],
         )
       : undefined;
     const fb = await buildFilm(

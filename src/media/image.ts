@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type Sharp from 'sharp';
-import { BackendError, BadInputError } from '../errors.js';
+import { BackendError, BadInputError, errnoCode } from '../errors.js';
 import { loadNative } from '../native.js';
 import type { RawImage } from './raw.js';
 
@@ -38,7 +38,7 @@ export async function loadImage(file: string): Promise<RawImage> {
   try {
     bytes = await readFile(file);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     throw new BadInputError(code === 'ENOENT' ? 'no such file' : `cannot read (${code ?? describe(e)})`, {
       file,
     });

@@ -6,7 +6,8 @@
  * divide by 1 for complete data with more than two raters; that is a bug).
  */
 import { BadInputError } from '../errors.js';
-export type AlphaLevel = 'nominal' | 'ordinal' | 'interval';
+export const ALPHA_LEVELS = ['nominal', 'ordinal', 'interval'] as const;
+export type AlphaLevel = (typeof ALPHA_LEVELS)[number];
 
 export interface AlphaResult {
   alpha: number;

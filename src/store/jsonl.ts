@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { z } from 'zod';
-import { BadInputError, isKfbenchError, KfbenchError } from '../errors.js';
+import { BadInputError, errnoCode, isKfbenchError, KfbenchError, messageOf } from '../errors.js';
 import { environmentError } from './fs-errors.js';
 import { MAX_LINE_BYTES, mib, readTextFile } from './limits.js';
 import { openZstd, writeZstd } from './zstd.js';
@@ -77,8 +77,8 @@ export async function* readLines(
     }
   } catch (e) {
     if (isKfbenchError(e)) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new BadInputError(`cannot read (${code ?? (e as Error).message})`, { file, cause: e });
+    const code = errnoCode(e);
+    throw new BadInputError(`cannot read (${code ?? messageOf(e)})`, { file, cause: e });
   } finally {
     input.destroy();
   }
@@ -113,7 +113,7 @@ export async function* readJsonlLenient<S extends z.ZodType>(
     try {
       json = JSON.parse(text);
     } catch (e) {
-      yield { line: n, ok: false, error: `not valid JSON (${(e as Error).message})` };
+      yield { line: n, ok: false, error: `not valid JSON (${messageOf(e)})` };
       continue;
     }
     const parsed = schema.safeParse(json);
@@ -190,7 +190,7 @@ export async function readJsonFile<S extends z.ZodType>(file: string, schema: S)
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new BadInputError(`not valid JSON (${(e as Error).message})`, { file });
+    throw new BadInputError(`not valid JSON (${messageOf(e)})`, { file });
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw new BadInputError(describeZodError(parsed.error), { file });

@@ -11,7 +11,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { BadInputError, UsageError } from '../errors.js';
+import { BadInputError, messageOf, UsageError } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { canonicalJson, sha256File } from './canonical.js';
 import { describeZodError, readJsonFile, readLines } from './jsonl.js';
@@ -308,7 +308,7 @@ export async function readShardRows<S extends z.ZodType>(file: string, schema: S
     try {
       json = JSON.parse(text);
     } catch (e) {
-      throw new BadInputError(`not valid JSON (${(e as Error).message})`, { file, line });
+      throw new BadInputError(`not valid JSON (${messageOf(e)})`, { file, line });
     }
     const r = schema.safeParse(json);
     if (!r.success) throw new BadInputError(describeZodError(r.error), { file, line });
