@@ -43,7 +43,11 @@ export const InsertionRecord = z.object({
   frame: z.union([z.number().int().nonnegative(), z.string().min(1)]),
   rank: z.number().int().positive(),
   chain_id: z.string().min(1),
-  position: z.number().int().nonnegative(),
+  /**
+   * Chain images placed below the frame: a whole number, except listwise with both orders under
+   * `--disagreement mean`, where a disagreement scores the mean of the two answers (e.g. 2.5).
+   */
+  position: z.number().nonnegative(),
   chain_length: z.number().int().positive(),
   s: z.number().min(0).max(1),
   above_still: z.boolean(),
