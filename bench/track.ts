@@ -12,6 +12,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildMiniHero } from '../src/dev/mini-hero.js';
+import { FilmClips, Movie } from '../src/hero/dataset/schemas.js';
 import { createRng } from '../src/stats/rng.js';
 import { writeJsonl } from '../src/store/jsonl.js';
 
@@ -74,8 +75,8 @@ async function largeSet(): Promise<{ lsmdc: string; data: string }> {
     clipsRows.push({ movie_id: id, clips });
     movies.push({ movie_id: id, title: `Large ${f}`, year: 2000 + f });
   }
-  await writeJsonl(join(data, 'data', 'movies.jsonl'), movies);
-  await writeJsonl(join(data, 'data', 'clips.jsonl'), clipsRows);
+  await writeJsonl(join(data, 'data', 'movies.jsonl'), Movie, movies);
+  await writeJsonl(join(data, 'data', 'clips.jsonl'), FilmClips, clipsRows);
   writeFileSync(join(base, '.ready'), '');
   return { lsmdc, data };
 }

@@ -94,6 +94,18 @@ export function isKfbenchError(e: unknown): e is KfbenchError {
   return e instanceof KfbenchError;
 }
 
+/** The message of anything thrown: an Error's message, else its text. */
+export function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** The errno code (`ENOENT`, `ENOSPC` …) of a thrown Node error; undefined for anything else. */
+export function errnoCode(e: unknown): string | undefined {
+  return typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string'
+    ? e.code
+    : undefined;
+}
+
 /**
  * An error as plain data, to cross a thread boundary (`postMessage` clones an Error subclass as a
  * bare Error, losing its class, code, file and line): `reviveError` makes the same class again.

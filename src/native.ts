@@ -3,7 +3,7 @@
  * that older lines lack) so that a missing or broken one is one line naming it, not a stack.
  * Imports nothing heavy: `cli/bin.ts` checks the line with it before loading anything else.
  */
-import { BackendError } from './errors.js';
+import { BackendError, messageOf } from './errors.js';
 
 /** The lowest release of each supported Node line; package.json "engines" says the same (a test checks). */
 export const SUPPORTED_NODE_LINES = ['22.13.0', '24.0.0'] as const;
@@ -38,7 +38,7 @@ export function loadNative<T>(name: string, load: () => T): T {
   try {
     return load();
   } catch (e) {
-    const first = String((e as Error)?.message ?? e)
+    const first = messageOf(e)
       .split('\n')
       .map((l) => l.trim())
       .find((l) => l.length > 0);

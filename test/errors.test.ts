@@ -11,6 +11,12 @@ import {
   UsageError,
 } from '../src/errors.js';
 import { CallBudgetSpent } from '../src/judge/judge.js';
+import { hamming } from '../src/media/hash.js';
+import { psnr } from '../src/media/quality.js';
+import { pairedBootstrap } from '../src/stats/bootstrap.js';
+import { fitBradleyTerry } from '../src/stats/bradley-terry.js';
+import { krippendorffAlpha } from '../src/stats/krippendorff.js';
+import { rankCorrelation } from '../src/stats/rank.js';
 
 /** Through `postMessage`'s structured clone, as a worker's answer goes. */
 const across = (e: unknown) => reviveError(structuredClone(errorData(e)));
@@ -55,5 +61,31 @@ describe('errorData / reviveError', () => {
     custom.name = 'OddError';
     expect(across(custom)).toMatchObject({ name: 'OddError', message: 'odd' });
     expect(across('a string')).toMatchObject({ name: 'Error', message: 'a string' });
+  });
+});
+
+describe('the building blocks throw typed errors a library caller can tell apart', () => {
+  const thrown = (f: () => unknown) => {
+    try {
+      f();
+    } catch (e) {
+      return e;
+    }
+    return undefined;
+  };
+  it('bad data is BadInputError (exit 3), a wrong call is UsageError (exit 2)', () => {
+    const noComparisons = thrown(() => fitBradleyTerry([]));
+    expect(noComparisons).toBeInstanceOf(BadInputError);
+    expect((noComparisons as KfbenchError).exitCode).toBe(3);
+    expect(thrown(() => rankCorrelation([1, 2, 3], [1, 2]))).toBeInstanceOf(BadInputError);
+    expect(thrown(() => krippendorffAlpha([[1, 2], [1]], 'interval'))).toBeInstanceOf(BadInputError);
+    expect(thrown(() => hamming('00', '000'))).toBeInstanceOf(BadInputError);
+    const wrongCall = thrown(() => pairedBootstrap([1, 2], [1], { B: 10 }));
+    expect(wrongCall).toBeInstanceOf(UsageError);
+    expect((wrongCall as KfbenchError).exitCode).toBe(2);
+    const rgb = { width: 4, height: 4, channels: 3 as const, data: new Uint8Array(48) };
+    expect(thrown(() => psnr(rgb, { ...rgb, width: 2, data: new Uint8Array(24) }))).toBeInstanceOf(
+      BadInputError,
+    );
   });
 });

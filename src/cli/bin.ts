@@ -4,7 +4,7 @@
  * nothing else. 2 usage, 3 bad input, 4 backend or environment failure (a full disk, a folder not
  * writable), 5 partly done.
  */
-import { EXIT_CODES, isKfbenchError } from '../errors.js';
+import { EXIT_CODES, isKfbenchError, messageOf } from '../errors.js';
 import { isSupportedNode, unsupportedNodeMessage } from '../native.js';
 import { environmentError } from '../store/fs-errors.js';
 
@@ -31,15 +31,14 @@ async function main(argv: string[]): Promise<number> {
       return EXIT_CODES.USAGE;
     }
     // a file-system failure no library code named (a full disk, a read-only folder): exit 4 with its path
-    const path = (e as NodeJS.ErrnoException | undefined)?.path;
+    const path = e instanceof Error && 'path' in e && typeof e.path === 'string' ? e.path : undefined;
     const env = path ? environmentError(e, path, 'failed') : e;
     if (isKfbenchError(env)) {
       process.stderr.write(`kfbench: ${env.message}\n`);
       return env.exitCode;
     }
-    const err = e as Error;
-    process.stderr.write(`kfbench: internal error: ${err?.message ?? String(e)}\n`);
-    if (process.env.KFBENCH_DEBUG) process.stderr.write(`${err?.stack ?? ''}\n`);
+    process.stderr.write(`kfbench: internal error: ${messageOf(e)}\n`);
+    if (process.env.KFBENCH_DEBUG) process.stderr.write(`${e instanceof Error ? (e.stack ?? '') : ''}\n`);
     return EXIT_CODES.INTERNAL;
   }
 }

@@ -20,6 +20,7 @@ import type { Embedder } from '../embed/embedder.js';
 import { createEmbedder } from '../embed/registry.js';
 import { judgeIdentity } from '../judge/identity.js';
 import { type OpenedJudge, openJudge, resolveJudgeSettings } from '../judge/registry.js';
+import { checkUnresolved, unresolvedLine } from '../judge/unresolved.js';
 import { probe } from '../media/video.js';
 import { leaderboardText } from '../report/compass.js';
 import { textTable } from '../report/table.js';
@@ -29,6 +30,7 @@ import {
   JOBS_HELP,
   type MetricFlags,
   MISSING_HELP,
+  maxDuration,
   metricFlags,
   missingPolicy,
   parseJobs,
@@ -46,7 +48,7 @@ import {
 import { onnxFlags } from './embed.js';
 import type { CliImpls } from './impls.js';
 import { withInterrupt } from './interrupt.js';
-import { judgeFlags, judgeOptions } from './judge.js';
+import { judgeFlags, judgeOptions, maxUnresolvedOption, parseMaxUnresolved } from './judge.js';
 import { parseNumberFlag, printLines } from './output.js';
 import { renderProgress } from './progress.js';
 
@@ -101,6 +103,7 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
     { cacheDefault: '<out>/judge-cache.sqlite' },
   );
   scanCacheFlags(evaluateCmd, false);
+  maxUnresolvedOption(evaluateCmd, 'quality metrics asked of the judge');
   shardFlags(evaluateCmd).action(
     async (
       o: MetricFlags &
@@ -124,9 +127,11 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
           scanCache?: string | false;
           shard?: string;
           caseIds?: string[];
+          maxUnresolved: string;
         },
     ) => {
       const out = resolve(o.out);
+      const maxUnresolved = parseMaxUnresolved(o.maxUnresolved);
       const int = (name: string, v: string, min: number) =>
         parseNumberFlag(name, v, (n) => Number.isInteger(n) && n >= min);
       const runs = int('--runs', o.runs, 1);
@@ -141,6 +146,7 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
       };
       const response = responseOptions(o);
       const scan = scanOptions(o);
+      const maxDurationS = maxDuration(o);
       const modes = parseModes(o.modes);
       const allCases = await loadCases(o.cases);
       const shard = o.shard ? parseShard(o.shard) : undefined;
@@ -176,6 +182,7 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
           evaluationCache,
           runs,
           concurrency: settings.concurrency,
+          maxDuration: maxDurationS,
           jobs,
           signal,
           ...(segmenter === 'judge'
@@ -287,10 +294,20 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
           printLines([
             leaderboardText({ ...lb, by: {} as typeof lb.by }),
             `judge calls ${s.calls}, from the cache ${s.cached}, unresolved ${s.unresolved}; results in ${out}`,
+            ...(lb.unresolved
+              ? [unresolvedLine(lb.unresolved, maxUnresolved, 'quality metrics judged')]
+              : []),
           ]);
           // the budget first: its message names every video left for the next run
           budgetCheck(r);
           partial(r.response);
+          if (lb.unresolved)
+            checkUnresolved(
+              lb.unresolved,
+              maxUnresolved,
+              join(out, 'evaluation.jsonl'),
+              'quality metrics judged',
+            );
         } finally {
           shown.close();
           cache?.close();

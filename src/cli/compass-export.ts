@@ -1,5 +1,6 @@
 /** `kfbench compass export-scores`: per-case automatic scores for `compass align`. */
 import type { Command } from 'commander';
+import { AutoScore } from '../compass/align.js';
 import { exportScores } from '../compass/export-scores.js';
 import { writeJsonl } from '../store/jsonl.js';
 import { printJson, printLines } from './output.js';
@@ -27,7 +28,7 @@ export function registerCompassExport(compass: Command): void {
     .action(
       async (o: { results: string; out: string; dimensions?: string; modes?: string; json?: boolean }) => {
         const r = await exportScores(o.results, { dimensions: list(o.dimensions), modes: list(o.modes) });
-        await writeJsonl(o.out, r.scores);
+        await writeJsonl(o.out, AutoScore, r.scores);
         const { scores, ...rest } = r;
         if (o.json) return printJson({ ...rest, scores: scores.length, out: o.out });
         printLines([

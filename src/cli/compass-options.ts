@@ -11,6 +11,7 @@ import {
 import type { MissingPolicy } from '../compass/score.js';
 import { SEGMENTERS, type SegmenterKind } from '../compass/segment.js';
 import { PartialError, UsageError } from '../errors.js';
+import { DEFAULT_MAX_DURATION_S } from '../media/duration.js';
 import { onnxOptions } from './embed.js';
 import { oneOf, parseNumberFlag } from './output.js';
 
@@ -35,6 +36,7 @@ export interface MetricFlags {
   matchSize: string;
   holdToleranceDb: string;
   holdMatchDb: string;
+  maxDuration: string;
 }
 
 export function metricFlags(cmd: Command): Command {
@@ -64,6 +66,11 @@ export function metricFlags(cmd: Command): Command {
       '--pixel-size <px>',
       "PSNR/SSIM on frames scaled to this long side (0 = the video's own)",
       String(DEFAULT_SCAN_OPTIONS.pixelSize),
+    )
+    .option(
+      '--max-duration <s>',
+      'a video longer than this (seconds, from its header) is a failed video, never decoded',
+      String(DEFAULT_MAX_DURATION_S),
     )
     .option(
       '--decode-threads <n>',
@@ -113,6 +120,11 @@ export function responseOptions(o: MetricFlags): ResponseOptions {
   return r;
 }
 
+/** `--max-duration <s>`: seconds, above 0. */
+export function maxDuration(o: Pick<MetricFlags, 'maxDuration'>): number {
+  return parseNumberFlag('--max-duration', o.maxDuration, (n) => n > 0);
+}
+
 /** The scan options of the flags; stage 2 refines the placing runs of the response options' γ and hold ε. */
 export function scanOptions(o: MetricFlags) {
   const r = responseOptions(o);
@@ -158,11 +170,12 @@ export function scanSettings(s: ReturnType<typeof scanOptions>) {
 }
 
 export function parseModes(v: string): PromptMode[] {
-  const modes = v.split(',').map((s) => s.trim());
-  for (const m of modes)
-    if (!(PROMPT_MODES as readonly string[]).includes(m))
-      throw new UsageError(`--modes takes ${PROMPT_MODES.join(',')}, got "${m}"`);
-  return modes as PromptMode[];
+  return v.split(',').map((s) => {
+    const mode = PROMPT_MODES.find((m) => m === s.trim());
+    if (mode === undefined)
+      throw new UsageError(`--modes takes ${PROMPT_MODES.join(',')}, got "${s.trim()}"`);
+    return mode;
+  });
 }
 
 export interface FolderFlags extends MetricFlags {

@@ -8,13 +8,14 @@ import { generationPrompt } from '../compass/prompts.js';
 import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
 import { scoreResponse } from '../compass/response/report.js';
 import { cachedScan, ScanCache } from '../compass/response/scan-cache.js';
-import { checkVideosFolder, type ResponseRow } from '../compass/score.js';
+import { checkVideosFolder } from '../compass/score.js';
 import { judgeSegmenter } from '../compass/segment.js';
 import { DEFAULT_GRID, sensitivity } from '../compass/sensitivity.js';
 import { createEmbedder } from '../embed/registry.js';
 import { PartialError, UsageError } from '../errors.js';
 import { judgeIdentity } from '../judge/identity.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
+import { checkMaxDuration } from '../media/duration.js';
 import { gridFiles } from '../media/grid.js';
 import { probe } from '../media/video.js';
 import { compassTable, sensitivityLines } from '../report/compass.js';
@@ -26,6 +27,7 @@ import {
   folderFlags,
   loadCaseFlags,
   type MetricFlags,
+  maxDuration,
   metricFlags,
   missingPolicy,
   type OneCaseFlags,
@@ -52,6 +54,7 @@ async function runFolder(o: FolderFlags, impls: CliImpls, maxCalls?: number) {
   if (kind === 'judge' && !o.judge) throw new UsageError('--segmenter judge needs --judge SPEC');
   const response = responseOptions(o);
   const scan = scanOptions(o);
+  const maxDurationS = maxDuration(o);
   const allCases = await loadCases(o.cases);
   const shard = o.shard ? parseShard(o.shard) : undefined;
   const cases = selectCases(allCases, { caseIds: o.caseIds, shard });
@@ -108,6 +111,7 @@ async function runFolder(o: FolderFlags, impls: CliImpls, maxCalls?: number) {
           ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe, evaluationCacheIn(judge.cache)) }
           : {}),
         jobs: parseJobs(o.jobs),
+        maxDuration: maxDurationS,
         ...(maxCalls !== undefined ? { maxCalls } : {}),
         signal,
         onProgress: shown.onProgress,
@@ -161,7 +165,10 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
   ).action(async (o: MetricFlags & OneCaseFlags & { video: string; json?: boolean }) => {
     const response = responseOptions(o);
     const scanOpts = scanOptions(o);
+    const maxDurationS = maxDuration(o);
     const c = await loadCaseFlags(o);
+    // a video past --max-duration is refused before anything decodes it (or an embedder loads)
+    await checkMaxDuration(o.video, maxDurationS);
     const embedder = await createEmbedder(o.embedder, onnxFlags(o));
     try {
       const { scan } = await cachedScan(
@@ -252,7 +259,7 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
       };
       const { run } = await runFolder(o, impls);
       const r = sensitivity(
-        run.rows.filter((x) => x.status === 'scored') as ResponseRow[],
+        run.rows.filter((x) => x.status === 'scored'),
         grid,
         responseOptions(o),
       );

@@ -1,6 +1,6 @@
 /** `kfbench dev …`: development tools. The VLM emulator is an emulator, not a model. */
 import type { Command } from 'commander';
-import { FAULT_KINDS, type FaultKind, startEmulator } from '../dev/emulator/server.js';
+import { FAULT_KINDS, startEmulator } from '../dev/emulator/server.js';
 import { UsageError } from '../errors.js';
 import { parseNumberFlag, printLines } from './output.js';
 
@@ -32,10 +32,15 @@ export function registerDev(program: Command): void {
         faults: string;
         retryAfter: string;
       }) => {
-        const kinds = o.faults.split(',').filter(Boolean) as FaultKind[];
-        for (const k of kinds)
-          if (!FAULT_KINDS.includes(k))
-            throw new UsageError(`unknown fault kind "${k}" (${FAULT_KINDS.join(', ')})`);
+        const kinds = o.faults
+          .split(',')
+          .filter(Boolean)
+          .map((k) => {
+            const kind = FAULT_KINDS.find((f) => f === k);
+            if (kind === undefined)
+              throw new UsageError(`unknown fault kind "${k}" (${FAULT_KINDS.join(', ')})`);
+            return kind;
+          });
         const emu = await startEmulator({
           port: parseNumberFlag('--port', o.port, (n) => Number.isInteger(n) && n >= 0),
           model: o.model,

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { withEmbeddingCache } from '../embed/cache.js';
 import { calibrateFromPairs } from '../embed/calibrate.js';
 import { cosine, type Embedder } from '../embed/embedder.js';
-import { ONNX_DEVICES, type OnnxDevice, type OnnxOptions } from '../embed/onnx.js';
+import { ONNX_DEVICES, type OnnxOptions } from '../embed/onnx.js';
 import { createEmbedder, EMBEDDER_FORMS } from '../embed/registry.js';
 import { UsageError } from '../errors.js';
 import { loadImage } from '../media/image.js';
@@ -23,11 +23,12 @@ export function onnxFlags(o: { threads?: string | undefined; device?: string | u
     o.threads === undefined
       ? undefined
       : parseNumberFlag('--threads', o.threads, (n) => Number.isInteger(n) && n > 0);
-  if (o.device !== undefined && !ONNX_DEVICES.includes(o.device as OnnxDevice))
+  const device = o.device === undefined ? undefined : ONNX_DEVICES.find((d) => d === o.device);
+  if (o.device !== undefined && device === undefined)
     throw new UsageError(`--device must be ${ONNX_DEVICES.join(' or ')}, got "${o.device}"`);
   return {
     ...(threads ? { threads } : {}),
-    ...(o.device ? { device: o.device as OnnxDevice } : {}),
+    ...(device ? { device } : {}),
   };
 }
 

@@ -10,13 +10,14 @@ import { parseShard } from '../hero/track/shard.js';
 import { judgeIdentity } from '../judge/identity.js';
 import { DISAGREEMENT_RULES, INSERTION_PROTOCOLS } from '../judge/insertion.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
+import { checkUnresolved, unresolvedLine } from '../judge/unresolved.js';
 import { heroTable } from '../report/hero.js';
 import { writeEvaluation } from '../report/hero-outputs.js';
 import { placed, writeOutputFolder } from '../store/out-folder.js';
 import { writeOutputsRecord, writeShardRecord } from '../store/shards.js';
 import type { CliImpls } from './impls.js';
 import { interruptSignal } from './interrupt.js';
-import { judgeFlags, judgeOptions } from './judge.js';
+import { judgeFlags, judgeOptions, maxUnresolvedOption, parseMaxUnresolved } from './judge.js';
 import { oneOf, parseNumberFlag, printJson, printLines } from './output.js';
 import { renderProgress } from './progress.js';
 
@@ -109,11 +110,14 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
       },
     );
 
-  judgeOptions(
-    hero
-      .command('evaluate')
-      .description('score selections by inserting every frame into every chain of its film'),
-    { cacheDefault: '<out>/judge-cache.sqlite' },
+  maxUnresolvedOption(
+    judgeOptions(
+      hero
+        .command('evaluate')
+        .description('score selections by inserting every frame into every chain of its film'),
+      { cacheDefault: '<out>/judge-cache.sqlite' },
+    ),
+    'judge answers (listwise) or comparisons (pairwise, binary)',
   )
     .requiredOption(
       '--selections <files...>',
@@ -179,9 +183,11 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
           shard?: string;
           seed: string;
           bootstrap: string;
+          maxUnresolved: string;
           json?: boolean;
         },
       ) => {
+        const maxUnresolved = parseMaxUnresolved(o.maxUnresolved);
         const protocol = oneOf('--protocol', o.protocol, INSERTION_PROTOCOLS);
         if (o.bothOrders && protocol !== 'listwise')
           throw new UsageError(
@@ -288,18 +294,26 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
             await writeOutputsRecord(stage, 'movie_id');
             return fs.map((f) => placed(stage, o.out, f));
           });
-          if (o.json) printJson(r.summary);
-          else
+          const unresolved = r.summary.unresolved;
+          const what = protocol === 'listwise' ? 'judge answers' : 'comparisons';
+          const last = unresolved ? unresolvedLine(unresolved, maxUnresolved, what) : undefined;
+          if (o.json) {
+            printJson(r.summary);
+            // the JSON stays one document: the line goes to stderr
+            if (last) process.stderr.write(`${last}\n`);
+          } else
             printLines([
               heroTable(r.summary),
               `${j.judge.stats.calls} calls, ${j.judge.stats.cached} from cache (${r.summary.questions} questions for ${r.insertions.length} insertions)`,
               `reports: ${files.join(', ')}`,
+              ...(last ? [last] : []),
             ]);
           if (!r.complete)
             throw new PartialError(
               `stopped at --max-calls ${input.maxCalls} with ${r.insertions.length} insertions scored; run again to resume from the judge cache ${cacheFile}`,
               [],
             );
+          if (unresolved) checkUnresolved(unresolved, maxUnresolved, join(o.out, 'insertions.jsonl'), what);
         } finally {
           interrupt.dispose();
           shown.close();

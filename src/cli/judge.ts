@@ -6,6 +6,7 @@ import { mergeJudgeCaches } from '../judge/cache-merge.js';
 import { INSERTION_PROTOCOLS, insertIntoChain } from '../judge/insertion.js';
 import { comparePair } from '../judge/pairwise.js';
 import { JUDGE_FORMS, type JudgeFlags, openJudge, resolveJudgeSettings } from '../judge/registry.js';
+import { DEFAULT_MAX_UNRESOLVED } from '../judge/unresolved.js';
 import { readTextFile } from '../store/limits.js';
 import { oneOf, parseNumberFlag, printJson, printLines } from './output.js';
 
@@ -52,6 +53,28 @@ export function judgeOptions(cmd: Command, o: { cacheDefault?: string } = {}): C
     .option('--timeout <s>', 'per-request timeout in seconds (default 120)')
     .option('--max-retries <n>', 'retries of a failed request (default 6)')
     .option('--max-side <px>', 'long side of images sent (default 768)');
+}
+
+/**
+ * `--max-unresolved <pct>` of the commands that score with a judge: a percentage of the judge's
+ * answers (0–100, a trailing "%" allowed; 5 by default), above which the run ends with exit 5 after
+ * writing its outputs. A percentage, as the run reports the share.
+ */
+export function maxUnresolvedOption(cmd: Command, what: string): Command {
+  return cmd.option(
+    '--max-unresolved <pct>',
+    `exit 5 when more than this percentage (0–100) of the ${what} are unresolved (prose, refusals, off-schema replies); the results are written all the same`,
+    String(100 * DEFAULT_MAX_UNRESOLVED),
+  );
+}
+
+/** `--max-unresolved` as a fraction in [0, 1]; out of range or not a number is a usage error. */
+export function parseMaxUnresolved(v: string): number {
+  const t = v.trim().replace(/\s*%$/, '');
+  const pct = Number(t);
+  if (t === '' || !Number.isFinite(pct) || pct < 0 || pct > 100)
+    throw new UsageError(`--max-unresolved takes a percentage from 0 to 100 (e.g. 5 or 5%), got "${v}"`);
+  return pct / 100;
 }
 
 export function judgeFlags(o: RawJudgeFlags): JudgeFlags {

@@ -6,7 +6,7 @@ import { dhashFile } from '../media/hash.js';
 import { compareImageFiles } from '../media/quality.js';
 import { sampleToDir } from '../media/sample.js';
 import { detectShots } from '../media/shots.js';
-import { probe } from '../media/video.js';
+import { probe, probeReport } from '../media/video.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 
 export function registerMedia(program: Command): void {
@@ -20,11 +20,13 @@ export function registerMedia(program: Command): void {
     .argument('<video>')
     .option('--json', 'print JSON')
     .action(async (video: string, o: { json?: boolean }) => {
-      const i = await probe(video);
+      const i = await probeReport(video);
       const out = {
         duration_s: i.duration_s,
         fps: i.fps,
-        frames: i.frames,
+        // a truncated file: the frames that decode, and the container's count beside them
+        frames: i.decodable_frames ?? i.frames,
+        ...(i.truncated ? { truncated: true, container_frames: i.frames } : {}),
         width: i.width,
         height: i.height,
         has_audio: i.has_audio,
@@ -35,7 +37,7 @@ export function registerMedia(program: Command): void {
       if (o.json) printJson(out);
       else
         printLines([
-          `${video}: ${i.width}×${i.height}, ${i.frames} frames at ${i.fpsRational.num}/${i.fpsRational.den} fps (${i.fps.toFixed(3)}), ${i.vfr ? `variable rate, mean ${i.mean_fps.toFixed(3)} fps, ` : ''}${i.duration_s.toFixed(3)} s, ${i.has_audio ? 'with' : 'no'} audio${i.rotation ? `, shown turned ${i.rotation}°` : ''}`,
+          `${video}: ${i.width}×${i.height}, ${i.decodable_frames === undefined ? `${i.frames} frames` : `${i.decodable_frames} frames that decode (the file is truncated: its container lists ${i.frames})`} at ${i.fpsRational.num}/${i.fpsRational.den} fps (${i.fps.toFixed(3)}), ${i.vfr ? `variable rate, mean ${i.mean_fps.toFixed(3)} fps, ` : ''}${i.duration_s.toFixed(3)} s, ${i.has_audio ? 'with' : 'no'} audio${i.rotation ? `, shown turned ${i.rotation}°` : ''}`,
         ]);
     });
 

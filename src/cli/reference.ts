@@ -4,6 +4,7 @@
  * `npx tsx scripts/cli-docs.ts` and checked by a test to be current.
  */
 import type { Command, Option } from 'commander';
+import { EXIT_CODES } from '../errors.js';
 import { EXAMPLES_DIR, exampleOf } from './help.js';
 
 const sentence = (s: string) => `${s.charAt(0).toUpperCase()}${s.slice(1)}${/[.)]$/.test(s) ? '' : '.'}`;
@@ -66,9 +67,13 @@ export function cliReference(program: Command): string {
     'Run every command from the repository root as `npx kfbench …` after `npm ci` (which builds',
     '`dist/`). `npx kfbench COMMAND --help` prints the same usage, options and example as this page.',
     '',
-    'Exit codes: `0` done, `2` usage error, `3` bad input (the message names the file and, where it',
-    'applies, the line or id), `4` backend or environment failure (ffmpeg missing, a judge server down,',
-    'the disk or a folder — see below), `5` partly done (the failed items are named, the rest written).',
+    `Exit codes: \`0\` done, \`${EXIT_CODES.USAGE}\` usage error, \`${EXIT_CODES.BAD_INPUT}\` bad input (the message names the file and, where it`,
+    `applies, the line or id), \`${EXIT_CODES.BACKEND}\` backend or environment failure (ffmpeg missing, a judge server down,`,
+    `the disk or a folder — see below), \`${EXIT_CODES.PARTIAL}\` partly done (the failed items are named, the rest written; also`,
+    'a judge whose unresolved answers pass `--max-unresolved`, and a video longer than `--max-duration`),',
+    `\`${EXIT_CODES.INTERNAL}\` internal error (a fault of kfbench itself, printed as "internal error: …"; \`KFBENCH_DEBUG=1\` adds`,
+    `the stack — please report it), \`${EXIT_CODES.CANCELLED}\` cancelled (Ctrl-C: no new work starts, calls on the wire are`,
+    'cancelled, finished judge answers stay cached; run again to resume).',
     'Errors are one line on stderr; results go to stdout or to files, which are written atomically (temp',
     'file + rename).',
     '',

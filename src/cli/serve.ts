@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 import { writeOutputFolder } from '../store/out-folder.js';
 import { loadViewerData } from '../web/data.js';
 import { exportSite } from '../web/export.js';
-import { MediaCache, PROXY_MODES, type ProxyMode } from '../web/media.js';
+import { MediaCache, PROXY_MODES } from '../web/media.js';
 import { isLoopback, startViewer } from '../web/server.js';
 import { Site } from '../web/site.js';
 import { parseNumberFlag, printLines } from './output.js';
@@ -58,7 +58,8 @@ export function registerServe(program: Command): void {
     )
     .option('--cache-dir <dir>', 'where extracted frames and proxies are cached', '.cache/kfbench-viewer')
     .action(async (o: ServeFlags, cmd: Command) => {
-      if (!PROXY_MODES.includes(o.proxy as ProxyMode))
+      const proxy = PROXY_MODES.find((m) => m === o.proxy);
+      if (proxy === undefined)
         throw new UsageError(`--proxy got "${o.proxy}"; use ${PROXY_MODES.join(', ')}`);
       const port = parseNumberFlag('--port', o.port, (n) => Number.isInteger(n) && n >= 0 && n < 65536);
       const data = await loadViewerData({
@@ -69,7 +70,7 @@ export function registerServe(program: Command): void {
         videos: o.videos,
         compassResults: o.compassResults,
       });
-      const site = new Site(data, new MediaCache(resolve(o.cacheDir), o.proxy as ProxyMode));
+      const site = new Site(data, new MediaCache(resolve(o.cacheDir), proxy));
       for (const p of data.problems)
         process.stderr.write(`kfbench serve: ${p.area === 'hero' ? 'HeroFrame' : 'Compass'}: ${p.message}\n`);
       if (o.export) {

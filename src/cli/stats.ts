@@ -4,7 +4,7 @@ import { UsageError } from '../errors.js';
 import { fitBradleyTerry } from '../stats/bradley-terry.js';
 import { equalErrorRate, ratesAt } from '../stats/eer.js';
 import { loadComparisons, loadPairedSeries, loadRaterMatrix, loadScored } from '../stats/inputs.js';
-import { type AlphaLevel, krippendorffAlpha } from '../stats/krippendorff.js';
+import { ALPHA_LEVELS, krippendorffAlpha } from '../stats/krippendorff.js';
 import { rankCorrelation } from '../stats/rank.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 
@@ -57,9 +57,10 @@ export function registerStats(program: Command): void {
     .option('--level <level>', 'nominal | ordinal | interval', 'nominal')
     .option('--json', 'print JSON')
     .action(async (file: string, o: { level: string; json?: boolean }) => {
-      if (!['nominal', 'ordinal', 'interval'].includes(o.level))
+      const level = ALPHA_LEVELS.find((l) => l === o.level);
+      if (level === undefined)
         throw new UsageError(`--level must be nominal, ordinal or interval, got "${o.level}"`);
-      const r = krippendorffAlpha(await loadRaterMatrix(file), o.level as AlphaLevel);
+      const r = krippendorffAlpha(await loadRaterMatrix(file), level);
       if (o.json) printJson({ alpha: r.alpha, units_used: r.units_used });
       else printLines([`α (${o.level}) ${fmt(r.alpha)} over ${r.units_used} units`]);
     });

@@ -55,12 +55,16 @@ export async function exportScores(dir: string, o: ExportOptions = {}): Promise<
   const rf = join(dir, 'response.jsonl');
   if (!existsSync(rf))
     throw new BadInputError('missing (give a compass score or compass evaluate --out folder)', { file: rf });
-  const values = new Map<string, (number | null)[]>();
-  const add = (c: string, m: string, d: string, v: number | null) => {
-    const k = JSON.stringify([c, m, d]);
-    const list = values.get(k) ?? [];
-    list.push(v);
-    values.set(k, list);
+  // keyed by (case, model, dimension); the key's parts are kept beside the values
+  const values = new Map<
+    string,
+    { case_id: string; model: string; dimension: string; vs: (number | null)[] }
+  >();
+  const add = (case_id: string, model: string, dimension: string, v: number | null) => {
+    const k = JSON.stringify([case_id, model, dimension]);
+    const entry = values.get(k) ?? { case_id, model, dimension, vs: [] };
+    entry.vs.push(v);
+    values.set(k, entry);
   };
   const keep = (mode: string) => !o.modes || o.modes.includes(mode);
   for await (const { value: r } of readJsonl(rf, ResponseScores)) {
@@ -76,7 +80,7 @@ export async function exportScores(dir: string, o: ExportOptions = {}): Promise<
         add(r.case_id, r.model, d, v.score);
       add(r.case_id, r.model, 'overall', r.overall.score);
     }
-  const found = [...new Set([...values.keys()].map((k) => (JSON.parse(k) as string[])[2]!))];
+  const found = [...new Set([...values.values()].map((e) => e.dimension))];
   if (o.dimensions) {
     const unknown = o.dimensions.filter((d) => !found.includes(d));
     if (unknown.length)
@@ -87,8 +91,7 @@ export async function exportScores(dir: string, o: ExportOptions = {}): Promise<
   const wanted = new Set(o.dimensions ?? found);
   const scores: AutoScore[] = [];
   let omitted = 0;
-  for (const [k, vs] of values) {
-    const [case_id, model, dimension] = JSON.parse(k) as [string, string, string];
+  for (const { case_id, model, dimension, vs } of values.values()) {
     if (!wanted.has(dimension)) continue;
     const measured = vs.filter((v): v is number => v !== null);
     if (!measured.length) {

@@ -162,10 +162,9 @@ export async function mergeCompass(dirs: readonly string[]): Promise<MergedCompa
   rows.sort((a, b) => rank(a) - rank(b));
   // missing videos in row order, as an unsharded run lists them
   for (const r of rows)
-    if (r.status === 'missing')
-      response.missing.push(videoPath(s.videos, r.model, r.case_id, r.prompt_mode as PromptMode));
+    if (r.status === 'missing') response.missing.push(videoPath(s.videos, r.model, r.case_id, r.prompt_mode));
   const failedOrder = new Map(
-    rows.map((r, i) => [videoPath(s.videos, r.model, r.case_id, r.prompt_mode as PromptMode), i]),
+    rows.map((r, i) => [videoPath(s.videos, r.model, r.case_id, r.prompt_mode), i]),
   );
   response.failed.sort((a, b) => (failedOrder.get(a.video) ?? 0) - (failedOrder.get(b.video) ?? 0));
   const merged: MergedCompass = {

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { writeJsonl } from '../store/jsonl.js';
-import type { ResponseRunFile } from './results.js';
+import { ResponseRow, type ResponseRunFile } from './results.js';
 import { type MissingPolicy, type ResponseSummary, type ScoreRun, summarize } from './score.js';
 
 export async function writeResponseRun(
@@ -16,7 +16,7 @@ export async function writeResponseRun(
   meta: { embedder: string; wall_s: number; missing?: MissingPolicy },
 ): Promise<ResponseSummary> {
   const summary = summarize(run.rows, models, meta.missing ?? 'zero');
-  await writeJsonl(join(out, 'response.jsonl'), run.rows);
+  await writeJsonl(join(out, 'response.jsonl'), ResponseRow, run.rows);
   await writeFileAtomic(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   const { scanned, cached, timings, missing, failed } = run;
   const runFile: ResponseRunFile = {

@@ -8,6 +8,7 @@
  * be computed is `null`, never NaN, and the type says so.
  */
 import { z } from 'zod';
+import { UnresolvedShare } from '../judge/unresolved.js';
 import { PROMPT_MODES, STRUCTURES } from './cases.js';
 import { QUALITY_GROUPS, QUALITY_METRICS } from './quality/metrics.js';
 
@@ -308,6 +309,12 @@ export const Leaderboard = z.object({
   ranked_by: z.enum(['video', 'joint_av']).optional(),
   /** Checklists kept with an item count outside the published preference, per metric. */
   checklists_outside_preferred_size: z.record(z.string(), Count).optional(),
+  /**
+   * Quality metrics of the judged videos (every run) that the judge left unresolved (no checklist,
+   * a reply that could not be read, no valid item), out of those it was asked for; absent in files
+   * written before it.
+   */
+  unresolved: UnresolvedShare.optional(),
   models: z.array(ModelOverall),
   by: z.record(z.enum(FACTOR_NAMES), z.record(z.string(), z.array(ModelOverall))),
 });

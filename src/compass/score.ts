@@ -14,6 +14,7 @@ import { runPool } from '../concurrency/pool.js';
 import type { Embedder } from '../embed/embedder.js';
 import { BadInputError } from '../errors.js';
 import { CallBudgetSpent } from '../judge/judge.js';
+import { checkMaxDuration } from '../media/duration.js';
 import type { ShotOptions } from '../media/shots.js';
 import { type OnProgress, phaseReporter } from '../progress.js';
 import { mean } from '../stats/mean.js';
@@ -57,6 +58,11 @@ export interface ScoreInput {
   segment?: SegmentFn | undefined;
   /** The judge segmenter's share of a run's call budget (`--max-calls`): it asks nothing past it. */
   maxCalls?: number | undefined;
+  /**
+   * A video whose header says it lasts longer (seconds) is a failed video with that reason, decided
+   * before anything decodes it (`--max-duration`; none by default here, 120 s from the CLI).
+   */
+  maxDuration?: number | undefined;
   /**
    * Videos scanned at once (`--jobs`, 1 by default); rows keep the sequential order. Above 1 each
    * scan runs in a worker thread of its own (scan-pool.ts) when the embedder has a `spec`.
@@ -160,6 +166,7 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
         return { kind: 'missing', video: j.video, row: zero('missing') };
       }
       try {
+        if (o.maxDuration !== undefined) await checkMaxDuration(j.video, o.maxDuration);
         const { scan, cached } = await cachedScan(
           { video: j.video, keyframes: j.c.keyframes },
           o.embedder,

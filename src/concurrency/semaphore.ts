@@ -8,7 +8,6 @@ import { abortReason } from './abort.js';
 
 interface Waiter {
   grant: () => void;
-  reject: (e: unknown) => void;
 }
 
 export class Semaphore {
@@ -48,7 +47,6 @@ export class Semaphore {
           signal?.removeEventListener('abort', onAbort);
           resolve(this.releaser());
         },
-        reject,
       };
       this.queue.push(w);
       signal?.addEventListener('abort', onAbort, { once: true });

@@ -6,6 +6,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { cp, mkdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { z } from 'zod';
 import { BadInputError } from '../errors.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { withDirLock } from '../store/dir-lock.js';
@@ -20,12 +21,22 @@ export interface BuildFolder {
 }
 
 const stampOf = (b: BuildFolder) => join(b.out, `${b.name}.json`);
+/** The stamp: the builder's version, and what the builder adds. */
+const Stamp = z.looseObject({ version: z.string() });
 const partialOf = (b: BuildFolder) => join(b.out, `${b.name}.partial`);
 
 /** True when a complete build of this version is there already. */
 export async function isBuilt(b: BuildFolder): Promise<boolean> {
   const stamp = stampOf(b);
-  return existsSync(stamp) && JSON.parse(await readFile(stamp, 'utf8')).version === b.version;
+  if (!existsSync(stamp)) return false;
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(stamp, 'utf8'));
+  } catch {
+    return false; // a damaged stamp: not built (the folder is ours, so it is built again)
+  }
+  const s = Stamp.safeParse(json);
+  return s.success && s.data.version === b.version;
 }
 
 /** Refuse a folder that holds something other than this kind of build. */

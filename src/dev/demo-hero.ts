@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildChains } from '../hero/build.js';
 import { datasetPaths } from '../hero/dataset/layout.js';
-import { type BaselineRow, Selection } from '../hero/dataset/schemas.js';
+import { BaselineRow, Selection } from '../hero/dataset/schemas.js';
 import { type EvaluateResult, evaluate } from '../hero/evaluate.js';
 import { fitHeroReaderCached } from '../hero/reader-fit-cache.js';
 import { METHODS } from '../hero/select/registry.js';
@@ -117,7 +117,7 @@ export async function runHeroDemo(out: string, onProgress: OnProgress): Promise<
                 },
               ],
         );
-        await writeJsonl(baselines, rows);
+        await writeJsonl(baselines, BaselineRow, rows);
       }
       calls.baselines = emuJudge.judge.stats.calls - calls.build;
     } finally {

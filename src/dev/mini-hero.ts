@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { datasetPaths, imagePath } from '../hero/dataset/layout.js';
 import { DEFAULT_SUFFIX_PER_SECOND } from '../hero/dataset/layout-map.js';
 import { sampledImageId } from '../hero/dataset/release.js';
+import { FilmChains, FilmClips, FilmRubric, ImageHash, Movie } from '../hero/dataset/schemas.js';
 import { makeIndex } from '../hero/track/make-index.js';
 import { rebuildTrack } from '../hero/track/rebuild.js';
 import { Timeline } from '../hero/track/timeline.js';
@@ -319,8 +320,8 @@ export async function buildMiniHero(
     progress.done(film.movie_id);
   }
   progress.finish();
-  await writeJsonl(ds.movies, movies);
-  await writeJsonl(ds.clips, clipsRows);
+  await writeJsonl(ds.movies, Movie, movies);
+  await writeJsonl(ds.clips, FilmClips, clipsRows);
   const rebuilt = await rebuildTrack({ lsmdc: p.lsmdc, data: p.data, out: p.track, jobs: 2 });
   if (rebuilt.failed.length)
     throw new Error(
@@ -427,12 +428,13 @@ async function placeholderChains(
       removed_anchors: [],
     });
   }
-  await writeJsonl(ds.chains, chainsRows);
+  await writeJsonl(ds.chains, FilmChains, chainsRows);
   await writeJsonl(
     ds.rubrics,
+    FilmRubric,
     clipsRows.map((r) => ({ movie_id: r.movie_id, criteria: [] })),
   );
-  await writeJsonl(ds.imageSha, shaRows);
+  await writeJsonl(ds.imageSha, ImageHash, shaRows);
   await writeFileAtomic(
     ds.corpusStats,
     `${JSON.stringify({ films: clipsRows.length, chains: chainsRows.reduce((a, r) => a + r.chains.length, 0), note: 'mini set' }, null, 1)}\n`,

@@ -10,7 +10,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Case, PROMPT_MODES } from '../compass/cases.js';
+import { Case, PROMPT_MODES } from '../compass/cases.js';
 import { encodeImage, resizeImage } from '../media/image.js';
 import { type OnProgress, phaseReporter } from '../progress.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
@@ -98,7 +98,7 @@ export async function buildPublishedCompass(
     records.push(caseRecord(spec));
   }
   progress.finish();
-  await writeJsonl(p.cases, records);
+  await writeJsonl(p.cases, Case, records);
   await finishBuild(folder, { fraction: opts.fraction, ...p.counts });
   return p;
 }

@@ -15,6 +15,16 @@ import { join } from 'node:path';
 import { datasetPaths, imagePath, trackFramePath } from '../hero/dataset/layout.js';
 import { DEFAULT_SUFFIX_PER_SECOND } from '../hero/dataset/layout-map.js';
 import { sampledImageId } from '../hero/dataset/release.js';
+import {
+  FilmChains,
+  FilmClips,
+  FilmRubric,
+  ImageHash,
+  Movie,
+  Selection,
+  TrackRow,
+  VerifyRow,
+} from '../hero/dataset/schemas.js';
 import { VERIFY_PER_FILM, verifyFrames } from '../hero/track/make-index.js';
 import { Timeline } from '../hero/track/timeline.js';
 import { dhashFile } from '../media/hash.js';
@@ -228,6 +238,7 @@ export async function buildPublishedHero(
   counts.verify_rows = verifyRows.length;
   await writeJsonl(
     ds.movies,
+    Movie,
     plans.map((f, i) => ({
       movie_id: f.movie_id,
       title: `Synthetic Film ${i + 1}`,
@@ -237,19 +248,21 @@ export async function buildPublishedHero(
   );
   await writeJsonl(
     ds.clips,
+    FilmClips,
     plans.map((f) => ({ movie_id: f.movie_id, clips: f.clips })),
   );
-  await writeJsonl(ds.chains, chainRows);
-  await writeJsonl(ds.rubrics, rubricRows);
-  await writeJsonl(ds.imageSha, shaRows);
+  await writeJsonl(ds.chains, FilmChains, chainRows);
+  await writeJsonl(ds.rubrics, FilmRubric, rubricRows);
+  await writeJsonl(ds.imageSha, ImageHash, shaRows);
   await writeJsonl(
     ds.trackIndex,
+    TrackRow,
     (function* () {
       for (const f of plans) for (const fr of f.tl.frames()) yield { movie_id: f.movie_id, ...fr };
     })(),
   );
-  await writeJsonl(ds.verifyDhash, verifyRows);
-  await writeJsonl(p.selections, selections);
+  await writeJsonl(ds.verifyDhash, VerifyRow, verifyRows);
+  await writeJsonl(p.selections, Selection, selections);
   await writeFileAtomic(
     ds.query,
     'A single frame from the film that would work as its cover, thumbnail or poster.\n',

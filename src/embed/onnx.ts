@@ -25,7 +25,7 @@ import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type * as Ort from 'onnxruntime-node';
 import { z } from 'zod';
-import { BackendError, BadInputError } from '../errors.js';
+import { BackendError, BadInputError, messageOf } from '../errors.js';
 import { resizeImage } from '../media/image.js';
 import type { RawImage } from '../media/raw.js';
 import { loadNative } from '../native.js';
@@ -90,7 +90,7 @@ async function createSession(
       logSeverityLevel: 4,
     });
   } catch (e) {
-    const why = String((e as Error).message).split('\n')[0] ?? '';
+    const why = messageOf(e).split('\n')[0] ?? '';
     if (/provider|shared library|cuda|cudnn/i.test(why))
       throw new BackendError(
         `--device cuda: ONNX Runtime's CUDA execution provider could not be loaded (${why}); it needs an onnxruntime-node build with libonnxruntime_providers_cuda.so and libonnxruntime_providers_shared.so (Linux x64), the CUDA 12 runtime and cuDNN 9 on the library path, and a visible GPU — or use --device cpu`,
@@ -115,7 +115,7 @@ function readPreprocess(modelPath: string, overrides: OnnxOptions['overrides']):
     try {
       base = JSON.parse(readFileSync(file, 'utf8'));
     } catch (e) {
-      throw new BadInputError(`not valid JSON (${(e as Error).message})`, { file });
+      throw new BadInputError(`not valid JSON (${messageOf(e)})`, { file });
     }
   }
   const merged = {
@@ -142,7 +142,7 @@ export async function loadOnnxEmbedder(modelPath: string, opts: OnnxOptions = {}
     session = await createSession(modelPath, opts.threads ?? availableParallelism(), opts.device ?? 'cpu');
   } catch (e) {
     if (e instanceof BackendError) throw e;
-    throw new BadInputError(`not a loadable ONNX model (${String((e as Error).message).split('\n')[0]})`, {
+    throw new BadInputError(`not a loadable ONNX model (${messageOf(e).split('\n')[0]})`, {
       file: modelPath,
     });
   }

@@ -47,16 +47,18 @@ import { sha256Hex } from '../store/canonical.js';
 import { writeJsonl } from '../store/jsonl.js';
 import { datasetPaths, imagePath } from './dataset/layout.js';
 import { loadCore, loadRubrics } from './dataset/load.js';
-import type {
-  BuildReport,
-  Chain,
-  ChainStability,
-  FilmRubric,
+import {
+  type BuildReport,
+  type Chain,
+  type ChainStability,
+  FilmChainsRecord,
+  type FilmRubric,
+  FilmRubricRecord,
   ImageHash,
   RubricProposal,
 } from './dataset/schemas.js';
 import { heroInstructions } from './prompt.js';
-import { type Criterion, learnRubric, phaseBFinal } from './rubric-learn.js';
+import { learnRubric, phaseBFinal } from './rubric-learn.js';
 import { clipFiles } from './track/clip-files.js';
 import type { Timeline } from './track/timeline.js';
 
@@ -208,7 +210,7 @@ export async function buildChains(o: BuildOptions): Promise<BuildReport> {
             instructionsFor: (criteria) => heroInstructions(movieRow, { criteria }),
             build: (criteria) => buildFilm(o, ds, movie, heroInstructions(movieRow, { criteria })),
           },
-          (rubrics.get(movie)?.criteria ?? []) as Criterion[],
+          rubrics.get(movie)?.criteria ?? [],
         )
       : undefined;
     const fb = await buildFilm(
@@ -248,12 +250,12 @@ export async function buildChains(o: BuildOptions): Promise<BuildReport> {
   const uniqueSha = [...new Map(shaRows.map((r) => [r.path, r])).values()].sort((a, b) =>
     a.path.localeCompare(b.path),
   );
-  await writeJsonl(paths.chains, rows);
+  await writeJsonl(paths.chains, FilmChainsRecord, rows);
   if (o.learnRubric) {
-    await writeJsonl(paths.rubrics, rubricRows);
-    await writeJsonl(paths.rubricProposals, proposalRows);
+    await writeJsonl(paths.rubrics, FilmRubricRecord, rubricRows);
+    await writeJsonl(paths.rubricProposals, RubricProposal, proposalRows);
   }
-  await writeJsonl(paths.imageSha, uniqueSha);
+  await writeJsonl(paths.imageSha, ImageHash, uniqueSha);
   report.confident_share = report.pairs ? confident / report.pairs : 0;
   report.stability = {
     chains: stabAgree.length,

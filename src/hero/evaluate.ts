@@ -17,7 +17,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runPool } from '../concurrency/pool.js';
-import { BadInputError } from '../errors.js';
+import { BadInputError, messageOf } from '../errors.js';
 import type { ImageEncoder } from '../judge/images.js';
 import {
   type ChainOrder,
@@ -307,7 +307,7 @@ async function runInsertions(
           cutShort++;
           return undefined;
         }
-        progress.failed(item, (e as Error).message);
+        progress.failed(item, messageOf(e));
         throw e;
       }
       const stillIdx = t.chain.order.findIndex(

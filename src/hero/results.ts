@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { JudgeStats } from '../judge/types.js';
+import { UnresolvedShare } from '../judge/unresolved.js';
 
 /** A mean, rate or interval end: null when there was nothing to compute it from. */
 export const Measure = z.number().nullable();
@@ -42,7 +43,11 @@ export const InsertionRecord = z.object({
   frame: z.union([z.number().int().nonnegative(), z.string().min(1)]),
   rank: z.number().int().positive(),
   chain_id: z.string().min(1),
-  position: z.number().int().nonnegative(),
+  /**
+   * Chain images placed below the frame: a whole number, except listwise with both orders under
+   * `--disagreement mean`, where a disagreement scores the mean of the two answers (e.g. 2.5).
+   */
+  position: z.number().nonnegative(),
   chain_length: z.number().int().positive(),
   s: z.number().min(0).max(1),
   above_still: z.boolean(),
@@ -122,6 +127,13 @@ export const HeroSummary = z.object({
    * both orders, each insertion's two answers. rate = disagreed / checks, null without checks.
    */
   disagreement: z.object({ checks: Count, disagreed: Count, rate: Measure }),
+  /**
+   * The judge's decisions behind the scored insertions that were unresolved — listwise answers
+   * that could not be read (scored as position 0); pairwise/binary comparisons whose placements
+   * did not give one confident winner (F counts as not above) — out of all of them (listwise
+   * answers, comparisons). Absent in files written before it.
+   */
+  unresolved: UnresolvedShare.optional(),
   methods: z.array(MethodSummary),
   official: z.array(MethodSummary),
   paired: z.array(PairedDifference),

@@ -6,6 +6,7 @@
  * paired differences of S between methods over their common films; the official rows as
  * published; warnings. A mean over nothing is null (never NaN).
  */
+import { unresolvedShare } from '../judge/unresolved.js';
 import { bootstrap, pairedBootstrap } from '../stats/bootstrap.js';
 import { mean, meanOrNull } from '../stats/mean.js';
 import type { BaselineRow } from './dataset/schemas.js';
@@ -43,7 +44,12 @@ export function consistency(
   rule: NonNullable<HeroSummary['disagreement_rule']>,
 ): Pick<
   HeroSummary,
-  'both_orders' | 'disagreement_rule' | 'questions' | 'questions_per_insertion' | 'disagreement'
+  | 'both_orders'
+  | 'disagreement_rule'
+  | 'questions'
+  | 'questions_per_insertion'
+  | 'disagreement'
+  | 'unresolved'
 > {
   const questions = rs.reduce((a, r) => a + r.questions, 0);
   const checks = rs.reduce((a, r) => a + r.checks, 0);
@@ -54,6 +60,11 @@ export function consistency(
     questions,
     questions_per_insertion: rs.length ? questions / rs.length : 0,
     disagreement: { checks, disagreed, rate: checks ? disagreed / checks : null },
+    // unresolved decisions: listwise answers; pairwise/binary comparisons (two questions each)
+    unresolved: unresolvedShare(
+      rs.reduce((a, r) => a + r.unresolved, 0),
+      rs.reduce((a, r) => a + (r.answers !== undefined ? r.answers.length : r.questions / 2), 0),
+    ),
   };
 }
 

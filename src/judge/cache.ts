@@ -13,6 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { z } from 'zod';
 import { abortReason } from '../concurrency/abort.js';
 import { BadInputError } from '../errors.js';
 import { cacheKey } from '../store/canonical.js';
@@ -280,11 +281,15 @@ export class JudgeCache {
   }
 }
 
+/** The raw replies column: the reply texts as JSON. */
+const RawReplies = z.array(z.string());
+
 function toAnswer(r: Record<string, unknown>): CachedAnswer {
   return {
     answer: r.answer === null ? null : JSON.parse(String(r.answer)),
     unresolved: r.unresolved === null ? null : String(r.unresolved),
-    raw: JSON.parse(String(r.raw)) as string[],
+    // kept for reading only (never scored): a raw column that is not a list of texts reads as none
+    raw: RawReplies.safeParse(JSON.parse(String(r.raw))).data ?? [],
     usage: { prompt_tokens: Number(r.prompt_tokens), completion_tokens: Number(r.completion_tokens) },
     latency_ms: Number(r.latency_ms),
   };

@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import type { Embedder } from '../embed/embedder.js';
 import { createEmbedder } from '../embed/registry.js';
-import { BadInputError, UsageError } from '../errors.js';
+import { BadInputError, messageOf, UsageError } from '../errors.js';
 import { decodeImage } from '../media/image.js';
 import { fitLogistic } from '../stats/logistic.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
@@ -43,7 +43,7 @@ export function readReaderFile(path: string): { reader: ReaderFile; hash: string
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new BadInputError(`not valid JSON (${(e as Error).message})`, { file: path });
+    throw new BadInputError(`not valid JSON (${messageOf(e)})`, { file: path });
   }
   const r = ReaderFile.safeParse(json);
   if (!r.success)

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { RateLimiter } from '../concurrency/rate.js';
-import { BadInputError, UsageError } from '../errors.js';
+import { BadInputError, messageOf, UsageError } from '../errors.js';
 import type { OnProgress } from '../progress.js';
 import { describeZodError } from '../store/jsonl.js';
 import { readTextFile } from '../store/limits.js';
@@ -96,7 +96,7 @@ export function readJudgeConfig(file: string): JudgeConfigFile {
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new BadInputError(`not valid JSON (${(e as Error).message})`, { file });
+    throw new BadInputError(`not valid JSON (${messageOf(e)})`, { file });
   }
   const r = JudgeConfigFile.safeParse(json);
   if (!r.success) {

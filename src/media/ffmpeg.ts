@@ -6,7 +6,8 @@
 import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_process';
 import { basename } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { BackendError, BadInputError } from '../errors.js';
+import type { z } from 'zod';
+import { BackendError, BadInputError, CancelledError } from '../errors.js';
 
 export function ffmpegBinary(): string {
   return process.env.FFMPEG_PATH || 'ffmpeg';
@@ -33,7 +34,7 @@ function track<C extends ChildProcess>(child: C): C {
 
 /** Called before every spawn: once `stopProcesses` ran, starting one fails (as a start error). */
 function mayStart(): void {
-  if (stopped) throw new Error('this thread is stopping, it starts no more processes');
+  if (stopped) throw new CancelledError('this thread is stopping, it starts no more processes');
 }
 
 /**
@@ -138,15 +139,16 @@ async function runCollect(
 }
 
 /**
- * ffprobe's JSON (compact) for one file; a file it cannot read is bad input naming it, and so is
- * one whose listing passes `maxBytes` (256 MB: some 3 million packets at ≈ 80 bytes each, half a
- * day of 24 fps video with one audio track).
+ * ffprobe's JSON (compact) for one file, parsed by `schema` (the fields the caller reads); a file
+ * it cannot read is bad input naming it, and so is one whose listing passes `maxBytes` (256 MB:
+ * some 3 million packets at ≈ 80 bytes each, half a day of 24 fps video with one audio track).
  */
-export async function ffprobeJson(
+export async function ffprobeJson<S extends z.ZodType>(
   file: string,
+  schema: S,
   extraArgs: string[] = [],
   maxBytes = 256 << 20,
-): Promise<unknown> {
+): Promise<z.output<S>> {
   const show = ['-show_format', '-show_streams', ...extraArgs];
   const args = ['-v', 'error', '-print_format', 'json=c=1', ...show, file];
   const { code, stdout, stderr } = await runCollect(ffprobeBinary(), args, file, undefined, maxBytes);
@@ -155,11 +157,18 @@ export async function ffprobeJson(
       file,
     });
   }
+  let json: unknown;
   try {
-    return JSON.parse(stdout);
+    json = JSON.parse(stdout);
   } catch (e) {
     throw new BackendError(`ffprobe printed unreadable JSON for ${file}`, { cause: e });
   }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success)
+    throw new BackendError(`ffprobe printed JSON of an unexpected shape for ${file}`, {
+      cause: parsed.error,
+    });
+  return parsed.data;
 }
 
 const versions = new Map<string, Promise<string>>();

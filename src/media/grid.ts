@@ -3,6 +3,8 @@
  * image fitted inside its cell (aspect kept, letterboxed), optional 1-based index labels.
  * For generators that accept a single conditioning image.
  */
+
+import { BadInputError } from '../errors.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { compose, encodeImage, loadImage, resizeImage } from './image.js';
 import { renderLabel } from './label.js';
@@ -24,7 +26,7 @@ export function gridShape(n: number): { cols: number; rows: number } {
 }
 
 export async function storyboardGrid(images: RawImage[], opts: GridOptions = {}): Promise<RawImage> {
-  if (images.length === 0) throw new Error('a grid needs at least one image');
+  if (images.length === 0) throw new BadInputError('a grid needs at least one image');
   const { cols, rows } = gridShape(images.length);
   const gap = opts.gap ?? 4;
   const first = images[0]!;

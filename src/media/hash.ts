@@ -3,6 +3,8 @@
  * PIL greyscale, PIL Lanczos resize to 9×8, bit r·8+c = px[r][c+1] > px[r][c], first bit most
  * significant, as 16 hex digits.
  */
+
+import { BadInputError } from '../errors.js';
 import { loadImage } from './image.js';
 import { pilLanczosGrey } from './pil-resample.js';
 import { luma601, type RawImage } from './raw.js';
@@ -25,11 +27,11 @@ const POPCOUNT4 = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
 
 /** Number of differing bits between two hex hashes of equal length. */
 export function hamming(a: string, b: string): number {
-  if (a.length !== b.length) throw new Error(`hashes differ in length: ${a.length} vs ${b.length}`);
+  if (a.length !== b.length) throw new BadInputError(`hashes differ in length: ${a.length} vs ${b.length}`);
   let d = 0;
   for (let i = 0; i < a.length; i++) {
     const x = Number.parseInt(a[i]!, 16) ^ Number.parseInt(b[i]!, 16);
-    if (Number.isNaN(x)) throw new Error(`not a hex hash: ${a} / ${b}`);
+    if (Number.isNaN(x)) throw new BadInputError(`not a hex hash: ${a} / ${b}`);
     d += POPCOUNT4[x]!;
   }
   return d;

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type Sharp from 'sharp';
-import { BadInputError } from '../errors.js';
+import { BackendError, BadInputError, errnoCode } from '../errors.js';
 import { loadNative } from '../native.js';
 import type { RawImage } from './raw.js';
 
@@ -38,7 +38,7 @@ export async function loadImage(file: string): Promise<RawImage> {
   try {
     bytes = await readFile(file);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     throw new BadInputError(code === 'ENOENT' ? 'no such file' : `cannot read (${code ?? describe(e)})`, {
       file,
     });
@@ -55,7 +55,8 @@ export async function decodeImage(bytes: Uint8Array, name: string): Promise<RawI
       .toColourspace('srgb')
       .raw()
       .toBuffer({ resolveWithObject: true });
-    if (info.channels !== 3) throw new Error(`unexpected ${info.channels} channels`);
+    if (info.channels !== 3)
+      throw new BackendError(`sharp returned ${info.channels} channels where 3 were asked for`);
     return { width: info.width, height: info.height, channels: 3, data: new Uint8Array(data) };
   } catch (e) {
     throw new BadInputError(`not a readable image (${describe(e)})`, { file: name, cause: e });

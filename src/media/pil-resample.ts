@@ -9,6 +9,8 @@
  * to fixed point with 22 fractional bits (rounded half away from zero); a pixel is
  * (2^21 + Σ w·p) >> 22 clamped to 0–255.
  */
+
+import { UsageError } from '../errors.js';
 import type { RawImage } from './raw.js';
 
 const PRECISION_BITS = 22;
@@ -72,7 +74,7 @@ function clip8(acc: number): number {
 
 /** Resize a grey image to `outW`×`outH` exactly as PIL's `Image.resize(…, LANCZOS)` does for mode L. */
 export function pilLanczosGrey(img: RawImage, outW: number, outH: number): RawImage {
-  if (img.channels !== 1) throw new Error('pilLanczosGrey needs a grey image');
+  if (img.channels !== 1) throw new UsageError('pilLanczosGrey needs a grey image');
   const { width: inW, height: inH } = img;
   let cur = img.data;
   let curW = inW;

@@ -27,7 +27,7 @@ export interface Playability {
 }
 
 export async function playability(file: string): Promise<Playability> {
-  const p = Probe.parse(await ffprobeJson(file));
+  const p = await ffprobeJson(file, Probe);
   const v = p.streams.find((s) => s.codec_type === 'video');
   const codec = v?.codec_name ?? 'none';
   const pixFmt = v?.pix_fmt ?? 'none';

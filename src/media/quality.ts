@@ -57,7 +57,7 @@ export function ssim(a: RawImage, b: RawImage, sigma = 1.5): number {
   assertSameSize(a, b);
   const { width: w, height: h } = a;
   if (w < 2 * RADIUS + 1 || h < 2 * RADIUS + 1)
-    throw new Error(`SSIM needs images of at least 11×11, got ${w}×${h}`);
+    throw new BadInputError(`SSIM needs images of at least 11×11, got ${w}×${h}`);
   // 8-bit luma read as is: every value converts to double exactly, so no float copy is needed
   const x = luma601(a).data;
   const y = luma601(b).data;
@@ -128,7 +128,7 @@ export function ssim(a: RawImage, b: RawImage, sigma = 1.5): number {
 
 function assertSameSize(a: RawImage, b: RawImage): void {
   if (a.width !== b.width || a.height !== b.height) {
-    throw new Error(`images differ in size: ${a.width}×${a.height} vs ${b.width}×${b.height}`);
+    throw new BadInputError(`images differ in size: ${a.width}×${a.height} vs ${b.width}×${b.height}`);
   }
 }
 

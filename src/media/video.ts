@@ -16,6 +16,7 @@
  *    (~90 ms) is paid once per batch rather than once per clip.
  * No seeking is used: a few timestamps far apart in a long file still cost one sequential decode.
  */
+import { z } from 'zod';
 import { BackendError, BadInputError, KfbenchError, UsageError } from '../errors.js';
 import { ffmpegFilterRaw, ffmpegLog, ffmpegRawFrames, ffprobeJson } from './ffmpeg.js';
 import type { RawImage } from './raw.js';
@@ -58,27 +59,55 @@ export interface VideoInfo {
    * frame), in decode order. Absent for constant-rate files, whose frame n starts at n/fps.
    */
   times?: Float64Array | undefined;
+  /**
+   * The file is cut short: its container lists `frames` frames but only `packets` packets of the
+   * video stream could be read (the last may be partial). `frames` stays the container's count;
+   * decoding the file fails past the cut (`countDecodableFrames` says how far it gets).
+   */
+  truncated?: { packets: number } | undefined;
 }
 
-interface ProbeStream {
-  codec_type?: string;
-  codec_name?: string;
-  width?: number;
-  height?: number;
-  r_frame_rate?: string;
-  avg_frame_rate?: string;
-  nb_frames?: string;
-  nb_read_packets?: string;
-  duration?: string;
-  time_base?: string;
-  has_b_frames?: number;
-  color_space?: string;
-  pix_fmt?: string;
-  index?: number;
-  disposition?: { attached_pic?: number; still_image?: number };
-  side_data_list?: { side_data_type?: string; rotation?: number }[];
-  tags?: { rotate?: string };
-}
+/** The fields of ffprobe's stream listing that `probe` reads (the rest are kept, unread). */
+const ProbeStream = z.looseObject({
+  codec_type: z.string().optional(),
+  codec_name: z.string().optional(),
+  width: z.number().optional(),
+  height: z.number().optional(),
+  r_frame_rate: z.string().optional(),
+  avg_frame_rate: z.string().optional(),
+  nb_frames: z.string().optional(),
+  nb_read_packets: z.string().optional(),
+  duration: z.string().optional(),
+  time_base: z.string().optional(),
+  has_b_frames: z.number().optional(),
+  color_space: z.string().optional(),
+  pix_fmt: z.string().optional(),
+  index: z.number().optional(),
+  disposition: z
+    .looseObject({ attached_pic: z.number().optional(), still_image: z.number().optional() })
+    .optional(),
+  side_data_list: z
+    .array(z.looseObject({ side_data_type: z.string().optional(), rotation: z.number().optional() }))
+    .optional(),
+  tags: z.looseObject({ rotate: z.string().optional() }).optional(),
+});
+type ProbeStream = z.output<typeof ProbeStream>;
+
+/** ffprobe's listing of a file: streams, format and (for `probe`) the packets of every stream. */
+const ProbeListing = z.looseObject({
+  streams: z.array(ProbeStream).optional(),
+  format: z.looseObject({ duration: z.string().optional(), format_name: z.string().optional() }).optional(),
+  packets: z
+    .array(
+      z.looseObject({
+        stream_index: z.number().optional(),
+        pts: z.number().optional(),
+        duration: z.number().optional(),
+        flags: z.string().optional(),
+      }),
+    )
+    .optional(),
+});
 
 function gcd(a: number, b: number): number {
   a = Math.abs(a);
@@ -116,11 +145,10 @@ export function rateToRational(rate: number): Rational {
  */
 export async function probe(file: string): Promise<VideoInfo> {
   // the packets of every stream (a stream selection would hide the audio streams too)
-  const json = (await ffprobeJson(file, ['-show_entries', 'packet=stream_index,pts,duration,flags'])) as {
-    streams?: ProbeStream[];
-    format?: { duration?: string; format_name?: string };
-    packets?: (ProbePacket & { stream_index?: number })[];
-  };
+  const json = await ffprobeJson(file, ProbeListing, [
+    '-show_entries',
+    'packet=stream_index,pts,duration,flags',
+  ]);
   const streams = json.streams ?? [];
   const videos = streams.filter((s) => s.codec_type === 'video');
   // the first stream that is moving pictures: not an attached picture (cover art), not a still
@@ -145,6 +173,9 @@ export async function probe(file: string): Promise<VideoInfo> {
   const tb = parseRational(video.time_base);
   const timeline = tb ? buildTimeline(packets, tb.num / tb.den, (video.has_b_frames ?? 0) > 0, file) : null;
   let frames = Number(video.nb_frames ?? Number.NaN);
+  // a container that lists more frames than the file holds packets for: the file was cut
+  const truncated =
+    Number.isFinite(frames) && frames > packets.length ? { packets: packets.length } : undefined;
   if (!Number.isFinite(frames) || frames <= 0)
     frames = timeline?.frames ?? packets.filter((p) => !p.flags?.includes('D')).length;
   const duration = Number(video.duration ?? json.format?.duration ?? Number.NaN);
@@ -178,8 +209,36 @@ export async function probe(file: string): Promise<VideoInfo> {
     ...(video.color_space && video.color_space !== 'unknown' ? { color_space: video.color_space } : {}),
     ...(video.pix_fmt ? { pix_fmt: video.pix_fmt } : {}),
     ...(video !== videos[0] && video.index !== undefined ? { stream: video.index } : {}),
+    ...(truncated ? { truncated } : {}),
     times,
   };
+}
+
+/** ffprobe's count of the frames of one stream it decoded (`-count_frames`). */
+const FrameCount = z.looseObject({
+  streams: z.array(z.looseObject({ nb_read_frames: z.string().optional() })),
+});
+
+/**
+ * How many frames of the video `probe` described actually decode (ffprobe decodes the whole
+ * stream: a full decode, for a truncated file, where the container's count is wrong).
+ */
+export async function countDecodableFrames(info: Pick<VideoInfo, 'file' | 'stream'>): Promise<number> {
+  const spec = info.stream === undefined ? 'v:0' : String(info.stream);
+  const r = await ffprobeJson(info.file, FrameCount, ['-count_frames', '-select_streams', spec]);
+  const n = Number(r.streams[0]?.nb_read_frames ?? Number.NaN);
+  if (!Number.isInteger(n) || n < 0)
+    throw new BackendError(`ffprobe did not count the decoded frames of ${info.file}`);
+  return n;
+}
+
+/**
+ * A video as `media probe` reports it: `probe`, and for a truncated file the frames that actually
+ * decode (`decodable_frames`, counted by a full decode, only then).
+ */
+export async function probeReport(file: string): Promise<VideoInfo & { decodable_frames?: number }> {
+  const info = await probe(file);
+  return info.truncated ? { ...info, decodable_frames: await countDecodableFrames(info) } : info;
 }
 
 /** Codecs of still pictures: a stream of one of them is not a video (however ffprobe types it). */
@@ -646,7 +705,6 @@ export async function* streamClipFiles(
  */
 export function pairPixelFormat(
   info: Pick<VideoInfo, 'pix_fmt'>,
-  _full: { width: number; height: number },
   small: { width: number; height: number },
 ): 'yuv420p' | 'yuv444p' {
   return /^yuvj?420p$/.test(info.pix_fmt ?? '') && small.height % 2 === 0 ? 'yuv420p' : 'yuv444p';
@@ -831,7 +889,7 @@ export async function* streamFramePairs(
   const plan = planFrames(info, req);
   if (plan.indices && plan.indices.length === 0) return;
   const full = pixelFrameSize(info.width, info.height, fmt.pixelSize ?? 0);
-  const pixFmt = pairPixelFormat(info, full, small);
+  const pixFmt = pairPixelFormat(info, small);
   const sub: 1 | 2 = pixFmt === 'yuv420p' ? 2 : 1;
   const work =
     fmt.workSize === undefined || fmt.workSize === 'full'
@@ -942,7 +1000,7 @@ export function startFramePairs(
         !plan.indices &&
         s.width === small.width &&
         s.height === small.height &&
-        pairPixelFormat(info, full, small) === 'yuv420p';
+        pairPixelFormat(info, small) === 'yuv420p';
       if (!fits) {
         cancel();
         return undefined;

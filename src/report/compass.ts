@@ -125,6 +125,15 @@ export function checklistSizeLines(lb: Leaderboard): string[] {
   ];
 }
 
+/** The quality metrics the judge left unresolved (none for a file written before they were counted). */
+export function unresolvedLines(lb: Leaderboard): string[] {
+  const u = lb.unresolved;
+  if (!u) return [];
+  return [
+    `unresolved: ${u.unresolved} of ${u.answers} quality metrics judged${u.share === null ? '' : ` (${(100 * u.share).toFixed(1)} %)`}, left out of their group's mean`,
+  ];
+}
+
 /** The Compass leaderboard (both axes) on the terminal: overall, then by each factor. */
 export function leaderboardText(lb: Leaderboard): string {
   const out = [
@@ -133,6 +142,7 @@ export function leaderboardText(lb: Leaderboard): string {
     ...textTable(HEAD, rowsOf(lb.models)),
     ...belowRateLines(lb.models),
     ...checklistSizeLines(lb),
+    ...unresolvedLines(lb),
   ];
   for (const [f, levels] of Object.entries(lb.by))
     for (const [level, models] of levelEntries(levels))
@@ -197,7 +207,10 @@ export function leaderboardMarkdown(lb: Leaderboard): string {
     `${mdText(rankedByLine(lb))}.`,
     '',
     ...table(lb.models),
-    ...[...belowRateLines(lb.models), ...checklistSizeLines(lb)].flatMap((l) => ['', mdText(l)]),
+    ...[...belowRateLines(lb.models), ...checklistSizeLines(lb), ...unresolvedLines(lb)].flatMap((l) => [
+      '',
+      mdText(l),
+    ]),
   ];
   for (const [f, levels] of Object.entries(lb.by))
     for (const [level, models] of levelEntries(levels))

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { trackFramePath } from '../hero/dataset/layout.js';
 import type { EvaluateResult } from '../hero/evaluate.js';
-import type { HeroRun } from '../hero/results.js';
+import { type HeroRun, InsertionRecord } from '../hero/results.js';
 import { encodeImage, loadImage, resizeImage } from '../media/image.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { writeJsonl } from '../store/jsonl.js';
@@ -29,7 +29,7 @@ export async function writeEvaluation(
   await writeFileAtomic(files[0]!, `${JSON.stringify(r.summary, null, 2)}\n`);
   await writeFileAtomic(files[1]!, `${JSON.stringify(run, null, 2)}\n`);
   await writeFileAtomic(files[2]!, perFilmCsv(r.perFilm));
-  await writeJsonl(files[3]!, r.insertions);
+  await writeJsonl(files[3]!, InsertionRecord, r.insertions);
   await writeFileAtomic(files[4]!, heroMarkdown(r.summary));
   const thumbs = [];
   const top = new Map<string, { method: string; movie_id: string; frame: number }>();

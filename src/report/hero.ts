@@ -1,5 +1,6 @@
 /** Pure renderers of a HeroFrame evaluation: terminal table, CSV, Markdown, self-contained HTML. */
 import type { FilmScore, MethodSummary, PairedDifference } from '../hero/results.js';
+import type { UnresolvedShare } from '../judge/unresolved.js';
 import { csvCell, esc, mdText } from './escape.js';
 import { textTable } from './table.js';
 
@@ -10,6 +11,7 @@ export interface HeroReportData {
   disagreement_rule?: string | null;
   questions_per_insertion?: number;
   disagreement?: { checks: number; disagreed: number; rate: number | null };
+  unresolved?: UnresolvedShare | undefined;
   methods: MethodSummary[];
   official: MethodSummary[];
   warnings: string[];
@@ -37,6 +39,14 @@ export function protocolPhrase(d: HeroReportData): string {
       ? ', disagreement not measured (one question per insertion; --both-orders measures it)'
       : `, disagreement ${(100 * dis.rate).toFixed(1)} % (${dis.disagreed} of ${dis.checks} ${d.protocol === 'listwise' ? 'insertions asked in both orders' : 'comparisons asked in both placements'})`;
   return `${name}${q}${rate}`;
+}
+
+/** The judge's unresolved decisions, as one phrase ("" for a file written before they were counted). */
+export function unresolvedPhrase(d: HeroReportData): string {
+  const u = d.unresolved;
+  if (!u) return '';
+  const what = d.protocol === 'listwise' ? 'judge answers' : 'comparisons';
+  return `unresolved: ${u.unresolved} of ${u.answers} ${what}${u.share === null ? '' : ` (${(100 * u.share).toFixed(1)} %)`}, scored as no answer`;
 }
 
 function rows(d: HeroReportData): MethodSummary[] {
@@ -72,6 +82,7 @@ export function heroTable(d: HeroReportData): string {
   ]);
   return [
     `reader ${d.reader}, protocol ${protocolPhrase(d)}`,
+    ...(d.unresolved ? [unresolvedPhrase(d)] : []),
     ...textTable(head, body),
     ...d.warnings.map((w) => `warning: ${w}`),
   ].join('\n');
@@ -107,6 +118,7 @@ export function heroMarkdown(d: HeroReportData): string {
     '',
     `Reader: ${mdText(d.reader)} · protocol: ${mdText(protocolPhrase(d))}`,
     '',
+    ...(d.unresolved ? [`${mdText(unresolvedPhrase(d))}`, ''] : []),
   ];
   out.push(mdRow(SCORE_HEAD), `|${SCORE_HEAD.map(() => '---').join('|')}|`);
   for (const r of scoreCells(d)) out.push(mdRow(r));
@@ -165,7 +177,7 @@ export function heroHtml(
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>HeroFrame evaluation</title>
 <style>body{font:14px system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px}svg text{font:12px sans-serif}.row{display:flex;flex-wrap:wrap;gap:8px}figure{margin:0}img{width:160px;display:block}figcaption{font-size:12px}.warn{color:#a40}</style>
-</head><body><h1>HeroFrame evaluation</h1><p>Reader <code>${esc(d.reader)}</code> · protocol ${esc(protocolPhrase(d))}</p>
+</head><body><h1>HeroFrame evaluation</h1><p>Reader <code>${esc(d.reader)}</code> · protocol ${esc(protocolPhrase(d))}</p>${d.unresolved ? `<p>${esc(unresolvedPhrase(d))}</p>` : ''}
 ${d.warnings.map((w) => `<p class="warn">warning: ${esc(w)}</p>`).join('')}
 <h2>S with 95 % bootstrap intervals</h2><svg width="${W}" height="${40 + ms.length * rowH}" role="img" aria-label="bar chart of S">${axis}${bars}</svg>
 <h2>Scores</h2><table>${table}</table><h2>Each method's top frame per film</h2>${gallery}</body></html>

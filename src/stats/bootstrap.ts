@@ -1,4 +1,6 @@
 /** Seeded bootstrap: percentile intervals, paired differences, and case-clustered resampling. */
+
+import { UsageError } from '../errors.js';
 import { mean } from './mean.js';
 import { createRng, type Rng } from './rng.js';
 
@@ -56,7 +58,7 @@ export function pairedBootstrap(
   b: readonly number[],
   opts: BootstrapOptions = {},
 ): BootstrapResult & { p: number } {
-  if (a.length !== b.length) throw new Error('paired bootstrap needs equal lengths');
+  if (a.length !== b.length) throw new UsageError('paired bootstrap needs equal lengths');
   const d = a.map((v, i) => v - b[i]!);
   const B = opts.B ?? 2000;
   const rng = createRng(opts.seed ?? 0);

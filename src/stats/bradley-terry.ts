@@ -9,6 +9,8 @@
  * Fitted by Newton's method with step halving; items are processed in sorted-id order, so the
  * result does not depend on the order of the comparisons.
  */
+
+import { BadInputError } from '../errors.js';
 import { percentileInterval } from './bootstrap.js';
 import { solveSpd } from './linalg.js';
 import { mean } from './mean.js';
@@ -53,7 +55,7 @@ function aggregate(comparisons: readonly Comparison[]): { items: string[]; pairs
   const index = new Map(items.map((id, k) => [id, k]));
   const map = new Map<string, PairStat>();
   for (const c of comparisons) {
-    if (c.a === c.b) throw new Error(`an item cannot be compared with itself: ${c.a}`);
+    if (c.a === c.b) throw new BadInputError(`an item cannot be compared with itself: ${c.a}`);
     let i = index.get(c.a)!;
     let j = index.get(c.b)!;
     let s = c.score;
@@ -123,17 +125,17 @@ export function fitBradleyTerry(
   comparisons: readonly Comparison[],
   opts: { ridge?: number } = {},
 ): BradleyTerryResult {
-  if (comparisons.length === 0) throw new Error('Bradley–Terry needs at least one comparison');
+  if (comparisons.length === 0) throw new BadInputError('Bradley–Terry needs at least one comparison');
   for (const c of comparisons) {
     if (c.score !== 0 && c.score !== 0.5 && c.score !== 1)
-      throw new Error(`score must be 0, 0.5 or 1, got ${c.score}`);
+      throw new BadInputError(`score must be 0, 0.5 or 1, got ${c.score}`);
   }
   const { items, pairs } = aggregate(comparisons);
   const n = items.length;
   const exists = stronglyConnected(n, pairs);
   const ridge = exists ? 0 : (opts.ridge ?? DEFAULT_RIDGE);
   if (!exists && !(ridge > 0))
-    throw new Error('the MLE does not exist for these comparisons; a ridge > 0 is needed');
+    throw new BadInputError('the MLE does not exist for these comparisons; a ridge > 0 is needed');
   const beta = new Float64Array(n);
   let f = nll(beta, pairs, ridge);
   let it = 0;

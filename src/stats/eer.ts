@@ -5,6 +5,7 @@
  * difference is exactly 0, else the linear interpolation with the previous point (the EER is the
  * interpolated FPR, and the threshold is interpolated likewise).
  */
+import { BadInputError } from '../errors.js';
 export interface Scored {
   score: number;
   label: 0 | 1;
@@ -30,7 +31,7 @@ export function ratesAt(data: readonly Scored[], t: number): Rates {
 function counts(data: readonly Scored[]): { pos: number; neg: number } {
   const pos = data.filter((d) => d.label === 1).length;
   const neg = data.length - pos;
-  if (pos === 0 || neg === 0) throw new Error('the EER needs at least one positive and one negative');
+  if (pos === 0 || neg === 0) throw new BadInputError('the EER needs at least one positive and one negative');
   return { pos, neg };
 }
 

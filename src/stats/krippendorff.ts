@@ -5,7 +5,9 @@
  * with m_u values contributes 1/(m_u − 1) per ordered pair — for every m_u (some implementations
  * divide by 1 for complete data with more than two raters; that is a bug).
  */
-export type AlphaLevel = 'nominal' | 'ordinal' | 'interval';
+import { BadInputError } from '../errors.js';
+export const ALPHA_LEVELS = ['nominal', 'ordinal', 'interval'] as const;
+export type AlphaLevel = (typeof ALPHA_LEVELS)[number];
 
 export interface AlphaResult {
   alpha: number;
@@ -18,10 +20,10 @@ export function krippendorffAlpha(
   matrix: readonly (readonly (number | null)[])[],
   level: AlphaLevel,
 ): AlphaResult {
-  if (matrix.length === 0) throw new Error('α needs at least one rater row');
+  if (matrix.length === 0) throw new BadInputError('α needs at least one rater row');
   const units = matrix[0]!.length;
   for (const row of matrix)
-    if (row.length !== units) throw new Error('every rater row must have the same number of units');
+    if (row.length !== units) throw new BadInputError('every rater row must have the same number of units');
   const values = [...new Set(matrix.flatMap((r) => r.filter((v): v is number => v !== null)))].sort(
     (a, b) => a - b,
   );

@@ -1,4 +1,5 @@
 /** Small dense linear algebra for the Newton fits (Bradley–Terry, logistic regression). */
+import { BadInputError } from '../errors.js';
 
 /** Solve A x = y for symmetric positive definite A by Cholesky. */
 export function solveSpd(A: Float64Array[], y: Float64Array): Float64Array {
@@ -9,7 +10,8 @@ export function solveSpd(A: Float64Array[], y: Float64Array): Float64Array {
       let s = A[i]![j]!;
       for (let k = 0; k < j; k++) s -= L[i]![k]! * L[j]![k]!;
       if (i === j) {
-        if (s <= 0) throw new Error('matrix is not positive definite (is the comparison graph connected?)');
+        if (s <= 0)
+          throw new BadInputError('matrix is not positive definite (is the comparison graph connected?)');
         L[i]![i] = Math.sqrt(s);
       } else L[i]![j] = s / L[j]![j]!;
     }

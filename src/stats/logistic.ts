@@ -3,6 +3,8 @@
  * minimise Σ_i log(1 + e^{−y_i·w·x_i}) + (λ/2)·|w|², with y_i ∈ {−1, +1}. On feature differences
  * of labelled pairs this is a Bradley–Terry model with a linear utility u(x) = w·φ(x).
  */
+
+import { BadInputError, UsageError } from '../errors.js';
 import { solveSpd } from './linalg.js';
 
 export function fitLogistic(
@@ -10,8 +12,8 @@ export function fitLogistic(
   ys: readonly (1 | -1)[],
   lambda: number,
 ): { w: Float64Array; iterations: number } {
-  if (xs.length === 0) throw new Error('logistic regression needs at least one example');
-  if (!(lambda > 0)) throw new Error('λ must be > 0');
+  if (xs.length === 0) throw new BadInputError('logistic regression needs at least one example');
+  if (!(lambda > 0)) throw new UsageError('λ must be > 0');
   const d = xs[0]!.length;
   const w = new Float64Array(d);
   let it = 0;

@@ -3,6 +3,8 @@
  * x, in y and in both), with Spearman's exact permutation p-value for n ≤ 9 and the usual
  * asymptotic one (t = ρ·√((n−2)/(1−ρ²)), Student t with n−2 df, two-sided — as scipy's spearmanr).
  */
+
+import { BadInputError, UsageError } from '../errors.js';
 import { studentTCdf } from './distributions.js';
 import { forEachPermutation } from './permutation.js';
 
@@ -82,7 +84,7 @@ export function kendallTauB(x: readonly number[], y: readonly number[]): number 
 export function spearmanExactP(x: readonly number[], y: readonly number[]): number {
   checkPaired(x, y);
   const n = x.length;
-  if (n > 9) throw new Error(`exact permutation p needs n ≤ 9, got ${n}`);
+  if (n > 9) throw new UsageError(`exact permutation p needs n ≤ 9, got ${n}`);
   const rx = averageRanks(x);
   const ry = averageRanks(y);
   const obs = Math.abs(pearson(rx, ry));
@@ -126,6 +128,6 @@ export function rankCorrelation(x: readonly number[], y: readonly number[]): Ran
 }
 
 function checkPaired(x: readonly number[], y: readonly number[]): void {
-  if (x.length !== y.length) throw new Error(`x and y differ in length (${x.length} vs ${y.length})`);
-  if (x.length < 2) throw new Error('a rank correlation needs at least 2 pairs');
+  if (x.length !== y.length) throw new BadInputError(`x and y differ in length (${x.length} vs ${y.length})`);
+  if (x.length < 2) throw new BadInputError('a rank correlation needs at least 2 pairs');
 }

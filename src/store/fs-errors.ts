@@ -3,7 +3,7 @@
  * is not writable — as one-line errors naming the path (EnvironmentError, exit 4), instead of
  * Node's bare `ENOSPC: no space left on device, write` that names nothing.
  */
-import { EnvironmentError, isKfbenchError } from '../errors.js';
+import { EnvironmentError, errnoCode, isKfbenchError } from '../errors.js';
 
 const REASONS: Record<string, string> = {
   ENOSPC: 'no space left on the device',
@@ -30,7 +30,7 @@ export function isEnvironmentCode(code: string | undefined): boolean {
  */
 export function environmentError(e: unknown, path: string, doing = 'cannot write'): unknown {
   if (isKfbenchError(e)) return e;
-  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  const code = errnoCode(e);
   if (!isEnvironmentCode(code)) return e;
   return new EnvironmentError(`${doing}: ${REASONS[code!]} (${code})`, { path, cause: e });
 }

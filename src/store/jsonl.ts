@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { z } from 'zod';
-import { BadInputError, isKfbenchError, KfbenchError } from '../errors.js';
+import { BadInputError, errnoCode, isKfbenchError, KfbenchError, messageOf } from '../errors.js';
 import { environmentError } from './fs-errors.js';
 import { MAX_LINE_BYTES, mib, readTextFile } from './limits.js';
 import { openZstd, writeZstd } from './zstd.js';
@@ -77,8 +77,8 @@ export async function* readLines(
     }
   } catch (e) {
     if (isKfbenchError(e)) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new BadInputError(`cannot read (${code ?? (e as Error).message})`, { file, cause: e });
+    const code = errnoCode(e);
+    throw new BadInputError(`cannot read (${code ?? messageOf(e)})`, { file, cause: e });
   } finally {
     input.destroy();
   }
@@ -113,7 +113,7 @@ export async function* readJsonlLenient<S extends z.ZodType>(
     try {
       json = JSON.parse(text);
     } catch (e) {
-      yield { line: n, ok: false, error: `not valid JSON (${(e as Error).message})` };
+      yield { line: n, ok: false, error: `not valid JSON (${messageOf(e)})` };
       continue;
     }
     const parsed = schema.safeParse(json);
@@ -124,11 +124,16 @@ export async function* readJsonlLenient<S extends z.ZodType>(
 
 /**
  * Write JSON Lines atomically (a temp file renamed on success, removed on failure); a `.zst` path
- * is compressed as it streams (memory does not grow with the number of lines).
+ * is compressed as it streams (memory does not grow with the number of lines). Every row is parsed
+ * by `schema`, the schema its readers parse with (one per file format), before it is written: a
+ * row its readers would refuse is never written, and the file is not written at all (an internal
+ * error naming the file and the row: the writer's fault, not the user's). The row is written as
+ * given, not as the schema's output.
  */
-export async function writeJsonl(
+export async function writeJsonl<S extends z.ZodType>(
   file: string,
-  rows: Iterable<unknown> | AsyncIterable<unknown>,
+  schema: S,
+  rows: Iterable<z.input<S>> | AsyncIterable<z.input<S>>,
 ): Promise<void> {
   try {
     await mkdir(dirname(file), { recursive: true });
@@ -139,7 +144,15 @@ export async function writeJsonl(
   try {
     const lines = Readable.from(
       (async function* () {
-        for await (const r of rows as AsyncIterable<unknown>) {
+        let n = 0;
+        for await (const r of rows) {
+          n++;
+          const checked = schema.safeParse(r);
+          if (!checked.success)
+            throw new KfbenchError(
+              'INTERNAL',
+              `${file}: row ${n} does not match the file's schema (${describeZodError(checked.error)}): not written`,
+            );
           const line = JSON.stringify(r);
           // no line its readers refuse (readLines' limit): the file is not written at all
           if (line.length > MAX_LINE_BYTES / 4 && Buffer.byteLength(line) > MAX_LINE_BYTES)
@@ -177,7 +190,7 @@ export async function readJsonFile<S extends z.ZodType>(file: string, schema: S)
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new BadInputError(`not valid JSON (${(e as Error).message})`, { file });
+    throw new BadInputError(`not valid JSON (${messageOf(e)})`, { file });
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw new BadInputError(describeZodError(parsed.error), { file });

@@ -4,7 +4,7 @@
  * bounded memory — instead of a crash.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { BadInputError } from '../errors.js';
+import { BadInputError, errnoCode, messageOf } from '../errors.js';
 
 /** Longest line of a JSON Lines file (64 MiB; the longest real line is a few MB). */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -35,9 +35,9 @@ export function readTextFile(file: string, opts: { max?: number; missing?: strin
     return text;
   } catch (e) {
     if (e instanceof BadInputError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     throw new BadInputError(
-      code === 'ENOENT' ? (opts.missing ?? 'no such file') : `cannot read (${code ?? (e as Error).message})`,
+      code === 'ENOENT' ? (opts.missing ?? 'no such file') : `cannot read (${code ?? messageOf(e)})`,
       { file },
     );
   }

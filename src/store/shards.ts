@@ -11,7 +11,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { BadInputError, UsageError } from '../errors.js';
+import { BadInputError, messageOf, UsageError } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { canonicalJson, sha256File } from './canonical.js';
 import { describeZodError, readJsonFile, readLines } from './jsonl.js';
@@ -106,6 +106,9 @@ export const OutputsRecord = z.object({
 });
 export type OutputsRecord = z.infer<typeof OutputsRecord>;
 
+/** Any JSON Lines row: an object whose item field is read when it is a string. */
+const AnyRow = z.record(z.string(), z.unknown());
+
 async function digestFile(file: string, itemField: string): Promise<FileDigest> {
   const h = createHash('sha256');
   let bytes = 0;
@@ -120,7 +123,8 @@ async function digestFile(file: string, itemField: string): Promise<FileDigest> 
     for await (const { text } of readLines(file)) {
       if (!text.trim()) continue;
       rows++;
-      const id = (JSON.parse(text) as Record<string, unknown>)[itemField];
+      const row = AnyRow.safeParse(JSON.parse(text));
+      const id = row.success ? row.data[itemField] : undefined;
       if (typeof id === 'string') by[id] = (by[id] ?? 0) + 1;
     }
     d.rows = rows;
@@ -304,7 +308,7 @@ export async function readShardRows<S extends z.ZodType>(file: string, schema: S
     try {
       json = JSON.parse(text);
     } catch (e) {
-      throw new BadInputError(`not valid JSON (${(e as Error).message})`, { file, line });
+      throw new BadInputError(`not valid JSON (${messageOf(e)})`, { file, line });
     }
     const r = schema.safeParse(json);
     if (!r.success) throw new BadInputError(describeZodError(r.error), { file, line });

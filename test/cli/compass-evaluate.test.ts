@@ -289,14 +289,40 @@ describe('kfbench compass evaluate / report', () => {
     expect((await runCli([...args, '--segmenter', 'mllm'])).code).toBe(2);
   });
 
-  it('a judge that answers prose to everything: no crash, every quality metric unresolved, keyframe groups kept', async () => {
+  it('a judge that answers prose to everything: no crash, every quality metric unresolved, keyframe groups kept; the share is reported and exit 5 above --max-unresolved', async () => {
     const out = join(dir, 'prose');
     const r = await evaluate(prose, out, ['faithful']);
-    expect(r.code, r.stderr).toBe(0);
+    // the outputs are written, and the run says why it is not a result
+    expect(r.code, r.stderr).toBe(5);
     const v = JSON.parse(readFileSync(join(out, 'evaluation.jsonl'), 'utf8').split('\n')[0]!);
     expect(v.quality.metrics.SVQ.status).toBe('unresolved');
     expect(v.overall.missing).toContain('visual_quality');
     expect(v.overall.score).toBeGreaterThan(0.9);
+    const lb = JSON.parse(readFileSync(join(out, 'leaderboard.json'), 'utf8'));
+    expect(lb.unresolved.share).toBe(1);
+    expect(lb.unresolved.unresolved).toBe(lb.unresolved.answers);
+    const n = lb.unresolved.answers;
+    expect(n).toBeGreaterThan(0);
+    expect(r.stdout.trim().split('\n').at(-1)).toBe(
+      `unresolved: ${n} of ${n} quality metrics judged (100.0 %), above the limit of 5.0 % (--max-unresolved)`,
+    );
+    expect(r.stderr).toContain(
+      `100.0 % of the quality metrics judged are unresolved (${n} of ${n}), above --max-unresolved 5.0 %`,
+    );
+    // a limit of 100 % accepts it (from the cache: the same answers)
+    const all = await evaluate(prose, out, ['faithful'], '--max-unresolved', '100');
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stdout).toContain(`within the limit of 100.0 % (--max-unresolved)`);
+    // compass report states it too
+    const rep = await runCli(['compass', 'report', '--eval', out]);
+    expect(rep.stdout).toContain(`unresolved: ${n} of ${n} quality metrics judged (100.0 %)`);
+  });
+
+  it('--max-unresolved out of range is a usage error, before anything is written', async () => {
+    const bad = await evaluate(emu, join(dir, 'bad-limit'), ['faithful'], '--max-unresolved', '101');
+    expect(bad.code, bad.stderr).toBe(2);
+    expect(bad.stderr).toContain('--max-unresolved takes a percentage from 0 to 100');
+    expect(existsSync(join(dir, 'bad-limit'))).toBe(false);
   });
 
   it('a case without prompts is bad input naming the line', async () => {

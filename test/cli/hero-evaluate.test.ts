@@ -3,7 +3,7 @@
  * kept in the output folder by default (a second run asks nothing, a dry run counts what it holds),
  * and `--max-calls N` is a hard ceiling at any concurrency (exactly N calls, exit 5, resumable).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
@@ -89,4 +89,49 @@ describe('kfbench hero evaluate', () => {
       expect(rest.calls).toBe(needed - 10);
     },
   );
+
+  it('a judge that answers prose half the time: the unresolved share is reported, and above --max-unresolved the exit is 5', async () => {
+    const prose = await startEmulator({ faults: { rate: 0.5, kinds: ['prose'] } });
+    try {
+      const out = join(dir, 'prose');
+      const run = (...extra: string[]) =>
+        runCli([
+          ...['hero', 'evaluate', '--selections', join(dir, 'uniform.jsonl'), '--data', mini.data],
+          ...['--track', mini.track, '--judge', `openai:kfbench-emulator@${prose.url}`, '--out', out],
+          ...['--bootstrap', '200', '--concurrency', '2', ...extra],
+        ]);
+      const r = await run();
+      expect(r.code, r.stderr).toBe(5);
+      const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+      const u = summary.unresolved;
+      expect(u.answers).toBe(summary.questions); // listwise: one answer per question
+      expect(u.unresolved).toBeGreaterThan(0.05 * u.answers);
+      expect(u.share).toBeCloseTo(u.unresolved / u.answers, 10);
+      const pct = (100 * u.share).toFixed(1);
+      // one line at the end of the run, and the reason of exit 5 on stderr
+      expect(r.stdout.trim().split('\n').at(-1)).toBe(
+        `unresolved: ${u.unresolved} of ${u.answers} judge answers (${pct} %), above the limit of 5.0 % (--max-unresolved)`,
+      );
+      expect(r.stderr).toContain(
+        `${pct} % of the judge answers are unresolved (${u.unresolved} of ${u.answers}), above --max-unresolved 5.0 %`,
+      );
+      expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain(
+        `unresolved: ${u.unresolved} of ${u.answers} judge answers (${pct} %)`,
+      );
+      // a looser limit, from the cache: the same share, within it, exit 0 (a percentage, "%" allowed)
+      const loose = await run('--max-unresolved', '90%');
+      expect(loose.code, loose.stderr).toBe(0);
+      expect(loose.stdout).toContain(
+        `unresolved: ${u.unresolved} of ${u.answers} judge answers (${pct} %), within the limit of 90.0 %`,
+      );
+      // out of range: a usage error before anything is asked
+      for (const bad of ['150', '-1', 'half']) {
+        const e = await run('--max-unresolved', bad);
+        expect(e.code, e.stderr).toBe(2);
+        expect(e.stderr).toContain('--max-unresolved takes a percentage from 0 to 100');
+      }
+    } finally {
+      await prose.close();
+    }
+  });
 });

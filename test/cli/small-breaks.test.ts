@@ -4,10 +4,11 @@
  * stack trace). Real files, a real pipe.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JudgeCache } from '../../src/judge/cache.js';
+import { ffmpegRun } from '../../src/media/ffmpeg.js';
 import { runCli } from '../support/cli.js';
 import { ROOT, tempDir } from '../support/paths.js';
 
@@ -53,5 +54,38 @@ describe('small breaks', () => {
     expect(r.stderr).not.toMatch(/EPIPE|Error/);
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
     expect(r.status, r.stderr).toBe(0);
+  });
+
+  it('media probe on a truncated file: the frames that decode, and that the file is truncated', async () => {
+    const dir = tempDir('kfbench-probe-cut-');
+    const whole = join(dir, 'whole.mp4');
+    await ffmpegRun(
+      [
+        ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=24', '-t', '4.375'],
+        ...['-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-movflags', '+faststart', '-y', whole],
+      ],
+      whole,
+    );
+    const cut = join(dir, 'cut.mp4');
+    const bytes = readFileSync(whole);
+    writeFileSync(cut, bytes.subarray(0, bytes.length >> 1)); // head -c of half the file
+    // what ffmpeg itself decodes of it (frames written to a null output)
+    const decoded = spawnSync('ffprobe', [
+      ...['-v', 'error', '-count_frames', '-select_streams', 'v:0'],
+      ...['-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', cut],
+    ]);
+    const n = Number(decoded.stdout.toString().trim());
+    expect(n).toBeGreaterThan(0);
+    expect(n).toBeLessThan(105);
+    const r = await runCli(['media', 'probe', cut, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j).toMatchObject({ frames: n, truncated: true, container_frames: 105 });
+    const text = await runCli(['media', 'probe', cut]);
+    expect(text.stdout).toContain(`${n} frames that decode (the file is truncated: its container lists 105)`);
+    // an intact file says nothing of it
+    const ok = JSON.parse((await runCli(['media', 'probe', whole, '--json'])).stdout);
+    expect(ok.frames).toBe(105);
+    expect(ok).not.toHaveProperty('truncated');
   });
 });

@@ -8,6 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { startEmulator } from '../../src/dev/emulator/server.js';
 import { BadInputError } from '../../src/errors.js';
 import { JudgeCache } from '../../src/judge/cache.js';
@@ -71,9 +72,10 @@ describe('the reply cap', () => {
 describe('no writer writes a line its readers refuse', () => {
   it('a row longer than the line limit: an error naming the file, and no file', async () => {
     const file = join(tempDir('kfbench-long-row-'), 'rows.jsonl');
-    const e = await writeJsonl(file, [{ ok: 1 }, { text: 'x'.repeat(MAX_LINE_BYTES + 1) }]).catch(
-      (x: unknown) => x,
-    );
+    const e = await writeJsonl(file, z.looseObject({}), [
+      { ok: 1 },
+      { text: 'x'.repeat(MAX_LINE_BYTES + 1) },
+    ]).catch((x: unknown) => x);
     expect((e as Error).message).toMatch(
       new RegExp(`^${file}: a row of \\d+ MiB is longer than the 64 MiB line limit`),
     );

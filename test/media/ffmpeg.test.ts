@@ -5,17 +5,18 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { BackendError } from '../../src/errors.js';
 import { ffprobeJson, stopProcesses } from '../../src/media/ffmpeg.js';
 import { media, tempDir } from '../support/paths.js';
 
 describe('stopProcesses', () => {
   it('kills and reaps the running processes, then refuses to start another', async () => {
-    expect(await ffprobeJson(media('shots.mp4'))).toHaveProperty('streams');
+    expect(await ffprobeJson(media('shots.mp4'), z.looseObject({}))).toHaveProperty('streams');
     // ffprobe opening a FIFO nobody writes waits for ever
     const fifo = join(tempDir(), 'never-written.mp4');
     execFileSync('mkfifo', [fifo]);
-    const waiting = ffprobeJson(fifo).catch((e: unknown) => e);
+    const waiting = ffprobeJson(fifo, z.unknown()).catch((e: unknown) => e);
     const children = () => {
       try {
         return execFileSync('ps', ['-o', 'comm=', '--ppid', String(process.pid)], { encoding: 'utf8' });
@@ -26,7 +27,7 @@ describe('stopProcesses', () => {
     while (!children().includes('ffprobe')) await new Promise((r) => setTimeout(r, 20));
     expect(await stopProcesses()).toBe(1);
     expect(await waiting).toBeInstanceOf(Error);
-    const again = await ffprobeJson(media('shots.mp4')).catch((e: unknown) => e);
+    const again = await ffprobeJson(media('shots.mp4'), z.unknown()).catch((e: unknown) => e);
     expect(again).toBeInstanceOf(BackendError);
     expect((again as BackendError).message).toMatch(/could not start: this thread is stopping/);
     expect(await stopProcesses()).toBe(0);

@@ -1,8 +1,12 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { BadInputError } from '../../src/errors.js';
-import { ffprobeJson } from '../../src/media/ffmpeg.js';
+import { ffmpegRun, ffprobeJson } from '../../src/media/ffmpeg.js';
 import {
   balancedSum,
+  countDecodableFrames,
   frameAtTime,
   planFrames,
   probe,
@@ -13,7 +17,7 @@ import {
   streamFrames,
   type VideoInfo,
 } from '../../src/media/video.js';
-import { media } from '../support/paths.js';
+import { media, tempDir } from '../support/paths.js';
 
 /** Mean grey level of every frame of a video, decoded sequentially (the ground truth for selection). */
 async function sequentialMeans(info: VideoInfo): Promise<number[]> {
@@ -216,6 +220,36 @@ describe('damaged video', () => {
   });
 });
 
+describe('a truncated file', () => {
+  it('probe says it is truncated, and countDecodableFrames counts the frames that decode', async () => {
+    const dir = tempDir('kfbench-truncated-');
+    const whole = join(dir, 'whole.mp4');
+    // the index (moov) first, as a streamed file has it: cut, the container still lists every frame
+    await ffmpegRun(
+      [
+        ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=24', '-t', '4.375'],
+        ...['-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-movflags', '+faststart', '-y', whole],
+      ],
+      whole,
+    );
+    const cut = join(dir, 'cut.mp4');
+    const bytes = readFileSync(whole);
+    writeFileSync(cut, bytes.subarray(0, bytes.length >> 1)); // head -c of half the file
+    expect((await probe(whole)).truncated).toBeUndefined();
+    const info = await probe(cut);
+    expect(info.frames).toBe(105); // the container's count
+    expect(info.truncated?.packets).toBeLessThan(105);
+    // the frames that really decode, before the decoder hits the cut
+    let decoded = 0;
+    const err = await (async () => {
+      for await (const _ of streamFrames(info, { kind: 'all' }, { width: 32, height: 24 })) decoded++;
+    })().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BadInputError);
+    expect(decoded).toBeGreaterThan(0);
+    expect(await countDecodableFrames(info)).toBe(decoded);
+  });
+});
+
 describe('probeMany: one ffmpeg process for many files', () => {
   it('agrees with probe on rate (exact), size, audio and frame count (±1)', async () => {
     const names = ['shots.mp4', 'rational.mp4', 'audio.mp4', 'fade.mp4'];
@@ -266,15 +300,17 @@ describe('probe listing', () => {
     // audio.mp4 carries an audio stream: its packets are listed too but are not frames
     const info = await probe(media('audio.mp4'));
     expect(info.has_audio).toBe(true);
-    const json = (await ffprobeJson(media('audio.mp4'), ['-show_entries', 'packet=stream_index'])) as {
-      packets: { stream_index: number }[];
-    };
+    const Listing = z.object({ packets: z.array(z.object({ stream_index: z.number() })) });
+    const json = await ffprobeJson(media('audio.mp4'), Listing, ['-show_entries', 'packet=stream_index']);
     const video = json.packets.filter((p) => p.stream_index === 0).length;
     expect(json.packets.length).toBeGreaterThan(video);
     expect(info.frames).toBe(video);
-    const err = await ffprobeJson(media('audio.mp4'), ['-show_entries', 'packet=stream_index'], 2000).catch(
-      (e: unknown) => e,
-    );
+    const err = await ffprobeJson(
+      media('audio.mp4'),
+      Listing,
+      ['-show_entries', 'packet=stream_index'],
+      2000,
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BadInputError);
     expect((err as Error).message).toMatch(
       /audio\.mp4: is too long to probe \(ffprobe printed more than 2000 bytes\)/,

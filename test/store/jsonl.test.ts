@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
   closeSync,
+  existsSync,
   ftruncateSync,
   openSync,
   readdirSync,
@@ -12,7 +13,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { BackendError, BadInputError } from '../../src/errors.js';
+import { BackendError, BadInputError, KfbenchError } from '../../src/errors.js';
+import { TrackRow } from '../../src/hero/dataset/schemas.js';
 import { readJsonFile, readJsonlAll, writeJsonl } from '../../src/store/jsonl.js';
 import { MAX_LINE_BYTES, MAX_WHOLE_FILE_BYTES } from '../../src/store/limits.js';
 import { writeZstd, zstdImplementation } from '../../src/store/zstd.js';
@@ -48,7 +50,7 @@ describe.each(implementations)('.jsonl.zst through %s zstd', (impl) => {
     use();
     const dir = tempDir();
     const f = join(dir, 'a.jsonl.zst');
-    await writeJsonl(f, rows(3000));
+    await writeJsonl(f, Row, rows(3000));
     expect((await readJsonlAll(f, Row)).map((l) => l.value)).toEqual(rows(3000));
     const two = join(dir, 'two.jsonl.zst');
     const text = (r: ReturnType<typeof rows>) => r.map((x) => `${JSON.stringify(x)}\n`).join('');
@@ -97,7 +99,7 @@ describe.each(implementations)('.jsonl.zst through %s zstd', (impl) => {
     process.env.PATH = `${bin}:${path}`;
     process.env.KFBENCH_ZSTD = 'cli';
     try {
-      const err = await writeJsonl(join(dir, 'out.jsonl.zst'), rows(20000)).then(
+      const err = await writeJsonl(join(dir, 'out.jsonl.zst'), Row, rows(20000)).then(
         () => undefined,
         (e: unknown) => e,
       );
@@ -109,6 +111,33 @@ describe.each(implementations)('.jsonl.zst through %s zstd', (impl) => {
       process.env.PATH = path;
     }
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('writers bound to their schema', () => {
+  it('the writer refuses a row its reader refuses: an internal error naming file and row, and no file', async () => {
+    const dir = tempDir();
+    const good = { movie_id: 'm1', frame_idx: 0, clip_id: 'c1', t_in_clip: 0 };
+    const bad = { movie_id: '../m1', frame_idx: 1, clip_id: 'c1', t_in_clip: 0.04 };
+    // the reader refuses the row (written by hand)
+    const byHand = join(dir, 'by-hand.jsonl');
+    writeFileSync(byHand, `${JSON.stringify(good)}\n${JSON.stringify(bad)}\n`);
+    const read = await readJsonlAll(byHand, TrackRow).catch((e: unknown) => e);
+    expect(read).toBeInstanceOf(BadInputError);
+    expect((read as Error).message).toContain(`${byHand}:2:`);
+    // so does the writer, with the same schema, before the file exists
+    const file = join(dir, 'track_index.jsonl');
+    const e = await writeJsonl(file, TrackRow, [good, bad]).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(KfbenchError);
+    expect((e as KfbenchError).code).toBe('INTERNAL');
+    expect((e as Error).message).toMatch(
+      new RegExp(`^${file}: row 2 does not match the file's schema \\(movie_id: `),
+    );
+    expect(existsSync(file)).toBe(false);
+    expect(readdirSync(dir)).toEqual(['by-hand.jsonl']);
+    // a good row goes through, and reads back
+    await writeJsonl(file, TrackRow, [good]);
+    expect((await readJsonlAll(file, TrackRow)).map((l) => l.value)).toEqual([good]);
   });
 });
 

@@ -23,7 +23,7 @@ import { caseOverall, type OverallResult, overallOf, qualityGroups } from './agg
 import { type Checklist, generateChecklist } from './checklist.js';
 import type { EvaluationCache } from './eval-cache.js';
 import { FileHashes } from './eval-cache.js';
-import { applicability, QUALITY_GROUPS, QUALITY_METRICS, type QualityMetric } from './metrics.js';
+import { applicability, QUALITY_METRICS, type QualityMetric } from './metrics.js';
 import {
   DEFAULT_QUALITY_OPTIONS,
   judgeVideoQualityCached,
@@ -58,6 +58,8 @@ export interface EvaluateInput {
    * aside); what the budget did not reach is listed in `skipped` (exit 5; run again to resume).
    */
   maxCalls?: number | undefined;
+  /** A longer video is a failed video, decided before it is decoded (see scoreModels). */
+  maxDuration?: number | undefined;
   /** Judge calls in flight at once (the backend's own limit still applies); 16 by default. */
   concurrency?: number;
   /** Videos scanned at once in the response phase (`--jobs`, see scoreModels); 1 by default. */
@@ -90,12 +92,6 @@ export function checklistMetrics(
   );
 }
 
-/** How many grouped-judge calls a video of this case and mode needs (groups with a metric to ask). */
-export function groupsToAsk(c: LoadedCase, mode: PromptMode, q: Pick<QualityOptions, 'audio'>): number {
-  const ask = new Set(checklistMetrics(c, mode, q));
-  return Object.values(QUALITY_GROUPS).filter((g) => g.some((m) => ask.has(m))).length;
-}
-
 export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult> {
   const q = { ...DEFAULT_QUALITY_OPTIONS, ...o.quality };
   // one read of each file for the scan cache's key, the segmentation's and the questions'
@@ -112,6 +108,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
     hashes,
     segment: o.segment,
     maxCalls: o.maxCalls,
+    maxDuration: o.maxDuration,
     jobs: o.jobs,
     signal: o.signal,
     onProgress: o.onProgress,

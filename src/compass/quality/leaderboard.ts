@@ -5,6 +5,7 @@
  * restricted to the videos all of them have (`skip`); each row carries its coverage.
  */
 
+import { unresolvedShare } from '../../judge/unresolved.js';
 import type { Checklist, Factor, Leaderboard } from '../results.js';
 import { commonRows, type MissingPolicy } from '../score.js';
 import { type ModelOverall, modelOverall, type VideoEvaluation } from './evaluate.js';
@@ -63,11 +64,22 @@ export function leaderboard(
       }),
     );
   }
+  // the quality metrics asked of the judge for the judged videos: how many came back unresolved
+  let asked = 0;
+  let unresolved = 0;
+  for (const v of all)
+    if ((v.status ?? 'scored') === 'scored')
+      for (const m of Object.values(v.quality.metrics))
+        if (m.status === 'scored' || m.status === 'unresolved') {
+          asked++;
+          if (m.status === 'unresolved') unresolved++;
+        }
   return {
     ...meta,
     missing: policy,
     ranked_by: rankBy,
     ...(Object.keys(outside).length ? { checklists_outside_preferred_size: outside } : {}),
+    unresolved: unresolvedShare(unresolved, asked),
     models: order(present.map((m) => withCoverage(all)(modelOverall(videos, m)))),
     by,
   };

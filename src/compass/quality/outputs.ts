@@ -10,7 +10,7 @@ import type { JudgeStats } from '../../judge/types.js';
 import { writeFileAtomic } from '../../store/atomic-write.js';
 import { writeJsonl } from '../../store/jsonl.js';
 import { writeResponseRun } from '../outputs.js';
-import type { EvaluationRunFile } from '../results.js';
+import { Checklist, type EvaluationRunFile, VideoEvaluation } from '../results.js';
 import type { EvaluateResult } from './evaluate.js';
 import type { Leaderboard } from './leaderboard.js';
 
@@ -26,8 +26,8 @@ export async function writeEvaluationRun(
     wall_s: meta.wall_s,
     missing: lb.missing,
   });
-  await writeJsonl(join(out, 'checklists.jsonl'), r.checklists);
-  await writeJsonl(join(out, 'evaluation.jsonl'), r.videos);
+  await writeJsonl(join(out, 'checklists.jsonl'), Checklist, r.checklists);
+  await writeJsonl(join(out, 'evaluation.jsonl'), VideoEvaluation, r.videos);
   await writeFileAtomic(join(out, 'leaderboard.json'), `${JSON.stringify(lb, null, 2)}\n`);
   const { scanned, cached, missing, failed } = r.response;
   const runFile: EvaluationRunFile = {

@@ -116,7 +116,7 @@ export async function scanVideo(
         : imagesAsLuma(own, info, work);
     luma.catch(() => {});
     // the frames' own planar format, so that a keyframe and a frame showing it are resampled alike
-    const fmt = pairPixelFormat(info, fullSize, small);
+    const fmt = pairPixelFormat(info, small);
     const kvecs = await embedder.embed(
       await imagesAsFramePairs(
         made.map((m) => m.rgb),

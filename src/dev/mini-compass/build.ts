@@ -7,7 +7,7 @@
  */
 import { copyFile, mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Case, PROMPT_MODES, type Structure } from '../../compass/cases.js';
+import { Case, PROMPT_MODES, type Structure } from '../../compass/cases.js';
 import { encodeImage } from '../../media/image.js';
 import { type OnProgress, phaseReporter } from '../../progress.js';
 import { writeFileAtomic } from '../../store/atomic-write.js';
@@ -226,7 +226,7 @@ export async function buildMiniCompass(
     records.push(caseRecord(spec));
   }
   progress.finish();
-  await writeJsonl(p.cases, records);
+  await writeJsonl(p.cases, Case, records);
   await finishBuild(folder, { cases: specs.length, models: MODELS, quality_models: QUALITY_MODELS });
   return p;
 }

@@ -7,7 +7,7 @@
  * (`--layout FILE` or `KFBENCH_HERO_LAYOUT`) replaces the alias list of the keys it names.
  * A path is a field name, or dotted names for a nested field (`"bt.gamma"`).
  */
-import { BadInputError } from '../../errors.js';
+import { BadInputError, messageOf } from '../../errors.js';
 import { readTextFile } from '../../store/limits.js';
 
 /** Every key kfbench reads, with its default alias list. One entry, one comment. */
@@ -119,7 +119,7 @@ export function parseLayout(text: string, file: string): Layout {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new BadInputError(`not valid JSON (${(e as Error).message})`, { file });
+    throw new BadInputError(`not valid JSON (${messageOf(e)})`, { file });
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))
     throw new BadInputError('a layout map is a JSON object {"<kfbench field>": "<path>" | ["<path>", …]}', {

@@ -1,7 +1,7 @@
 /** Loaders for the per-film files (strict: the first bad line is an error naming file and line). */
 import { existsSync } from 'node:fs';
 import type { z } from 'zod';
-import { BadInputError } from '../../errors.js';
+import { BadInputError, messageOf } from '../../errors.js';
 import { readJsonl, readJsonlAll } from '../../store/jsonl.js';
 import { readTextFile } from '../../store/limits.js';
 import { Timeline } from '../track/timeline.js';
@@ -105,7 +105,7 @@ async function readCore(paths: DatasetPaths): Promise<HeroDataset> {
     try {
       timelines.set(id, new Timeline(id, f.clips));
     } catch (e) {
-      throw new BadInputError((e as Error).message, { file: paths.clips, line: f.line });
+      throw new BadInputError(messageOf(e), { file: paths.clips, line: f.line });
     }
   }
   return { paths, movies, clips, timelines };

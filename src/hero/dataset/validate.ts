@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { z } from 'zod';
-import { BadInputError } from '../../errors.js';
+import { BadInputError, messageOf } from '../../errors.js';
 import { sha256File } from '../../store/canonical.js';
 import { readJsonlLenient } from '../../store/jsonl.js';
 import { readTextFile } from '../../store/limits.js';
@@ -122,7 +122,7 @@ export async function validateDataset(root: string, layout?: Layout | string): P
       try {
         timelines.set(f.movie_id, new Timeline(f.movie_id, f.clips));
       } catch (e) {
-        problems.add(p.clips, line, (e as Error).message);
+        problems.add(p.clips, line, messageOf(e));
       }
     });
 
@@ -289,7 +289,7 @@ export async function validateDataset(root: string, layout?: Layout | string): P
     } catch (e) {
       if (e instanceof BadInputError)
         problems.add(p.corpusStats, undefined, e.message.replace(`${p.corpusStats}: `, ''));
-      else problems.add(p.corpusStats, undefined, `not valid JSON (${(e as Error).message})`);
+      else problems.add(p.corpusStats, undefined, `not valid JSON (${messageOf(e)})`);
     }
   } else absent.push('stats/corpus_stats.json');
 

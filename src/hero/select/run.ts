@@ -16,7 +16,7 @@ import { createRng } from '../../stats/rng.js';
 import { writeJsonl } from '../../store/jsonl.js';
 import { trackFramePath } from '../dataset/layout.js';
 import { loadCore, readQuery } from '../dataset/load.js';
-import type { Selection } from '../dataset/schemas.js';
+import { Selection } from '../dataset/schemas.js';
 import { selectFilms } from '../track/shard.js';
 import type { SelectContext, SelectionMethod } from './method.js';
 
@@ -107,6 +107,6 @@ export async function runSelection(o: SelectOptions): Promise<{ films: number; f
     progress.done(m);
   }
   progress.finish();
-  await writeJsonl(o.out, rows);
+  await writeJsonl(o.out, Selection, rows);
   return { films: rows.length, frames };
 }

@@ -9,6 +9,7 @@ import { dhashFile } from '../../media/hash.js';
 import { writeJsonl } from '../../store/jsonl.js';
 import { datasetPaths, trackFramePath } from '../dataset/layout.js';
 import { loadCore } from '../dataset/load.js';
+import { TrackRow, VerifyRow } from '../dataset/schemas.js';
 import { isFilmDone } from './rebuild.js';
 
 export const VERIFY_PER_FILM = 24;
@@ -39,7 +40,8 @@ export async function makeIndex(o: {
   let frames = 0;
   await writeJsonl(
     p.trackIndex,
-    (function* () {
+    TrackRow,
+    (function* (): Generator<TrackRow> {
       for (const m of films)
         for (const f of ds.timelines.get(m)!.frames()) {
           frames++;
@@ -47,10 +49,10 @@ export async function makeIndex(o: {
         }
     })(),
   );
-  const rows: { movie_id: string; frame_idx: number; dhash: string }[] = [];
+  const rows: VerifyRow[] = [];
   for (const m of films)
     for (const k of verifyFrames(ds.timelines.get(m)!.frameCount, o.perFilm))
       rows.push({ movie_id: m, frame_idx: k, dhash: await dhashFile(trackFramePath(o.track, m, k)) });
-  await writeJsonl(p.verifyDhash, rows);
+  await writeJsonl(p.verifyDhash, VerifyRow, rows);
   return { films: films.length, frames, verify: rows.length };
 }

@@ -12,6 +12,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { runPool } from '../../concurrency/pool.js';
 import { BadInputError, isKfbenchError } from '../../errors.js';
 import { encodeImage } from '../../media/image.js';
@@ -25,6 +26,15 @@ import { type Shard, selectFilms } from './shard.js';
 import type { Timeline } from './timeline.js';
 
 export const DONE_FILE = '.done.json';
+
+/** `<track>/<movie_id>/.done.json`: a film's rebuild completed, with what it wrote. */
+export const DoneRecord = z.looseObject({
+  movie_id: z.string(),
+  frames: z.number().int().nonnegative(),
+  clips: z.number().int().nonnegative(),
+  timeline_us: z.number(),
+});
+export type DoneRecord = z.output<typeof DoneRecord>;
 
 export interface RebuildOptions {
   lsmdc: string;
@@ -52,7 +62,9 @@ export async function isFilmDone(out: string, movieId: string, frames: number): 
   const f = join(out, movieId, DONE_FILE);
   if (!existsSync(f)) return false;
   try {
-    return (JSON.parse(await readFile(f, 'utf8')) as { frames?: number }).frames === frames;
+    // a damaged or foreign marker is a film not done (rebuilt again), never an error
+    const done = DoneRecord.safeParse(JSON.parse(await readFile(f, 'utf8')));
+    return done.success && done.data.frames === frames;
   } catch {
     return false;
   }
@@ -116,7 +128,7 @@ async function rebuildFilm(
       });
   await writeFileAtomic(
     join(o.out, movieId, DONE_FILE),
-    `${JSON.stringify({ movie_id: movieId, frames: written, clips: tl.clips.length, timeline_us: tl.length_us })}\n`,
+    `${JSON.stringify({ movie_id: movieId, frames: written, clips: tl.clips.length, timeline_us: tl.length_us } satisfies DoneRecord)}\n`,
   );
   return written;
 }
