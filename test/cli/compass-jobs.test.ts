@@ -75,7 +75,8 @@ describe('compass evaluate --jobs 2, Ctrl-C while scanning', () => {
       [
         ...['compass', 'evaluate', '--cases', cases, '--videos', join(dir, 'videos'), '--model', 'faithful'],
         ...['--judge', `openai:kfbench-emulator@${emu.url}`, '--segmenter', 'pixel'],
-        ...['--out', join(dir, 'out'), '--jobs', '2'],
+        // the videos last 180 s so that the scan is still running when Ctrl-C comes
+        ...['--out', join(dir, 'out'), '--jobs', '2', '--max-duration', '600'],
       ],
       { onSpawn: (child) => void watch(child) },
     );
@@ -101,7 +102,7 @@ describe('compass score --segmenter judge, Ctrl-C while the judge segments', () 
         [
           ...['compass', 'score', '--cases', cases, '--videos', join(dir, 'videos'), '--model', 'faithful'],
           ...['--segmenter', 'judge', '--judge', `openai:kfbench-emulator@${slow.url}`],
-          ...['--out', join(dir, 'score-out')],
+          ...['--out', join(dir, 'score-out'), '--max-duration', '600'],
         ],
         { onSpawn: (child) => void watch(child) },
       );
