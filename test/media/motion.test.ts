@@ -147,7 +147,7 @@ describe('globalMotion equals the full search', () => {
     const w = 96;
     const h = 54;
     let checked = 0;
-    for (let trial = 0; trial < 60; trial++) {
+    for (let trial = 0; trial < 20; trial++) {
       const prev = new Uint8Array(w * h);
       const smooth = trial % 3 === 0;
       for (let i = 0; i < prev.length; i++)
@@ -168,6 +168,6 @@ describe('globalMotion equals the full search', () => {
       expect(globalMotion(prev, cur, w, h), `trial ${trial}`).toEqual(referenceMotion(prev, cur, w, h));
       checked++;
     }
-    expect(checked).toBe(60);
+    expect(checked).toBe(20);
   });
 });
