@@ -127,6 +127,13 @@ function thumbnail(img: RawImage): Uint8Array {
   return out;
 }
 
+/** Mean absolute difference of two equal-length thumbnails. */
+function meanAbsDiff(a: Uint8Array, b: Uint8Array): number {
+  let d = 0;
+  for (let k = 0; k < a.length; k++) d += Math.abs(a[k]! - b[k]!);
+  return d / a.length;
+}
+
 function median(xs: ArrayLike<number>): number {
   const s = Array.from(xs).sort((a, b) => a - b);
   if (s.length === 0) return 0;
@@ -333,26 +340,20 @@ export class ShotDetector {
    * every frame, not a still or a slow pan.
    */
   private busyBeside(s: number, e: number): boolean {
-    const T = this.thumbs;
-    const diff = (a: Uint8Array, b: Uint8Array) => {
-      let d = 0;
-      for (let k = 0; k < a.length; k++) d += Math.abs(a[k]! - b[k]!);
-      return d / a.length;
-    };
-    const step = (k: number) => (k >= 1 && k < T.length ? diff(T[k - 1]!, T[k]!) : 0);
+    const step = (k: number) => this.thumbStep(k);
     const beside = Math.max(step(s), step(s - 1), step(e + 1), step(e + 2));
-    return beside >= BUSY * diff(T[s]!, T[e]!);
+    return beside >= BUSY * meanAbsDiff(this.thumbs[s]!, this.thumbs[e]!);
+  }
+
+  /** The mean absolute difference between thumbnails k − 1 and k (0 outside the video). */
+  private thumbStep(k: number): number {
+    const T = this.thumbs;
+    return k >= 1 && k < T.length ? meanAbsDiff(T[k - 1]!, T[k]!) : 0;
   }
 
   /** The footage at the run's non-flat end changes every frame (texture in motion). */
   private busyFootage(s: number, e: number): boolean {
-    const T = this.thumbs;
-    const diff = (a: Uint8Array, b: Uint8Array) => {
-      let d = 0;
-      for (let k = 0; k < a.length; k++) d += Math.abs(a[k]! - b[k]!);
-      return d / a.length;
-    };
-    const step = (k: number) => (k >= 1 && k < T.length ? diff(T[k - 1]!, T[k]!) : 0);
+    const step = (k: number) => this.thumbStep(k);
     return this.flat[s]
       ? Math.max(step(e + 1), step(e + 2)) >= BUSY_STEP
       : Math.max(step(s), step(s - 1)) >= BUSY_STEP;

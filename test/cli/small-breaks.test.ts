@@ -4,13 +4,13 @@
  * stack trace). Real files, a real pipe.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JudgeCache } from '../../src/judge/cache.js';
-import { ffmpegRun } from '../../src/media/ffmpeg.js';
 import { runCli } from '../support/cli.js';
 import { ROOT, tempDir } from '../support/paths.js';
+import { truncatedMp4 } from '../support/truncated.js';
 
 describe('small breaks', () => {
   it('hero evaluate --shard 3/2: exit 2 and no cache file made', async () => {
@@ -57,18 +57,7 @@ describe('small breaks', () => {
   });
 
   it('media probe on a truncated file: the frames that decode, and that the file is truncated', async () => {
-    const dir = tempDir('kfbench-probe-cut-');
-    const whole = join(dir, 'whole.mp4');
-    await ffmpegRun(
-      [
-        ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=24', '-t', '4.375'],
-        ...['-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-movflags', '+faststart', '-y', whole],
-      ],
-      whole,
-    );
-    const cut = join(dir, 'cut.mp4');
-    const bytes = readFileSync(whole);
-    writeFileSync(cut, bytes.subarray(0, bytes.length >> 1)); // head -c of half the file
+    const { whole, cut } = await truncatedMp4(tempDir('kfbench-probe-cut-'));
     // what ffmpeg itself decodes of it (frames written to a null output)
     const decoded = spawnSync('ffprobe', [
       ...['-v', 'error', '-count_frames', '-select_streams', 'v:0'],

@@ -1,9 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BadInputError } from '../../src/errors.js';
-import { ffmpegRun, ffprobeJson } from '../../src/media/ffmpeg.js';
+import { ffprobeJson } from '../../src/media/ffmpeg.js';
 import {
   balancedSum,
   countDecodableFrames,
@@ -18,6 +16,7 @@ import {
   type VideoInfo,
 } from '../../src/media/video.js';
 import { media, tempDir } from '../support/paths.js';
+import { truncatedMp4 } from '../support/truncated.js';
 
 /** Mean grey level of every frame of a video, decoded sequentially (the ground truth for selection). */
 async function sequentialMeans(info: VideoInfo): Promise<number[]> {
@@ -222,19 +221,7 @@ describe('damaged video', () => {
 
 describe('a truncated file', () => {
   it('probe says it is truncated, and countDecodableFrames counts the frames that decode', async () => {
-    const dir = tempDir('kfbench-truncated-');
-    const whole = join(dir, 'whole.mp4');
-    // the index (moov) first, as a streamed file has it: cut, the container still lists every frame
-    await ffmpegRun(
-      [
-        ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=24', '-t', '4.375'],
-        ...['-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-movflags', '+faststart', '-y', whole],
-      ],
-      whole,
-    );
-    const cut = join(dir, 'cut.mp4');
-    const bytes = readFileSync(whole);
-    writeFileSync(cut, bytes.subarray(0, bytes.length >> 1)); // head -c of half the file
+    const { whole, cut } = await truncatedMp4(tempDir('kfbench-truncated-'));
     expect((await probe(whole)).truncated).toBeUndefined();
     const info = await probe(cut);
     expect(info.frames).toBe(105); // the container's count
