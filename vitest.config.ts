@@ -11,7 +11,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const LONG_FIRST = [
   'test/cli/demo.test.ts',
-  'test/cli/docs.test.ts',
+  'test/cli/examples-compass.test.ts',
+  'test/cli/examples-hero.test.ts',
   'test/web/viewer.test.ts',
   'test/compass/quality/evaluate.test.ts',
   'test/hero/rubric-learn.test.ts',

@@ -1,7 +1,7 @@
 /**
  * One runnable example per leaf command, with what it needs first and the files it writes: shown
  * under each command's `--help`, in docs/cli.md (generated from the program), and run by
- * test/cli/docs.test.ts, which checks each example's output against `prints`.
+ * test/cli/examples-*.test.ts, which check each example's output against `prints`.
  *
  * Every example runs from the repository root after the Quickstart (`npm ci`), reading the
  * fixtures under test/ and writing under `kfbench-examples/`; the ones that use the mini sets or

@@ -1,59 +1,22 @@
 /**
- * Docs that cannot drift: docs/cli.md is what scripts/cli-docs.ts renders from the program, every
- * leaf command has one example (src/cli/help.ts), and every example runs as printed and prints what
- * the table says. Examples write under kfbench-examples/; each test run moves that into its own
- * folder (nothing shared with another run or left from an earlier one) and runs them in table
- * order, which puts every example after the ones it needs.
+ * Docs that cannot drift: docs/cli.md is what scripts/cli-docs.ts renders from the program, and
+ * every leaf command has one example (src/cli/help.ts). The examples run as printed, group by group,
+ * in test/cli/examples-*.test.ts (test/support/examples.ts).
  */
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { EXAMPLES, EXAMPLES_DIR } from '../../src/cli/help.js';
+import { EXAMPLES } from '../../src/cli/help.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { cliReference } from '../../src/cli/reference.js';
 import { runCli } from '../support/cli.js';
-import { ROOT, tempDir } from '../support/paths.js';
+import { groupsOf } from '../support/examples.js';
+import { ROOT } from '../support/paths.js';
 
 function leafPaths(cmd: Command, path: string[] = []): string[] {
   if (!cmd.commands.length) return [path.join(' ')];
   return cmd.commands.flatMap((c) => leafPaths(c, [...path, c.name()]));
-}
-
-/** An example's arguments with kfbench-examples/ moved into this run's folder. */
-function exampleArgs(line: string, root: string): string[] {
-  const words = line.split(/\s+/);
-  expect(words.slice(0, 2)).toEqual(['npx', 'kfbench']);
-  const dir = new RegExp(`(^|[:,=])${EXAMPLES_DIR}/`, 'g');
-  return words.slice(2).map((a) => a.replace(dir, `$1${root}/${EXAMPLES_DIR}/`));
-}
-
-/** Starts a command that runs until stopped, waits until its output matches, stops it (SIGTERM). */
-function runUntil(args: string[], re: RegExp): Promise<{ code: number | null; stdout: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'cli', 'bin.js'), ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (c: Buffer) => {
-    stderr += c.toString();
-  });
-  return new Promise((resolve, reject) => {
-    let stopped = false;
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-      if (!stopped && re.test(stdout)) {
-        stopped = true;
-        child.kill('SIGTERM');
-      }
-    });
-    child.on('error', reject);
-    child.on('close', (code) =>
-      stopped ? resolve({ code, stdout }) : reject(new Error(`exited ${code}: ${stderr}`)),
-    );
-  });
 }
 
 describe('docs/cli.md and the examples', () => {
@@ -101,20 +64,7 @@ describe('docs/cli.md and the examples', () => {
     }
   });
 
-  const root = tempDir('kfbench-examples-run-');
-  it.each(EXAMPLES.map((e) => [e.line, e] as const))('%s', async (_, e) => {
-    for (const b of e.before ?? []) {
-      const r = await runCli(exampleArgs(b, root));
-      expect(r.code, `${b}: ${r.stderr}`).toBe(0);
-    }
-    const args = exampleArgs(e.line, root);
-    if (e.untilStopped) {
-      const r = await runUntil(args, e.prints);
-      expect(r.code).toBe(0);
-      return;
-    }
-    const r = await runCli(args);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(e.prints);
+  it('every example belongs to exactly one group of test/support/examples.ts, which the examples-*.test.ts files run', () => {
+    for (const e of EXAMPLES) expect(groupsOf(e), e.command).toHaveLength(1);
   });
 });
