@@ -55,15 +55,3 @@ export class ImageEncoder {
     return { bytes, sha256: createHash('sha256').update(bytes).digest('hex'), mime: 'image/jpeg' };
   }
 }
-
-const urls = new WeakMap<JudgeImage, string>();
-
-/** The image as a data URL, base64-encoded once per image object. */
-export function dataUrl(img: JudgeImage): string {
-  let u = urls.get(img);
-  if (!u) {
-    u = `data:${img.mime};base64,${img.bytes.toString('base64')}`;
-    urls.set(img, u);
-  }
-  return u;
-}
