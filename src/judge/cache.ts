@@ -6,6 +6,11 @@
  * no secret ever is. Errors are never cached; an unresolved-after-re-ask outcome is (it is the
  * judge's answer). Two processes sharing a file never duplicate a row (INSERT OR IGNORE).
  *
+ * Image hashes (`judge_image_hashes`): the sha256 of the JPEG an image file became, by the
+ * file's own hash and the encoding settings — so a later run rebuilds a question's key without
+ * decoding and re-encoding the image (it encodes only the images of the questions it asks). 64
+ * bytes of hash a row, never the image.
+ *
  * Claims: before asking, a process claims the question (a row in `judge_claims` with its owner
  * and a lease). Another process that finds a live claim waits for the answer instead of asking
  * again; the claimant renews its leases while it works (every third of the lease), so a claim
@@ -90,6 +95,11 @@ export class JudgeCache {
   }>;
   private readonly renewStmt: SqliteStatement;
   private readonly releaseStmt: SqliteStatement;
+  private readonly imageGetStmt: SqliteStatement<{ sha256: string }> | undefined;
+  private readonly imagePutStmt: SqliteStatement | undefined;
+  /** Image hashes learnt and not yet written (written together, in one transaction a tick). */
+  private readonly pendingImages = new Map<string, string>();
+  private closed = false;
   constructor(
     readonly path: string,
     opts: JudgeCacheOptions = {},
@@ -118,6 +128,12 @@ export class JudgeCache {
     );
     this.renewStmt = this.db.prepare('UPDATE judge_claims SET expires = ? WHERE key = ? AND owner = ?');
     this.releaseStmt = this.db.prepare('DELETE FROM judge_claims WHERE key = ? AND owner = ?');
+    if (this.db.hasTable('judge_image_hashes')) {
+      this.imageGetStmt = this.db.prepare('SELECT sha256 FROM judge_image_hashes WHERE source = ?');
+      this.imagePutStmt = opts.readOnly
+        ? undefined
+        : this.db.prepare('INSERT OR IGNORE INTO judge_image_hashes (source, sha256) VALUES (?, ?)');
+    }
   }
 
   private createTables(): void {
@@ -128,6 +144,34 @@ export class JudgeCache {
     this.db.exec(
       'CREATE TABLE IF NOT EXISTS judge_claims (key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires REAL NOT NULL)',
     );
+    this.db.exec(
+      'CREATE TABLE IF NOT EXISTS judge_image_hashes (source TEXT PRIMARY KEY, sha256 TEXT NOT NULL)',
+    );
+  }
+
+  /** The sha256 of the image encoded from `source` (a key of the file and the settings), if known. */
+  imageHash(source: string): string | undefined {
+    return this.pendingImages.get(source) ?? this.imageGetStmt?.get(source)?.sha256;
+  }
+
+  /** Remember what `source` encodes to (written with the others learnt in the same tick). */
+  rememberImageHash(source: string, sha256: string): void {
+    if (!this.imagePutStmt || this.pendingImages.has(source)) return;
+    if (this.pendingImages.size === 0) setImmediate(() => this.flushImageHashes());
+    this.pendingImages.set(source, sha256);
+  }
+
+  private flushImageHashes(): void {
+    const put = this.imagePutStmt;
+    if (!put || this.pendingImages.size === 0 || this.closed) return;
+    try {
+      this.db.transaction(() => {
+        for (const [source, sha] of this.pendingImages) put.run(source, sha);
+      });
+    } catch {
+      // a memo only: a busy or failing file costs the next run an encode, never an answer
+    }
+    this.pendingImages.clear();
   }
 
   /**
@@ -275,8 +319,10 @@ export class JudgeCache {
   }
 
   close(): void {
+    this.flushImageHashes();
     for (const k of [...this.held]) this.release(k);
     this.stopRenewing();
+    this.closed = true;
     this.db.close();
   }
 }
