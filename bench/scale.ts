@@ -15,9 +15,13 @@
  *  - at the largest size: the viewer (`kfbench serve` on the dataset, the track and the hero
  *    evaluate output) opened in Debian Chromium (test/support/browser.ts): home and a film page.
  *
- * Prints per size: wall s, CPU s, peak RSS MB, judge calls; then the growth exponent k between
+ * Prints per size: wall s, CPU s, peak RSS MB, judge calls and the load average; for `hero evaluate`
+ * the client's CPU per call (all of the cold run's, and beyond the warm run's), the emulator's CPU per
+ * request, and the call phase's rate read from the emulator's own request log (first to last
+ * arrival, plus one latency) against the ideal 16 / latency; then the growth exponent k between
  * consecutive sizes (wall and RSS ~ size^k) and the targets.
  *   npm run build && nice -n 10 npx tsx bench/scale.ts [--sizes 1/8,1/4,1/2,published] [--only hero|compass]
+ *     [--latencies 0,100] [--no-viewer]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -35,6 +39,12 @@ const arg = (name: string, d: string) => {
 };
 const SIZES = arg('--sizes', '1/8,1/4,1/2,published').split(',');
 const ONLY = arg('--only', 'all');
+const LATENCIES = arg('--latencies', '0,100').split(',').map(Number);
+const VIEWER = !process.argv.includes('--no-viewer');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
 const fractionOf = (s: string) => {
   const [a, b] = s === 'published' ? [1, 1] : s.split('/').map(Number);
   return a! / (b ?? 1);
@@ -108,7 +118,16 @@ async function emulator(latencyMs: number) {
   ]);
   const url = /at (http\S+)/.exec(line)?.[1];
   if (!url) throw new Error(`no emulator URL in: ${line}`);
-  return { child, judge: `openai:kfbench-emulator@${url}` };
+  return { child, url, judge: `openai:kfbench-emulator@${url}` };
+}
+
+/** The call phase as the emulator saw it: requests, and seconds from the first arrival to the last reply. */
+async function callPhase(url: string, latencyMs: number): Promise<{ requests: number; seconds: number }> {
+  const r = await fetch(url.replace(/\/v1$/, '/__log'));
+  const { log } = (await r.json()) as { log: { t: number }[] };
+  if (log.length === 0) return { requests: 0, seconds: Number.NaN };
+  const ts = log.map((l) => l.t);
+  return { requests: log.length, seconds: (Math.max(...ts) - Math.min(...ts) + latencyMs) / 1000 };
 }
 
 const callsOf = (stdout: string) =>
@@ -122,7 +141,7 @@ const record = (size: string, step: string, m: Measure, extra: { calls?: number;
   const r = { size, step, ...m, ...extra };
   rows.push(r);
   console.log(
-    `${size.padEnd(9)} ${step.padEnd(34)} wall ${m.wall.toFixed(1).padStart(7)} s  CPU ${m.cpu.toFixed(1).padStart(7)} s  RSS ${m.rss_mb.toFixed(0).padStart(5)} MB${extra.calls !== undefined ? `  calls ${extra.calls}` : ''}${extra.note ? `  ${extra.note}` : ''}`,
+    `${size.padEnd(9)} ${step.padEnd(34)} wall ${m.wall.toFixed(1).padStart(7)} s  CPU ${m.cpu.toFixed(1).padStart(7)} s  RSS ${m.rss_mb.toFixed(0).padStart(5)} MB${extra.calls !== undefined ? `  calls ${extra.calls}` : ''}  load ${load()}${extra.note ? `  ${extra.note}` : ''}`,
   );
 };
 
@@ -142,7 +161,7 @@ for (const size of SIZES) {
     record(size, `(hero set: ${counts.films} films)`, built, { note: `${counts.track_frames} track rows` });
     const data = join(hero, 'heroframe');
     record(size, 'hero validate', await run(['hero', 'validate', '--data', data]));
-    for (const latency of [0, 100]) {
+    for (const latency of LATENCIES) {
       const emu = await emulator(latency);
       const cache = join(OUT, `hero-cache-${tag(size)}-${latency}.sqlite`);
       rmSync(cache, { force: true });
@@ -157,12 +176,13 @@ for (const size of SIZES) {
         const cold = await run(args);
         const emuCpu = procCpu(emu.child.pid!) - e0;
         const calls = callsOf(cold.stdout);
+        const phase = await callPhase(emu.url, latency);
         const warm = await run(args);
-        const callPhase = cold.wall - warm.wall;
         const ideal = 16 / (latency / 1000);
+        const rate = phase.requests / phase.seconds;
         record(size, `hero evaluate ${latency} ms cold`, cold, {
           calls,
-          note: `${((1000 * (cold.cpu - warm.cpu)) / calls).toFixed(2)} ms CPU/call beyond the warm run; emulator ${emuCpu.toFixed(1)} CPU-s${latency ? `; ${(calls / callPhase).toFixed(0)} calls/s in the call phase = ${(calls / callPhase / ideal).toFixed(2)} of ideal ${ideal}` : ''}`,
+          note: `client ${((1000 * cold.cpu) / calls).toFixed(2)} ms CPU/call in all, ${((1000 * (cold.cpu - warm.cpu)) / calls).toFixed(2)} beyond the warm run; emulator ${emuCpu.toFixed(1)} CPU-s (${((1000 * emuCpu) / phase.requests).toFixed(2)} ms/request); ${rate.toFixed(0)} calls/s over the call phase (${phase.seconds.toFixed(1)} s)${latency ? ` = ${(rate / ideal).toFixed(2)} of ideal ${ideal}` : ''}`,
         });
         record(size, `hero evaluate ${latency} ms warm`, warm, { calls: callsOf(warm.stdout) });
         if (latency === 0) viewerInputs = { data, track: join(hero, 'track'), results: out };
@@ -199,7 +219,7 @@ for (const size of SIZES) {
 }
 
 // the viewer on the largest hero set: home and a film page in Chromium, first and second visit
-if (viewerInputs && existsSync(viewerInputs.results)) {
+if (VIEWER && viewerInputs && existsSync(viewerInputs.results)) {
   const { child, line } = await startProcess([
     ...['serve', '--data', viewerInputs.data, '--track', viewerInputs.track],
     ...['--results', viewerInputs.results, '--port', '0', '--cache-dir', join(OUT, 'viewer-cache')],
@@ -221,7 +241,7 @@ if (viewerInputs && existsSync(viewerInputs.results)) {
         const ms = performance.now() - t;
         const status = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
         console.log(
-          `viewer ${name} (${visit} visit): HTTP ${r?.status()}, loaded in ${ms.toFixed(0)} ms (${(((await r?.body())?.length ?? 0) / 1024) | 0} KiB); serve's peak RSS ${(Number(status) / 1024).toFixed(0)} MB`,
+          `viewer ${name} (${visit} visit, load ${load()}): HTTP ${r?.status()}, loaded in ${ms.toFixed(0)} ms (${(((await r?.body())?.length ?? 0) / 1024) | 0} KiB); serve's peak RSS ${(Number(status) / 1024).toFixed(0)} MB`,
         );
       }
   } finally {
