@@ -133,8 +133,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     const { text, images: bytes, audio } = chatParts(body);
     if (audio) entry.audio = true;
     if (typeof body.seed === 'number') entry.seed = body.seed;
+    // each image hashed once: its features are remembered by it, the request's key is made of them
+    const digests = bytes.map((b) => createHash('sha256').update(b).digest('hex'));
     const hash = createHash('sha256').update(text);
-    for (const b of bytes) hash.update(b);
+    for (const d of digests) hash.update(d);
     entry.key = hash.digest('hex').slice(0, 16);
     const handler = HANDLERS.find((h) => h.matches(text));
     entry.kind = handler?.kind ?? 'unknown';
@@ -159,8 +161,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     // latency includes its own work); a failure surfaces where they are awaited
     const featuresP = handler
       ? Promise.all(
-          bytes.map((b) => {
-            const k = createHash('sha256').update(b).digest('hex');
+          bytes.map((b, i) => {
+            const k = digests[i]!;
             let f = features.get(k);
             if (!f) {
               f = imageFeatures(b);

@@ -1,4 +1,5 @@
 /** The emulator's side of the OpenAI chat-completions wire format: reading a request, writing a reply. */
+import { isAscii } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface ChatBody {
@@ -14,7 +15,9 @@ export interface ChatBody {
 export async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  const body = Buffer.concat(chunks);
+  // a body of base64 images is ASCII but for a few prompt characters: decoded as latin1 it is one copy
+  return isAscii(body) ? body.toString('latin1') : body.toString('utf8');
 }
 
 export function send(
