@@ -95,8 +95,9 @@ export class JudgeCache {
   }>;
   private readonly renewStmt: SqliteStatement;
   private readonly releaseStmt: SqliteStatement;
-  private readonly imageGetStmt: SqliteStatement<{ sha256: string }> | undefined;
-  private readonly imagePutStmt: SqliteStatement | undefined;
+  private imageGetStmt: SqliteStatement<{ sha256: string }> | undefined;
+  private imagePutStmt: SqliteStatement | undefined;
+  private readonly readOnly: boolean;
   /** Image hashes learnt and not yet written (written together, in one transaction a tick). */
   private readonly pendingImages = new Map<string, string>();
   private closed = false;
@@ -128,12 +129,16 @@ export class JudgeCache {
     );
     this.renewStmt = this.db.prepare('UPDATE judge_claims SET expires = ? WHERE key = ? AND owner = ?');
     this.releaseStmt = this.db.prepare('DELETE FROM judge_claims WHERE key = ? AND owner = ?');
-    if (this.db.hasTable('judge_image_hashes')) {
-      this.imageGetStmt = this.db.prepare('SELECT sha256 FROM judge_image_hashes WHERE source = ?');
-      this.imagePutStmt = opts.readOnly
-        ? undefined
-        : this.db.prepare('INSERT OR IGNORE INTO judge_image_hashes (source, sha256) VALUES (?, ?)');
-    }
+    this.readOnly = !!opts.readOnly;
+    if (this.db.hasTable('judge_image_hashes')) this.prepareImageHashes();
+  }
+
+  private prepareImageHashes(): void {
+    this.imageGetStmt = this.db.prepare('SELECT sha256 FROM judge_image_hashes WHERE source = ?');
+    if (!this.readOnly)
+      this.imagePutStmt = this.db.prepare(
+        'INSERT OR IGNORE INTO judge_image_hashes (source, sha256) VALUES (?, ?)',
+      );
   }
 
   private createTables(): void {
@@ -144,9 +149,6 @@ export class JudgeCache {
     this.db.exec(
       'CREATE TABLE IF NOT EXISTS judge_claims (key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires REAL NOT NULL)',
     );
-    this.db.exec(
-      'CREATE TABLE IF NOT EXISTS judge_image_hashes (source TEXT PRIMARY KEY, sha256 TEXT NOT NULL)',
-    );
   }
 
   /** The sha256 of the image encoded from `source` (a key of the file and the settings), if known. */
@@ -156,17 +158,23 @@ export class JudgeCache {
 
   /** Remember what `source` encodes to (written with the others learnt in the same tick). */
   rememberImageHash(source: string, sha256: string): void {
-    if (!this.imagePutStmt || this.pendingImages.has(source)) return;
+    if (this.readOnly || this.closed || this.pendingImages.has(source)) return;
     if (this.pendingImages.size === 0) setImmediate(() => this.flushImageHashes());
     this.pendingImages.set(source, sha256);
   }
 
   private flushImageHashes(): void {
-    const put = this.imagePutStmt;
-    if (!put || this.pendingImages.size === 0 || this.closed) return;
+    if (this.pendingImages.size === 0 || this.closed) return;
     try {
       this.db.transaction(() => {
-        for (const [source, sha] of this.pendingImages) put.run(source, sha);
+        // the table appears with the first hash (a cache of answers only keeps its layout)
+        if (!this.imagePutStmt) {
+          this.db.exec(
+            'CREATE TABLE IF NOT EXISTS judge_image_hashes (source TEXT PRIMARY KEY, sha256 TEXT NOT NULL)',
+          );
+          this.prepareImageHashes();
+        }
+        for (const [source, sha] of this.pendingImages) this.imagePutStmt!.run(source, sha);
       });
     } catch {
       // a memo only: a busy or failing file costs the next run an encode, never an answer

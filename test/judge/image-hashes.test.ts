@@ -68,7 +68,7 @@ describe('image hashes in the judge cache', () => {
     }
   });
 
-  it('a remembered hash the image no longer encodes to stops the question, naming the image', async () => {
+  it('a remembered hash an image no longer encodes to stops the question, naming the image', async () => {
     const dir = tempDir('image-hashes-');
     copyFileSync(media('coffee.png'), join(dir, 'a.png'));
     copyFileSync(media('base.png'), join(dir, 'b.png'));
@@ -83,7 +83,7 @@ describe('image hashes in the judge cache', () => {
       expect(n.changes).toBe(2);
       c.close();
       await expect(run(file, emu.url, dir, [['b.png', 'a.png']])).rejects.toThrow(
-        /a\.png encodes to .*judge_image_hashes/,
+        /[ab]\.png encodes to .*judge_image_hashes/,
       );
       expect(emu.log).toHaveLength(1);
     } finally {
