@@ -33,15 +33,22 @@ export interface HttpReply {
 /** One base URL's connections: a keep-alive agent and the URL the chat requests go to. */
 export class HttpEndpoint {
   private readonly agent: http.Agent;
-  private readonly target: URL;
+  /** Where the requests go, as request options (made once: a URL is converted again on every request). */
+  private readonly target: http.RequestOptions;
   private readonly send: typeof http.request;
 
   /** `base`: a base URL such as http://127.0.0.1:8000/v1; `path` is appended to its path. */
   constructor(base: string, path: string) {
     const u = new URL(base);
     u.pathname = `${u.pathname.replace(/\/+$/, '')}${path}`;
-    this.target = u;
     const secure = u.protocol === 'https:';
+    this.target = {
+      protocol: u.protocol,
+      // an IPv6 literal's brackets are the URL's, not the host's
+      hostname: u.hostname.replace(/^\[(.*)\]$/, '$1'),
+      port: u.port || (secure ? 443 : 80),
+      path: `${u.pathname}${u.search}`,
+    };
     this.send = secure ? https.request : http.request;
     // idle sockets are kept for the next call (and never keep the process alive: Node unrefs them)
     this.agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
@@ -71,7 +78,8 @@ export class HttpEndpoint {
         } else resolve(r!);
       };
       const onAbort = () => finish(new HttpFailure('aborted', 'request aborted'));
-      const req = this.send(this.target, {
+      const req = this.send({
+        ...this.target,
         method: 'POST',
         agent: this.agent,
         headers: {
@@ -96,7 +104,9 @@ export class HttpEndpoint {
           finish(new HttpFailure('connection', e.message, typeof e.code === 'string' ? e.code : undefined)),
         );
         // a reply cut short ends with 'close' and no 'end' (or with an 'error'): a connection failure
-        res.on('close', () => finish(new HttpFailure('connection', 'the reply was cut short', 'ECONNRESET')));
+        res.on('close', () => {
+          if (!settled) finish(new HttpFailure('connection', 'the reply was cut short', 'ECONNRESET'));
+        });
         res.on('end', () => {
           finish(undefined, {
             status: res.statusCode ?? 0,
