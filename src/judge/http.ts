@@ -55,11 +55,11 @@ export class HttpEndpoint {
   }
 
   /**
-   * POST `body` (JSON text). Resolves with any HTTP reply, whatever its status; rejects with an
+   * POST `body` (JSON, UTF-8). Resolves with any HTTP reply, whatever its status; rejects with an
    * HttpFailure when none came within `timeoutMs`, the connection failed, or `signal` aborted.
    */
   post(
-    body: string,
+    body: Buffer,
     headers: Record<string, string>,
     timeoutMs: number,
     signal?: AbortSignal,
@@ -86,7 +86,7 @@ export class HttpEndpoint {
           ...headers,
           'content-type': 'application/json',
           accept: 'application/json',
-          'content-length': String(Buffer.byteLength(body)),
+          'content-length': String(body.length),
         },
       });
       const timer = setTimeout(

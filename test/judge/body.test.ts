@@ -73,8 +73,8 @@ describe('the request body', () => {
   it('is byte for byte the SDK body (JSON.stringify of the whole request), images spliced in from a memo', () => {
     for (const model of ['kfbench-emulator', 'a "quoted"\u0000kfbench-content\u0000 model'])
       for (const r of requests) {
-        expect(chatBody(model, r)).toBe(sdkBody(model, r));
-        expect(chatBody(model, r)).toBe(sdkBody(model, r)); // the second time from the memo
+        expect(chatBody(model, r).toString('utf8')).toBe(sdkBody(model, r));
+        expect(chatBody(model, r).toString('utf8')).toBe(sdkBody(model, r)); // the second time from the memo
       }
   });
 
