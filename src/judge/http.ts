@@ -8,6 +8,9 @@
 import http from 'node:http';
 import https from 'node:https';
 
+/** How long a kept-alive socket may stay idle (a socket in use is never timed out by it). */
+const IDLE_SOCKET_MS = 4_000;
+
 export type HttpFailureKind = 'timeout' | 'connection' | 'aborted';
 
 /** A request that got no HTTP reply: no reply within the timeout, a connection error, or an abort. */
@@ -50,8 +53,11 @@ export class HttpEndpoint {
       path: `${u.pathname}${u.search}`,
     };
     this.send = secure ? https.request : http.request;
-    // idle sockets are kept for the next call (and never keep the process alive: Node unrefs them)
-    this.agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+    // idle sockets are kept for the next call (and never keep the process alive: Node unrefs them),
+    // but closed after 4 s idle, before servers close theirs (Node's and uvicorn's 5 s): a request
+    // must not go out on a socket the server is closing (undici's default, which the SDK had)
+    const keep = { keepAlive: true, timeout: IDLE_SOCKET_MS };
+    this.agent = secure ? new https.Agent(keep) : new http.Agent(keep);
   }
 
   /**
