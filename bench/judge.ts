@@ -4,12 +4,13 @@
  * The emulator runs in its own process (`kfbench dev vlm-emulator`), so this process's CPU time is
  * the client's alone. Requests carry 7 images (a chain of six and a candidate, 448 px JPEGs).
  * (a) emulator at a fixed 100 ms, concurrency 16: calls/s as a ratio to the ideal 160/s
- * (b) emulator at 0 ms: client CPU ms per call with images already encoded; encoding cost per new image
+ * (b) emulator at 0 ms: client CPU ms per call with images already encoded (and the emulator's per
+ *     request, from /proc); encoding cost per new image
  * (c) warm cache: lookups/s
  */
 
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { JudgeCache } from '../src/judge/cache.js';
@@ -38,6 +39,10 @@ const q = (i: number) => ({
   schema,
 });
 const rss = () => (process.resourceUsage().maxRSS / 1024).toFixed(0);
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
 
 async function run(judge: Judge, n: number, offset: number): Promise<number> {
   const t0 = performance.now();
@@ -58,11 +63,15 @@ const slow = await emulatorProcess(100, 18181);
 const ja = new Judge(new OpenAiBackend({ model: 'kfbench-emulator', baseUrls: [slow.url], concurrency: 16 }));
 await run(ja, 32, -1000); // warm (emulator decodes the images once)
 const Na = 640;
+const ea0 = slow.cpuSeconds();
+const ca0 = process.cpuUsage();
 const sa = await run(ja, Na, 0);
+const ca = process.cpuUsage(ca0);
+const ea = slow.cpuSeconds() - ea0;
 slow.stop();
 const rate = Na / sa;
 console.log(
-  `(a) 100 ms emulator, concurrency 16: ${rate.toFixed(1)} calls/s = ${(rate / 160).toFixed(3)} of the ideal 160/s  (peak RSS ${rss()} MB)`,
+  `(a) 100 ms emulator, concurrency 16: ${rate.toFixed(1)} calls/s = ${(rate / 160).toFixed(3)} of the ideal 160/s; CPU per call: client ${((ca.user + ca.system) / 1000 / Na).toFixed(2)} ms, emulator ${((1000 * ea) / Na).toFixed(2)} ms; load ${load()}  (peak RSS ${rss()} MB)`,
 );
 
 // (b)
@@ -71,11 +80,13 @@ const jb = new Judge(new OpenAiBackend({ model: 'kfbench-emulator', baseUrls: [f
 await run(jb, 64, -5000);
 const Nb = 1000;
 const cpu0 = process.cpuUsage();
+const eb0 = fast.cpuSeconds();
 const sb = await run(jb, Nb, 10_000);
 const cpu = process.cpuUsage(cpu0);
+const eb = fast.cpuSeconds() - eb0;
 fast.stop();
 console.log(
-  `(b) 0 ms emulator: ${(Nb / sb).toFixed(0)} calls/s; client CPU ${((cpu.user + cpu.system) / 1000 / Nb).toFixed(2)} ms per call  (peak RSS ${rss()} MB)`,
+  `(b) 0 ms emulator: ${(Nb / sb).toFixed(0)} calls/s; client CPU ${((cpu.user + cpu.system) / 1000 / Nb).toFixed(2)} ms per call, emulator ${((1000 * eb) / Nb).toFixed(2)} ms per request; load ${load()}  (peak RSS ${rss()} MB)`,
 );
 const fresh = new ImageEncoder(768);
 const e0 = performance.now();
