@@ -2,7 +2,8 @@
  * bench/judge — the judge client against the ceiling the emulator allows, in the same run.
  *   npm run build && npx tsx bench/judge.ts
  * The emulator runs in its own process (`kfbench dev vlm-emulator`), so this process's CPU time is
- * the client's alone. Requests carry 7 images (a chain of six and a candidate, 448 px JPEGs).
+ * the client's alone. Requests carry 7 images (a chain of six and a candidate, 448 px JPEGs;
+ * `--side 96` for the synthetic sets' size).
  * (a) emulator at a fixed 100 ms, concurrency 16: calls/s as a ratio to the ideal 160/s
  * (b) emulator at 0 ms: client CPU ms per call with images already encoded (and the emulator's per
  *     request, from /proc); encoding cost per new image
@@ -23,11 +24,17 @@ import { emulatorProcess } from './emulator-process.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
-const enc = new ImageEncoder(448);
+const at = process.argv.indexOf('--side');
+const SIDE = at > 0 ? Number(process.argv[at + 1]) : 448;
+const enc = new ImageEncoder(SIDE);
 const photos = ['astronaut.png', 'chelsea.png', 'coffee.png', 'rocket.jpg'];
 const base = await Promise.all(photos.map((p) => loadImage(join(ROOT, 'assets', 'photos', p))));
 const images = await Promise.all(
-  Array.from({ length: 7 }, async (_, i) => enc.fromRaw(await resizeImage(base[i % 4]!, 448 - i * 8, 252))),
+  Array.from({ length: 7 }, async (_, i) =>
+    enc.fromRaw(
+      await resizeImage(base[i % 4]!, SIDE - i * Math.ceil(SIDE / 56), Math.round((SIDE * 9) / 16)),
+    ),
+  ),
 );
 const t = loadTemplate('listwise');
 const schema = z.object({ position: z.number().int().min(0).max(6) });
