@@ -4,8 +4,10 @@
  * bench/out/scale/ if absent). Each command runs as its own process (the built CLI, `node
  * dist/cli/bin.js`, as `npx kfbench` does) under `/usr/bin/time -v`, which gives its CPU seconds
  * (user + system of the process and every child it waited for) and its peak RSS (the largest of
- * the tree's processes). The VLM emulator runs in a process of its own (`kfbench dev vlm-emulator`),
- * so the client's CPU is kfbench's alone.
+ * the tree's processes). The VLM emulator runs in this process (src/dev/emulator, as `kfbench dev
+ * vlm-emulator` runs it), apart from the measured command, so the client's CPU is kfbench's alone;
+ * per size one emulator serves both latencies (`setLatency`), so the 100 ms run finds the images'
+ * features computed by the 0 ms run, as a server that has seen them would.
  *
  *  - `hero validate`;
  *  - `hero evaluate`, one method (5 frames per film, selections/uniform5.jsonl), `--concurrency 16`,
@@ -15,15 +17,20 @@
  *  - at the largest size: the viewer (`kfbench serve` on the dataset, the track and the hero
  *    evaluate output) opened in Debian Chromium (test/support/browser.ts): home and a film page.
  *
- * Prints per size: wall s, CPU s, peak RSS MB, judge calls; then the growth exponent k between
+ * Prints per size: wall s, CPU s, peak RSS MB, judge calls and the load average; for `hero evaluate`
+ * the client's CPU per call (all of the cold run's, and beyond the warm run's), the emulator's CPU per
+ * request, and the call phase's rate read from the emulator's own request log (first to last
+ * arrival, plus one latency) against the ideal 16 / latency; then the growth exponent k between
  * consecutive sizes (wall and RSS ~ size^k) and the targets.
  *   npm run build && nice -n 10 npx tsx bench/scale.ts [--sizes 1/8,1/4,1/2,published] [--only hero|compass]
+ *     [--latencies 0,100] [--no-viewer]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { type Emulator, startEmulator } from '../src/dev/emulator/server.js';
 import { launchChromium } from '../test/support/browser.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -35,6 +42,12 @@ const arg = (name: string, d: string) => {
 };
 const SIZES = arg('--sizes', '1/8,1/4,1/2,published').split(',');
 const ONLY = arg('--only', 'all');
+const LATENCIES = arg('--latencies', '0,100').split(',').map(Number);
+const VIEWER = !process.argv.includes('--no-viewer');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
 const fractionOf = (s: string) => {
   const [a, b] = s === 'published' ? [1, 1] : s.split('/').map(Number);
   return a! / (b ?? 1);
@@ -91,24 +104,18 @@ const stop = async (c: ChildProcess) => {
   await gone;
 };
 
-/** CPU seconds of a live process (its own) from /proc. */
-function procCpu(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-}
+const judgeOf = (e: Emulator) => `openai:kfbench-emulator@${e.url}`;
+/** This process's CPU seconds (the emulator's, while it waits on a command). */
+const ownCpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
 
-async function emulator(latencyMs: number) {
-  const { child, line } = await startProcess([
-    'dev',
-    'vlm-emulator',
-    '--port',
-    '0',
-    '--latency-ms',
-    String(latencyMs),
-  ]);
-  const url = /at (http\S+)/.exec(line)?.[1];
-  if (!url) throw new Error(`no emulator URL in: ${line}`);
-  return { child, judge: `openai:kfbench-emulator@${url}` };
+/** The call phase as the emulator saw it: requests since `from`, and seconds from the first arrival to the last reply. */
+function callPhase(e: Emulator, from: number, latencyMs: number): { requests: number; seconds: number } {
+  const ts = e.log.slice(from).map((l) => l.t);
+  if (ts.length === 0) return { requests: 0, seconds: Number.NaN };
+  return { requests: ts.length, seconds: (Math.max(...ts) - Math.min(...ts) + latencyMs) / 1000 };
 }
 
 const callsOf = (stdout: string) =>
@@ -122,7 +129,7 @@ const record = (size: string, step: string, m: Measure, extra: { calls?: number;
   const r = { size, step, ...m, ...extra };
   rows.push(r);
   console.log(
-    `${size.padEnd(9)} ${step.padEnd(34)} wall ${m.wall.toFixed(1).padStart(7)} s  CPU ${m.cpu.toFixed(1).padStart(7)} s  RSS ${m.rss_mb.toFixed(0).padStart(5)} MB${extra.calls !== undefined ? `  calls ${extra.calls}` : ''}${extra.note ? `  ${extra.note}` : ''}`,
+    `${size.padEnd(9)} ${step.padEnd(34)} wall ${m.wall.toFixed(1).padStart(7)} s  CPU ${m.cpu.toFixed(1).padStart(7)} s  RSS ${m.rss_mb.toFixed(0).padStart(5)} MB${extra.calls !== undefined ? `  calls ${extra.calls}` : ''}  load ${load()}${extra.note ? `  ${extra.note}` : ''}`,
   );
 };
 
@@ -142,34 +149,34 @@ for (const size of SIZES) {
     record(size, `(hero set: ${counts.films} films)`, built, { note: `${counts.track_frames} track rows` });
     const data = join(hero, 'heroframe');
     record(size, 'hero validate', await run(['hero', 'validate', '--data', data]));
-    for (const latency of [0, 100]) {
-      const emu = await emulator(latency);
+    const emu = await startEmulator();
+    for (const latency of LATENCIES) {
+      emu.setLatency(latency);
       const cache = join(OUT, `hero-cache-${tag(size)}-${latency}.sqlite`);
       rmSync(cache, { force: true });
       const out = join(OUT, `hero-eval-${tag(size)}-${latency}`);
       const args = [
         ...['hero', 'evaluate', '--selections', join(hero, 'selections', 'uniform5.jsonl')],
-        ...['--data', data, '--track', join(hero, 'track'), '--judge', emu.judge],
+        ...['--data', data, '--track', join(hero, 'track'), '--judge', judgeOf(emu)],
         ...['--concurrency', '16', '--cache', cache, '--out', out],
       ];
-      try {
-        const e0 = procCpu(emu.child.pid!);
-        const cold = await run(args);
-        const emuCpu = procCpu(emu.child.pid!) - e0;
-        const calls = callsOf(cold.stdout);
-        const warm = await run(args);
-        const callPhase = cold.wall - warm.wall;
-        const ideal = 16 / (latency / 1000);
-        record(size, `hero evaluate ${latency} ms cold`, cold, {
-          calls,
-          note: `${((1000 * (cold.cpu - warm.cpu)) / calls).toFixed(2)} ms CPU/call beyond the warm run; emulator ${emuCpu.toFixed(1)} CPU-s${latency ? `; ${(calls / callPhase).toFixed(0)} calls/s in the call phase = ${(calls / callPhase / ideal).toFixed(2)} of ideal ${ideal}` : ''}`,
-        });
-        record(size, `hero evaluate ${latency} ms warm`, warm, { calls: callsOf(warm.stdout) });
-        if (latency === 0) viewerInputs = { data, track: join(hero, 'track'), results: out };
-      } finally {
-        await stop(emu.child);
-      }
+      const from = emu.log.length;
+      const e0 = ownCpu();
+      const cold = await run(args);
+      const emuCpu = ownCpu() - e0;
+      const calls = callsOf(cold.stdout);
+      const phase = callPhase(emu, from, latency);
+      const warm = await run(args);
+      const ideal = 16 / (latency / 1000);
+      const rate = phase.requests / phase.seconds;
+      record(size, `hero evaluate ${latency} ms cold`, cold, {
+        calls,
+        note: `client ${((1000 * cold.cpu) / calls).toFixed(2)} ms CPU/call in all, ${((1000 * (cold.cpu - warm.cpu)) / calls).toFixed(2)} beyond the warm run; emulator ${emuCpu.toFixed(1)} CPU-s (${((1000 * emuCpu) / phase.requests).toFixed(2)} ms/request); ${rate.toFixed(0)} calls/s over the call phase (${phase.seconds.toFixed(1)} s)${latency ? ` = ${(rate / ideal).toFixed(2)} of ideal ${ideal}` : ''}`,
+      });
+      record(size, `hero evaluate ${latency} ms warm`, warm, { calls: callsOf(warm.stdout) });
+      if (latency === 0) viewerInputs = { data, track: join(hero, 'track'), results: out };
     }
+    await emu.close();
   }
   if (ONLY !== 'hero') {
     const built = await run(['compass', 'mini', '--size', size, '--out', compass]);
@@ -183,23 +190,28 @@ for (const size of SIZES) {
       'compass score',
       await run(['compass', 'score', ...base, '--out', join(OUT, `compass-score-${tag(size)}`)]),
     );
-    const emu = await emulator(0);
+    const emu = await startEmulator();
     const cache = join(OUT, `compass-cache-${tag(size)}.sqlite`);
     rmSync(cache, { force: true });
     try {
+      const e0 = ownCpu();
       const e = await run([
-        ...['compass', 'evaluate', ...base, '--judge', emu.judge, '--cache', cache],
+        ...['compass', 'evaluate', ...base, '--judge', judgeOf(emu), '--cache', cache],
         ...['--out', join(OUT, `compass-eval-${tag(size)}`)],
       ]);
-      record(size, 'compass evaluate 0 ms', e, { calls: callsOf(e.stdout) });
+      const emuCpu = ownCpu() - e0;
+      record(size, 'compass evaluate 0 ms', e, {
+        calls: callsOf(e.stdout),
+        note: `emulator ${emuCpu.toFixed(1)} CPU-s for ${emu.log.length} requests`,
+      });
     } finally {
-      await stop(emu.child);
+      await emu.close();
     }
   }
 }
 
 // the viewer on the largest hero set: home and a film page in Chromium, first and second visit
-if (viewerInputs && existsSync(viewerInputs.results)) {
+if (VIEWER && viewerInputs && existsSync(viewerInputs.results)) {
   const { child, line } = await startProcess([
     ...['serve', '--data', viewerInputs.data, '--track', viewerInputs.track],
     ...['--results', viewerInputs.results, '--port', '0', '--cache-dir', join(OUT, 'viewer-cache')],
@@ -221,7 +233,7 @@ if (viewerInputs && existsSync(viewerInputs.results)) {
         const ms = performance.now() - t;
         const status = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
         console.log(
-          `viewer ${name} (${visit} visit): HTTP ${r?.status()}, loaded in ${ms.toFixed(0)} ms (${(((await r?.body())?.length ?? 0) / 1024) | 0} KiB); serve's peak RSS ${(Number(status) / 1024).toFixed(0)} MB`,
+          `viewer ${name} (${visit} visit, load ${load()}): HTTP ${r?.status()}, loaded in ${ms.toFixed(0)} ms (${(((await r?.body())?.length ?? 0) / 1024) | 0} KiB); serve's peak RSS ${(Number(status) / 1024).toFixed(0)} MB`,
         );
       }
   } finally {

@@ -6,6 +6,11 @@
  * no secret ever is. Errors are never cached; an unresolved-after-re-ask outcome is (it is the
  * judge's answer). Two processes sharing a file never duplicate a row (INSERT OR IGNORE).
  *
+ * Image hashes (`judge_image_hashes`): the sha256 of the JPEG an image file became, by the
+ * file's own hash and the encoding settings — so a later run rebuilds a question's key without
+ * decoding and re-encoding the image (it encodes only the images of the questions it asks). 64
+ * bytes of hash a row, never the image.
+ *
  * Claims: before asking, a process claims the question (a row in `judge_claims` with its owner
  * and a lease). Another process that finds a live claim waits for the answer instead of asking
  * again; the claimant renews its leases while it works (every third of the lease), so a claim
@@ -90,6 +95,12 @@ export class JudgeCache {
   }>;
   private readonly renewStmt: SqliteStatement;
   private readonly releaseStmt: SqliteStatement;
+  private imageGetStmt: SqliteStatement<{ sha256: string }> | undefined;
+  private imagePutStmt: SqliteStatement | undefined;
+  private readonly readOnly: boolean;
+  /** Image hashes learnt and not yet written (written together, in one transaction a tick). */
+  private readonly pendingImages = new Map<string, string>();
+  private closed = false;
   constructor(
     readonly path: string,
     opts: JudgeCacheOptions = {},
@@ -118,6 +129,16 @@ export class JudgeCache {
     );
     this.renewStmt = this.db.prepare('UPDATE judge_claims SET expires = ? WHERE key = ? AND owner = ?');
     this.releaseStmt = this.db.prepare('DELETE FROM judge_claims WHERE key = ? AND owner = ?');
+    this.readOnly = !!opts.readOnly;
+    if (this.db.hasTable('judge_image_hashes')) this.prepareImageHashes();
+  }
+
+  private prepareImageHashes(): void {
+    this.imageGetStmt = this.db.prepare('SELECT sha256 FROM judge_image_hashes WHERE source = ?');
+    if (!this.readOnly)
+      this.imagePutStmt = this.db.prepare(
+        'INSERT OR IGNORE INTO judge_image_hashes (source, sha256) VALUES (?, ?)',
+      );
   }
 
   private createTables(): void {
@@ -128,6 +149,37 @@ export class JudgeCache {
     this.db.exec(
       'CREATE TABLE IF NOT EXISTS judge_claims (key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires REAL NOT NULL)',
     );
+  }
+
+  /** The sha256 of the image encoded from `source` (a key of the file and the settings), if known. */
+  imageHash(source: string): string | undefined {
+    return this.pendingImages.get(source) ?? this.imageGetStmt?.get(source)?.sha256;
+  }
+
+  /** Remember what `source` encodes to (written with the others learnt in the same tick). */
+  rememberImageHash(source: string, sha256: string): void {
+    if (this.readOnly || this.closed || this.pendingImages.has(source)) return;
+    if (this.pendingImages.size === 0) setImmediate(() => this.flushImageHashes());
+    this.pendingImages.set(source, sha256);
+  }
+
+  private flushImageHashes(): void {
+    if (this.pendingImages.size === 0 || this.closed) return;
+    try {
+      this.db.transaction(() => {
+        // the table appears with the first hash (a cache of answers only keeps its layout)
+        if (!this.imagePutStmt) {
+          this.db.exec(
+            'CREATE TABLE IF NOT EXISTS judge_image_hashes (source TEXT PRIMARY KEY, sha256 TEXT NOT NULL)',
+          );
+          this.prepareImageHashes();
+        }
+        for (const [source, sha] of this.pendingImages) this.imagePutStmt!.run(source, sha);
+      });
+    } catch {
+      // a memo only: a busy or failing file costs the next run an encode, never an answer
+    }
+    this.pendingImages.clear();
   }
 
   /**
@@ -275,8 +327,10 @@ export class JudgeCache {
   }
 
   close(): void {
+    this.flushImageHashes();
     for (const k of [...this.held]) this.release(k);
     this.stopRenewing();
+    this.closed = true;
     this.db.close();
   }
 }

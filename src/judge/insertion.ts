@@ -64,6 +64,19 @@ export interface InsertionOutcome {
   disagreed: number;
 }
 
+/** The listwise answer for a chain of n images (one schema per n: zod compiles each schema it meets). */
+const listwiseSchemas = new Map<number, ReturnType<typeof makeListwiseSchema>>();
+const makeListwiseSchema = (n: number) =>
+  z.object({ position: z.number().int().min(0).max(n), reason: z.string().optional() });
+function listwiseSchema(n: number) {
+  let s = listwiseSchemas.get(n);
+  if (!s) {
+    s = makeListwiseSchema(n);
+    listwiseSchemas.set(n, s);
+  }
+  return s;
+}
+
 /** The listwise question for a candidate and a chain (given best first; shown in `order`). */
 export function listwiseQuestion(
   candidate: JudgeImage,
@@ -78,7 +91,7 @@ export function listwiseQuestion(
     images: [...(order === 'best-first' ? chain : [...chain].reverse()), candidate],
     labels: Array.from({ length: n + 1 }, (_, i) => String(i + 1)),
     protocol: { name: 'listwise', version: t.version },
-    schema: z.object({ position: z.number().int().min(0).max(n), reason: z.string().optional() }),
+    schema: listwiseSchema(n),
   };
 }
 

@@ -13,6 +13,7 @@ import { abortReason, withLinkedSignal } from '../concurrency/abort.js';
 import { KfbenchError } from '../errors.js';
 import { JUDGE_CALLS, type OnProgress } from '../progress.js';
 import { type CachedAnswer, type JudgeCache, judgeCacheKey } from './cache.js';
+import { loadJudgeImages } from './images.js';
 import { parseReply } from './parse.js';
 import {
   type BackendReply,
@@ -281,6 +282,7 @@ export class Judge {
     const usage = { prompt_tokens: 0, completion_tokens: 0 };
     let latency = 0;
     let reason = '';
+    await loadJudgeImages(q.images); // images known by their hash only are encoded now
     for (let attempt = 0; attempt < 2; attempt++) {
       if (signal?.aborted) throw abortReason(signal);
       this.begun++;

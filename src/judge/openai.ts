@@ -1,21 +1,22 @@
 /**
  * The `openai` backend: any OpenAI-compatible chat-completions server (vLLM, SGLang, Ollama,
- * llama.cpp's server, a hosted API), images as data URLs. The only file that imports the `openai`
- * SDK; its own retries are off — this file owns the retry loop:
+ * llama.cpp's server, a hosted API), images as data URLs. Requests go out through http.ts (Node's
+ * own HTTP client; the `openai` SDK's fetch path cost ≈ 4× the CPU per call); their JSON bodies are
+ * built by body.ts. This file owns the retry loop:
  *  - 408, 409, 429, 5xx, timeouts and dropped connections are retried with exponential back-off
  *    and full jitter, honouring Retry-After (seconds or an HTTP date) and retry-after-ms;
  *  - 400, 401, 403, 404 fail at once with the endpoint and the status (exit 4);
  *  - a refused connection is retried twice, then fails naming the endpoint.
  * The API key comes from the options (KFBENCH_API_KEY / OPENAI_API_KEY) and is never logged.
  */
-import OpenAI from 'openai';
 import { abortReason, sleep, withLinkedSignal } from '../concurrency/abort.js';
 import { RateLimiter, type Ticket } from '../concurrency/rate.js';
 import { Semaphore } from '../concurrency/semaphore.js';
 import { BackendError } from '../errors.js';
 import { JUDGE_CALLS, type OnProgress } from '../progress.js';
+import { chatBody } from './body.js';
 import { type Endpoint, EndpointPool, redactUrl } from './endpoints.js';
-import { dataUrl } from './images.js';
+import { HttpEndpoint, HttpFailure, type HttpReply } from './http.js';
 import type { BackendReply, BackendRequest, CallTracker, JudgeBackend } from './types.js';
 
 export interface OpenAiOptions {
@@ -44,42 +45,29 @@ export interface OpenAiOptions {
 
 const RETRY_STATUS = new Set([408, 409, 429, 500, 502, 503, 504]);
 
-function retryAfterMs(headers: Headers | undefined): number | undefined {
-  if (!headers) return undefined;
-  const ms = headers.get('retry-after-ms');
+function retryAfterMs(headers: HttpReply['headers']): number | undefined {
+  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+  const ms = one(headers['retry-after-ms']);
   if (ms && Number.isFinite(Number(ms))) return Number(ms);
-  const ra = headers.get('retry-after');
+  const ra = one(headers['retry-after']);
   if (!ra) return undefined;
   if (Number.isFinite(Number(ra))) return Number(ra) * 1000;
   const at = Date.parse(ra);
   return Number.isFinite(at) ? Math.max(0, at - Date.now()) : undefined;
 }
 
-function causeCode(e: unknown): string | undefined {
-  let c: unknown = e;
-  for (let i = 0; i < 5 && c; i++) {
-    const code = (c as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    c = (c as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
-function rootMessage(e: unknown): string {
-  let c: unknown = e;
-  let msg = '';
-  for (let i = 0; i < 5 && c; i++) {
-    msg = (c as { message?: string }).message ?? msg;
-    c = (c as { cause?: unknown }).cause;
-  }
-  return msg;
+/** The parts of a chat completion this client reads (anything else in the reply is ignored). */
+interface Completion {
+  choices?: { message?: { content?: string | null } }[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number };
 }
 
 export class OpenAiBackend implements JudgeBackend {
   readonly name = 'openai';
   readonly model: string;
   readonly identity = {};
-  readonly pool: EndpointPool<OpenAI>;
+  readonly pool: EndpointPool<HttpEndpoint>;
+  private readonly headers: Record<string, string>;
   private readonly sem: Semaphore;
   private readonly o: Required<Omit<OpenAiOptions, 'apiKey' | 'model' | 'baseUrls' | 'onProgress'>> &
     Pick<OpenAiOptions, 'onProgress'>;
@@ -103,10 +91,16 @@ export class OpenAiBackend implements JudgeBackend {
     };
     this.sem = new Semaphore(this.o.concurrency);
     this.limiter = this.o.limiter;
-    const key = opts.apiKey || 'no-key';
+    this.headers = { authorization: `Bearer ${opts.apiKey || 'no-key'}` };
     this.pool = new EndpointPool(
       opts.baseUrls,
-      (url) => new OpenAI({ apiKey: key, baseURL: url, maxRetries: 0, timeout: this.o.timeoutMs }),
+      (url) => {
+        try {
+          return new HttpEndpoint(url, '/chat/completions');
+        } catch (e) {
+          throw new BackendError(`judge endpoint ${redactUrl(url)}: unusable (${(e as Error).message})`);
+        }
+      },
       this.o.restAfter,
       this.o.restMs,
     );
@@ -151,18 +145,7 @@ export class OpenAiBackend implements JudgeBackend {
     signal?: AbortSignal,
     stop?: AbortSignal,
   ): Promise<BackendReply> {
-    const content: OpenAI.Chat.Completions.ChatCompletionContentPart[] = [{ type: 'text', text: req.prompt }];
-    req.images.forEach((img, i) => {
-      content.push({ type: 'text', text: `Image ${req.labels[i] ?? i + 1}:` });
-      content.push({ type: 'image_url', image_url: { url: dataUrl(img) } });
-    });
-    if (req.audio) {
-      content.push({ type: 'text', text: 'Audio track:' });
-      content.push({
-        type: 'input_audio',
-        input_audio: { data: req.audio.data.toString('base64'), format: req.audio.format },
-      });
-    }
+    const body = chatBody(this.model, req);
     // tokens before the reply says: text at 4 characters a token, a fixed count per image, the reply budget
     const estimate =
       Math.ceil(req.prompt.length / 4) +
@@ -177,74 +160,64 @@ export class OpenAiBackend implements JudgeBackend {
       if (stop?.aborted) throw abortReason(stop);
       const ticket: Ticket = await this.limiter.take(estimate, stop);
       if (stop?.aborted) throw abortReason(stop);
-      const ep: Endpoint<OpenAI> = this.pool.pick();
+      const ep: Endpoint<HttpEndpoint> = this.pool.pick();
       ep.inflight++;
       const t0 = performance.now();
       let waitMs: number | undefined;
       try {
         // a signal of this request's own: the client adds an abort listener to the signal it gets, and
         // every call in flight on the caller's one (Ctrl-C's) would pass Node's listener limit
-        const c = await withLinkedSignal(
+        const r = await withLinkedSignal(
           [signal],
-          (own) =>
-            ep.client.chat.completions.create(
-              {
-                model: this.model,
-                messages: [{ role: 'user', content }],
-                temperature: req.sampling.temperature,
-                max_tokens: req.sampling.max_tokens,
-                ...(req.sampling.seed === undefined ? {} : { seed: req.sampling.seed }),
-              },
-              { timeout: this.o.timeoutMs, maxRetries: 0, ...(own ? { signal: own } : {}) },
-            ),
+          (own) => ep.client.post(body, this.headers, this.o.timeoutMs, own),
           { own: true },
         );
-        this.pool.succeeded(ep);
-        ticket.settle((c.usage?.prompt_tokens ?? 0) + (c.usage?.completion_tokens ?? 0) || estimate);
-        return {
-          text: c.choices?.[0]?.message?.content ?? '',
-          usage: {
-            prompt_tokens: c.usage?.prompt_tokens ?? 0,
-            completion_tokens: c.usage?.completion_tokens ?? 0,
-          },
-          latency_ms: performance.now() - t0,
-          retries,
-        };
+        const s = r.status;
+        if (s >= 200 && s < 300) {
+          let c: Completion;
+          try {
+            c = JSON.parse(r.body) as Completion;
+          } catch {
+            throw new BackendError(`judge endpoint ${ep.url}: HTTP ${s} with a body that is not JSON`);
+          }
+          this.pool.succeeded(ep);
+          ticket.settle((c.usage?.prompt_tokens ?? 0) + (c.usage?.completion_tokens ?? 0) || estimate);
+          return {
+            text: c.choices?.[0]?.message?.content ?? '',
+            usage: {
+              prompt_tokens: c.usage?.prompt_tokens ?? 0,
+              completion_tokens: c.usage?.completion_tokens ?? 0,
+            },
+            latency_ms: performance.now() - t0,
+            retries,
+          };
+        }
+        if (!RETRY_STATUS.has(s) && s < 500) {
+          const what =
+            s === 401 || s === 403
+              ? 'authentication failed: check KFBENCH_API_KEY'
+              : s === 404
+                ? `model "${this.model}" or path not found`
+                : 'request rejected';
+          throw new BackendError(`judge endpoint ${ep.url}: HTTP ${s} (${what})`);
+        }
+        last = `HTTP ${s}`;
+        waitMs = retryAfterMs(r.headers);
+        this.pool.failed(ep);
+        // a rejected request used no tokens; a server's "wait" holds back every caller
+        ticket.settle(0);
+        if (s === 429 && waitMs !== undefined) this.limiter.pause(waitMs);
       } catch (e) {
-        if (e instanceof OpenAI.APIError && typeof e.status === 'number') {
-          const s = e.status;
-          if (!RETRY_STATUS.has(s) && s < 500) {
-            const what =
-              s === 401 || s === 403
-                ? 'authentication failed: check KFBENCH_API_KEY'
-                : s === 404
-                  ? `model "${this.model}" or path not found`
-                  : 'request rejected';
-            throw new BackendError(`judge endpoint ${ep.url}: HTTP ${s} (${what})`);
-          }
-          last = `HTTP ${s}`;
-          waitMs = retryAfterMs(e.headers);
-          this.pool.failed(ep);
-          // a rejected request used no tokens; a server's "wait" holds back every caller
-          ticket.settle(0);
-          if (s === 429 && waitMs !== undefined) this.limiter.pause(waitMs);
-        } else if (e instanceof OpenAI.APIConnectionTimeoutError) {
-          last = `no reply within ${this.o.timeoutMs} ms`;
-          this.pool.failed(ep);
-        } else if (e instanceof OpenAI.APIUserAbortError || signal?.aborted) {
+        if (!(e instanceof HttpFailure)) throw e;
+        if (e.kind === 'aborted' || signal?.aborted)
           throw signal?.aborted ? abortReason(signal) : new BackendError('judge request cancelled');
-        } else if (e instanceof OpenAI.APIConnectionError) {
-          const code = causeCode(e);
-          last = `connection error${code ? ` (${code})` : ''}`;
-          this.pool.failed(ep);
-          const why = rootMessage(e);
-          if (/bad port|invalid url/i.test(why))
-            throw new BackendError(`judge endpoint ${ep.url}: unusable (${why})`);
-          if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-            if (++refused > 2) throw new BackendError(`judge endpoint ${ep.url}: unreachable (${code})`);
+        this.pool.failed(ep);
+        if (e.kind === 'timeout') last = `no reply within ${this.o.timeoutMs} ms`;
+        else {
+          last = `connection error${e.code ? ` (${e.code})` : ''}`;
+          if (e.code === 'ECONNREFUSED' || e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') {
+            if (++refused > 2) throw new BackendError(`judge endpoint ${ep.url}: unreachable (${e.code})`);
           }
-        } else {
-          throw new BackendError(`judge endpoint ${ep.url}: ${(e as Error).message}`);
         }
       } finally {
         ep.inflight--;
@@ -264,5 +237,7 @@ export class OpenAiBackend implements JudgeBackend {
     throw new BackendError(`judge gave up after ${this.o.maxRetries + 1} attempts (last: ${last})`);
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    for (const e of this.pool.endpoints) e.client.close();
+  }
 }

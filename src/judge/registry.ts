@@ -223,7 +223,7 @@ export async function openJudge(
   });
   return {
     judge,
-    encoder: new ImageEncoder(s.maxSide),
+    encoder: new ImageEncoder(s.maxSide, undefined, cache),
     cache,
     async close() {
       await judge.close();

@@ -6,54 +6,13 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRng, type Rng } from '../../stats/rng.js';
+import { FaultDraws, type FaultKind, type FaultPlan, faultReply } from './faults.js';
 import { type ImageFeatures, imageFeatures } from './features.js';
 import { HANDLERS } from './prompts.js';
+import { RateBuckets, type RateLimitPlan } from './rate-limit.js';
+import { type ChatBody, chatParts, completion, readBody, send } from './wire.js';
 
-/**
- * `bad-items`, `weak-guideline` and `greedy-guideline` are semantic faults: the reply is valid JSON
- * but wrong in content (the Compass grouped judge's items; a rubric proposal whose reversal flips
- * nothing, or that overturns other pairs); prompts they do not concern are answered normally.
- */
-export type FaultKind =
-  | 'http429'
-  | 'http500'
-  | 'slow'
-  | 'reset'
-  | 'prose'
-  | 'truncated'
-  | 'empty'
-  | 'bad-items'
-  | 'weak-guideline'
-  | 'greedy-guideline'
-  /** A reply of `longBytes` bytes of prose (not in FAULT_KINDS: asked for by name only). */
-  | 'long';
-export const FAULT_KINDS: FaultKind[] = [
-  'http429',
-  'http500',
-  'slow',
-  'reset',
-  'prose',
-  'truncated',
-  'empty',
-  'bad-items',
-  'weak-guideline',
-  'greedy-guideline',
-];
-
-export interface FaultPlan {
-  /** Probability that a request gets a fault. */
-  rate: number;
-  kinds: FaultKind[];
-  retryAfterS?: number;
-  /** How long a `slow` reply is held (default 5 s); it ends early, as abandoned, when the client leaves. */
-  slowMs?: number;
-  seed?: number | string;
-  /** Inject at most this many faults, then answer normally. */
-  limit?: number;
-  /** Size of a `long` reply (default 2 MiB). */
-  longBytes?: number;
-}
+export { FAULT_KINDS, type FaultKind, type FaultPlan } from './faults.js';
 
 export interface EmulatorOptions {
   port?: number;
@@ -73,7 +32,7 @@ export interface EmulatorOptions {
    * unused part of max_tokens is given back with the reply; one that does not fit gets a 429 with
    * Retry-After (the wait until it would fit) and is not charged.
    */
-  rateLimit?: { rpm?: number; tpm?: number; burst?: number; burstTokens?: number };
+  rateLimit?: RateLimitPlan;
 }
 
 export interface LoggedRequest {
@@ -108,58 +67,10 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
-interface ChatBody {
-  model?: string;
-  seed?: number;
-  max_tokens?: number;
-  messages?: {
-    role: string;
-    content: string | { type: string; text?: string; image_url?: { url: string } }[];
-  }[];
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function send(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
-}
-
-function completion(model: string, content: string, promptTokens: number): unknown {
-  return {
-    id: `emu-${Date.now()}`,
-    object: 'chat.completion',
-    created: Math.floor(Date.now() / 1000),
-    model,
-    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-    usage: {
-      prompt_tokens: promptTokens,
-      completion_tokens: Math.ceil(content.length / 4),
-      total_tokens: promptTokens + Math.ceil(content.length / 4),
-    },
-  };
-}
-
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   const model = opts.model ?? 'kfbench-emulator';
   let latency = opts.latencyMs ?? 0;
-  let faults = opts.faults;
-  let rng: Rng = createRng(faults?.seed ?? 1);
-  let injected = 0;
+  const faults = new FaultDraws(opts.faults);
   const started = performance.now();
   const log: LoggedRequest[] = [];
   const features = new Map<string, Promise<ImageFeatures>>();
@@ -180,34 +91,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     idleWaiters = [];
     for (const w of ws) w();
   };
-  const rl = opts.rateLimit;
-  const bucket = (perMinute: number | undefined, cap: number | undefined) =>
-    perMinute === undefined
-      ? undefined
-      : { rate: perMinute / 60_000, cap: cap ?? perMinute, level: cap ?? perMinute, at: performance.now() };
-  const reqs = bucket(rl?.rpm, rl?.burst);
-  const toks = bucket(rl?.tpm, rl?.burstTokens);
-  const refill = (b: NonNullable<typeof reqs>, now: number) => {
-    b.level = Math.min(b.cap, b.level + (now - b.at) * b.rate);
-    b.at = now;
-  };
-  /** ms until a request costing `tokens` fits (0: it fits now, and is charged). */
-  const rateWait = (tokens: number): number => {
-    const now = performance.now();
-    let wait = 0;
-    for (const [b, cost] of [
-      [reqs, 1],
-      [toks, tokens],
-    ] as const) {
-      if (!b) continue;
-      refill(b, now);
-      if (b.level < Math.min(cost, b.cap)) wait = Math.max(wait, (Math.min(cost, b.cap) - b.level) / b.rate);
-    }
-    if (wait > 0) return Math.max(1, wait);
-    if (reqs) reqs.level -= 1;
-    if (toks) toks.level -= tokens;
-    return 0;
-  };
+  const limits = opts.rateLimit ? new RateBuckets(opts.rateLimit) : undefined;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method === 'GET' && req.url === '/__log') return send(res, 200, { requests: log.length, log });
@@ -246,33 +130,22 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         },
       });
     }
-    const parts = (body.messages ?? []).flatMap((m) =>
-      typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content,
-    );
-    const text = parts
-      .filter((p) => p.type === 'text')
-      .map((p) => p.text ?? '')
-      .join('\n');
-    if (parts.some((p) => p.type === 'input_audio')) entry.audio = true;
+    const { text, images: bytes, audio } = chatParts(body);
+    if (audio) entry.audio = true;
     if (typeof body.seed === 'number') entry.seed = body.seed;
-    const urls = parts.filter((p) => p.type === 'image_url').map((p) => p.image_url?.url ?? '');
-    const bytes = urls.map((u) => Buffer.from(u.slice(u.indexOf(',') + 1), 'base64'));
+    // each image hashed once: its features are remembered by it, the request's key is made of them
+    const digests = bytes.map((b) => createHash('sha256').update(b).digest('hex'));
     const hash = createHash('sha256').update(text);
-    for (const b of bytes) hash.update(b);
+    for (const d of digests) hash.update(d);
     entry.key = hash.digest('hex').slice(0, 16);
     const handler = HANDLERS.find((h) => h.matches(text));
     entry.kind = handler?.kind ?? 'unknown';
     const promptTokens = Math.ceil(text.length / 4) + 258 * bytes.length;
-    const room = !!faults && (faults.limit === undefined || injected < faults.limit);
-    const fault =
-      faults && room && faults.kinds.length && rng.next() < faults.rate
-        ? faults.kinds[rng.int(faults.kinds.length)]!
-        : null;
-    if (fault) injected++;
+    const fault = faults.draw();
     entry.fault = fault;
-    if (opts.rateLimit) {
+    if (limits) {
       const cost = promptTokens + (body.max_tokens ?? 256);
-      const wait = rateWait(cost);
+      const wait = limits.wait(cost);
       if (wait > 0) {
         entry.status = 429;
         return send(
@@ -288,8 +161,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     // latency includes its own work); a failure surfaces where they are awaited
     const featuresP = handler
       ? Promise.all(
-          bytes.map((b) => {
-            const k = createHash('sha256').update(b).digest('hex');
+          bytes.map((b, i) => {
+            const k = digests[i]!;
             let f = features.get(k);
             if (!f) {
               f = imageFeatures(b);
@@ -301,63 +174,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       : undefined;
     featuresP?.catch(() => undefined);
     if (latency > 0) await sleep(latency);
-    switch (fault) {
-      case 'http429':
-        entry.status = 429;
-        return send(
-          res,
-          429,
-          { error: { message: 'rate limited', type: 'rate_limit_error' } },
-          { 'retry-after': String(faults?.retryAfterS ?? 1) },
-        );
-      case 'http500':
-        entry.status = 500;
-        return send(res, 500, { error: { message: 'internal error' } });
-      case 'reset':
-        entry.status = -1;
-        req.socket.destroy();
-        return;
-      case 'slow':
-        // held until slowMs, or until the client gives up (then logged as abandoned at once)
-        await new Promise<void>((resolve) => {
-          if (res.destroyed || req.socket.destroyed) return resolve();
-          const t = setTimeout(resolve, faults?.slowMs ?? 5000);
-          res.once('close', () => {
-            clearTimeout(t);
-            resolve();
-          });
-        });
-        break;
-      case 'prose':
-        entry.status = 200;
-        return send(
-          res,
-          200,
-          completion(
-            model,
-            'Looking at both images, I would say the first one is somewhat better overall.',
-            promptTokens,
-          ),
-        );
-      case 'long':
-        entry.status = 200;
-        return send(
-          res,
-          200,
-          completion(
-            model,
-            'On reflection, '.padEnd(faults?.longBytes ?? 2 << 20, 'and further, '),
-            promptTokens,
-          ),
-        );
-      case 'truncated':
-        entry.status = 200;
-        return send(res, 200, completion(model, '{"winner": "A", "rea', promptTokens));
-      case 'empty':
-        entry.status = 200;
-        return send(res, 200, completion(model, '', promptTokens));
-      default:
-        break;
+    const faulted = await faultReply(fault, faults.plan, model, promptTokens, req, res);
+    if (faulted !== undefined) {
+      entry.status = faulted;
+      return;
     }
     if (res.destroyed || req.socket.destroyed) {
       entry.status = -2;
@@ -384,10 +204,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     }
     entry.status = 200;
     const reply = completion(model, content, promptTokens);
-    if (toks && entry.tokens !== undefined) {
+    if (limits?.limitsTokens && entry.tokens !== undefined) {
       // give back the reserved completion tokens the reply did not use
       const used = promptTokens + Math.ceil(content.length / 4);
-      toks.level = Math.min(toks.cap, toks.level + Math.max(0, entry.tokens - used));
+      limits.refund(entry.tokens - used);
       entry.tokens = used;
     }
     send(res, 200, reply);
@@ -421,9 +241,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     requests: (n) =>
       log.length >= n ? Promise.resolve() : new Promise<void>((resolve) => countWaiters.push({ n, resolve })),
     setFaults(f) {
-      faults = f;
-      injected = 0;
-      rng = createRng(f?.seed ?? 1);
+      faults.set(f);
     },
     setLatency(ms) {
       latency = ms;
