@@ -19,10 +19,10 @@
 import { z } from 'zod';
 import { BackendError, BadInputError, KfbenchError, UsageError } from '../errors.js';
 import { ffmpegFilterRaw, ffmpegLog, ffmpegRawFrames, ffprobeJson } from './ffmpeg.js';
-import type { RawImage } from './raw.js';
+import { luma601, type RawImage } from './raw.js';
 import { buildTimeline, displayRotation, frameAtTimeIn, type ProbePacket } from './timeline.js';
 import { workingSize, workingSizeExpr } from './working-size.js';
-import { planarBytes, yuvMatrix, yuvToRgb } from './yuv.js';
+import { planarBytes, yuvMatrix, yuvToLuma601, yuvToRgb } from './yuv.js';
 
 export interface Rational {
   num: number;
@@ -745,6 +745,11 @@ export interface FramePair {
   time_s: number;
   /** The frame at the requested pixel size (the video's own by default), converted on demand. */
   full: () => RawImage;
+  /**
+   * `luma601(full())` computed straight from the planar frame (no RGB image), on demand and once:
+   * what PSNR/SSIM (`compareRaw`) measure of the frame.
+   */
+  fullLuma: () => RawImage;
   /** The same frame scaled (area averaging, aspect not kept) to `small`'s size. */
   small: RawImage;
   /**
@@ -834,6 +839,7 @@ async function* pairsOf(
     i++;
     const frame = { width: cw, height: stackH, sub, data };
     let rgb: RawImage | undefined;
+    let luma: RawImage | undefined;
     const pair: FramePair = {
       index,
       time_s: frameTime(info, index),
@@ -841,16 +847,24 @@ async function* pairsOf(
         rgb ??= yuvToRgb(frame, small.height, full.width, full.height, matrix);
         return rgb;
       },
+      fullLuma: () => {
+        luma ??= rgb ? luma601(rgb) : yuvToLuma601(frame, small.height, full.width, full.height, matrix);
+        return luma;
+      },
       small: yuvToRgb(frame, 0, small.width, small.height, matrix),
     };
     if (region) {
       const { top, width, height } = region;
-      pair.work = () => {
-        const y = new Uint8Array(width * height);
-        for (let r = 0; r < height; r++)
-          y.set(data.subarray((top + r) * cw, (top + r) * cw + width), r * width);
-        return y;
-      };
+      // rows as wide as the stack lie one after another: a view, not a copy
+      pair.work =
+        width === cw
+          ? () => data.subarray(top * cw, (top + height) * cw)
+          : () => {
+              const y = new Uint8Array(width * height);
+              for (let r = 0; r < height; r++)
+                y.set(data.subarray((top + r) * cw, (top + r) * cw + width), r * width);
+              return y;
+            };
     }
     yield pair;
   }

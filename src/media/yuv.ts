@@ -123,3 +123,48 @@ export function yuvToRgb(frame: PlanarYuv, top: number, w: number, h: number, ma
   }
   return { width: w, height: h, channels: 3, data: new Uint8Array(out.buffer) };
 }
+
+/**
+ * ITU-R 601 luma (`luma601`) of the RGB `yuvToRgb` gives for the same rectangle, without the RGB
+ * image: each row is converted into one reused clamped row (the same rounding), then weighted.
+ * What PSNR/SSIM measure of a decoded frame, at a third of the memory and one pass.
+ */
+export function yuvToLuma601(
+  frame: PlanarYuv,
+  top: number,
+  w: number,
+  h: number,
+  matrix: YuvMatrix,
+): RawImage {
+  const { width: W, height: H, sub, data } = frame;
+  const cw = Math.ceil(W / sub);
+  const ch = Math.ceil(H / sub);
+  const uBase = W * H;
+  const vBase = uBase + cw * ch;
+  const t = tablesFor(matrix);
+  const ty = t.y;
+  const trv = t.rv;
+  const tgu = t.gu;
+  const tgv = t.gv;
+  const tbu = t.bu;
+  const rgb = new Uint8ClampedArray(w * 3);
+  const out = new Uint8Array(w * h);
+  const shift = sub === 2 ? 1 : 0;
+  for (let y = 0; y < h; y++) {
+    const yRow = (top + y) * W;
+    const cRow = ((top + y) >> shift) * cw;
+    for (let x = 0, o = 0; x < w; x++) {
+      const c = cRow + (x >> shift);
+      const Y = ty[data[yRow + x]!]!;
+      const u = data[uBase + c]!;
+      const v = data[vBase + c]!;
+      rgb[o++] = Y + trv[v]!;
+      rgb[o++] = Y + tgu[u]! + tgv[v]!;
+      rgb[o++] = Y + tbu[u]!;
+    }
+    const r0 = y * w;
+    for (let x = 0, j = 0; x < w; x++, j += 3)
+      out[r0 + x] = (19595 * rgb[j]! + 38470 * rgb[j + 1]! + 7471 * rgb[j + 2]! + 32768) >>> 16;
+  }
+  return { width: w, height: h, channels: 1, data: out };
+}
