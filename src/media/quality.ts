@@ -83,51 +83,11 @@ export function ssimReference(b: RawImage, sigma = 1.5): SsimReference {
   if (w < 2 * RADIUS + 1 || h < 2 * RADIUS + 1)
     throw new BadInputError(`SSIM needs images of at least 11×11, got ${w}×${h}`);
   const image = luma601(b);
-  const y = image.data;
-  const [kc, k1, k2, k3, k4, k5] = taps(gaussianKernel(sigma));
-  const oh = h - 2 * RADIUS;
-  const ow = w - 2 * RADIUS;
-  const vy = new Float64Array(w);
-  const vyy = new Float64Array(w);
-  const my = new Float64Array(oh * ow);
-  const eyy = new Float64Array(oh * ow);
-  for (let r = 0; r < oh; r++) {
-    const mid = (r + RADIUS) * w;
-    for (let c = 0; c < w; c++) {
-      const i = mid + c;
-      const ym = y[i]!;
-      const yu1 = y[i - w]!;
-      const yd1 = y[i + w]!;
-      const yu2 = y[i - 2 * w]!;
-      const yd2 = y[i + 2 * w]!;
-      const yu3 = y[i - 3 * w]!;
-      const yd3 = y[i + 3 * w]!;
-      const yu4 = y[i - 4 * w]!;
-      const yd4 = y[i + 4 * w]!;
-      const yu5 = y[i - 5 * w]!;
-      const yd5 = y[i + 5 * w]!;
-      vy[c] =
-        kc * ym +
-        k1 * (yu1 + yd1) +
-        k2 * (yu2 + yd2) +
-        k3 * (yu3 + yd3) +
-        k4 * (yu4 + yd4) +
-        k5 * (yu5 + yd5);
-      vyy[c] =
-        kc * ym * ym +
-        k1 * (yu1 * yu1 + yd1 * yd1) +
-        k2 * (yu2 * yu2 + yd2 * yd2) +
-        k3 * (yu3 * yu3 + yd3 * yd3) +
-        k4 * (yu4 * yu4 + yd4 * yd4) +
-        k5 * (yu5 * yu5 + yd5 * yd5);
-    }
-    const o = r * ow - RADIUS;
-    for (let c = RADIUS; c < ow + RADIUS; c++) {
-      my[o + c] = row(vy, c, kc, k1, k2, k3, k4, k5);
-      eyy[o + c] = row(vyy, c, kc, k1, k2, k3, k4, k5);
-    }
-  }
-  return { image, sigma, my, eyy };
+  const n = (h - 2 * RADIUS) * (w - 2 * RADIUS);
+  const ref = { image, sigma, my: new Float64Array(n), eyy: new Float64Array(n) };
+  // the image against itself, its statistics kept on the way
+  ssimOf(image.data, image.data, w, h, gaussianKernel(sigma), undefined, ref);
+  return ref;
 }
 
 /** The kernel's taps from the centre out (RADIUS = 5). */
@@ -138,7 +98,8 @@ function taps(k: Float64Array): [number, number, number, number, number, number]
 /**
  * The SSIM pass on two luma planes. The taps are locals and the tap loops unrolled: the same
  * operations in the same order as a loop over t = 1…5, so the sums are bit for bit those of the
- * plain loops; with `ref`, y's own statistics are read from it instead (computed alike).
+ * plain loops; with `ref`, y's own statistics are read from it instead (computed alike); with
+ * `keep`, they are written to it.
  */
 function ssimOf(
   x: Uint8Array,
@@ -147,6 +108,7 @@ function ssimOf(
   h: number,
   k: Float64Array,
   ref: SsimReference | undefined,
+  keep?: SsimReference,
 ): number {
   const [kc, k1, k2, k3, k4, k5] = taps(k);
   const oh = h - 2 * RADIUS;
@@ -229,6 +191,10 @@ function ssimOf(
       const exx = row(vxx, c, kc, k1, k2, k3, k4, k5);
       const eyy = ref ? ref.eyy[o + c]! : row(vyy, c, kc, k1, k2, k3, k4, k5);
       const exy = row(vxy, c, kc, k1, k2, k3, k4, k5);
+      if (keep) {
+        keep.my[o + c] = my;
+        keep.eyy[o + c] = eyy;
+      }
       const varx = exx - mx * mx;
       const vary = eyy - my * my;
       const cov = exy - mx * my;
