@@ -29,9 +29,10 @@ import { imagePool } from '../src/dev/mini-compass/images.js';
 import { renderVideo, type Segment } from '../src/dev/mini-compass/render.js';
 import { createBuiltinEmbedder } from '../src/embed/builtin.js';
 import { ffmpegRun } from '../src/media/ffmpeg.js';
+import { streamFrames } from '../src/media/frames.js';
 import { encodeImage, resizeImage } from '../src/media/image.js';
+import { probe } from '../src/media/probe.js';
 import type { RawImage } from '../src/media/raw.js';
-import { probe, streamFrames } from '../src/media/video.js';
 import { writeFileAtomic } from '../src/store/atomic-write.js';
 import { cpuSeconds, cpuSince } from './cpu.js';
 

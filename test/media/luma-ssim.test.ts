@@ -4,9 +4,10 @@
  * `luma601(full())`, and SSIM against an `ssimReference` is `ssim` against the image itself.
  */
 import { describe, expect, it } from 'vitest';
+import { streamFramePairs } from '../../src/media/pairs.js';
+import { probe } from '../../src/media/probe.js';
 import { compareRaw, ssim, ssimReference } from '../../src/media/quality.js';
 import { luma601 } from '../../src/media/raw.js';
-import { probe, streamFramePairs } from '../../src/media/video.js';
 import { media } from '../support/paths.js';
 
 describe('luma and SSIM shortcuts', () => {

@@ -10,9 +10,10 @@
 import { stat } from 'node:fs/promises';
 import type { Embedder } from '../../embed/embedder.js';
 import { loadImage, type ResizeFit, resizeImage } from '../../media/image.js';
+import { imagesAsFramePairs, pairPixelFormat } from '../../media/pairs.js';
+import type { VideoInfo } from '../../media/probe.js';
 import { type SsimReference, ssimReference } from '../../media/quality.js';
 import type { RawImage } from '../../media/raw.js';
-import { imagesAsFramePairs, pairPixelFormat, type VideoInfo } from '../../media/video.js';
 import { fullRangeLuma, imagesAsLuma, imagesLikeFrames } from '../../media/window.js';
 
 export interface PreparedKeyframes {

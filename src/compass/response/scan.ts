@@ -15,19 +15,13 @@
 import type { Embedder } from '../../embed/embedder.js';
 import { cosine } from '../../embed/embedder.js';
 import { BadInputError } from '../../errors.js';
+import { planFrames } from '../../media/frame-plan.js';
 import { loadImage, type ResizeFit } from '../../media/image.js';
+import { type FramePair, pixelFrameSize, startFramePairs, streamFramePairs } from '../../media/pairs.js';
+import { probe, type VideoInfo } from '../../media/probe.js';
 import { compareRaw, type ImageComparison } from '../../media/quality.js';
 import type { RawImage } from '../../media/raw.js';
 import { DEFAULT_SHOT_OPTIONS, ShotDetector, type ShotOptions } from '../../media/shots.js';
-import {
-  type FramePair,
-  pixelFrameSize,
-  planFrames,
-  probe,
-  startFramePairs,
-  streamFramePairs,
-  type VideoInfo,
-} from '../../media/video.js';
 import { workingSize } from '../../media/window.js';
 import type { Scan, ScanPeak, ScanTimings } from '../results.js';
 import { holdsFiles, keyframeFiles, prepareKeyframes } from './keyframe-prep.js';

@@ -18,10 +18,12 @@
  * Presence, persistence and uniqueness keep using stage 1's runs; a refinement names the run it
  * refined, and placement uses it only when it places the keyframe from that same run.
  */
+
+import type { FramePair } from '../../media/pairs.js';
+import type { VideoInfo } from '../../media/probe.js';
+import { frameAt, frameTime } from '../../media/probe.js';
 import { compareRaw, type ImageComparison } from '../../media/quality.js';
 import type { RawImage } from '../../media/raw.js';
-import type { FramePair, VideoInfo } from '../../media/video.js';
-import { frameAt, frameTime } from '../../media/video.js';
 import { fullRangeLuma, lumaMse, psnrOfMse, streamWindowLuma } from '../../media/window.js';
 import type { ScanRefine } from '../results.js';
 import { placingRun } from './placement.js';
