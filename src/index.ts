@@ -137,9 +137,9 @@ export { OpenAiBackend, type OpenAiOptions } from './judge/openai.js';
 export { comparePair, type PairOutcome } from './judge/pairwise.js';
 export { openJudge, parseJudgeSpec, resolveJudgeSettings } from './judge/registry.js';
 export type { JudgeBackend, JudgeImage, JudgeStats } from './judge/types.js';
+// ── media ───────────────────────────────────────────────────────────────────────────────────
 export type { FrameRequest } from './media/frame-plan.js';
 export { streamClips, streamFrames, type VideoFrame } from './media/frames.js';
-// ── media ───────────────────────────────────────────────────────────────────────────────────
 export { dhash, dhashFile, hamming } from './media/hash.js';
 export { decodeImage, encodeImage, loadImage, resizeImage } from './media/image.js';
 export { imageStats } from './media/image-stats.js';
