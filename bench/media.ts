@@ -18,18 +18,14 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { rateIndices } from '../src/media/frame-plan.js';
+import { streamClipFiles, streamFrames } from '../src/media/frames.js';
 import { dhash } from '../src/media/hash.js';
 import { loadImage } from '../src/media/image.js';
+import { probe, type VideoInfo } from '../src/media/probe.js';
+import { probeMany } from '../src/media/probe-many.js';
 import { psnr, ssim } from '../src/media/quality.js';
 import { detectShots } from '../src/media/shots.js';
-import {
-  probe,
-  probeMany,
-  rateIndices,
-  streamClipFiles,
-  streamFrames,
-  type VideoInfo,
-} from '../src/media/video.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = join(ROOT, 'bench', 'out');

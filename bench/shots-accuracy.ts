@@ -21,8 +21,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ffmpegLog } from '../src/media/ffmpeg.js';
+import { frameAt, probe } from '../src/media/probe.js';
 import { detectShots } from '../src/media/shots.js';
-import { frameAt, probe } from '../src/media/video.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DIR = resolve(process.argv[2] ?? join(ROOT, 'test', 'fixtures', 'media'));

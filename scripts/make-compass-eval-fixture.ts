@@ -16,7 +16,7 @@ import { createBuiltinEmbedder } from '../src/embed/builtin.js';
 import { ImageEncoder } from '../src/judge/images.js';
 import { Judge } from '../src/judge/judge.js';
 import { OpenAiBackend } from '../src/judge/openai.js';
-import { probe } from '../src/media/video.js';
+import { probe } from '../src/media/probe.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const p = await buildMiniCompass(join(ROOT, 'bench', 'out', 'mini-compass'));

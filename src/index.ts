@@ -138,21 +138,16 @@ export { comparePair, type PairOutcome } from './judge/pairwise.js';
 export { openJudge, parseJudgeSpec, resolveJudgeSettings } from './judge/registry.js';
 export type { JudgeBackend, JudgeImage, JudgeStats } from './judge/types.js';
 // ── media ───────────────────────────────────────────────────────────────────────────────────
+export type { FrameRequest } from './media/frame-plan.js';
+export { streamClips, streamFrames, type VideoFrame } from './media/frames.js';
 export { dhash, dhashFile, hamming } from './media/hash.js';
 export { decodeImage, encodeImage, loadImage, resizeImage } from './media/image.js';
 export { imageStats } from './media/image-stats.js';
+export { probe, type VideoInfo } from './media/probe.js';
 export { compareImageFiles, compareRaw, psnr, ssim } from './media/quality.js';
 export type { RawImage } from './media/raw.js';
 export { sampleToDir } from './media/sample.js';
 export { detectShots, type ShotResult } from './media/shots.js';
-export {
-  type FrameRequest,
-  probe,
-  streamClips,
-  streamFrames,
-  type VideoFrame,
-  type VideoInfo,
-} from './media/video.js';
 export { noProgress, type OnProgress, type Phase, type ProgressEvent, phaseReporter } from './progress.js';
 export { writeEvaluation as writeHeroEvaluation } from './report/hero-outputs.js';
 // ── statistics ──────────────────────────────────────────────────────────────────────────────

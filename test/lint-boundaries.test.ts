@@ -52,7 +52,7 @@ describe('import boundaries enforced by the linter', () => {
   }
   const allowed: [string, string][] = [
     ['src/hero/planted.ts', '../judge/judge.js'],
-    ['src/compass/planted.ts', '../media/video.js'],
+    ['src/compass/planted.ts', '../media/probe.js'],
     ['src/hero/select/planted.ts', '../method.js'],
     ['src/cli/planted.ts', '../index.js'],
   ];

@@ -21,7 +21,7 @@ import { createEmbedder } from '../embed/registry.js';
 import { judgeIdentity } from '../judge/identity.js';
 import { type OpenedJudge, openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { checkUnresolved, unresolvedLine } from '../judge/unresolved.js';
-import { probe } from '../media/video.js';
+import { probe } from '../media/probe.js';
 import { leaderboardText } from '../report/compass.js';
 import { textTable } from '../report/table.js';
 import { writeOutputFolder } from '../store/out-folder.js';

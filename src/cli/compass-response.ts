@@ -17,7 +17,7 @@ import { judgeIdentity } from '../judge/identity.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { checkMaxDuration } from '../media/duration.js';
 import { gridFiles } from '../media/grid.js';
-import { probe } from '../media/video.js';
+import { probe } from '../media/probe.js';
 import { compassTable, sensitivityLines } from '../report/compass.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { writeOutputFolder } from '../store/out-folder.js';

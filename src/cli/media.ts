@@ -3,10 +3,10 @@ import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { gridFiles } from '../media/grid.js';
 import { dhashFile } from '../media/hash.js';
+import { probe, probeReport } from '../media/probe.js';
 import { compareImageFiles } from '../media/quality.js';
 import { sampleToDir } from '../media/sample.js';
 import { detectShots } from '../media/shots.js';
-import { probe, probeReport } from '../media/video.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 
 export function registerMedia(program: Command): void {

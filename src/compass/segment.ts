@@ -15,7 +15,7 @@ import type { ImageEncoder } from '../judge/images.js';
 import type { CallLimits, Judge } from '../judge/judge.js';
 import { loadTemplate, render } from '../judge/prompts.js';
 import type { JudgeImage, Verdict } from '../judge/types.js';
-import type { VideoInfo } from '../media/video.js';
+import type { VideoInfo } from '../media/probe.js';
 import type { FileHashes } from '../store/file-hashes.js';
 import type { LoadedCase } from './cases.js';
 import { type EvaluationCache, entryKey } from './quality/eval-cache.js';

@@ -10,8 +10,10 @@
  * right when positive) or tilt (dy: down when positive) when the larger of |dx|, |dy| per second
  * is ≥ `panRate` of the frame width, else static.
  */
+
+import { streamFrames } from './frames.js';
+import type { VideoInfo } from './probe.js';
 import type { ShotResult } from './shots.js';
-import { streamFrames, type VideoInfo } from './video.js';
 
 export type CameraMotion =
   | 'static'

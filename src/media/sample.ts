@@ -8,8 +8,10 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { environmentError } from '../store/fs-errors.js';
 import { writeOutputFolder } from '../store/out-folder.js';
+import type { FrameRequest } from './frame-plan.js';
+import { type FrameFormat, streamFrames } from './frames.js';
 import { encodeImage } from './image.js';
-import { type FrameFormat, type FrameRequest, probe, streamFrames } from './video.js';
+import { probe } from './probe.js';
 
 export interface SampledFile {
   frame: number;

@@ -28,201 +28,37 @@
  * gives them (variable frame rate), else n/fps. Memory: about 530 bytes of features per frame
  * (decisions need the ±`baseline_s` neighbourhood), i.e. ~45 MB for an hour at 24 fps.
  */
+
+import { streamFrames } from './frames.js';
+import type { VideoInfo } from './probe.js';
 import type { RawImage } from './raw.js';
-import { streamFrames, type VideoInfo } from './video.js';
+import {
+  BUSY,
+  BUSY_STEP,
+  blendResidual,
+  coarsen,
+  FLAT_VARIANCE,
+  flatness,
+  histDistance,
+  histogram,
+  meanAbsDiff,
+  meanColour,
+  median,
+  PLAIN_RAMP_MAX,
+  RAMP_MAX,
+  STRUCT_MIN,
+  STRUCT_RATIO,
+  thumbnail,
+} from './shot-features.js';
+import {
+  DEFAULT_SHOT_OPTIONS,
+  type Shot,
+  type ShotOptions,
+  type ShotResult,
+  type Transition,
+} from './shot-options.js';
 
-export interface ShotOptions {
-  cutThreshold: number;
-  cutRatio: number;
-  window: number;
-  gradualLow: number;
-  gradualRatio: number;
-  baseline_s: number;
-  gradualThreshold: number;
-  blendMax: number;
-  coarseBlendMax: number;
-  maxGradual_s: number;
-  minShot_s: number;
-}
-
-export const DEFAULT_SHOT_OPTIONS: ShotOptions = {
-  cutThreshold: 0.3,
-  cutRatio: 3,
-  window: 8,
-  gradualLow: 0.012,
-  gradualRatio: 2,
-  baseline_s: 4,
-  gradualThreshold: 0.25,
-  blendMax: 0.3,
-  coarseBlendMax: 0.25,
-  maxGradual_s: 4,
-  minShot_s: 0.25,
-};
-
-export interface Transition {
-  kind: 'cut' | 'gradual';
-  /** For a cut: the first frame of the new shot (start = end). For a gradual: first and last frame of the blend. */
-  start_frame: number;
-  end_frame: number;
-}
-
-export interface Shot {
-  start_frame: number;
-  /** Exclusive. */
-  end_frame: number;
-  start_s: number;
-  end_s: number;
-}
-
-export interface ShotResult {
-  shots: Shot[];
-  transitions: Transition[];
-  frames: number;
-  fps: number;
-}
-
-const BINS = 32;
-const THUMB_W = 24;
-const THUMB_H = 14;
-
-function histogram(img: RawImage): Uint16Array {
-  const h = new Uint16Array(BINS * 3);
-  const d = img.data;
-  const n = img.width * img.height;
-  for (let i = 0, j = 0; i < n; i++, j += 3) {
-    const r = d[j]!;
-    const g = d[j + 1]!;
-    const b = d[j + 2]!;
-    const y = 0.299 * r + 0.587 * g + 0.114 * b;
-    const cb = 128 - 0.168736 * r - 0.331264 * g + 0.5 * b;
-    const cr = 128 + 0.5 * r - 0.418688 * g - 0.081312 * b;
-    h[Math.min(BINS - 1, (y * BINS) >> 8)]! += 1;
-    h[BINS + Math.min(BINS - 1, Math.max(0, (cb * BINS) >> 8))]! += 1;
-    h[2 * BINS + Math.min(BINS - 1, Math.max(0, (cr * BINS) >> 8))]! += 1;
-  }
-  return h;
-}
-
-function histDistance(a: Uint16Array, b: Uint16Array, pixels: number): number {
-  let s = 0;
-  for (let k = 0; k < a.length; k++) s += Math.abs(a[k]! - b[k]!);
-  return s / (6 * pixels); // half L1 per channel, averaged over the 3 channels
-}
-
-function thumbnail(img: RawImage): Uint8Array {
-  const acc = new Float64Array(THUMB_W * THUMB_H);
-  const cnt = new Float64Array(THUMB_W * THUMB_H);
-  const d = img.data;
-  for (let y = 0; y < img.height; y++) {
-    const ty = Math.min(THUMB_H - 1, Math.floor((y * THUMB_H) / img.height));
-    for (let x = 0; x < img.width; x++) {
-      const tx = Math.min(THUMB_W - 1, Math.floor((x * THUMB_W) / img.width));
-      const j = (y * img.width + x) * 3;
-      acc[ty * THUMB_W + tx]! += 0.299 * d[j]! + 0.587 * d[j + 1]! + 0.114 * d[j + 2]!;
-      cnt[ty * THUMB_W + tx]! += 1;
-    }
-  }
-  const out = new Uint8Array(acc.length);
-  for (let k = 0; k < out.length; k++) out[k] = Math.round(acc[k]! / Math.max(1, cnt[k]!));
-  return out;
-}
-
-/** Mean absolute difference of two equal-length thumbnails. */
-function meanAbsDiff(a: Uint8Array, b: Uint8Array): number {
-  let d = 0;
-  for (let k = 0; k < a.length; k++) d += Math.abs(a[k]! - b[k]!);
-  return d / a.length;
-}
-
-function median(xs: ArrayLike<number>): number {
-  const s = Array.from(xs).sort((a, b) => a - b);
-  if (s.length === 0) return 0;
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-
-/** Residual of frame m against the best blend of a and b, relative to |b − a| (L1). */
-function blendResidual(a: Uint8Array, b: Uint8Array, m: Uint8Array): number {
-  let dot = 0;
-  let norm = 0;
-  let span = 0;
-  for (let k = 0; k < a.length; k++) {
-    const d = b[k]! - a[k]!;
-    dot += (m[k]! - a[k]!) * d;
-    norm += d * d;
-    span += Math.abs(d);
-  }
-  if (span === 0) return 1;
-  const alpha = Math.min(1, Math.max(0, dot / norm));
-  let res = 0;
-  for (let k = 0; k < a.length; k++) res += Math.abs(m[k]! - a[k]! - alpha * (b[k]! - a[k]!));
-  return res / span;
-}
-
-/** Luma variance below which a frame is a flat field (a fade's black, a colour card). */
-const FLAT_VARIANCE = 16;
-/** A frame is on a ramp when its distance to its neighbours' midpoint is below this × its step. */
-const RAMP_MAX = 0.3;
-const COARSE = 4;
-/** Footage is busy when one frame step changes this fraction of a transition's whole change. */
-const BUSY = 0.2;
-/** Footage beside a plain shot is busy when one frame step changes a thumbnail by this (mean levels). */
-const BUSY_STEP = 4;
-/** A dissolve from a plain field: the median error of the far end's share against a straight ramp. */
-const PLAIN_RAMP_MAX = 0.12;
-/** A cut of similar colours: the thumbnail change (mean levels) at least this, and this × its neighbours'. */
-const STRUCT_MIN = 24;
-const STRUCT_RATIO = 6;
-
-/** Mean Y, Cb, Cr of a frame. */
-function meanColour(img: RawImage): number[] {
-  let r = 0;
-  let g = 0;
-  let b = 0;
-  const d = img.data;
-  const n = img.width * img.height;
-  for (let j = 0; j < 3 * n; j += 3) {
-    r += d[j]!;
-    g += d[j + 1]!;
-    b += d[j + 2]!;
-  }
-  r /= n;
-  g /= n;
-  b /= n;
-  return [
-    0.299 * r + 0.587 * g + 0.114 * b,
-    128 - 0.168736 * r - 0.331264 * g + 0.5 * b,
-    128 + 0.5 * r - 0.418688 * g - 0.081312 * b,
-  ];
-}
-
-/** A thumbnail averaged over COARSE×COARSE blocks. */
-function coarsen(t: Uint8Array): Uint8Array {
-  const w = Math.ceil(THUMB_W / COARSE);
-  const h = Math.ceil(THUMB_H / COARSE);
-  const acc = new Float64Array(w * h);
-  const cnt = new Float64Array(w * h);
-  for (let y = 0; y < THUMB_H; y++)
-    for (let x = 0; x < THUMB_W; x++) {
-      const k = Math.floor(y / COARSE) * w + Math.floor(x / COARSE);
-      acc[k]! += t[y * THUMB_W + x]!;
-      cnt[k]! += 1;
-    }
-  const out = new Uint8Array(w * h);
-  for (let k = 0; k < out.length; k++) out[k] = Math.round(acc[k]! / cnt[k]!);
-  return out;
-}
-
-function flatness(t: Uint8Array): number {
-  let s = 0;
-  let s2 = 0;
-  for (let k = 0; k < t.length; k++) {
-    s += t[k]!;
-    s2 += t[k]! * t[k]!;
-  }
-  const mean = s / t.length;
-  return s2 / t.length - mean * mean; // variance: lower is flatter
-}
+export * from './shot-options.js';
 
 /** Shot detector: push frames in order (features are kept compactly), then `finish`. */
 export class ShotDetector {

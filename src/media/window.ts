@@ -11,8 +11,8 @@
  */
 import { BackendError, BadInputError } from '../errors.js';
 import { ffmpegFilterRaw, ffmpegRawFrames } from './ffmpeg.js';
+import { frameTime, type VideoInfo, videoStream } from './probe.js';
 import type { RawImage } from './raw.js';
-import { frameTime, type VideoInfo, videoStream } from './video.js';
 import { yuvMatrix, yuvToRgb } from './yuv.js';
 
 export { workingSize } from './working-size.js';

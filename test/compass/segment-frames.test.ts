@@ -8,7 +8,7 @@ import { judgeSegmenter } from '../../src/compass/segment.js';
 import { ImageEncoder } from '../../src/judge/images.js';
 import { Judge } from '../../src/judge/judge.js';
 import type { BackendRequest, JudgeBackend } from '../../src/judge/types.js';
-import { probe } from '../../src/media/video.js';
+import { probe } from '../../src/media/probe.js';
 import { media } from '../support/paths.js';
 
 function scripted(seen: BackendRequest[]): Judge {

@@ -217,7 +217,8 @@ describe('the mini set is in the release shape and reads as the older shape does
     for (const f of chains.values())
       for (const im of f.chains[0]!.images)
         if (im.source === 'sampled') {
-          const { probe, streamFrames } = await import('../../src/media/video.js');
+          const { probe } = await import('../../src/media/probe.js');
+          const { streamFrames } = await import('../../src/media/frames.js');
           const { encodeImage } = await import('../../src/media/image.js');
           const info = await probe(join(mini.lsmdc, f.movie_id, `${im.clip_id}.mp4`));
           for await (const fr of streamFrames(info, { kind: 'times', times: [im.t_in_clip!] })) {

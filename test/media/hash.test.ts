@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { streamFrames } from '../../src/media/frames.js';
 import { dhash, dhashFile, hamming } from '../../src/media/hash.js';
-import { probe, streamFrames } from '../../src/media/video.js';
+import { probe } from '../../src/media/probe.js';
 import { media } from '../support/paths.js';
 import { mediaReferences } from '../support/references.js';
 

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { photoPath } from '../../src/dev/assets.js';
 import { ffmpegRun } from '../../src/media/ffmpeg.js';
 import { type CameraMotion, cameraMotion, classifyMotion, globalMotion } from '../../src/media/motion.js';
-import { probe } from '../../src/media/video.js';
+import { probe } from '../../src/media/probe.js';
 import { tempDir } from '../support/paths.js';
 
 const CLIPS: Record<string, { vf: string; want: CameraMotion }> = {

@@ -9,8 +9,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { probe } from '../../src/media/probe.js';
 import { detectShots } from '../../src/media/shots.js';
-import { probe } from '../../src/media/video.js';
 import { media } from '../support/paths.js';
 import type { ShotTruth } from '../support/references.js';
 

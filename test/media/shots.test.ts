@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { probe } from '../../src/media/probe.js';
 import { detectShots } from '../../src/media/shots.js';
-import { probe } from '../../src/media/video.js';
 import { media } from '../support/paths.js';
 import { shotTruth } from '../support/references.js';
 

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { BadInputError } from '../../src/errors.js';
+import { streamFrames } from '../../src/media/frames.js';
+import { frameAt, probe } from '../../src/media/probe.js';
+import { probeMany } from '../../src/media/probe-many.js';
 import { detectShots } from '../../src/media/shots.js';
 import { buildTimeline } from '../../src/media/timeline.js';
-import { frameAt, probe, probeMany, streamFrames } from '../../src/media/video.js';
 import { media } from '../support/paths.js';
 
 /**

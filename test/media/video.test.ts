@@ -2,19 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BadInputError } from '../../src/errors.js';
 import { ffprobeJson } from '../../src/media/ffmpeg.js';
-import {
-  balancedSum,
-  countDecodableFrames,
-  frameAtTime,
-  planFrames,
-  probe,
-  probeMany,
-  rateIndices,
-  streamClipFiles,
-  streamClips,
-  streamFrames,
-  type VideoInfo,
-} from '../../src/media/video.js';
+import { balancedSum, planFrames, rateIndices } from '../../src/media/frame-plan.js';
+import { streamClipFiles, streamClips, streamFrames } from '../../src/media/frames.js';
+import { countDecodableFrames, frameAtTime, probe, type VideoInfo } from '../../src/media/probe.js';
+import { probeMany } from '../../src/media/probe-many.js';
 import { media, tempDir } from '../support/paths.js';
 import { truncatedMp4 } from '../support/truncated.js';
 

@@ -10,17 +10,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { luma601, type RawImage } from '../../src/media/raw.js';
+import { streamFrames } from '../../src/media/frames.js';
 import {
   imagesAsFramePairs,
   pairPixelFormat,
   pixelFrameExpr,
   pixelFrameSize,
-  probe,
   startFramePairs,
   streamFramePairs,
-  streamFrames,
-} from '../../src/media/video.js';
+} from '../../src/media/pairs.js';
+import { probe } from '../../src/media/probe.js';
+import { luma601, type RawImage } from '../../src/media/raw.js';
 import { planarBytes, yuvMatrix, yuvToRgb } from '../../src/media/yuv.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kfbench-yuv-'));

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ffmpegRun } from '../../src/media/ffmpeg.js';
 import { loadImage } from '../../src/media/image.js';
 import { playability } from '../../src/media/playback.js';
-import { probe } from '../../src/media/video.js';
+import { probe } from '../../src/media/probe.js';
 import { MediaCache } from '../../src/web/media.js';
 import { media, tempDir } from '../support/paths.js';
 

@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { loadTemplate } from '../../judge/prompts.js';
-import { probe } from '../../media/video.js';
+import { probe } from '../../media/probe.js';
 import { type LoadedCase, type PromptMode, videoPath } from '../cases.js';
 import { CHECKLIST_SIZES } from './checklist.js';
 import { checklistMetrics, type EvaluateInput, evaluateCompass } from './evaluate.js';

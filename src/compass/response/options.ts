@@ -41,7 +41,7 @@ export interface ScanOptions {
   /** Frames embedded per batch. */
   batch: number;
   /**
-   * Start decoding beside the probe (media/video.ts `startFramePairs`); the frames are the same
+   * Start decoding beside the probe (media/pairs.ts `startFramePairs`); the frames are the same
    * either way, so this does not enter the scan's cache key.
    */
   earlyStart: boolean;

@@ -7,29 +7,24 @@
  * keyframe's window at the video's own rate (seeking to it) and finds its frame in pixels. The
  * result (a `Scan`) is everything the six metrics need for any choice of their constants (stage 2
  * for the γ and hold ε it was made with), so re-scoring never decodes again (see `scan-cache.ts`).
- * Keyframes meet a video of another aspect ratio by `keyframeFit` (default: centre crop).
+ * Keyframes meet a video of another aspect ratio by `keyframeFit` (default: centre crop); they are
+ * prepared once per run, not per video (`keyframe-prep.ts`). A keyframe's pixel score on a frame
+ * is computed once, on the frame's luma straight from its planar YUV (`FramePair.fullLuma`).
  * Memory: one batch of frames, one kept frame per keyframe, and N floats per sampled frame.
  */
 import type { Embedder } from '../../embed/embedder.js';
 import { cosine } from '../../embed/embedder.js';
 import { BadInputError } from '../../errors.js';
-import { loadImage, type ResizeFit, resizeImage } from '../../media/image.js';
-import { compareRaw } from '../../media/quality.js';
+import { planFrames } from '../../media/frame-plan.js';
+import { loadImage, type ResizeFit } from '../../media/image.js';
+import { type FramePair, pixelFrameSize, startFramePairs, streamFramePairs } from '../../media/pairs.js';
+import { probe, type VideoInfo } from '../../media/probe.js';
+import { compareRaw, type ImageComparison } from '../../media/quality.js';
 import type { RawImage } from '../../media/raw.js';
 import { DEFAULT_SHOT_OPTIONS, ShotDetector, type ShotOptions } from '../../media/shots.js';
-import {
-  type FramePair,
-  imagesAsFramePairs,
-  pairPixelFormat,
-  pixelFrameSize,
-  planFrames,
-  probe,
-  startFramePairs,
-  streamFramePairs,
-  type VideoInfo,
-} from '../../media/video.js';
-import { fullRangeLuma, imagesAsLuma, imagesLikeFrames, workingSize } from '../../media/window.js';
+import { workingSize } from '../../media/window.js';
 import type { Scan, ScanPeak, ScanTimings } from '../results.js';
+import { holdsFiles, keyframeFiles, prepareKeyframes } from './keyframe-prep.js';
 import { DEFAULT_SCAN_OPTIONS, type KeyframeFit, type ScanOptions } from './options.js';
 import { refine, StageTwoAlong } from './stage2.js';
 
@@ -52,9 +47,10 @@ export async function scanVideo(
 ): Promise<Scan> {
   const o = { ...DEFAULT_SCAN_OPTIONS, ...opts };
   const t0 = performance.now();
-  // the keyframe images load while the video is probed and its first frames decode
-  const images = Promise.all(input.keyframes.map((k) => loadImage(k.image)));
-  images.catch(() => {}); // awaited below; a failure surfaces there
+  // the keyframe images load while the video is probed and its first frames decode, unless a set
+  // prepared from them is kept (keyframe-prep.ts: once per run, not per video)
+  const paths = input.keyframes.map((k) => k.image);
+  const identity = keyframeFiles(paths);
   // ffmpeg starts beside ffprobe when the embedder's input size does not depend on the video's
   // (its own start then overlaps the probe); the probe decides whether that decoder is used
   const guess = embedder.inputSize(1920, 1080);
@@ -70,6 +66,9 @@ export async function scanVideo(
           o.refine ? (o.matchSize === o.pixelSize ? 'full' : o.matchSize) : undefined,
         )
       : undefined;
+  const files = await identity;
+  const images = holdsFiles(embedder, files) ? undefined : Promise.all(paths.map((f) => loadImage(f)));
+  images?.catch(() => {}); // awaited below; a failure surfaces there
   let info: VideoInfo;
   try {
     info = await probe(input.video);
@@ -88,44 +87,25 @@ export async function scanVideo(
   const capped = rate > o.fpsCap;
   const fullSize = pixelFrameSize(info.width, info.height, o.pixelSize);
   const small = embedder.inputSize(info.width, info.height);
-  // keyframes at the pixel frame size (for PSNR/SSIM), then through the frames' own scaling chain;
-  // prepared while the first frames decode
-  const fit = FIT[o.keyframeFit];
   // the working size: the pixel size when they are set alike (the default), whose luma the decoded
   // frame already carries
   const workIsFull = o.matchSize === o.pixelSize;
   const work = workIsFull ? fullSize : workingSize(info.width, info.height, o.matchSize);
-  const prepared = (async () => {
-    // each keyframe fitted to the video's own size and put through the chain a decoded frame takes
-    // (to YUV in the video's matrix, area scaling to the pixel size): for the pixel score, stage 2
-    // and the embedder's chain alike, so that a keyframe cut from the video and its frame come out
-    // alike
-    const own = await Promise.all(
-      (await images).map((img) =>
-        img.width === info.width && img.height === info.height
-          ? img
-          : resizeImage(img, info.width, info.height, fit),
-      ),
-    );
-    const made = await imagesLikeFrames(own, info, fullSize);
-    const pixels = made.map((m) => fullRangeLuma(m.luma));
-    const luma = !o.refine
-      ? Promise.resolve([])
-      : workIsFull
-        ? Promise.resolve(made.map((m) => m.luma))
-        : imagesAsLuma(own, info, work);
-    luma.catch(() => {});
-    // the frames' own planar format, so that a keyframe and a frame showing it are resampled alike
-    const fmt = pairPixelFormat(info, small);
-    const kvecs = await embedder.embed(
-      await imagesAsFramePairs(
-        made.map((m) => m.rgb),
-        small,
-        fmt,
-      ),
-    );
-    return { kvecs, pixels, luma: await luma };
-  })();
+  // keyframes at the pixel frame size (for PSNR/SSIM), then through the frames' own scaling chain;
+  // prepared while the first frames decode
+  const prepared = prepareKeyframes(
+    embedder,
+    files,
+    {
+      images: paths,
+      info,
+      fit: FIT[o.keyframeFit],
+      full: fullSize,
+      small,
+      work: !o.refine ? undefined : workIsFull ? 'full' : work,
+    },
+    images,
+  );
   prepared.catch(() => {}); // awaited below; a failure surfaces there
   const lastDuration = info.times ? info.duration_s - info.times[info.times.length - 1]! : undefined;
   let shots: ShotDetector;
@@ -180,7 +160,7 @@ export async function scanVideo(
         row[k] = s;
         if (s > best[k]!) {
           best[k] = s;
-          bestFrame[k] = pair.full;
+          bestFrame[k] = pair.fullLuma;
           bestIndex[k] = j;
         }
       }
@@ -214,14 +194,24 @@ export async function scanVideo(
   if (times.length === 0) throw new BadInputError('has no decodable frames', { file: input.video });
   const t1 = performance.now();
   const peaks: ScanPeak[] = [];
-  const { pixels, luma } = await prepared;
+  const { pixels, luma, reference } = await prepared;
+  // each keyframe's pixel score on a frame, once: stage 2's f*(k) is often stage 1's best frame
+  const scored = input.keyframes.map(() => new Map<() => RawImage, ImageComparison>());
+  const compare = (k: number, frame: () => RawImage) => {
+    let cmp = scored[k]!.get(frame);
+    if (!cmp) {
+      cmp = compareRaw(frame(), pixels[k]!, reference(k));
+      scored[k]!.set(frame, cmp);
+    }
+    return cmp;
+  };
   for (let k = 0; k < K; k++) {
-    const cmp = compareRaw(bestFrame[k]!(), pixels[k]!);
+    const cmp = compare(k, bestFrame[k]!);
     peaks.push({ frame: bestIndex[k]!, cos: best[k]!, psnr_db: cmp.psnr_db, ssim: cmp.ssim });
   }
   const t2 = performance.now();
   const refined = along
-    ? along.finish(sims, o.holdEps, pixels, rate, lastDuration)
+    ? along.finish(sims, o.holdEps, pixels, rate, lastDuration, compare)
     : o.refine
       ? await refine({
           info,

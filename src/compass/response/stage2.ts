@@ -18,10 +18,12 @@
  * Presence, persistence and uniqueness keep using stage 1's runs; a refinement names the run it
  * refined, and placement uses it only when it places the keyframe from that same run.
  */
-import { compareRaw } from '../../media/quality.js';
+
+import type { FramePair } from '../../media/pairs.js';
+import type { VideoInfo } from '../../media/probe.js';
+import { frameAt, frameTime } from '../../media/probe.js';
+import { compareRaw, type ImageComparison } from '../../media/quality.js';
 import type { RawImage } from '../../media/raw.js';
-import type { FramePair, VideoInfo } from '../../media/video.js';
-import { frameAt, frameTime } from '../../media/video.js';
 import { fullRangeLuma, lumaMse, psnrOfMse, streamWindowLuma } from '../../media/window.js';
 import type { ScanRefine } from '../results.js';
 import { placingRun } from './placement.js';
@@ -178,7 +180,7 @@ interface Open {
   mses: number[];
   best: number;
   mse: number;
-  /** f*'s frame at the pixel size (only the best frame's is kept). */
+  /** f*'s frame at the pixel size, as luma (only the best frame's is kept). */
   full: (() => RawImage) | undefined;
 }
 
@@ -231,7 +233,7 @@ export class StageTwoAlong {
         kept ??= { order, index: pair.index, time_s: pair.time_s, y: pair.work?.() ?? null };
         return kept;
       },
-      full: pair.full,
+      full: pair.fullLuma,
     };
   }
 
@@ -310,6 +312,8 @@ export class StageTwoAlong {
    * Each keyframe's refinement: the result of its placing run (γ and hold ε as stage 1 places it),
    * with the pixel score on f*(k) against `pixels` (full-range luma at the pixel size).
    * `lastDuration`: how long the video's last frame is shown (else one frame at `fps`).
+   * `compare`: the pixel score of keyframe k on a frame (`FramePair.fullLuma`), e.g. remembered
+   * from stage 1's when f*(k) is its best frame too.
    */
   finish(
     sims: readonly (readonly number[])[],
@@ -317,6 +321,7 @@ export class StageTwoAlong {
     pixels: readonly RawImage[],
     fps: number,
     lastDuration: number | undefined,
+    compare: (k: number, frame: () => RawImage) => ImageComparison = (k, f) => compareRaw(f(), pixels[k]!),
   ): (ScanRefine | null)[] {
     const n = sims[0]?.length ?? 0;
     for (let k = 0; k < this.open.length; k++) if (this.open[k]) this.close(k, n - 1);
@@ -327,7 +332,7 @@ export class StageTwoAlong {
       const run = placingRun(s, this.gamma, holdEps);
       const r = run && this.done[k]!.find((x) => x.run[0] === run[0] && x.run[1] === run[1]);
       if (!r) return null;
-      const cmp = compareRaw(r.full(), pixels[k]!);
+      const cmp = compare(k, r.full);
       const lp = psnrOfMse(r.mse);
       return {
         run: r.run,

@@ -4,8 +4,8 @@
  * habit of shot-based summarisers.
  */
 
+import { probe } from '../../media/probe.js';
 import { detectShots } from '../../media/shots.js';
-import { probe } from '../../media/video.js';
 import { clipFiles } from '../track/clip-files.js';
 import type { SelectionMethod } from './method.js';
 

@@ -12,7 +12,7 @@ import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import { ImageEncoder } from '../../../src/judge/images.js';
 import { extractAudio } from '../../../src/media/audio.js';
 import { ffmpegRun } from '../../../src/media/ffmpeg.js';
-import { probe } from '../../../src/media/video.js';
+import { probe } from '../../../src/media/probe.js';
 import { emulatorJudge } from '../../support/emulator.js';
 import { sharedMiniCompass } from '../../support/mini-compass.js';
 import { tempDir } from '../../support/paths.js';

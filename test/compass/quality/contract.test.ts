@@ -23,7 +23,7 @@ import { ImageEncoder } from '../../../src/judge/images.js';
 import { Judge } from '../../../src/judge/judge.js';
 import type { JudgeBackend } from '../../../src/judge/types.js';
 import { ffmpegRun } from '../../../src/media/ffmpeg.js';
-import { probe } from '../../../src/media/video.js';
+import { probe } from '../../../src/media/probe.js';
 import { tempDir } from '../../support/paths.js';
 
 const kf = (i: number) => ({

@@ -26,7 +26,7 @@ import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import { ImageEncoder } from '../../../src/judge/images.js';
 import { Judge } from '../../../src/judge/judge.js';
 import type { JudgeBackend } from '../../../src/judge/types.js';
-import { probe } from '../../../src/media/video.js';
+import { probe } from '../../../src/media/probe.js';
 import { openDatabase } from '../../../src/store/sqlite.js';
 import { emulatorJudge } from '../../support/emulator.js';
 import { sharedMiniCompass } from '../../support/mini-compass.js';

@@ -13,7 +13,7 @@ import { judgeSegmenter } from '../../../src/compass/segment.js';
 import type { MiniCompassPaths } from '../../../src/dev/mini-compass/build.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import { ImageEncoder } from '../../../src/judge/images.js';
-import { probe } from '../../../src/media/video.js';
+import { probe } from '../../../src/media/probe.js';
 import { emulatorJudge } from '../../support/emulator.js';
 import { sharedMiniCompass } from '../../support/mini-compass.js';
 import { tempDir } from '../../support/paths.js';

@@ -17,7 +17,7 @@ import { scoreResponse } from '../../../src/compass/response/report.js';
 import { scanVideo } from '../../../src/compass/response/scan.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import { ffmpegRun } from '../../../src/media/ffmpeg.js';
-import { frameTime, probe } from '../../../src/media/video.js';
+import { frameTime, probe } from '../../../src/media/probe.js';
 import { media, tempDir } from '../../support/paths.js';
 
 const dir = tempDir('stage2-');

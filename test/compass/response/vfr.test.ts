@@ -8,8 +8,8 @@ import { DEFAULT_RESPONSE_OPTIONS } from '../../../src/compass/response/options.
 import { frameEnd, place, runSpan } from '../../../src/compass/response/placement.js';
 import { scanVideo } from '../../../src/compass/response/scan.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
+import { probe } from '../../../src/media/probe.js';
 import { sampleToDir } from '../../../src/media/sample.js';
-import { probe } from '../../../src/media/video.js';
 import { media, tempDir } from '../../support/paths.js';
 
 describe('Compass scan of a variable-frame-rate video', () => {

@@ -1,0 +1,222 @@
+/**
+ * Reading frames as raw pixels (RGB or grey) at one size. Every request on one file is served by
+ * ONE ffmpeg process reading the file once, with a `select` filter that keeps exactly the planned
+ * frame numbers (`frame-plan.ts`) and stops after the last one; several short files (clips) can be
+ * read through one ffmpeg process with `streamClips`, which opens them as separate inputs and
+ * concatenates the selected frames, so a process start (~90 ms) is paid once per batch rather than
+ * once per clip. No seeking is used: a few timestamps far apart in a long file still cost one
+ * sequential decode.
+ */
+import { BadInputError } from '../errors.js';
+import { ffmpegRawFrames } from './ffmpeg.js';
+import { type FrameRequest, planFrames } from './frame-plan.js';
+import { frameTime, type VideoInfo, videoStream } from './probe.js';
+import { probeMany } from './probe-many.js';
+import type { RawImage } from './raw.js';
+
+export interface FrameFormat {
+  /** Output size; omitted = the video's own. One side alone keeps the aspect ratio. */
+  width?: number | undefined;
+  height?: number | undefined;
+  pixels?: 'rgb' | 'gray';
+  /** Decoder threads for this process (ffmpeg's default when omitted). */
+  threads?: number | undefined;
+}
+
+export interface VideoFrame extends RawImage {
+  /** Frame number in the file, from 0. */
+  index: number;
+  /** Start of the frame's display interval, seconds. */
+  time_s: number;
+}
+
+export function outputSize(srcW: number, srcH: number, fmt: FrameFormat): { width: number; height: number } {
+  const { width, height } = fmt;
+  if (width && height) return { width, height };
+  if (width) return { width, height: Math.max(1, Math.round((width * srcH) / srcW)) };
+  if (height) return { width: Math.max(1, Math.round((height * srcW) / srcH)), height };
+  return { width: srcW, height: srcH };
+}
+
+function chain(select: string | null, w: number, h: number, pixels: 'rgb' | 'gray'): string {
+  const parts: string[] = [];
+  if (select) parts.push(`select=${select}`);
+  parts.push(`scale=${w}:${h}:flags=area`, 'setsar=1', `format=${pixels === 'gray' ? 'gray' : 'rgb24'}`);
+  return parts.join(',');
+}
+
+/**
+ * Stream the requested frames of one video as raw pixels, in frame order, from one ffmpeg process.
+ * Duplicated times yield the frame once. Frames the header promised but the file lacks are an error.
+ */
+export async function* streamFrames(
+  info: VideoInfo,
+  req: FrameRequest,
+  fmt: FrameFormat = {},
+  signal?: AbortSignal,
+): AsyncGenerator<VideoFrame, void, void> {
+  const plan = planFrames(info, req);
+  if (plan.indices && plan.indices.length === 0) return;
+  const pixels = fmt.pixels ?? 'rgb';
+  const channels = pixels === 'gray' ? 1 : 3;
+  const { width, height } = outputSize(info.width, info.height, fmt);
+  const args: string[] = [];
+  if (fmt.threads) args.push('-threads', String(fmt.threads));
+  args.push('-i', info.file, '-map', videoStream(info), '-an', '-sn', '-dn');
+  args.push('-vf', chain(plan.select, width, height, pixels), '-fps_mode', 'passthrough');
+  if (plan.indices) args.push('-frames:v', String(plan.indices.length));
+  args.push('-f', 'rawvideo', 'pipe:1');
+  let i = 0;
+  for await (const data of ffmpegRawFrames({
+    args,
+    frameBytes: width * height * channels,
+    file: info.file,
+    signal,
+  })) {
+    const index = plan.indices ? plan.indices[i]! : i;
+    i++;
+    yield { index, time_s: frameTime(info, index), width, height, channels, data };
+  }
+  if (plan.indices && i < plan.indices.length) {
+    throw new BadInputError(
+      `has fewer frames than its header says: frame ${plan.indices[i]} could not be decoded`,
+      { file: info.file },
+    );
+  }
+  if (!plan.indices && i === 0) throw new BadInputError('has no decodable frames', { file: info.file });
+}
+
+export interface ClipRequest {
+  info: VideoInfo;
+  /** Exact frame numbers within this clip. */
+  indices: number[];
+}
+
+export interface ClipFrame extends VideoFrame {
+  /** Position of the clip in the request list. */
+  clip: number;
+}
+
+/**
+ * Read selected frames of several clips through as few ffmpeg processes as possible: clips are
+ * opened as inputs of one process (in batches of `batch`, default 32), each with its own exact `select`, and
+ * concatenated. If a batch yields fewer frames than planned, the clips of that batch are re-read
+ * one by one, so that errors name the clip at fault and frames are never attributed to the wrong
+ * clip. The next batch is decoded while the current one is consumed (two batches in memory at most).
+ */
+export async function* streamClips(
+  clips: ClipRequest[],
+  fmt: FrameFormat & { width: number; height: number },
+  opts: { batch?: number; signal?: AbortSignal } = {},
+): AsyncGenerator<ClipFrame, void, void> {
+  const batchSize = opts.batch ?? 32;
+  const pixels = fmt.pixels ?? 'rgb';
+  const channels = pixels === 'gray' ? 1 : 3;
+  const plans = clips.map((c) => planFrames(c.info, { kind: 'indices', indices: c.indices }));
+  const work = clips.map((c, k) => ({ c, k, plan: plans[k]! })).filter((x) => x.plan.indices!.length > 0);
+  type Work = (typeof work)[number];
+  /** Decode a multi-clip batch into memory; null when it came up short or failed (→ per clip). */
+  const collect = async (batch: Work[]): Promise<Buffer[] | null> => {
+    if (batch.length === 1) return null;
+    const args: string[] = [];
+    for (const b of batch) {
+      if (fmt.threads) args.push('-threads', String(fmt.threads));
+      args.push('-i', b.c.info.file);
+    }
+    const graph = batch
+      .map(
+        (b, j) =>
+          `[${videoStream(b.c.info, j)}]${chain(b.plan.select, fmt.width, fmt.height, pixels)}[v${j}]`,
+      )
+      .join(';');
+    const labels = batch.map((_, j) => `[v${j}]`).join('');
+    const total = batch.reduce((acc, b) => acc + b.plan.indices!.length, 0);
+    args.push('-filter_complex', `${graph};${labels}concat=n=${batch.length}:v=1:a=0[out]`, '-map', '[out]');
+    args.push('-fps_mode', 'passthrough', '-frames:v', String(total), '-f', 'rawvideo', 'pipe:1');
+    const frames: Buffer[] = [];
+    try {
+      for await (const data of ffmpegRawFrames({
+        args,
+        frameBytes: fmt.width * fmt.height * channels,
+        file: batch.map((b) => b.c.info.file).join(', '),
+        signal: opts.signal,
+      }))
+        frames.push(data);
+    } catch (e) {
+      if (opts.signal?.aborted) throw e;
+      return null;
+    }
+    return frames.length === total ? frames : null;
+  };
+  const batches: Work[][] = [];
+  for (let s = 0; s < work.length; s += batchSize) batches.push(work.slice(s, s + batchSize));
+  // Each batch is collected whole before its frames are yielded (a batch that comes up short must
+  // not attribute frames to the wrong clip); the next batch decodes while this one is consumed.
+  let pending = batches.length ? collect(batches[0]!) : undefined;
+  for (let i = 0; i < batches.length; i++) {
+    const batch = batches[i]!;
+    const frames = await pending!;
+    pending = i + 1 < batches.length ? collect(batches[i + 1]!) : undefined;
+    pending?.catch(() => undefined);
+    if (!frames) {
+      for (const b of batch) {
+        for await (const f of streamFrames(
+          b.c.info,
+          { kind: 'indices', indices: b.c.indices },
+          fmt,
+          opts.signal,
+        ))
+          yield { ...f, clip: b.k };
+      }
+      continue;
+    }
+    let at = 0;
+    for (const b of batch) {
+      for (const index of b.plan.indices!) {
+        yield {
+          index,
+          time_s: frameTime(b.c.info, index),
+          width: fmt.width,
+          height: fmt.height,
+          channels,
+          data: frames[at++]!,
+          clip: b.k,
+        };
+      }
+    }
+  }
+}
+
+/**
+ * Probe and read clips by file name: `choose` picks each clip's exact frame numbers from its
+ * probed info. Probing of the next batch overlaps the decoding of the current one. Without a
+ * width and height, frames come at the first clip's size.
+ */
+export async function* streamClipFiles(
+  files: string[],
+  choose: (info: VideoInfo, clip: number) => number[],
+  fmt: FrameFormat & { width?: number | undefined; height?: number | undefined },
+  opts: { batch?: number; signal?: AbortSignal } = {},
+): AsyncGenerator<ClipFrame & { info: VideoInfo }, void, void> {
+  const B = opts.batch ?? 32;
+  let size: { width: number; height: number } | undefined;
+  let next: Promise<VideoInfo[]> | undefined = probeMany(files.slice(0, B));
+  for (let s = 0; s < files.length; s += B) {
+    const infos: VideoInfo[] = await next!;
+    next = s + B < files.length ? probeMany(files.slice(s + B, s + 2 * B)) : undefined;
+    next?.catch(() => undefined); // surfaced when awaited; never an unhandled rejection meanwhile
+    const req = infos.map((info, j) => ({ info, indices: choose(info, s + j) }));
+    // without a size, every clip is read at the first clip's size (clips of one film share it)
+    size ??= { width: fmt.width ?? infos[0]!.width, height: fmt.height ?? infos[0]!.height };
+    for await (const f of streamClips(
+      req,
+      { ...fmt, ...size },
+      {
+        batch: B,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      },
+    )) {
+      yield { ...f, clip: s + f.clip, info: infos[f.clip]! };
+    }
+  }
+}

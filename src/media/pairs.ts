@@ -1,0 +1,395 @@
+/**
+ * Reading each frame at two sizes from one decode (the Compass scan): ffmpeg stacks a small copy
+ * for the embedder above the frame at the pixel size, in planar YUV, and the pairs come out with
+ * the small copy in RGB and the full one converted only on demand. Still images meant to be
+ * compared with those frames go through the same chain (`imagesAsFramePairs`).
+ */
+import { BackendError, BadInputError, KfbenchError } from '../errors.js';
+import { ffmpegFilterRaw, ffmpegRawFrames } from './ffmpeg.js';
+import { type FramePlan, type FrameRequest, planFrames } from './frame-plan.js';
+import { frameTime, type VideoInfo, videoStream } from './probe.js';
+import { luma601, type RawImage } from './raw.js';
+import { workingSize, workingSizeExpr } from './working-size.js';
+import { planarBytes, yuvMatrix, yuvToLuma601, yuvToRgb } from './yuv.js';
+
+/**
+ * The planar format `streamFramePairs` carries a video's frames in: 4:2:0 only for an 8-bit 4:2:0
+ * source (its chroma as decoded, read back as swscale's own yuv420p → rgb24 does) whose small copy
+ * has an even height (so the full frame below it starts on a chroma row); any other source keeps
+ * full chroma, so nothing is lost on the way. Keyframe images meant to be compared with those
+ * frames go through the same format (`imagesAsFramePairs`).
+ */
+export function pairPixelFormat(
+  info: Pick<VideoInfo, 'pix_fmt'>,
+  small: { width: number; height: number },
+): 'yuv420p' | 'yuv444p' {
+  return /^yuvj?420p$/.test(info.pix_fmt ?? '') && small.height % 2 === 0 ? 'yuv420p' : 'yuv444p';
+}
+
+/**
+ * The size a frame is compared at (PSNR/SSIM): the long side scaled to `pixelSize`, the width
+ * rounded down to even (at least 2), the height in proportion; the video's own size when
+ * `pixelSize` is 0 or not smaller than its long side (never up). `pixelFrameExpr` is the same rule
+ * as ffmpeg `scale` expressions, so that a decoder can start before the video's size is known.
+ */
+export function pixelFrameSize(
+  width: number,
+  height: number,
+  pixelSize: number,
+): { width: number; height: number } {
+  const long = Math.max(width, height);
+  if (!pixelSize || pixelSize >= long) return { width, height };
+  const w0 = Math.round((width * pixelSize) / long);
+  const w = Math.max(2, w0 - (w0 % 2));
+  return { width: w, height: Math.max(1, Math.round((w * height) / width)) };
+}
+
+export function pixelFrameExpr(pixelSize: number): { w: string; h: string } {
+  if (!pixelSize) return { w: 'iw', h: 'ih' };
+  const P = pixelSize;
+  const w0 = `round(iw*${P}/max(iw,ih))`;
+  return {
+    // quoted: the filtergraph parser keeps the commas inside
+    w: `'if(gte(${P},max(iw,ih)),iw,max(2,${w0}-mod(${w0},2)))'`,
+    h: `'if(gte(${P},max(iw,ih)),ih,max(1,round(ow*ih/iw)))'`,
+  };
+}
+
+export interface FramePair {
+  /** Frame number in the file, from 0. */
+  index: number;
+  time_s: number;
+  /** The frame at the requested pixel size (the video's own by default), converted on demand. */
+  full: () => RawImage;
+  /**
+   * `luma601(full())` computed straight from the planar frame (no RGB image), on demand and once:
+   * what PSNR/SSIM (`compareRaw`) measure of the frame.
+   */
+  fullLuma: () => RawImage;
+  /** The same frame scaled (area averaging, aspect not kept) to `small`'s size. */
+  small: RawImage;
+  /**
+   * When a working size was asked for (`work`): the frame's luma area-scaled to it, limited range,
+   * copied out on demand (stage 2 of keyframe matching, media/window.ts).
+   */
+  work?: () => Uint8Array;
+}
+
+/**
+ * The filter graph of a frame pair: the frame scaled to the pixel size (`w`/`h`: numbers or
+ * `scale` expressions) and a copy of it scaled to `small`, stacked with the small copy on top
+ * (so the full frame starts on a chroma row whatever its own height), in planar `pixFmt`.
+ */
+function pairGraph(
+  stream: string,
+  select: string | null,
+  full: { w: string; h: string },
+  small: { width: number; height: number },
+  pixFmt: string,
+  work?: { w: string; h: string },
+): string {
+  const pre = select ? `select=${select},` : '';
+  // limited range whatever the source (a full-range `yuvj` file is converted here, as it was on
+  // its way to RGB), so that yuv.ts reads every frame with one formula
+  if (!work)
+    return (
+      `[${stream}]${pre}scale=w=${full.w}:h=${full.h}:flags=area:out_range=tv,setsar=1,format=${pixFmt},split=2[f][s];` +
+      `[s]scale=${small.width}:${small.height}:flags=area[sp];` +
+      '[sp][f]xstack=inputs=2:layout=0_0|0_h0:fill=black[out]'
+    );
+  // a third copy below, scaled from the decoded frame straight to the working size (its luma
+  // then is what media/window.ts reads as gray)
+  return (
+    `[${stream}]${pre}split=2[d][w];` +
+    `[d]scale=w=${full.w}:h=${full.h}:flags=area:out_range=tv,setsar=1,format=${pixFmt},split=2[f][s];` +
+    `[s]scale=${small.width}:${small.height}:flags=area[sp];` +
+    `[w]scale=w=${work.w}:h=${work.h}:flags=area:out_range=tv,setsar=1,format=${pixFmt}[wp];` +
+    '[sp][f][wp]xstack=inputs=3:layout=0_0|0_h0|0_h0+h1:fill=black[out]'
+  );
+}
+
+function pairArgs(file: string, graph: string, pixFmt: string, frames: number | undefined, threads?: number) {
+  const args: string[] = [];
+  if (threads) args.push('-threads', String(threads));
+  args.push('-i', file, '-filter_complex', graph, '-map', '[out]', '-an', '-sn', '-dn');
+  args.push('-fps_mode', 'passthrough');
+  if (frames !== undefined) args.push('-frames:v', String(frames));
+  args.push('-f', 'rawvideo', '-pix_fmt', pixFmt, 'pipe:1');
+  return args;
+}
+
+/** Bytes of one stacked pair. */
+function pairBytes(
+  full: { width: number; height: number },
+  small: { width: number; height: number },
+  sub: 1 | 2,
+  work?: { width: number; height: number },
+) {
+  return planarBytes(
+    Math.max(full.width, small.width, work?.width ?? 0),
+    small.height + full.height + (work?.height ?? 0),
+    sub,
+  );
+}
+
+/** Stacked raw frames → pairs, checking that the plan's frames all came. */
+async function* pairsOf(
+  raw: AsyncIterable<Buffer>,
+  info: VideoInfo,
+  plan: FramePlan,
+  full: { width: number; height: number },
+  small: { width: number; height: number },
+  sub: 1 | 2,
+  work?: { width: number; height: number } | 'full',
+): AsyncGenerator<FramePair, void, void> {
+  const matrix = yuvMatrix(info.color_space);
+  // 'full': the working size is the pixel size, whose luma the frame already carries
+  const region =
+    work === 'full' ? { top: small.height, ...full } : work && { top: small.height + full.height, ...work };
+  if (work === 'full') work = undefined;
+  const cw = Math.max(full.width, small.width, work?.width ?? 0);
+  const stackH = small.height + full.height + (work?.height ?? 0);
+  let i = 0;
+  for await (const data of raw) {
+    const index = plan.indices ? plan.indices[i]! : i;
+    i++;
+    const frame = { width: cw, height: stackH, sub, data };
+    let rgb: RawImage | undefined;
+    let luma: RawImage | undefined;
+    const pair: FramePair = {
+      index,
+      time_s: frameTime(info, index),
+      full: () => {
+        rgb ??= yuvToRgb(frame, small.height, full.width, full.height, matrix);
+        return rgb;
+      },
+      fullLuma: () => {
+        luma ??= rgb ? luma601(rgb) : yuvToLuma601(frame, small.height, full.width, full.height, matrix);
+        return luma;
+      },
+      small: yuvToRgb(frame, 0, small.width, small.height, matrix),
+    };
+    if (region) {
+      const { top, width, height } = region;
+      // rows as wide as the stack lie one after another: a view, not a copy
+      pair.work =
+        width === cw
+          ? () => data.subarray(top * cw, (top + height) * cw)
+          : () => {
+              const y = new Uint8Array(width * height);
+              for (let r = 0; r < height; r++)
+                y.set(data.subarray((top + r) * cw, (top + r) * cw + width), r * width);
+              return y;
+            };
+    }
+    yield pair;
+  }
+  if (plan.indices && i < plan.indices.length) {
+    throw new BadInputError(
+      `has fewer frames than its header says: frame ${plan.indices[i]} could not be decoded`,
+      { file: info.file },
+    );
+  }
+  if (!plan.indices && i === 0) throw new BadInputError('has no decodable frames', { file: info.file });
+}
+
+/**
+ * Stream the requested frames at two sizes from ONE decode: ffmpeg scales a copy of each frame
+ * to `small` and stacks it above the frame at the pixel size (`pixelFrameSize`), in planar YUV
+ * (`pairPixelFormat`) — half the bytes of RGB and no colour conversion of the full frame in
+ * ffmpeg. The small copy is converted to RGB at once (`yuv.ts`, the stream's colour matrix); the
+ * full one only when a reader asks for it (`full()`), so a matcher pays for the few frames it
+ * keeps. Frames come in order; memory holds one frame.
+ */
+export async function* streamFramePairs(
+  info: VideoInfo,
+  req: FrameRequest,
+  small: { width: number; height: number },
+  fmt: {
+    pixelSize?: number | undefined;
+    threads?: number | undefined;
+    /**
+     * Also each frame's luma at this working size (`workingSize`; `FramePair.work`); 'full': at the
+     * pixel size, read from the full frame (no third copy).
+     */
+    workSize?: number | 'full' | undefined;
+  } = {},
+  signal?: AbortSignal,
+): AsyncGenerator<FramePair, void, void> {
+  const plan = planFrames(info, req);
+  if (plan.indices && plan.indices.length === 0) return;
+  const full = pixelFrameSize(info.width, info.height, fmt.pixelSize ?? 0);
+  const pixFmt = pairPixelFormat(info, small);
+  const sub: 1 | 2 = pixFmt === 'yuv420p' ? 2 : 1;
+  const work =
+    fmt.workSize === undefined || fmt.workSize === 'full'
+      ? undefined
+      : workingSize(info.width, info.height, fmt.workSize);
+  const graph = pairGraph(
+    videoStream(info),
+    plan.select,
+    { w: String(full.width), h: String(full.height) },
+    small,
+    pixFmt,
+    work && { w: String(work.width), h: String(work.height) },
+  );
+  yield* pairsOf(
+    ffmpegRawFrames({
+      args: pairArgs(info.file, graph, pixFmt, plan.indices?.length, fmt.threads),
+      frameBytes: pairBytes(full, small, sub, work),
+      file: info.file,
+      signal,
+    }),
+    info,
+    plan,
+    full,
+    small,
+    sub,
+    fmt.workSize === 'full' ? 'full' : work,
+  );
+}
+
+/** A decoder started before the probe returned (`startFramePairs`). */
+export interface EarlyFramePairs {
+  /**
+   * The pairs, when the video turned out as guessed (every frame wanted, 8-bit 4:2:0, the guessed
+   * small size); else undefined, and the early decoder is stopped.
+   */
+  take(
+    info: VideoInfo,
+    req: FrameRequest,
+    small: { width: number; height: number },
+  ): AsyncGenerator<FramePair, void, void> | undefined;
+  /** Stop the early decoder (the probe failed). */
+  cancel(): void;
+}
+
+/**
+ * Start `streamFramePairs`'s decoder for every frame before the video is probed: the pixel size
+ * comes from `scale` expressions (`pixelFrameExpr`), the frame size in bytes once the probe is
+ * back. ffmpeg's start (≈ 0.1 s: its own probing and the first frames' decoding) then overlaps
+ * ffprobe's. When the probe says otherwise (a rate above the cap, a format other than 8-bit 4:2:0,
+ * another small size) the early decoder is stopped and the caller streams as usual.
+ */
+export function startFramePairs(
+  file: string,
+  small: { width: number; height: number },
+  pixelSize: number,
+  signal?: AbortSignal,
+  /** ffmpeg `-threads` (0 or undefined: ffmpeg's own choice). */
+  threads?: number,
+  /** Also each frame's luma at this working size (as `streamFramePairs`'s `workSize`). */
+  workSize?: number | 'full',
+): EarlyFramePairs {
+  const ac = new AbortController();
+  const onAbort = () => ac.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  let resolveSize!: (n: number) => void;
+  let rejectSize!: (e: unknown) => void;
+  const size = new Promise<number>((res, rej) => {
+    resolveSize = res;
+    rejectSize = rej;
+  });
+  size.catch(() => {});
+  const raw = ffmpegRawFrames({
+    args: pairArgs(
+      file,
+      pairGraph(
+        '0:v:0',
+        null,
+        pixelFrameExpr(pixelSize),
+        small,
+        'yuv420p',
+        workSize === undefined || workSize === 'full' ? undefined : workingSizeExpr(workSize),
+      ),
+      'yuv420p',
+      undefined,
+      threads,
+    ),
+    frameBytes: size,
+    file,
+    signal: ac.signal,
+  });
+  // run the generator now: it spawns ffmpeg and then waits for the size
+  const first = raw.next();
+  first.catch(() => {});
+  const cancel = () => {
+    signal?.removeEventListener('abort', onAbort);
+    rejectSize(new BackendError('early decoder not used'));
+    ac.abort();
+  };
+  return {
+    cancel,
+    take(info, req, s) {
+      const plan = planFrames(info, req);
+      const full = pixelFrameSize(info.width, info.height, pixelSize);
+      // (it decodes the first video stream: of no use when the video is another)
+      const fits =
+        info.stream === undefined &&
+        !plan.select &&
+        !plan.indices &&
+        s.width === small.width &&
+        s.height === small.height &&
+        pairPixelFormat(info, small) === 'yuv420p';
+      if (!fits) {
+        cancel();
+        return undefined;
+      }
+      const work =
+        workSize === undefined || workSize === 'full'
+          ? undefined
+          : workingSize(info.width, info.height, workSize);
+      resolveSize(pairBytes(full, small, 2, work));
+      const frames = (async function* () {
+        try {
+          const r = await first;
+          if (r.done) return;
+          yield r.value;
+          yield* raw;
+        } finally {
+          signal?.removeEventListener('abort', onAbort);
+          await raw.return(undefined);
+        }
+      })();
+      return pairsOf(frames, info, plan, full, small, 2, workSize === 'full' ? 'full' : work);
+    },
+  };
+}
+
+/**
+ * Put still images through the same scaling chain `streamFramePairs` applies to video frames, in
+ * one ffmpeg process: each image (already at the `full` frame size) is converted to the frames'
+ * planar format (`pairPixelFormat`; `yuv420p` by default, the chroma subsampling of nearly every
+ * encoded video), area-scaled to `small` and read back to RGB by yuv.ts. An image and a frame
+ * showing it are then resampled alike — some embedders' features depend on the resampler — and
+ * subsampling is no difference either.
+ */
+export async function imagesAsFramePairs(
+  images: readonly RawImage[],
+  small: { width: number; height: number },
+  pixFmt = 'yuv420p',
+): Promise<RawImage[]> {
+  if (images.length === 0) return [];
+  const { width: fw, height: fh } = images[0]!;
+  for (const img of images)
+    if (img.width !== fw || img.height !== fh || img.channels !== 3)
+      // the caller resizes first: a mismatch here is kfbench's own fault, not the user's
+      throw new KfbenchError('INTERNAL', 'imagesAsFramePairs needs RGB images of one size');
+  const { width: sw, height: sh } = small;
+  const sub: 1 | 2 = sw % 2 === 0 && sh % 2 === 0 && pixFmt === 'yuv420p' ? 2 : 1;
+  const outFmt = sub === 2 ? 'yuv420p' : 'yuv444p';
+  const frames = await ffmpegFilterRaw({
+    args: [
+      ...['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${fw}x${fh}`, '-r', '1', '-i', 'pipe:0'],
+      ...['-vf', `format=${pixFmt},scale=${sw}:${sh}:flags=area:out_range=tv,setsar=1,format=${outFmt}`],
+      ...['-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', outFmt, 'pipe:1'],
+    ],
+    input: images.map((i) => i.data),
+    frameBytes: planarBytes(sw, sh, sub),
+    file: 'keyframe images',
+  });
+  if (frames.length !== images.length)
+    throw new BackendError(`ffmpeg returned ${frames.length} of ${images.length} keyframe images`);
+  // RGB in, so swscale chose BT.601 on the way to YUV; read back with the same matrix
+  return frames.map((data) => yuvToRgb({ width: sw, height: sh, sub, data }, 0, sw, sh, 'bt601'));
+}

@@ -1,0 +1,272 @@
+/**
+ * Probing a video: its frame rate (exact, as a fraction), frame count, displayed size, audio, colour
+ * matrix and, for a variable-rate file, each frame's time from its presentation timestamp. Which
+ * frame is "the frame at time t": the one whose display interval contains t, i.e. frame ⌊t·fps⌋ for
+ * a constant frame rate and, in a variable-rate file, the last frame whose presentation timestamp
+ * is ≤ t (times from the packets: see timeline.ts). Frames come as displayed: ffmpeg turns them by
+ * the display matrix (a phone's −90°) and `probe` reports the turned size, so scaling never
+ * squashes them. Many short files at once: `probe-many.ts`.
+ */
+import { z } from 'zod';
+import { BackendError, BadInputError, UsageError } from '../errors.js';
+import { ffprobeJson } from './ffmpeg.js';
+import { buildTimeline, displayRotation, frameAtTimeIn } from './timeline.js';
+
+export interface Rational {
+  num: number;
+  den: number;
+}
+
+export interface VideoInfo {
+  file: string;
+  duration_s: number;
+  fps: number;
+  fpsRational: Rational;
+  frames: number;
+  /** Displayed size: the coded size turned by the display matrix (see `rotation`). */
+  width: number;
+  height: number;
+  has_audio: boolean;
+  /** Frame durations vary (from the packets' presentation timestamps). */
+  vfr: boolean;
+  /** frames / duration: the real mean rate (= fps for a constant-rate file). */
+  mean_fps: number;
+  /** Degrees the display matrix turns the coded frames (0, 90, 180, 270); ffmpeg decodes them turned. */
+  rotation: number;
+  /** The stream's colour matrix as ffprobe names it (`bt709` …); absent when the file does not say. */
+  color_space?: string | undefined;
+  /** The decoder's pixel format (`yuv420p` …) as ffprobe names it. */
+  pix_fmt?: string | undefined;
+  /**
+   * ffprobe's index of the stream described here, when it is not the file's first video stream
+   * (cover art or a still picture comes first): every decoder maps this one (`videoStream`).
+   */
+  stream?: number | undefined;
+  /**
+   * Variable-rate files only: start of each frame's display interval (seconds from the first
+   * frame), in decode order. Absent for constant-rate files, whose frame n starts at n/fps.
+   */
+  times?: Float64Array | undefined;
+  /**
+   * The file is cut short: its container lists `frames` frames but only `packets` packets of the
+   * video stream could be read (the last may be partial). `frames` stays the container's count;
+   * decoding the file fails past the cut (`countDecodableFrames` says how far it gets).
+   */
+  truncated?: { packets: number } | undefined;
+}
+
+/** The fields of ffprobe's stream listing that `probe` reads (the rest are kept, unread). */
+const ProbeStream = z.looseObject({
+  codec_type: z.string().optional(),
+  codec_name: z.string().optional(),
+  width: z.number().optional(),
+  height: z.number().optional(),
+  r_frame_rate: z.string().optional(),
+  avg_frame_rate: z.string().optional(),
+  nb_frames: z.string().optional(),
+  nb_read_packets: z.string().optional(),
+  duration: z.string().optional(),
+  time_base: z.string().optional(),
+  has_b_frames: z.number().optional(),
+  color_space: z.string().optional(),
+  pix_fmt: z.string().optional(),
+  index: z.number().optional(),
+  disposition: z
+    .looseObject({ attached_pic: z.number().optional(), still_image: z.number().optional() })
+    .optional(),
+  side_data_list: z
+    .array(z.looseObject({ side_data_type: z.string().optional(), rotation: z.number().optional() }))
+    .optional(),
+  tags: z.looseObject({ rotate: z.string().optional() }).optional(),
+});
+type ProbeStream = z.output<typeof ProbeStream>;
+
+/** ffprobe's listing of a file: streams, format and (for `probe`) the packets of every stream. */
+const ProbeListing = z.looseObject({
+  streams: z.array(ProbeStream).optional(),
+  format: z.looseObject({ duration: z.string().optional(), format_name: z.string().optional() }).optional(),
+  packets: z
+    .array(
+      z.looseObject({
+        stream_index: z.number().optional(),
+        pts: z.number().optional(),
+        duration: z.number().optional(),
+        flags: z.string().optional(),
+      }),
+    )
+    .optional(),
+});
+
+function gcd(a: number, b: number): number {
+  a = Math.abs(a);
+  b = Math.abs(b);
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
+
+export function parseRational(s: string | undefined): Rational | undefined {
+  if (!s) return undefined;
+  const m = /^(\d+)(?:\/(\d+))?$/.exec(s.trim());
+  if (!m) return undefined;
+  const num = Number(m[1]);
+  const den = m[2] === undefined ? 1 : Number(m[2]);
+  if (!num || !den) return undefined;
+  const g = gcd(num, den);
+  return { num: num / g, den: den / g };
+}
+
+/** A decimal rate (e.g. 1, 0.5, 8, 23.976) as a reduced fraction with denominator ≤ 1000. */
+export function rateToRational(rate: number): Rational {
+  if (!(rate > 0) || !Number.isFinite(rate)) throw new UsageError(`a sampling rate must be > 0, got ${rate}`);
+  const den = 1000;
+  const num = Math.round(rate * den);
+  if (num === 0) throw new UsageError(`sampling rate ${rate} is too small`);
+  const g = gcd(num, den);
+  return { num: num / g, den: den / g };
+}
+
+/**
+ * Probe a video: duration, frame rate, frame count, displayed size, audio, and each frame's time
+ * from its presentation timestamp (one ffprobe listing the streams and the packets: ≈ 80 bytes of
+ * JSON per packet of every stream, some 40 MB for a two-hour film with audio; past 256 MB the
+ * file is bad input). Bad or empty files, and timestamps that repeat or go backwards, are bad input.
+ */
+export async function probe(file: string): Promise<VideoInfo> {
+  // the packets of every stream (a stream selection would hide the audio streams too)
+  const json = await ffprobeJson(file, ProbeListing, [
+    '-show_entries',
+    'packet=stream_index,pts,duration,flags',
+  ]);
+  const streams = json.streams ?? [];
+  const videos = streams.filter((s) => s.codec_type === 'video');
+  // the first stream that is moving pictures: not an attached picture (cover art), not a still
+  // image (a PNG renamed .mp4, a picture stream ahead of the film in a Matroska file)
+  const video = videos.find((s) => !isStill(s, json.format?.format_name));
+  if (!video) {
+    const still = videos[0]?.codec_name;
+    throw new BadInputError(
+      still ? `has no video stream, only a still picture (${still})` : 'has no video stream',
+      { file },
+    );
+  }
+  const packets = (json.packets ?? []).filter((p) => p.stream_index === video.index);
+  const has_audio = streams.some((s) => s.codec_type === 'audio');
+  const r = parseRational(video.r_frame_rate);
+  const avg = parseRational(video.avg_frame_rate);
+  let fpsRational = r ?? avg;
+  // Some containers report a timebase-like r_frame_rate (e.g. 90000/1); the average is right then.
+  if (r && avg && r.num / r.den > 2 * (avg.num / avg.den)) fpsRational = avg;
+  if (!fpsRational) throw new BadInputError('has no usable frame rate', { file });
+  const fps = fpsRational.num / fpsRational.den;
+  const tb = parseRational(video.time_base);
+  const timeline = tb ? buildTimeline(packets, tb.num / tb.den, (video.has_b_frames ?? 0) > 0, file) : null;
+  let frames = Number(video.nb_frames ?? Number.NaN);
+  // a container that lists more frames than the file holds packets for: the file was cut
+  const truncated =
+    Number.isFinite(frames) && frames > packets.length ? { packets: packets.length } : undefined;
+  if (!Number.isFinite(frames) || frames <= 0)
+    frames = timeline?.frames ?? packets.filter((p) => !p.flags?.includes('D')).length;
+  const duration = Number(video.duration ?? json.format?.duration ?? Number.NaN);
+  let duration_s = Number.isFinite(duration) && duration > 0 ? duration : frames / fps;
+  if (!frames || frames <= 0) throw new BadInputError('has no video frames', { file });
+  if (!video.width || !video.height) throw new BadInputError('has no frame size', { file });
+  const rotation = displayRotation(video);
+  const turned = rotation % 180 !== 0;
+  const width = turned ? video.height : video.width;
+  const height = turned ? video.width : video.height;
+  let times: Float64Array | undefined;
+  let mean_fps = fps;
+  if (timeline?.vfr) {
+    times = timeline.times;
+    frames = timeline.frames;
+    duration_s = times[frames - 1]! + timeline.lastDuration_s;
+    mean_fps = frames / duration_s;
+  }
+  return {
+    file,
+    duration_s,
+    fps,
+    fpsRational,
+    frames,
+    width,
+    height,
+    has_audio,
+    vfr: !!times,
+    mean_fps,
+    rotation,
+    ...(video.color_space && video.color_space !== 'unknown' ? { color_space: video.color_space } : {}),
+    ...(video.pix_fmt ? { pix_fmt: video.pix_fmt } : {}),
+    ...(video !== videos[0] && video.index !== undefined ? { stream: video.index } : {}),
+    ...(truncated ? { truncated } : {}),
+    times,
+  };
+}
+
+/** ffprobe's count of the frames of one stream it decoded (`-count_frames`). */
+const FrameCount = z.looseObject({
+  streams: z.array(z.looseObject({ nb_read_frames: z.string().optional() })),
+});
+
+/**
+ * How many frames of the video `probe` described actually decode (ffprobe decodes the whole
+ * stream: a full decode, for a truncated file, where the container's count is wrong).
+ */
+export async function countDecodableFrames(info: Pick<VideoInfo, 'file' | 'stream'>): Promise<number> {
+  const spec = info.stream === undefined ? 'v:0' : String(info.stream);
+  const r = await ffprobeJson(info.file, FrameCount, ['-count_frames', '-select_streams', spec]);
+  const n = Number(r.streams[0]?.nb_read_frames ?? Number.NaN);
+  if (!Number.isInteger(n) || n < 0)
+    throw new BackendError(`ffprobe did not count the decoded frames of ${info.file}`);
+  return n;
+}
+
+/**
+ * A video as `media probe` reports it: `probe`, and for a truncated file the frames that actually
+ * decode (`decodable_frames`, counted by a full decode, only then).
+ */
+export async function probeReport(file: string): Promise<VideoInfo & { decodable_frames?: number }> {
+  const info = await probe(file);
+  return info.truncated ? { ...info, decodable_frames: await countDecodableFrames(info) } : info;
+}
+
+/** Codecs of still pictures: a stream of one of them is not a video (however ffprobe types it). */
+const STILL_CODECS = new Set(['png', 'bmp', 'tiff', 'jpeg2000', 'jpegls', 'qoi', 'ppm', 'pgm', 'pam']);
+
+/**
+ * A stream that is a still picture, not a video: flagged so, read by an image demuxer (a picture
+ * file renamed `.mp4`), of a still-picture codec, or a one-frame Motion JPEG (cover art).
+ */
+function isStill(s: ProbeStream, formatName: string | undefined): boolean {
+  return (
+    !!s.disposition?.attached_pic ||
+    !!s.disposition?.still_image ||
+    formatName === 'image2' ||
+    !!formatName?.endsWith('_pipe') ||
+    STILL_CODECS.has(s.codec_name ?? '') ||
+    (s.codec_name === 'mjpeg' && Number(s.nb_frames ?? 0) <= 1)
+  );
+}
+
+/**
+ * The ffmpeg stream specifier of the video `probe` described, for input `input` (`0:v:0` unless
+ * a picture stream comes first): the stream every decoder reads.
+ */
+export function videoStream(info: Pick<VideoInfo, 'stream'>, input = 0): string {
+  return info.stream !== undefined ? `${input}:${info.stream}` : `${input}:v:0`;
+}
+
+/** Start of frame n's display interval, seconds (its pts in a variable-rate file, else n/fps). */
+export function frameTime(info: VideoInfo, n: number): number {
+  if (info.times) return info.times[n]!;
+  return (n * info.fpsRational.den) / info.fpsRational.num;
+}
+
+/** The frame shown at time t: by pts in a variable-rate file, else ⌊t·fps⌋. */
+export function frameAt(info: VideoInfo, t: number): number {
+  return info.times ? frameAtTimeIn(info.times, t) : frameAtTime(t, info.fpsRational);
+}
+
+/** Frame shown at time t (seconds): ⌊t·fps⌋, with a 1e-6-frame tolerance for float noise. */
+export function frameAtTime(t: number, fps: Rational): number {
+  return Math.floor((t * fps.num) / fps.den + 1e-6);
+}
