@@ -84,7 +84,9 @@ function errorOf(prev: Uint8Array, cur: Uint8Array, m: Model, bound: number): nu
   return s / n;
 }
 
-const models = new Map<string, { still: Model; candidates: Model[] }>();
+const models = new Map<string, { still: Model; candidates: Model[]; byStep: Map<string, Model> }>();
+
+const stepKey = (s: MotionStep) => `${s.dx},${s.dy},${s.scale}`;
 
 /** Index pairs of every candidate model for a frame size (built once per size). */
 function modelsFor(w: number, h: number) {
@@ -114,22 +116,43 @@ function modelsFor(w: number, h: number) {
   const cy = (h - 1) / 2;
   for (const s of SCALES)
     candidates.push(model({ dx: 0, dy: 0, scale: s }, (x, y) => [cx + (x - cx) / s, cy + (y - cy) / s]));
-  m = { still: model({ dx: 0, dy: 0, scale: 1 }, (x, y) => [x, y]), candidates };
+  m = {
+    still: model({ dx: 0, dy: 0, scale: 1 }, (x, y) => [x, y]),
+    candidates,
+    byStep: new Map(candidates.map((c) => [stepKey(c.step), c])),
+  };
   models.set(key, m);
   return m;
 }
 
 /**
  * The global motion between two grey frames of the same size: the candidate with the least mean
- * absolute difference (the first in candidate order on a tie within 1e-9).
+ * absolute difference (the first in candidate order on a tie within 1e-9). `hint`, a step likely
+ * to fit (the previous pair's), is measured first so that the others can stop early against its
+ * error; the choice is the same with or without it. Each error is an integer sum over n pixels,
+ * so two unequal errors differ by at least 1/n², above 1e-9 while n ≤ 31,000 (a 96 px frame has
+ * ~3,000): then errors within 1e-9 are equal, the candidate chosen is the first of the least error
+ * in candidate order, and a candidate whose error is above the hint's cannot be it. Larger frames
+ * take no hint.
  */
-export function globalMotion(prev: Uint8Array, cur: Uint8Array, w: number, h: number): MotionStep {
+export function globalMotion(
+  prev: Uint8Array,
+  cur: Uint8Array,
+  w: number,
+  h: number,
+  hint?: MotionStep,
+): MotionStep {
   const m = modelsFor(w, h);
   const still = errorOf(prev, cur, m.still, Number.POSITIVE_INFINITY);
+  const hinted = hint && m.still.curIdx.length <= 31_000 ? m.byStep.get(stepKey(hint)) : undefined;
+  const ceiling = Math.min(
+    still,
+    hinted ? errorOf(prev, cur, hinted, Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY,
+  );
   let best: MotionStep = { dx: 0, dy: 0, scale: 1 };
   let bestErr = still;
   for (const c of m.candidates) {
-    const e = errorOf(prev, cur, c, bestErr - 1e-9);
+    const e = errorOf(prev, cur, c, Math.min(bestErr - 1e-9, ceiling + 2e-9));
     if (e < bestErr - 1e-9) {
       bestErr = e;
       best = c.step;
@@ -181,7 +204,7 @@ export async function cameraMotion(
     { kind: 'rate', rate: o.fps },
     { width: w, height: h, pixels: 'gray' },
   )) {
-    if (prev) steps.push({ t: f.time_s, step: globalMotion(prev.data, f.data, w, h) });
+    if (prev) steps.push({ t: f.time_s, step: globalMotion(prev.data, f.data, w, h, steps.at(-1)?.step) });
     prev = { t: f.time_s, data: f.data };
   }
   return shots.map((s) => {

@@ -138,7 +138,7 @@ function referenceMotion(prev: Uint8Array, cur: Uint8Array, w: number, h: number
 }
 
 describe('globalMotion equals the full search', () => {
-  it('on shifted, zoomed, noisy and unrelated frame pairs', () => {
+  it('on shifted, zoomed, noisy and unrelated frame pairs, with or without a hint', () => {
     let seed = 7;
     const rnd = () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
@@ -165,7 +165,18 @@ describe('globalMotion equals the full search', () => {
           const sy = Math.min(h - 1, Math.max(0, Math.round((h - 1) / 2 + (y - (h - 1) / 2) / zoom + dy)));
           cur[y * w + x] = Math.min(255, Math.max(0, prev[sy * w + sx]! + Math.round((rnd() - 0.5) * noise)));
         }
-      expect(globalMotion(prev, cur, w, h), `trial ${trial}`).toEqual(referenceMotion(prev, cur, w, h));
+      const want = referenceMotion(prev, cur, w, h);
+      expect(globalMotion(prev, cur, w, h), `trial ${trial}`).toEqual(want);
+      // a hint (the previous pair's step) only speeds the search: right, wrong or a zoom, same choice
+      for (const hint of [
+        want,
+        { dx: -dx, dy: dy, scale: 1 },
+        { dx: 6, dy: -6, scale: 1 },
+        { dx: 0, dy: 0, scale: 1.1 },
+      ])
+        expect(globalMotion(prev, cur, w, h, hint), `trial ${trial}, hint ${JSON.stringify(hint)}`).toEqual(
+          want,
+        );
       checked++;
     }
     expect(checked).toBe(20);
