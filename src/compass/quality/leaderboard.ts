@@ -6,9 +6,9 @@
  */
 
 import { unresolvedShare } from '../../judge/unresolved.js';
-import type { Checklist, Factor, Leaderboard } from '../results.js';
+import type { Checklist, Factor, Leaderboard, ModelOverall, VideoEvaluation } from '../results.js';
 import { commonRows, type MissingPolicy } from '../score.js';
-import { type ModelOverall, modelOverall, type VideoEvaluation } from './evaluate.js';
+import { modelOverall } from './overall.js';
 
 export type { Factor, Leaderboard } from '../results.js';
 
