@@ -143,7 +143,7 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
         impls.evaluateCompassRun({ ...input, judge, quality, runs, maxCalls, out, signal, onProgress }),
       );
       printLines([
-        leaderboardText({ ...lb, by: {} as typeof lb.by }),
+        leaderboardText(lb, { factors: false }),
         `judge calls ${s.calls}, from the cache ${s.cached}, unresolved ${s.unresolved}; results in ${out}`,
         ...(lb.unresolved ? [unresolvedLine(lb.unresolved, maxUnresolved, 'quality metrics judged')] : []),
       ]);

@@ -64,7 +64,7 @@ function findVideos(videos: string): Map<string, string> {
 
 export async function initCases(o: InitOptions): Promise<InitResult> {
   const n = o.keyframes ?? 3;
-  if (!(KEYFRAME_COUNTS as readonly number[]).includes(n))
+  if (!KEYFRAME_COUNTS.some((k) => k === n))
     throw new BadInputError(`a case has 3, 6, 9 or 12 keyframes, not ${n}`);
   const file = resolve(o.out);
   if (existsSync(file)) throw new BadInputError('already exists: init writes a new cases file', { file });

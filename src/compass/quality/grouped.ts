@@ -92,7 +92,7 @@ export function parseMetric(
     const it = p.data;
     if (!known.has(it.item_id)) drop('unknown_item');
     else if (seen.has(it.item_id)) drop('repeated_item');
-    else if (!(SCORE_ANCHORS as readonly number[]).includes(it.score)) drop('score_off_scale');
+    else if (!SCORE_ANCHORS.some((a) => a === it.score)) drop('score_off_scale');
     else if (
       it.evidence.some(
         (e) => !(e.t_start_s >= 0 && e.t_end_s >= e.t_start_s && e.t_end_s <= duration_s + tolerance_s),

@@ -19,14 +19,26 @@ export const METRIC_NAMES: Record<QualityMetric, string> = {
   AVC: 'audio-visual coordination',
 };
 
+export const QUALITY_GROUP_NAMES = [
+  'visual_quality',
+  'spatiotemporal_coherence',
+  'instruction_adherence',
+  'av_coordination',
+] as const;
+export type QualityGroup = (typeof QUALITY_GROUP_NAMES)[number];
+
 /** The grouped judge asks related metrics together; the groups also aggregate (SPEC §3.3 step 3). */
 export const QUALITY_GROUPS = {
   visual_quality: ['SVQ', 'DVQ'],
   spatiotemporal_coherence: ['AC', 'SOC', 'PR'],
   instruction_adherence: ['VMA', 'AMA'],
   av_coordination: ['AVC'],
-} as const satisfies Record<string, readonly QualityMetric[]>;
-export type QualityGroup = keyof typeof QUALITY_GROUPS;
+} as const satisfies Record<QualityGroup, readonly QualityMetric[]>;
+
+/** A group's metrics, as a plain list. */
+export function groupMetrics(g: QualityGroup): readonly QualityMetric[] {
+  return QUALITY_GROUPS[g];
+}
 
 export type Applicability = { applies: true } | { applies: false; reason: string };
 

@@ -20,7 +20,13 @@ import { qualityGroups } from './aggregate.js';
 import type { Checklist } from './checklist.js';
 import { caseContent, type EvaluationCache, entryKey, type FileHashes } from './eval-cache.js';
 import { GROUPED_PROTOCOL, GroupedReply, judgeGroup, judgementsOf, type MetricJudgement } from './grouped.js';
-import { applicability, QUALITY_GROUPS, QUALITY_METRICS, type QualityMetric } from './metrics.js';
+import {
+  applicability,
+  groupMetrics,
+  QUALITY_GROUP_NAMES,
+  QUALITY_METRICS,
+  type QualityMetric,
+} from './metrics.js';
 
 export type { QualityMetricReport, QualityReport } from '../results.js';
 
@@ -160,9 +166,9 @@ export function settledMetrics(
         };
     }
   }
-  const groups = (Object.values(QUALITY_GROUPS) as readonly (readonly QualityMetric[])[])
-    .map((group) => group.filter((m) => metrics[m] === undefined))
-    .filter((ask) => ask.length > 0);
+  const groups = QUALITY_GROUP_NAMES.map((g) =>
+    groupMetrics(g).filter((m) => metrics[m] === undefined),
+  ).filter((ask) => ask.length > 0);
   return { metrics, groups };
 }
 
@@ -232,9 +238,7 @@ async function askVideoQuality(
   );
   const failedGroup = settledCalls.find((r) => r.status === 'rejected');
   if (failedGroup) throw failedGroup.reason;
-  const replies = settledCalls.map(
-    (r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof judgeGroup>>>).value,
-  );
+  const replies = settledCalls.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   const facts: VideoFacts = {
     duration_s: info.duration_s,
     has_audio: info.has_audio,
