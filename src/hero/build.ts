@@ -32,12 +32,12 @@ import { type OnProgress, phaseReporter } from '../progress.js';
 import { meanOrNull } from '../stats/mean.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { sha256Hex } from '../store/canonical.js';
-import { writeJsonl } from '../store/jsonl.js';
+import { writeJsonFile, writeJsonl } from '../store/jsonl.js';
 import { buildFilm, type ChainRow } from './build/film.js';
 import { datasetPaths, imagePath } from './dataset/layout.js';
 import { loadCore, loadRubrics } from './dataset/load.js';
 import {
-  type BuildReport,
+  BuildReport,
   FilmChainsRecord,
   type FilmRubric,
   FilmRubricRecord,
@@ -163,6 +163,6 @@ export async function buildChains(o: BuildOptions): Promise<BuildReport> {
     kendall_tau: meanOrNull(stabTau.filter((t) => Number.isFinite(t))),
     measures: STABILITY_MEASURES,
   };
-  await writeFileAtomic(paths.buildReport, `${JSON.stringify(report, null, 2)}\n`);
+  await writeJsonFile(paths.buildReport, BuildReport, report);
   return report;
 }

@@ -6,10 +6,10 @@
 import { join } from 'node:path';
 import { trackFramePath } from '../hero/dataset/layout.js';
 import type { EvaluateResult } from '../hero/evaluate.js';
-import { type HeroRun, InsertionRecord } from '../hero/results.js';
+import { HeroRun, HeroSummary, InsertionRecord } from '../hero/results.js';
 import { encodeImage, loadImage, resizeImage } from '../media/image.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
-import { writeJsonl } from '../store/jsonl.js';
+import { writeJsonFile, writeJsonl } from '../store/jsonl.js';
 import { placed, writeOutputFolder } from '../store/out-folder.js';
 import { type ShardRecord, writeOutputsRecord, writeShardRecord } from '../store/shards.js';
 import { heroHtml, heroMarkdown, perFilmCsv } from './hero.js';
@@ -28,8 +28,8 @@ export async function writeEvaluation(
     'report.md',
     'report.html',
   ].map((f) => join(out, f));
-  await writeFileAtomic(files[0]!, `${JSON.stringify(r.summary, null, 2)}\n`);
-  await writeFileAtomic(files[1]!, `${JSON.stringify(run, null, 2)}\n`);
+  await writeJsonFile(files[0]!, HeroSummary, r.summary);
+  await writeJsonFile(files[1]!, HeroRun, run);
   await writeFileAtomic(files[2]!, perFilmCsv(r.perFilm));
   await writeJsonl(files[3]!, InsertionRecord, r.insertions);
   await writeFileAtomic(files[4]!, heroMarkdown(r.summary));

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { BadInputError, messageOf, UsageError } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { canonicalJson, sha256File } from './canonical.js';
-import { describeZodError, readJsonFile, readLines } from './jsonl.js';
+import { describeZodError, readJsonFile, readLines, writeJsonFile } from './jsonl.js';
 
 export interface Shard {
   k: number;
@@ -148,7 +148,7 @@ export async function writeOutputsRecord(
   const rec: OutputsRecord = { item_field: itemField, files: {} };
   for (const f of names) rec.files[f] = await digestFile(join(dir, f), itemField);
   const file = join(dir, OUTPUTS_FILE);
-  await writeFileAtomic(file, `${JSON.stringify(rec, null, 2)}\n`);
+  await writeJsonFile(file, OutputsRecord, rec);
   return file;
 }
 

@@ -91,6 +91,9 @@ export function checklistMetrics(
   );
 }
 
+/** What a task of the pool gives: its checklist or evaluation, absent where the budget stopped it. */
+type TaskResult = { kind: 'checklist'; cl?: Checklist } | { kind: 'video'; v?: VideoEvaluation };
+
 export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult> {
   const q = { ...DEFAULT_QUALITY_OPTIONS, ...o.quality };
   // one read of each file for the scan cache's key, the segmentation's and the questions'
@@ -151,7 +154,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
   judgeProgress.start(total, runs > 1 ? `${runs} runs` : undefined);
   const pool = await runPool(
     tasks,
-    async (t, _i, signal): Promise<Checklist | VideoEvaluation | undefined> => {
+    async (t, _i, signal): Promise<TaskResult> => {
       if (t.kind === 'checklist') {
         const slot = ready.get(keyOf(t.c.case_id, t.mode, t.metric))!;
         try {
@@ -164,10 +167,10 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
           );
           slot.resolve(cl);
           checklistProgress.done(`${t.c.case_id}__${t.mode} ${t.metric}`);
-          return cl;
+          return { kind: 'checklist', cl };
         } catch (e) {
           slot.resolve(undefined);
-          if (e instanceof CallBudgetSpent) return undefined;
+          if (e instanceof CallBudgetSpent) return { kind: 'checklist' };
           throw e;
         }
       }
@@ -176,7 +179,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
       if (row.status !== 'scored') {
         // missing or undecodable: 0 on every metric of the case, never judged
         judgeProgress.done(`${row.model}/${row.case_id}__${row.prompt_mode}`);
-        return zeroEvaluation(row, run, c, q);
+        return { kind: 'video', v: zeroEvaluation(row, run, c, q) };
       }
       const got = await Promise.all(
         checklistMetrics(c, row.prompt_mode, q).map(
@@ -184,7 +187,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
         ),
       );
       // a checklist the budget did not reach: the video waits for the next run
-      if (got.some(([, cl]) => !cl)) return undefined;
+      if (got.some(([, cl]) => !cl)) return { kind: 'video' };
       const judge = (run === 0 ? o.judge : runJudge(o.judge, run)).withSignal(signal, limits);
       try {
         const quality = await judgeVideoQualityCached({
@@ -201,7 +204,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
           hashes,
         });
         judgeProgress.done(`${row.model}/${row.case_id}__${row.prompt_mode}`);
-        return {
+        const v: VideoEvaluation = {
           case_id: row.case_id,
           model: row.model,
           prompt_mode: row.prompt_mode,
@@ -223,8 +226,9 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
             quality.groups,
           ),
         };
+        return { kind: 'video', v };
       } catch (e) {
-        if (e instanceof CallBudgetSpent) return undefined;
+        if (e instanceof CallBudgetSpent) return { kind: 'video' };
         throw e;
       }
     },
@@ -239,8 +243,8 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
   );
   for (const [i, t] of tasks.entries()) {
     const r = pool.results[i];
-    if (t.kind === 'checklist') checklistSlot[t.slot] = r as Checklist | undefined;
-    else videoSlot[t.slot] = { t, v: r as VideoEvaluation | undefined };
+    if (t.kind === 'checklist') checklistSlot[t.slot] = r?.kind === 'checklist' ? r.cl : undefined;
+    else videoSlot[t.slot] = { t, v: r?.kind === 'video' ? r.v : undefined };
   }
   const checklists = checklistSlot.filter((c): c is Checklist => !!c);
   const videos: VideoEvaluation[] = [];
