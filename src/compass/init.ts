@@ -14,7 +14,7 @@ import { encodeImage } from '../media/image.js';
 import { probe, streamFrames } from '../media/video.js';
 import { type OnProgress, phaseReporter } from '../progress.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
-import { type Case, KEYFRAME_COUNTS, PROMPT_MODES, SAFE_ID } from './cases.js';
+import { type Case, KEYFRAME_COUNTS, SAFE_ID } from './cases.js';
 
 export interface InitOptions {
   videos: string;
@@ -96,14 +96,10 @@ export async function initCases(o: InitOptions): Promise<InitResult> {
       structure: 'one_take',
       duration_s: Number(info.duration_s.toFixed(3)),
       keyframes,
-      prompts: Object.fromEntries(
-        PROMPT_MODES.map((m) => [
-          m,
-          m === 'minimal'
-            ? `${TODO} the short prompt your generator was given with the ${n} keyframes`
-            : `${TODO} the prompt with one sentence per segment between keyframes`,
-        ]),
-      ) as Case['prompts'],
+      prompts: {
+        minimal: `${TODO} the short prompt your generator was given with the ${n} keyframes`,
+        segment_specific: `${TODO} the prompt with one sentence per segment between keyframes`,
+      },
       story_summary: `${TODO} one or two sentences of what happens`,
       conditioning: 'image_list',
     };

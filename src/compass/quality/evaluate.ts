@@ -15,14 +15,14 @@ import { type OnProgress, phaseReporter } from '../../progress.js';
 import { type LoadedCase, type PromptMode, videoPath } from '../cases.js';
 import type { ResponseOptions, ScanOptions } from '../response/options.js';
 import type { ScanCache } from '../response/scan-cache.js';
-import type { VideoEvaluation } from '../results.js';
+import type { QualityMetricReport, VideoEvaluation } from '../results.js';
 import { type ResponseRow, type ScoreRun, scoreModels } from '../score.js';
 import type { SegmentFn } from '../segment.js';
 import { overallOf, qualityGroups } from './aggregate.js';
 import { type Checklist, generateChecklist } from './checklist.js';
 import type { EvaluationCache } from './eval-cache.js';
 import { FileHashes } from './eval-cache.js';
-import { applicability, QUALITY_METRICS, type QualityMetric } from './metrics.js';
+import { applicability, byMetric, QUALITY_METRICS, type QualityMetric } from './metrics.js';
 import {
   DEFAULT_QUALITY_OPTIONS,
   judgeVideoQualityCached,
@@ -265,17 +265,12 @@ export function zeroEvaluation(
   q: Pick<QualityOptions, 'fps'>,
 ): VideoEvaluation {
   const reason = `the video is ${row.status === 'missing' ? 'missing' : 'not decodable'}: 0 on every metric`;
-  const metrics = Object.fromEntries(
-    QUALITY_METRICS.map((m) => {
-      const ap = applicability(c, row.prompt_mode, m);
-      return [
-        m,
-        ap.applies
-          ? { status: 'scored' as const, score: 0, reason }
-          : { status: 'not_applicable' as const, score: null, reason: ap.reason },
-      ];
-    }),
-  ) as QualityReport['metrics'];
+  const metrics = byMetric((m): QualityMetricReport => {
+    const ap = applicability(c, row.prompt_mode, m);
+    return ap.applies
+      ? { status: 'scored', score: 0, reason }
+      : { status: 'not_applicable', score: null, reason: ap.reason };
+  });
   const quality: QualityReport = {
     frames: { count: 0, fps: q.fps, effective_fps: 0, capped_by_budget: false },
     metrics,

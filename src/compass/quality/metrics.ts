@@ -8,6 +8,20 @@ import type { Case, PromptMode } from '../cases.js';
 export const QUALITY_METRICS = ['SVQ', 'DVQ', 'AC', 'SOC', 'PR', 'VMA', 'AMA', 'AVC'] as const;
 export type QualityMetric = (typeof QUALITY_METRICS)[number];
 
+/** A record over the metrics, in the order of QUALITY_METRICS. */
+export function byMetric<V>(f: (m: QualityMetric) => V): Record<QualityMetric, V> {
+  return {
+    SVQ: f('SVQ'),
+    DVQ: f('DVQ'),
+    AC: f('AC'),
+    SOC: f('SOC'),
+    PR: f('PR'),
+    VMA: f('VMA'),
+    AMA: f('AMA'),
+    AVC: f('AVC'),
+  };
+}
+
 export const METRIC_NAMES: Record<QualityMetric, string> = {
   SVQ: 'static visual quality',
   DVQ: 'dynamic visual quality',
