@@ -45,7 +45,11 @@ export function heroRunRecord(judge: Judge, r: EvaluateResult, wall_ms: number):
   };
 }
 
+export type HeroRunEvaluated = Extract<HeroRunOutcome, { kind: 'evaluated' }>;
+
 /** Evaluate the methods with the judge of `o.judge`, opened here and closed whatever happens. */
+export function evaluateHeroRun(o: HeroRunInput & { dryRun?: false }): Promise<HeroRunEvaluated>;
+export function evaluateHeroRun(o: HeroRunInput): Promise<HeroRunOutcome>;
 export async function evaluateHeroRun(o: HeroRunInput): Promise<HeroRunOutcome> {
   const { judge: settings, ...input } = o;
   const cache =

@@ -8,6 +8,7 @@
  * Through the evaluation cache (`judgeVideoQualityCached`), a video whose questions were all
  * answered before, under the same inputs, is reported from those answers without being decoded.
  */
+import { KfbenchError } from '../../errors.js';
 import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
 import { loadTemplate } from '../../judge/prompts.js';
@@ -172,6 +173,13 @@ export function settledMetrics(
   return { metrics, groups };
 }
 
+/** Every metric has its report (settled before the judge, or judged). */
+function everyMetric(
+  m: Partial<Record<QualityMetric, QualityMetricReport>>,
+): m is Record<QualityMetric, QualityMetricReport> {
+  return QUALITY_METRICS.every((k) => m[k] !== undefined);
+}
+
 /** The report from the settled metrics and each asked group's judgements. */
 function reportOf(
   settled: Partial<Record<QualityMetric, QualityMetricReport>>,
@@ -189,8 +197,9 @@ function reportOf(
         dropped: j.dropped,
         missing_items: j.missing_items,
       };
-  const all = metrics as Record<QualityMetric, QualityMetricReport>;
-  return { frames, metrics: all, groups: qualityGroups(all) };
+  if (!everyMetric(metrics))
+    throw new KfbenchError('INTERNAL', 'a quality report lacks a metric: neither settled nor judged');
+  return { frames, metrics, groups: qualityGroups(metrics) };
 }
 
 /**
