@@ -128,7 +128,14 @@ export {
   MethodSummary,
   PairedDifference,
 } from './hero/results.js';
-export { evaluateHeroRun, type HeroRunInput, type HeroRunOutcome, heroRunRecord } from './hero/run.js';
+export {
+  type BuildRunInput,
+  buildChainsRun,
+  evaluateHeroRun,
+  type HeroRunInput,
+  type HeroRunOutcome,
+  heroRunRecord,
+} from './hero/run.js';
 export type { SelectContext, SelectionMethod } from './hero/select/method.js';
 export { METHODS, methodByName } from './hero/select/registry.js';
 export { runSelection, type SelectOptions } from './hero/select/run.js';

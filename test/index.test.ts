@@ -44,6 +44,7 @@ describe('src/index.ts', () => {
     for (const n of ['evaluateHeroRun', 'writeHeroRun', 'scoreVideoResponse', 'compassSensitivity'])
       expect(api, n).toHaveProperty(n);
     expect(LIBRARY.evaluateHero).toBe(api.evaluateHeroRun);
+    expect(LIBRARY.buildChains).toBe(api.buildChainsRun);
     expect(LIBRARY.scoreCompass).toBe(api.scoreCompass);
     expect(LIBRARY.compassSensitivity).toBe(api.compassSensitivity);
     expect(LIBRARY.evaluateCompassRun).toBe(api.evaluateCompassRun);

@@ -7,7 +7,7 @@ import { STILLS_RULES } from '../hero/evaluate.js';
 import { roundTotals } from '../hero/rubric-learn.js';
 import { parseShard } from '../hero/track/shard.js';
 import { DISAGREEMENT_RULES, INSERTION_PROTOCOLS } from '../judge/insertion.js';
-import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
+import { resolveJudgeSettings } from '../judge/registry.js';
 import { checkUnresolved, unresolvedLine } from '../judge/unresolved.js';
 import { heroTable } from '../report/hero.js';
 import { writeHeroRun } from '../report/hero-outputs.js';
@@ -54,55 +54,46 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
           json?: boolean;
         },
       ) => {
+        const chainsPerFilm = parseNumberFlag(
+          '--chains-per-film',
+          o.chainsPerFilm,
+          (n) => Number.isInteger(n) && n >= 1,
+        );
+        const rounds = parseNumberFlag('--rounds', o.rounds, (n) => Number.isInteger(n) && n >= 1);
+        const maxRules = parseNumberFlag('--max-rules', o.maxRules, (n) => Number.isInteger(n) && n >= 1);
         const shown = renderProgress();
-        const j = await openJudge(resolveJudgeSettings(judgeFlags(o)), { onProgress: shown.onProgress });
-        try {
-          const r = await impls.buildChains({
+        const r = await impls
+          .buildChains({
+            judge: resolveJudgeSettings(judgeFlags(o)),
             data: o.data,
             lsmdc: o.lsmdc,
             stills: o.stills,
-            judge: j.judge,
-            encoder: j.encoder,
-            chainsPerFilm: parseNumberFlag(
-              '--chains-per-film',
-              o.chainsPerFilm,
-              (n) => Number.isInteger(n) && n >= 1,
-            ),
+            chainsPerFilm,
             seed: o.seed,
             learnRubric: !!o.learnRubric,
-            rounds: parseNumberFlag('--rounds', o.rounds, (n) => Number.isInteger(n) && n >= 1),
-            maxRules: parseNumberFlag('--max-rules', o.maxRules, (n) => Number.isInteger(n) && n >= 1),
+            rounds,
+            maxRules,
             onProgress: shown.onProgress,
-          });
-          shown.close();
-          if (o.json)
-            printJson({
-              ...r,
-              reader: j.judge.name,
-              calls: j.judge.stats.calls,
-              cached: j.judge.stats.cached,
-            });
-          else
-            printLines([
-              `built ${r.chains} chains for ${r.films} films with ${j.judge.name}: ${r.pairs} pairs, ${(100 * r.confident_share).toFixed(1)} % confident, ${r.still_replacements} still replacements, ${r.still_floor_unmet} chains kept with the still floor unmet (no still left), ridge in ${r.ridge_used} chains`,
-              `stability on ${r.stability.chains} chains re-judged with the letters swapped between the images: agreement ${r.stability.agreement === null ? '—' : `${(100 * r.stability.agreement).toFixed(1)} %`}, Kendall τ ${r.stability.kendall_tau?.toFixed(3) ?? '—'}`,
-              ...(r.rubric
-                ? [
-                    `rubric: ${r.rubric.rules} rules kept, ${r.rubric.pruned_by_phase_b} pruned by Phase B; per round ${roundTotals(
-                      r.rubric.rounds,
+          })
+          .finally(() => shown.close());
+        if (o.json) printJson(r);
+        else
+          printLines([
+            `built ${r.chains} chains for ${r.films} films with ${r.reader}: ${r.pairs} pairs, ${(100 * r.confident_share).toFixed(1)} % confident, ${r.still_replacements} still replacements, ${r.still_floor_unmet} chains kept with the still floor unmet (no still left), ridge in ${r.ridge_used} chains`,
+            `stability on ${r.stability.chains} chains re-judged with the letters swapped between the images: agreement ${r.stability.agreement === null ? '—' : `${(100 * r.stability.agreement).toFixed(1)} %`}, Kendall τ ${r.stability.kendall_tau?.toFixed(3) ?? '—'}`,
+            ...(r.rubric
+              ? [
+                  `rubric: ${r.rubric.rules} rules kept, ${r.rubric.pruned_by_phase_b} pruned by Phase B; per round ${roundTotals(
+                    r.rubric.rounds,
+                  )
+                    .map(
+                      (t) =>
+                        `round ${t.round}: ${t.proposals} proposals, ${t.admitted} admitted, rejection ${(100 * t.rejection_rate).toFixed(1)} % (gate 1 ${t.rejected_gate1}, gate 2 ${t.rejected_gate2})`,
                     )
-                      .map(
-                        (t) =>
-                          `round ${t.round}: ${t.proposals} proposals, ${t.admitted} admitted, rejection ${(100 * t.rejection_rate).toFixed(1)} % (gate 1 ${t.rejected_gate1}, gate 2 ${t.rejected_gate2})`,
-                      )
-                      .join('; ')}`,
-                  ]
-                : []),
-            ]);
-        } finally {
-          shown.close();
-          await j.close();
-        }
+                    .join('; ')}`,
+                ]
+              : []),
+          ]);
       },
     );
 

@@ -5,14 +5,13 @@
  */
 import { evaluateCompassRun, planCompassEvaluation } from '../compass/run-evaluate.js';
 import { compassSensitivity, scoreCompass } from '../compass/run-score.js';
-import { buildChains } from '../hero/build.js';
-import { evaluateHeroRun } from '../hero/run.js';
+import { buildChainsRun, evaluateHeroRun } from '../hero/run.js';
 import { runSelection } from '../hero/select/run.js';
 import { rebuildTrack } from '../hero/track/rebuild.js';
 
 export interface CliImpls {
   evaluateHero: typeof evaluateHeroRun;
-  buildChains: typeof buildChains;
+  buildChains: typeof buildChainsRun;
   runSelection: typeof runSelection;
   rebuildTrack: typeof rebuildTrack;
   evaluateCompassRun: typeof evaluateCompassRun;
@@ -23,7 +22,7 @@ export interface CliImpls {
 
 export const LIBRARY: CliImpls = {
   evaluateHero: evaluateHeroRun,
-  buildChains,
+  buildChains: buildChainsRun,
   runSelection,
   rebuildTrack,
   evaluateCompassRun,

@@ -1,5 +1,5 @@
 /**
- * `hero evaluate` as one call, whoever makes it (the CLI, the demo, a library user): the judge
+ * `hero evaluate` (and `hero build`) as one call, whoever makes it (the CLI, the demo, a library user): the judge
  * opened from its settings and closed, the methods evaluated, and the records of the run made once
  * — run.json (reader, protocol, calls, wall time) and settings.json (what a merge compares). The
  * files are written by `writeHeroRun` (report/hero-outputs.ts), which renders the reports.
@@ -10,6 +10,8 @@ import { judgeIdentity } from '../judge/identity.js';
 import type { Judge } from '../judge/judge.js';
 import { type JudgeSettings, openJudge } from '../judge/registry.js';
 import type { ShardRecord } from '../store/shards.js';
+import { type BuildOptions, buildChains } from './build.js';
+import type { BuildReport } from './dataset/schemas.js';
 import { type EvaluateOptions, type EvaluateResult, evaluate } from './evaluate.js';
 import { heroShardRecord } from './merge.js';
 import type { HeroEvaluateRun } from './results.js';
@@ -71,6 +73,26 @@ export async function evaluateHeroRun(o: HeroRunInput): Promise<HeroRunOutcome> 
       judgeIdentity(j.judge.name, settings),
     );
     return { kind: 'evaluated', result: r, run, record };
+  } finally {
+    await j.close();
+  }
+}
+
+export interface BuildRunInput extends Omit<BuildOptions, 'judge' | 'encoder'> {
+  /** The judge's settings (its cache file resolved). */
+  judge: JudgeSettings;
+}
+
+/** What `hero build` made, with the reader that judged and its calls. */
+export type BuildRunReport = BuildReport & { reader: string; calls: number; cached: number };
+
+/** `hero build` as one call: the judge opened from its settings (closed whatever happens), the chains built. */
+export async function buildChainsRun(o: BuildRunInput): Promise<BuildRunReport> {
+  const { judge: settings, ...input } = o;
+  const j = await openJudge(settings, { onProgress: o.onProgress });
+  try {
+    const r = await buildChains({ ...input, judge: j.judge, encoder: j.encoder });
+    return { ...r, reader: j.judge.name, calls: j.judge.stats.calls, cached: j.judge.stats.cached };
   } finally {
     await j.close();
   }
