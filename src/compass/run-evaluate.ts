@@ -90,7 +90,7 @@ export async function evaluateCompassRun(
     const t0 = Date.now();
     const r = await evaluateCompass({
       ...evaluateInput(o, cases, tools),
-      ...(o.maxCalls ? { maxCalls: o.maxCalls } : {}),
+      ...(o.maxCalls !== undefined ? { maxCalls: o.maxCalls } : {}),
     });
     const lb = leaderboard(
       r.videos,
