@@ -38,6 +38,14 @@ export {
   Scan,
   VideoEvaluation,
 } from './compass/results.js';
+export { type CompassRunInput, scanSettings } from './compass/run.js';
+export {
+  type CompassEvaluateInput,
+  type CompassEvaluation,
+  evaluateCompassRun,
+  planCompassEvaluation,
+} from './compass/run-evaluate.js';
+export { compassSensitivity, scoreCompass, scoreVideoResponse } from './compass/run-score.js';
 export { scoreModels, summarize } from './compass/score.js';
 export { sensitivity } from './compass/sensitivity.js';
 // ── concurrency ─────────────────────────────────────────────────────────────────────────────
@@ -120,6 +128,14 @@ export {
   MethodSummary,
   PairedDifference,
 } from './hero/results.js';
+export {
+  type BuildRunInput,
+  buildChainsRun,
+  evaluateHeroRun,
+  type HeroRunInput,
+  type HeroRunOutcome,
+  heroRunRecord,
+} from './hero/run.js';
 export type { SelectContext, SelectionMethod } from './hero/select/method.js';
 export { METHODS, methodByName } from './hero/select/registry.js';
 export { runSelection, type SelectOptions } from './hero/select/run.js';
@@ -149,7 +165,7 @@ export type { RawImage } from './media/raw.js';
 export { sampleToDir } from './media/sample.js';
 export { detectShots, type ShotResult } from './media/shots.js';
 export { noProgress, type OnProgress, type Phase, type ProgressEvent, phaseReporter } from './progress.js';
-export { writeEvaluation as writeHeroEvaluation } from './report/hero-outputs.js';
+export { writeEvaluation as writeHeroEvaluation, writeHeroRun } from './report/hero-outputs.js';
 // ── statistics ──────────────────────────────────────────────────────────────────────────────
 export { bootstrap, pairedBootstrap, percentileInterval } from './stats/bootstrap.js';
 export { fitBradleyTerry, toScale0to100 } from './stats/bradley-terry.js';

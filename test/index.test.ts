@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { LIBRARY } from '../src/cli/impls.js';
 import * as api from '../src/index.js';
 import { ROOT } from './support/paths.js';
 
@@ -37,6 +38,17 @@ describe('src/index.ts', () => {
       expect(library).toContain(`\`${n}\``);
       expect(api, n).toHaveProperty(n);
     }
+  });
+
+  it('exports the runs the CLI makes: the command and a library user call the same function', () => {
+    for (const n of ['evaluateHeroRun', 'writeHeroRun', 'scoreVideoResponse', 'compassSensitivity'])
+      expect(api, n).toHaveProperty(n);
+    expect(LIBRARY.evaluateHero).toBe(api.evaluateHeroRun);
+    expect(LIBRARY.buildChains).toBe(api.buildChainsRun);
+    expect(LIBRARY.scoreCompass).toBe(api.scoreCompass);
+    expect(LIBRARY.compassSensitivity).toBe(api.compassSensitivity);
+    expect(LIBRARY.evaluateCompassRun).toBe(api.evaluateCompassRun);
+    expect(LIBRARY.planCompassEvaluation).toBe(api.planCompassEvaluation);
   });
 
   it('includes HeroFrame end to end: dataset, track, selection, chains, evaluation, its schemas', () => {

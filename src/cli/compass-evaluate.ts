@@ -1,53 +1,29 @@
-/** `kfbench compass evaluate | mini`: both axes judged and scored, and the mini set. */
-import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { loadCases, PROMPT_MODES } from '../compass/cases.js';
-import { compassShardRecord, selectCases } from '../compass/merge.js';
-import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
-import { budgetCheck, type EvaluateInput } from '../compass/quality/evaluate.js';
-import { leaderboard } from '../compass/quality/leaderboard.js';
-import { writeEvaluationRun } from '../compass/quality/outputs.js';
-import { cachedCalls, type EvaluationPlan, planEvaluation } from '../compass/quality/plan.js';
+import { PROMPT_MODES } from '../compass/cases.js';
+import { budgetCheck } from '../compass/quality/evaluate.js';
+import type { EvaluationPlan } from '../compass/quality/plan.js';
 import { DEFAULT_QUALITY_OPTIONS, type QualityOptions } from '../compass/quality/video.js';
-import { ScanCache } from '../compass/response/scan-cache.js';
-import { checkVideosFolder } from '../compass/score.js';
-import { judgeSegmenter } from '../compass/segment.js';
 import { buildMiniCompass } from '../dev/mini-compass/build.js';
 import { buildPublishedCompass } from '../dev/published-compass.js';
 import { parseMiniSize } from '../dev/published-size.js';
-import type { Embedder } from '../embed/embedder.js';
-import { createEmbedder } from '../embed/registry.js';
-import { judgeIdentity } from '../judge/identity.js';
-import { type OpenedJudge, openJudge, resolveJudgeSettings } from '../judge/registry.js';
+import { resolveJudgeSettings } from '../judge/registry.js';
 import { checkUnresolved, unresolvedLine } from '../judge/unresolved.js';
-import { probe } from '../media/probe.js';
 import { leaderboardText } from '../report/compass.js';
 import { textTable } from '../report/table.js';
-import { writeOutputFolder } from '../store/out-folder.js';
-import { parseShard, writeOutputsRecord, writeShardRecord } from '../store/shards.js';
 import {
   JOBS_HELP,
   type MetricFlags,
   MISSING_HELP,
-  maxDuration,
   metricFlags,
-  missingPolicy,
-  parseJobs,
-  parseModes,
   partial,
-  responseOptions,
+  runInput,
   SEGMENTER_HELP,
-  scanCacheFile,
   scanCacheFlags,
-  scanOptions,
-  scanSettings,
-  segmenterKind,
   shardFlags,
 } from './compass-options.js';
-import { onnxFlags } from './embed.js';
 import type { CliImpls } from './impls.js';
-import { withInterrupt } from './interrupt.js';
+import { withInterruptShown } from './interrupt.js';
 import { judgeFlags, judgeOptions, maxUnresolvedOption, parseMaxUnresolved } from './judge.js';
 import { parseNumberFlag, printLines } from './output.js';
 import { renderProgress } from './progress.js';
@@ -135,186 +111,52 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
       const int = (name: string, v: string, min: number) =>
         parseNumberFlag(name, v, (n) => Number.isInteger(n) && n >= min);
       const runs = int('--runs', o.runs, 1);
-      const jobs = parseJobs(o.jobs);
-      const missing = missingPolicy(o.missing);
-      const segmenter = segmenterKind(o.segmenter);
       const quality = {
         fps: parseNumberFlag('--quality-fps', o.qualityFps, (n) => n > 0),
         budget: o.frameBudget === undefined ? undefined : int('--frame-budget', o.frameBudget, 1),
         frameWidth: int('--frame-width', o.frameWidth, 16),
         audio: !!o.judgeAudio,
       };
-      const response = responseOptions(o);
-      const scan = scanOptions(o);
-      const maxDurationS = maxDuration(o);
-      const modes = parseModes(o.modes);
-      const allCases = await loadCases(o.cases);
-      const shard = o.shard ? parseShard(o.shard) : undefined;
-      const cases = selectCases(allCases, { caseIds: o.caseIds, shard });
-      // a wrong --videos is bad input before any output (or cache) is written
-      checkVideosFolder(o.videos, o.model, cases, modes);
+      const input = runInput(o, 'judge');
       const flags = judgeFlags(o);
-      const settings = resolveJudgeSettings({
+      const judge = resolveJudgeSettings({
         ...flags,
         cache: flags.cache ?? join(out, 'judge-cache.sqlite'),
         maxTokens: int('--max-tokens', o.maxTokens, 16),
       });
-      /** What the evaluation reads, the same for a run and for a dry run's count of the cache. */
-      const inputs = (
-        judge: OpenedJudge,
-        embedder: Embedder,
-        cache: ScanCache | undefined,
-        signal: AbortSignal,
-      ): Omit<EvaluateInput, 'maxCalls' | 'onProgress'> => {
-        const evaluationCache = evaluationCacheIn(judge.cache);
-        return {
-          cases,
-          videos: o.videos,
-          models: o.model,
-          modes,
-          embedder,
-          judge: judge.judge,
-          encoder: judge.encoder,
-          response,
-          scan,
-          quality,
-          cache,
-          evaluationCache,
-          runs,
-          concurrency: settings.concurrency,
-          maxDuration: maxDurationS,
-          jobs,
-          signal,
-          ...(segmenter === 'judge'
-            ? {
-                segment: judgeSegmenter(judge.judge, judge.encoder, probe, evaluationCache, {
-                  fps: quality.fps,
-                  frameWidth: quality.frameWidth,
-                  budget: quality.budget,
-                }),
-              }
-            : {}),
-        };
-      };
+      const maxCalls = o.maxCalls ? int('--max-calls', o.maxCalls, 0) : undefined;
       if (o.dryRun) {
-        const plan = await planEvaluation({
-          cases,
-          modes,
-          models: o.model,
-          videos: o.videos,
-          quality,
-          runs,
-          maxSide: settings.maxSide,
-          segmenter,
-        });
-        // a dry run reads the caches, it never creates one
-        const judgeFile = settings.cache!;
-        const cached = existsSync(judgeFile)
-          ? await withInterrupt(async (signal) => {
-              const shown = renderProgress();
-              const judge = await openJudge(settings, { signal, onProgress: shown.onProgress });
-              let embedder: Embedder | undefined;
-              let cache: ScanCache | undefined;
-              try {
-                embedder = await createEmbedder(o.embedder, onnxFlags(o));
-                const scanFile = scanCacheFile(o);
-                cache = scanFile !== undefined && existsSync(scanFile) ? new ScanCache(scanFile) : undefined;
-                return await cachedCalls({
-                  ...inputs(judge, embedder, cache, signal),
-                  onProgress: shown.onProgress,
-                });
-              } finally {
-                shown.close();
-                cache?.close();
-                await embedder?.close();
-                await judge.close();
-              }
-            })
-          : 0;
+        const d = await withInterruptShown((signal, onProgress) =>
+          impls.planCompassEvaluation({ ...input, judge, quality, runs, signal, onProgress }),
+        );
         printLines([
-          ...dryRunLines(plan, quality),
-          `calls needed: ${Math.max(0, plan.calls.length - cached)}; already cached: ${cached} (judge cache ${judgeFile}${existsSync(judgeFile) ? '' : ', not made yet'})`,
+          ...dryRunLines(d.plan, quality),
+          `calls needed: ${Math.max(0, d.plan.calls.length - d.cached)}; already cached: ${d.cached} (judge cache ${d.judgeCache}${d.judgeCacheExists ? '' : ', not made yet'})`,
         ]);
         return;
       }
-      await withInterrupt(async (signal) => {
-        const shown = renderProgress();
-        const judge = await openJudge(settings, { signal, onProgress: shown.onProgress });
-        let embedder: Awaited<ReturnType<typeof createEmbedder>> | undefined;
-        let cache: ScanCache | undefined;
-        try {
-          embedder = await createEmbedder(o.embedder, onnxFlags(o));
-          const scanFile = scanCacheFile(o);
-          cache = scanFile === undefined ? undefined : new ScanCache(scanFile);
-          const t0 = Date.now();
-          const r = await impls.evaluateCompass({
-            ...inputs(judge, embedder, cache, signal),
-            ...(o.maxCalls ? { maxCalls: int('--max-calls', o.maxCalls, 0) } : {}),
-            onProgress: shown.onProgress,
-          });
-          shown.close();
-          const lb = leaderboard(
-            r.videos,
-            o.model,
-            { judge: judge.judge.name, embedder: embedder.id, runs, segmenter },
-            missing,
-            r.checklists,
-          );
-          const record = await compassShardRecord({
-            kind: 'compass evaluate',
-            casesFile: o.cases,
-            all: selectCases(allCases, { caseIds: o.caseIds }),
-            selected: cases,
-            shard,
-            complete: r.skipped.length === 0,
-            settings: {
-              videos: resolve(o.videos),
-              models: o.model,
-              modes,
-              missing,
-              embedder: embedder.id,
-              segmenter,
-              runs,
-              response: { ...response },
-              scan: scanSettings(scan),
-              quality: { ...quality },
-              judge: judgeIdentity(judge.judge.name, settings),
-            },
-          });
-          // written beside --out and moved into place: a failure leaves --out as it was
-          await writeOutputFolder(out, async (stage) => {
-            await writeEvaluationRun(stage, r, lb, o.model, {
-              wall_s: (Date.now() - t0) / 1000,
-              judge: judge.judge.stats,
-            });
-            await writeShardRecord(stage, record);
-            await writeOutputsRecord(stage, 'case_id');
-          });
-          const s = judge.judge.stats;
-          printLines([
-            leaderboardText({ ...lb, by: {} as typeof lb.by }),
-            `judge calls ${s.calls}, from the cache ${s.cached}, unresolved ${s.unresolved}; results in ${out}`,
-            ...(lb.unresolved
-              ? [unresolvedLine(lb.unresolved, maxUnresolved, 'quality metrics judged')]
-              : []),
-          ]);
-          // the budget first: its message names every video left for the next run
-          budgetCheck(r);
-          partial(r.response);
-          if (lb.unresolved)
-            checkUnresolved(
-              lb.unresolved,
-              maxUnresolved,
-              join(out, 'evaluation.jsonl'),
-              'quality metrics judged',
-            );
-        } finally {
-          shown.close();
-          cache?.close();
-          await embedder?.close();
-          await judge.close();
-        }
-      });
+      const {
+        result: r,
+        leaderboard: lb,
+        judge: s,
+      } = await withInterruptShown((signal, onProgress) =>
+        impls.evaluateCompassRun({ ...input, judge, quality, runs, maxCalls, out, signal, onProgress }),
+      );
+      printLines([
+        leaderboardText(lb, { factors: false }),
+        `judge calls ${s.calls}, from the cache ${s.cached}, unresolved ${s.unresolved}; results in ${out}`,
+        ...(lb.unresolved ? [unresolvedLine(lb.unresolved, maxUnresolved, 'quality metrics judged')] : []),
+      ]);
+      // the budget first: its message names every video left for the next run
+      budgetCheck(r);
+      partial(r.response);
+      if (lb.unresolved)
+        checkUnresolved(
+          lb.unresolved,
+          maxUnresolved,
+          join(out, 'evaluation.jsonl'),
+          'quality metrics judged',
+        );
     },
   );
 

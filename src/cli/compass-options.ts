@@ -8,11 +8,13 @@ import {
   KEYFRAME_FITS,
   type ResponseOptions,
 } from '../compass/response/options.js';
+import type { CompassRunInput } from '../compass/run.js';
 import type { MissingPolicy } from '../compass/score.js';
 import { SEGMENTERS, type SegmenterKind } from '../compass/segment.js';
 import { PartialError, UsageError } from '../errors.js';
 import { DEFAULT_MAX_DURATION_S } from '../media/duration.js';
-import { onnxOptions } from './embed.js';
+import { parseShard } from '../store/shards.js';
+import { onnxFlags, onnxOptions } from './embed.js';
 import { oneOf, parseNumberFlag } from './output.js';
 
 export interface MetricFlags {
@@ -150,22 +152,6 @@ export function scanOptions(o: MetricFlags) {
     ),
     gamma: r.gamma,
     holdEps: r.holdEps,
-  };
-}
-
-/**
- * What a run's settings.json records of the scan options: the ones that change the scan (as its
- * cache key), not how fast it is made (`--decode-threads`), so shards run with other threads merge.
- * (γ and hold ε are recorded with the response options.)
- */
-export function scanSettings(s: ReturnType<typeof scanOptions>) {
-  return {
-    fpsCap: s.fpsCap,
-    pixelSize: s.pixelSize,
-    keyframeFit: s.keyframeFit,
-    matchSize: s.matchSize,
-    holdTolerance_db: s.holdTolerance_db,
-    holdMatch_db: s.holdMatch_db,
   };
 }
 
@@ -317,4 +303,52 @@ export function oneCaseOptions(cmd: Command): Command {
 export function loadCaseFlags(o: OneCaseFlags): Promise<LoadedCase> {
   if (!o.case && !o.cases) throw new UsageError('give --case FILE, or --cases FILE with --case-id ID');
   return loadOneCase({ caseFile: o.case, casesFile: o.cases, caseId: o.caseId });
+}
+
+/**
+ * The part of a Compass run's input that score, sensitivity and evaluate parse alike (the judge,
+ * which only they differ on, is added by each). Parsed in the flags' order: a bad flag is a usage
+ * error before any file is read.
+ */
+export function runInput(
+  o: MetricFlags & {
+    cases: string;
+    videos: string;
+    model: string[];
+    modes: string;
+    out: string;
+    missing: string;
+    segmenter?: string | undefined;
+    jobs: string;
+    scanCache?: string | false;
+    cache?: string | false;
+    shard?: string | undefined;
+    caseIds?: string[] | undefined;
+  },
+  defaultSegmenter: SegmenterKind,
+): Omit<CompassRunInput, 'judge' | 'signal' | 'onProgress'> {
+  const missing = missingPolicy(o.missing);
+  const segmenter = segmenterKind(o.segmenter ?? defaultSegmenter);
+  const response = responseOptions(o);
+  const scan = scanOptions(o);
+  const maxDuration_s = maxDuration(o);
+  const modes = parseModes(o.modes);
+  const jobs = parseJobs(o.jobs);
+  return {
+    casesFile: o.cases,
+    caseIds: o.caseIds,
+    shard: o.shard ? parseShard(o.shard) : undefined,
+    videos: o.videos,
+    models: o.model,
+    modes,
+    missing,
+    embedder: o.embedder,
+    embedderOptions: onnxFlags(o),
+    response,
+    scan,
+    maxDuration_s,
+    scanCache: scanCacheFile(o),
+    segmenter,
+    jobs,
+  };
 }

@@ -2,26 +2,15 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { caseStats, checkKeyframeImages, loadCases, PROMPT_MODES } from '../compass/cases.js';
-import { compassShardRecord, selectCases } from '../compass/merge.js';
-import { writeResponseRun } from '../compass/outputs.js';
 import { generationPrompt } from '../compass/prompts.js';
-import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
-import { scoreResponse } from '../compass/response/report.js';
-import { cachedScan, ScanCache } from '../compass/response/scan-cache.js';
-import { checkVideosFolder } from '../compass/score.js';
-import { judgeSegmenter } from '../compass/segment.js';
-import { DEFAULT_GRID, sensitivity } from '../compass/sensitivity.js';
-import { createEmbedder } from '../embed/registry.js';
+import type { CompassRunInput } from '../compass/run.js';
+import { scoreVideoResponse } from '../compass/run-score.js';
+import { DEFAULT_GRID } from '../compass/sensitivity.js';
 import { PartialError, UsageError } from '../errors.js';
-import { judgeIdentity } from '../judge/identity.js';
-import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
-import { checkMaxDuration } from '../media/duration.js';
+import { resolveJudgeSettings } from '../judge/registry.js';
 import { gridFiles } from '../media/grid.js';
-import { probe } from '../media/probe.js';
+import type { OnProgress } from '../progress.js';
 import { compassTable, sensitivityLines } from '../report/compass.js';
-import { writeFileAtomic } from '../store/atomic-write.js';
-import { writeOutputFolder } from '../store/out-folder.js';
-import { parseShard, writeOutputsRecord, writeShardRecord } from '../store/shards.js';
 import {
   type FolderFlags,
   folderFlags,
@@ -29,108 +18,35 @@ import {
   type MetricFlags,
   maxDuration,
   metricFlags,
-  missingPolicy,
   type OneCaseFlags,
   oneCaseOptions,
-  parseJobs,
   parseModes,
   partial,
   responseOptions,
-  scanCacheFile,
+  runInput,
   scanOptions,
-  scanSettings,
-  segmenterKind,
   shardFlags,
 } from './compass-options.js';
 import { onnxFlags } from './embed.js';
 import type { CliImpls } from './impls.js';
-import { withInterrupt } from './interrupt.js';
+import { withInterruptShown } from './interrupt.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
-import { renderProgress } from './progress.js';
 
-async function runFolder(o: FolderFlags, impls: CliImpls, maxCalls?: number) {
-  missingPolicy(o.missing);
-  const kind = segmenterKind(o.segmenter ?? 'pixel');
-  if (kind === 'judge' && !o.judge) throw new UsageError('--segmenter judge needs --judge SPEC');
-  const response = responseOptions(o);
-  const scan = scanOptions(o);
-  const maxDurationS = maxDuration(o);
-  const allCases = await loadCases(o.cases);
-  const shard = o.shard ? parseShard(o.shard) : undefined;
-  const cases = selectCases(allCases, { caseIds: o.caseIds, shard });
-  // a wrong --videos is bad input before any output (or cache) is written
-  checkVideosFolder(o.videos, o.model, cases, parseModes(o.modes));
-  const judgeSettings =
-    kind === 'judge'
+/**
+ * A folder run's input from its flags: the judge segmenter's settings resolved (its cache in --out
+ * unless given), Ctrl-C as the signal and the progress drawn on stderr.
+ */
+function folderInput(o: FolderFlags, signal: AbortSignal, onProgress: OnProgress): CompassRunInput {
+  const input = runInput(o, 'pixel');
+  if (input.segmenter === 'judge' && !o.judge) throw new UsageError('--segmenter judge needs --judge SPEC');
+  const judge =
+    input.segmenter === 'judge'
       ? resolveJudgeSettings({
           judge: o.judge,
           cache: o.judgeCache ?? join(resolve(o.out), 'judge-cache.sqlite'),
         })
       : undefined;
-  // Ctrl-C: no new scan or judge call starts, calls on the wire are cancelled, exit 130
-  return withInterrupt(async (signal) => {
-    const judge = judgeSettings ? await openJudge(judgeSettings, { signal }) : undefined;
-    const recordOf = async (embedderId: string, skipped: number) =>
-      compassShardRecord({
-        kind: 'compass score',
-        casesFile: o.cases,
-        all: selectCases(allCases, { caseIds: o.caseIds }),
-        selected: cases,
-        shard,
-        complete: skipped === 0,
-        settings: {
-          videos: resolve(o.videos),
-          models: o.model,
-          modes: parseModes(o.modes),
-          missing: o.missing,
-          embedder: embedderId,
-          segmenter: kind,
-          response: { ...response },
-          scan: scanSettings(scan),
-          ...(judge && judgeSettings ? { judge: judgeIdentity(judge.judge.name, judgeSettings) } : {}),
-        },
-      });
-    let embedder: Awaited<ReturnType<typeof createEmbedder>> | undefined;
-    let cache: ScanCache | undefined;
-    const shown = renderProgress();
-    try {
-      embedder = await createEmbedder(o.embedder, onnxFlags(o));
-      const scanFile = scanCacheFile(o);
-      cache = scanFile === undefined ? undefined : new ScanCache(scanFile);
-      const t0 = Date.now();
-      const run = await impls.scoreModels({
-        cases,
-        videos: o.videos,
-        models: o.model,
-        modes: parseModes(o.modes),
-        embedder,
-        response,
-        scan,
-        cache,
-        ...(judge
-          ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe, evaluationCacheIn(judge.cache)) }
-          : {}),
-        jobs: parseJobs(o.jobs),
-        maxDuration: maxDurationS,
-        ...(maxCalls !== undefined ? { maxCalls } : {}),
-        signal,
-        onProgress: shown.onProgress,
-      });
-      shown.close();
-      return {
-        run,
-        wall_s: (Date.now() - t0) / 1000,
-        embedder,
-        cache,
-        record: await recordOf(embedder.id, run.skipped.length),
-      };
-    } finally {
-      shown.close();
-      cache?.close();
-      await embedder?.close();
-      await judge?.close();
-    }
-  });
+  return { ...input, judge, signal, onProgress };
 }
 
 export function registerCompassResponse(compass: Command, impls: CliImpls): void {
@@ -164,39 +80,32 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
       .option('--json', 'print JSON'),
   ).action(async (o: MetricFlags & OneCaseFlags & { video: string; json?: boolean }) => {
     const response = responseOptions(o);
-    const scanOpts = scanOptions(o);
-    const maxDurationS = maxDuration(o);
-    const c = await loadCaseFlags(o);
-    // a video past --max-duration is refused before anything decodes it (or an embedder loads)
-    await checkMaxDuration(o.video, maxDurationS);
-    const embedder = await createEmbedder(o.embedder, onnxFlags(o));
-    try {
-      const { scan } = await cachedScan(
-        { video: o.video, keyframes: c.keyframes },
-        embedder,
-        scanOpts,
-        {},
-        undefined,
-      );
-      const r = scoreResponse(c, scan, embedder, response);
-      if (o.json) printJson({ ...r, segmenter: 'pixel' });
-      else
-        printLines([
-          `case ${r.case_id}, embedder ${r.embedder}, γ = ${r.gamma}, ${r.shots.length} shot${r.shots.length === 1 ? '' : 's'} (segmenter pixel)`,
-          ...Object.entries(r.metrics).map(([k, v]) => `${k.padEnd(13)} ${v.toFixed(3)}`),
-          `keyframe fidelity ${r.groups.keyframe_fidelity.toFixed(3)}, temporal organization ${r.groups.temporal_organization.toFixed(3)}`,
-          ...r.keyframes.map(
-            (k) =>
-              `${k.kf_id}: ${k.matched ? `at ${k.t_best_s?.toFixed(3)} s (shot ${k.shot})` : 'not found'}, cos ${k.cos.toFixed(3)} → ${Object.values(
-                k.scores,
-              )
-                .map((v) => v.toFixed(2))
-                .join(' ')}`,
-          ),
-        ]);
-    } finally {
-      await embedder.close();
-    }
+    const scan = scanOptions(o);
+    const maxDuration_s = maxDuration(o);
+    const r = await scoreVideoResponse({
+      case: await loadCaseFlags(o),
+      video: o.video,
+      embedder: o.embedder,
+      embedderOptions: onnxFlags(o),
+      response,
+      scan,
+      maxDuration_s,
+    });
+    if (o.json) printJson({ ...r, segmenter: 'pixel' });
+    else
+      printLines([
+        `case ${r.case_id}, embedder ${r.embedder}, γ = ${r.gamma}, ${r.shots.length} shot${r.shots.length === 1 ? '' : 's'} (segmenter pixel)`,
+        ...Object.entries(r.metrics).map(([k, v]) => `${k.padEnd(13)} ${v.toFixed(3)}`),
+        `keyframe fidelity ${r.groups.keyframe_fidelity.toFixed(3)}, temporal organization ${r.groups.temporal_organization.toFixed(3)}`,
+        ...r.keyframes.map(
+          (k) =>
+            `${k.kf_id}: ${k.matched ? `at ${k.t_best_s?.toFixed(3)} s (shot ${k.shot})` : 'not found'}, cos ${k.cos.toFixed(3)} → ${Object.values(
+              k.scores,
+            )
+              .map((v) => v.toFixed(2))
+              .join(' ')}`,
+        ),
+      ]);
   });
 
   shardFlags(
@@ -215,18 +124,10 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
       o.maxCalls === undefined
         ? undefined
         : parseNumberFlag('--max-calls', o.maxCalls, (n) => Number.isInteger(n) && n >= 0);
-    const { run, wall_s, embedder, record } = await runFolder(o, impls, maxCalls);
-    // written beside --out and moved into place: a failure leaves --out as it was
-    const summary = await writeOutputFolder(out, async (stage) => {
-      const sum = await writeResponseRun(stage, run, o.model, {
-        embedder: embedder.id,
-        wall_s,
-        missing: missingPolicy(o.missing),
-      });
-      await writeShardRecord(stage, record);
-      await writeOutputsRecord(stage, 'case_id');
-      return sum;
-    });
+    // Ctrl-C: no new scan or judge call starts, calls on the wire are cancelled, exit 130
+    const { run, summary } = await withInterruptShown((signal, onProgress) =>
+      impls.scoreCompass({ ...folderInput(o, signal, onProgress), out, maxCalls }),
+    );
     printLines([
       compassTable(summary),
       `${run.scanned} videos scanned, ${run.cached} from the scan cache; results in ${out}`,
@@ -257,13 +158,9 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
         ssimLow: list('--ssim-lows', o.ssimLows),
         fusion: list('--fusions', o.fusions),
       };
-      const { run } = await runFolder(o, impls);
-      const r = sensitivity(
-        run.rows.filter((x) => x.status === 'scored'),
-        grid,
-        responseOptions(o),
+      const { run, result: r } = await withInterruptShown((signal, onProgress) =>
+        impls.compassSensitivity({ ...folderInput(o, signal, onProgress), out: o.out, grid }),
       );
-      await writeFileAtomic(join(resolve(o.out), 'sensitivity.json'), `${JSON.stringify(r, null, 2)}\n`);
       if (o.json) printJson(r);
       else printLines(sensitivityLines(r));
       partial(run);

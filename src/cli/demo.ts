@@ -68,7 +68,7 @@ export function registerDemo(program: Command): void {
         `${q.videos} videos (${q.leaderboard.models.length} models × ${c.cases} cases × 2 prompt modes), judged by the VLM emulator over HTTP;`,
         'it scores checklists from pixel statistics, so the blurred, flickering and frozen "models" lose on quality by construction.',
         '',
-        leaderboardText({ ...q.leaderboard, by: {} as typeof q.leaderboard.by }),
+        leaderboardText(q.leaderboard, { factors: false }),
         '',
         `judge calls ${q.calls}, from the cache ${q.cached}, unresolved ${q.unresolved}; results ${q.out}`,
         '',

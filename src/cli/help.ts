@@ -27,127 +27,127 @@ export interface Example {
 
 /** Where the examples write: a folder of the repository root (git-ignored). */
 export const EXAMPLES_DIR = 'kfbench-examples';
-const E = EXAMPLES_DIR;
-const F = 'test/fixtures';
-const MH = `${E}/mini-hero`;
-const D = `${MH}/heroframe`;
-const MC = `${E}/mini-compass`;
-const CASES = `${MC}/cases.jsonl`;
-const NEEDS_HERO = `the mini HeroFrame set: npx kfbench hero mini --out ${MH}`;
-const NEEDS_COMPASS = `the mini Compass set: npx kfbench compass mini --out ${MC}`;
-const NEEDS_READER = `the mini HeroFrame set and its fitted reader: npx kfbench hero fit-reader --data ${D} --out ${E}/reader.json`;
-const READER = `local:${E}/reader.json`;
+const OUT = EXAMPLES_DIR;
+const FIXTURES = 'test/fixtures';
+const MINI_HERO = `${OUT}/mini-hero`;
+const HERO_DATA = `${MINI_HERO}/heroframe`;
+const MINI_COMPASS = `${OUT}/mini-compass`;
+const CASES = `${MINI_COMPASS}/cases.jsonl`;
+const NEEDS_HERO = `the mini HeroFrame set: npx kfbench hero mini --out ${MINI_HERO}`;
+const NEEDS_COMPASS = `the mini Compass set: npx kfbench compass mini --out ${MINI_COMPASS}`;
+const NEEDS_READER = `the mini HeroFrame set and its fitted reader: npx kfbench hero fit-reader --data ${HERO_DATA} --out ${OUT}/reader.json`;
+const READER = `local:${OUT}/reader.json`;
 const kf = (args: string) => `npx kfbench ${args}`;
 
 export const EXAMPLES: readonly Example[] = [
   {
     command: 'hero mini',
-    line: kf(`hero mini --out ${MH}`),
-    writes: `${MH}/lsmdc/, stills/, track/ and heroframe/ (a dataset root in the published layout); nothing when it is there already`,
+    line: kf(`hero mini --out ${MINI_HERO}`),
+    writes: `${MINI_HERO}/lsmdc/, stills/, track/ and heroframe/ (a dataset root in the published layout); nothing when it is there already`,
     prints: /^dataset\s+\S+heroframe$/m,
   },
   {
     command: 'compass mini',
-    line: kf(`compass mini --out ${MC}`),
-    writes: `${MC}/cases.jsonl, keyframes/<case_id>/<kf_id>.png, videos/<model>/<case_id>__<prompt_mode>.mp4`,
+    line: kf(`compass mini --out ${MINI_COMPASS}`),
+    writes: `${MINI_COMPASS}/cases.jsonl, keyframes/<case_id>/<kf_id>.png, videos/<model>/<case_id>__<prompt_mode>.mp4`,
     prints: /^cases\s+\S+cases\.jsonl\nvideos\s+\S+videos \(faithful, /m,
   },
   {
     command: 'media probe',
-    line: kf(`media probe ${F}/media/shots.mp4 --json`),
+    line: kf(`media probe ${FIXTURES}/media/shots.mp4 --json`),
     prints: /"frames": 264/,
   },
   {
     command: 'media dhash',
-    line: kf(`media dhash ${F}/media/base.png ${F}/media/coffee.png --json`),
+    line: kf(`media dhash ${FIXTURES}/media/base.png ${FIXTURES}/media/coffee.png --json`),
     prints: /"dhash": "[0-9a-f]{16}"/,
   },
   {
     command: 'media compare',
-    line: kf(`media compare ${F}/media/base.png ${F}/media/blur.png --json`),
+    line: kf(`media compare ${FIXTURES}/media/base.png ${FIXTURES}/media/blur.png --json`),
     prints: /"psnr_db": \d+\.\d+,[\s\S]*"ssim": 0\.\d+/,
   },
   {
     command: 'media shots',
-    line: kf(`media shots ${F}/media/fade.mp4 --json`),
+    line: kf(`media shots ${FIXTURES}/media/fade.mp4 --json`),
     prints: /"kind": "gradual"/,
   },
   {
     command: 'media sample',
-    line: kf(`media sample ${F}/media/shots.mp4 --at 0.5,2.25 --width 160 --out ${E}/frames --json`),
-    writes: `${E}/frames/<frame>.jpg (named by frame index)`,
+    line: kf(`media sample ${FIXTURES}/media/shots.mp4 --at 0.5,2.25 --width 160 --out ${OUT}/frames --json`),
+    writes: `${OUT}/frames/<frame>.jpg (named by frame index)`,
     prints: /"frame": 12,[\s\S]*"frame": 54,/,
   },
   {
     command: 'media grid',
     line: kf(
-      `media grid ${F}/media/base.png ${F}/media/coffee.png ${F}/media/mandel.png --labels --out ${E}/grid.jpg`,
+      `media grid ${FIXTURES}/media/base.png ${FIXTURES}/media/coffee.png ${FIXTURES}/media/mandel.png --labels --out ${OUT}/grid.jpg`,
     ),
-    writes: `${E}/grid.jpg`,
+    writes: `${OUT}/grid.jpg`,
     prints: /grid\.jpg/,
   },
   {
     command: 'stats bt',
-    line: kf(`stats bt ${F}/stats/bt-four-mixed.jsonl --json`),
+    line: kf(`stats bt ${FIXTURES}/stats/bt-four-mixed.jsonl --json`),
     prints: /"mle_exists": true/,
   },
   {
     command: 'stats rank',
-    line: kf(`stats rank ${F}/stats/rank-n5-ties.json --json`),
+    line: kf(`stats rank ${FIXTURES}/stats/rank-n5-ties.json --json`),
     prints: /"kendall_tau_b": /,
   },
   {
     command: 'stats kripp',
-    line: kf(`stats kripp ${F}/stats/kripp-2011.json --level ordinal --json`),
+    line: kf(`stats kripp ${FIXTURES}/stats/kripp-2011.json --level ordinal --json`),
     prints: /"alpha": 0\.\d+/,
   },
   {
     command: 'stats eer',
-    line: kf(`stats eer ${F}/stats/eer-ties.jsonl --at 0.8 --json`),
+    line: kf(`stats eer ${FIXTURES}/stats/eer-ties.jsonl --at 0.8 --json`),
     prints: /"eer": /,
   },
   {
     command: 'embed similarity',
     line: kf(
-      `embed similarity ${F}/embed/img0.png ${F}/embed/img1.png --embedder onnx:${F}/embed/tiny-vit.onnx`,
+      `embed similarity ${FIXTURES}/embed/img0.png ${FIXTURES}/embed/img1.png --embedder onnx:${FIXTURES}/embed/tiny-vit.onnx`,
     ),
     prints: /^cosine -?[01]\.\d{6} {2}\(onnx:tiny-vit; /,
   },
   {
     command: 'embed calibrate',
-    line: kf(`embed calibrate --pairs ${F}/embed/pairs.jsonl --gamma 0.8 --json`),
+    line: kf(`embed calibrate --pairs ${FIXTURES}/embed/pairs.jsonl --gamma 0.8 --json`),
     prints: /"threshold": /,
   },
   {
     command: 'judge pair',
     line: kf(
-      `judge pair ${F}/media/base.png ${F}/media/blur.png --judge local:${F}/judge/reader.json --cache ${E}/judge-cache.sqlite --json`,
+      `judge pair ${FIXTURES}/media/base.png ${FIXTURES}/media/blur.png --judge local:${FIXTURES}/judge/reader.json --cache ${OUT}/judge-cache.sqlite --json`,
     ),
-    writes: `${E}/judge-cache.sqlite (the answers, so that asking again costs nothing)`,
+    writes: `${OUT}/judge-cache.sqlite (the answers, so that asking again costs nothing)`,
     prints: /"winner": "A"/,
   },
   {
     command: 'judge insert',
     line: kf(
-      `judge insert ${F}/media/base.png --chain ${F}/media/astronaut.png,${F}/media/coffee.png,${F}/media/blur.png --judge local:${F}/judge/reader.json --protocol binary --json`,
+      `judge insert ${FIXTURES}/media/base.png --chain ${FIXTURES}/media/astronaut.png,${FIXTURES}/media/coffee.png,${FIXTURES}/media/blur.png --judge local:${FIXTURES}/judge/reader.json --protocol binary --json`,
     ),
     prints: /"position": [0-3]/,
   },
   {
     command: 'cache stats',
-    line: kf(`cache stats --cache ${E}/judge-cache.sqlite`),
+    line: kf(`cache stats --cache ${OUT}/judge-cache.sqlite`),
     needs: `an answer in the cache: the judge pair example`,
     prints: /^\d+ answers \(0 unresolved\)[\s\S]*local:reader-\w+ pairwise: \d+/,
   },
   {
     command: 'cache export',
-    line: kf(`cache export --cache ${E}/judge-cache.sqlite`),
+    line: kf(`cache export --cache ${OUT}/judge-cache.sqlite`),
     needs: `an answer in the cache: the judge pair example`,
     prints: /^\{"answer":\{"winner":"[AB]"/m,
   },
   {
     command: 'cache prune',
-    line: kf(`cache prune --cache ${E}/judge-cache.sqlite --unresolved`),
+    line: kf(`cache prune --cache ${OUT}/judge-cache.sqlite --unresolved`),
     needs: `a cache: the judge pair example`,
     prints: /^deleted 0 answers$/m,
   },
@@ -159,119 +159,121 @@ export const EXAMPLES: readonly Example[] = [
   },
   {
     command: 'hero validate',
-    line: kf(`hero validate --data ${D}`),
+    line: kf(`hero validate --data ${HERO_DATA}`),
     needs: NEEDS_HERO,
     prints: /^6 films, \d+ chains, /,
   },
   {
     command: 'hero inspect',
-    line: kf(`hero inspect --data ${D}`),
+    line: kf(`hero inspect --data ${HERO_DATA}`),
     needs: NEEDS_HERO,
     prints: /^every field kfbench needs was found$/m,
   },
   {
     command: 'hero check-selections',
-    line: kf(`hero check-selections ${F}/hero/selections.jsonl --data ${D}`),
+    line: kf(`hero check-selections ${FIXTURES}/hero/selections.jsonl --data ${HERO_DATA}`),
     needs: NEEDS_HERO,
     prints: /^2 films, 3 frames$/m,
   },
   {
     command: 'hero frames locate',
-    line: kf(`hero frames locate --data ${D} --movie 9001_Astronaut_Diaries --time 12.5,31.2`),
+    line: kf(`hero frames locate --data ${HERO_DATA} --movie 9001_Astronaut_Diaries --time 12.5,31.2`),
     needs: NEEDS_HERO,
     prints: /^12\n31\n$/,
   },
   {
     command: 'hero track rebuild',
-    line: kf(`hero track rebuild --lsmdc ${MH}/lsmdc --data ${D} --out ${E}/track --jobs 2`),
+    line: kf(`hero track rebuild --lsmdc ${MINI_HERO}/lsmdc --data ${HERO_DATA} --out ${OUT}/track --jobs 2`),
     needs: NEEDS_HERO,
-    writes: `${E}/track/<movie_id>/<frame_idx>.jpg and <movie_id>/.done.json per film`,
+    writes: `${OUT}/track/<movie_id>/<frame_idx>.jpg and <movie_id>/.done.json per film`,
     prints: /^rebuilt 6 films \(\d+ frames\)/m,
   },
   {
     command: 'hero track verify',
-    line: kf(`hero track verify --track ${E}/track --data ${D}`),
+    line: kf(`hero track verify --track ${OUT}/track --data ${HERO_DATA}`),
     needs: 'a rebuilt track: the hero track rebuild example',
     prints: /^ok +9001_Astronaut_Diaries +24\/24 match/m,
   },
   {
     command: 'hero track make-index',
-    line: kf(`hero track make-index --track ${E}/track --data ${D}`),
+    line: kf(`hero track make-index --track ${OUT}/track --data ${HERO_DATA}`),
     needs: 'a rebuilt track: the hero track rebuild example',
-    writes: `${D}/frame_track/track_index.jsonl.zst and verify_dhash.jsonl.zst`,
+    writes: `${HERO_DATA}/frame_track/track_index.jsonl.zst and verify_dhash.jsonl.zst`,
     prints: /^indexed \d+ frames of 6 films; 144 verify hashes$/m,
   },
   {
     command: 'hero select',
     line: kf(
-      `hero select --method hecate-like --data ${D} --track ${MH}/track --out ${E}/hecate.jsonl --k 3`,
+      `hero select --method hecate-like --data ${HERO_DATA} --track ${MINI_HERO}/track --out ${OUT}/hecate.jsonl --k 3`,
     ),
     needs: NEEDS_HERO,
-    writes: `${E}/hecate.jsonl (one line per film: movie_id and frames [{rank, frame_idx}])`,
+    writes: `${OUT}/hecate.jsonl (one line per film: movie_id and frames [{rank, frame_idx}])`,
     prints: /^hecate-like: 18 frames for 6 films → /,
   },
   {
     command: 'hero fit-reader',
-    line: kf(`hero fit-reader --data ${D} --out ${E}/reader.json`),
+    line: kf(`hero fit-reader --data ${HERO_DATA} --out ${OUT}/reader.json`),
     needs: NEEDS_HERO,
-    writes: `${E}/reader.json (use it as --judge local:${E}/reader.json)`,
+    writes: `${OUT}/reader.json (use it as --judge local:${OUT}/reader.json)`,
     prints:
       /^fitted on \d+ confident pairs of 6 films → [\s\S]*5-fold cross-validated agreement \(folds by film\): [\d.]+ %/,
   },
   {
     command: 'hero build',
     line: kf(
-      `hero build --data ${D} --lsmdc ${MH}/lsmdc --stills ${MH}/stills --judge ${READER} --chains-per-film 2`,
+      `hero build --data ${HERO_DATA} --lsmdc ${MINI_HERO}/lsmdc --stills ${MINI_HERO}/stills --judge ${READER} --chains-per-film 2`,
     ),
     needs: NEEDS_READER,
-    writes: `${D}/data/chains.jsonl, images/, images/image_sha256.jsonl, stats/build_report.json (with --learn-rubric also data/rubrics.jsonl and stats/rubric_proposals.jsonl)`,
+    writes: `${HERO_DATA}/data/chains.jsonl, images/, images/image_sha256.jsonl, stats/build_report.json (with --learn-rubric also data/rubrics.jsonl and stats/rubric_proposals.jsonl)`,
     prints: /^built 12 chains for 6 films with local:reader-\w+: 180 pairs, /,
   },
   {
     command: 'hero check-reader',
-    line: kf(`hero check-reader --data ${D} --judge ${READER}`),
+    line: kf(`hero check-reader --data ${HERO_DATA} --judge ${READER}`),
     needs: NEEDS_READER,
     prints:
       /^local:reader-\w+, listwise: places \d+\/\d+ chain images exactly where their chain has them = [\d.]+ % \(95 % Wilson /,
   },
   {
     command: 'hero analyze corpus',
-    line: kf(`hero analyze corpus --data ${D}`),
+    line: kf(`hero analyze corpus --data ${HERO_DATA}`),
     needs: NEEDS_HERO,
     prints: /^6 films, \d+ chains, /,
   },
   {
     command: 'hero analyze position',
-    line: kf(`hero analyze position --data ${D}`),
+    line: kf(`hero analyze position --data ${HERO_DATA}`),
     needs: NEEDS_HERO,
     prints: /^\d+ sampled chain images; Spearman ρ/,
   },
   {
     command: 'hero analyze human',
-    line: kf(`hero analyze human --pairs ${F}/hero/human-pairs.jsonl --data ${D} --judge ${READER}`),
+    line: kf(
+      `hero analyze human --pairs ${FIXTURES}/hero/human-pairs.jsonl --data ${HERO_DATA} --judge ${READER}`,
+    ),
     needs: 'the chains of the hero build example (the made-up human pairs name their images)',
     prints: /^without the rubric: \d+\/\d+ = /m,
   },
   {
     command: 'hero analyze rubric-swap',
-    line: kf(`hero analyze rubric-swap --data ${D} --judge ${READER}`),
+    line: kf(`hero analyze rubric-swap --data ${HERO_DATA} --judge ${READER}`),
     needs: NEEDS_READER,
     prints: /^own rubric [\d.]+ %, swapped [\d.]+ %, none [\d.]+ %$/m,
   },
   {
     command: 'hero evaluate',
     line: kf(
-      `hero evaluate --selections ${E}/hecate.jsonl --data ${D} --track ${MH}/track --judge ${READER} --include-stills --out ${E}/hero-eval`,
+      `hero evaluate --selections ${OUT}/hecate.jsonl --data ${HERO_DATA} --track ${MINI_HERO}/track --judge ${READER} --include-stills --out ${OUT}/hero-eval`,
     ),
     needs: `selections and a reader: the hero select and hero fit-reader examples`,
-    writes: `${E}/hero-eval/summary.json, run.json, per_film.csv, insertions.jsonl, report.md, report.html`,
+    writes: `${OUT}/hero-eval/summary.json, run.json, per_film.csv, insertions.jsonl, report.md, report.html`,
     prints: /^stills\s+local:reader-\w+\s+0\.\d{3}[\s\S]*^hecate\s+local:reader-/m,
   },
   {
     command: 'compass init',
-    line: kf(`compass init --videos ${MC}/videos/faithful --out ${E}/my-compass/cases.jsonl`),
+    line: kf(`compass init --videos ${MINI_COMPASS}/videos/faithful --out ${OUT}/my-compass/cases.jsonl`),
     needs: NEEDS_COMPASS,
-    writes: `${E}/my-compass/cases.jsonl and ${E}/my-compass/keyframes/<case_id>/kf01.png …`,
+    writes: `${OUT}/my-compass/cases.jsonl and ${OUT}/my-compass/keyframes/<case_id>/kf01.png …`,
     prints: /^wrote 8 case skeleton\(s\) to /,
   },
   {
@@ -283,7 +285,7 @@ export const EXAMPLES: readonly Example[] = [
   {
     command: 'compass response',
     line: kf(
-      `compass response --cases ${CASES} --case-id ot-06 --video ${MC}/videos/swapped/ot-06__minimal.mp4`,
+      `compass response --cases ${CASES} --case-id ot-06 --video ${MINI_COMPASS}/videos/swapped/ot-06__minimal.mp4`,
     ),
     needs: NEEDS_COMPASS,
     prints: /^ordering\s+0\.833$/m,
@@ -291,26 +293,26 @@ export const EXAMPLES: readonly Example[] = [
   {
     command: 'compass score',
     line: kf(
-      `compass score --cases ${CASES} --videos ${MC}/videos --model faithful flash --out ${E}/compass-response`,
+      `compass score --cases ${CASES} --videos ${MINI_COMPASS}/videos --model faithful flash --out ${OUT}/compass-response`,
     ),
     needs: NEEDS_COMPASS,
-    writes: `${E}/compass-response/response.jsonl, summary.json, run.json; the scan cache ${E}/.cache/kfbench/scan-cache.sqlite`,
+    writes: `${OUT}/compass-response/response.jsonl, summary.json, run.json; the scan cache ${OUT}/.cache/kfbench/scan-cache.sqlite`,
     prints: /^faithful\s+16\s+16\/16\s+1\.000[\s\S]*^flash\s+16\s+16\/16\s/m,
   },
   {
     command: 'compass sensitivity',
     line: kf(
-      `compass sensitivity --cases ${CASES} --videos ${MC}/videos --model faithful flash --out ${E}/compass-response`,
+      `compass sensitivity --cases ${CASES} --videos ${MINI_COMPASS}/videos --model faithful flash --out ${OUT}/compass-response`,
     ),
     needs: `${NEEDS_COMPASS} (after the compass score example it decodes nothing)`,
-    writes: `${E}/compass-response/sensitivity.json`,
+    writes: `${OUT}/compass-response/sensitivity.json`,
     prints: /^32 outputs, 240 keyframes, 2 models, 125 settings[\s\S]*lowest Spearman ρ of the model ranking/,
   },
   {
     command: 'compass grid',
-    line: kf(`compass grid --cases ${CASES} --case-id ms-09 --out ${E}/compass-grid.jpg`),
+    line: kf(`compass grid --cases ${CASES} --case-id ms-09 --out ${OUT}/compass-grid.jpg`),
     needs: NEEDS_COMPASS,
-    writes: `${E}/compass-grid.jpg`,
+    writes: `${OUT}/compass-grid.jpg`,
     prints: /compass-grid\.jpg/,
   },
   {
@@ -322,7 +324,7 @@ export const EXAMPLES: readonly Example[] = [
   {
     command: 'compass evaluate',
     line: kf(
-      `compass evaluate --cases ${CASES} --videos ${MC}/videos --model faithful blurred --judge openai:my-vlm@http://127.0.0.1:8000/v1 --dry-run`,
+      `compass evaluate --cases ${CASES} --videos ${MINI_COMPASS}/videos --model faithful blurred --judge openai:my-vlm@http://127.0.0.1:8000/v1 --dry-run`,
     ),
     needs: `${NEEDS_COMPASS}; without --dry-run, a judge server (see the dev vlm-emulator example)`,
     writes:
@@ -331,68 +333,70 @@ export const EXAMPLES: readonly Example[] = [
   },
   {
     command: 'compass report',
-    line: kf(`compass report --eval ${F}/compass/eval`),
+    line: kf(`compass report --eval ${FIXTURES}/compass/eval`),
     prints: /^faithful\s+0\.985/m,
   },
   {
     command: 'compass export-scores',
-    line: kf(`compass export-scores --results ${E}/compass-response --out ${E}/scores.jsonl`),
+    line: kf(`compass export-scores --results ${OUT}/compass-response --out ${OUT}/scores.jsonl`),
     needs: 'a results folder: the compass score example',
-    writes: `${E}/scores.jsonl ({case_id, model, dimension, score} per line)`,
+    writes: `${OUT}/scores.jsonl ({case_id, model, dimension, score} per line)`,
     prints: /^\d+ scores \(8 cases × 2 models × 8 dimensions\) → /m,
   },
   {
     command: 'compass align',
     line: kf(
-      `compass align --judgments ${F}/compass/align/judgments.jsonl --scores ${F}/compass/align/scores.jsonl`,
+      `compass align --judgments ${FIXTURES}/compass/align/judgments.jsonl --scores ${FIXTURES}/compass/align/scores.jsonl`,
     ),
     prints: /^== keyframe_fidelity: agreement /m,
   },
   {
     command: 'merge hero',
-    line: kf(`merge hero ${E}/shard-1 ${E}/shard-2 --out ${E}/hero-merged`),
+    line: kf(`merge hero ${OUT}/shard-1 ${OUT}/shard-2 --out ${OUT}/hero-merged`),
     needs: 'the hero select and hero fit-reader examples, then two shards of an evaluation',
     before: [1, 2].map((k) =>
       kf(
-        `hero evaluate --selections ${E}/hecate.jsonl --data ${D} --track ${MH}/track --judge ${READER} --shard ${k}/2 --out ${E}/shard-${k} --cache ${E}/shard-${k}/cache.sqlite`,
+        `hero evaluate --selections ${OUT}/hecate.jsonl --data ${HERO_DATA} --track ${MINI_HERO}/track --judge ${READER} --shard ${k}/2 --out ${OUT}/shard-${k} --cache ${OUT}/shard-${k}/cache.sqlite`,
       ),
     ),
-    writes: `${E}/hero-merged/ (the files hero evaluate writes, for every film)`,
+    writes: `${OUT}/hero-merged/ (the files hero evaluate writes, for every film)`,
     prints: /^merged 2 shard\(s\): 6 films, 36 insertions$/m,
   },
   {
     command: 'cache merge',
     line: kf(
-      `cache merge ${E}/shard-1/cache.sqlite ${E}/shard-2/cache.sqlite --out ${E}/merged-cache.sqlite`,
+      `cache merge ${OUT}/shard-1/cache.sqlite ${OUT}/shard-2/cache.sqlite --out ${OUT}/merged-cache.sqlite`,
     ),
     needs: "two shards' caches: the runs under the merge hero example",
-    writes: `${E}/merged-cache.sqlite`,
+    writes: `${OUT}/merged-cache.sqlite`,
     prints: /^36 answers from 2 caches \(0 held by more than one\), 0 conflicts; written to /,
   },
   {
     command: 'merge compass',
-    line: kf(`merge compass ${E}/cshard-1 ${E}/cshard-2 --out ${E}/compass-merged`),
+    line: kf(`merge compass ${OUT}/cshard-1 ${OUT}/cshard-2 --out ${OUT}/compass-merged`),
     needs: `${NEEDS_COMPASS}, then two shards of a scoring (with the compass score example's scan cache they decode nothing)`,
     before: [1, 2].map((k) =>
       kf(
-        `compass score --cases ${CASES} --videos ${MC}/videos --model faithful flash --shard ${k}/2 --out ${E}/cshard-${k} --scan-cache ${E}/.cache/kfbench/scan-cache.sqlite`,
+        `compass score --cases ${CASES} --videos ${MINI_COMPASS}/videos --model faithful flash --shard ${k}/2 --out ${OUT}/cshard-${k} --scan-cache ${OUT}/.cache/kfbench/scan-cache.sqlite`,
       ),
     ),
-    writes: `${E}/compass-merged/ (the files compass score writes, for every case)`,
+    writes: `${OUT}/compass-merged/ (the files compass score writes, for every case)`,
     prints: /^merged 2 compass score shard\(s\): 8 cases, 32 videos; results in /,
   },
   {
     command: 'serve',
-    line: kf(`serve --data ${D} --track ${MH}/track --results ${E}/hero-eval --export ${E}/site`),
+    line: kf(
+      `serve --data ${HERO_DATA} --track ${MINI_HERO}/track --results ${OUT}/hero-eval --export ${OUT}/site`,
+    ),
     needs:
       'the hero evaluate example (add --cases, --videos and --compass-results for Compass; without --export it serves at http://127.0.0.1:8377/ until Ctrl-C)',
-    writes: `${E}/site/index.html with a page per film and the images they show`,
+    writes: `${OUT}/site/index.html with a page per film and the images they show`,
     prints: /^wrote \d+ pages, \d+ files and \d+ frames\/proxies to \S+site\nopen \S+site\/index\.html$/m,
   },
   {
     command: 'demo',
-    line: kf(`demo --out ${E}/demo --media-only`),
-    writes: `${E}/demo/ (without --media-only: both mini sets, chains, selections, both leaderboards)`,
+    line: kf(`demo --out ${OUT}/demo --media-only`),
+    writes: `${OUT}/demo/ (without --media-only: both mini sets, chains, selections, both leaderboards)`,
     prints: /^== media building blocks$/m,
   },
 ];

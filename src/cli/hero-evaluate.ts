@@ -1,22 +1,18 @@
 /** `kfbench hero build` and `hero evaluate`: chains for your films, and methods scored by insertion. */
 import { existsSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Command } from 'commander';
 import { PartialError, UsageError } from '../errors.js';
 import { STILLS_RULES } from '../hero/evaluate.js';
-import { heroShardRecord } from '../hero/merge.js';
 import { roundTotals } from '../hero/rubric-learn.js';
 import { parseShard } from '../hero/track/shard.js';
-import { judgeIdentity } from '../judge/identity.js';
 import { DISAGREEMENT_RULES, INSERTION_PROTOCOLS } from '../judge/insertion.js';
-import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
+import { resolveJudgeSettings } from '../judge/registry.js';
 import { checkUnresolved, unresolvedLine } from '../judge/unresolved.js';
 import { heroTable } from '../report/hero.js';
-import { writeEvaluation } from '../report/hero-outputs.js';
-import { placed, writeOutputFolder } from '../store/out-folder.js';
-import { writeOutputsRecord, writeShardRecord } from '../store/shards.js';
+import { writeHeroRun } from '../report/hero-outputs.js';
 import type { CliImpls } from './impls.js';
-import { interruptSignal } from './interrupt.js';
+import { withInterruptShown } from './interrupt.js';
 import { judgeFlags, judgeOptions, maxUnresolvedOption, parseMaxUnresolved } from './judge.js';
 import { oneOf, parseNumberFlag, printJson, printLines } from './output.js';
 import { renderProgress } from './progress.js';
@@ -58,55 +54,46 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
           json?: boolean;
         },
       ) => {
+        const chainsPerFilm = parseNumberFlag(
+          '--chains-per-film',
+          o.chainsPerFilm,
+          (n) => Number.isInteger(n) && n >= 1,
+        );
+        const rounds = parseNumberFlag('--rounds', o.rounds, (n) => Number.isInteger(n) && n >= 1);
+        const maxRules = parseNumberFlag('--max-rules', o.maxRules, (n) => Number.isInteger(n) && n >= 1);
         const shown = renderProgress();
-        const j = await openJudge(resolveJudgeSettings(judgeFlags(o)), { onProgress: shown.onProgress });
-        try {
-          const r = await impls.buildChains({
+        const r = await impls
+          .buildChains({
+            judge: resolveJudgeSettings(judgeFlags(o)),
             data: o.data,
             lsmdc: o.lsmdc,
             stills: o.stills,
-            judge: j.judge,
-            encoder: j.encoder,
-            chainsPerFilm: parseNumberFlag(
-              '--chains-per-film',
-              o.chainsPerFilm,
-              (n) => Number.isInteger(n) && n >= 1,
-            ),
+            chainsPerFilm,
             seed: o.seed,
             learnRubric: !!o.learnRubric,
-            rounds: parseNumberFlag('--rounds', o.rounds, (n) => Number.isInteger(n) && n >= 1),
-            maxRules: parseNumberFlag('--max-rules', o.maxRules, (n) => Number.isInteger(n) && n >= 1),
+            rounds,
+            maxRules,
             onProgress: shown.onProgress,
-          });
-          shown.close();
-          if (o.json)
-            printJson({
-              ...r,
-              reader: j.judge.name,
-              calls: j.judge.stats.calls,
-              cached: j.judge.stats.cached,
-            });
-          else
-            printLines([
-              `built ${r.chains} chains for ${r.films} films with ${j.judge.name}: ${r.pairs} pairs, ${(100 * r.confident_share).toFixed(1)} % confident, ${r.still_replacements} still replacements, ${r.still_floor_unmet} chains kept with the still floor unmet (no still left), ridge in ${r.ridge_used} chains`,
-              `stability on ${r.stability.chains} chains re-judged with the letters swapped between the images: agreement ${r.stability.agreement === null ? '—' : `${(100 * r.stability.agreement).toFixed(1)} %`}, Kendall τ ${r.stability.kendall_tau?.toFixed(3) ?? '—'}`,
-              ...(r.rubric
-                ? [
-                    `rubric: ${r.rubric.rules} rules kept, ${r.rubric.pruned_by_phase_b} pruned by Phase B; per round ${roundTotals(
-                      r.rubric.rounds,
+          })
+          .finally(() => shown.close());
+        if (o.json) printJson(r);
+        else
+          printLines([
+            `built ${r.chains} chains for ${r.films} films with ${r.reader}: ${r.pairs} pairs, ${(100 * r.confident_share).toFixed(1)} % confident, ${r.still_replacements} still replacements, ${r.still_floor_unmet} chains kept with the still floor unmet (no still left), ridge in ${r.ridge_used} chains`,
+            `stability on ${r.stability.chains} chains re-judged with the letters swapped between the images: agreement ${r.stability.agreement === null ? '—' : `${(100 * r.stability.agreement).toFixed(1)} %`}, Kendall τ ${r.stability.kendall_tau?.toFixed(3) ?? '—'}`,
+            ...(r.rubric
+              ? [
+                  `rubric: ${r.rubric.rules} rules kept, ${r.rubric.pruned_by_phase_b} pruned by Phase B; per round ${roundTotals(
+                    r.rubric.rounds,
+                  )
+                    .map(
+                      (t) =>
+                        `round ${t.round}: ${t.proposals} proposals, ${t.admitted} admitted, rejection ${(100 * t.rejection_rate).toFixed(1)} % (gate 1 ${t.rejected_gate1}, gate 2 ${t.rejected_gate2})`,
                     )
-                      .map(
-                        (t) =>
-                          `round ${t.round}: ${t.proposals} proposals, ${t.admitted} admitted, rejection ${(100 * t.rejection_rate).toFixed(1)} % (gate 1 ${t.rejected_gate1}, gate 2 ${t.rejected_gate2})`,
-                      )
-                      .join('; ')}`,
-                  ]
-                : []),
-            ]);
-        } finally {
-          shown.close();
-          await j.close();
-        }
+                    .join('; ')}`,
+                ]
+              : []),
+          ]);
       },
     );
 
@@ -213,29 +200,21 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
           (n) => Number.isInteger(n) && n >= 100,
         );
         const resolved = resolveJudgeSettings(judgeFlags(o));
-        // the judge cache lives with the results unless given: a second run resumes, a dry run counts it
+        // the judge cache lives with the results unless given: a second run resumes, a dry run counts
+        // it (and never creates it)
         const cacheFile = resolved.cache ?? join(o.out, 'judge-cache.sqlite');
-        const settings = {
-          ...resolved,
-          // a dry run reads the cache, never creates one
-          cache: o.dryRun && !existsSync(cacheFile) ? undefined : cacheFile,
-        };
-        const interrupt = interruptSignal();
-        const shown = renderProgress();
-        const j = await openJudge(settings, {
-          signal: interrupt.signal,
-          onProgress: shown.onProgress,
-        });
-        const t0 = Date.now();
-        try {
-          const input = {
-            concurrency: settings.concurrency,
-            signal: interrupt.signal,
+        const maxCalls =
+          o.maxCalls === undefined
+            ? undefined
+            : parseNumberFlag('--max-calls', o.maxCalls, (n) => Number.isInteger(n) && n >= 0);
+        const r = await withInterruptShown((signal, onProgress) =>
+          impls.evaluateHero({
+            judge: { ...resolved, cache: cacheFile },
+            signal,
+            onProgress,
             data: o.data,
             track: o.track,
             methods,
-            judge: j.judge,
-            encoder: j.encoder,
             protocol,
             bothOrders: !!o.bothOrders,
             disagreement,
@@ -245,80 +224,52 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
             rescoreOfficial: !!o.rescoreOfficial,
             missing,
             dryRun: !!o.dryRun,
-            maxCalls:
-              o.maxCalls === undefined
-                ? undefined
-                : parseNumberFlag('--max-calls', o.maxCalls, (n) => Number.isInteger(n) && n >= 0),
+            maxCalls,
             seed: o.seed,
             bootstrapB,
             movies: o.movies,
             shard,
+          }),
+        );
+        if (r.kind === 'dry-run') {
+          const d = r.dryRun;
+          const out = {
+            dry_run: true,
+            insertions: d.insertions,
+            questions: d.questions,
+            cached: d.cached,
+            to_ask: d.questions - d.cached,
+            upper_bound: d.upper_bound,
           };
-          const r = await impls.evaluateHero({ ...input, onProgress: shown.onProgress });
-          shown.close();
-          if (r.dryRun) {
-            const d = r.dryRun;
-            const out = {
-              dry_run: true,
-              insertions: d.insertions,
-              questions: d.questions,
-              cached: d.cached,
-              to_ask: d.questions - d.cached,
-              upper_bound: d.upper_bound,
-            };
-            if (o.json) printJson(out);
-            else
-              printLines([
-                `${d.insertions} insertions need ${d.upper_bound ? 'at most ' : ''}${d.questions} questions (re-asks aside); the cache holds ${d.cached}; ${d.questions - d.cached} to ask`,
-              ]);
-            return;
-          }
-          const run = {
-            reader: j.judge.name,
-            protocol: r.summary.protocol,
-            both_orders: r.summary.both_orders,
-            ...j.judge.stats,
-            insertions: r.insertions.length,
-            complete: r.complete,
-            wall_ms: Date.now() - t0,
-          };
-          const record = await heroShardRecord(
-            { ...input, data: resolve(o.data), track: resolve(o.track) },
-            r,
-            judgeIdentity(j.judge.name, settings),
-          );
-          // written beside --out and moved into place: a failure leaves --out as it was
-          const files = await writeOutputFolder(o.out, async (stage) => {
-            const fs = await writeEvaluation(stage, r, run, o.track);
-            fs.push(await writeShardRecord(stage, record));
-            await writeOutputsRecord(stage, 'movie_id');
-            return fs.map((f) => placed(stage, o.out, f));
-          });
-          const unresolved = r.summary.unresolved;
-          const what = protocol === 'listwise' ? 'judge answers' : 'comparisons';
-          const last = unresolved ? unresolvedLine(unresolved, maxUnresolved, what) : undefined;
-          if (o.json) {
-            printJson(r.summary);
-            // the JSON stays one document: the line goes to stderr
-            if (last) process.stderr.write(`${last}\n`);
-          } else
+          if (o.json) printJson(out);
+          else
             printLines([
-              heroTable(r.summary),
-              `${j.judge.stats.calls} calls, ${j.judge.stats.cached} from cache (${r.summary.questions} questions for ${r.insertions.length} insertions)`,
-              `reports: ${files.join(', ')}`,
-              ...(last ? [last] : []),
+              `${d.insertions} insertions need ${d.upper_bound ? 'at most ' : ''}${d.questions} questions (re-asks aside); the cache holds ${d.cached}; ${d.questions - d.cached} to ask`,
             ]);
-          if (!r.complete)
-            throw new PartialError(
-              `stopped at --max-calls ${input.maxCalls} with ${r.insertions.length} insertions scored; run again to resume from the judge cache ${cacheFile}`,
-              [],
-            );
-          if (unresolved) checkUnresolved(unresolved, maxUnresolved, join(o.out, 'insertions.jsonl'), what);
-        } finally {
-          interrupt.dispose();
-          shown.close();
-          await j.close();
+          return;
         }
+        const files = await writeHeroRun(o.out, r, o.track);
+        const { summary, insertions } = r.result;
+        const unresolved = summary.unresolved;
+        const what = protocol === 'listwise' ? 'judge answers' : 'comparisons';
+        const last = unresolved ? unresolvedLine(unresolved, maxUnresolved, what) : undefined;
+        if (o.json) {
+          printJson(summary);
+          // the JSON stays one document: the line goes to stderr
+          if (last) process.stderr.write(`${last}\n`);
+        } else
+          printLines([
+            heroTable(summary),
+            `${r.run.calls} calls, ${r.run.cached} from cache (${summary.questions} questions for ${insertions.length} insertions)`,
+            `reports: ${files.join(', ')}`,
+            ...(last ? [last] : []),
+          ]);
+        if (!r.result.complete)
+          throw new PartialError(
+            `stopped at --max-calls ${maxCalls} with ${insertions.length} insertions scored; run again to resume from the judge cache ${cacheFile}`,
+            [],
+          );
+        if (unresolved) checkUnresolved(unresolved, maxUnresolved, join(o.out, 'insertions.jsonl'), what);
       },
     );
 }

@@ -3,27 +3,30 @@
  * default, fakes in the parser tests (`buildProgram(fakes)`), which then check what each command
  * line becomes without decoding, judging or spawning anything.
  */
-import { evaluateCompass } from '../compass/quality/evaluate.js';
-import { scoreModels } from '../compass/score.js';
-import { buildChains } from '../hero/build.js';
-import { evaluate } from '../hero/evaluate.js';
+import { evaluateCompassRun, planCompassEvaluation } from '../compass/run-evaluate.js';
+import { compassSensitivity, scoreCompass } from '../compass/run-score.js';
+import { buildChainsRun, evaluateHeroRun } from '../hero/run.js';
 import { runSelection } from '../hero/select/run.js';
 import { rebuildTrack } from '../hero/track/rebuild.js';
 
 export interface CliImpls {
-  evaluateHero: typeof evaluate;
-  buildChains: typeof buildChains;
+  evaluateHero: typeof evaluateHeroRun;
+  buildChains: typeof buildChainsRun;
   runSelection: typeof runSelection;
   rebuildTrack: typeof rebuildTrack;
-  evaluateCompass: typeof evaluateCompass;
-  scoreModels: typeof scoreModels;
+  evaluateCompassRun: typeof evaluateCompassRun;
+  planCompassEvaluation: typeof planCompassEvaluation;
+  scoreCompass: typeof scoreCompass;
+  compassSensitivity: typeof compassSensitivity;
 }
 
 export const LIBRARY: CliImpls = {
-  evaluateHero: evaluate,
-  buildChains,
+  evaluateHero: evaluateHeroRun,
+  buildChains: buildChainsRun,
   runSelection,
   rebuildTrack,
-  evaluateCompass,
-  scoreModels,
+  evaluateCompassRun,
+  planCompassEvaluation,
+  scoreCompass,
+  compassSensitivity,
 };

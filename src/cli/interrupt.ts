@@ -4,6 +4,8 @@
  * process as usual.
  */
 import { CancelledError } from '../errors.js';
+import type { OnProgress } from '../progress.js';
+import { renderProgress } from './progress.js';
 
 export function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
   const ac = new AbortController();
@@ -20,4 +22,21 @@ export async function withInterrupt<T>(run: (signal: AbortSignal) => Promise<T>)
   } finally {
     i.dispose();
   }
+}
+
+/**
+ * One library call under Ctrl-C (`signal`) with its progress drawn on stderr (`onProgress`); the
+ * drawing stops when the call ends, however it ends.
+ */
+export function withInterruptShown<T>(
+  run: (signal: AbortSignal, onProgress: OnProgress) => Promise<T>,
+): Promise<T> {
+  return withInterrupt(async (signal) => {
+    const shown = renderProgress();
+    try {
+      return await run(signal, shown.onProgress);
+    } finally {
+      shown.close();
+    }
+  });
 }

@@ -74,8 +74,8 @@ function addLayoutOption(cmd: Command): void {
     'layout map of the HeroFrame files (JSON, see docs/heroframe.md; default $KFBENCH_HERO_LAYOUT, else built in)',
   );
   cmd.hook('preAction', (c) => {
-    const file = (c.opts() as { layout?: string }).layout;
-    if (file === undefined) return;
+    const file: unknown = c.opts().layout;
+    if (typeof file !== 'string') return;
     resolveLayout(file);
     process.env.KFBENCH_HERO_LAYOUT = file;
   });

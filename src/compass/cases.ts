@@ -53,8 +53,7 @@ export function checkCase(c: Case, file: string, line?: number): LoadedCase {
   const where = { file, ...(line !== undefined ? { line } : {}) };
   const fail = (msg: string) => new BadInputError(`case ${c.case_id}: ${msg}`, where);
   const n = c.keyframes.length;
-  if (!(KEYFRAME_COUNTS as readonly number[]).includes(n))
-    throw fail(`has ${n} keyframes; a case has 3, 6, 9 or 12`);
+  if (!KEYFRAME_COUNTS.some((k) => k === n)) throw fail(`has ${n} keyframes; a case has 3, 6, 9 or 12`);
   const seen = new Set<string>();
   for (const k of c.keyframes) {
     if (seen.has(k.kf_id)) throw fail(`keyframe id ${k.kf_id} appears twice`);

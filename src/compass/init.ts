@@ -15,7 +15,7 @@ import { encodeImage } from '../media/image.js';
 import { probe } from '../media/probe.js';
 import { type OnProgress, phaseReporter } from '../progress.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
-import { type Case, KEYFRAME_COUNTS, PROMPT_MODES, SAFE_ID } from './cases.js';
+import { type Case, KEYFRAME_COUNTS, SAFE_ID } from './cases.js';
 
 export interface InitOptions {
   videos: string;
@@ -65,7 +65,7 @@ function findVideos(videos: string): Map<string, string> {
 
 export async function initCases(o: InitOptions): Promise<InitResult> {
   const n = o.keyframes ?? 3;
-  if (!(KEYFRAME_COUNTS as readonly number[]).includes(n))
+  if (!KEYFRAME_COUNTS.some((k) => k === n))
     throw new BadInputError(`a case has 3, 6, 9 or 12 keyframes, not ${n}`);
   const file = resolve(o.out);
   if (existsSync(file)) throw new BadInputError('already exists: init writes a new cases file', { file });
@@ -97,14 +97,10 @@ export async function initCases(o: InitOptions): Promise<InitResult> {
       structure: 'one_take',
       duration_s: Number(info.duration_s.toFixed(3)),
       keyframes,
-      prompts: Object.fromEntries(
-        PROMPT_MODES.map((m) => [
-          m,
-          m === 'minimal'
-            ? `${TODO} the short prompt your generator was given with the ${n} keyframes`
-            : `${TODO} the prompt with one sentence per segment between keyframes`,
-        ]),
-      ) as Case['prompts'],
+      prompts: {
+        minimal: `${TODO} the short prompt your generator was given with the ${n} keyframes`,
+        segment_specific: `${TODO} the prompt with one sentence per segment between keyframes`,
+      },
       story_summary: `${TODO} one or two sentences of what happens`,
       conditioning: 'image_list',
     };

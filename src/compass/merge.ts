@@ -90,6 +90,10 @@ export interface MergedCompass {
   evaluation?: { result: EvaluateResult; leaderboard: Leaderboard; judge: JudgeStats };
 }
 
+function isStat(stats: JudgeStats, k: string): k is keyof JudgeStats {
+  return Object.hasOwn(stats, k);
+}
+
 /** Merge compass score or compass evaluate shard folders (see checkShards for what is refused). */
 export async function mergeCompass(dirs: readonly string[]): Promise<MergedCompass> {
   const folders = await readShardFolders(dirs);
@@ -138,7 +142,7 @@ export async function mergeCompass(dirs: readonly string[]): Promise<MergedCompa
     if ('scans' in run) {
       response.scanned += run.scans.scanned;
       response.cached += run.scans.cached;
-      for (const k of Object.keys(judge) as (keyof JudgeStats)[]) judge[k] += run.judge_stats[k] ?? 0;
+      for (const [k, v] of Object.entries(run.judge_stats)) if (isStat(judge, k)) judge[k] += v ?? 0;
     } else {
       response.scanned += run.scanned;
       response.cached += run.cached;

@@ -4,10 +4,9 @@
  * deterministic — and `run.json` (what varies: wall time, scans made and reused, failures).
  */
 import { join } from 'node:path';
-import { writeFileAtomic } from '../store/atomic-write.js';
-import { writeJsonl } from '../store/jsonl.js';
-import { ResponseRow, type ResponseRunFile } from './results.js';
-import { type MissingPolicy, type ResponseSummary, type ScoreRun, summarize } from './score.js';
+import { writeJsonFile, writeJsonl } from '../store/jsonl.js';
+import { ResponseRow, ResponseRunFile, ResponseSummary } from './results.js';
+import { type MissingPolicy, type ScoreRun, summarize } from './score.js';
 
 export async function writeResponseRun(
   out: string,
@@ -17,7 +16,7 @@ export async function writeResponseRun(
 ): Promise<ResponseSummary> {
   const summary = summarize(run.rows, models, meta.missing ?? 'zero');
   await writeJsonl(join(out, 'response.jsonl'), ResponseRow, run.rows);
-  await writeFileAtomic(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  await writeJsonFile(join(out, 'summary.json'), ResponseSummary, summary);
   const { scanned, cached, timings, missing, failed } = run;
   const runFile: ResponseRunFile = {
     embedder: meta.embedder,
@@ -28,6 +27,6 @@ export async function writeResponseRun(
     missing,
     failed,
   };
-  await writeFileAtomic(join(out, 'run.json'), `${JSON.stringify(runFile, null, 2)}\n`);
+  await writeJsonFile(join(out, 'run.json'), ResponseRunFile, runFile);
   return summary;
 }

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { UnresolvedShare } from '../judge/unresolved.js';
 import { PROMPT_MODES, STRUCTURES } from './cases.js';
-import { QUALITY_GROUPS, QUALITY_METRICS } from './quality/metrics.js';
+import { QUALITY_GROUP_NAMES, QUALITY_METRICS } from './quality/metrics.js';
 
 const Count = z.number().int().nonnegative();
 const Seconds = z.number().nonnegative();
@@ -146,7 +146,7 @@ export type ResponseRunFile = z.infer<typeof ResponseRunFile>;
 // ── video quality ───────────────────────────────────────────────────────────────────────────
 
 const QualityMetricSchema = z.enum(QUALITY_METRICS);
-const QualityGroupSchema = z.enum(Object.keys(QUALITY_GROUPS) as [keyof typeof QUALITY_GROUPS]);
+const QualityGroupSchema = z.enum(QUALITY_GROUP_NAMES);
 
 export const ChecklistItem = z.object({
   item_id: z.string().min(1).max(64),

@@ -21,11 +21,18 @@ import { mean } from '../stats/mean.js';
 import type { FileHashes } from '../store/file-hashes.js';
 import { type LoadedCase, type PromptMode, videoPath } from './cases.js';
 import type { ResponseOptions, ScanOptions } from './response/options.js';
-import { METRICS, type MetricScores, scoreResponse, zeroResponse } from './response/report.js';
+import { METRICS, scoreResponse, zeroResponse } from './response/report.js';
 import { type ScanTimings, scanVideo } from './response/scan.js';
 import { cachedScan, type ScanCache } from './response/scan-cache.js';
 import { ScanPool } from './response/scan-pool.js';
-import type { MissingPolicy, ResponseRow, ResponseSummary, SummaryCell, VideoStatus } from './results.js';
+import {
+  MetricScores,
+  type MissingPolicy,
+  type ResponseRow,
+  type ResponseSummary,
+  type SummaryCell,
+  type VideoStatus,
+} from './results.js';
 import type { SegmentFn } from './segment.js';
 
 /** How leaderboards treat a missing or undecodable video (MissingPolicy): 0 on every metric, or skip its case for every model. */
@@ -254,7 +261,7 @@ function cell(rows: readonly ResponseRow[]): SummaryCell {
   const avg = (f: (r: ResponseRow) => number) => r6(mean(rows.map(f)));
   return {
     n: rows.length,
-    metrics: Object.fromEntries(METRICS.map((m) => [m, avg((r) => r.metrics[m])])) as MetricScores,
+    metrics: MetricScores.parse(Object.fromEntries(METRICS.map((m) => [m, avg((r) => r.metrics[m])]))),
     groups: {
       keyframe_fidelity: avg((r) => r.groups.keyframe_fidelity),
       temporal_organization: avg((r) => r.groups.temporal_organization),

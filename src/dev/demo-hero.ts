@@ -13,11 +13,12 @@ import { datasetPaths } from '../hero/dataset/layout.js';
 import { BaselineRow, Selection } from '../hero/dataset/schemas.js';
 import { type EvaluateResult, evaluate } from '../hero/evaluate.js';
 import { fitHeroReaderCached } from '../hero/reader-fit-cache.js';
+import { evaluateHeroRun } from '../hero/run.js';
 import { METHODS } from '../hero/select/registry.js';
 import { runSelection } from '../hero/select/run.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import type { OnProgress } from '../progress.js';
-import { writeEvaluation } from '../report/hero-outputs.js';
+import { writeHeroRun } from '../report/hero-outputs.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { writeJsonl } from '../store/jsonl.js';
 import { startEmulator } from './emulator/server.js';
@@ -126,53 +127,29 @@ export async function runHeroDemo(out: string, onProgress: OnProgress): Promise<
     const readerFile = join(out, 'reader.json');
     // refitted only when the chains, the images or the settings changed (a warm demo reuses it)
     const fit = await fitHeroReaderCached({ data: mini.data, out: readerFile });
-    const local = await openJudge(
-      resolveJudgeSettings({ judge: `local:${readerFile}`, cache: join(out, 'local-cache.sqlite') }, {}),
-    );
-    try {
-      const methods = METHODS.map((m) => ({
-        method: m.name,
-        file: join(out, 'selections', `${m.name}.jsonl`),
-      }));
-      const t0 = Date.now();
-      const result = await evaluate({
-        data: mini.data,
-        track: mini.track,
-        methods,
-        judge: local.judge,
-        encoder: local.encoder,
-        protocol: 'listwise',
-        includeStills: true,
-        stillsDir: mini.stills,
-        concurrency: 8,
-      });
-      calls.local = local.judge.stats.calls;
-      const files = await writeEvaluation(
-        join(out, 'hero-eval'),
-        result,
-        {
-          reader: local.judge.name,
-          protocol: result.summary.protocol,
-          both_orders: result.summary.both_orders,
-          ...local.judge.stats,
-          insertions: result.insertions.length,
-          complete: result.complete,
-          wall_ms: Date.now() - t0,
-        },
-        mini.track,
-      );
-      return {
-        data: mini.data,
-        cvAgreement: fit.cv_agreement,
-        emulatorReader: 'openai:kfbench-emulator (the VLM emulator, in-process on 127.0.0.1)',
-        localReader: local.judge.name,
-        result,
-        report: files[5]!,
-        calls,
-      };
-    } finally {
-      await local.close();
-    }
+    const evaluated = await evaluateHeroRun({
+      judge: resolveJudgeSettings(
+        { judge: `local:${readerFile}`, cache: join(out, 'local-cache.sqlite'), concurrency: 8 },
+        {},
+      ),
+      data: mini.data,
+      track: mini.track,
+      methods: METHODS.map((m) => ({ method: m.name, file: join(out, 'selections', `${m.name}.jsonl`) })),
+      protocol: 'listwise',
+      includeStills: true,
+      stillsDir: mini.stills,
+    });
+    calls.local = evaluated.run.calls;
+    const files = await writeHeroRun(join(out, 'hero-eval'), evaluated, mini.track);
+    return {
+      data: mini.data,
+      cvAgreement: fit.cv_agreement,
+      emulatorReader: 'openai:kfbench-emulator (the VLM emulator, in-process on 127.0.0.1)',
+      localReader: evaluated.run.reader,
+      result: evaluated.result,
+      report: files[5]!,
+      calls,
+    };
   } finally {
     await emu.close();
   }

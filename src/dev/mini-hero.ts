@@ -12,18 +12,16 @@ import { FilmChains, FilmClips, FilmRubric, ImageHash, Movie } from '../hero/dat
 import { makeIndex } from '../hero/track/make-index.js';
 import { rebuildTrack } from '../hero/track/rebuild.js';
 import { Timeline } from '../hero/track/timeline.js';
-import { ffmpegRun } from '../media/ffmpeg.js';
 import { streamFrames } from '../media/frames.js';
 import { encodeImage, loadImage } from '../media/image.js';
 import { probe } from '../media/probe.js';
-import { luma601 } from '../media/raw.js';
 import { type OnProgress, phaseReporter } from '../progress.js';
-import { createRng, type Rng } from '../stats/rng.js';
+import { createRng } from '../stats/rng.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { sha256Hex } from '../store/canonical.js';
 import { writeJsonl } from '../store/jsonl.js';
-import { photoPath } from './assets.js';
 import { copyFromMaterialCache, finishBuild, isBuilt, startBuild } from './build-folder.js';
+import { contrast, KINDS, makeClip, makeStill, rational } from './mini-hero-footage.js';
 
 export const MINI_VERSION = '3';
 
@@ -94,16 +92,6 @@ export const MINI_FILMS: FilmSpec[] = [
   },
 ];
 
-// moving sources only: a static stretch would let a shifted frame match by coincidence
-const PROCEDURAL = ['testsrc2', 'mandelbrot', 'life', 'cellauto'];
-const KINDS = ['pan', 'pan', 'pan', 'dark', 'blur', 'clutter', 'procedural', 'cut'] as const;
-type Kind = (typeof KINDS)[number];
-
-function rational(fps: string): number {
-  const [a, b] = fps.split('/').map(Number);
-  return a! / (b ?? 1);
-}
-
 /** An LSMDC clip id: `<movie_id>_<hh.mm.ss.fff>-<hh.mm.ss.fff>` (film time of its start and end). */
 export function lsmdcClipId(movieId: string, start: number, end: number): string {
   return `${movieId}_${timecode(start).replaceAll(':', '.')}-${timecode(end).replaceAll(':', '.')}`;
@@ -115,127 +103,6 @@ export function timecode(s: number): string {
   const m = Math.floor((s % 3600) / 60);
   const sec = s - 3600 * h - 60 * m;
   return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:${sec.toFixed(3).padStart(6, '0')}`;
-}
-
-/** ffmpeg filter graph for one clip of `frames` frames. */
-function clipGraph(
-  kind: Kind,
-  rng: Rng,
-  film: FilmSpec,
-  frames: number,
-): { inputs: string[]; graph: string } {
-  const fps = film.fps;
-  const d = (frames / rational(fps)).toFixed(4);
-  const hue = film.hue ? `,hue=h=${film.hue}` : '';
-  const norm = `fps=${fps},format=yuv420p,setsar=1`;
-  const photoIn = ['-loop', '1', '-framerate', fps, '-t', d, '-i', photoPath(film.photo)];
-  const dir = rng.next() < 0.5 ? 1 : -1;
-  const x0 = Math.round(rng.next() * 300);
-  const y0 = Math.round(rng.next() * 200);
-  const vx = Math.round((120 + rng.next() * 100) * dir);
-  const vy = Math.round((rng.next() * 2 - 1) * 60);
-  const pan = `scale=960:640,crop=320:180:x='clip(${x0}+${vx}*t,0,640)':y='clip(${y0}+${vy}*t,0,460)'`;
-  const proc = PROCEDURAL[rng.int(PROCEDURAL.length)]!;
-  const procSpec =
-    proc === 'life'
-      ? 'life=s=320x180:mold=10:ratio=0.2:death_color=#202020:life_color=#e0c040'
-      : `${proc}=s=320x180`;
-  switch (kind) {
-    case 'pan':
-      return { inputs: photoIn, graph: `[0:v]${pan}${hue},${norm}[out]` };
-    case 'dark':
-      return { inputs: photoIn, graph: `[0:v]${pan}${hue},eq=brightness=-0.35:contrast=0.7,${norm}[out]` };
-    case 'blur':
-      return { inputs: photoIn, graph: `[0:v]${pan}${hue},gblur=sigma=5,${norm}[out]` };
-    case 'clutter':
-      return {
-        inputs: [...photoIn, '-f', 'lavfi', '-t', d, '-i', `testsrc2=s=320x180:r=${fps}`],
-        graph: `[0:v]${pan}${hue},${norm}[p];[1:v]${norm}[t];[p][t]blend=all_expr='A*0.55+B*0.45',${norm}[out]`,
-      };
-    case 'procedural':
-      return {
-        inputs: ['-f', 'lavfi', '-t', d, '-i', `${procSpec}:r=${fps}`],
-        graph: `[0:v]scale=320:180${hue},${norm}[out]`,
-      };
-    case 'cut': {
-      // a hard cut inside the clip: the photo pan, then a procedural source
-      const half = (frames / 2 / rational(fps)).toFixed(4);
-      return {
-        inputs: [...photoIn, '-f', 'lavfi', '-t', d, '-i', `${procSpec}:r=${fps}`],
-        graph: `[0:v]${pan}${hue},${norm},trim=duration=${half},setpts=PTS-STARTPTS[a];[1:v]scale=320:180,${norm},trim=duration=${half},setpts=PTS-STARTPTS[b];[a][b]concat=n=2:v=1:a=0,${norm}[out]`,
-      };
-    }
-  }
-}
-
-async function makeClip(path: string, kind: Kind, rng: Rng, film: FilmSpec, frames: number): Promise<void> {
-  const { inputs, graph } = clipGraph(kind, rng, film, frames);
-  const tmp = `${path}.partial.mp4`;
-  await ffmpegRun(
-    [
-      '-y',
-      ...inputs,
-      '-filter_complex',
-      graph,
-      '-map',
-      '[out]',
-      '-frames:v',
-      String(frames),
-      '-c:v',
-      'libx264',
-      '-preset',
-      'veryfast',
-      '-crf',
-      '23',
-      '-g',
-      '24',
-      '-threads',
-      '1',
-      '-fflags',
-      '+bitexact',
-      '-flags:v',
-      '+bitexact',
-      '-map_metadata',
-      '-1',
-      tmp,
-    ],
-    path,
-  );
-  await rename(tmp, path);
-}
-
-async function makeStill(path: string, film: FilmSpec, rng: Rng): Promise<void> {
-  const cx = Math.round(200 + rng.next() * 200);
-  const cy = Math.round(120 + rng.next() * 160);
-  const hue = film.hue ? `,hue=h=${film.hue}` : '';
-  const tmp = `${path}.partial.jpg`;
-  await ffmpegRun(
-    [
-      '-y',
-      '-i',
-      photoPath(film.photo),
-      '-vf',
-      `scale=960:640,crop=480:270:x=${cx}:y=${cy}${hue},eq=saturation=1.35:contrast=1.08,unsharp=5:5:0.8`,
-      '-frames:v',
-      '1',
-      '-q:v',
-      '2',
-      tmp,
-    ],
-    path,
-  );
-  await rename(tmp, path);
-}
-
-function contrast(img: Parameters<typeof luma601>[0]): number {
-  const l = luma601(img).data;
-  let s = 0;
-  let q = 0;
-  for (const v of l) {
-    s += v;
-    q += v * v;
-  }
-  return Math.sqrt(q / l.length - (s / l.length) ** 2);
 }
 
 export interface MiniHeroPaths {

@@ -10,8 +10,9 @@
  * and `hero evaluate` run on it; `hero build` and the selection methods that decode clips do not.
  * Deterministic; a few minutes at the full size.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { datasetPaths, imagePath, trackFramePath } from '../hero/dataset/layout.js';
 import { DEFAULT_SUFFIX_PER_SECOND } from '../hero/dataset/layout-map.js';
 import { sampledImageId } from '../hero/dataset/release.js';
@@ -33,7 +34,7 @@ import { type OnProgress, phaseReporter } from '../progress.js';
 import { createRng, type Rng } from '../stats/rng.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { sha256Hex } from '../store/canonical.js';
-import { writeJsonl } from '../store/jsonl.js';
+import { readJsonFile, writeJsonl } from '../store/jsonl.js';
 import { finishBuild, isBuilt, startBuild } from './build-folder.js';
 import { proceduralScene } from './image-pairs.js';
 import { filmSummary, lsmdcClipId, timecode } from './mini-hero.js';
@@ -124,7 +125,7 @@ export async function buildPublishedHero(
   };
   const ds = datasetPaths(p.data);
   const counts: PublishedHeroCounts = { films, chains: 0, images: 0, track_frames: 0, verify_rows: 0 };
-  if (await isBuilt(folder)) return { ...p, counts: await readCounts(out, counts) };
+  if (await isBuilt(folder)) return { ...p, counts: await readCounts(out) };
   await startBuild(folder);
   const plans = Array.from({ length: films }, (_, i) => planFilm(i));
   const progress = phaseReporter(opts.onProgress, 'published-hero', 'films');
@@ -275,9 +276,20 @@ export async function buildPublishedHero(
   return { ...p, counts };
 }
 
+/** What a finished build stamped beside its version: its counts. */
+const CountsStamp = z.looseObject({
+  films: z.number(),
+  chains: z.number(),
+  images: z.number(),
+  track_frames: z.number(),
+  verify_rows: z.number(),
+});
+
 /** The counts a finished build stamped. */
-async function readCounts(out: string, c: PublishedHeroCounts): Promise<PublishedHeroCounts> {
-  const stamp = JSON.parse(await readFile(join(out, '.published-hero.json'), 'utf8'));
-  for (const k of Object.keys(c) as (keyof PublishedHeroCounts)[]) c[k] = Number(stamp[k]);
-  return c;
+async function readCounts(out: string): Promise<PublishedHeroCounts> {
+  const { films, chains, images, track_frames, verify_rows } = await readJsonFile(
+    join(out, '.published-hero.json'),
+    CountsStamp,
+  );
+  return { films, chains, images, track_frames, verify_rows };
 }

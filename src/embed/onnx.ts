@@ -119,7 +119,7 @@ function readPreprocess(modelPath: string, overrides: OnnxOptions['overrides']):
     }
   }
   const merged = {
-    ...(base as object),
+    ...(typeof base === 'object' ? base : {}),
     ...Object.fromEntries(Object.entries(overrides ?? {}).filter(([, v]) => v !== undefined)),
   };
   const parsed = Preprocess.safeParse(merged);

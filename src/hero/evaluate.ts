@@ -1,20 +1,3 @@
-/**
- * `hero evaluate` (SPEC §2.4): every submitted frame is inserted into every chain of its film, and
- * s(F, C) = (number of images of C that F was placed above) / |C|. For a method: S_f = mean of s over
- * its frames and the film's chains; S = mean of S_f over films; S@k uses frames of rank ≤ k; the
- * top-1 rate (s = 1) and the beat-the-still rate (F above the chain's publicity still) are averaged
- * per film first, like S. The default protocol is the published one, `listwise`: one positional
- * question per insertion; `--both-orders` asks it again with the chain shown worst first and
- * scores a disagreement by `disagreement` (see judge/insertion.ts). Under `pairwise` "above the
- * still" is the direct confident comparison; under `listwise`/`binary` F is above the bottom
- * `position` images. Every summary states the protocol, the questions asked per insertion and the
- * disagreement rate of the self-consistency checks the protocol makes.
- * Inputs are validated before any judge call; `--dry-run` spends nothing; `--max-calls` is a hard
- * ceiling on backend calls, counted before each call starts whatever the concurrency (an insertion
- * the budget cuts short is not scored; what it asked is cached) and the run resumes from the cache.
- * Four steps, one function each: validate → plan → run → score (the last in score.ts).
- */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runPool } from '../concurrency/pool.js';
 import { BadInputError, messageOf } from '../errors.js';
@@ -31,18 +14,18 @@ import { CallBudgetSpent, type Judge } from '../judge/judge.js';
 import { pairQuestions } from '../judge/pairwise.js';
 import type { JudgeImage } from '../judge/types.js';
 import { type OnProgress, phaseReporter } from '../progress.js';
-import { listStills } from './build.js';
 import { imagePath, trackFramePath } from './dataset/layout.js';
 import type { Layout } from './dataset/layout-map.js';
-import { type loadCore, openDataset } from './dataset/load.js';
-import type { BaselineRow, Chain, FilmChains, FilmRubric } from './dataset/schemas.js';
-import { checkSelections } from './dataset/selections.js';
+import type { Chain } from './dataset/schemas.js';
+import { type ValidatedInputs, validateEvaluation } from './evaluate-inputs.js';
 import { heroInstructions } from './prompt.js';
 import type { FilmScore, HeroSummary, InsertionRecord, MethodSummary } from './results.js';
 import { type ScoreContext, STILL_ROW, scoreInsertions } from './score.js';
-import { type Shard, selectFilms } from './track/shard.js';
+import { listStills } from './stills-folder.js';
+import type { Shard } from './track/shard.js';
 import { insertionVerdicts } from './verdicts.js';
 
+export { officialRows, type ValidatedInputs, validateEvaluation } from './evaluate-inputs.js';
 export { type ScoreContext, scoreInsertions } from './score.js';
 export type { FilmScore, HeroSummary, InsertionRecord, MethodSummary };
 
@@ -114,84 +97,6 @@ interface Task {
 
 export type StillsRule = 'all' | 'surviving';
 export const STILLS_RULES: StillsRule[] = ['all', 'surviving'];
-
-type Frames = Map<string, { frame_idx: number; rank: number }[]>;
-
-/** What validation read and checked: everything the plan and the scores need. */
-export interface ValidatedInputs {
-  ds: Awaited<ReturnType<typeof loadCore>>;
-  chains: Map<string, FilmChains>;
-  rubrics: Map<string, FilmRubric>;
-  /** Method → film → its frames, ranked (official rows too with `rescoreOfficial`). */
-  submissions: Map<string, Frames>;
-  official: BaselineRow[];
-  /** Films with chains (of --movies), sorted. */
-  allFilms: string[];
-  everyFilm: string[];
-  /** Of those, this shard's (all without --shard). */
-  films: string[];
-}
-
-/** Step 1: read and check every input before anything is spent; the first fault is a typed error. */
-export async function validateEvaluation(
-  o: Pick<
-    EvaluateOptions,
-    'data' | 'layout' | 'track' | 'methods' | 'rescoreOfficial' | 'missing' | 'movies' | 'shard'
-  >,
-): Promise<ValidatedInputs> {
-  const root = openDataset(o.data, o.layout);
-  const ds = await root.core();
-  const chains = await root.chains();
-  const rubrics = await root.rubrics();
-  const submissions = new Map<string, Frames>();
-  for (const m of o.methods) {
-    const r = await checkSelections(m.file, ds.timelines);
-    if (r.problems.length)
-      throw new BadInputError(
-        `${r.problems[0]!.replace(`${m.file}:`, 'line ')}${r.problems.length > 1 ? ` (and ${r.problems.length - 1} more problems)` : ''}`,
-        { file: m.file },
-      );
-    submissions.set(m.method, r.selections);
-  }
-  const official = await root.baselines();
-  if (o.rescoreOfficial)
-    for (const row of official) {
-      const sel: Frames = new Map();
-      for (const s of row.selections ?? [])
-        sel.set(
-          s.movie_id,
-          [...s.frames].sort((a, b) => a.rank - b.rank),
-        );
-      submissions.set(`${row.method} (rescored)`, sel);
-    }
-  // every film of the run (--movies) and this shard's
-  const allFilms = selectFilms(chains.keys(), { movies: o.movies });
-  const everyFilm = selectFilms(chains.keys(), {});
-  const films = selectFilms(chains.keys(), { movies: o.movies, shard: o.shard });
-  const filmSet = new Set(films);
-  for (const [method, sel] of submissions) {
-    for (const [film, frames] of sel)
-      for (const f of filmSet.has(film) ? frames : []) {
-        const file = trackFramePath(o.track, film, f.frame_idx);
-        if (!existsSync(file))
-          throw new BadInputError(
-            `track frame ${f.frame_idx} of ${film} (method ${method}) is missing: rebuild the track`,
-            { file },
-          );
-      }
-    const missingFilms = films.filter((f) => !sel.has(f));
-    if (missingFilms.length && (o.missing ?? 'error') === 'error')
-      throw new BadInputError(
-        `method ${method} submits nothing for ${missingFilms.length} film(s) with chains (${missingFilms.slice(0, 3).join(', ')}${missingFilms.length > 3 ? ', …' : ''}); pass --missing zero to score them 0`,
-      );
-  }
-  return { ds, chains, rubrics, submissions, official, allFilms, everyFilm, films };
-}
-
-/** The official rows of eval/baselines.jsonl (none when the file is absent). */
-export async function officialRows(data: string, layout?: Layout | string): Promise<BaselineRow[]> {
-  return openDataset(data, layout).baselines();
-}
 
 /** Step 2: every submitted frame (and with `includeStills` every still) into every chain of its film. */
 function planInsertions(

@@ -6,6 +6,7 @@
  * key is kept in the file's `fitted.input_key`, with the cross-validation the fit reported.
  */
 import { existsSync } from 'node:fs';
+import { z } from 'zod';
 import { createEmbedder } from '../embed/registry.js';
 import { readReaderFile, writeReaderFile } from '../judge/local.js';
 import { cacheKey, sha256File } from '../store/canonical.js';
@@ -13,6 +14,13 @@ import { datasetPaths } from './dataset/layout.js';
 import { type FitReport, fitHeroReader } from './reader.js';
 
 const FIT_NAMESPACE = 'kfbench/hero-reader-fit/v1';
+
+/** What a reader file keeps of the fit that made it (`fitted`): its inputs' key and its cross-validation. */
+const FittedRecord = z.object({
+  input_key: z.string(),
+  cv_agreement: z.number(),
+  folds: z.array(z.object({ films: z.number(), pairs: z.number(), agreement: z.number() })),
+});
 
 export async function readerFitKey(o: { data: string; embedder?: string; lambda?: number }): Promise<string> {
   const p = datasetPaths(o.data);
@@ -37,9 +45,9 @@ export async function fitHeroReaderCached(o: {
   const key = await readerFitKey(o);
   if (existsSync(o.out)) {
     try {
-      const f = readReaderFile(o.out).reader.fitted;
-      if (f?.input_key === key && typeof f.cv_agreement === 'number' && Array.isArray(f.folds))
-        return { cv_agreement: f.cv_agreement, folds: f.folds as FitReport['folds'], cached: true };
+      const f = FittedRecord.safeParse(readReaderFile(o.out).reader.fitted);
+      if (f.success && f.data.input_key === key)
+        return { cv_agreement: f.data.cv_agreement, folds: f.data.folds, cached: true };
     } catch {
       // a damaged file is fitted again
     }

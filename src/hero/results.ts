@@ -175,4 +175,5 @@ export const HeroMergeRun = z.object({
 
 /** run.json of a HeroFrame results folder: a run's or a merge's. */
 export const HeroRun = z.union([HeroEvaluateRun, HeroMergeRun]);
+export type HeroEvaluateRun = z.infer<typeof HeroEvaluateRun>;
 export type HeroRun = z.infer<typeof HeroRun>;

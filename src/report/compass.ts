@@ -135,7 +135,8 @@ export function unresolvedLines(lb: Leaderboard): string[] {
 }
 
 /** The Compass leaderboard (both axes) on the terminal: overall, then by each factor. */
-export function leaderboardText(lb: Leaderboard): string {
+/** The leaderboard as text; `factors: false` leaves out the tables by factor level (a run's closing lines). */
+export function leaderboardText(lb: Leaderboard, o: { factors?: boolean } = {}): string {
   const out = [
     `judge ${lb.judge}, embedder ${lb.embedder}${lb.segmenter ? `, segmenter ${lb.segmenter}` : ''}, ${lb.runs} run${lb.runs > 1 ? 's (mean ± sd)' : ''}; ${missingRule(lb)}`,
     rankedByLine(lb),
@@ -144,7 +145,7 @@ export function leaderboardText(lb: Leaderboard): string {
     ...checklistSizeLines(lb),
     ...unresolvedLines(lb),
   ];
-  for (const [f, levels] of Object.entries(lb.by))
+  for (const [f, levels] of o.factors === false ? [] : Object.entries(lb.by))
     for (const [level, models] of levelEntries(levels))
       out.push('', `${f} = ${level}`, ...textTable(HEAD, rowsOf(models)));
   return out.join('\n');

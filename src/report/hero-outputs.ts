@@ -6,10 +6,12 @@
 import { join } from 'node:path';
 import { trackFramePath } from '../hero/dataset/layout.js';
 import type { EvaluateResult } from '../hero/evaluate.js';
-import { type HeroRun, InsertionRecord } from '../hero/results.js';
+import { HeroRun, HeroSummary, InsertionRecord } from '../hero/results.js';
 import { encodeImage, loadImage, resizeImage } from '../media/image.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
-import { writeJsonl } from '../store/jsonl.js';
+import { writeJsonFile, writeJsonl } from '../store/jsonl.js';
+import { placed, writeOutputFolder } from '../store/out-folder.js';
+import { type ShardRecord, writeOutputsRecord, writeShardRecord } from '../store/shards.js';
 import { heroHtml, heroMarkdown, perFilmCsv } from './hero.js';
 
 export async function writeEvaluation(
@@ -26,8 +28,8 @@ export async function writeEvaluation(
     'report.md',
     'report.html',
   ].map((f) => join(out, f));
-  await writeFileAtomic(files[0]!, `${JSON.stringify(r.summary, null, 2)}\n`);
-  await writeFileAtomic(files[1]!, `${JSON.stringify(run, null, 2)}\n`);
+  await writeJsonFile(files[0]!, HeroSummary, r.summary);
+  await writeJsonFile(files[1]!, HeroRun, run);
   await writeFileAtomic(files[2]!, perFilmCsv(r.perFilm));
   await writeJsonl(files[3]!, InsertionRecord, r.insertions);
   await writeFileAtomic(files[4]!, heroMarkdown(r.summary));
@@ -49,4 +51,22 @@ export async function writeEvaluation(
   }
   await writeFileAtomic(files[5]!, heroHtml(r.summary, thumbs));
   return files;
+}
+
+/**
+ * An evaluated `hero evaluate` run (`evaluateHeroRun`) written to `out` whole or not at all: the
+ * files of `writeEvaluation`, settings.json and outputs.json, staged beside `out` and moved into
+ * place (a failure leaves `out` as it was). Returns the paths written, report.html sixth.
+ */
+export function writeHeroRun(
+  out: string,
+  r: { result: EvaluateResult; run: HeroRun; record: ShardRecord },
+  track: string,
+): Promise<string[]> {
+  return writeOutputFolder(out, async (stage) => {
+    const fs = await writeEvaluation(stage, r.result, r.run, track);
+    fs.push(await writeShardRecord(stage, r.record));
+    await writeOutputsRecord(stage, 'movie_id');
+    return fs.map((f) => placed(stage, out, f));
+  });
 }

@@ -9,12 +9,12 @@ export function canonicalJson(value: unknown): string {
 function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
   if (v && typeof v === 'object' && !(v instanceof Uint8Array)) {
-    const o = v as Record<string, unknown>;
     return Object.fromEntries(
-      Object.keys(o)
-        .sort()
-        .filter((k) => o[k] !== undefined)
-        .map((k) => [k, sortKeys(o[k])]),
+      Object.entries(v)
+        .filter(([, x]) => x !== undefined)
+        // the order of Object.keys(…).sort(): UTF-16 code units
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([k, x]) => [k, sortKeys(x)]),
     );
   }
   return v;

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BackendError } from '../errors.js';
+import { BackendError, errnoCode } from '../errors.js';
 
 function ownerAlive(lock: string): boolean {
   let pid: number;
@@ -25,7 +25,7 @@ function ownerAlive(lock: string): boolean {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    return errnoCode(e) === 'EPERM';
   }
 }
 
@@ -37,7 +37,7 @@ async function acquire(lock: string, staleMs: number): Promise<void> {
       writeFileSync(join(lock, 'pid'), String(process.pid));
       return;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if (errnoCode(e) !== 'EEXIST') throw e;
     }
     if (!ownerAlive(lock)) {
       rmSync(lock, { recursive: true, force: true });

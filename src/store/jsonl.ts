@@ -11,6 +11,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { z } from 'zod';
 import { BadInputError, errnoCode, isKfbenchError, KfbenchError, messageOf } from '../errors.js';
+import { writeFileAtomic } from './atomic-write.js';
 import { environmentError } from './fs-errors.js';
 import { MAX_LINE_BYTES, mib, readTextFile } from './limits.js';
 import { openZstd, writeZstd } from './zstd.js';
@@ -171,6 +172,25 @@ export async function writeJsonl<S extends z.ZodType>(
     await rm(tmp, { force: true });
     throw environmentError(e, file);
   }
+}
+
+/**
+ * Write a JSON file atomically (two-space indented, a final newline), the value parsed first by
+ * `schema`, the schema its readers parse with: a value its readers would refuse is never written
+ * (an internal error naming the file). The value is written as given, not as the schema's output.
+ */
+export async function writeJsonFile<S extends z.ZodType>(
+  file: string,
+  schema: S,
+  value: z.input<S>,
+): Promise<void> {
+  const checked = schema.safeParse(value);
+  if (!checked.success)
+    throw new KfbenchError(
+      'INTERNAL',
+      `${file}: does not match the file's schema (${describeZodError(checked.error)}): not written`,
+    );
+  await writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
 /** All lines of a JSONL file (for small inputs). */

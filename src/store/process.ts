@@ -7,6 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { errnoCode } from '../errors.js';
 
 export interface CheckedSpawnOptions {
   /** Build the error for a failed run from a one-line reason (stderr's last line or the spawn error). */
@@ -48,7 +49,7 @@ export function spawnChecked(bin: string, args: string[], opts: CheckedSpawnOpti
   let failure: Error | undefined;
   const finished = new Promise<void>((resolve, reject) => {
     child.on('error', (e) => {
-      failure ??= opts.fail(e.message, (e as NodeJS.ErrnoException).code === 'ENOENT');
+      failure ??= opts.fail(e.message, errnoCode(e) === 'ENOENT');
     });
     child.on('close', (code, signal) => {
       if (!failure && code !== 0) {

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { BadInputError, messageOf, UsageError } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { canonicalJson, sha256File } from './canonical.js';
-import { describeZodError, readJsonFile, readLines } from './jsonl.js';
+import { describeZodError, readJsonFile, readLines, writeJsonFile } from './jsonl.js';
 
 export interface Shard {
   k: number;
@@ -148,7 +148,7 @@ export async function writeOutputsRecord(
   const rec: OutputsRecord = { item_field: itemField, files: {} };
   for (const f of names) rec.files[f] = await digestFile(join(dir, f), itemField);
   const file = join(dir, OUTPUTS_FILE);
-  await writeFileAtomic(file, `${JSON.stringify(rec, null, 2)}\n`);
+  await writeJsonFile(file, OutputsRecord, rec);
   return file;
 }
 
@@ -247,10 +247,10 @@ export async function readShardFolders(dirs: readonly string[]): Promise<ShardFo
 function firstDifference(a: unknown, b: unknown, path: string): string | undefined {
   if (canonicalJson(a) === canonicalJson(b)) return undefined;
   if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
-    const ao = a as Record<string, unknown>;
-    const bo = b as Record<string, unknown>;
-    for (const k of [...new Set([...Object.keys(ao), ...Object.keys(bo)])].sort()) {
-      const d = firstDifference(ao[k], bo[k], path ? `${path}.${k}` : k);
+    const ao = new Map(Object.entries(a));
+    const bo = new Map(Object.entries(b));
+    for (const k of [...new Set([...ao.keys(), ...bo.keys()])].sort()) {
+      const d = firstDifference(ao.get(k), bo.get(k), path ? `${path}.${k}` : k);
       if (d) return d;
     }
   }

@@ -318,6 +318,20 @@ describe('kfbench compass evaluate / report', () => {
     expect(rep.stdout).toContain(`unresolved: ${n} of ${n} quality metrics judged (100.0 %)`);
   });
 
+  it('--max-calls 0 asks nothing: every video left for the next run (exit 5), the judge never called', async () => {
+    const fresh = await startEmulator();
+    try {
+      const out = join(dir, 'no-calls');
+      const r = await evaluate(fresh, out, ['faithful'], '--segmenter', 'pixel', '--max-calls', '0');
+      expect(r.code, r.stderr).toBe(5);
+      expect(r.stderr).toMatch(/2 video\(s\) not judged: the call budget ran out/);
+      expect(r.stdout).toMatch(/judge calls 0, from the cache 0/);
+      expect(fresh.log).toHaveLength(0);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('--max-unresolved out of range is a usage error, before anything is written', async () => {
     const bad = await evaluate(emu, join(dir, 'bad-limit'), ['faithful'], '--max-unresolved', '101');
     expect(bad.code, bad.stderr).toBe(2);

@@ -168,7 +168,8 @@ describe('kfbench compass', () => {
       'settings.json',
       'summary.json',
     ]);
-    // the scan settings that change the scan are recorded, stage 2's and the keyframe fit among them
+    // the scan settings that change the scan are recorded, stage 2's and the keyframe fit among them,
+    // and the longest video scanned (it decides which videos fail)
     expect(JSON.parse(readFileSync(join(out, 'settings.json'), 'utf8')).settings.scan).toEqual({
       fpsCap: 24,
       pixelSize: 512,
@@ -176,6 +177,7 @@ describe('kfbench compass', () => {
       matchSize: 512,
       holdTolerance_db: 40,
       holdMatch_db: 2,
+      maxDuration_s: 120,
     });
     const readRows = () =>
       readFileSync(join(out, 'response.jsonl'), 'utf8')

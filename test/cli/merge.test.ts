@@ -103,6 +103,20 @@ describe('kfbench merge compass', () => {
     await ok(['merge', 'compass', ...outs.slice(1).reverse(), '--out', merged]);
     for (const f of ['summary.json', 'response.jsonl', 'settings.json'])
       expect(read(merged, f), f).toBe(read(outs[0]!, f));
+    // --max-duration decides which videos fail: a shard run with another limit does not merge
+    const longer = join(dir, 'score', 's3-longer');
+    await score(longer, '--shard', '3/3', '--scan-cache', scans, '--max-duration', '300');
+    const refused = await runCli([
+      'merge',
+      'compass',
+      outs[1]!,
+      outs[2]!,
+      longer,
+      '--out',
+      join(dir, 'score', 'no'),
+    ]);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('in settings.scan.maxDuration_s');
   });
 
   it('compass evaluate: two shards of a case list merged equal the unsharded run byte for byte', async () => {

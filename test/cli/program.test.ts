@@ -65,7 +65,8 @@ describe('hero evaluate', () => {
       bootstrapB: 200,
       seed: '0',
     });
-    expect(o.judge.name).toBe('openai:m');
+    expect(o.judge.spec).toBe('openai:m@http://127.0.0.1:9/v1');
+    expect(o.signal).toBeInstanceOf(AbortSignal);
   });
 
   it.each([
@@ -188,7 +189,7 @@ describe('compass score and evaluate', () => {
   });
 
   it('score: models, modes and metric constants reach the scorer; a bad mode is a usage error', async () => {
-    const { calls, run } = withFake('scoreModels');
+    const { calls, run } = withFake('scoreCompass');
     await expect(
       run(
         ...['compass', 'score', '--cases', mini.cases, '--videos', mini.videos, '--model', 'faithful', 'cut'],
@@ -198,10 +199,13 @@ describe('compass score and evaluate', () => {
     const o = calls[0]!;
     expect(o.models).toEqual(['faithful', 'cut']);
     expect(o.modes).toEqual(['minimal']);
-    expect(o.response?.gamma).toBe(0.7);
-    expect(o.cases.length).toBeGreaterThan(0);
-    expect(o.cache).toBeUndefined();
-    const bad = withFake('scoreModels');
+    expect(o.response.gamma).toBe(0.7);
+    expect(o.casesFile).toBe(mini.cases);
+    expect(o.segmenter).toBe('pixel');
+    expect(o.judge).toBeUndefined();
+    expect(o.scanCache).toBeUndefined();
+    expect(o.signal).toBeInstanceOf(AbortSignal);
+    const bad = withFake('scoreCompass');
     await expect(
       bad.run(
         'compass',
@@ -220,7 +224,7 @@ describe('compass score and evaluate', () => {
   });
 
   it('evaluate: runs, budget and the judge segmenter by default (as published)', async () => {
-    const { calls, run } = withFake('evaluateCompass');
+    const { calls, run } = withFake('evaluateCompassRun');
     await expect(
       run(
         ...['compass', 'evaluate', '--cases', mini.cases, '--videos', mini.videos, '--model', 'faithful'],
@@ -235,8 +239,9 @@ describe('compass score and evaluate', () => {
       runs: 3,
       maxCalls: 40,
     });
-    expect(o.segment).toBeTypeOf('function');
-    const pixel = withFake('evaluateCompass');
+    expect(o.segmenter).toBe('judge');
+    expect(o.judge.spec).toBe('openai:m@http://127.0.0.1:9/v1');
+    const pixel = withFake('evaluateCompassRun');
     await expect(
       pixel.run(
         ...['compass', 'evaluate', '--cases', mini.cases, '--videos', mini.videos, '--model', 'faithful'],
@@ -244,8 +249,8 @@ describe('compass score and evaluate', () => {
         ...['--segmenter', 'pixel', '--out', join(tempDir(), 'o')],
       ),
     ).rejects.toThrow(Stop);
-    expect(pixel.calls[0]!.segment).toBeUndefined();
-    const bad = withFake('evaluateCompass');
+    expect(pixel.calls[0]!.segmenter).toBe('pixel');
+    const bad = withFake('evaluateCompassRun');
     await expect(
       bad.run(
         ...['compass', 'evaluate', '--cases', mini.cases, '--videos', mini.videos, '--model', 'faithful'],

@@ -15,7 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BackendError, BadInputError, KfbenchError } from '../../src/errors.js';
 import { TrackRow } from '../../src/hero/dataset/schemas.js';
-import { readJsonFile, readJsonlAll, writeJsonl } from '../../src/store/jsonl.js';
+import { readJsonFile, readJsonlAll, writeJsonFile, writeJsonl } from '../../src/store/jsonl.js';
 import { MAX_LINE_BYTES, MAX_WHOLE_FILE_BYTES } from '../../src/store/limits.js';
 import { writeZstd, zstdImplementation } from '../../src/store/zstd.js';
 import { tempDir } from '../support/paths.js';
@@ -138,6 +138,28 @@ describe('writers bound to their schema', () => {
     // a good row goes through, and reads back
     await writeJsonl(file, TrackRow, [good]);
     expect((await readJsonlAll(file, TrackRow)).map((l) => l.value)).toEqual([good]);
+  });
+
+  it('a JSON file too: refused before it exists when its reader would refuse it, else written as given', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'row.json');
+    const e = await writeJsonFile(file, TrackRow, {
+      movie_id: '../m1',
+      frame_idx: 0,
+      clip_id: 'c1',
+      t_in_clip: 0,
+    }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(KfbenchError);
+    expect((e as KfbenchError).code).toBe('INTERNAL');
+    expect((e as Error).message).toMatch(
+      new RegExp(`^${file}: does not match the file's schema \\(movie_id: `),
+    );
+    expect(existsSync(file)).toBe(false);
+    // keys in the order given (not the schema's), two-space indented, a final newline
+    const good = { t_in_clip: 0, movie_id: 'm1', frame_idx: 0, clip_id: 'c1' };
+    await writeJsonFile(file, TrackRow, good);
+    expect(readFileSync(file, 'utf8')).toBe(`${JSON.stringify(good, null, 2)}\n`);
+    expect(await readJsonFile(file, TrackRow)).toEqual(good);
   });
 });
 

@@ -20,7 +20,7 @@ import {
   type OverallGroup,
   type OverallResult,
 } from '../results.js';
-import { QUALITY_GROUPS, type QualityGroup, type QualityMetric } from './metrics.js';
+import { groupMetrics, QUALITY_GROUP_NAMES, type QualityGroup, type QualityMetric } from './metrics.js';
 
 export {
   type GroupResult,
@@ -34,15 +34,20 @@ export {
 export function qualityGroups(
   metrics: Readonly<Record<QualityMetric, MetricResult>>,
 ): Record<QualityGroup, GroupResult> {
-  const out = {} as Record<QualityGroup, GroupResult>;
-  for (const [g, ms] of Object.entries(QUALITY_GROUPS) as [QualityGroup, readonly QualityMetric[]][]) {
+  const group = (g: QualityGroup): GroupResult => {
+    const ms = groupMetrics(g);
     const scored = ms.filter((m) => metrics[m].status === 'scored').map((m) => metrics[m].score!);
     const incomplete = ms.filter(
       (m) => metrics[m].status === 'unresolved' || metrics[m].status === 'not_measured',
     );
-    out[g] = { score: scored.length ? mean(scored) : null, incomplete };
-  }
-  return out;
+    return { score: scored.length ? mean(scored) : null, incomplete };
+  };
+  return {
+    visual_quality: group('visual_quality'),
+    spatiotemporal_coherence: group('spatiotemporal_coherence'),
+    instruction_adherence: group('instruction_adherence'),
+    av_coordination: group('av_coordination'),
+  };
 }
 
 /**
@@ -67,9 +72,9 @@ export function overallOf(
     score: joint.length ? mean(joint) : null,
     missing: [...out.missing, ...(!avScored && av.incomplete.length ? (['av_coordination'] as const) : [])],
   };
-  out.incomplete = (Object.entries(quality) as [QualityGroup, GroupResult][])
-    .filter(([, r]) => r.incomplete.length && typeof r.score === 'number')
-    .map(([g, r]) => `${g}: ${r.incomplete.join(' ')}`);
+  out.incomplete = QUALITY_GROUP_NAMES.filter(
+    (g) => quality[g].incomplete.length && typeof quality[g].score === 'number',
+  ).map((g) => `${g}: ${quality[g].incomplete.join(' ')}`);
   return out;
 }
 

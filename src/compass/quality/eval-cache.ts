@@ -66,6 +66,13 @@ export const EvaluationEntry = z.discriminatedUnion('kind', [
 export type EvaluationEntry = z.output<typeof EvaluationEntry>;
 export type EntryKind = EvaluationEntry['kind'];
 
+function isKind<K extends EntryKind>(
+  e: EvaluationEntry,
+  kind: K,
+): e is Extract<EvaluationEntry, { kind: K }> {
+  return e.kind === kind;
+}
+
 export class EvaluationCache {
   private readonly table: KvTable;
   hits = 0;
@@ -81,9 +88,7 @@ export class EvaluationCache {
     if (!v) return undefined;
     try {
       const r = EvaluationEntry.safeParse(JSON.parse(v.toString('utf8')));
-      return r.success && r.data.kind === kind
-        ? (r.data as Extract<EvaluationEntry, { kind: K }>)
-        : undefined;
+      return r.success && isKind(r.data, kind) ? r.data : undefined;
     } catch {
       return undefined;
     }

@@ -12,18 +12,17 @@ import { PartialError } from '../../errors.js';
 import type { ImageEncoder } from '../../judge/images.js';
 import { CallBudgetSpent, type Judge } from '../../judge/judge.js';
 import { type OnProgress, phaseReporter } from '../../progress.js';
-import { mean, sampleSd } from '../../stats/mean.js';
 import { type LoadedCase, type PromptMode, videoPath } from '../cases.js';
 import type { ResponseOptions, ScanOptions } from '../response/options.js';
 import type { ScanCache } from '../response/scan-cache.js';
-import type { ModelOverall, VideoEvaluation } from '../results.js';
+import type { QualityMetricReport, VideoEvaluation } from '../results.js';
 import { type ResponseRow, type ScoreRun, scoreModels } from '../score.js';
 import type { SegmentFn } from '../segment.js';
-import { caseOverall, type OverallResult, overallOf, qualityGroups } from './aggregate.js';
+import { overallOf, qualityGroups } from './aggregate.js';
 import { type Checklist, generateChecklist } from './checklist.js';
 import type { EvaluationCache } from './eval-cache.js';
 import { FileHashes } from './eval-cache.js';
-import { applicability, QUALITY_METRICS, type QualityMetric } from './metrics.js';
+import { applicability, byMetric, QUALITY_METRICS, type QualityMetric } from './metrics.js';
 import {
   DEFAULT_QUALITY_OPTIONS,
   judgeVideoQualityCached,
@@ -92,6 +91,9 @@ export function checklistMetrics(
   );
 }
 
+/** What a task of the pool gives: its checklist or evaluation, absent where the budget stopped it. */
+type TaskResult = { kind: 'checklist'; cl?: Checklist } | { kind: 'video'; v?: VideoEvaluation };
+
 export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult> {
   const q = { ...DEFAULT_QUALITY_OPTIONS, ...o.quality };
   // one read of each file for the scan cache's key, the segmentation's and the questions'
@@ -152,7 +154,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
   judgeProgress.start(total, runs > 1 ? `${runs} runs` : undefined);
   const pool = await runPool(
     tasks,
-    async (t, _i, signal): Promise<Checklist | VideoEvaluation | undefined> => {
+    async (t, _i, signal): Promise<TaskResult> => {
       if (t.kind === 'checklist') {
         const slot = ready.get(keyOf(t.c.case_id, t.mode, t.metric))!;
         try {
@@ -165,10 +167,10 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
           );
           slot.resolve(cl);
           checklistProgress.done(`${t.c.case_id}__${t.mode} ${t.metric}`);
-          return cl;
+          return { kind: 'checklist', cl };
         } catch (e) {
           slot.resolve(undefined);
-          if (e instanceof CallBudgetSpent) return undefined;
+          if (e instanceof CallBudgetSpent) return { kind: 'checklist' };
           throw e;
         }
       }
@@ -177,7 +179,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
       if (row.status !== 'scored') {
         // missing or undecodable: 0 on every metric of the case, never judged
         judgeProgress.done(`${row.model}/${row.case_id}__${row.prompt_mode}`);
-        return zeroEvaluation(row, run, c, q);
+        return { kind: 'video', v: zeroEvaluation(row, run, c, q) };
       }
       const got = await Promise.all(
         checklistMetrics(c, row.prompt_mode, q).map(
@@ -185,7 +187,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
         ),
       );
       // a checklist the budget did not reach: the video waits for the next run
-      if (got.some(([, cl]) => !cl)) return undefined;
+      if (got.some(([, cl]) => !cl)) return { kind: 'video' };
       const judge = (run === 0 ? o.judge : runJudge(o.judge, run)).withSignal(signal, limits);
       try {
         const quality = await judgeVideoQualityCached({
@@ -202,7 +204,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
           hashes,
         });
         judgeProgress.done(`${row.model}/${row.case_id}__${row.prompt_mode}`);
-        return {
+        const v: VideoEvaluation = {
           case_id: row.case_id,
           model: row.model,
           prompt_mode: row.prompt_mode,
@@ -224,8 +226,9 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
             quality.groups,
           ),
         };
+        return { kind: 'video', v };
       } catch (e) {
-        if (e instanceof CallBudgetSpent) return undefined;
+        if (e instanceof CallBudgetSpent) return { kind: 'video' };
         throw e;
       }
     },
@@ -240,8 +243,8 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
   );
   for (const [i, t] of tasks.entries()) {
     const r = pool.results[i];
-    if (t.kind === 'checklist') checklistSlot[t.slot] = r as Checklist | undefined;
-    else videoSlot[t.slot] = { t, v: r as VideoEvaluation | undefined };
+    if (t.kind === 'checklist') checklistSlot[t.slot] = r?.kind === 'checklist' ? r.cl : undefined;
+    else videoSlot[t.slot] = { t, v: r?.kind === 'video' ? r.v : undefined };
   }
   const checklists = checklistSlot.filter((c): c is Checklist => !!c);
   const videos: VideoEvaluation[] = [];
@@ -262,17 +265,12 @@ export function zeroEvaluation(
   q: Pick<QualityOptions, 'fps'>,
 ): VideoEvaluation {
   const reason = `the video is ${row.status === 'missing' ? 'missing' : 'not decodable'}: 0 on every metric`;
-  const metrics = Object.fromEntries(
-    QUALITY_METRICS.map((m) => {
-      const ap = applicability(c, row.prompt_mode, m);
-      return [
-        m,
-        ap.applies
-          ? { status: 'scored' as const, score: 0, reason }
-          : { status: 'not_applicable' as const, score: null, reason: ap.reason },
-      ];
-    }),
-  ) as QualityReport['metrics'];
+  const metrics = byMetric((m): QualityMetricReport => {
+    const ap = applicability(c, row.prompt_mode, m);
+    return ap.applies
+      ? { status: 'scored', score: 0, reason }
+      : { status: 'not_applicable', score: null, reason: ap.reason };
+  });
   const quality: QualityReport = {
     frames: { count: 0, fps: q.fps, effective_fps: 0, capped_by_budget: false },
     metrics,
@@ -334,84 +332,6 @@ function runJudge(judge: Judge, run: number): Judge {
       return Reflect.get(target, prop, receiver);
     },
   });
-}
-
-/** The published judge rate ("all reported MLLM-judged results use 8-FPS sampling"). */
-const PUBLISHED_FPS = DEFAULT_QUALITY_OPTIONS.fps;
-
-/** Overall per model (SPEC §3.3 step 4), optionally restricted to some videos (a factor's level). */
-export function modelOverall(videos: readonly VideoEvaluation[], model: string): ModelOverall {
-  const mine = videos.filter((v) => v.model === model);
-  const runs = [...new Set(mine.map((v) => v.run))].sort((a, b) => a - b);
-  const perRun: number[] = [];
-  const perRunAv: number[] = [];
-  const flagged = new Set<string>();
-  let caseCount = 0;
-  let joint = false;
-  for (const r of runs) {
-    const inRun = mine.filter((v) => v.run === r);
-    const byCase = new Map<string, OverallResult[]>();
-    for (const v of inRun) byCase.set(v.case_id, [...(byCase.get(v.case_id) ?? []), v.overall]);
-    const scores: number[] = [];
-    const avScores: number[] = [];
-    for (const per of byCase.values()) {
-      const co = caseOverall(per);
-      // every group missing or incomplete for the model is flagged on its Overall row
-      for (const g of co.joint_av?.missing ?? co.missing) flagged.add(g);
-      for (const g of co.incomplete ?? []) flagged.add(g);
-      if (co.score !== null) scores.push(co.score);
-      if (co.joint_av) joint = true;
-      if (co.joint_av?.score != null) avScores.push(co.joint_av.score);
-    }
-    caseCount = byCase.size;
-    if (scores.length) perRun.push(mean(scores));
-    if (avScores.length) perRunAv.push(mean(avScores));
-  }
-  const m = perRun.length ? mean(perRun) : null;
-  const sd = perRun.length > 1 ? sampleSd(perRun) : 0;
-  const g = (f: (v: VideoEvaluation) => number | null) => {
-    const xs = mine.map(f).filter((x): x is number => x !== null);
-    return xs.length ? mean(xs) : null;
-  };
-  return {
-    model,
-    overall: m,
-    overall_sd: sd,
-    ...(joint
-      ? {
-          overall_av: perRunAv.length ? mean(perRunAv) : null,
-          overall_av_sd: perRunAv.length > 1 ? sampleSd(perRunAv) : 0,
-        }
-      : {}),
-    runs: runs.length,
-    cases: caseCount,
-    flagged: [...flagged].sort(),
-    coverage: {
-      present: mine.filter((v) => v.run === runs[0] && (v.status ?? 'scored') === 'scored').length,
-      expected: mine.filter((v) => v.run === runs[0]).length,
-    },
-    // every video judged below the published 8 fps, capped by --frame-budget or not
-    below_rate: [
-      ...new Set(
-        mine
-          .filter(
-            (v) =>
-              (v.status ?? 'scored') === 'scored' &&
-              v.quality.frames.count > 0 &&
-              v.quality.frames.effective_fps < PUBLISHED_FPS,
-          )
-          .map((v) => `${v.case_id}__${v.prompt_mode} at ${v.quality.frames.effective_fps.toFixed(2)} fps`),
-      ),
-    ].sort(),
-    groups: {
-      keyframe_fidelity: g((v) => v.response.groups.keyframe_fidelity),
-      temporal_organization: g((v) => v.response.groups.temporal_organization),
-      visual_quality: g((v) => v.quality.groups.visual_quality.score),
-      spatiotemporal_coherence: g((v) => v.quality.groups.spatiotemporal_coherence.score),
-      instruction_adherence: g((v) => v.quality.groups.instruction_adherence.score),
-      av_coordination: g((v) => v.quality.groups.av_coordination.score),
-    },
-  };
 }
 
 /** Throw exit 5 when the budget left videos unjudged (the rest are written first by the caller). */

@@ -81,18 +81,13 @@ export function parseMetric(
   for (const raw of reply.items) {
     const p = ItemReply.safeParse(raw);
     if (!p.success) {
-      const r = raw as { evidence?: unknown } | null;
-      drop(
-        r && typeof r === 'object' && (!Array.isArray(r.evidence) || r.evidence.length === 0)
-          ? 'no_evidence'
-          : 'malformed',
-      );
+      drop(withoutEvidence(raw) ? 'no_evidence' : 'malformed');
       continue;
     }
     const it = p.data;
     if (!known.has(it.item_id)) drop('unknown_item');
     else if (seen.has(it.item_id)) drop('repeated_item');
-    else if (!(SCORE_ANCHORS as readonly number[]).includes(it.score)) drop('score_off_scale');
+    else if (!SCORE_ANCHORS.some((a) => a === it.score)) drop('score_off_scale');
     else if (
       it.evidence.some(
         (e) => !(e.t_start_s >= 0 && e.t_end_s >= e.t_start_s && e.t_end_s <= duration_s + tolerance_s),
@@ -198,4 +193,11 @@ export function judgementsOf(
   }
   const byMetric = new Map(v.answer.metrics.map((m) => [m.metric, m]));
   return g.metrics.map((m) => parseMetric(m, byMetric.get(m), g.checklists.get(m) ?? [], g.duration_s));
+}
+
+/** An item reply that is an object but cites no evidence (none, or an empty list). */
+function withoutEvidence(raw: unknown): boolean {
+  if (!raw || typeof raw !== 'object') return false;
+  const evidence: unknown = Reflect.get(raw, 'evidence');
+  return !Array.isArray(evidence) || evidence.length === 0;
 }

@@ -6,9 +6,9 @@
  */
 
 import { unresolvedShare } from '../../judge/unresolved.js';
-import type { Checklist, Factor, Leaderboard } from '../results.js';
+import type { Checklist, Factor, Leaderboard, ModelOverall, VideoEvaluation } from '../results.js';
 import { commonRows, type MissingPolicy } from '../score.js';
-import { type ModelOverall, modelOverall, type VideoEvaluation } from './evaluate.js';
+import { modelOverall } from './overall.js';
 
 export type { Factor, Leaderboard } from '../results.js';
 
@@ -46,10 +46,10 @@ export function leaderboard(
     (from: readonly VideoEvaluation[]) =>
     (o: ModelOverall): ModelOverall => ({ ...o, coverage: modelOverall(from, o.model).coverage });
   const present = models.filter((m) => videos.some((v) => v.model === m));
-  const by = {} as Leaderboard['by'];
-  for (const [f, key] of Object.entries(FACTORS) as [Factor, (v: VideoEvaluation) => string][]) {
+  const levelsOf = (f: Factor): Leaderboard['by'][Factor] => {
+    const key = FACTORS[f];
     const levels = [...new Set(videos.map(key))].sort();
-    by[f] = Object.fromEntries(
+    return Object.fromEntries(
       levels.map((l) => {
         const sub = videos.filter((v) => key(v) === l);
         const subAll = all.filter((v) => key(v) === l);
@@ -63,7 +63,13 @@ export function leaderboard(
         ];
       }),
     );
-  }
+  };
+  const by: Leaderboard['by'] = {
+    keyframes: levelsOf('keyframes'),
+    structure: levelsOf('structure'),
+    prompt_mode: levelsOf('prompt_mode'),
+    conditioning: levelsOf('conditioning'),
+  };
   // the quality metrics asked of the judge for the judged videos: how many came back unresolved
   let asked = 0;
   let unresolved = 0;

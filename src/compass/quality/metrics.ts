@@ -8,6 +8,20 @@ import type { Case, PromptMode } from '../cases.js';
 export const QUALITY_METRICS = ['SVQ', 'DVQ', 'AC', 'SOC', 'PR', 'VMA', 'AMA', 'AVC'] as const;
 export type QualityMetric = (typeof QUALITY_METRICS)[number];
 
+/** A record over the metrics, in the order of QUALITY_METRICS. */
+export function byMetric<V>(f: (m: QualityMetric) => V): Record<QualityMetric, V> {
+  return {
+    SVQ: f('SVQ'),
+    DVQ: f('DVQ'),
+    AC: f('AC'),
+    SOC: f('SOC'),
+    PR: f('PR'),
+    VMA: f('VMA'),
+    AMA: f('AMA'),
+    AVC: f('AVC'),
+  };
+}
+
 export const METRIC_NAMES: Record<QualityMetric, string> = {
   SVQ: 'static visual quality',
   DVQ: 'dynamic visual quality',
@@ -19,14 +33,26 @@ export const METRIC_NAMES: Record<QualityMetric, string> = {
   AVC: 'audio-visual coordination',
 };
 
+export const QUALITY_GROUP_NAMES = [
+  'visual_quality',
+  'spatiotemporal_coherence',
+  'instruction_adherence',
+  'av_coordination',
+] as const;
+export type QualityGroup = (typeof QUALITY_GROUP_NAMES)[number];
+
 /** The grouped judge asks related metrics together; the groups also aggregate (SPEC §3.3 step 3). */
 export const QUALITY_GROUPS = {
   visual_quality: ['SVQ', 'DVQ'],
   spatiotemporal_coherence: ['AC', 'SOC', 'PR'],
   instruction_adherence: ['VMA', 'AMA'],
   av_coordination: ['AVC'],
-} as const satisfies Record<string, readonly QualityMetric[]>;
-export type QualityGroup = keyof typeof QUALITY_GROUPS;
+} as const satisfies Record<QualityGroup, readonly QualityMetric[]>;
+
+/** A group's metrics, as a plain list. */
+export function groupMetrics(g: QualityGroup): readonly QualityMetric[] {
+  return QUALITY_GROUPS[g];
+}
 
 export type Applicability = { applies: true } | { applies: false; reason: string };
 

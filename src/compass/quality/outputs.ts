@@ -7,12 +7,10 @@
  */
 import { join } from 'node:path';
 import type { JudgeStats } from '../../judge/types.js';
-import { writeFileAtomic } from '../../store/atomic-write.js';
-import { writeJsonl } from '../../store/jsonl.js';
+import { writeJsonFile, writeJsonl } from '../../store/jsonl.js';
 import { writeResponseRun } from '../outputs.js';
-import { Checklist, type EvaluationRunFile, VideoEvaluation } from '../results.js';
+import { Checklist, EvaluationRunFile, Leaderboard, VideoEvaluation } from '../results.js';
 import type { EvaluateResult } from './evaluate.js';
-import type { Leaderboard } from './leaderboard.js';
 
 export async function writeEvaluationRun(
   out: string,
@@ -28,7 +26,7 @@ export async function writeEvaluationRun(
   });
   await writeJsonl(join(out, 'checklists.jsonl'), Checklist, r.checklists);
   await writeJsonl(join(out, 'evaluation.jsonl'), VideoEvaluation, r.videos);
-  await writeFileAtomic(join(out, 'leaderboard.json'), `${JSON.stringify(lb, null, 2)}\n`);
+  await writeJsonFile(join(out, 'leaderboard.json'), Leaderboard, lb);
   const { scanned, cached, missing, failed } = r.response;
   const runFile: EvaluationRunFile = {
     wall_s: meta.wall_s,
@@ -39,5 +37,5 @@ export async function writeEvaluationRun(
     failed,
     skipped: r.skipped,
   };
-  await writeFileAtomic(join(out, 'run.json'), `${JSON.stringify(runFile, null, 2)}\n`);
+  await writeJsonFile(join(out, 'run.json'), EvaluationRunFile, runFile);
 }

@@ -10,7 +10,7 @@ import { probe } from '../../media/probe.js';
 import { type LoadedCase, type PromptMode, videoPath } from '../cases.js';
 import { CHECKLIST_SIZES } from './checklist.js';
 import { checklistMetrics, type EvaluateInput, evaluateCompass } from './evaluate.js';
-import { QUALITY_GROUPS, type QualityMetric } from './metrics.js';
+import { groupMetrics, QUALITY_GROUP_NAMES } from './metrics.js';
 import { type QualityOptions, qualityTimes } from './video.js';
 
 export interface CallPlan {
@@ -73,8 +73,8 @@ export function videoPlan(
   const perKeyframe = imageTokens(video.width, video.height, maxSide);
   const t = loadTemplate('compass-grouped').text.length;
   const out: CallPlan[] = [];
-  for (const [name, group] of Object.entries(QUALITY_GROUPS) as [string, readonly QualityMetric[]][]) {
-    const ms = group.filter((m) => ask.has(m));
+  for (const name of QUALITY_GROUP_NAMES) {
+    const ms = groupMetrics(name).filter((m) => ask.has(m));
     if (!ms.length) continue;
     const items = ms.reduce((s, m) => s + CHECKLIST_SIZES[m][1], 0);
     out.push({

@@ -8,6 +8,7 @@
  * Through the evaluation cache (`judgeVideoQualityCached`), a video whose questions were all
  * answered before, under the same inputs, is reported from those answers without being decoded.
  */
+import { KfbenchError } from '../../errors.js';
 import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
 import { loadTemplate } from '../../judge/prompts.js';
@@ -21,7 +22,13 @@ import { qualityGroups } from './aggregate.js';
 import type { Checklist } from './checklist.js';
 import { caseContent, type EvaluationCache, entryKey, type FileHashes } from './eval-cache.js';
 import { GROUPED_PROTOCOL, GroupedReply, judgeGroup, judgementsOf, type MetricJudgement } from './grouped.js';
-import { applicability, QUALITY_GROUPS, QUALITY_METRICS, type QualityMetric } from './metrics.js';
+import {
+  applicability,
+  groupMetrics,
+  QUALITY_GROUP_NAMES,
+  QUALITY_METRICS,
+  type QualityMetric,
+} from './metrics.js';
 
 export type { QualityMetricReport, QualityReport } from '../results.js';
 
@@ -161,10 +168,17 @@ export function settledMetrics(
         };
     }
   }
-  const groups = (Object.values(QUALITY_GROUPS) as readonly (readonly QualityMetric[])[])
-    .map((group) => group.filter((m) => metrics[m] === undefined))
-    .filter((ask) => ask.length > 0);
+  const groups = QUALITY_GROUP_NAMES.map((g) =>
+    groupMetrics(g).filter((m) => metrics[m] === undefined),
+  ).filter((ask) => ask.length > 0);
   return { metrics, groups };
+}
+
+/** Every metric has its report (settled before the judge, or judged). */
+function everyMetric(
+  m: Partial<Record<QualityMetric, QualityMetricReport>>,
+): m is Record<QualityMetric, QualityMetricReport> {
+  return QUALITY_METRICS.every((k) => m[k] !== undefined);
 }
 
 /** The report from the settled metrics and each asked group's judgements. */
@@ -184,8 +198,9 @@ function reportOf(
         dropped: j.dropped,
         missing_items: j.missing_items,
       };
-  const all = metrics as Record<QualityMetric, QualityMetricReport>;
-  return { frames, metrics: all, groups: qualityGroups(all) };
+  if (!everyMetric(metrics))
+    throw new KfbenchError('INTERNAL', 'a quality report lacks a metric: neither settled nor judged');
+  return { frames, metrics, groups: qualityGroups(metrics) };
 }
 
 /**
@@ -233,9 +248,7 @@ async function askVideoQuality(
   );
   const failedGroup = settledCalls.find((r) => r.status === 'rejected');
   if (failedGroup) throw failedGroup.reason;
-  const replies = settledCalls.map(
-    (r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof judgeGroup>>>).value,
-  );
+  const replies = settledCalls.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   const facts: VideoFacts = {
     duration_s: info.duration_s,
     has_audio: info.has_audio,

@@ -188,8 +188,8 @@ export function planMultiShot(model: Model, im: PlanImages): Segment[] {
   const base = { lead: im.fillers[2]!, tail: im.fillers[3]! };
   const layout = multiShotLayout(n);
   layout.forEach((shot, s) => {
-    if (shot.kfs.length === 2) {
-      const [a, b] = shot.kfs as [number, number];
+    const [a, b] = shot.kfs;
+    if (shot.kfs.length === 2 && a !== undefined && b !== undefined) {
       const first: Hold[] =
         model === 'flash' && hit.includes(a)
           ? [

@@ -138,7 +138,7 @@ export function parseLayout(text: string, file: string): Layout {
       out.suffixPerSecond = v;
       continue;
     }
-    if (!known.includes(k))
+    if (!isLayoutKey(k))
       throw new BadInputError(`unknown key "${k}" (known: ${[...known, SUFFIX_KEY].join(', ')})`, { file });
     const list = typeof v === 'string' ? [v] : v;
     if (
@@ -147,7 +147,7 @@ export function parseLayout(text: string, file: string): Layout {
       !list.every((s) => typeof s === 'string' && s.length > 0)
     )
       throw new BadInputError(`"${k}" must be a path or a non-empty list of paths`, { file });
-    out.paths[k as LayoutKey] = list;
+    out.paths[k] = list;
   }
   return out;
 }
@@ -158,13 +158,17 @@ export function resolveLayout(file?: string, env: NodeJS.ProcessEnv = process.en
   return f ? parseLayout(readTextFile(f), f) : defaultLayout();
 }
 
+function isLayoutKey(k: string): k is LayoutKey {
+  return Object.hasOwn(DEFAULT_LAYOUT, k);
+}
+
 /** The value at a dotted path, or undefined. */
 export function atPath(obj: unknown, path: string): unknown {
   let v: unknown = obj;
   for (const part of path.split('.')) {
     if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
     if (!Object.hasOwn(v, part)) return undefined;
-    v = (v as Record<string, unknown>)[part];
+    v = Reflect.get(v, part);
   }
   return v;
 }

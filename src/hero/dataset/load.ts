@@ -26,7 +26,7 @@ export async function loadByFilm<S extends z.ZodType<{ movie_id: string }>>(
 ): Promise<Map<string, z.output<S> & { line: number }>> {
   const out = new Map<string, z.output<S> & { line: number }>();
   for await (const l of readJsonl(file, schema)) {
-    const v = l.value as z.output<S> & { movie_id: string };
+    const v = l.value;
     if (out.has(v.movie_id))
       throw new BadInputError(`duplicate movie_id ${v.movie_id}`, { file, line: l.line });
     out.set(v.movie_id, { ...v, line: l.line });

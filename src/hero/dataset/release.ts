@@ -97,8 +97,9 @@ function readChain(c: Obj, layout: Layout, report?: LayoutReport): Obj {
   if (Array.isArray(orderRaw)) out.order = orderRaw.map((o) => imageId(o, layout));
   else if (Array.isArray(out.images)) {
     // no explicit order: the images by strength, strongest first (ties by id)
-    out.order = (out.images as Obj[])
-      .filter((i) => isObj(i) && typeof i.image_id === 'string')
+    out.order = out.images
+      .filter(isObj)
+      .filter((i) => typeof i.image_id === 'string')
       .sort(
         (x, y) => Number(y.gamma) - Number(x.gamma) || String(x.image_id).localeCompare(String(y.image_id)),
       )

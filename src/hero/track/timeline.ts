@@ -109,7 +109,10 @@ export class Timeline {
 
   /** Frames grouped by clip, in clip order: what a rebuild decodes from each clip file. */
   byClip(): { clip: TimelineClip; frames: TrackFrame[] }[] {
-    const out = this.clips.map((clip) => ({ clip, frames: [] as TrackFrame[] }));
+    const out: { clip: TimelineClip; frames: TrackFrame[] }[] = this.clips.map((clip) => ({
+      clip,
+      frames: [],
+    }));
     const at = new Map(out.map((o) => [o.clip.clip_id, o.frames]));
     for (const f of this.frames()) at.get(f.clip_id)!.push(f);
     return out;

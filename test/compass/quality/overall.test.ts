@@ -1,7 +1,7 @@
 /** The two Overalls (video-only and joint audio-video) and what a model's Overall row flags. */
 import { describe, expect, it } from 'vitest';
 import { caseOverall, overallOf } from '../../../src/compass/quality/aggregate.js';
-import { modelOverall } from '../../../src/compass/quality/evaluate.js';
+import { modelOverall } from '../../../src/compass/quality/overall.js';
 import type { VideoEvaluation } from '../../../src/compass/results.js';
 
 const g = (score: number | null, incomplete: string[] = []) => ({ score, incomplete }) as never;

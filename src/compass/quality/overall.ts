@@ -1,0 +1,86 @@
+/**
+ * Overall per model (SPEC §3.3 step 4): the mean over runs of the mean case Overall, its standard
+ * deviation, the groups, the coverage and every video judged below the published frame rate.
+ */
+import { mean, sampleSd } from '../../stats/mean.js';
+import type { ModelOverall, VideoEvaluation } from '../results.js';
+import { caseOverall, type OverallResult } from './aggregate.js';
+import { DEFAULT_QUALITY_OPTIONS } from './video.js';
+
+/** The published judge rate ("all reported MLLM-judged results use 8-FPS sampling"). */
+const PUBLISHED_FPS = DEFAULT_QUALITY_OPTIONS.fps;
+
+/** Overall per model (SPEC §3.3 step 4), optionally restricted to some videos (a factor's level). */
+export function modelOverall(videos: readonly VideoEvaluation[], model: string): ModelOverall {
+  const mine = videos.filter((v) => v.model === model);
+  const runs = [...new Set(mine.map((v) => v.run))].sort((a, b) => a - b);
+  const perRun: number[] = [];
+  const perRunAv: number[] = [];
+  const flagged = new Set<string>();
+  let caseCount = 0;
+  let joint = false;
+  for (const r of runs) {
+    const inRun = mine.filter((v) => v.run === r);
+    const byCase = new Map<string, OverallResult[]>();
+    for (const v of inRun) byCase.set(v.case_id, [...(byCase.get(v.case_id) ?? []), v.overall]);
+    const scores: number[] = [];
+    const avScores: number[] = [];
+    for (const per of byCase.values()) {
+      const co = caseOverall(per);
+      // every group missing or incomplete for the model is flagged on its Overall row
+      for (const g of co.joint_av?.missing ?? co.missing) flagged.add(g);
+      for (const g of co.incomplete ?? []) flagged.add(g);
+      if (co.score !== null) scores.push(co.score);
+      if (co.joint_av) joint = true;
+      if (co.joint_av?.score != null) avScores.push(co.joint_av.score);
+    }
+    caseCount = byCase.size;
+    if (scores.length) perRun.push(mean(scores));
+    if (avScores.length) perRunAv.push(mean(avScores));
+  }
+  const m = perRun.length ? mean(perRun) : null;
+  const sd = perRun.length > 1 ? sampleSd(perRun) : 0;
+  const g = (f: (v: VideoEvaluation) => number | null) => {
+    const xs = mine.map(f).filter((x): x is number => x !== null);
+    return xs.length ? mean(xs) : null;
+  };
+  return {
+    model,
+    overall: m,
+    overall_sd: sd,
+    ...(joint
+      ? {
+          overall_av: perRunAv.length ? mean(perRunAv) : null,
+          overall_av_sd: perRunAv.length > 1 ? sampleSd(perRunAv) : 0,
+        }
+      : {}),
+    runs: runs.length,
+    cases: caseCount,
+    flagged: [...flagged].sort(),
+    coverage: {
+      present: mine.filter((v) => v.run === runs[0] && (v.status ?? 'scored') === 'scored').length,
+      expected: mine.filter((v) => v.run === runs[0]).length,
+    },
+    // every video judged below the published 8 fps, capped by --frame-budget or not
+    below_rate: [
+      ...new Set(
+        mine
+          .filter(
+            (v) =>
+              (v.status ?? 'scored') === 'scored' &&
+              v.quality.frames.count > 0 &&
+              v.quality.frames.effective_fps < PUBLISHED_FPS,
+          )
+          .map((v) => `${v.case_id}__${v.prompt_mode} at ${v.quality.frames.effective_fps.toFixed(2)} fps`),
+      ),
+    ].sort(),
+    groups: {
+      keyframe_fidelity: g((v) => v.response.groups.keyframe_fidelity),
+      temporal_organization: g((v) => v.response.groups.temporal_organization),
+      visual_quality: g((v) => v.quality.groups.visual_quality.score),
+      spatiotemporal_coherence: g((v) => v.quality.groups.spatiotemporal_coherence.score),
+      instruction_adherence: g((v) => v.quality.groups.instruction_adherence.score),
+      av_coordination: g((v) => v.quality.groups.av_coordination.score),
+    },
+  };
+}

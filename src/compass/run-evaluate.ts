@@ -1,0 +1,159 @@
+/**
+ * `compass evaluate` as one call: the cases taken, the judge, embedder and scan cache opened and
+ * closed, both axes judged and scored, the leaderboard made and every file written (a folder whole
+ * or not at all); and its dry run, the calls needed and how many the judge cache already holds.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { JudgeStats } from '../judge/types.js';
+import { probe } from '../media/probe.js';
+import { writeOutputFolder } from '../store/out-folder.js';
+import { writeOutputsRecord, writeShardRecord } from '../store/shards.js';
+import type { LoadedCase } from './cases.js';
+import { evaluationCacheIn } from './quality/eval-cache.js';
+import { type EvaluateInput, type EvaluateResult, evaluateCompass } from './quality/evaluate.js';
+import { type Leaderboard, leaderboard } from './quality/leaderboard.js';
+import { writeEvaluationRun } from './quality/outputs.js';
+import { cachedCalls, type EvaluationPlan, planEvaluation } from './quality/plan.js';
+import type { QualityOptions } from './quality/video.js';
+import { type CompassRunInput, compassRunRecord, type RunTools, runCases, withRunTools } from './run.js';
+import { judgeSegmenter } from './segment.js';
+
+export interface CompassEvaluateInput extends CompassRunInput {
+  /** The judge's settings, its cache file resolved. */
+  judge: NonNullable<CompassRunInput['judge']>;
+  quality: QualityOptions;
+  /** The quality judging repeated this many times (mean ± sd). */
+  runs: number;
+  /** At most this many judge calls, checklists included (the rest is left for the next run). */
+  maxCalls?: number | undefined;
+}
+
+/** What the evaluation reads, the same for a run and for a dry run's count of the cache. */
+function evaluateInput(
+  o: CompassEvaluateInput,
+  cases: readonly LoadedCase[],
+  { judge, embedder, cache }: RunTools,
+): Omit<EvaluateInput, 'maxCalls'> {
+  // withRunTools opens a judge whenever the input has judge settings, as evaluate's always does
+  const opened = judge!;
+  const evaluationCache = evaluationCacheIn(opened.cache);
+  return {
+    cases,
+    videos: o.videos,
+    models: o.models,
+    modes: o.modes,
+    embedder,
+    judge: opened.judge,
+    encoder: opened.encoder,
+    response: o.response,
+    scan: o.scan,
+    quality: o.quality,
+    cache,
+    evaluationCache,
+    runs: o.runs,
+    concurrency: o.judge.concurrency,
+    maxDuration: o.maxDuration_s,
+    jobs: o.jobs,
+    signal: o.signal,
+    ...(o.segmenter === 'judge'
+      ? {
+          segment: judgeSegmenter(opened.judge, opened.encoder, probe, evaluationCache, {
+            fps: o.quality.fps,
+            frameWidth: o.quality.frameWidth,
+            budget: o.quality.budget,
+          }),
+        }
+      : {}),
+    ...(o.onProgress ? { onProgress: o.onProgress } : {}),
+  };
+}
+
+export interface CompassEvaluation {
+  result: EvaluateResult;
+  leaderboard: Leaderboard;
+  judge: JudgeStats;
+}
+
+/**
+ * `compass evaluate`: both axes end to end, written to `out` (response, evaluation and checklist
+ * rows, summary, leaderboard, run.json, settings.json, outputs.json). A call budget that runs out
+ * or unresolved answers are in the result (`budgetCheck`, `leaderboard.unresolved`) for the caller
+ * to decide on once the files are written.
+ */
+export async function evaluateCompassRun(
+  o: CompassEvaluateInput & { out: string },
+): Promise<CompassEvaluation> {
+  const { all, cases } = await runCases(o);
+  return withRunTools(o, { judgeProgress: true }, async (tools) => {
+    const judge = tools.judge!;
+    const t0 = Date.now();
+    const r = await evaluateCompass({
+      ...evaluateInput(o, cases, tools),
+      ...(o.maxCalls !== undefined ? { maxCalls: o.maxCalls } : {}),
+    });
+    const lb = leaderboard(
+      r.videos,
+      o.models,
+      { judge: judge.judge.name, embedder: tools.embedder.id, runs: o.runs, segmenter: o.segmenter },
+      o.missing,
+      r.checklists,
+    );
+    const record = await compassRunRecord(o, {
+      kind: 'compass evaluate',
+      all,
+      cases,
+      complete: r.skipped.length === 0,
+      embedder: tools.embedder.id,
+      judge,
+      runs: o.runs,
+      quality: o.quality,
+    });
+    // written beside out and moved into place: a failure leaves out as it was
+    await writeOutputFolder(resolve(o.out), async (stage) => {
+      await writeEvaluationRun(stage, r, lb, o.models, {
+        wall_s: (Date.now() - t0) / 1000,
+        judge: judge.judge.stats,
+      });
+      await writeShardRecord(stage, record);
+      await writeOutputsRecord(stage, 'case_id');
+    });
+    return { result: r, leaderboard: lb, judge: judge.judge.stats };
+  });
+}
+
+export interface CompassEvaluationPlan {
+  plan: EvaluationPlan;
+  /** Calls the judge cache already holds (0 when it is not made yet). */
+  cached: number;
+  /** The judge cache file, and whether it exists. */
+  judgeCache: string;
+  judgeCacheExists: boolean;
+}
+
+/**
+ * `compass evaluate --dry-run`: every call the evaluation needs and how many the judge cache holds.
+ * It spends no call and reads the caches without creating one.
+ */
+export async function planCompassEvaluation(o: CompassEvaluateInput): Promise<CompassEvaluationPlan> {
+  const { cases } = await runCases(o);
+  const plan = await planEvaluation({
+    cases,
+    modes: o.modes,
+    models: o.models,
+    videos: o.videos,
+    quality: o.quality,
+    runs: o.runs,
+    maxSide: o.judge.maxSide,
+    segmenter: o.segmenter,
+  });
+  const judgeCache = o.judge.cache!;
+  const judgeCacheExists = existsSync(judgeCache);
+  const scanCache = o.scanCache !== undefined && existsSync(o.scanCache) ? o.scanCache : undefined;
+  const cached = judgeCacheExists
+    ? await withRunTools(o, { judgeProgress: true, scanCache }, (tools) =>
+        cachedCalls(evaluateInput(o, cases, tools)),
+      )
+    : 0;
+  return { plan, cached, judgeCache, judgeCacheExists };
+}

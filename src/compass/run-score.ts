@@ -1,0 +1,132 @@
+/**
+ * `compass score` and `compass sensitivity` as one call each: the cases taken, the embedder, judge
+ * (with the judge segmenter) and scan cache opened and closed, the models scored, and the results
+ * written — a score folder whole or not at all.
+ */
+import { join, resolve } from 'node:path';
+import type { OnnxOptions } from '../embed/onnx.js';
+import { createEmbedder } from '../embed/registry.js';
+import { checkMaxDuration } from '../media/duration.js';
+import { probe } from '../media/probe.js';
+import { writeFileAtomic } from '../store/atomic-write.js';
+import { writeOutputFolder } from '../store/out-folder.js';
+import { writeOutputsRecord, writeShardRecord } from '../store/shards.js';
+import type { LoadedCase } from './cases.js';
+import { writeResponseRun } from './outputs.js';
+import { evaluationCacheIn } from './quality/eval-cache.js';
+import type { ResponseOptions, ScanOptions } from './response/options.js';
+import { type ResponseReport, scoreResponse } from './response/report.js';
+import { cachedScan } from './response/scan-cache.js';
+import type { ResponseSummary } from './results.js';
+import { type CompassRunInput, compassRunRecord, runCases, withRunTools } from './run.js';
+import { type ScoreRun, scoreModels } from './score.js';
+import { judgeSegmenter } from './segment.js';
+import { type SensitivityGrid, type SensitivityResult, sensitivity } from './sensitivity.js';
+
+export interface CompassScoreInput extends CompassRunInput {
+  /** With `segmenter: 'judge'`: make at most this many judge calls (the rest is `skipped`). */
+  maxCalls?: number | undefined;
+}
+
+async function scoreFolder(o: CompassScoreInput) {
+  const { all, cases } = await runCases(o);
+  return withRunTools(o, { judgeProgress: false }, async ({ judge, embedder, cache }) => {
+    const t0 = Date.now();
+    const run = await scoreModels({
+      cases,
+      videos: o.videos,
+      models: o.models,
+      modes: o.modes,
+      embedder,
+      response: o.response,
+      scan: o.scan,
+      cache,
+      ...(judge
+        ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe, evaluationCacheIn(judge.cache)) }
+        : {}),
+      jobs: o.jobs,
+      maxDuration: o.maxDuration_s,
+      ...(o.maxCalls !== undefined ? { maxCalls: o.maxCalls } : {}),
+      signal: o.signal,
+      onProgress: o.onProgress,
+    });
+    const wall_s = (Date.now() - t0) / 1000;
+    const record = await compassRunRecord(o, {
+      kind: 'compass score',
+      all,
+      cases,
+      complete: run.skipped.length === 0,
+      embedder: embedder.id,
+      judge,
+    });
+    return { run, wall_s, embedder: embedder.id, record };
+  });
+}
+
+export interface CompassScoreResult {
+  run: ScoreRun;
+  summary: ResponseSummary;
+}
+
+/**
+ * `compass score`: the keyframe response of whole model folders, written to `out` (response.jsonl,
+ * summary.json, run.json, settings.json, outputs.json) beside nothing else: the folder is staged
+ * and moved into place, so a failure leaves `out` as it was.
+ */
+export async function scoreCompass(o: CompassScoreInput & { out: string }): Promise<CompassScoreResult> {
+  const { run, wall_s, embedder, record } = await scoreFolder(o);
+  const summary = await writeOutputFolder(resolve(o.out), async (stage) => {
+    const sum = await writeResponseRun(stage, run, o.models, { embedder, wall_s, missing: o.missing });
+    await writeShardRecord(stage, record);
+    await writeOutputsRecord(stage, 'case_id');
+    return sum;
+  });
+  return { run, summary };
+}
+
+/**
+ * `compass sensitivity`: the folders scored once, then the pixel-score constants of `grid` varied
+ * over the scored rows; the result is written to `out`/sensitivity.json.
+ */
+export async function compassSensitivity(
+  o: CompassRunInput & { out: string; grid: SensitivityGrid },
+): Promise<{ run: ScoreRun; result: SensitivityResult }> {
+  const { run } = await scoreFolder(o);
+  const result = sensitivity(
+    run.rows.filter((x) => x.status === 'scored'),
+    o.grid,
+    o.response,
+  );
+  await writeFileAtomic(join(resolve(o.out), 'sensitivity.json'), `${JSON.stringify(result, null, 2)}\n`);
+  return { run, result };
+}
+
+/**
+ * `compass response`: the six keyframe-response metrics of one video for one case (pixel
+ * segmenter, no scan cache). A video past `maxDuration_s` is refused before anything decodes it
+ * or an embedder loads.
+ */
+export async function scoreVideoResponse(o: {
+  case: LoadedCase;
+  video: string;
+  embedder: string;
+  embedderOptions?: OnnxOptions | undefined;
+  response: ResponseOptions;
+  scan: Partial<ScanOptions>;
+  maxDuration_s: number;
+}): Promise<ResponseReport> {
+  await checkMaxDuration(o.video, o.maxDuration_s);
+  const embedder = await createEmbedder(o.embedder, o.embedderOptions ?? {});
+  try {
+    const { scan } = await cachedScan(
+      { video: o.video, keyframes: o.case.keyframes },
+      embedder,
+      o.scan,
+      {},
+      undefined,
+    );
+    return scoreResponse(o.case, scan, embedder, o.response);
+  } finally {
+    await embedder.close();
+  }
+}
