@@ -58,7 +58,13 @@ import {
   type Transition,
 } from './shot-options.js';
 
-export * from './shot-options.js';
+export {
+  DEFAULT_SHOT_OPTIONS,
+  type Shot,
+  type ShotOptions,
+  type ShotResult,
+  type Transition,
+} from './shot-options.js';
 
 /** Shot detector: push frames in order (features are kept compactly), then `finish`. */
 export class ShotDetector {
