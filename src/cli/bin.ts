@@ -4,7 +4,7 @@
  * nothing else. 2 usage, 3 bad input, 4 backend or environment failure (a full disk, a folder not
  * writable), 5 partly done.
  */
-import { enableCompileCache } from 'node:module';
+import * as nodeModule from 'node:module';
 import { EXIT_CODES, isKfbenchError, messageOf } from '../errors.js';
 import { isSupportedNode, unsupportedNodeMessage } from '../native.js';
 import { environmentError } from '../store/fs-errors.js';
@@ -16,8 +16,9 @@ async function main(argv: string[]): Promise<number> {
   }
   // V8's code cache for the modules loaded below (Node's own, in its default folder under the temp
   // folder; NODE_DISABLE_COMPILE_CACHE=1 turns it off): a command starts in about 2/3 of the CPU
-  // time, which counts where a script calls kfbench once per film or case (bench/RESULTS.md)
-  enableCompileCache();
+  // time, which counts where a script calls kfbench once per film or case. Looked up, not imported
+  // by name: a line without it (Node 20) must still reach the one-line refusal above.
+  nodeModule.enableCompileCache?.();
   // loaded only now, so that a native module that cannot load is one line below, not a stack
   let commanderError: typeof import('commander').CommanderError | undefined;
   try {

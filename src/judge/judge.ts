@@ -282,10 +282,12 @@ export class Judge {
     const usage = { prompt_tokens: 0, completion_tokens: 0 };
     let latency = 0;
     let reason = '';
-    await loadJudgeImages(q.images); // images known by their hash only are encoded now
     for (let attempt = 0; attempt < 2; attempt++) {
       if (signal?.aborted) throw abortReason(signal);
+      // counted before the first await: the budget check in `ask` and this count are one step, so
+      // concurrent questions cannot all pass a budget of one call left (--max-calls)
       this.begun++;
+      if (attempt === 0) await loadJudgeImages(q.images); // images known by their hash only are encoded now
       const r = await this.call(
         {
           prompt: q.prompt,
