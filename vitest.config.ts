@@ -35,7 +35,7 @@ class LongFirstSequencer extends BaseSequencer {
 
 // The full mini sets (`hero mini`, `compass mini`, the demo's material) are built once per run in
 // this folder and copied wherever a test or a command it spawns asks for them
-// (src/dev/build-folder.ts, copyFromMaterialCache); test/support/material-cache.ts removes it.
+// (src/synthetic/build-folder.ts, copyFromMaterialCache); test/support/material-cache.ts removes it.
 process.env.KFBENCH_MATERIAL_CACHE ??= join(tmpdir(), `kfbench-test-material-${randomUUID()}`);
 
 // No per-test limit that a loaded machine could exceed: a test that needs minutes builds its

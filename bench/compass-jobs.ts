@@ -25,7 +25,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { buildMiniCompass } from '../src/dev/mini-compass/build.js';
+import { buildMiniCompass } from '../src/synthetic/mini-compass/build.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const arg = (name: string, d: number) => {

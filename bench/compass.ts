@@ -25,8 +25,6 @@ import { join, resolve } from 'node:path';
 import { scoreResponse } from '../src/compass/response/report.js';
 import { type ScanTimings, scanVideo } from '../src/compass/response/scan.js';
 import { cachedScan, ScanCache } from '../src/compass/response/scan-cache.js';
-import { imagePool } from '../src/dev/mini-compass/images.js';
-import { renderVideo, type Segment } from '../src/dev/mini-compass/render.js';
 import { createBuiltinEmbedder } from '../src/embed/builtin.js';
 import { ffmpegRun } from '../src/media/ffmpeg.js';
 import { streamFrames } from '../src/media/frames.js';
@@ -34,6 +32,8 @@ import { encodeImage, resizeImage } from '../src/media/image.js';
 import { probe } from '../src/media/probe.js';
 import type { RawImage } from '../src/media/raw.js';
 import { writeFileAtomic } from '../src/store/atomic-write.js';
+import { imagePool } from '../src/synthetic/mini-compass/images.js';
+import { renderVideo, type Segment } from '../src/synthetic/mini-compass/render.js';
 import { cpuSeconds, cpuSince } from './cpu.js';
 
 const ROOT = resolve(import.meta.dirname, '..');

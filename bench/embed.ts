@@ -12,10 +12,10 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { makeImagePairs } from '../src/dev/image-pairs.js';
 import { createBuiltinEmbedder } from '../src/embed/builtin.js';
 import { loadOnnxEmbedder, rawOnnxSession } from '../src/embed/onnx.js';
 import { resizeImage } from '../src/media/image.js';
+import { makeImagePairs } from '../src/synthetic/image-pairs.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const MODEL = join(ROOT, 'bench', 'out', 'bench-vit.onnx');

@@ -13,7 +13,6 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildMiniHero } from '../src/dev/mini-hero.js';
 import { buildChains } from '../src/hero/build.js';
 import { evaluate } from '../src/hero/evaluate.js';
 import { methodByName } from '../src/hero/select/registry.js';
@@ -22,6 +21,7 @@ import { JudgeCache } from '../src/judge/cache.js';
 import { ImageEncoder } from '../src/judge/images.js';
 import { Judge } from '../src/judge/judge.js';
 import { OpenAiBackend } from '../src/judge/openai.js';
+import { buildMiniHero } from '../src/synthetic/mini-hero.js';
 import { emulatorProcess } from './emulator-process.js';
 
 const ROOT = resolve(import.meta.dirname, '..');

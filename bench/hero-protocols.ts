@@ -13,8 +13,6 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { startEmulator } from '../src/dev/emulator/server.js';
-import { buildMiniHero } from '../src/dev/mini-hero.js';
 import { buildChains } from '../src/hero/build.js';
 import { type EvaluateResult, evaluate } from '../src/hero/evaluate.js';
 import { methodByName } from '../src/hero/select/registry.js';
@@ -24,6 +22,8 @@ import { ImageEncoder } from '../src/judge/images.js';
 import { Judge } from '../src/judge/judge.js';
 import { OpenAiBackend } from '../src/judge/openai.js';
 import { kendallTauB } from '../src/stats/rank.js';
+import { startEmulator } from '../src/synthetic/emulator/server.js';
+import { buildMiniHero } from '../src/synthetic/mini-hero.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = join(ROOT, 'bench', 'out', 'hero-protocols');

@@ -12,11 +12,11 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { imageFeatures } from '../src/dev/emulator/features.js';
-import { heroScore, weightsFor } from '../src/dev/emulator/rubric.js';
 import { imagePath, trackFramePath } from '../src/hero/dataset/layout.js';
 import { loadChains, loadCore, loadRubrics } from '../src/hero/dataset/load.js';
 import { heroInstructions } from '../src/hero/prompt.js';
+import { imageFeatures } from '../src/synthetic/emulator/features.js';
+import { heroScore, weightsFor } from '../src/synthetic/emulator/rubric.js';
 
 const [data, track, selections] = process.argv.slice(2);
 if (!data || !track) throw new Error('usage: npx tsx bench/hero-random.ts DATA TRACK [SELECTIONS.jsonl]');

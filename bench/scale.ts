@@ -1,10 +1,10 @@
 /**
  * bench/scale — kfbench at fractions of the published sizes (1/8, 1/4, 1/2, full), on the generated
- * sets of `hero mini --size` / `compass mini --size` (src/dev/published-*.ts, built under
+ * sets of `hero mini --size` / `compass mini --size` (src/synthetic/published-*.ts, built under
  * bench/out/scale/ if absent). Each command runs as its own process (the built CLI, `node
  * dist/cli/bin.js`, as `npx kfbench` does) under `/usr/bin/time -v`, which gives its CPU seconds
  * (user + system of the process and every child it waited for) and its peak RSS (the largest of
- * the tree's processes). The VLM emulator runs in this process (src/dev/emulator, as `kfbench dev
+ * the tree's processes). The VLM emulator runs in this process (src/synthetic/emulator, as `kfbench dev
  * vlm-emulator` runs it), apart from the measured command, so the client's CPU is kfbench's alone;
  * per size one emulator serves both latencies (`setLatency`), so the 100 ms run finds the images'
  * features computed by the 0 ms run, as a server that has seen them would.
@@ -30,7 +30,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { type Emulator, startEmulator } from '../src/dev/emulator/server.js';
+import { type Emulator, startEmulator } from '../src/synthetic/emulator/server.js';
 import { launchChromium } from '../test/support/browser.js';
 
 const ROOT = resolve(import.meta.dirname, '..');

@@ -11,10 +11,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { buildMiniHero } from '../src/dev/mini-hero.js';
 import { FilmClips, Movie } from '../src/hero/dataset/schemas.js';
 import { createRng } from '../src/stats/rng.js';
 import { writeJsonl } from '../src/store/jsonl.js';
+import { buildMiniHero } from '../src/synthetic/mini-hero.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = join(ROOT, 'bench', 'out', 'track');

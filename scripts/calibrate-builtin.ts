@@ -5,10 +5,10 @@
  *   npx tsx scripts/calibrate-builtin.ts
  */
 
-import { makeImagePairs } from '../src/dev/image-pairs.js';
 import { createBuiltinEmbedder } from '../src/embed/builtin.js';
 import { cosine } from '../src/embed/embedder.js';
 import { equalErrorRate, ratesAt } from '../src/stats/eer.js';
+import { makeImagePairs } from '../src/synthetic/image-pairs.js';
 
 const emb = createBuiltinEmbedder();
 async function scored(seed: string, n: number) {

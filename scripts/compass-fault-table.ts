@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { METRICS } from '../src/compass/response/report.js';
 import type { ResponseRow } from '../src/compass/score.js';
-import { affected, MODELS } from '../src/dev/mini-compass/plans.js';
+import { affected, MODELS } from '../src/synthetic/mini-compass/plans.js';
 
 const rows: ResponseRow[] = readFileSync(
   process.argv[2] ?? 'kfbench-demo/compass-response/response.jsonl',

@@ -9,13 +9,13 @@ import { join, resolve } from 'node:path';
 import { loadCases } from '../src/compass/cases.js';
 import { cachedScan, ScanCache } from '../src/compass/response/scan-cache.js';
 import { boundariesOf, judgeSegments, segmenterAgreement } from '../src/compass/segment.js';
-import { startEmulator } from '../src/dev/emulator/server.js';
-import { buildMiniCompass } from '../src/dev/mini-compass/build.js';
 import { createBuiltinEmbedder } from '../src/embed/builtin.js';
 import { ImageEncoder } from '../src/judge/images.js';
 import { Judge } from '../src/judge/judge.js';
 import { OpenAiBackend } from '../src/judge/openai.js';
 import { probe } from '../src/media/probe.js';
+import { startEmulator } from '../src/synthetic/emulator/server.js';
+import { buildMiniCompass } from '../src/synthetic/mini-compass/build.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const folder = resolve(process.argv[2] ?? join(ROOT, 'bench', 'out', 'mini-compass'));

@@ -9,9 +9,9 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadCases } from '../src/compass/cases.js';
 import { scoreModels } from '../src/compass/score.js';
-import { buildMiniCompass } from '../src/dev/mini-compass/build.js';
 import { createBuiltinEmbedder } from '../src/embed/builtin.js';
 import { createRng } from '../src/stats/rng.js';
+import { buildMiniCompass } from '../src/synthetic/mini-compass/build.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const p = await buildMiniCompass(join(ROOT, 'bench', 'out', 'mini-compass'));

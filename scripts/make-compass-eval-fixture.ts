@@ -10,13 +10,13 @@ import { loadCases } from '../src/compass/cases.js';
 import { evaluateCompass } from '../src/compass/quality/evaluate.js';
 import { leaderboard } from '../src/compass/quality/leaderboard.js';
 import { judgeSegmenter } from '../src/compass/segment.js';
-import { startEmulator } from '../src/dev/emulator/server.js';
-import { buildMiniCompass } from '../src/dev/mini-compass/build.js';
 import { createBuiltinEmbedder } from '../src/embed/builtin.js';
 import { ImageEncoder } from '../src/judge/images.js';
 import { Judge } from '../src/judge/judge.js';
 import { OpenAiBackend } from '../src/judge/openai.js';
 import { probe } from '../src/media/probe.js';
+import { startEmulator } from '../src/synthetic/emulator/server.js';
+import { buildMiniCompass } from '../src/synthetic/mini-compass/build.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const p = await buildMiniCompass(join(ROOT, 'bench', 'out', 'mini-compass'));

@@ -4,12 +4,12 @@
  * tests can use `--judge local:…` with no server.   npx tsx scripts/make-test-reader.ts
  */
 import { join, resolve } from 'node:path';
-import { imageFeatures } from '../src/dev/emulator/features.js';
-import { BASE_WEIGHTS, heroScore } from '../src/dev/emulator/rubric.js';
 import { createBuiltinEmbedder } from '../src/embed/builtin.js';
 import { ImageEncoder } from '../src/judge/images.js';
 import { fitLocalReader, writeReaderFile } from '../src/judge/local.js';
 import { decodeImage, loadImage } from '../src/media/image.js';
+import { imageFeatures } from '../src/synthetic/emulator/features.js';
+import { BASE_WEIGHTS, heroScore } from '../src/synthetic/emulator/rubric.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const names = [

@@ -9,8 +9,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { demoViewerInputs } from '../src/dev/demo-viewer.js';
-import { startEmulator } from '../src/dev/emulator/server.js';
+import { demoViewerInputs } from '../src/synthetic/demo-viewer.js';
+import { startEmulator } from '../src/synthetic/emulator/server.js';
 import { loadViewerData } from '../src/web/data.js';
 import { MediaCache } from '../src/web/media.js';
 import { startViewer } from '../src/web/server.js';

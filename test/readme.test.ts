@@ -8,7 +8,7 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../src/dev/emulator/server.js';
+import { type Emulator, startEmulator } from '../src/synthetic/emulator/server.js';
 import { runCli } from './support/cli.js';
 import { sharedMiniCompass } from './support/mini-compass.js';
 import { sharedMiniHero, TEST_FILMS } from './support/mini-hero.js';

@@ -4,13 +4,13 @@ import { PROMPT_MODES } from '../compass/cases.js';
 import { budgetCheck } from '../compass/quality/evaluate.js';
 import type { EvaluationPlan } from '../compass/quality/plan.js';
 import { DEFAULT_QUALITY_OPTIONS, type QualityOptions } from '../compass/quality/video.js';
-import { buildMiniCompass } from '../dev/mini-compass/build.js';
-import { buildPublishedCompass } from '../dev/published-compass.js';
-import { parseMiniSize } from '../dev/published-size.js';
 import { resolveJudgeSettings } from '../judge/registry.js';
 import { checkUnresolved, unresolvedLine } from '../judge/unresolved.js';
 import { leaderboardText } from '../report/compass.js';
 import { textTable } from '../report/table.js';
+import { buildMiniCompass } from '../synthetic/mini-compass/build.js';
+import { buildPublishedCompass } from '../synthetic/published-compass.js';
+import { parseMiniSize } from '../synthetic/published-size.js';
 import {
   JOBS_HELP,
   type MetricFlags,

@@ -1,13 +1,13 @@
 /** `kfbench demo`: builds small generated material and runs kfbench on it (no network, no GPU). */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { runCompassDemo } from '../dev/demo-compass.js';
-import { runCompassQualityDemo } from '../dev/demo-compass-quality.js';
-import { runHeroDemo } from '../dev/demo-hero.js';
-import { runMediaDemo } from '../dev/demo-media.js';
-import { demoViewerInputs, serveCommand } from '../dev/demo-viewer.js';
 import { compassTable, leaderboardText } from '../report/compass.js';
 import { heroTable } from '../report/hero.js';
+import { runCompassDemo } from '../synthetic/demo-compass.js';
+import { runCompassQualityDemo } from '../synthetic/demo-compass-quality.js';
+import { runHeroDemo } from '../synthetic/demo-hero.js';
+import { runMediaDemo } from '../synthetic/demo-media.js';
+import { demoViewerInputs, serveCommand } from '../synthetic/demo-viewer.js';
 import { printLines } from './output.js';
 import { renderProgress } from './progress.js';
 

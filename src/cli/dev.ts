@@ -1,7 +1,7 @@
 /** `kfbench dev …`: development tools. The VLM emulator is an emulator, not a model. */
 import type { Command } from 'commander';
-import { FAULT_KINDS, startEmulator } from '../dev/emulator/server.js';
 import { UsageError } from '../errors.js';
+import { FAULT_KINDS, startEmulator } from '../synthetic/emulator/server.js';
 import { parseNumberFlag, printLines } from './output.js';
 
 export function registerDev(program: Command): void {

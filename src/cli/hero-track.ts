@@ -1,12 +1,12 @@
 /** `kfbench hero track …` (rebuild, verify, make-index) and `hero mini`: the shared 1 fps frame track and the generated sets. */
 import type { Command } from 'commander';
-import { buildMiniHero } from '../dev/mini-hero.js';
-import { buildPublishedHero } from '../dev/published-hero.js';
-import { parseMiniSize } from '../dev/published-size.js';
 import { BadInputError, PartialError } from '../errors.js';
 import { makeIndex } from '../hero/track/make-index.js';
 import { parseShard } from '../hero/track/shard.js';
 import { verifyTrack } from '../hero/track/verify.js';
+import { buildMiniHero } from '../synthetic/mini-hero.js';
+import { buildPublishedHero } from '../synthetic/published-hero.js';
+import { parseMiniSize } from '../synthetic/published-size.js';
 import type { CliImpls } from './impls.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 import { renderProgress } from './progress.js';

@@ -17,7 +17,7 @@ import { type Embedder, l2normalize } from './embedder.js';
 
 /**
  * Equal-error threshold of this embedder, calibrated by `scripts/calibrate-builtin.ts` on the
- * generated pairs of `src/dev/image-pairs.ts` with seed "calibration", 400 pairs (not the set tests grade): EER 1.0 % at 0.763, rounded to 0.76.
+ * generated pairs of `src/synthetic/image-pairs.ts` with seed "calibration", 400 pairs (not the set tests grade): EER 1.0 % at 0.763, rounded to 0.76.
  */
 export const BUILTIN_THRESHOLD = 0.76;
 export const BUILTIN_VERSION = '1';

@@ -2,9 +2,9 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
-import type { MiniCompassPaths } from '../../src/dev/mini-compass/build.js';
 import { probe } from '../../src/media/probe.js';
+import { type Emulator, startEmulator } from '../../src/synthetic/emulator/server.js';
+import type { MiniCompassPaths } from '../../src/synthetic/mini-compass/build.js';
 import { runCli } from '../support/cli.js';
 import { COMPASS_EVALUATE_CONTRACTS, checkContracts } from '../support/contracts.js';
 import { oneCaseFile, sharedMiniCompass } from '../support/mini-compass.js';

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { MiniCompassPaths } from '../../src/dev/mini-compass/build.js';
+import type { MiniCompassPaths } from '../../src/synthetic/mini-compass/build.js';
 import { runCli } from '../support/cli.js';
 import { oneCaseFile, sharedMiniCompass } from '../support/mini-compass.js';
 import { ROOT, tempDir } from '../support/paths.js';

@@ -2,7 +2,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { MiniCompassPaths } from '../../src/dev/mini-compass/build.js';
+import type { MiniCompassPaths } from '../../src/synthetic/mini-compass/build.js';
 import { runCli } from '../support/cli.js';
 import { COMPASS_SCORE_CONTRACTS, checkContracts } from '../support/contracts.js';
 import { sharedMiniCompass } from '../support/mini-compass.js';

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEMO_QUALITY_MODELS } from '../../src/dev/demo-compass-quality.js';
 import { METHODS } from '../../src/hero/select/registry.js';
+import { DEMO_QUALITY_MODELS } from '../../src/synthetic/demo-compass-quality.js';
 import { runCli } from '../support/cli.js';
 import {
   COMPASS_EVALUATE_CONTRACTS,

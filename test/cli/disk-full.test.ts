@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MiniCompassPaths } from '../../src/dev/mini-compass/build.js';
+import type { MiniCompassPaths } from '../../src/synthetic/mini-compass/build.js';
 import { type CliResult, runCli, runCommand } from '../support/cli.js';
 import { sharedMiniCompass } from '../support/mini-compass.js';
 import { media, ROOT, tempDir } from '../support/paths.js';

@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
 import { readJsonlAll } from '../../src/store/jsonl.js';
+import type { MiniHeroPaths } from '../../src/synthetic/mini-hero.js';
 import { runCli } from '../support/cli.js';
 import { sharedMiniHero, TEST_FILMS } from '../support/mini-hero.js';
 

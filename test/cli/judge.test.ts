@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
+import { type Emulator, startEmulator } from '../../src/synthetic/emulator/server.js';
 import { runCli } from '../support/cli.js';
 import { media, tempDir } from '../support/paths.js';
 

@@ -8,9 +8,9 @@
 import { cpSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
-import type { MiniCompassPaths } from '../../src/dev/mini-compass/build.js';
-import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
+import { type Emulator, startEmulator } from '../../src/synthetic/emulator/server.js';
+import type { MiniCompassPaths } from '../../src/synthetic/mini-compass/build.js';
+import type { MiniHeroPaths } from '../../src/synthetic/mini-hero.js';
 import { runCli } from '../support/cli.js';
 import { sharedMiniCompass } from '../support/mini-compass.js';
 import { sharedMiniHero } from '../support/mini-hero.js';

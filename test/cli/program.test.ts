@@ -8,8 +8,8 @@ import { CommanderError } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type CliImpls, LIBRARY } from '../../src/cli/impls.js';
 import { buildProgram } from '../../src/cli/program.js';
-import type { MiniCompassPaths } from '../../src/dev/mini-compass/build.js';
 import { UsageError } from '../../src/errors.js';
+import type { MiniCompassPaths } from '../../src/synthetic/mini-compass/build.js';
 import { sharedMiniCompass } from '../support/mini-compass.js';
 import { tempDir } from '../support/paths.js';
 

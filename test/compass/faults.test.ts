@@ -16,8 +16,8 @@ import {
   scoreResponse,
 } from '../../src/compass/response/report.js';
 import { scanVideo } from '../../src/compass/response/scan.js';
-import { affected, MODELS, type Model } from '../../src/dev/mini-compass/plans.js';
 import { createBuiltinEmbedder } from '../../src/embed/builtin.js';
+import { affected, MODELS, type Model } from '../../src/synthetic/mini-compass/plans.js';
 import { sharedMiniCompass, TEST_CASES } from '../support/mini-compass.js';
 
 const embedder = createBuiltinEmbedder();

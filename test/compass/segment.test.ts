@@ -13,9 +13,9 @@ import {
   segmentSchema,
   shotsFromBoundaries,
 } from '../../src/compass/segment.js';
-import type { MiniCompassPaths } from '../../src/dev/mini-compass/build.js';
 import { ImageEncoder } from '../../src/judge/images.js';
 import { probe } from '../../src/media/probe.js';
+import type { MiniCompassPaths } from '../../src/synthetic/mini-compass/build.js';
 import { emulatorJudge } from '../support/emulator.js';
 import { sharedMiniCompass } from '../support/mini-compass.js';
 

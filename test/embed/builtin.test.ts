@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { makeImagePairs } from '../../src/dev/image-pairs.js';
 import { BUILTIN_THRESHOLD, createBuiltinEmbedder } from '../../src/embed/builtin.js';
 import { cosine } from '../../src/embed/embedder.js';
 import { streamFrames } from '../../src/media/frames.js';
 import { loadImage } from '../../src/media/image.js';
 import { probe } from '../../src/media/probe.js';
 import { ratesAt } from '../../src/stats/eer.js';
+import { makeImagePairs } from '../../src/synthetic/image-pairs.js';
 import { media } from '../support/paths.js';
 
 const emb = createBuiltinEmbedder();

@@ -2,13 +2,13 @@
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
 import { corpusStats } from '../../src/hero/analyze/corpus.js';
 import { humanAgreement, rubricSwap } from '../../src/hero/analyze/judge-agreement.js';
 import { positionAnalysis } from '../../src/hero/analyze/position.js';
 import type { BuildReport } from '../../src/hero/dataset/schemas.js';
 import { ImageEncoder } from '../../src/judge/images.js';
 import { spearman } from '../../src/stats/rank.js';
+import type { MiniHeroPaths } from '../../src/synthetic/mini-hero.js';
 import { runCli } from '../support/cli.js';
 import { emulatorJudge } from '../support/emulator.js';
 import { sharedMiniHero } from '../support/mini-hero.js';

@@ -9,8 +9,6 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
-import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
 import { buildChains } from '../../src/hero/build.js';
 import { loadCore } from '../../src/hero/dataset/load.js';
 import { validateDataset } from '../../src/hero/dataset/validate.js';
@@ -18,6 +16,8 @@ import { ImageEncoder } from '../../src/judge/images.js';
 import { Judge } from '../../src/judge/judge.js';
 import { OpenAiBackend } from '../../src/judge/openai.js';
 import { encodeImage } from '../../src/media/image.js';
+import { type Emulator, startEmulator } from '../../src/synthetic/emulator/server.js';
+import type { MiniHeroPaths } from '../../src/synthetic/mini-hero.js';
 import { runCli } from '../support/cli.js';
 import { checkContracts, HERO_CONTRACTS } from '../support/contracts.js';
 import { sharedMiniHero } from '../support/mini-hero.js';

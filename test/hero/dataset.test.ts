@@ -1,10 +1,10 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
 import { loadCore } from '../../src/hero/dataset/load.js';
 import { checkSelections } from '../../src/hero/dataset/selections.js';
 import { validateDataset } from '../../src/hero/dataset/validate.js';
+import type { MiniHeroPaths } from '../../src/synthetic/mini-hero.js';
 import { runCli } from '../support/cli.js';
 import { sharedMiniHero, TEST_FILMS } from '../support/mini-hero.js';
 import { tempDir } from '../support/paths.js';

@@ -1,9 +1,9 @@
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
-import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
 import { heroHtml } from '../../src/report/hero.js';
+import { type Emulator, startEmulator } from '../../src/synthetic/emulator/server.js';
+import type { MiniHeroPaths } from '../../src/synthetic/mini-hero.js';
 import { runCli } from '../support/cli.js';
 import { checkContracts, HERO_CONTRACTS } from '../support/contracts.js';
 import { sharedMiniHero, TEST_FILMS } from '../support/mini-hero.js';

@@ -6,14 +6,14 @@
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
-import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
 import { inspectDataset } from '../../src/hero/dataset/inspect.js';
 import { defaultLayout, LayoutReport, parseLayout } from '../../src/hero/dataset/layout-map.js';
 import { openDataset } from '../../src/hero/dataset/load.js';
 import { parseSampledId, readFilmChains } from '../../src/hero/dataset/release.js';
 import { FilmChains } from '../../src/hero/dataset/schemas.js';
 import { validateDataset } from '../../src/hero/dataset/validate.js';
+import { type Emulator, startEmulator } from '../../src/synthetic/emulator/server.js';
+import type { MiniHeroPaths } from '../../src/synthetic/mini-hero.js';
 import { runCli } from '../support/cli.js';
 import { ownShapeCopy, sharedMiniHero } from '../support/mini-hero.js';
 import { tempDir } from '../support/paths.js';

@@ -7,8 +7,6 @@
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { FaultPlan } from '../../src/dev/emulator/server.js';
-import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
 import { createBuiltinEmbedder } from '../../src/embed/builtin.js';
 import { buildChains } from '../../src/hero/build.js';
 import { heroInstructions } from '../../src/hero/prompt.js';
@@ -23,6 +21,8 @@ import {
 import { ImageEncoder } from '../../src/judge/images.js';
 import { comparePair } from '../../src/judge/pairwise.js';
 import { loadImage, resizeImage } from '../../src/media/image.js';
+import type { FaultPlan } from '../../src/synthetic/emulator/server.js';
+import type { MiniHeroPaths } from '../../src/synthetic/mini-hero.js';
 import { checkContracts, HERO_CONTRACTS } from '../support/contracts.js';
 import { emulatorJudge } from '../support/emulator.js';
 import { sharedMiniHero } from '../support/mini-hero.js';

@@ -6,8 +6,6 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
-import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
 import { buildChains } from '../../src/hero/build.js';
 import { imagePath } from '../../src/hero/dataset/layout.js';
 import { loadChains } from '../../src/hero/dataset/load.js';
@@ -20,6 +18,8 @@ import { insertIntoChain } from '../../src/judge/insertion.js';
 import { Judge } from '../../src/judge/judge.js';
 import { OpenAiBackend } from '../../src/judge/openai.js';
 import { decodeImage, encodeImage } from '../../src/media/image.js';
+import { type Emulator, startEmulator } from '../../src/synthetic/emulator/server.js';
+import type { MiniHeroPaths } from '../../src/synthetic/mini-hero.js';
 import { sharedMiniHero } from '../support/mini-hero.js';
 import { tempDir } from '../support/paths.js';
 

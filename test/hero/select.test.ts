@@ -1,8 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
-import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
 import { KfbenchError, UsageError } from '../../src/errors.js';
 import { trackFramePath } from '../../src/hero/dataset/layout.js';
 import { loadCore } from '../../src/hero/dataset/load.js';
@@ -15,6 +13,8 @@ import { OpenAiBackend } from '../../src/judge/openai.js';
 import { loadImage } from '../../src/media/image.js';
 import { imageStats } from '../../src/media/image-stats.js';
 import type { ProgressEvent } from '../../src/progress.js';
+import { type Emulator, startEmulator } from '../../src/synthetic/emulator/server.js';
+import type { MiniHeroPaths } from '../../src/synthetic/mini-hero.js';
 import { runCli } from '../support/cli.js';
 import { sharedMiniHero } from '../support/mini-hero.js';
 import { ROOT, tempDir } from '../support/paths.js';

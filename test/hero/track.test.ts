@@ -10,7 +10,6 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
 import { isKfbenchError } from '../../src/errors.js';
 import { loadCore } from '../../src/hero/dataset/load.js';
 import { DONE_FILE, rebuildTrack } from '../../src/hero/track/rebuild.js';
@@ -18,6 +17,7 @@ import { selectFilms } from '../../src/hero/track/shard.js';
 import { Timeline } from '../../src/hero/track/timeline.js';
 import { verifyTrack } from '../../src/hero/track/verify.js';
 import type { ProgressEvent } from '../../src/progress.js';
+import type { MiniHeroPaths } from '../../src/synthetic/mini-hero.js';
 import { runCli } from '../support/cli.js';
 import { sharedMiniHero, TEST_FILMS } from '../support/mini-hero.js';
 import { tempDir } from '../support/paths.js';

@@ -6,8 +6,8 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
 import { JudgeCache } from '../../src/judge/cache.js';
+import { type Emulator, startEmulator } from '../../src/synthetic/emulator/server.js';
 import { ROOT, tempDir } from '../support/paths.js';
 
 const emulators: Emulator[] = [];

@@ -7,12 +7,12 @@ import { createHash } from 'node:crypto';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startEmulator } from '../../src/dev/emulator/server.js';
 import { JudgeCache } from '../../src/judge/cache.js';
 import { ImageEncoder } from '../../src/judge/images.js';
 import { listwiseQuestion } from '../../src/judge/insertion.js';
 import { Judge } from '../../src/judge/judge.js';
 import { OpenAiBackend } from '../../src/judge/openai.js';
+import { startEmulator } from '../../src/synthetic/emulator/server.js';
 import { media, tempDir } from '../support/paths.js';
 
 const FILES = ['astronaut.png', 'coffee.png', 'base.png', 'mandel.png'];

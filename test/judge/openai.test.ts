@@ -2,12 +2,12 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../src/dev/emulator/server.js';
 import { BackendError } from '../../src/errors.js';
 import { JudgeCache } from '../../src/judge/cache.js';
 import { Judge } from '../../src/judge/judge.js';
 import { OpenAiBackend } from '../../src/judge/openai.js';
 import { JUDGE_CALLS, type ProgressEvent } from '../../src/progress.js';
+import { startEmulator } from '../../src/synthetic/emulator/server.js';
 import { emulatorJudge } from '../support/emulator.js';
 import { askMany, imagePool, question } from '../support/judge-questions.js';
 import { ROOT, tempDir } from '../support/paths.js';

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../src/concurrency/rate.js';
-import type { EmulatorOptions, LoggedRequest } from '../../src/dev/emulator/server.js';
+import type { EmulatorOptions, LoggedRequest } from '../../src/synthetic/emulator/server.js';
 import { emulatorJudge } from '../support/emulator.js';
 import { askMany } from '../support/judge-questions.js';
 

@@ -2,10 +2,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
 import { UsageError } from '../../src/errors.js';
 import { checkJudgeUrl, redactUrl } from '../../src/judge/endpoints.js';
 import { parseJudgeSpec, resolveJudgeSettings } from '../../src/judge/registry.js';
+import { type Emulator, startEmulator } from '../../src/synthetic/emulator/server.js';
 import { runCli } from '../support/cli.js';
 import { media, tempDir } from '../support/paths.js';
 

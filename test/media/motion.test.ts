@@ -1,10 +1,10 @@
 /** Camera motion per shot on generated clips with a known move (made here with ffmpeg from a shipped photo). */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { photoPath } from '../../src/dev/assets.js';
 import { ffmpegRun } from '../../src/media/ffmpeg.js';
 import { type CameraMotion, cameraMotion, classifyMotion, globalMotion } from '../../src/media/motion.js';
 import { probe } from '../../src/media/probe.js';
+import { photoPath } from '../../src/synthetic/assets.js';
 import { tempDir } from '../support/paths.js';
 
 const CLIPS: Record<string, { vf: string; want: CameraMotion }> = {

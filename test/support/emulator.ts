@@ -1,7 +1,7 @@
-import { type EmulatorOptions, startEmulator } from '../../src/dev/emulator/server.js';
 import { JudgeCache } from '../../src/judge/cache.js';
 import { Judge } from '../../src/judge/judge.js';
 import { OpenAiBackend, type OpenAiOptions } from '../../src/judge/openai.js';
+import { type EmulatorOptions, startEmulator } from '../../src/synthetic/emulator/server.js';
 
 /**
  * A real emulator on 127.0.0.1 and a real client pointed at it, with fast retry back-off for tests.

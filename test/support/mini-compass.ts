@@ -10,7 +10,7 @@ import {
   MINI_CASES,
   MINI_COMPASS_VERSION,
   type MiniCompassPaths,
-} from '../../src/dev/mini-compass/build.js';
+} from '../../src/synthetic/mini-compass/build.js';
 import { sharedBuild } from './shared-build.js';
 
 export const TEST_CASES = MINI_CASES.filter((c) => ['ot-03', 'ot-12', 'ms-06', 'ms-09'].includes(c.case_id));

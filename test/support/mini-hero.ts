@@ -4,8 +4,13 @@
  */
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildMiniHero, MINI_FILMS, MINI_VERSION, type MiniHeroPaths } from '../../src/dev/mini-hero.js';
 import { FilmChains } from '../../src/hero/dataset/schemas.js';
+import {
+  buildMiniHero,
+  MINI_FILMS,
+  MINI_VERSION,
+  type MiniHeroPaths,
+} from '../../src/synthetic/mini-hero.js';
 import { sharedBuild } from './shared-build.js';
 
 export const TEST_FILMS = [MINI_FILMS[0]!, MINI_FILMS[3]!]; // 24 fps and 30000/1001 fps

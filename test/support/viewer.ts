@@ -6,10 +6,10 @@
  */
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startEmulator } from '../../src/dev/emulator/server.js';
-import type { MiniCompassPaths } from '../../src/dev/mini-compass/build.js';
-import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
 import { FilmChains } from '../../src/hero/dataset/schemas.js';
+import { startEmulator } from '../../src/synthetic/emulator/server.js';
+import type { MiniCompassPaths } from '../../src/synthetic/mini-compass/build.js';
+import type { MiniHeroPaths } from '../../src/synthetic/mini-hero.js';
 import { runCli } from './cli.js';
 import { sharedMiniCompass } from './mini-compass.js';
 import { sharedMiniHero } from './mini-hero.js';

@@ -9,7 +9,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
+import { type Emulator, startEmulator } from '../../src/synthetic/emulator/server.js';
 import { loadViewerData } from '../../src/web/data.js';
 import { MediaCache } from '../../src/web/media.js';
 import { type RunningViewer, startViewer } from '../../src/web/server.js';

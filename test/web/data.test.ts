@@ -3,9 +3,9 @@ import { closeSync, ftruncateSync, mkdirSync, openSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ResponseRow } from '../../src/compass/results.js';
-import type { MiniCompassPaths } from '../../src/dev/mini-compass/build.js';
-import type { MiniHeroPaths } from '../../src/dev/mini-hero.js';
 import type { HeroSummary, InsertionRecord } from '../../src/hero/results.js';
+import type { MiniCompassPaths } from '../../src/synthetic/mini-compass/build.js';
+import type { MiniHeroPaths } from '../../src/synthetic/mini-hero.js';
 import { loadViewerData } from '../../src/web/data.js';
 import { sharedMiniCompass } from '../support/mini-compass.js';
 import { sharedMiniHero, TEST_FILMS } from '../support/mini-hero.js';

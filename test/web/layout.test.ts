@@ -10,7 +10,7 @@ import { linkSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../src/dev/emulator/server.js';
+import { type Emulator, startEmulator } from '../../src/synthetic/emulator/server.js';
 import { loadViewerData } from '../../src/web/data.js';
 import { MediaCache } from '../../src/web/media.js';
 import { HERO_METRIC_LINES } from '../../src/web/pages/home.js';

@@ -10,11 +10,11 @@ import { budgetCheck, type EvaluateResult, evaluateCompass } from '../../../src/
 import { leaderboard } from '../../../src/compass/quality/leaderboard.js';
 import { ScanCache } from '../../../src/compass/response/scan-cache.js';
 import { judgeSegmenter } from '../../../src/compass/segment.js';
-import type { FaultPlan } from '../../../src/dev/emulator/server.js';
-import type { MiniCompassPaths } from '../../../src/dev/mini-compass/build.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import { ImageEncoder } from '../../../src/judge/images.js';
 import { probe } from '../../../src/media/probe.js';
+import type { FaultPlan } from '../../../src/synthetic/emulator/server.js';
+import type { MiniCompassPaths } from '../../../src/synthetic/mini-compass/build.js';
 import { emulatorJudge } from '../../support/emulator.js';
 import { sharedMiniCompass } from '../../support/mini-compass.js';
 import { tempDir } from '../../support/paths.js';

@@ -12,9 +12,9 @@ import {
   type VideoEvaluation,
 } from '../../../src/compass/quality/evaluate.js';
 import type { QualityMetric } from '../../../src/compass/quality/metrics.js';
-import type { QualityModel } from '../../../src/dev/mini-compass/plans.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import { ImageEncoder } from '../../../src/judge/images.js';
+import type { QualityModel } from '../../../src/synthetic/mini-compass/plans.js';
 import { emulatorJudge } from '../../support/emulator.js';
 import { sharedMiniCompass } from '../../support/mini-compass.js';
 

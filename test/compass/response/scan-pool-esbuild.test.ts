@@ -9,8 +9,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type LoadedCase, loadCases, videoPath } from '../../../src/compass/cases.js';
 import { DEFAULT_SCAN_OPTIONS } from '../../../src/compass/response/options.js';
 import { ScanPool } from '../../../src/compass/response/scan-pool.js';
-import type { MiniCompassPaths } from '../../../src/dev/mini-compass/build.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
+import type { MiniCompassPaths } from '../../../src/synthetic/mini-compass/build.js';
 import { sharedMiniCompass } from '../../support/mini-compass.js';
 
 /** This process's esbuild children, defunct ones included. */

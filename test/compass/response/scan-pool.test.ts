@@ -13,11 +13,11 @@ import { scanVideo } from '../../../src/compass/response/scan.js';
 import { ScanCache } from '../../../src/compass/response/scan-cache.js';
 import { ScanPool, scanWorkerCounts } from '../../../src/compass/response/scan-pool.js';
 import { type ScoreInput, scoreModels } from '../../../src/compass/score.js';
-import type { MiniCompassPaths } from '../../../src/dev/mini-compass/build.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import type { Embedder } from '../../../src/embed/embedder.js';
 import { loadOnnxEmbedder } from '../../../src/embed/onnx.js';
 import { BackendError, BadInputError, CancelledError } from '../../../src/errors.js';
+import type { MiniCompassPaths } from '../../../src/synthetic/mini-compass/build.js';
 import { sharedMiniCompass } from '../../support/mini-compass.js';
 import { ROOT, tempDir } from '../../support/paths.js';
 

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { withDirLock } from '../../src/store/dir-lock.js';
 import {
   type BuildFolder,
   copyFromMaterialCache,
@@ -8,8 +9,7 @@ import {
   isBuilt,
   MATERIAL_CACHE_ENV,
   startBuild,
-} from '../../src/dev/build-folder.js';
-import { withDirLock } from '../../src/store/dir-lock.js';
+} from '../../src/synthetic/build-folder.js';
 import { tempDir } from '../support/paths.js';
 
 const saved = process.env[MATERIAL_CACHE_ENV];

@@ -1,6 +1,6 @@
 /**
  * `kfbench hero mini --size published` (or a fraction, `--size 1/8`): a generated HeroFrame root at
- * the published counts (src/dev/published-size.ts) in the release's record shape, as the mini
+ * the published counts (src/synthetic/published-size.ts) in the release's record shape, as the mini
  * set's (mini-hero.ts): 204 films of ~2,450 s of LSMDC-named clips each (~500,000 track rows in
  * `frame_track/track_index.jsonl.zst`), 9–10 chains per film of a publicity still and five sampled
  * frames (5 stills per film shared by its chains: ~11,200 images, small generated JPEGs, with their

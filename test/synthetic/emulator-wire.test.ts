@@ -2,7 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readBody } from '../../src/dev/emulator/wire.js';
+import { readBody } from '../../src/synthetic/emulator/wire.js';
 
 const asRequest = (chunks: Buffer[]) => Readable.from(chunks) as unknown as IncomingMessage;
 
