@@ -15,9 +15,10 @@ async function main(argv: string[]): Promise<number> {
     return EXIT_CODES.BACKEND;
   }
   // V8's code cache for the modules loaded below (Node's own, in its default folder under the temp
-  // folder; NODE_DISABLE_COMPILE_CACHE=1 turns it off): a command starts in about 2/3 of the CPU
-  // time, which counts where a script calls kfbench once per film or case. Looked up, not imported
-  // by name: a line without it (Node 20) must still reach the one-line refusal above.
+  // folder; NODE_DISABLE_COMPILE_CACHE=1 turns it off): a start costs 0.34 instead of 0.39 CPU-s
+  // here (`--version` × 10), which counts where a script or the test suite runs kfbench hundreds of
+  // times. Looked up, not imported by name: a line without it (Node 20) must still reach the
+  // one-line refusal above.
   nodeModule.enableCompileCache?.();
   // loaded only now, so that a native module that cannot load is one line below, not a stack
   let commanderError: typeof import('commander').CommanderError | undefined;
