@@ -3,7 +3,7 @@
  * every leaf command has one example (src/cli/help.ts). The examples run as printed, group by group,
  * in test/cli/examples-*.test.ts (test/support/examples.ts).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { EXAMPLES } from '../../src/cli/help.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { cliReference } from '../../src/cli/reference.js';
 import { runCli } from '../support/cli.js';
-import { groupsOf } from '../support/examples.js';
+import { EXAMPLE_GROUPS, groupsOf } from '../support/examples.js';
 import { ROOT } from '../support/paths.js';
 
 function leafPaths(cmd: Command, path: string[] = []): string[] {
@@ -66,5 +66,11 @@ describe('docs/cli.md and the examples', () => {
 
   it('every example belongs to exactly one group of test/support/examples.ts, which the examples-*.test.ts files run', () => {
     for (const e of EXAMPLES) expect(groupsOf(e), e.command).toHaveLength(1);
+    // and every group has its file, which runs it: a group without one would run no example
+    for (const g of Object.keys(EXAMPLE_GROUPS)) {
+      const file = join(ROOT, 'test', 'cli', `examples-${g}.test.ts`);
+      expect(existsSync(file), file).toBe(true);
+      expect(readFileSync(file, 'utf8')).toContain(`describeExamples('${g}');`);
+    }
   });
 });
