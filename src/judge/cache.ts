@@ -165,10 +165,11 @@ export class JudgeCache {
 
   private flushImageHashes(): void {
     if (this.pendingImages.size === 0 || this.closed) return;
+    const created = !this.imagePutStmt;
     try {
       this.db.transaction(() => {
         // the table appears with the first hash (a cache of answers only keeps its layout)
-        if (!this.imagePutStmt) {
+        if (created) {
           this.db.exec(
             'CREATE TABLE IF NOT EXISTS judge_image_hashes (source TEXT PRIMARY KEY, sha256 TEXT NOT NULL)',
           );
@@ -177,7 +178,9 @@ export class JudgeCache {
         for (const [source, sha] of this.pendingImages) this.imagePutStmt!.run(source, sha);
       });
     } catch {
-      // a memo only: a busy or failing file costs the next run an encode, never an answer
+      // a memo only: a busy or failing file costs the next run an encode, never an answer; a
+      // table created in the failed transaction is gone again, and so must its statements be
+      if (created) this.imageGetStmt = this.imagePutStmt = undefined;
     }
     this.pendingImages.clear();
   }

@@ -173,13 +173,17 @@ export class OpenAiBackend implements JudgeBackend {
           { own: true },
         );
         const s = r.status;
+        let c: Completion | undefined;
         if (s >= 200 && s < 300) {
-          let c: Completion;
           try {
             c = JSON.parse(r.body) as Completion;
           } catch {
-            throw new BackendError(`judge endpoint ${ep.url}: HTTP ${s} with a body that is not JSON`);
+            // a proxy's HTML page, or a reply cut where the HTTP layer cannot tell (no length, the
+            // connection closed): retried like a dropped connection, never the run's end
+            last = `HTTP ${s} with a body that is not JSON`;
           }
+        }
+        if (c) {
           this.pool.succeeded(ep);
           ticket.settle((c.usage?.prompt_tokens ?? 0) + (c.usage?.completion_tokens ?? 0) || estimate);
           return {
@@ -192,21 +196,26 @@ export class OpenAiBackend implements JudgeBackend {
             retries,
           };
         }
-        if (!RETRY_STATUS.has(s) && s < 500) {
-          const what =
-            s === 401 || s === 403
-              ? 'authentication failed: check KFBENCH_API_KEY'
-              : s === 404
-                ? `model "${this.model}" or path not found`
-                : 'request rejected';
-          throw new BackendError(`judge endpoint ${ep.url}: HTTP ${s} (${what})`);
+        if (s >= 200 && s < 300) {
+          this.pool.failed(ep);
+          ticket.settle(0);
+        } else {
+          if (!RETRY_STATUS.has(s) && s < 500) {
+            const what =
+              s === 401 || s === 403
+                ? 'authentication failed: check KFBENCH_API_KEY'
+                : s === 404
+                  ? `model "${this.model}" or path not found`
+                  : 'request rejected';
+            throw new BackendError(`judge endpoint ${ep.url}: HTTP ${s} (${what})`);
+          }
+          last = `HTTP ${s}`;
+          waitMs = retryAfterMs(r.headers);
+          this.pool.failed(ep);
+          // a rejected request used no tokens; a server's "wait" holds back every caller
+          ticket.settle(0);
+          if (s === 429 && waitMs !== undefined) this.limiter.pause(waitMs);
         }
-        last = `HTTP ${s}`;
-        waitMs = retryAfterMs(r.headers);
-        this.pool.failed(ep);
-        // a rejected request used no tokens; a server's "wait" holds back every caller
-        ticket.settle(0);
-        if (s === 429 && waitMs !== undefined) this.limiter.pause(waitMs);
       } catch (e) {
         if (!(e instanceof HttpFailure)) throw e;
         if (e.kind === 'aborted' || signal?.aborted)

@@ -1,5 +1,7 @@
 /** The real client against the emulator over HTTP on 127.0.0.1 — no stubbing of the client. */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BackendError } from '../../src/errors.js';
@@ -325,5 +327,67 @@ describe('crash and resume, and two processes on one cache', () => {
     c.close();
     expect(keys).toHaveLength(800);
     expect(new Set(keys).size).toBe(800);
+  });
+});
+
+describe('a 2xx reply that is not JSON (a proxy page, a reply cut with no length)', () => {
+  /** A real server on 127.0.0.1 that answers the first `bad` requests with an HTML page, then a completion. */
+  async function server(bad: number) {
+    let seen = 0;
+    const s = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        seen++;
+        if (seen <= bad) {
+          res.writeHead(200, { 'content-type': 'text/html' });
+          res.end('<html><body>upstream is restarting</body></html>');
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            choices: [{ message: { content: '{"winner": "A", "reason": "sharper"}' } }],
+            usage: { prompt_tokens: 10, completion_tokens: 5 },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    closers.push(() => new Promise<void>((r) => s.close(() => r())));
+    return { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}/v1`, seen: () => seen };
+  }
+
+  const request = (images: Awaited<ReturnType<typeof imagePool>>) => {
+    const q = question(0, images);
+    return {
+      prompt: q.prompt,
+      images: q.images,
+      labels: q.labels,
+      protocol: 'pairwise',
+      sampling: { temperature: 0, max_tokens: 64 },
+      attempt: 0,
+    };
+  };
+
+  it('is retried like a dropped connection, then answered', async () => {
+    const s = await server(1);
+    const b = new OpenAiBackend({ model: 'm', baseUrls: [s.url], backoffBaseMs: 5, maxRetries: 3 });
+    closers.push(() => b.close());
+    const images = await imagePool();
+    const reply = await b.complete(request(images));
+    expect(reply.text).toContain('"winner": "A"');
+    expect(reply.retries).toBe(1);
+    expect(s.seen()).toBe(2);
+  });
+
+  it('after the retries, a BackendError that says what came back (never a crash)', async () => {
+    const s = await server(100);
+    const b = new OpenAiBackend({ model: 'm', baseUrls: [s.url], backoffBaseMs: 5, maxRetries: 2 });
+    closers.push(() => b.close());
+    const images = await imagePool();
+    await expect(b.complete(request(images))).rejects.toThrow(
+      /gave up after 3 attempts \(last: HTTP 200 with a body that is not JSON\)/,
+    );
+    expect(s.seen()).toBe(3);
   });
 });
