@@ -229,6 +229,13 @@ export interface RawPipeOptions {
    * ffmpeg often exits 0 after concealing damage; we do not want silently wrong pixels.
    */
   strictDecode?: boolean;
+  /**
+   * A second output of the same process on `pipe:3` (its own filter chain, e.g. a small grey copy
+   * for camera motion): its fixed-size frames are handed to `onFrame` as they arrive, never
+   * paused, so ffmpeg cannot block on it while the main output waits for its consumer. One decode
+   * and one process start instead of two. A throw from `onFrame` stops the process and is thrown.
+   */
+  side?: { frameBytes: number; onFrame: (frame: Buffer) => void } | undefined;
 }
 
 const DECODE_ERROR =
@@ -246,7 +253,7 @@ export async function* ffmpegRawFrames(opts: RawPipeOptions): AsyncGenerator<Buf
     mayStart();
     child = track(
       spawn(bin, ['-hide_banner', '-nostdin', '-v', 'error', ...opts.args], {
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: opts.side ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
       }) as ChildProcessByStdio<null, Readable, Readable>,
     );
   } catch (e) {
@@ -258,6 +265,7 @@ export async function* ffmpegRawFrames(opts: RawPipeOptions): AsyncGenerator<Buf
   child.on('error', (e) => {
     spawnFailure = spawnError(bin, e as NodeJS.ErrnoException);
   });
+  const side = opts.side ? readSide(child, opts.side) : undefined;
   const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
   const onAbort = () => child.kill('SIGKILL');
   opts.signal?.addEventListener('abort', onAbort, { once: true });
@@ -291,6 +299,7 @@ export async function* ffmpegRawFrames(opts: RawPipeOptions): AsyncGenerator<Buf
     }
     const code = await exited;
     if (spawnFailure) throw spawnFailure;
+    if (side?.failure) throw side.failure;
     if (opts.signal?.aborted) throw new BackendError(`decoding ${opts.file} was cancelled`);
     if (code !== 0) {
       throw new BadInputError(`cannot decode video (${stderr.reason()})`, { file: opts.file });
@@ -298,7 +307,7 @@ export async function* ffmpegRawFrames(opts: RawPipeOptions): AsyncGenerator<Buf
     if (opts.strictDecode !== false && DECODE_ERROR.test(stderr.value)) {
       throw new BadInputError(`video is damaged or truncated (${stderr.reason()})`, { file: opts.file });
     }
-    if (pendingBytes !== 0) {
+    if (pendingBytes !== 0 || (side && side.pendingBytes() !== 0)) {
       throw new BadInputError('decoder stopped in the middle of a frame', { file: opts.file });
     }
     finished = true;
@@ -306,6 +315,32 @@ export async function* ffmpegRawFrames(opts: RawPipeOptions): AsyncGenerator<Buf
     opts.signal?.removeEventListener('abort', onAbort);
     if (!finished && child.exitCode === null) child.kill('SIGKILL');
   }
+}
+
+/** The side output (`pipe:3`) of a raw-frame process: cut into frames and handed over as it flows. */
+function readSide(
+  child: ChildProcess,
+  side: NonNullable<RawPipeOptions['side']>,
+): { failure: unknown; pendingBytes: () => number } {
+  let pending = Buffer.alloc(0);
+  const state = { failure: undefined as unknown, pendingBytes: () => pending.length };
+  const pipe = child.stdio[3] as Readable;
+  pipe.on('data', (chunk: Buffer) => {
+    if (state.failure !== undefined) return;
+    let buf = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+    try {
+      while (buf.length >= side.frameBytes) {
+        side.onFrame(Buffer.from(buf.subarray(0, side.frameBytes)));
+        buf = buf.subarray(side.frameBytes);
+      }
+    } catch (e) {
+      state.failure = e;
+      child.kill('SIGKILL');
+      return;
+    }
+    pending = Buffer.from(buf);
+  });
+  return state;
 }
 
 /**

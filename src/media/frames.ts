@@ -9,7 +9,7 @@
  */
 import { BadInputError } from '../errors.js';
 import { ffmpegRawFrames } from './ffmpeg.js';
-import { type FrameRequest, planFrames } from './frame-plan.js';
+import { type FramePlan, type FrameRequest, planFrames } from './frame-plan.js';
 import { frameTime, type VideoInfo, videoStream } from './probe.js';
 import { probeMany } from './probe-many.js';
 import type { RawImage } from './raw.js';
@@ -54,36 +54,99 @@ export async function* streamFrames(
   req: FrameRequest,
   fmt: FrameFormat = {},
   signal?: AbortSignal,
+  side?: SideFrames,
 ): AsyncGenerator<VideoFrame, void, void> {
   const plan = planFrames(info, req);
-  if (plan.indices && plan.indices.length === 0) return;
-  const pixels = fmt.pixels ?? 'rgb';
-  const channels = pixels === 'gray' ? 1 : 3;
-  const { width, height } = outputSize(info.width, info.height, fmt);
+  const sidePlan = side ? planFrames(info, side.req) : undefined;
+  if (side && sidePlan && (emptyPlan(plan) || emptyPlan(sidePlan))) {
+    // nothing to share: each request on its own (an empty one starts no process)
+    for await (const f of streamFrames(info, side.req, side.fmt, signal)) side.onFrame(f);
+    yield* streamFrames(info, req, fmt, signal);
+    return;
+  }
+  if (emptyPlan(plan)) return;
+  const out = outputOf(info, plan, fmt);
   const args: string[] = [];
   if (fmt.threads) args.push('-threads', String(fmt.threads));
-  args.push('-i', info.file, '-map', videoStream(info), '-an', '-sn', '-dn');
-  args.push('-vf', chain(plan.select, width, height, pixels), '-fps_mode', 'passthrough');
-  if (plan.indices) args.push('-frames:v', String(plan.indices.length));
-  args.push('-f', 'rawvideo', 'pipe:1');
+  args.push('-i', info.file);
+  let sideOut: ReturnType<typeof outputOf> | undefined;
+  let sideCount = 0;
+  if (side && sidePlan) {
+    // one decode, split in two chains: the main output on pipe:1, the side output on pipe:3
+    sideOut = outputOf(info, sidePlan, side.fmt);
+    args.push(
+      '-filter_complex',
+      `[${videoStream(info)}]split=2[m][s];[m]${out.chain}[mo];[s]${sideOut.chain}[so]`,
+      ...outputArgs('[mo]', plan),
+      ...outputArgs('[so]', sidePlan).map((a) => (a === 'pipe:1' ? 'pipe:3' : a)),
+    );
+  } else args.push(...outputArgs(videoStream(info), plan, out.chain));
   let i = 0;
   for await (const data of ffmpegRawFrames({
     args,
-    frameBytes: width * height * channels,
+    frameBytes: out.frameBytes,
     file: info.file,
     signal,
+    side:
+      side && sideOut
+        ? {
+            frameBytes: sideOut.frameBytes,
+            onFrame: (data) => {
+              const index = sidePlan?.indices ? sidePlan.indices[sideCount]! : sideCount;
+              sideCount++;
+              side.onFrame({ index, time_s: frameTime(info, index), ...sideOut!.size, data });
+            },
+          }
+        : undefined,
   })) {
     const index = plan.indices ? plan.indices[i]! : i;
     i++;
-    yield { index, time_s: frameTime(info, index), width, height, channels, data };
+    yield { index, time_s: frameTime(info, index), ...out.size, data };
   }
-  if (plan.indices && i < plan.indices.length) {
+  checkCount(info, plan, i);
+  if (sidePlan) checkCount(info, sidePlan, sideCount);
+}
+
+/** A second request on the same decode (`streamFrames`): its frames go to `onFrame` as they come. */
+export interface SideFrames {
+  req: FrameRequest;
+  fmt: FrameFormat;
+  onFrame: (f: VideoFrame) => void;
+}
+
+const emptyPlan = (plan: FramePlan) => !!plan.indices && plan.indices.length === 0;
+
+/** An output's filter chain, size and frame bytes. */
+function outputOf(info: VideoInfo, plan: FramePlan, fmt: FrameFormat) {
+  const pixels = fmt.pixels ?? 'rgb';
+  const channels: 1 | 3 = pixels === 'gray' ? 1 : 3;
+  const { width, height } = outputSize(info.width, info.height, fmt);
+  return {
+    chain: chain(plan.select, width, height, pixels),
+    size: { width, height, channels },
+    frameBytes: width * height * channels,
+  };
+}
+
+/** One raw output: its stream (and chain, for a plain `-vf`), the frame limit, the pipe. */
+function outputArgs(map: string, plan: FramePlan, vf?: string): string[] {
+  const args = ['-map', map, '-an', '-sn', '-dn'];
+  if (vf) args.push('-vf', vf);
+  args.push('-fps_mode', 'passthrough');
+  if (plan.indices) args.push('-frames:v', String(plan.indices.length));
+  args.push('-f', 'rawvideo', 'pipe:1');
+  return args;
+}
+
+/** Frames the header promised but the file lacks are an error; so is a file with none. */
+function checkCount(info: VideoInfo, plan: FramePlan, got: number): void {
+  if (plan.indices && got < plan.indices.length) {
     throw new BadInputError(
-      `has fewer frames than its header says: frame ${plan.indices[i]} could not be decoded`,
+      `has fewer frames than its header says: frame ${plan.indices[got]} could not be decoded`,
       { file: info.file },
     );
   }
-  if (!plan.indices && i === 0) throw new BadInputError('has no decodable frames', { file: info.file });
+  if (!plan.indices && got === 0) throw new BadInputError('has no decodable frames', { file: info.file });
 }
 
 export interface ClipRequest {

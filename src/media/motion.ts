@@ -11,7 +11,7 @@
  * is ≥ `panRate` of the frame width, else static.
  */
 
-import { streamFrames } from './frames.js';
+import { type SideFrames, streamFrames, type VideoFrame } from './frames.js';
 import type { VideoInfo } from './probe.js';
 import type { ShotResult } from './shots.js';
 
@@ -194,32 +194,50 @@ export async function cameraMotion(
   shots: Pick<ShotResult['shots'][number], 'start_s' | 'end_s'>[],
   options: Partial<MotionOptions> = {},
 ): Promise<ShotMotion[]> {
+  const m = motionMeter(info, options);
+  for await (const f of streamFrames(info, m.side.req, m.side.fmt)) m.side.onFrame(f);
+  return m.shots(shots);
+}
+
+/**
+ * Camera motion measured on frames someone else decodes: `side` is the request to add to that
+ * decode (`streamFrames`'s side output: grey, small, at the motion rate), `shots` the result once
+ * every frame has come — the same as `cameraMotion`'s.
+ */
+export function motionMeter(
+  info: VideoInfo,
+  options: Partial<MotionOptions> = {},
+): {
+  side: SideFrames;
+  shots: (shots: Pick<ShotResult['shots'][number], 'start_s' | 'end_s'>[]) => ShotMotion[];
+} {
   const o = { ...DEFAULT_MOTION_OPTIONS, ...options };
   const w = Math.min(o.width, info.width);
   const h = Math.max(16, Math.round((w * info.height) / info.width));
   const steps: { t: number; step: MotionStep }[] = [];
   let prev: { t: number; data: Uint8Array } | undefined;
-  for await (const f of streamFrames(
-    info,
-    { kind: 'rate', rate: o.fps },
-    { width: w, height: h, pixels: 'gray' },
-  )) {
+  const onFrame = (f: VideoFrame) => {
     if (prev) steps.push({ t: f.time_s, step: globalMotion(prev.data, f.data, w, h, steps.at(-1)?.step) });
     prev = { t: f.time_s, data: f.data };
-  }
-  return shots.map((s) => {
-    // only steps whose two frames lie inside the shot (never across its cut)
-    const inside = steps.filter((x) => x.t - 1 / o.fps >= s.start_s - 1e-9 && x.t < s.end_s);
-    return {
-      start_s: s.start_s,
-      end_s: s.end_s,
-      ...classifyMotion(
-        inside.map((x) => x.step),
-        inside.length / o.fps,
-        w,
-        h,
-        o,
-      ),
-    };
-  });
+  };
+  const shots = (list: Pick<ShotResult['shots'][number], 'start_s' | 'end_s'>[]) =>
+    list.map((s) => {
+      // only steps whose two frames lie inside the shot (never across its cut)
+      const inside = steps.filter((x) => x.t - 1 / o.fps >= s.start_s - 1e-9 && x.t < s.end_s);
+      return {
+        start_s: s.start_s,
+        end_s: s.end_s,
+        ...classifyMotion(
+          inside.map((x) => x.step),
+          inside.length / o.fps,
+          w,
+          h,
+          o,
+        ),
+      };
+    });
+  return {
+    side: { req: { kind: 'rate', rate: o.fps }, fmt: { width: w, height: h, pixels: 'gray' }, onFrame },
+    shots,
+  };
 }

@@ -7,9 +7,11 @@
  * the display matrix (a phone's −90°) and `probe` reports the turned size, so scaling never
  * squashes them. Many short files at once: `probe-many.ts`.
  */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { BackendError, BadInputError, UsageError } from '../errors.js';
-import { ffprobeJson } from './ffmpeg.js';
+import { ffprobeBinary, ffprobeJson } from './ffmpeg.js';
 import { buildTimeline, displayRotation, frameAtTimeIn } from './timeline.js';
 
 export interface Rational {
@@ -132,11 +134,142 @@ export function rateToRational(rate: number): Rational {
  * file is bad input). Bad or empty files, and timestamps that repeat or go backwards, are bad input.
  */
 export async function probe(file: string): Promise<VideoInfo> {
-  // the packets of every stream (a stream selection would hide the audio streams too)
-  const json = await ffprobeJson(file, ProbeListing, [
-    '-show_entries',
-    'packet=stream_index,pts,duration,flags',
-  ]);
+  const key = resolve(file);
+  // another ffprobe (FFPROBE_PATH) may read the file otherwise
+  const stamp = fileStamp(key, ffprobeBinary());
+  const hit = stamp === undefined ? undefined : probeMemo.get(key);
+  if (hit && hit.stamp === stamp) {
+    // the most recently used last: the first key is the one to forget
+    probeMemo.delete(key);
+    probeMemo.set(key, hit);
+    return { ...(await hit.info), file };
+  }
+  const info = probeFile(file);
+  if (stamp !== undefined) remember(key, stamp, info);
+  return { ...(await info), file };
+}
+
+/** Keep a probe (pending or done) in the memo; a failed one is dropped, so the next asks again. */
+function remember(key: string, stamp: string, info: Promise<VideoInfo>): void {
+  probeMemo.delete(key);
+  probeMemo.set(key, { stamp, info });
+  if (probeMemo.size > PROBE_MEMO_SIZE) probeMemo.delete(probeMemo.keys().next().value!);
+  info.catch(() => {
+    if (probeMemo.get(key)?.info === info) probeMemo.delete(key);
+  });
+}
+
+/**
+ * The last probes of this thread by absolute path, each valid while the file keeps its identity,
+ * size and times (`fileStamp`): a command asks about one video several times (the duration bound,
+ * the scan, the judge's frames, camera motion), and each ffprobe start costs ≈ 0.08 CPU-s here —
+ * more than probing a short video. A file rewritten in place gets a new change time, so it is
+ * probed again.
+ */
+const probeMemo = new Map<string, { stamp: string; info: Promise<VideoInfo> }>();
+const PROBE_MEMO_SIZE = 128;
+
+/** The reader, then device, inode, size and modification/change times (ns) of a file; undefined when it cannot be read. */
+function fileStamp(file: string, reader: string): string | undefined {
+  try {
+    const s = statSync(file, { bigint: true });
+    return s.isFile() ? `${reader}:${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `probe` without the memo: one ffprobe. */
+async function probeFile(file: string): Promise<VideoInfo> {
+  return infoFromListing(file, await ffprobeJson(file, ProbeListing, PACKET_ENTRIES));
+}
+
+/** The packets of every stream (a stream selection would hide the audio streams too). */
+const PACKET_ENTRIES = ['-show_entries', 'packet=stream_index,pts,duration,flags'];
+
+/** Seconds of packets a bounded listing reads past the limit it checks (see `probeWithin`). */
+const BOUND_MARGIN_S = 10;
+
+/**
+ * The duration a file's header states, from ONE ffprobe that also lists the packets of its first
+ * `maxS` + 10 seconds (`-read_intervals`): a file longer than `maxS` is known from its header
+ * without reading further, and a shorter one's listing is its whole probe, kept for `probe` (no
+ * second ffprobe). The listing counts as whole only when the header states a duration ≤ `maxS` and
+ * no video packet lies within 5 s of where the read stopped — a file with packets past the bound
+ * (a header that understates) is probed again, unbounded, by `probe`. A listing that fails (a file
+ * whose packets cannot be read) falls back to the header alone, which is what `maxS` is checked on.
+ */
+export async function probeWithin(
+  file: string,
+  maxS: number,
+): Promise<{ stated_s: number | undefined; whole: boolean }> {
+  const bound = maxS + BOUND_MARGIN_S;
+  let json: z.output<typeof ProbeListing>;
+  try {
+    json = await ffprobeJson(file, ProbeListing, [...PACKET_ENTRIES, '-read_intervals', `%+${bound}`]);
+  } catch {
+    return { stated_s: statedDuration(await ffprobeJson(file, ProbeListing)), whole: false };
+  }
+  const stated_s = statedDuration(json);
+  if (stated_s === undefined || stated_s > maxS) return { stated_s, whole: false };
+  let info: VideoInfo;
+  try {
+    info = infoFromListing(file, json);
+  } catch {
+    // the file's faults are `probe`'s to report, unbounded
+    return { stated_s, whole: false };
+  }
+  const whole = listedWhole(json, info, bound - BOUND_MARGIN_S / 2);
+  const key = resolve(file);
+  const stamp = fileStamp(key, ffprobeBinary());
+  if (whole && stamp !== undefined) remember(key, stamp, Promise.resolve(info));
+  return { stated_s, whole };
+}
+
+/** The duration a listing's header states: the container's, else its longest video stream's. */
+export function statedDuration(
+  h: Pick<z.output<typeof ProbeListing>, 'format' | 'streams'>,
+): number | undefined {
+  const format = Number(h.format?.duration ?? Number.NaN);
+  if (Number.isFinite(format) && format > 0) return format;
+  const streams = (h.streams ?? [])
+    .filter((s) => s.codec_type === 'video')
+    .map((s) => Number(s.duration ?? Number.NaN))
+    .filter((d) => Number.isFinite(d) && d > 0);
+  return streams.length ? Math.max(...streams) : undefined;
+}
+
+/**
+ * Every packet of the probed video stream is in a listing bounded in time: each has a timestamp,
+ * and the last lies before `limit_s` seconds after the earliest packet of any stream (where the
+ * bounded read starts counting).
+ */
+function listedWhole(json: z.output<typeof ProbeListing>, info: VideoInfo, limit_s: number): boolean {
+  const base = new Map<number, number>();
+  for (const s of json.streams ?? []) {
+    const tb = parseRational(s.time_base);
+    if (s.index !== undefined && tb) base.set(s.index, tb.num / tb.den);
+  }
+  const video = (json.streams ?? []).find(
+    (s) => s.codec_type === 'video' && (info.stream === undefined || s.index === info.stream),
+  );
+  if (video?.index === undefined) return false;
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const p of json.packets ?? []) {
+    const tb = p.stream_index === undefined ? undefined : base.get(p.stream_index);
+    if (p.pts === undefined || tb === undefined) {
+      if (p.stream_index === video.index) return false;
+      continue;
+    }
+    const t = p.pts * tb;
+    if (t < first) first = t;
+    if (p.stream_index === video.index && t > last) last = t;
+  }
+  return Number.isFinite(last) && last - first < limit_s;
+}
+
+function infoFromListing(file: string, json: z.output<typeof ProbeListing>): VideoInfo {
   const streams = json.streams ?? [];
   const videos = streams.filter((s) => s.codec_type === 'video');
   // the first stream that is moving pictures: not an attached picture (cover art), not a still

@@ -13,8 +13,8 @@ import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
 import { loadTemplate } from '../../judge/prompts.js';
 import { extractAudio } from '../../media/audio.js';
-import { streamFrames } from '../../media/frames.js';
-import { cameraMotion, DEFAULT_MOTION_OPTIONS } from '../../media/motion.js';
+import { type SideFrames, streamFrames } from '../../media/frames.js';
+import { DEFAULT_MOTION_OPTIONS, motionMeter, type ShotMotion } from '../../media/motion.js';
 import { probe, type VideoInfo } from '../../media/probe.js';
 import type { LoadedCase, PromptMode } from '../cases.js';
 import type { QualityMetricReport, QualityReport, ScanShot } from '../results.js';
@@ -79,6 +79,8 @@ export async function judgeFrames(
   encoder: ImageEncoder,
   times: readonly number[],
   frameWidth: number,
+  /** Another request served by the same decode (camera motion's grey frames). */
+  side?: SideFrames,
 ): Promise<{ image: Awaited<ReturnType<ImageEncoder['fromRaw']>>; time_s: number }[]> {
   const usable = times.filter((t) =>
     info.times ? t < info.duration_s : Math.floor(t * info.fps + 1e-6) < info.frames,
@@ -88,6 +90,8 @@ export async function judgeFrames(
     info,
     { kind: 'times', times: usable },
     { width: Math.min(frameWidth, info.width) },
+    undefined,
+    side,
   ))
     frames.push({ image: await encoder.fromRaw(f), time_s: f.time_s });
   return frames;
@@ -115,6 +119,8 @@ export interface VideoQualityInput {
   checklists: ReadonlyMap<QualityMetric, Checklist>;
   shots: readonly ScanShot[];
   motion?: readonly string[];
+  /** Without `motion`: measure the camera motion on the same decode as the judge's frames. */
+  measureMotion?: boolean;
   options?: Partial<QualityOptions>;
   /** The video's probe when the caller has it already (one ffprobe per video, not one per use). */
   info?: VideoInfo;
@@ -219,10 +225,12 @@ async function askVideoQuality(
   const info = a.info ?? (await probe(a.video));
   const { times, capped, effective_fps } = qualityTimes(info.duration_s, o);
   const settled = settledMetrics(a, o, info.has_audio);
-  const frames = await judgeFrames(info, a.encoder, times, o.frameWidth);
+  const meter = a.motion === undefined && a.measureMotion ? motionMeter(info) : undefined;
+  const frames = await judgeFrames(info, a.encoder, times, o.frameWidth, meter?.side);
   const rate = sentRate(frames.length, times.length, info.duration_s, effective_fps);
   const keyframes = await Promise.all(a.c.keyframes.map((k) => a.encoder.fromFile(k.image)));
-  const evidence = evidenceText(a.c, a.shots, a.motion);
+  const motion = a.motion ?? (meter ? motionLines(meter.shots([...a.shots])) : undefined);
+  const evidence = evidenceText(a.c, a.shots, motion);
   const audio = o.audio ? await extractAudio(info) : null;
   // the groups are independent questions: asked together, applied in group order; every group's
   // call settles before the video's task does (none left on the wire)
@@ -270,9 +278,9 @@ async function askVideoQuality(
   };
 }
 
-/** Camera motion per shot, as the judge's evidence lines (decodes the video at 96 px). */
-export async function motionEvidence(info: VideoInfo, shots: readonly ScanShot[]): Promise<string[]> {
-  return (await cameraMotion(info, [...shots])).map(
+/** Camera motion per shot, as the judge's evidence lines. */
+function motionLines(motion: readonly ShotMotion[]): string[] {
+  return motion.map(
     (m, i) => `shot ${i + 1} [${m.start_s.toFixed(2)}, ${m.end_s.toFixed(2)}) s: ${m.motion}`,
   );
 }
@@ -321,10 +329,8 @@ export async function judgeVideoQualityCached(
   },
 ): Promise<QualityReport> {
   const o = { ...DEFAULT_QUALITY_OPTIONS, ...a.options };
-  const ask = async () => {
-    const info = await probe(a.video);
-    return { ...a, info, motion: await motionEvidence(info, a.shots) };
-  };
+  // the camera motion is measured on the decode of the judge's frames (one ffmpeg per video)
+  const ask = async () => ({ ...a, info: await probe(a.video), measureMotion: true });
   if (!a.cache) return judgeVideoQuality(await ask());
   const key = await groupedEntryKey(a);
   const hit = a.cache.get(key, 'grouped');
