@@ -13,7 +13,7 @@ import type { BuildOptions } from '../build.js';
 import type { loadCore } from '../dataset/load.js';
 import type { Chain, ChainStability } from '../dataset/schemas.js';
 import { listStills } from '../stills-folder.js';
-import { type Member, sampledMember, stillMember } from './members.js';
+import { type Member, sampledMembers, stillMember } from './members.js';
 
 const pairKey = (a: string, b: string) => [a, b].sort().join('|');
 
@@ -74,8 +74,17 @@ export async function buildFilm(
     const deletedHere = new Set<string>();
     const members: Member[] = [await stillOf(order[c % order.length]!)];
     const clipsInChain = new Set<string>();
-    while (members.length < 6)
-      members.push(await sampledMember(o, movie, ds.timelines.get(movie)!, rng, taken, clipsInChain));
+    members.push(
+      ...(await sampledMembers(
+        o,
+        movie,
+        ds.timelines.get(movie)!,
+        rng,
+        taken,
+        clipsInChain,
+        6 - members.length,
+      )),
+    );
     const outcomes = new Map<string, { a: string; b: string; out: PairOutcome }>();
     const judgeAll = async () => {
       const todo: [Member, Member][] = [];
