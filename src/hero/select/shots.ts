@@ -4,8 +4,8 @@
  * habit of shot-based summarisers.
  */
 
-import { probe } from '../../media/probe.js';
-import { detectShots } from '../../media/shots.js';
+import { probe, type VideoInfo } from '../../media/probe.js';
+import { detectShotsMany } from '../../media/shots-many.js';
 import { clipFiles } from '../track/clip-files.js';
 import type { SelectionMethod } from './method.js';
 
@@ -18,16 +18,17 @@ export const shotCentre: SelectionMethod = {
     const { lsmdc, timeline } = ctx.clips!;
     const files = clipFiles(lsmdc, ctx.movieId);
     const shots: { start: number; end: number }[] = [];
-    for (const c of timeline.clips) {
-      const file = files.get(c.clip_id);
-      if (!file) continue;
-      const r = await detectShots(await probe(file));
-      for (const s of r.shots)
+    const clips = timeline.clips.filter((c) => files.has(c.clip_id));
+    const infos: VideoInfo[] = [];
+    for (const c of clips) infos.push(await probe(files.get(c.clip_id)!));
+    // the film's clips decoded together (a batch per ffmpeg), each into its own detector
+    const found = await detectShotsMany(infos);
+    for (const [i, c] of clips.entries())
+      for (const s of found[i]!.shots)
         shots.push({
           start: c.start_us / 1e6 + s.start_s,
           end: Math.min(c.end_us, c.start_us + s.end_s * 1e6) / 1e6,
         });
-    }
     shots.sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
     const out: number[] = [];
     for (const s of shots) {
