@@ -5,14 +5,13 @@
  */
 import { evaluateCompassRun, planCompassEvaluation } from '../compass/run-evaluate.js';
 import { compassSensitivity, scoreCompass } from '../compass/run-score.js';
-import { buildChainsRun, evaluateHeroRun } from '../hero/run.js';
-import { runSelection } from '../hero/select/run.js';
+import { buildChainsRun, evaluateHeroRun, selectRun } from '../hero/run.js';
 import { rebuildTrack } from '../hero/track/rebuild.js';
 
 export interface CliImpls {
   evaluateHero: typeof evaluateHeroRun;
   buildChains: typeof buildChainsRun;
-  runSelection: typeof runSelection;
+  select: typeof selectRun;
   rebuildTrack: typeof rebuildTrack;
   evaluateCompassRun: typeof evaluateCompassRun;
   planCompassEvaluation: typeof planCompassEvaluation;
@@ -23,7 +22,7 @@ export interface CliImpls {
 export const LIBRARY: CliImpls = {
   evaluateHero: evaluateHeroRun,
   buildChains: buildChainsRun,
-  runSelection,
+  select: selectRun,
   rebuildTrack,
   evaluateCompassRun,
   planCompassEvaluation,
