@@ -49,6 +49,19 @@ describe('src/index.ts', () => {
     expect(LIBRARY.compassSensitivity).toBe(api.compassSensitivity);
     expect(LIBRARY.evaluateCompassRun).toBe(api.evaluateCompassRun);
     expect(LIBRARY.planCompassEvaluation).toBe(api.planCompassEvaluation);
+    expect(LIBRARY.select).toBe(api.selectRun);
+    for (const n of [
+      'selectRun',
+      'fitReaderRun',
+      'checkReaderRun',
+      'humanAgreementRun',
+      'rubricSwapRun',
+      'exportScoresFile',
+      'mergeHeroRun',
+      'mergeCompassRun',
+      'withJudge',
+    ])
+      expect(api, n).toHaveProperty(n);
   });
 
   it('includes HeroFrame end to end: dataset, track, selection, chains, evaluation, its schemas', () => {
