@@ -1,7 +1,7 @@
 /** `kfbench compass validate | response | score | sensitivity | grid | prompts`: cases and keyframe response. */
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { caseStats, checkKeyframeImages, loadCases, PROMPT_MODES } from '../compass/cases.js';
+import { PROMPT_MODES, validateCasesFile } from '../compass/cases.js';
 import { generationPrompt } from '../compass/prompts.js';
 import type { CompassRunInput } from '../compass/run.js';
 import { scoreVideoResponse } from '../compass/run-score.js';
@@ -30,7 +30,7 @@ import {
 import { onnxFlags } from './embed.js';
 import type { CliImpls } from './impls.js';
 import { withInterruptShown } from './interrupt.js';
-import { parseNumberFlag, printJson, printLines } from './output.js';
+import { parseNumberFlag, printJson, printLines, printResult } from './output.js';
 
 /**
  * A folder run's input from its flags: the judge segmenter's settings resolved (its cache in --out
@@ -58,18 +58,13 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
     .requiredOption('--cases <file>', 'cases.jsonl')
     .option('--json', 'print JSON')
     .action(async (o: { cases: string; json?: boolean }) => {
-      const cases = await loadCases(o.cases);
-      await checkKeyframeImages(cases);
-      const r = caseStats(cases);
-      if (o.json) printJson(r);
-      else
-        printLines([
-          `${r.cases} cases, ${r.keyframes} keyframes: ${Object.entries(r.by_structure)
-            .map(([k, v]) => `${v} ${k}`)
-            .join(', ')}; keyframe counts ${Object.entries(r.by_keyframes)
-            .map(([k, v]) => `${k}×${v}`)
-            .join(', ')}`,
-        ]);
+      printResult(o.json, await validateCasesFile(o.cases), (r) => [
+        `${r.cases} cases, ${r.keyframes} keyframes: ${Object.entries(r.by_structure)
+          .map(([k, v]) => `${v} ${k}`)
+          .join(', ')}; keyframe counts ${Object.entries(r.by_keyframes)
+          .map(([k, v]) => `${k}×${v}`)
+          .join(', ')}`,
+      ]);
     });
 
   metricFlags(

@@ -5,12 +5,11 @@ import { corpusStats } from '../hero/analyze/corpus.js';
 import { humanAgreementRun, rubricSwapRun } from '../hero/analyze/judge-agreement.js';
 import { positionAnalysis } from '../hero/analyze/position.js';
 import { inspectDataset, inspectLines } from '../hero/dataset/inspect.js';
-import { loadCore } from '../hero/dataset/load.js';
-import { checkSelections } from '../hero/dataset/selections.js';
+import { checkSelectionsFile } from '../hero/dataset/selections.js';
 import { validateDataset } from '../hero/dataset/validate.js';
 import { registerHeroFrames } from './hero-frames.js';
 import { type JudgeFlagValues, judgeOptions, judgeSettings } from './judge.js';
-import { printJson, printLines } from './output.js';
+import { printJson, printLines, printResult } from './output.js';
 
 export function registerHeroDataset(hero: Command): void {
   const analyze = hero.command('analyze').description('analyses of a HeroFrame dataset and its judge');
@@ -115,9 +114,7 @@ export function registerHeroDataset(hero: Command): void {
     .requiredOption('--data <dir>', 'dataset root')
     .option('--json', 'print JSON')
     .action(async (o: { data: string; json?: boolean }) => {
-      const r = await inspectDataset(o.data);
-      if (o.json) printJson(r);
-      else printLines(inspectLines(r));
+      printResult(o.json, await inspectDataset(o.data), inspectLines);
     });
 
   hero
@@ -127,18 +124,8 @@ export function registerHeroDataset(hero: Command): void {
     .requiredOption('--data <dir>', 'dataset root')
     .option('--json', 'print JSON')
     .action(async (file: string, o: { data: string; json?: boolean }) => {
-      const ds = await loadCore(o.data);
-      const r = await checkSelections(file, ds.timelines);
-      if (o.json)
-        printJson({
-          films: r.selections.size,
-          frames: [...r.selections.values()].reduce((a, f) => a + f.length, 0),
-          problems: r.problems,
-        });
-      else
-        printLines([
-          `${r.selections.size} films, ${[...r.selections.values()].reduce((a, f) => a + f.length, 0)} frames`,
-        ]);
+      const r = await checkSelectionsFile(file, o.data);
+      printResult(o.json, r, () => [`${r.films} films, ${r.frames} frames`]);
       for (const p of r.problems) process.stderr.write(`${p}\n`);
       if (r.problems.length)
         throw new BadInputError(`${r.problems.length} problem${r.problems.length > 1 ? 's' : ''}`, { file });
