@@ -2,13 +2,13 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { PROMPT_MODES, validateCasesFile } from '../compass/cases.js';
-import { generationPrompt } from '../compass/prompts.js';
+import { casePrompts } from '../compass/prompts.js';
 import type { CompassRunInput } from '../compass/run.js';
 import { scoreVideoResponse } from '../compass/run-score.js';
 import { DEFAULT_GRID } from '../compass/sensitivity.js';
+import { storyboardGrid } from '../compass/storyboard.js';
 import { PartialError, UsageError } from '../errors.js';
 import { resolveJudgeSettings } from '../judge/registry.js';
-import { gridFiles } from '../media/grid.js';
 import type { OnProgress } from '../progress.js';
 import { compassTable, sensitivityLines } from '../report/compass.js';
 import {
@@ -174,14 +174,8 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
     .action(async (o: OneCaseFlags & { out: string; cellWidth: string; labels: boolean; json?: boolean }) => {
       const c = await loadCaseFlags(o);
       const cellWidth = parseNumberFlag('--cell-width', o.cellWidth, (n) => Number.isInteger(n) && n >= 16);
-      const size = await gridFiles(
-        c.keyframes.map((k) => k.image),
-        o.out,
-        { labels: o.labels, cellWidth },
-      );
-      const r = { case_id: c.case_id, keyframes: c.keyframes.length, out: o.out, ...size };
-      if (o.json) printJson(r);
-      else printLines([`${o.out}: ${r.keyframes} keyframes, ${size.width}×${size.height}`]);
+      const r = await storyboardGrid(c, o.out, { labels: o.labels, cellWidth });
+      printResult(o.json, r, () => [`${o.out}: ${r.keyframes} keyframes, ${r.width}×${r.height}`]);
     });
 
   oneCaseOptions(
@@ -193,15 +187,8 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
     .option('--json', 'print JSON')
     .action(async (o: OneCaseFlags & { modes: string; json?: boolean }) => {
       const c = await loadCaseFlags(o);
-      const r = parseModes(o.modes).map((mode) => ({
-        case_id: c.case_id,
-        mode,
-        ...generationPrompt(c, mode),
-      }));
-      if (o.json) printJson(r);
-      else
-        printLines(
-          r.flatMap((p) => [`== ${p.case_id} · ${p.mode} (${p.template} ${p.version})`, p.text, '']),
-        );
+      printResult(o.json, casePrompts(c, parseModes(o.modes)), (r) =>
+        r.flatMap((p) => [`== ${p.case_id} · ${p.mode} (${p.template} ${p.version})`, p.text, '']),
+      );
     });
 }
