@@ -173,7 +173,12 @@ export type { RawImage } from './media/raw.js';
 export { sampleToDir } from './media/sample.js';
 export { detectShots, type ShotResult } from './media/shots.js';
 export { noProgress, type OnProgress, type Phase, type ProgressEvent, phaseReporter } from './progress.js';
-export { mergeHeroRun, writeEvaluation as writeHeroEvaluation, writeHeroRun } from './report/hero-outputs.js';
+export {
+  evaluateHeroFolder,
+  mergeHeroRun,
+  writeEvaluation as writeHeroEvaluation,
+  writeHeroRun,
+} from './report/hero-outputs.js';
 // ── statistics ──────────────────────────────────────────────────────────────────────────────
 export { bootstrap, pairedBootstrap, percentileInterval } from './stats/bootstrap.js';
 export { fitBradleyTerry, toScale0to100 } from './stats/bradley-terry.js';

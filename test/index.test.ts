@@ -43,7 +43,7 @@ describe('src/index.ts', () => {
   it('exports the runs the CLI makes: the command and a library user call the same function', () => {
     for (const n of ['evaluateHeroRun', 'writeHeroRun', 'scoreVideoResponse', 'compassSensitivity'])
       expect(api, n).toHaveProperty(n);
-    expect(LIBRARY.evaluateHero).toBe(api.evaluateHeroRun);
+    expect(LIBRARY.evaluateHero).toBe(api.evaluateHeroFolder);
     expect(LIBRARY.buildChains).toBe(api.buildChainsRun);
     expect(LIBRARY.scoreCompass).toBe(api.scoreCompass);
     expect(LIBRARY.compassSensitivity).toBe(api.compassSensitivity);
@@ -60,6 +60,7 @@ describe('src/index.ts', () => {
       'mergeHeroRun',
       'mergeCompassRun',
       'withJudge',
+      'evaluateHeroFolder',
     ])
       expect(api, n).toHaveProperty(n);
   });

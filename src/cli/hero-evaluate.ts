@@ -9,7 +9,6 @@ import { parseShard } from '../hero/track/shard.js';
 import { DISAGREEMENT_RULES, INSERTION_PROTOCOLS } from '../judge/insertion.js';
 import { checkUnresolved, unresolvedLine } from '../judge/unresolved.js';
 import { heroTable } from '../report/hero.js';
-import { writeHeroRun } from '../report/hero-outputs.js';
 import type { CliImpls } from './impls.js';
 import { withInterruptShown } from './interrupt.js';
 import {
@@ -210,6 +209,7 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
       const r = await withInterruptShown((signal, onProgress) =>
         impls.evaluateHero({
           judge: { ...resolved, cache: cacheFile },
+          out: o.out,
           signal,
           onProgress,
           data: o.data,
@@ -248,7 +248,6 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
           ]);
         return;
       }
-      const files = await writeHeroRun(o.out, r, o.track);
       const { summary, insertions } = r.result;
       const unresolved = summary.unresolved;
       const what = protocol === 'listwise' ? 'judge answers' : 'comparisons';
@@ -261,7 +260,7 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
         printLines([
           heroTable(summary),
           `${r.run.calls} calls, ${r.run.cached} from cache (${summary.questions} questions for ${insertions.length} insertions)`,
-          `reports: ${files.join(', ')}`,
+          `reports: ${r.files.join(', ')}`,
           ...(last ? [last] : []),
         ]);
       if (!r.result.complete)

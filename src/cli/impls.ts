@@ -5,11 +5,12 @@
  */
 import { evaluateCompassRun, planCompassEvaluation } from '../compass/run-evaluate.js';
 import { compassSensitivity, scoreCompass } from '../compass/run-score.js';
-import { buildChainsRun, evaluateHeroRun, selectRun } from '../hero/run.js';
+import { buildChainsRun, selectRun } from '../hero/run.js';
 import { rebuildTrack } from '../hero/track/rebuild.js';
+import { evaluateHeroFolder } from '../report/hero-outputs.js';
 
 export interface CliImpls {
-  evaluateHero: typeof evaluateHeroRun;
+  evaluateHero: typeof evaluateHeroFolder;
   buildChains: typeof buildChainsRun;
   select: typeof selectRun;
   rebuildTrack: typeof rebuildTrack;
@@ -20,7 +21,7 @@ export interface CliImpls {
 }
 
 export const LIBRARY: CliImpls = {
-  evaluateHero: evaluateHeroRun,
+  evaluateHero: evaluateHeroFolder,
   buildChains: buildChainsRun,
   select: selectRun,
   rebuildTrack,

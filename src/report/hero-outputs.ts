@@ -8,6 +8,12 @@ import { trackFramePath } from '../hero/dataset/layout.js';
 import type { EvaluateResult } from '../hero/evaluate.js';
 import { mergeHero } from '../hero/merge.js';
 import { HeroRun, HeroSummary, InsertionRecord } from '../hero/results.js';
+import {
+  evaluateHeroRun,
+  type HeroRunEvaluated,
+  type HeroRunInput,
+  type HeroRunOutcome,
+} from '../hero/run.js';
 import { encodeImage, loadImage, resizeImage } from '../media/image.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { writeJsonFile, writeJsonl } from '../store/jsonl.js';
@@ -70,6 +76,26 @@ export function writeHeroRun(
     await writeOutputsRecord(stage, 'movie_id');
     return fs.map((f) => placed(stage, out, f));
   });
+}
+
+/** What `evaluateHeroFolder` did: a dry run's counts, or the evaluation with the files it wrote. */
+export type HeroFolderOutcome =
+  | Extract<HeroRunOutcome, { kind: 'dry-run' }>
+  | (HeroRunEvaluated & { files: string[] });
+
+/**
+ * `hero evaluate` as one call: the methods evaluated (`evaluateHeroRun`: the judge opened and
+ * closed) and, unless it is a dry run, the run written to `out` (`writeHeroRun`).
+ */
+export function evaluateHeroFolder(
+  o: HeroRunInput & { out: string; dryRun?: false },
+): Promise<HeroRunEvaluated & { files: string[] }>;
+export function evaluateHeroFolder(o: HeroRunInput & { out: string }): Promise<HeroFolderOutcome>;
+export async function evaluateHeroFolder(o: HeroRunInput & { out: string }): Promise<HeroFolderOutcome> {
+  const { out, ...input } = o;
+  const r = await evaluateHeroRun(input);
+  if (r.kind === 'dry-run') return r;
+  return { ...r, files: await writeHeroRun(out, r, o.track) };
 }
 
 /**
