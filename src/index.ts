@@ -15,6 +15,7 @@ export {
   PROMPT_MODES,
   type PromptMode,
 } from './compass/cases.js';
+export { exportScores, exportScoresFile } from './compass/export-scores.js';
 export { writeResponseRun } from './compass/outputs.js';
 export { generationPrompt } from './compass/prompts.js';
 export { evaluateCompass } from './compass/quality/evaluate.js';
@@ -45,6 +46,7 @@ export {
   evaluateCompassRun,
   planCompassEvaluation,
 } from './compass/run-evaluate.js';
+export { mergeCompassRun } from './compass/run-merge.js';
 export { compassSensitivity, scoreCompass, scoreVideoResponse } from './compass/run-score.js';
 export { scoreModels, summarize } from './compass/score.js';
 export { sensitivity } from './compass/sensitivity.js';
@@ -77,8 +79,10 @@ export { type CorpusStats, corpusStats } from './hero/analyze/corpus.js';
 export {
   type HumanResult,
   humanAgreement,
+  humanAgreementRun,
   type RubricSwapResult,
   rubricSwap,
+  rubricSwapRun,
 } from './hero/analyze/judge-agreement.js';
 export { type PositionResult, positionAnalysis } from './hero/analyze/position.js';
 export { type BuildOptions, buildChains } from './hero/build.js';
@@ -117,6 +121,7 @@ export {
   type ListwiseReaderCheck,
   type ReaderCheck,
 } from './hero/reader.js';
+export { checkReaderRun, fitReaderRun } from './hero/reader-run.js';
 export {
   FilmScore,
   finiteOrNull,
@@ -135,6 +140,8 @@ export {
   type HeroRunInput,
   type HeroRunOutcome,
   heroRunRecord,
+  type SelectRunInput,
+  selectRun,
 } from './hero/run.js';
 export type { SelectContext, SelectionMethod } from './hero/select/method.js';
 export { METHODS, methodByName } from './hero/select/registry.js';
@@ -153,6 +160,7 @@ export { OpenAiBackend, type OpenAiOptions } from './judge/openai.js';
 export { comparePair, type PairOutcome } from './judge/pairwise.js';
 export { openJudge, parseJudgeSpec, resolveJudgeSettings } from './judge/registry.js';
 export type { JudgeBackend, JudgeImage, JudgeStats } from './judge/types.js';
+export { withJudge } from './judge/with-judge.js';
 // ── media ───────────────────────────────────────────────────────────────────────────────────
 export type { FrameRequest } from './media/frame-plan.js';
 export { streamClips, streamFrames, type VideoFrame } from './media/frames.js';
@@ -165,7 +173,12 @@ export type { RawImage } from './media/raw.js';
 export { sampleToDir } from './media/sample.js';
 export { detectShots, type ShotResult } from './media/shots.js';
 export { noProgress, type OnProgress, type Phase, type ProgressEvent, phaseReporter } from './progress.js';
-export { writeEvaluation as writeHeroEvaluation, writeHeroRun } from './report/hero-outputs.js';
+export {
+  evaluateHeroFolder,
+  mergeHeroRun,
+  writeEvaluation as writeHeroEvaluation,
+  writeHeroRun,
+} from './report/hero-outputs.js';
 // ── statistics ──────────────────────────────────────────────────────────────────────────────
 export { bootstrap, pairedBootstrap, percentileInterval } from './stats/bootstrap.js';
 export { fitBradleyTerry, toScale0to100 } from './stats/bradley-terry.js';

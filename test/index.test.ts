@@ -43,12 +43,26 @@ describe('src/index.ts', () => {
   it('exports the runs the CLI makes: the command and a library user call the same function', () => {
     for (const n of ['evaluateHeroRun', 'writeHeroRun', 'scoreVideoResponse', 'compassSensitivity'])
       expect(api, n).toHaveProperty(n);
-    expect(LIBRARY.evaluateHero).toBe(api.evaluateHeroRun);
+    expect(LIBRARY.evaluateHero).toBe(api.evaluateHeroFolder);
     expect(LIBRARY.buildChains).toBe(api.buildChainsRun);
     expect(LIBRARY.scoreCompass).toBe(api.scoreCompass);
     expect(LIBRARY.compassSensitivity).toBe(api.compassSensitivity);
     expect(LIBRARY.evaluateCompassRun).toBe(api.evaluateCompassRun);
     expect(LIBRARY.planCompassEvaluation).toBe(api.planCompassEvaluation);
+    expect(LIBRARY.select).toBe(api.selectRun);
+    for (const n of [
+      'selectRun',
+      'fitReaderRun',
+      'checkReaderRun',
+      'humanAgreementRun',
+      'rubricSwapRun',
+      'exportScoresFile',
+      'mergeHeroRun',
+      'mergeCompassRun',
+      'withJudge',
+      'evaluateHeroFolder',
+    ])
+      expect(api, n).toHaveProperty(n);
   });
 
   it('includes HeroFrame end to end: dataset, track, selection, chains, evaluation, its schemas', () => {

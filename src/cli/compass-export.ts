@@ -1,8 +1,6 @@
 /** `kfbench compass export-scores`: per-case automatic scores for `compass align`. */
 import type { Command } from 'commander';
-import { AutoScore } from '../compass/align.js';
-import { exportScores } from '../compass/export-scores.js';
-import { writeJsonl } from '../store/jsonl.js';
+import { exportScoresFile } from '../compass/export-scores.js';
 import { printJson, printLines } from './output.js';
 
 const list = (v: string | undefined) =>
@@ -27,12 +25,13 @@ export function registerCompassExport(compass: Command): void {
     .option('--json', 'print JSON')
     .action(
       async (o: { results: string; out: string; dimensions?: string; modes?: string; json?: boolean }) => {
-        const r = await exportScores(o.results, { dimensions: list(o.dimensions), modes: list(o.modes) });
-        await writeJsonl(o.out, AutoScore, r.scores);
-        const { scores, ...rest } = r;
-        if (o.json) return printJson({ ...rest, scores: scores.length, out: o.out });
+        const r = await exportScoresFile(o.results, o.out, {
+          dimensions: list(o.dimensions),
+          modes: list(o.modes),
+        });
+        if (o.json) return printJson(r);
         printLines([
-          `${scores.length} scores (${r.cases} cases × ${r.models.length} models × ${r.dimensions.length} dimensions${r.omitted ? `; ${r.omitted} not measured, left out` : ''}) → ${o.out}`,
+          `${r.scores} scores (${r.cases} cases × ${r.models.length} models × ${r.dimensions.length} dimensions${r.omitted ? `; ${r.omitted} not measured, left out` : ''}) → ${o.out}`,
           `dimensions: ${r.dimensions.join(', ')}`,
         ]);
       },

@@ -1,13 +1,8 @@
 /** `kfbench compass report | align`: the leaderboard of an evaluate folder, and agreement with people. */
-import { join } from 'node:path';
 import type { Command } from 'commander';
-import { align, loadAlignInputs } from '../compass/align.js';
-import { Leaderboard } from '../compass/results.js';
-import { UsageError } from '../errors.js';
-import { leaderboardCsv, leaderboardHtml, leaderboardMarkdown, leaderboardText } from '../report/compass.js';
+import { alignFiles } from '../compass/align.js';
+import { compassReport } from '../report/leaderboard-file.js';
 import { textTable } from '../report/table.js';
-import { writeFileAtomic } from '../store/atomic-write.js';
-import { readJsonFile } from '../store/jsonl.js';
 import { registerCompassExport } from './compass-export.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 
@@ -21,19 +16,8 @@ export function registerCompassReport(compass: Command): void {
     .option('--format <f>', 'text | json | csv | md | html', 'text')
     .option('--out <file>', 'write to a file instead of stdout')
     .action(async (o: { eval: string; format: string; out?: string }) => {
-      const board = await readJsonFile(join(o.eval, 'leaderboard.json'), Leaderboard);
-      const render: Record<string, (l: Leaderboard) => string> = {
-        text: (l) => `${leaderboardText(l)}\n`,
-        json: (l) => `${JSON.stringify(l, null, 2)}\n`,
-        csv: leaderboardCsv,
-        md: leaderboardMarkdown,
-        html: leaderboardHtml,
-      };
-      const f = render[o.format];
-      if (!f) throw new UsageError(`--format takes text, json, csv, md or html, got "${o.format}"`);
-      const text = f(board);
-      if (o.out) await writeFileAtomic(o.out, text);
-      else process.stdout.write(text);
+      const text = await compassReport(o);
+      if (!o.out) process.stdout.write(text);
     });
 
   compass
@@ -50,8 +34,7 @@ export function registerCompassReport(compass: Command): void {
     .action(
       async (o: { judgments: string; scores: string; resamples: string; seed: string; json?: boolean }) => {
         const B = parseNumberFlag('--resamples', o.resamples, (n) => Number.isInteger(n) && n >= 100);
-        const { votes, scores } = await loadAlignInputs(o.judgments, o.scores);
-        const r = align(votes, scores, { B, seed: o.seed });
+        const r = await alignFiles(o.judgments, o.scores, { B, seed: o.seed });
         if (o.json) return printJson(r);
         const f = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(3));
         const lines: string[] = [];

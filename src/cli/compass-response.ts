@@ -1,14 +1,14 @@
 /** `kfbench compass validate | response | score | sensitivity | grid | prompts`: cases and keyframe response. */
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { caseStats, checkKeyframeImages, loadCases, PROMPT_MODES } from '../compass/cases.js';
-import { generationPrompt } from '../compass/prompts.js';
+import { PROMPT_MODES, validateCasesFile } from '../compass/cases.js';
+import { casePrompts } from '../compass/prompts.js';
 import type { CompassRunInput } from '../compass/run.js';
 import { scoreVideoResponse } from '../compass/run-score.js';
 import { DEFAULT_GRID } from '../compass/sensitivity.js';
+import { storyboardGrid } from '../compass/storyboard.js';
 import { PartialError, UsageError } from '../errors.js';
 import { resolveJudgeSettings } from '../judge/registry.js';
-import { gridFiles } from '../media/grid.js';
 import type { OnProgress } from '../progress.js';
 import { compassTable, sensitivityLines } from '../report/compass.js';
 import {
@@ -30,7 +30,7 @@ import {
 import { onnxFlags } from './embed.js';
 import type { CliImpls } from './impls.js';
 import { withInterruptShown } from './interrupt.js';
-import { parseNumberFlag, printJson, printLines } from './output.js';
+import { parseNumberFlag, printJson, printLines, printResult } from './output.js';
 
 /**
  * A folder run's input from its flags: the judge segmenter's settings resolved (its cache in --out
@@ -58,18 +58,13 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
     .requiredOption('--cases <file>', 'cases.jsonl')
     .option('--json', 'print JSON')
     .action(async (o: { cases: string; json?: boolean }) => {
-      const cases = await loadCases(o.cases);
-      await checkKeyframeImages(cases);
-      const r = caseStats(cases);
-      if (o.json) printJson(r);
-      else
-        printLines([
-          `${r.cases} cases, ${r.keyframes} keyframes: ${Object.entries(r.by_structure)
-            .map(([k, v]) => `${v} ${k}`)
-            .join(', ')}; keyframe counts ${Object.entries(r.by_keyframes)
-            .map(([k, v]) => `${k}×${v}`)
-            .join(', ')}`,
-        ]);
+      printResult(o.json, await validateCasesFile(o.cases), (r) => [
+        `${r.cases} cases, ${r.keyframes} keyframes: ${Object.entries(r.by_structure)
+          .map(([k, v]) => `${v} ${k}`)
+          .join(', ')}; keyframe counts ${Object.entries(r.by_keyframes)
+          .map(([k, v]) => `${k}×${v}`)
+          .join(', ')}`,
+      ]);
     });
 
   metricFlags(
@@ -179,14 +174,8 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
     .action(async (o: OneCaseFlags & { out: string; cellWidth: string; labels: boolean; json?: boolean }) => {
       const c = await loadCaseFlags(o);
       const cellWidth = parseNumberFlag('--cell-width', o.cellWidth, (n) => Number.isInteger(n) && n >= 16);
-      const size = await gridFiles(
-        c.keyframes.map((k) => k.image),
-        o.out,
-        { labels: o.labels, cellWidth },
-      );
-      const r = { case_id: c.case_id, keyframes: c.keyframes.length, out: o.out, ...size };
-      if (o.json) printJson(r);
-      else printLines([`${o.out}: ${r.keyframes} keyframes, ${size.width}×${size.height}`]);
+      const r = await storyboardGrid(c, o.out, { labels: o.labels, cellWidth });
+      printResult(o.json, r, () => [`${o.out}: ${r.keyframes} keyframes, ${r.width}×${r.height}`]);
     });
 
   oneCaseOptions(
@@ -198,15 +187,8 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
     .option('--json', 'print JSON')
     .action(async (o: OneCaseFlags & { modes: string; json?: boolean }) => {
       const c = await loadCaseFlags(o);
-      const r = parseModes(o.modes).map((mode) => ({
-        case_id: c.case_id,
-        mode,
-        ...generationPrompt(c, mode),
-      }));
-      if (o.json) printJson(r);
-      else
-        printLines(
-          r.flatMap((p) => [`== ${p.case_id} · ${p.mode} (${p.template} ${p.version})`, p.text, '']),
-        );
+      printResult(o.json, casePrompts(c, parseModes(o.modes)), (r) =>
+        r.flatMap((p) => [`== ${p.case_id} · ${p.mode} (${p.template} ${p.version})`, p.text, '']),
+      );
     });
 }

@@ -1,12 +1,9 @@
 /** `kfbench embed …`: try an embedder by hand and calibrate its match threshold. */
 import type { Command } from 'commander';
-import { withEmbeddingCache } from '../embed/cache.js';
-import { calibrateFromPairs } from '../embed/calibrate.js';
-import { cosine, type Embedder } from '../embed/embedder.js';
 import { ONNX_DEVICES, type OnnxOptions } from '../embed/onnx.js';
-import { createEmbedder, EMBEDDER_FORMS } from '../embed/registry.js';
+import { EMBEDDER_FORMS } from '../embed/registry.js';
+import { calibrateEmbedder, type EmbedderChoice, imageSimilarity } from '../embed/with-embedder.js';
 import { UsageError } from '../errors.js';
-import { loadImage } from '../media/image.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 
 interface EmbedderFlags {
@@ -42,16 +39,17 @@ export function onnxOptions(cmd: Command): Command {
     .option('--device <d>', 'ONNX device: cpu | cuda (CUDA execution provider)', 'cpu');
 }
 
-export async function embedderFromFlags(o: EmbedderFlags): Promise<Embedder> {
+/** The embedder the flags name: --embedder, --threads/--device, --input-size, --cache. */
+export function embedderChoice(o: EmbedderFlags): EmbedderChoice {
   const inputSize =
     o.inputSize === undefined
       ? undefined
       : parseNumberFlag('--input-size', o.inputSize, (n) => Number.isInteger(n) && n > 0);
-  const e = await createEmbedder(o.embedder, {
-    ...onnxFlags(o),
-    ...(inputSize ? { overrides: { input_size: inputSize } } : {}),
-  });
-  return o.cache ? withEmbeddingCache(e, o.cache) : e;
+  return {
+    spec: o.embedder,
+    options: { ...onnxFlags(o), ...(inputSize ? { overrides: { input_size: inputSize } } : {}) },
+    cache: o.cache,
+  };
 }
 
 function embedderOptions(cmd: Command): Command {
@@ -72,18 +70,12 @@ export function registerEmbed(program: Command): void {
       .argument('<b>')
       .option('--json', 'print JSON'),
   ).action(async (a: string, b: string, o: EmbedderFlags & { json?: boolean }) => {
-    const e = await embedderFromFlags(o);
-    try {
-      const [va, vb] = await e.embed([await loadImage(a), await loadImage(b)]);
-      const c = cosine(va!, vb!);
-      if (o.json) printJson({ cosine: c });
-      else
-        printLines([
-          `cosine ${c.toFixed(6)}  (${e.id}; its match threshold ${e.defaultThreshold ?? 'γ = 0.80, the DINOv3 default'})`,
-        ]);
-    } finally {
-      await e.close();
-    }
+    const r = await imageSimilarity(embedderChoice(o), a, b);
+    if (o.json) printJson({ cosine: r.cosine });
+    else
+      printLines([
+        `cosine ${r.cosine.toFixed(6)}  (${r.embedder}; its match threshold ${r.threshold ?? 'γ = 0.80, the DINOv3 default'})`,
+      ]);
   });
 
   embedderOptions(
@@ -96,24 +88,19 @@ export function registerEmbed(program: Command): void {
   ).action(async (o: EmbedderFlags & { pairs: string; gamma?: string; json?: boolean }) => {
     const gamma =
       o.gamma === undefined ? undefined : parseNumberFlag('--gamma', o.gamma, (n) => n >= -1 && n <= 1);
-    const e = await embedderFromFlags(o);
-    try {
-      const r = await calibrateFromPairs(o.pairs, e, gamma);
-      if (o.json) printJson(r);
-      else
-        printLines([
-          `embedder ${e.id} (version ${e.version})`,
-          `EER ${(100 * r.eer).toFixed(2)} % at threshold ${r.threshold.toFixed(4)}`,
-          `at ${r.at.threshold}: FPR ${(100 * r.at.fpr).toFixed(2)} %  FNR ${(100 * r.at.fnr).toFixed(2)} %`,
-          `positives n=${r.positives.n} mean cos ${r.positives.mean_cos.toFixed(3)} min ${r.positives.min_cos.toFixed(3)}`,
-          `negatives n=${r.negatives.n} mean cos ${r.negatives.mean_cos.toFixed(3)} max ${r.negatives.max_cos.toFixed(3)}`,
-          r.margin > 0
-            ? `separated: a margin of ${r.margin.toFixed(4)} between the highest negative and the lowest positive (the EER threshold is its upper end)`
-            : `not separated: positives and negatives overlap by ${(-r.margin).toFixed(4)}`,
-          `use γ = ${r.recommended.toFixed(4)} (${r.margin > 0 ? 'the middle of the margin' : 'the EER threshold'}): put it into the embedder's JSON as "threshold"`,
-        ]);
-    } finally {
-      await e.close();
-    }
+    const { report: r, embedder, version } = await calibrateEmbedder(embedderChoice(o), o.pairs, gamma);
+    if (o.json) printJson(r);
+    else
+      printLines([
+        `embedder ${embedder} (version ${version})`,
+        `EER ${(100 * r.eer).toFixed(2)} % at threshold ${r.threshold.toFixed(4)}`,
+        `at ${r.at.threshold}: FPR ${(100 * r.at.fpr).toFixed(2)} %  FNR ${(100 * r.at.fnr).toFixed(2)} %`,
+        `positives n=${r.positives.n} mean cos ${r.positives.mean_cos.toFixed(3)} min ${r.positives.min_cos.toFixed(3)}`,
+        `negatives n=${r.negatives.n} mean cos ${r.negatives.mean_cos.toFixed(3)} max ${r.negatives.max_cos.toFixed(3)}`,
+        r.margin > 0
+          ? `separated: a margin of ${r.margin.toFixed(4)} between the highest negative and the lowest positive (the EER threshold is its upper end)`
+          : `not separated: positives and negatives overlap by ${(-r.margin).toFixed(4)}`,
+        `use γ = ${r.recommended.toFixed(4)} (${r.margin > 0 ? 'the middle of the margin' : 'the EER threshold'}): put it into the embedder's JSON as "threshold"`,
+      ]);
   });
 }

@@ -2,16 +2,14 @@
 import type { Command } from 'commander';
 import { BadInputError } from '../errors.js';
 import { corpusStats } from '../hero/analyze/corpus.js';
-import { humanAgreement, rubricSwap } from '../hero/analyze/judge-agreement.js';
+import { humanAgreementRun, rubricSwapRun } from '../hero/analyze/judge-agreement.js';
 import { positionAnalysis } from '../hero/analyze/position.js';
 import { inspectDataset, inspectLines } from '../hero/dataset/inspect.js';
-import { loadCore } from '../hero/dataset/load.js';
-import { checkSelections } from '../hero/dataset/selections.js';
+import { checkSelectionsFile } from '../hero/dataset/selections.js';
 import { validateDataset } from '../hero/dataset/validate.js';
-import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { registerHeroFrames } from './hero-frames.js';
-import { judgeFlags, judgeOptions } from './judge.js';
-import { printJson, printLines } from './output.js';
+import { type JudgeFlagValues, judgeOptions, judgeSettings } from './judge.js';
+import { printJson, printLines, printResult } from './output.js';
 
 export function registerHeroDataset(hero: Command): void {
   const analyze = hero.command('analyze').description('analyses of a HeroFrame dataset and its judge');
@@ -57,22 +55,17 @@ export function registerHeroDataset(hero: Command): void {
       .requiredOption('--pairs <file>', 'JSONL {movie_id, a, b, human_winner}')
       .requiredOption('--data <dir>', 'dataset root')
       .option('--json', 'print JSON'),
-  ).action(async (o: Parameters<typeof judgeFlags>[0] & { pairs: string; data: string; json?: boolean }) => {
-    const j = await openJudge(resolveJudgeSettings(judgeFlags(o)));
-    try {
-      const r = await humanAgreement({ root: o.data, judge: j.judge, encoder: j.encoder }, o.pairs);
-      if (o.json) return printJson({ ...r, reader: j.judge.name });
-      const line = (name: string, a: typeof r.with_rubric) =>
-        `${name}: ${a.correct}/${a.n} = ${(100 * a.rate).toFixed(1)} % (95 % Wilson ${(100 * a.ci[0]).toFixed(1)}–${(100 * a.ci[1]).toFixed(1)} %)`;
-      printLines([
-        `reader ${j.judge.name}; unresolved comparisons count as errors`,
-        line('without the rubric', r.without_rubric),
-        line('with the rubric   ', r.with_rubric),
-        `McNemar (${r.mcnemar.method}): b = ${r.mcnemar.b}, c = ${r.mcnemar.c}, p = ${r.mcnemar.p.toFixed(4)}`,
-      ]);
-    } finally {
-      await j.close();
-    }
+  ).action(async (o: JudgeFlagValues & { pairs: string; data: string; json?: boolean }) => {
+    const r = await humanAgreementRun({ root: o.data, judge: judgeSettings(o), pairs: o.pairs });
+    if (o.json) return printJson(r);
+    const line = (name: string, a: typeof r.with_rubric) =>
+      `${name}: ${a.correct}/${a.n} = ${(100 * a.rate).toFixed(1)} % (95 % Wilson ${(100 * a.ci[0]).toFixed(1)}–${(100 * a.ci[1]).toFixed(1)} %)`;
+    printLines([
+      `reader ${r.reader}; unresolved comparisons count as errors`,
+      line('without the rubric', r.without_rubric),
+      line('with the rubric   ', r.with_rubric),
+      `McNemar (${r.mcnemar.method}): b = ${r.mcnemar.b}, c = ${r.mcnemar.c}, p = ${r.mcnemar.p.toFixed(4)}`,
+    ]);
   });
   judgeOptions(
     analyze
@@ -81,20 +74,15 @@ export function registerHeroDataset(hero: Command): void {
       .requiredOption('--data <dir>', 'dataset root')
       .option('--seed <s>', 'seed of the derangement and the permutation test', '0')
       .option('--json', 'print JSON'),
-  ).action(async (o: Parameters<typeof judgeFlags>[0] & { data: string; seed: string; json?: boolean }) => {
-    const j = await openJudge(resolveJudgeSettings(judgeFlags(o)));
-    try {
-      const r = await rubricSwap({ root: o.data, judge: j.judge, encoder: j.encoder }, o.seed);
-      if (o.json) return printJson({ ...r, reader: j.judge.name });
-      const pc = (a: typeof r.own) => `${(100 * a.rate).toFixed(1)} %`;
-      printLines([
-        `reader ${j.judge.name}; ${r.pairs} confident chain pairs; each film served another's rubric by a seeded derangement`,
-        `own rubric ${pc(r.own)}, swapped ${pc(r.swapped)}, none ${pc(r.none)}`,
-        `own vs swapped: p = ${r.p_own_vs_swapped.p.toFixed(4)} (${r.p_own_vs_swapped.exact ? 'exact' : 'sampled'}); swapped vs none: p = ${r.p_swapped_vs_none.p.toFixed(4)} (${r.p_swapped_vs_none.exact ? 'exact' : 'sampled'})`,
-      ]);
-    } finally {
-      await j.close();
-    }
+  ).action(async (o: JudgeFlagValues & { data: string; seed: string; json?: boolean }) => {
+    const r = await rubricSwapRun({ root: o.data, judge: judgeSettings(o), seed: o.seed });
+    if (o.json) return printJson(r);
+    const pc = (a: typeof r.own) => `${(100 * a.rate).toFixed(1)} %`;
+    printLines([
+      `reader ${r.reader}; ${r.pairs} confident chain pairs; each film served another's rubric by a seeded derangement`,
+      `own rubric ${pc(r.own)}, swapped ${pc(r.swapped)}, none ${pc(r.none)}`,
+      `own vs swapped: p = ${r.p_own_vs_swapped.p.toFixed(4)} (${r.p_own_vs_swapped.exact ? 'exact' : 'sampled'}); swapped vs none: p = ${r.p_swapped_vs_none.p.toFixed(4)} (${r.p_swapped_vs_none.exact ? 'exact' : 'sampled'})`,
+    ]);
   });
 
   hero
@@ -126,9 +114,7 @@ export function registerHeroDataset(hero: Command): void {
     .requiredOption('--data <dir>', 'dataset root')
     .option('--json', 'print JSON')
     .action(async (o: { data: string; json?: boolean }) => {
-      const r = await inspectDataset(o.data);
-      if (o.json) printJson(r);
-      else printLines(inspectLines(r));
+      printResult(o.json, await inspectDataset(o.data), inspectLines);
     });
 
   hero
@@ -138,18 +124,8 @@ export function registerHeroDataset(hero: Command): void {
     .requiredOption('--data <dir>', 'dataset root')
     .option('--json', 'print JSON')
     .action(async (file: string, o: { data: string; json?: boolean }) => {
-      const ds = await loadCore(o.data);
-      const r = await checkSelections(file, ds.timelines);
-      if (o.json)
-        printJson({
-          films: r.selections.size,
-          frames: [...r.selections.values()].reduce((a, f) => a + f.length, 0),
-          problems: r.problems,
-        });
-      else
-        printLines([
-          `${r.selections.size} films, ${[...r.selections.values()].reduce((a, f) => a + f.length, 0)} frames`,
-        ]);
+      const r = await checkSelectionsFile(file, o.data);
+      printResult(o.json, r, () => [`${r.films} films, ${r.frames} frames`]);
       for (const p of r.problems) process.stderr.write(`${p}\n`);
       if (r.problems.length)
         throw new BadInputError(`${r.problems.length} problem${r.problems.length > 1 ? 's' : ''}`, { file });

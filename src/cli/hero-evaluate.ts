@@ -7,15 +7,56 @@ import { STILLS_RULES } from '../hero/evaluate.js';
 import { roundTotals } from '../hero/rubric-learn.js';
 import { parseShard } from '../hero/track/shard.js';
 import { DISAGREEMENT_RULES, INSERTION_PROTOCOLS } from '../judge/insertion.js';
-import { resolveJudgeSettings } from '../judge/registry.js';
 import { checkUnresolved, unresolvedLine } from '../judge/unresolved.js';
 import { heroTable } from '../report/hero.js';
-import { writeHeroRun } from '../report/hero-outputs.js';
 import type { CliImpls } from './impls.js';
 import { withInterruptShown } from './interrupt.js';
-import { judgeFlags, judgeOptions, maxUnresolvedOption, parseMaxUnresolved } from './judge.js';
+import {
+  type JudgeFlagValues,
+  judgeOptions,
+  judgeSettings,
+  maxUnresolvedOption,
+  parseMaxUnresolved,
+} from './judge.js';
 import { oneOf, parseNumberFlag, printJson, printLines } from './output.js';
 import { renderProgress } from './progress.js';
+
+/** `hero build`’s flags as commander gives them. */
+interface BuildFlags extends JudgeFlagValues {
+  data: string;
+  lsmdc: string;
+  stills: string;
+  chainsPerFilm: string;
+  seed: string;
+  learnRubric?: boolean;
+  rounds: string;
+  maxRules: string;
+  json?: boolean;
+}
+
+/** `hero evaluate`’s flags as commander gives them. */
+interface EvaluateFlags extends JudgeFlagValues {
+  selections: string[];
+  data: string;
+  track: string;
+  protocol: string;
+  bothOrders?: boolean;
+  disagreement: string;
+  includeStills?: boolean;
+  stills: string;
+  stillsDir?: string;
+  rescoreOfficial?: boolean;
+  missing: string;
+  dryRun?: boolean;
+  maxCalls?: string;
+  out: string;
+  movies?: string[];
+  shard?: string;
+  seed: string;
+  bootstrap: string;
+  maxUnresolved: string;
+  json?: boolean;
+}
 
 export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
   judgeOptions(
@@ -40,62 +81,48 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
     .option('--rounds <n>', 'rubric-learning rounds (stop early when one admits nothing)', '2')
     .option('--max-rules <n>', 'at most this many rules per film', '20')
     .option('--json', 'print JSON')
-    .action(
-      async (
-        o: Parameters<typeof judgeFlags>[0] & {
-          data: string;
-          lsmdc: string;
-          stills: string;
-          chainsPerFilm: string;
-          seed: string;
-          learnRubric?: boolean;
-          rounds: string;
-          maxRules: string;
-          json?: boolean;
-        },
-      ) => {
-        const chainsPerFilm = parseNumberFlag(
-          '--chains-per-film',
-          o.chainsPerFilm,
-          (n) => Number.isInteger(n) && n >= 1,
-        );
-        const rounds = parseNumberFlag('--rounds', o.rounds, (n) => Number.isInteger(n) && n >= 1);
-        const maxRules = parseNumberFlag('--max-rules', o.maxRules, (n) => Number.isInteger(n) && n >= 1);
-        const shown = renderProgress();
-        const r = await impls
-          .buildChains({
-            judge: resolveJudgeSettings(judgeFlags(o)),
-            data: o.data,
-            lsmdc: o.lsmdc,
-            stills: o.stills,
-            chainsPerFilm,
-            seed: o.seed,
-            learnRubric: !!o.learnRubric,
-            rounds,
-            maxRules,
-            onProgress: shown.onProgress,
-          })
-          .finally(() => shown.close());
-        if (o.json) printJson(r);
-        else
-          printLines([
-            `built ${r.chains} chains for ${r.films} films with ${r.reader}: ${r.pairs} pairs, ${(100 * r.confident_share).toFixed(1)} % confident, ${r.still_replacements} still replacements, ${r.still_floor_unmet} chains kept with the still floor unmet (no still left), ridge in ${r.ridge_used} chains`,
-            `stability on ${r.stability.chains} chains re-judged with the letters swapped between the images: agreement ${r.stability.agreement === null ? '—' : `${(100 * r.stability.agreement).toFixed(1)} %`}, Kendall τ ${r.stability.kendall_tau?.toFixed(3) ?? '—'}`,
-            ...(r.rubric
-              ? [
-                  `rubric: ${r.rubric.rules} rules kept, ${r.rubric.pruned_by_phase_b} pruned by Phase B; per round ${roundTotals(
-                    r.rubric.rounds,
+    .action(async (o: BuildFlags) => {
+      const chainsPerFilm = parseNumberFlag(
+        '--chains-per-film',
+        o.chainsPerFilm,
+        (n) => Number.isInteger(n) && n >= 1,
+      );
+      const rounds = parseNumberFlag('--rounds', o.rounds, (n) => Number.isInteger(n) && n >= 1);
+      const maxRules = parseNumberFlag('--max-rules', o.maxRules, (n) => Number.isInteger(n) && n >= 1);
+      const shown = renderProgress();
+      const r = await impls
+        .buildChains({
+          judge: judgeSettings(o),
+          data: o.data,
+          lsmdc: o.lsmdc,
+          stills: o.stills,
+          chainsPerFilm,
+          seed: o.seed,
+          learnRubric: !!o.learnRubric,
+          rounds,
+          maxRules,
+          onProgress: shown.onProgress,
+        })
+        .finally(() => shown.close());
+      if (o.json) printJson(r);
+      else
+        printLines([
+          `built ${r.chains} chains for ${r.films} films with ${r.reader}: ${r.pairs} pairs, ${(100 * r.confident_share).toFixed(1)} % confident, ${r.still_replacements} still replacements, ${r.still_floor_unmet} chains kept with the still floor unmet (no still left), ridge in ${r.ridge_used} chains`,
+          `stability on ${r.stability.chains} chains re-judged with the letters swapped between the images: agreement ${r.stability.agreement === null ? '—' : `${(100 * r.stability.agreement).toFixed(1)} %`}, Kendall τ ${r.stability.kendall_tau?.toFixed(3) ?? '—'}`,
+          ...(r.rubric
+            ? [
+                `rubric: ${r.rubric.rules} rules kept, ${r.rubric.pruned_by_phase_b} pruned by Phase B; per round ${roundTotals(
+                  r.rubric.rounds,
+                )
+                  .map(
+                    (t) =>
+                      `round ${t.round}: ${t.proposals} proposals, ${t.admitted} admitted, rejection ${(100 * t.rejection_rate).toFixed(1)} % (gate 1 ${t.rejected_gate1}, gate 2 ${t.rejected_gate2})`,
                   )
-                    .map(
-                      (t) =>
-                        `round ${t.round}: ${t.proposals} proposals, ${t.admitted} admitted, rejection ${(100 * t.rejection_rate).toFixed(1)} % (gate 1 ${t.rejected_gate1}, gate 2 ${t.rejected_gate2})`,
-                    )
-                    .join('; ')}`,
-                ]
-              : []),
-          ]);
-      },
-    );
+                  .join('; ')}`,
+              ]
+            : []),
+        ]);
+    });
 
   maxUnresolvedOption(
     judgeOptions(
@@ -149,127 +176,98 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
     .option('--seed <s>', 'bootstrap seed', '0')
     .option('--bootstrap <n>', 'bootstrap resamples', '1000')
     .option('--json', 'print the summary as JSON')
-    .action(
-      async (
-        o: Parameters<typeof judgeFlags>[0] & {
-          selections: string[];
-          data: string;
-          track: string;
-          protocol: string;
-          bothOrders?: boolean;
-          disagreement: string;
-          includeStills?: boolean;
-          stills: string;
-          stillsDir?: string;
-          rescoreOfficial?: boolean;
-          missing: string;
-          dryRun?: boolean;
-          maxCalls?: string;
-          out: string;
-          movies?: string[];
-          shard?: string;
-          seed: string;
-          bootstrap: string;
-          maxUnresolved: string;
-          json?: boolean;
-        },
-      ) => {
-        const maxUnresolved = parseMaxUnresolved(o.maxUnresolved);
-        const protocol = oneOf('--protocol', o.protocol, INSERTION_PROTOCOLS);
-        if (o.bothOrders && protocol !== 'listwise')
-          throw new UsageError(
-            '--both-orders applies to --protocol listwise (pairwise and binary already ask both placements)',
-          );
-        const disagreement = oneOf('--disagreement', o.disagreement, DISAGREEMENT_RULES);
-        const missing = oneOf('--missing', o.missing, ['error', 'zero'] as const);
-        const stills = oneOf('--stills', o.stills, STILLS_RULES);
-        if (o.stillsDir !== undefined && !existsSync(o.stillsDir))
-          throw new UsageError(`--stills-dir ${o.stillsDir} does not exist`);
-        const names = new Map<string, number>();
-        const methods = o.selections.map((file) => {
-          const base = basename(file).replace(/\.jsonl(\.zst)?$/, '');
-          const n = (names.get(base) ?? 0) + 1;
-          names.set(base, n);
-          return { method: n > 1 ? `${base}#${n}` : base, file };
-        });
-        // flags first: a bad --shard is refused before the judge's cache is made
-        const shard = o.shard ? parseShard(o.shard) : undefined;
-        const bootstrapB = parseNumberFlag(
-          '--bootstrap',
-          o.bootstrap,
-          (n) => Number.isInteger(n) && n >= 100,
+    .action(async (o: EvaluateFlags) => {
+      const maxUnresolved = parseMaxUnresolved(o.maxUnresolved);
+      const protocol = oneOf('--protocol', o.protocol, INSERTION_PROTOCOLS);
+      if (o.bothOrders && protocol !== 'listwise')
+        throw new UsageError(
+          '--both-orders applies to --protocol listwise (pairwise and binary already ask both placements)',
         );
-        const resolved = resolveJudgeSettings(judgeFlags(o));
-        // the judge cache lives with the results unless given: a second run resumes, a dry run counts
-        // it (and never creates it)
-        const cacheFile = resolved.cache ?? join(o.out, 'judge-cache.sqlite');
-        const maxCalls =
-          o.maxCalls === undefined
-            ? undefined
-            : parseNumberFlag('--max-calls', o.maxCalls, (n) => Number.isInteger(n) && n >= 0);
-        const r = await withInterruptShown((signal, onProgress) =>
-          impls.evaluateHero({
-            judge: { ...resolved, cache: cacheFile },
-            signal,
-            onProgress,
-            data: o.data,
-            track: o.track,
-            methods,
-            protocol,
-            bothOrders: !!o.bothOrders,
-            disagreement,
-            includeStills: !!o.includeStills,
-            stills,
-            stillsDir: o.stillsDir,
-            rescoreOfficial: !!o.rescoreOfficial,
-            missing,
-            dryRun: !!o.dryRun,
-            maxCalls,
-            seed: o.seed,
-            bootstrapB,
-            movies: o.movies,
-            shard,
-          }),
-        );
-        if (r.kind === 'dry-run') {
-          const d = r.dryRun;
-          const out = {
-            dry_run: true,
-            insertions: d.insertions,
-            questions: d.questions,
-            cached: d.cached,
-            to_ask: d.questions - d.cached,
-            upper_bound: d.upper_bound,
-          };
-          if (o.json) printJson(out);
-          else
-            printLines([
-              `${d.insertions} insertions need ${d.upper_bound ? 'at most ' : ''}${d.questions} questions (re-asks aside); the cache holds ${d.cached}; ${d.questions - d.cached} to ask`,
-            ]);
-          return;
-        }
-        const files = await writeHeroRun(o.out, r, o.track);
-        const { summary, insertions } = r.result;
-        const unresolved = summary.unresolved;
-        const what = protocol === 'listwise' ? 'judge answers' : 'comparisons';
-        const last = unresolved ? unresolvedLine(unresolved, maxUnresolved, what) : undefined;
-        if (o.json) {
-          printJson(summary);
-          // the JSON stays one document: the line goes to stderr
-          if (last) process.stderr.write(`${last}\n`);
-        } else
+      const disagreement = oneOf('--disagreement', o.disagreement, DISAGREEMENT_RULES);
+      const missing = oneOf('--missing', o.missing, ['error', 'zero'] as const);
+      const stills = oneOf('--stills', o.stills, STILLS_RULES);
+      if (o.stillsDir !== undefined && !existsSync(o.stillsDir))
+        throw new UsageError(`--stills-dir ${o.stillsDir} does not exist`);
+      const names = new Map<string, number>();
+      const methods = o.selections.map((file) => {
+        const base = basename(file).replace(/\.jsonl(\.zst)?$/, '');
+        const n = (names.get(base) ?? 0) + 1;
+        names.set(base, n);
+        return { method: n > 1 ? `${base}#${n}` : base, file };
+      });
+      // flags first: a bad --shard is refused before the judge's cache is made
+      const shard = o.shard ? parseShard(o.shard) : undefined;
+      const bootstrapB = parseNumberFlag('--bootstrap', o.bootstrap, (n) => Number.isInteger(n) && n >= 100);
+      const resolved = judgeSettings(o);
+      // the judge cache lives with the results unless given: a second run resumes, a dry run counts
+      // it (and never creates it)
+      const cacheFile = resolved.cache ?? join(o.out, 'judge-cache.sqlite');
+      const maxCalls =
+        o.maxCalls === undefined
+          ? undefined
+          : parseNumberFlag('--max-calls', o.maxCalls, (n) => Number.isInteger(n) && n >= 0);
+      const r = await withInterruptShown((signal, onProgress) =>
+        impls.evaluateHero({
+          judge: { ...resolved, cache: cacheFile },
+          out: o.out,
+          signal,
+          onProgress,
+          data: o.data,
+          track: o.track,
+          methods,
+          protocol,
+          bothOrders: !!o.bothOrders,
+          disagreement,
+          includeStills: !!o.includeStills,
+          stills,
+          stillsDir: o.stillsDir,
+          rescoreOfficial: !!o.rescoreOfficial,
+          missing,
+          dryRun: !!o.dryRun,
+          maxCalls,
+          seed: o.seed,
+          bootstrapB,
+          movies: o.movies,
+          shard,
+        }),
+      );
+      if (r.kind === 'dry-run') {
+        const d = r.dryRun;
+        const out = {
+          dry_run: true,
+          insertions: d.insertions,
+          questions: d.questions,
+          cached: d.cached,
+          to_ask: d.questions - d.cached,
+          upper_bound: d.upper_bound,
+        };
+        if (o.json) printJson(out);
+        else
           printLines([
-            heroTable(summary),
-            `${r.run.calls} calls, ${r.run.cached} from cache (${summary.questions} questions for ${insertions.length} insertions)`,
-            `reports: ${files.join(', ')}`,
-            ...(last ? [last] : []),
+            `${d.insertions} insertions need ${d.upper_bound ? 'at most ' : ''}${d.questions} questions (re-asks aside); the cache holds ${d.cached}; ${d.questions - d.cached} to ask`,
           ]);
-        if (!r.result.complete)
-          throw new PartialError(
-            `stopped at --max-calls ${maxCalls} with ${insertions.length} insertions scored; run again to resume from the judge cache ${cacheFile}`,
-            [],
-          );
-        if (unresolved) checkUnresolved(unresolved, maxUnresolved, join(o.out, 'insertions.jsonl'), what);
-      },
-    );
+        return;
+      }
+      const { summary, insertions } = r.result;
+      const unresolved = summary.unresolved;
+      const what = protocol === 'listwise' ? 'judge answers' : 'comparisons';
+      const last = unresolved ? unresolvedLine(unresolved, maxUnresolved, what) : undefined;
+      if (o.json) {
+        printJson(summary);
+        // the JSON stays one document: the line goes to stderr
+        if (last) process.stderr.write(`${last}\n`);
+      } else
+        printLines([
+          heroTable(summary),
+          `${r.run.calls} calls, ${r.run.cached} from cache (${summary.questions} questions for ${insertions.length} insertions)`,
+          `reports: ${r.files.join(', ')}`,
+          ...(last ? [last] : []),
+        ]);
+      if (!r.result.complete)
+        throw new PartialError(
+          `stopped at --max-calls ${maxCalls} with ${insertions.length} insertions scored; run again to resume from the judge cache ${cacheFile}`,
+          [],
+        );
+      if (unresolved) checkUnresolved(unresolved, maxUnresolved, join(o.out, 'insertions.jsonl'), what);
+    });
 }

@@ -1,8 +1,7 @@
 /** `kfbench hero frames …`: times in a film or a clip → frame indices of the 1 fps track. */
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { loadCore } from '../hero/dataset/load.js';
-import { type LocatedFrame, locateFrame } from '../hero/track/locate.js';
+import { locateFrames } from '../hero/track/locate.js';
 import { printJson, printLines } from './output.js';
 
 const list = (v: string) =>
@@ -42,9 +41,9 @@ export function registerHeroFrames(hero: Command): void {
           throw new UsageError('give either --movie ID --time T or --clip ID --t T');
         const times = list((byMovie ? o.time : o.t) ?? '');
         if (!times.length) throw new UsageError(`${byMovie ? '--time' : '--t'} names no time`);
-        const ds = await loadCore(o.data);
-        const found: LocatedFrame[] = times.map((t) =>
-          byMovie ? locateFrame(ds, { movie: o.movie!, time: t }) : locateFrame(ds, { clip: o.clip!, t }),
+        const found = await locateFrames(
+          o.data,
+          byMovie ? { movie: o.movie!, times } : { clip: o.clip!, times },
         );
         if (o.json) return printJson(found);
         printLines(found.map((f) => String(f.frame_idx)));

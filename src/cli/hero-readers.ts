@@ -1,13 +1,10 @@
 /** `kfbench hero select`, `fit-reader` and `check-reader`: the methods under test and the local reader. */
 import type { Command } from 'commander';
-import { createEmbedder } from '../embed/registry.js';
-import { checkReader, checkReaderListwise, fitHeroReader } from '../hero/reader.js';
+import { checkReaderRun, fitReaderRun, READER_CHECK_PROTOCOLS } from '../hero/reader-run.js';
 import { METHODS, methodByName } from '../hero/select/registry.js';
-import { writeReaderFile } from '../judge/local.js';
-import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import { onnxFlags, onnxOptions } from './embed.js';
 import type { CliImpls } from './impls.js';
-import { judgeFlags, judgeOptions } from './judge.js';
+import { type JudgeFlagValues, judgeOptions, judgeSettings } from './judge.js';
 import { oneOf, parseNumberFlag, printJson, printLines } from './output.js';
 import { renderProgress } from './progress.js';
 
@@ -33,7 +30,7 @@ export function registerHeroReaders(hero: Command, impls: CliImpls): void {
     .option('--json', 'print JSON')
     .action(
       async (
-        o: Parameters<typeof judgeFlags>[0] & {
+        o: JudgeFlagValues & {
           method: string;
           data: string;
           track: string;
@@ -49,32 +46,28 @@ export function registerHeroReaders(hero: Command, impls: CliImpls): void {
         },
       ) => {
         const method = methodByName(o.method);
+        const k = parseNumberFlag('--k', o.k, (n) => Number.isInteger(n) && n >= 1 && n <= 5);
         // like every other command: --judge, else "judge" in --config, else KFBENCH_JUDGE
-        const j = method.needs?.judge ? await openJudge(resolveJudgeSettings(judgeFlags(o))) : undefined;
-        const embedder = method.needs?.embedder ? await createEmbedder(o.embedder, onnxFlags(o)) : undefined;
+        const judge = method.needs?.judge ? judgeSettings(o) : undefined;
         const shown = renderProgress();
-        try {
-          const r = await impls.runSelection({
+        const r = await impls
+          .select({
             method,
             data: o.data,
             track: o.track,
             out: o.out,
             lsmdc: o.lsmdc,
-            ...(j ? { judge: { judge: j.judge, encoder: j.encoder } } : {}),
-            ...(embedder ? { embedder } : {}),
-            k: parseNumberFlag('--k', o.k, (n) => Number.isInteger(n) && n >= 1 && n <= 5),
+            judge,
+            embedder: o.embedder,
+            embedderOptions: onnxFlags(o),
+            k,
             seed: o.seed,
             movies: o.movies,
             onProgress: shown.onProgress,
-          });
-          shown.close();
-          if (o.json) printJson({ method: method.name, out: o.out, ...r });
-          else printLines([`${method.name}: ${r.frames} frames for ${r.films} films → ${o.out}`]);
-        } finally {
-          shown.close();
-          await j?.close();
-          await embedder?.close();
-        }
+          })
+          .finally(() => shown.close());
+        if (o.json) printJson({ method: method.name, out: o.out, ...r });
+        else printLines([`${method.name}: ${r.frames} frames for ${r.films} films → ${o.out}`]);
       },
     );
 
@@ -100,21 +93,14 @@ export function registerHeroReaders(hero: Command, impls: CliImpls): void {
         lambda: string;
         json?: boolean;
       }) => {
-        const r = await fitHeroReader({
+        const r = await fitReaderRun({
           data: o.data,
+          out: o.out,
           embedder: o.embedder,
           embedderOptions: onnxFlags(o),
           lambda: parseNumberFlag('--lambda', o.lambda, (n) => n > 0),
         });
-        await writeReaderFile(o.out, r.reader);
-        const out = {
-          out: o.out,
-          films: r.films,
-          pairs: r.pairs,
-          cv_agreement: r.cv_agreement,
-          folds: r.folds,
-        };
-        if (o.json) printJson(out);
+        if (o.json) printJson(r);
         else
           printLines([
             `fitted on ${r.pairs} confident pairs of ${r.films} films → ${o.out}`,
@@ -137,7 +123,7 @@ export function registerHeroReaders(hero: Command, impls: CliImpls): void {
     .option('--json', 'print JSON')
     .action(
       async (
-        o: Parameters<typeof judgeFlags>[0] & {
+        o: JudgeFlagValues & {
           data: string;
           protocol: string;
           sample?: string;
@@ -145,38 +131,27 @@ export function registerHeroReaders(hero: Command, impls: CliImpls): void {
           json?: boolean;
         },
       ) => {
-        const protocol = oneOf('--protocol', o.protocol, ['listwise', 'pairwise'] as const);
-        const j = await openJudge(resolveJudgeSettings(judgeFlags(o)));
-        try {
-          const sample =
-            o.sample === undefined
-              ? undefined
-              : parseNumberFlag('--sample', o.sample, (n) => Number.isInteger(n) && n > 0);
-          const opts = {
-            data: o.data,
-            judge: j.judge,
-            encoder: j.encoder,
-            ...(sample ? { sample } : {}),
-            seed: o.seed,
-          };
-          if (protocol === 'listwise') {
-            const r = await checkReaderListwise(opts);
-            if (o.json) printJson(r);
-            else
-              printLines([
-                `${r.reader}, listwise: places ${r.agree}/${r.insertions} chain images exactly where their chain has them = ${(100 * r.agreement).toFixed(1)} % (95 % Wilson ${(100 * r.ci[0]).toFixed(1)}–${(100 * r.ci[1]).toFixed(1)} %), ${(100 * r.within_one).toFixed(1)} % within one position, mean |error| ${r.mean_abs_error.toFixed(2)}, ${r.unresolved} unresolved`,
-              ]);
-            return;
-          }
-          const r = await checkReader(opts);
-          if (o.json) printJson(r);
-          else
-            printLines([
-              `${r.reader}: agrees on ${r.agree}/${r.pairs} confident pairs = ${(100 * r.agreement).toFixed(1)} % (95 % Wilson ${(100 * r.ci[0]).toFixed(1)}–${(100 * r.ci[1]).toFixed(1)} %), ${r.unresolved} unresolved`,
-            ]);
-        } finally {
-          await j.close();
-        }
+        const protocol = oneOf('--protocol', o.protocol, READER_CHECK_PROTOCOLS);
+        const sample =
+          o.sample === undefined
+            ? undefined
+            : parseNumberFlag('--sample', o.sample, (n) => Number.isInteger(n) && n > 0);
+        const r = await checkReaderRun({
+          judge: judgeSettings(o),
+          protocol,
+          data: o.data,
+          ...(sample ? { sample } : {}),
+          seed: o.seed,
+        });
+        if (o.json) printJson(r);
+        else if (r.protocol === 'listwise')
+          printLines([
+            `${r.reader}, listwise: places ${r.agree}/${r.insertions} chain images exactly where their chain has them = ${(100 * r.agreement).toFixed(1)} % (95 % Wilson ${(100 * r.ci[0]).toFixed(1)}–${(100 * r.ci[1]).toFixed(1)} %), ${(100 * r.within_one).toFixed(1)} % within one position, mean |error| ${r.mean_abs_error.toFixed(2)}, ${r.unresolved} unresolved`,
+          ]);
+        else
+          printLines([
+            `${r.reader}: agrees on ${r.agree}/${r.pairs} confident pairs = ${(100 * r.agreement).toFixed(1)} % (95 % Wilson ${(100 * r.ci[0]).toFixed(1)}–${(100 * r.ci[1]).toFixed(1)} %), ${r.unresolved} unresolved`,
+          ]);
       },
     );
 }

@@ -5,14 +5,14 @@
  */
 import { evaluateCompassRun, planCompassEvaluation } from '../compass/run-evaluate.js';
 import { compassSensitivity, scoreCompass } from '../compass/run-score.js';
-import { buildChainsRun, evaluateHeroRun } from '../hero/run.js';
-import { runSelection } from '../hero/select/run.js';
+import { buildChainsRun, selectRun } from '../hero/run.js';
 import { rebuildTrack } from '../hero/track/rebuild.js';
+import { evaluateHeroFolder } from '../report/hero-outputs.js';
 
 export interface CliImpls {
-  evaluateHero: typeof evaluateHeroRun;
+  evaluateHero: typeof evaluateHeroFolder;
   buildChains: typeof buildChainsRun;
-  runSelection: typeof runSelection;
+  select: typeof selectRun;
   rebuildTrack: typeof rebuildTrack;
   evaluateCompassRun: typeof evaluateCompassRun;
   planCompassEvaluation: typeof planCompassEvaluation;
@@ -21,9 +21,9 @@ export interface CliImpls {
 }
 
 export const LIBRARY: CliImpls = {
-  evaluateHero: evaluateHeroRun,
+  evaluateHero: evaluateHeroFolder,
   buildChains: buildChainsRun,
-  runSelection,
+  select: selectRun,
   rebuildTrack,
   evaluateCompassRun,
   planCompassEvaluation,

@@ -1,18 +1,21 @@
 /** `kfbench judge …` and `kfbench cache …`: try a judge by hand, inspect the cache. */
 import { type Command, Option } from 'commander';
-import { BadInputError, PartialError, UsageError } from '../errors.js';
-import { JudgeCache } from '../judge/cache.js';
+import { PartialError, UsageError } from '../errors.js';
+import {
+  DEFAULT_INSTRUCTIONS,
+  insertFile,
+  instructionsWithRubric,
+  judgePairFiles,
+} from '../judge/by-hand.js';
+import { cacheFileRows, cacheFileStats, pruneCacheFile } from '../judge/cache-file.js';
 import { mergeJudgeCaches } from '../judge/cache-merge.js';
-import { INSERTION_PROTOCOLS, insertIntoChain } from '../judge/insertion.js';
-import { comparePair } from '../judge/pairwise.js';
-import { JUDGE_FORMS, type JudgeFlags, openJudge, resolveJudgeSettings } from '../judge/registry.js';
+import { INSERTION_PROTOCOLS } from '../judge/insertion.js';
+import { JUDGE_FORMS, type JudgeFlags, type JudgeSettings, resolveJudgeSettings } from '../judge/registry.js';
 import { DEFAULT_MAX_UNRESOLVED } from '../judge/unresolved.js';
-import { readTextFile } from '../store/limits.js';
 import { oneOf, parseNumberFlag, printJson, printLines } from './output.js';
 
-const DEFAULT_INSTRUCTIONS = 'Choose the image that works better as a cover image.';
-
-interface RawJudgeFlags {
+/** The judge flags as commander gives them. */
+export interface JudgeFlagValues {
   judge?: string;
   judgeUrl?: string[];
   config?: string;
@@ -77,7 +80,7 @@ export function parseMaxUnresolved(v: string): number {
   return pct / 100;
 }
 
-export function judgeFlags(o: RawJudgeFlags): JudgeFlags {
+export function judgeFlags(o: JudgeFlagValues): JudgeFlags {
   const int = (name: string, v: string | undefined, min: number) =>
     v === undefined ? undefined : parseNumberFlag(name, v, (n) => Number.isInteger(n) && n >= min);
   return {
@@ -94,6 +97,11 @@ export function judgeFlags(o: RawJudgeFlags): JudgeFlags {
   };
 }
 
+/** The judge's settings from its flags: --judge, else "judge" in --config, else KFBENCH_JUDGE. */
+export function judgeSettings(o: JudgeFlagValues): JudgeSettings {
+  return resolveJudgeSettings(judgeFlags(o));
+}
+
 /** `--cache` where it meant the judge cache: still taken, with one line saying what replaces it. */
 function deprecatedCache(file: string | undefined): string | undefined {
   if (file !== undefined)
@@ -103,23 +111,8 @@ function deprecatedCache(file: string | undefined): string | undefined {
   return file;
 }
 
-function instructionsFrom(o: RawJudgeFlags): string {
-  let text = o.instructions ?? DEFAULT_INSTRUCTIONS;
-  if (o.rubric) {
-    let lines: string[];
-    try {
-      lines = readTextFile(o.rubric, { missing: 'no such rubric file' })
-        .split('\n')
-        .map((l) => l.trim())
-        .filter(Boolean);
-    } catch (e) {
-      if (e instanceof BadInputError) throw e;
-      throw new BadInputError('cannot read the rubric file', { file: o.rubric });
-    }
-    if (lines.length)
-      text += `\n\nGuidelines:\n${lines.map((l) => `- ${l.replace(/^[-*]\s*/, '')}`).join('\n')}`;
-  }
-  return text;
+function instructionsFrom(o: JudgeFlagValues): string {
+  return instructionsWithRubric(o.instructions ?? DEFAULT_INSTRUCTIONS, o.rubric);
 }
 
 export function registerJudge(program: Command): void {
@@ -133,30 +126,22 @@ export function registerJudge(program: Command): void {
     .option('--rubric <file>', 'guideline lines added to the prompt')
     .option('--instructions <text>', 'what to judge', DEFAULT_INSTRUCTIONS)
     .option('--json', 'print JSON')
-    .action(async (a: string, b: string, o: RawJudgeFlags & { json?: boolean }) => {
-      const j = await openJudge(resolveJudgeSettings(judgeFlags(o)));
-      try {
-        const [ia, ib] = await Promise.all([j.encoder.fromFile(a), j.encoder.fromFile(b)]);
-        const r = await comparePair(j.judge, ia, ib, instructionsFrom(o));
-        const out = {
-          winner: r.winner,
-          status: r.status,
-          verdicts: r.verdicts,
-          calls: r.calls,
-          cached: r.cached,
-        };
-        if (o.json) printJson(out);
-        else
-          printLines([
-            `${r.status}: ${r.winner === 'A' ? a : r.winner === 'B' ? b : 'no winner'}  (judge ${j.judge.name}; ${r.calls} calls, ${r.cached} from cache)`,
-            ...r.verdicts.map(
-              (v) =>
-                `  ${v.placement}: ${v.winner ?? `unresolved (${v.unresolved})`}${v.reason ? ` — ${v.reason}` : ''}`,
-            ),
-          ]);
-      } finally {
-        await j.close();
-      }
+    .action(async (a: string, b: string, o: JudgeFlagValues & { json?: boolean }) => {
+      const { reader, answer: r } = await judgePairFiles({
+        judge: judgeSettings(o),
+        a,
+        b,
+        instructions: instructionsFrom(o),
+      });
+      if (o.json) printJson(r);
+      else
+        printLines([
+          `${r.status}: ${r.winner === 'A' ? a : r.winner === 'B' ? b : 'no winner'}  (judge ${reader}; ${r.calls} calls, ${r.cached} from cache)`,
+          ...r.verdicts.map(
+            (v) =>
+              `  ${v.placement}: ${v.winner ?? `unresolved (${v.unresolved})`}${v.reason ? ` — ${v.reason}` : ''}`,
+          ),
+        ]);
     });
 
   judgeOptions(judge.command('insert').description('insert an image into a chain ordered best first'))
@@ -170,24 +155,22 @@ export function registerJudge(program: Command): void {
     .option('--rubric <file>', 'guideline lines added to the prompt')
     .option('--instructions <text>', 'what to judge', DEFAULT_INSTRUCTIONS)
     .option('--json', 'print JSON')
-    .action(async (f: string, o: RawJudgeFlags & { chain: string; protocol: string; json?: boolean }) => {
+    .action(async (f: string, o: JudgeFlagValues & { chain: string; protocol: string; json?: boolean }) => {
       const protocol = oneOf('--protocol', o.protocol, INSERTION_PROTOCOLS);
       const chainFiles = o.chain.split(',').filter(Boolean);
       if (chainFiles.length === 0) throw new UsageError('--chain needs at least one image');
-      const j = await openJudge(resolveJudgeSettings(judgeFlags(o)));
-      try {
-        const cand = await j.encoder.fromFile(f);
-        const chain = await Promise.all(chainFiles.map((c) => j.encoder.fromFile(c)));
-        const r = await insertIntoChain(j.judge, cand, chain, instructionsFrom(o), protocol);
-        const out = { position: r.position, calls: r.calls, cached: r.cached, unresolved: r.unresolved };
-        if (o.json) printJson(out);
-        else
-          printLines([
-            `position ${r.position} of ${chain.length} (above ${r.position} chain images; ${r.calls} calls, ${r.cached} from cache, ${r.unresolved} unresolved)`,
-          ]);
-      } finally {
-        await j.close();
-      }
+      const r = await insertFile({
+        judge: judgeSettings(o),
+        candidate: f,
+        chain: chainFiles,
+        instructions: instructionsFrom(o),
+        protocol,
+      });
+      if (o.json) printJson(r);
+      else
+        printLines([
+          `position ${r.position} of ${chainFiles.length} (above ${r.position} chain images; ${r.calls} calls, ${r.cached} from cache, ${r.unresolved} unresolved)`,
+        ]);
     });
 
   const cache = program.command('cache').description('the judge cache (SQLite)');
@@ -197,9 +180,7 @@ export function registerJudge(program: Command): void {
     .requiredOption('--cache <file>', 'cache file')
     .option('--json', 'print JSON')
     .action((o: { cache: string; json?: boolean }) => {
-      const c = new JudgeCache(o.cache, { readOnly: true });
-      const s = c.stats();
-      c.close();
+      const s = cacheFileStats(o.cache);
       if (o.json) printJson(s);
       else
         printLines([
@@ -235,9 +216,7 @@ export function registerJudge(program: Command): void {
     .description('every cached answer as JSON Lines on stdout')
     .requiredOption('--cache <file>', 'cache file')
     .action((o: { cache: string }) => {
-      const c = new JudgeCache(o.cache, { readOnly: true });
-      for (const r of c.rows()) process.stdout.write(`${JSON.stringify(r)}\n`);
-      c.close();
+      for (const r of cacheFileRows(o.cache)) process.stdout.write(`${JSON.stringify(r)}\n`);
     });
   cache
     .command('prune')
@@ -251,15 +230,13 @@ export function registerJudge(program: Command): void {
       (o: { cache: string; unresolved?: boolean; olderThan?: string; model?: string; json?: boolean }) => {
         if (!o.unresolved && o.olderThan === undefined && !o.model)
           throw new UsageError('say what to prune: --unresolved, --older-than DAYS and/or --model NAME');
-        const c = new JudgeCache(o.cache, { mustExist: true });
-        const deleted = c.prune({
+        const deleted = pruneCacheFile(o.cache, {
           ...(o.unresolved ? { unresolved: true } : {}),
           ...(o.olderThan !== undefined
             ? { olderThanS: 86400 * parseNumberFlag('--older-than', o.olderThan, (n) => n >= 0) }
             : {}),
           ...(o.model ? { model: o.model } : {}),
         });
-        c.close();
         if (o.json) printJson({ deleted });
         else printLines([`deleted ${deleted} answers`]);
       },

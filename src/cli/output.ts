@@ -30,3 +30,9 @@ export function oneOf<T extends string>(name: string, value: string, allowed: re
   if (hit === undefined) throw new UsageError(`${name} must be ${allowed.join(', ')}, got "${value}"`);
   return hit;
 }
+
+/** A command's result: as JSON with --json, else as the lines `lines` makes of it. */
+export function printResult<T>(json: boolean | undefined, r: T, lines: (r: T) => string[]): void {
+  if (json) printJson(r);
+  else printLines(lines(r));
+}

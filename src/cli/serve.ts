@@ -2,12 +2,10 @@
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
-import { writeOutputFolder } from '../store/out-folder.js';
-import { loadViewerData } from '../web/data.js';
-import { exportSite } from '../web/export.js';
-import { MediaCache, PROXY_MODES } from '../web/media.js';
+import { exportSiteFolder } from '../web/export.js';
+import { PROXY_MODES } from '../web/media.js';
 import { isLoopback, startViewer } from '../web/server.js';
-import { Site } from '../web/site.js';
+import { openSite } from '../web/site.js';
 import { parseNumberFlag, printLines } from './output.js';
 import { renderProgress } from './progress.js';
 
@@ -62,24 +60,25 @@ export function registerServe(program: Command): void {
       if (proxy === undefined)
         throw new UsageError(`--proxy got "${o.proxy}"; use ${PROXY_MODES.join(', ')}`);
       const port = parseNumberFlag('--port', o.port, (n) => Number.isInteger(n) && n >= 0 && n < 65536);
-      const data = await loadViewerData({
-        data: o.data,
-        track: o.track,
-        results: o.results,
-        cases: o.cases,
-        videos: o.videos,
-        compassResults: o.compassResults,
-      });
-      const site = new Site(data, new MediaCache(resolve(o.cacheDir), proxy));
-      for (const p of data.problems)
+      const site = await openSite(
+        {
+          data: o.data,
+          track: o.track,
+          results: o.results,
+          cases: o.cases,
+          videos: o.videos,
+          compassResults: o.compassResults,
+        },
+        { cacheDir: o.cacheDir, proxy },
+      );
+      for (const p of site.data.problems)
         process.stderr.write(`kfbench serve: ${p.area === 'hero' ? 'HeroFrame' : 'Compass'}: ${p.message}\n`);
       if (o.export) {
         const out = resolve(o.export);
         const shown = renderProgress();
-        // written beside the folder and moved into place: a failure leaves it as it was
-        const r = await writeOutputFolder(out, (stage) =>
-          exportSite(site, stage, { onProgress: shown.onProgress }),
-        ).finally(() => shown.close());
+        const r = await exportSiteFolder(site, out, { onProgress: shown.onProgress }).finally(() =>
+          shown.close(),
+        );
         printLines([
           `wrote ${r.pages} pages, ${r.files} files and ${r.derived} frames/proxies to ${out}`,
           `open ${resolve(out, 'index.html')}`,

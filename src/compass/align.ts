@@ -173,6 +173,15 @@ function winRates(votes: readonly Judgment[], models: readonly string[]): Record
   return out;
 }
 
+/** `compass align` as one call: the judgments and the scores read from their files, then compared. */
+export async function alignFiles(
+  judgmentsFile: string,
+  scoresFile: string,
+  o: AlignOptions,
+): Promise<AlignResult> {
+  const { votes, scores } = await loadAlignInputs(judgmentsFile, scoresFile);
+  return align(votes, scores, o);
+}
 export function align(
   votes: readonly Judgment[],
   scores: readonly AutoScore[],

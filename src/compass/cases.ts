@@ -183,3 +183,10 @@ export function caseStats(cases: readonly LoadedCase[]): CaseStats {
     by_domain: count((c) => c.domain),
   };
 }
+
+/** `compass validate` as one call: every line of `file` checked, every keyframe image decoded, the cases counted. */
+export async function validateCasesFile(file: string): Promise<CaseStats> {
+  const cases = await loadCases(file);
+  await checkKeyframeImages(cases);
+  return caseStats(cases);
+}

@@ -11,8 +11,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { BadInputError, UsageError } from '../errors.js';
-import { readJsonl } from '../store/jsonl.js';
-import type { AutoScore } from './align.js';
+import { readJsonl, writeJsonl } from '../store/jsonl.js';
+import { AutoScore } from './align.js';
 
 const num = z.number().nullable();
 /** The fields of a response.jsonl row read here (the rest is kept by the writer's own format). */
@@ -110,4 +110,18 @@ export async function exportScores(dir: string, o: ExportOptions = {}): Promise<
     cases: new Set(scores.map((s) => s.case_id)).size,
     omitted,
   };
+}
+
+/** What `exportScoresFile` wrote: the export's counts, its scores counted, and the file. */
+export type ExportFileResult = Omit<ExportResult, 'scores'> & { scores: number; out: string };
+
+/** `compass export-scores` as one call: the scores of `dir` exported and written to `out` (JSONL). */
+export async function exportScoresFile(
+  dir: string,
+  out: string,
+  o: ExportOptions = {},
+): Promise<ExportFileResult> {
+  const { scores, ...rest } = await exportScores(dir, o);
+  await writeJsonl(out, AutoScore, scores);
+  return { ...rest, scores: scores.length, out };
 }

@@ -35,3 +35,8 @@ export function generationPrompt(
   });
   return { template: t.name, version: t.version, text };
 }
+
+/** `compass prompts` as one call: the case's generation prompt in each of `modes`. */
+export function casePrompts(c: Case, modes: readonly PromptMode[]) {
+  return modes.map((mode) => ({ case_id: c.case_id, mode, ...generationPrompt(c, mode) }));
+}

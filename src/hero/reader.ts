@@ -148,37 +148,58 @@ export interface ListwiseReaderCheck {
   ci: [number, number];
 }
 
+export interface ReaderCheckOptions {
+  data: string;
+  judge: Judge;
+  encoder: ImageEncoder;
+  /** A seeded sample of this many items (default: all). */
+  sample?: number;
+  seed?: number | string;
+}
+
+/** What a check reads: the dataset, the rubrics and its items (chain images or pairs), or a seeded sample of them. */
+async function checkInputs<T>(o: ReaderCheckOptions, items: (data: string) => Promise<T[]>) {
+  const ds = await loadCore(o.data);
+  const rubrics = await loadRubrics(o.data);
+  let all = await items(o.data);
+  if (o.sample && o.sample < all.length) all = shuffled(all, createRng(o.seed ?? 0)).slice(0, o.sample);
+  return { ds, rubrics, items: all };
+}
+
+/** The film of a chain, which movies.jsonl must hold. */
+function chainFilm(ds: Awaited<ReturnType<typeof loadCore>>, movieId: string) {
+  const movie = ds.movies.get(movieId);
+  if (!movie)
+    throw new BadInputError(`film ${movieId} of chains.jsonl is not in movies.jsonl`, {
+      file: ds.paths.chains,
+    });
+  return movie;
+}
+
 /**
  * Listwise agreement: every chain image (or a seeded sample of `sample`) taken out of its chain and
  * inserted back into the other images by one positional question; it agrees when the position
  * answered is the number of images the chain has below it. Unresolved answers count as position 0.
  */
-export async function checkReaderListwise(o: {
-  data: string;
-  judge: Judge;
-  encoder: ImageEncoder;
-  sample?: number;
-  seed?: number | string;
-}): Promise<ListwiseReaderCheck> {
-  const ds = await loadCore(o.data);
-  const rubrics = await loadRubrics(o.data);
-  const chains = await loadChains(o.data);
-  let held: { movie_id: string; order: string[]; index: number }[] = [];
-  for (const [movie_id, f] of [...chains].sort((x, y) => x[0].localeCompare(y[0])))
-    for (const c of f.chains)
-      for (let index = 0; index < c.order.length; index++) held.push({ movie_id, order: c.order, index });
-  if (o.sample && o.sample < held.length) held = shuffled(held, createRng(o.seed ?? 0)).slice(0, o.sample);
+export async function checkReaderListwise(o: ReaderCheckOptions): Promise<ListwiseReaderCheck> {
+  const {
+    ds,
+    rubrics,
+    items: held,
+  } = await checkInputs(o, async (data) => {
+    const out: { movie_id: string; order: string[]; index: number }[] = [];
+    for (const [movie_id, f] of [...(await loadChains(data))].sort((x, y) => x[0].localeCompare(y[0])))
+      for (const c of f.chains)
+        for (let index = 0; index < c.order.length; index++) out.push({ movie_id, order: c.order, index });
+    return out;
+  });
   let agree = 0;
   let withinOne = 0;
   let absError = 0;
   let unresolved = 0;
   await Promise.all(
     held.map(async (h) => {
-      const movie = ds.movies.get(h.movie_id);
-      if (!movie)
-        throw new BadInputError(`film ${h.movie_id} of chains.jsonl is not in movies.jsonl`, {
-          file: ds.paths.chains,
-        });
+      const movie = chainFilm(ds, h.movie_id);
       const img = (id: string) => o.encoder.fromFile(imagePath(o.data, h.movie_id, id));
       const rest = await Promise.all(h.order.filter((_, i) => i !== h.index).map(img));
       const out = await insertIntoChain(
@@ -210,28 +231,15 @@ export async function checkReaderListwise(o: {
 }
 
 /** A reader's agreement with the chains' confident pairs (a seeded sample of `sample`, or all). */
-export async function checkReader(o: {
-  data: string;
-  judge: Judge;
-  encoder: ImageEncoder;
-  sample?: number;
-  seed?: number | string;
-}): Promise<ReaderCheck> {
-  const ds = await loadCore(o.data);
-  const rubrics = await loadRubrics(o.data);
-  let pairs = await confidentPairs(o.data);
-  if (o.sample && o.sample < pairs.length) pairs = shuffled(pairs, createRng(o.seed ?? 0)).slice(0, o.sample);
+export async function checkReader(o: ReaderCheckOptions): Promise<ReaderCheck> {
+  const { ds, rubrics, items: pairs } = await checkInputs(o, confidentPairs);
   let agree = 0;
   let unresolved = 0;
   // every pair at once (the judge bounds the calls in flight); the first failure stops the rest
   await runPool(
     pairs,
     async (p, _i, signal) => {
-      const movie = ds.movies.get(p.movie_id);
-      if (!movie)
-        throw new BadInputError(`film ${p.movie_id} of chains.jsonl is not in movies.jsonl`, {
-          file: ds.paths.chains,
-        });
+      const movie = chainFilm(ds, p.movie_id);
       const [a, b] = await Promise.all([
         o.encoder.fromFile(imagePath(o.data, p.movie_id, p.a)),
         o.encoder.fromFile(imagePath(o.data, p.movie_id, p.b)),

@@ -3,14 +3,21 @@
  * per_film.csv, insertions.jsonl, report.md, report.html. It lives with the renderers because it
  * renders: hero/ computes, report/ draws (imports point down).
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { trackFramePath } from '../hero/dataset/layout.js';
 import type { EvaluateResult } from '../hero/evaluate.js';
+import { mergeHero } from '../hero/merge.js';
 import { HeroRun, HeroSummary, InsertionRecord } from '../hero/results.js';
+import {
+  evaluateHeroRun,
+  type HeroRunEvaluated,
+  type HeroRunInput,
+  type HeroRunOutcome,
+} from '../hero/run.js';
 import { encodeImage, loadImage, resizeImage } from '../media/image.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { writeJsonFile, writeJsonl } from '../store/jsonl.js';
-import { placed, writeOutputFolder } from '../store/out-folder.js';
+import { outsideShards, placed, writeOutputFolder } from '../store/out-folder.js';
 import { type ShardRecord, writeOutputsRecord, writeShardRecord } from '../store/shards.js';
 import { heroHtml, heroMarkdown, perFilmCsv } from './hero.js';
 
@@ -69,4 +76,46 @@ export function writeHeroRun(
     await writeOutputsRecord(stage, 'movie_id');
     return fs.map((f) => placed(stage, out, f));
   });
+}
+
+/** What `evaluateHeroFolder` did: a dry run's counts, or the evaluation with the files it wrote. */
+export type HeroFolderOutcome =
+  | Extract<HeroRunOutcome, { kind: 'dry-run' }>
+  | (HeroRunEvaluated & { files: string[] });
+
+/**
+ * `hero evaluate` as one call: the methods evaluated (`evaluateHeroRun`: the judge opened and
+ * closed) and, unless it is a dry run, the run written to `out` (`writeHeroRun`).
+ */
+export function evaluateHeroFolder(
+  o: HeroRunInput & { out: string; dryRun?: false },
+): Promise<HeroRunEvaluated & { files: string[] }>;
+export function evaluateHeroFolder(o: HeroRunInput & { out: string }): Promise<HeroFolderOutcome>;
+export async function evaluateHeroFolder(o: HeroRunInput & { out: string }): Promise<HeroFolderOutcome> {
+  const { out, ...input } = o;
+  const r = await evaluateHeroRun(input);
+  if (r.kind === 'dry-run') return r;
+  return { ...r, files: await writeHeroRun(out, r, o.track) };
+}
+
+/**
+ * `kfbench merge hero` as one call: the shard folders merged (`mergeHero`) and written to `out`
+ * as the unsharded run would have written them, `out` never one of the shards.
+ */
+export async function mergeHeroRun(
+  dirs: readonly string[],
+  out: string,
+): Promise<{ films: number; insertions: number; files: string[] }> {
+  const target = outsideShards(out, dirs);
+  const t0 = Date.now();
+  const m = await mergeHero(dirs);
+  const run = {
+    reader: m.reader,
+    merged_from: dirs.map((d) => resolve(d)),
+    insertions: m.result.insertions.length,
+    complete: true,
+    wall_ms: Date.now() - t0,
+  };
+  const files = await writeHeroRun(target, { result: m.result, run, record: m.record }, m.track);
+  return { films: m.record.all.length, insertions: m.result.insertions.length, files };
 }

@@ -68,15 +68,7 @@ export function heroTable(d: HeroReportData): string {
     'unresolved',
   ];
   const body = [...rows(d), ...d.official].map((m) => [
-    m.official ? `${m.method} (official)` : m.method,
-    m.reader,
-    f3(m.S),
-    m.official ? '' : `${f3(m.ci.S[0])}–${f3(m.ci.S[1])}`,
-    f3(m.S_at_k['1']),
-    f3(m.S_at_k['5']),
-    f3(m.top1_rate),
-    f3(m.beat_still_rate),
-    m.films === null ? '' : String(m.films),
+    ...scoreRow(m),
     m.insertions === null ? '' : String(m.insertions),
     m.unresolved === null ? '' : String(m.unresolved),
   ]);
@@ -95,9 +87,9 @@ export function perFilmCsv(films: FilmScore[]): string {
 
 const SCORE_HEAD = ['method', 'reader', 'S', '95 % CI', 'S@1', 'S@5', 'top-1', 'beat the still', 'films'];
 
-/** The score table's cells as plain text (escaped by each renderer). */
-function scoreCells(d: HeroReportData): string[][] {
-  return [...rows(d), ...d.official].map((m) => [
+/** One method's cells of the score table, as plain text (escaped by each renderer). */
+function scoreRow(m: MethodSummary): string[] {
+  return [
     m.official ? `${m.method} (official)` : m.method,
     m.reader,
     f3(m.S),
@@ -107,7 +99,12 @@ function scoreCells(d: HeroReportData): string[][] {
     f3(m.top1_rate),
     f3(m.beat_still_rate),
     m.films === null ? '' : String(m.films),
-  ]);
+  ];
+}
+
+/** The score table's rows: the methods by score, then the official rows. */
+function scoreCells(d: HeroReportData): string[][] {
+  return [...rows(d), ...d.official].map(scoreRow);
 }
 
 const mdRow = (cells: readonly string[]) => `| ${cells.map(mdText).join(' | ')} |`;

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
+import { UsageError } from '../errors.js';
 import { environmentError } from './fs-errors.js';
 
 /**
@@ -89,4 +90,12 @@ export async function writeOutputFolder<T>(out: string, write: (stage: string) =
 /** A path under the staging folder as it is after the move: under `out`. */
 export function placed(stage: string, out: string, p: string): string {
   return p.startsWith(stage) ? join(resolve(out), p.slice(stage.length)) : p;
+}
+
+/** `out` resolved, refused when it is — by its real path, links followed — one of `dirs` (a merge's shard folders). */
+export function outsideShards(out: string, dirs: readonly string[]): string {
+  const o = realPath(out);
+  const same = dirs.find((d) => realPath(d) === o);
+  if (same) throw new UsageError(`--out must not be one of the shard folders (${out} is ${same})`);
+  return resolve(out);
 }

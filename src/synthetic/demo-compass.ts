@@ -1,13 +1,14 @@
 /**
  * The Compass part of the demo: build the mini Compass set (if absent), score every fault "model"
- * in both prompt modes with the builtin embedder, write the results, return the leaderboard.
+ * in both prompt modes with the builtin embedder — through `scoreCompass`, the call `compass score`
+ * makes, with its defaults — write the results, return the leaderboard.
  */
 import { join } from 'node:path';
 import { loadCases, PROMPT_MODES } from '../compass/cases.js';
-import { writeResponseRun } from '../compass/outputs.js';
-import { ScanCache } from '../compass/response/scan-cache.js';
-import { type ResponseSummary, scoreModels } from '../compass/score.js';
-import { createBuiltinEmbedder } from '../embed/builtin.js';
+import { DEFAULT_RESPONSE_OPTIONS, DEFAULT_SCAN_OPTIONS } from '../compass/response/options.js';
+import type { ResponseSummary } from '../compass/results.js';
+import { scoreCompass } from '../compass/run-score.js';
+import { DEFAULT_MAX_DURATION_S } from '../media/duration.js';
 import type { OnProgress } from '../progress.js';
 import { buildMiniCompass, type MiniCompassPaths } from './mini-compass/build.js';
 
@@ -24,36 +25,31 @@ export interface CompassDemo {
 
 export async function runCompassDemo(root: string, onProgress: OnProgress): Promise<CompassDemo> {
   const p = await buildMiniCompass(join(root, 'mini-compass'), { onProgress });
-  const cases = await loadCases(p.cases);
   const out = join(root, 'compass-response');
   const scanCache = join(out, 'scan-cache.sqlite');
-  const cache = new ScanCache(scanCache);
-  const embedder = createBuiltinEmbedder();
-  const t0 = Date.now();
-  try {
-    const run = await scoreModels({
-      cases,
-      videos: p.videos,
-      models: p.models,
-      modes: PROMPT_MODES,
-      embedder,
-      cache,
-      onProgress,
-    });
-    const summary = await writeResponseRun(out, run, p.models, {
-      embedder: embedder.id,
-      wall_s: (Date.now() - t0) / 1000,
-    });
-    return {
-      summary,
-      out,
-      cases: cases.length,
-      videos: run.rows.length,
-      scanned: run.scanned,
-      mini: p,
-      scanCache,
-    };
-  } finally {
-    cache.close();
-  }
+  const { run, summary } = await scoreCompass({
+    casesFile: p.cases,
+    videos: p.videos,
+    models: [...p.models],
+    modes: [...PROMPT_MODES],
+    missing: 'zero',
+    embedder: 'builtin',
+    response: DEFAULT_RESPONSE_OPTIONS,
+    scan: DEFAULT_SCAN_OPTIONS,
+    maxDuration_s: DEFAULT_MAX_DURATION_S,
+    scanCache,
+    segmenter: 'pixel',
+    jobs: 1,
+    onProgress,
+    out,
+  });
+  return {
+    summary,
+    out,
+    cases: (await loadCases(p.cases)).length,
+    videos: run.rows.length,
+    scanned: run.scanned,
+    mini: p,
+    scanCache,
+  };
 }

@@ -13,12 +13,11 @@ import { datasetPaths } from '../hero/dataset/layout.js';
 import { BaselineRow, Selection } from '../hero/dataset/schemas.js';
 import { type EvaluateResult, evaluate } from '../hero/evaluate.js';
 import { fitHeroReaderCached } from '../hero/reader-fit-cache.js';
-import { evaluateHeroRun } from '../hero/run.js';
 import { METHODS } from '../hero/select/registry.js';
 import { runSelection } from '../hero/select/run.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import type { OnProgress } from '../progress.js';
-import { writeHeroRun } from '../report/hero-outputs.js';
+import { evaluateHeroFolder } from '../report/hero-outputs.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { writeJsonl } from '../store/jsonl.js';
 import { startEmulator } from './emulator/server.js';
@@ -127,7 +126,8 @@ export async function runHeroDemo(out: string, onProgress: OnProgress): Promise<
     const readerFile = join(out, 'reader.json');
     // refitted only when the chains, the images or the settings changed (a warm demo reuses it)
     const fit = await fitHeroReaderCached({ data: mini.data, out: readerFile });
-    const evaluated = await evaluateHeroRun({
+    const evaluated = await evaluateHeroFolder({
+      out: join(out, 'hero-eval'),
       judge: resolveJudgeSettings(
         { judge: `local:${readerFile}`, cache: join(out, 'local-cache.sqlite'), concurrency: 8 },
         {},
@@ -140,14 +140,13 @@ export async function runHeroDemo(out: string, onProgress: OnProgress): Promise<
       stillsDir: mini.stills,
     });
     calls.local = evaluated.run.calls;
-    const files = await writeHeroRun(join(out, 'hero-eval'), evaluated, mini.track);
     return {
       data: mini.data,
       cvAgreement: fit.cv_agreement,
       emulatorReader: 'openai:kfbench-emulator (the VLM emulator, in-process on 127.0.0.1)',
       localReader: evaluated.run.reader,
       result: evaluated.result,
-      report: files[5]!,
+      report: evaluated.files[5]!,
       calls,
     };
   } finally {

@@ -4,12 +4,13 @@
  * the folder opens from disk. Each file is written to a temp name and renamed.
  */
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { runPool } from '../concurrency/pool.js';
 import { EnvironmentError, isKfbenchError } from '../errors.js';
 import { type OnProgress, phaseReporter } from '../progress.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { environmentError } from '../store/fs-errors.js';
+import { writeOutputFolder } from '../store/out-folder.js';
 import { assetPath, VIEWER_ASSETS } from './app.js';
 import type { Site } from './site.js';
 
@@ -86,4 +87,9 @@ export async function exportSite(site: Site, out: string, o: ExportOptions = {})
   mediaProgress.finish();
   r.skipped.sort();
   return r;
+}
+
+/** `serve --export DIR` as one call: the site exported into `out`, staged beside it and moved into place (a failure leaves it as it was). */
+export function exportSiteFolder(site: Site, out: string, o: ExportOptions = {}): Promise<ExportReport> {
+  return writeOutputFolder(resolve(out), (stage) => exportSite(site, stage, o));
 }

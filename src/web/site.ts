@@ -7,10 +7,10 @@
  * insertions, the track frames of the insertions, the keyframe images of the cases, the videos of
  * the models — never a whole folder: anything else there (a dotfile, a key, the cases file) is a 404.
  */
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { PROMPT_MODES, type PromptMode, videoPath } from '../compass/cases.js';
-import { hasVideo, type ViewerData } from './data.js';
-import type { Derived, MediaCache } from './media.js';
+import { hasVideo, loadViewerData, type ViewerData, type ViewerInputs } from './data.js';
+import { type Derived, MediaCache, type ProxyMode } from './media.js';
 import { casePage } from './pages/case.js';
 import { filmPage } from './pages/film.js';
 import { homePage } from './pages/home.js';
@@ -187,3 +187,8 @@ export const casePageName = (id: string, mode?: string, model?: string) =>
   mode === undefined ? `case-${id}.html` : `case-${id}~${mode}~${model}.html`;
 /** A page name as an href (each character that needs it percent-encoded). */
 export const pageHref = (name: string) => encodeURIComponent(name).replace(/%7E/gi, '~');
+
+/** The viewer's site from its inputs: their data loaded (what is wrong in them as `problems`), frames and proxies cached under `cacheDir`. */
+export async function openSite(i: ViewerInputs, o: { cacheDir: string; proxy: ProxyMode }): Promise<Site> {
+  return new Site(await loadViewerData(i), new MediaCache(resolve(o.cacheDir), o.proxy));
+}

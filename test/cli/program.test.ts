@@ -122,7 +122,7 @@ describe('hero build, select and track rebuild', () => {
   });
 
   it('select: the method by name, k parsed; an unknown method is a usage error', async () => {
-    const { calls, run } = withFake('runSelection');
+    const { calls, run } = withFake('select');
     await expect(
       run(
         'hero',
@@ -141,7 +141,7 @@ describe('hero build, select and track rebuild', () => {
     ).rejects.toThrow(Stop);
     expect(calls[0]!.method.name).toBe('uniform');
     expect(calls[0]).toMatchObject({ data: 'D', track: 'T', out: 'o.jsonl', k: 3 });
-    const bad = withFake('runSelection');
+    const bad = withFake('select');
     await expect(
       bad.run('hero', 'select', '--method', 'best-ever', '--data', 'D', '--track', 'T', '--out', 'o.jsonl'),
     ).rejects.toThrow(UsageError);

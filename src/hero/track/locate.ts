@@ -6,7 +6,7 @@
  * clip is first placed on the timeline by the clip's start.
  */
 import { BadInputError } from '../../errors.js';
-import type { HeroDataset } from '../dataset/load.js';
+import { type HeroDataset, loadCore } from '../dataset/load.js';
 import { parseTimecode, type Timeline } from './timeline.js';
 
 export type LocateQuery = { movie: string; time: number | string } | { clip: string; t: number | string };
@@ -73,4 +73,15 @@ export function locateFrame(ds: HeroDataset, q: LocateQuery): LocatedFrame {
     return frameAt(tl, c.start_us + t_us, `--t ${q.t} in clip ${q.clip}`, file);
   }
   throw new BadInputError(`no clip ${q.clip} in any film`, { file });
+}
+
+/** `hero frames` as one call: the track frame at each of `times` of a film (`movie`) or of a clip (`clip`). */
+export async function locateFrames(
+  data: string,
+  q: { movie: string; times: readonly string[] } | { clip: string; times: readonly string[] },
+): Promise<LocatedFrame[]> {
+  const ds = await loadCore(data);
+  return q.times.map((t) =>
+    'movie' in q ? locateFrame(ds, { movie: q.movie, time: t }) : locateFrame(ds, { clip: q.clip, t }),
+  );
 }

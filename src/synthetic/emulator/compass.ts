@@ -13,53 +13,30 @@
  * unknown item id, evidence past the end of the video, and the last metric left out.
  * It was written to notice the mini set's quality faults; it says nothing about a real judge.
  */
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
 import { hamming } from '../../media/hash.js';
+import { readTextFile } from '../../store/limits.js';
 import type { ImageFeatures } from './features.js';
 import type { PromptHandler } from './prompts.js';
 
-const ITEMS: Record<string, [string, string, 'shot' | 'cross_shot' | 'full_video'][]> = {
-  SVQ: [
-    ['sharpness', 'Are the frames sharp, without blur?', 'full_video'],
-    ['artifacts', 'Are the frames free of visible artifacts (blocks, smears, warped shapes)?', 'full_video'],
-    ['lighting', 'Are colour and lighting clean and consistent within each shot?', 'shot'],
-  ],
-  DVQ: [
-    ['smoothness', 'Is the motion smooth, without frozen stretches or sudden jumps?', 'full_video'],
-    ['stability', 'Is the brightness stable from frame to frame (no flicker)?', 'full_video'],
-    ['transitions', 'Are the transitions between keyframes continuous?', 'cross_shot'],
-  ],
-  AC: [
-    ['colour', 'Do the keyframes keep their colours where the video shows them?', 'full_video'],
-    ['identity', 'Do recurring subjects keep their identity?', 'full_video'],
-    ['props', 'Do props and backgrounds keep their appearance?', 'cross_shot'],
-    ['persistence', 'Do requested changes of state persist once made?', 'full_video'],
-  ],
-  SOC: [
-    ['layout', 'Does the spatial layout stay coherent across shots?', 'cross_shot'],
-    ['facing', 'Do subjects keep a consistent orientation?', 'full_video'],
-    ['camera', 'Are camera moves spatially consistent?', 'shot'],
-  ],
-  PR: [
-    ['gravity', 'Do objects behave under gravity plausibly?', 'full_video'],
-    ['contact', 'Are contacts and collisions plausible?', 'full_video'],
-    ['permanence', 'Do objects persist plausibly when occluded?', 'full_video'],
-  ],
-  VMA: [
-    ['structure', 'Does the video have the requested shot structure?', 'full_video'],
-    ['order', 'Do the keyframes appear in the requested order?', 'full_video'],
-    ['content', 'Does the video show what the prompt asks for?', 'full_video'],
-  ],
-  AMA: [
-    ['sound', 'Is the requested audio present?', 'full_video'],
-    ['timing', 'Does the audio happen at the requested moments?', 'full_video'],
-    ['kind', 'Is the audio of the requested kind?', 'full_video'],
-  ],
-  AVC: [
-    ['sync', 'Do sounds start with the visible events that make them?', 'full_video'],
-    ['stop', 'Do sounds stop with those events?', 'full_video'],
-    ['match', 'Does each sound match its visible source?', 'full_video'],
-  ],
-};
+/**
+ * The fixed checklist items per metric — `[dimension, question, scope]` — a data file beside the
+ * prompt templates (`assets/emulator/compass-items.json`), read once and checked by its schema.
+ */
+const ItemsFile = z.record(
+  z.string(),
+  z.array(z.tuple([z.string(), z.string(), z.enum(['shot', 'cross_shot', 'full_video'])])).min(1),
+);
+const ITEMS_FILE = fileURLToPath(new URL('../../../assets/emulator/compass-items.json', import.meta.url));
+let items: z.output<typeof ItemsFile> | undefined;
+
+function checklistItems(metric: string) {
+  items ??= ItemsFile.parse(JSON.parse(readTextFile(ITEMS_FILE)));
+  const pool = items[metric] ?? items.SVQ;
+  if (!pool) throw new Error(`${ITEMS_FILE} has no SVQ items`);
+  return pool;
+}
 
 /** Checklist generation: {"items":[…]} with three fixed items for the metric named in the prompt. */
 export const checklistHandler: PromptHandler = {
@@ -70,7 +47,7 @@ export const checklistHandler: PromptHandler = {
     const kfs = [...text.matchAll(/^ {2}- ([A-Za-z0-9._-]+): /gm)].map((m) => m[1]!);
     // as many items as the prompt's lower bound asks, at least three
     const min = Number(/Write between (\d+) and/.exec(text)?.[1] ?? 3);
-    const pool = ITEMS[metric] ?? ITEMS.SVQ!;
+    const pool = checklistItems(metric);
     const items = pool
       .slice(0, Math.max(3, Math.min(min, pool.length)))
       .map(([dimension, question, scope], i) => ({

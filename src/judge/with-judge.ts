@@ -1,0 +1,21 @@
+/**
+ * A judge for the length of one call: opened from its settings, handed to `fn`, and closed
+ * whatever `fn` does (its cache's claims released, its connections ended). The commands that ask a
+ * judge by hand, and the runs in `hero/run.ts`, go through it.
+ */
+import { type JudgeSettings, type OpenedJudge, openJudge } from './registry.js';
+
+export type JudgeTuning = Parameters<typeof openJudge>[1];
+
+export async function withJudge<T>(
+  settings: JudgeSettings,
+  fn: (j: OpenedJudge) => Promise<T>,
+  tuning: JudgeTuning = {},
+): Promise<T> {
+  const j = await openJudge(settings, tuning);
+  try {
+    return await fn(j);
+  } finally {
+    await j.close();
+  }
+}
