@@ -8,6 +8,7 @@ import { basename } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { z } from 'zod';
 import { BackendError, BadInputError, CancelledError } from '../errors.js';
+import { DECODE_ERROR, StderrTail, spawnError } from './ffmpeg-output.js';
 
 export function ffmpegBinary(): string {
   return process.env.FFMPEG_PATH || 'ffmpeg';
@@ -58,37 +59,6 @@ export async function stopProcesses(): Promise<number> {
     ),
   );
   return live.length;
-}
-
-/** Keep the last `max` characters of a process's stderr: enough to explain a failure. */
-class StderrTail {
-  private text = '';
-  constructor(private readonly max = 8000) {}
-  push(chunk: Buffer): void {
-    this.text += chunk.toString('utf8');
-    if (this.text.length > this.max * 2) this.text = this.text.slice(-this.max);
-  }
-  get value(): string {
-    return this.text.slice(-this.max);
-  }
-  /** The most telling line: the last non-empty one that is not ffmpeg's generic exit notice. */
-  reason(): string {
-    const lines = this.value
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => l && !/^Conversion failed|^Exiting normally/.test(l));
-    return (lines[lines.length - 1] ?? 'no message').replace(/^\[[^\]]+\]\s*/, '');
-  }
-}
-
-function spawnError(bin: string, err: NodeJS.ErrnoException): Error {
-  if (err.code === 'ENOENT') {
-    return new BackendError(
-      `${bin} was not found: install ffmpeg ≥ 5 (e.g. apt-get install -y ffmpeg) or set FFMPEG_PATH`,
-      { cause: err },
-    );
-  }
-  return new BackendError(`${bin} could not start: ${err.message}`, { cause: err });
 }
 
 /**
@@ -237,9 +207,6 @@ export interface RawPipeOptions {
    */
   side?: { frameBytes: number; onFrame: (frame: Buffer) => void } | undefined;
 }
-
-const DECODE_ERROR =
-  /Invalid NAL unit|error while decoding|Invalid data found|partial file|corrupt|missing picture|Error splitting|moov atom not found|Truncating packet|Packet corrupt|concealing|Invalid frame|decode_slice_header error|no frame!/i;
 
 /**
  * Stream fixed-size raw frames from one ffmpeg process through a pipe. Back-pressure comes from

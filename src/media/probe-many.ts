@@ -1,6 +1,7 @@
 /** Probing many short files (clips) through one ffmpeg process per batch. */
 import { ffmpegLog } from './ffmpeg.js';
-import { parseRational, probe, type VideoInfo } from './probe.js';
+import { probe, type VideoInfo } from './probe.js';
+import { parseRational } from './probe-listing.js';
 import { displayRotation } from './timeline.js';
 
 /**
