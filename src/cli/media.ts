@@ -2,11 +2,11 @@
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { gridFiles } from '../media/grid.js';
-import { dhashFile } from '../media/hash.js';
-import { probe, probeReport } from '../media/probe.js';
+import { dhashFiles } from '../media/hash.js';
+import { probeReport } from '../media/probe.js';
 import { compareImageFiles } from '../media/quality.js';
 import { sampleToDir } from '../media/sample.js';
-import { detectShots } from '../media/shots.js';
+import { detectShotsInFile } from '../media/shots.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 
 export function registerMedia(program: Command): void {
@@ -47,8 +47,7 @@ export function registerMedia(program: Command): void {
     .argument('<images...>')
     .option('--json', 'print JSON')
     .action(async (images: string[], o: { json?: boolean }) => {
-      const out: { path: string; dhash: string }[] = [];
-      for (const path of images) out.push({ path, dhash: await dhashFile(path) });
+      const out = await dhashFiles(images);
       if (o.json) printJson(out);
       else printLines(out.map((r) => `${r.dhash}  ${r.path}`));
     });
@@ -76,8 +75,7 @@ export function registerMedia(program: Command): void {
     .option('--cut-threshold <x>', 'minimum histogram distance of a cut', '0.3')
     .option('--min-shot <s>', 'shortest shot, seconds', '0.25')
     .action(async (video: string, o: { json?: boolean; cutThreshold: string; minShot: string }) => {
-      const info = await probe(video);
-      const r = await detectShots(info, {
+      const r = await detectShotsInFile(video, {
         cutThreshold: parseNumberFlag('--cut-threshold', o.cutThreshold, (n) => n > 0 && n <= 1),
         minShot_s: parseNumberFlag('--min-shot', o.minShot, (n) => n >= 0),
       });

@@ -1,11 +1,13 @@
 /** `kfbench stats …`: the statistics building blocks on the user's own data. */
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { fitBradleyTerry } from '../stats/bradley-terry.js';
-import { equalErrorRate, ratesAt } from '../stats/eer.js';
-import { loadComparisons, loadPairedSeries, loadRaterMatrix, loadScored } from '../stats/inputs.js';
-import { ALPHA_LEVELS, krippendorffAlpha } from '../stats/krippendorff.js';
-import { rankCorrelation } from '../stats/rank.js';
+import {
+  bradleyTerryOfFile,
+  equalErrorRateOfFile,
+  krippendorffAlphaOfFile,
+  rankCorrelationOfFile,
+} from '../stats/files.js';
+import { ALPHA_LEVELS } from '../stats/krippendorff.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 
 const fmt = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? 'n/a' : v.toFixed(6));
@@ -21,7 +23,7 @@ export function registerStats(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (file: string, o: { ridge: string; json?: boolean }) => {
       const ridge = parseNumberFlag('--ridge', o.ridge, (n) => n > 0);
-      const r = fitBradleyTerry(await loadComparisons(file), { ridge });
+      const r = await bradleyTerryOfFile(file, { ridge });
       if (o.json) printJson({ strengths: r.strengths, ridge: r.ridge, mle_exists: r.mle_exists });
       else
         printLines([
@@ -40,8 +42,7 @@ export function registerStats(program: Command): void {
     .argument('<file>')
     .option('--json', 'print JSON')
     .action(async (file: string, o: { json?: boolean }) => {
-      const { x, y } = await loadPairedSeries(file);
-      const r = rankCorrelation(x, y);
+      const r = await rankCorrelationOfFile(file);
       if (o.json) printJson(r);
       else
         printLines([
@@ -60,7 +61,7 @@ export function registerStats(program: Command): void {
       const level = ALPHA_LEVELS.find((l) => l === o.level);
       if (level === undefined)
         throw new UsageError(`--level must be nominal, ordinal or interval, got "${o.level}"`);
-      const r = krippendorffAlpha(await loadRaterMatrix(file), level);
+      const r = await krippendorffAlphaOfFile(file, level);
       if (o.json) printJson({ alpha: r.alpha, units_used: r.units_used });
       else printLines([`α (${o.level}) ${fmt(r.alpha)} over ${r.units_used} units`]);
     });
@@ -73,9 +74,7 @@ export function registerStats(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (file: string, o: { at: string; json?: boolean }) => {
       const at = parseNumberFlag('--at', o.at);
-      const data = await loadScored(file);
-      const e = equalErrorRate(data);
-      const r = { eer: e.eer, threshold: e.threshold, at: ratesAt(data, at) };
+      const r = await equalErrorRateOfFile(file, at);
       if (o.json) printJson(r);
       else
         printLines([

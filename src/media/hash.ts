@@ -41,3 +41,10 @@ export function hamming(a: string, b: string): number {
 export async function dhashFile(file: string): Promise<string> {
   return dhash(await loadImage(file));
 }
+
+/** `dhashFile` of each file, in order, with its path (`media dhash`). */
+export async function dhashFiles(files: readonly string[]): Promise<{ path: string; dhash: string }[]> {
+  const out: { path: string; dhash: string }[] = [];
+  for (const path of files) out.push({ path, dhash: await dhashFile(path) });
+  return out;
+}

@@ -30,7 +30,7 @@
  */
 
 import { streamFrames } from './frames.js';
-import type { VideoInfo } from './probe.js';
+import { probe, type VideoInfo } from './probe.js';
 import type { RawImage } from './raw.js';
 import {
   BUSY,
@@ -377,4 +377,12 @@ export async function detectShots(
     det.push(f, info.times ? f.time_s : undefined);
   }
   return det.finish();
+}
+
+/** Probe a video file and segment it into shots (`media shots`). */
+export async function detectShotsInFile(
+  file: string,
+  options: Partial<ShotOptions> = {},
+): Promise<ShotResult> {
+  return detectShots(await probe(file), options);
 }
