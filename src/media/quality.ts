@@ -49,27 +49,27 @@ function gaussianKernel(sigma: number): Float64Array {
  * Mean SSIM of two equal-size images (at least 11×11). `b` may be an `ssimReference` made once
  * for many comparisons with the same image (its own statistics are then not computed again).
  *
- * One fused pass: for each output row, the five local statistics (μx, μy, E[x²], E[y²], E[xy])
- * are Gaussian-filtered along the column (axis 0) into five row buffers, then along the row, and
- * the SSIM map value is summed at once — scipy's separable order, "valid" region only (the
- * 5-pixel border that scikit-image crops), symmetric taps folded. No full-size intermediates.
+ * b's own statistics (μy, E[y²]) come from its reference (made here when b is an image); then
+ * one fused pass: for each output row, a's (μx, E[x²]) and the cross term E[xy] are
+ * Gaussian-filtered along the column (axis 0) into row buffers, then along the row, and the SSIM
+ * map value is summed at once — scipy's separable order, "valid" region only (the 5-pixel border
+ * that scikit-image crops), symmetric taps folded. No full-size intermediates beside the reference.
  */
 export function ssim(a: RawImage, b: RawImage | SsimReference, sigma = 1.5): number {
-  const ref = 'my' in b ? b : undefined;
-  const bi = ref ? ref.image : (b as RawImage);
-  assertSameSize(a, bi);
-  if (ref && ref.sigma !== sigma) throw new KfbenchError('INTERNAL', 'an SSIM reference of another sigma');
+  if (!('my' in b)) assertSameSize(a, b);
+  const ref = 'my' in b ? b : ssimReference(b, sigma);
+  assertSameSize(a, ref.image);
+  if (ref.sigma !== sigma) throw new KfbenchError('INTERNAL', 'an SSIM reference of another sigma');
   const { width: w, height: h } = a;
-  if (w < 2 * RADIUS + 1 || h < 2 * RADIUS + 1)
-    throw new BadInputError(`SSIM needs images of at least 11×11, got ${w}×${h}`);
   // 8-bit luma read as is: every value converts to double exactly, so no float copy is needed
-  return ssimOf(luma601(a).data, luma601(bi).data, w, h, gaussianKernel(sigma), ref);
+  return ssimOf(luma601(a).data, w, h, gaussianKernel(sigma), ref);
 }
 
 /**
  * An image's own SSIM statistics — its Gaussian-filtered mean and mean square over the valid
- * region — for comparing many images with it (`ssim(a, ref)`, `compareRaw(a, b, ref)`): computed
- * as `ssim` computes them, so the result is bit for bit the same. 16 bytes per pixel.
+ * region — for comparing many images with it (`ssim(a, ref)`, `compareRaw(a, b, ref)`). `ssim`
+ * without a reference makes one, so the result is the same either way, bit for bit.
+ * 16 bytes per pixel.
  */
 export interface SsimReference {
   image: RawImage;
@@ -85,8 +85,7 @@ export function ssimReference(b: RawImage, sigma = 1.5): SsimReference {
   const image = luma601(b);
   const n = (h - 2 * RADIUS) * (w - 2 * RADIUS);
   const ref = { image, sigma, my: new Float64Array(n), eyy: new Float64Array(n) };
-  // the image against itself, its statistics kept on the way
-  ssimOf(image.data, image.data, w, h, gaussianKernel(sigma), undefined, ref);
+  ssimOf(image.data, w, h, gaussianKernel(sigma), undefined, ref);
   return ref;
 }
 
@@ -96,14 +95,15 @@ function taps(k: Float64Array): [number, number, number, number, number, number]
 }
 
 /**
- * The SSIM pass on two luma planes. The taps are locals and the tap loops unrolled: the same
- * operations in the same order as a loop over t = 1…5, so the sums are bit for bit those of the
- * plain loops; with `ref`, y's own statistics are read from it instead (computed alike); with
- * `keep`, they are written to it.
+ * The SSIM pass of the luma plane x against y's statistics `ref` (y = `ref.image`): x's own
+ * statistics and the cross term are computed here. Without `ref`, x's own statistics (μ, E[x²])
+ * are written to `keep` instead — the same operations, so a reference holds bit for bit what a
+ * pass computing both sides at once would. The taps are locals and the tap loops unrolled: the
+ * same operations in the same order as a loop over t = 1…5, so the sums are bit for bit those
+ * of the plain loops.
  */
 function ssimOf(
   x: Uint8Array,
-  y: Uint8Array,
   w: number,
   h: number,
   k: Float64Array,
@@ -111,12 +111,11 @@ function ssimOf(
   keep?: SsimReference,
 ): number {
   const [kc, k1, k2, k3, k4, k5] = taps(k);
+  const y = ref ? ref.image.data : x;
   const oh = h - 2 * RADIUS;
   const ow = w - 2 * RADIUS;
   const vx = new Float64Array(w);
-  const vy = new Float64Array(w);
   const vxx = new Float64Array(w);
-  const vyy = new Float64Array(w);
   const vxy = new Float64Array(w);
   const C1 = (0.01 * 255) ** 2;
   const C2 = (0.03 * 255) ** 2;
@@ -126,27 +125,16 @@ function ssimOf(
     for (let c = 0; c < w; c++) {
       const i = mid + c;
       const xm = x[i]!;
-      const ym = y[i]!;
       const xu1 = x[i - w]!;
       const xd1 = x[i + w]!;
-      const yu1 = y[i - w]!;
-      const yd1 = y[i + w]!;
       const xu2 = x[i - 2 * w]!;
       const xd2 = x[i + 2 * w]!;
-      const yu2 = y[i - 2 * w]!;
-      const yd2 = y[i + 2 * w]!;
       const xu3 = x[i - 3 * w]!;
       const xd3 = x[i + 3 * w]!;
-      const yu3 = y[i - 3 * w]!;
-      const yd3 = y[i + 3 * w]!;
       const xu4 = x[i - 4 * w]!;
       const xd4 = x[i + 4 * w]!;
-      const yu4 = y[i - 4 * w]!;
-      const yd4 = y[i + 4 * w]!;
       const xu5 = x[i - 5 * w]!;
       const xd5 = x[i + 5 * w]!;
-      const yu5 = y[i - 5 * w]!;
-      const yd5 = y[i + 5 * w]!;
       vx[c] =
         kc * xm +
         k1 * (xu1 + xd1) +
@@ -161,40 +149,27 @@ function ssimOf(
         k3 * (xu3 * xu3 + xd3 * xd3) +
         k4 * (xu4 * xu4 + xd4 * xd4) +
         k5 * (xu5 * xu5 + xd5 * xd5);
+      if (!ref) continue;
       vxy[c] =
-        kc * xm * ym +
-        k1 * (xu1 * yu1 + xd1 * yd1) +
-        k2 * (xu2 * yu2 + xd2 * yd2) +
-        k3 * (xu3 * yu3 + xd3 * yd3) +
-        k4 * (xu4 * yu4 + xd4 * yd4) +
-        k5 * (xu5 * yu5 + xd5 * yd5);
-      if (ref) continue;
-      vy[c] =
-        kc * ym +
-        k1 * (yu1 + yd1) +
-        k2 * (yu2 + yd2) +
-        k3 * (yu3 + yd3) +
-        k4 * (yu4 + yd4) +
-        k5 * (yu5 + yd5);
-      vyy[c] =
-        kc * ym * ym +
-        k1 * (yu1 * yu1 + yd1 * yd1) +
-        k2 * (yu2 * yu2 + yd2 * yd2) +
-        k3 * (yu3 * yu3 + yd3 * yd3) +
-        k4 * (yu4 * yu4 + yd4 * yd4) +
-        k5 * (yu5 * yu5 + yd5 * yd5);
+        kc * xm * y[i]! +
+        k1 * (xu1 * y[i - w]! + xd1 * y[i + w]!) +
+        k2 * (xu2 * y[i - 2 * w]! + xd2 * y[i + 2 * w]!) +
+        k3 * (xu3 * y[i - 3 * w]! + xd3 * y[i + 3 * w]!) +
+        k4 * (xu4 * y[i - 4 * w]! + xd4 * y[i + 4 * w]!) +
+        k5 * (xu5 * y[i - 5 * w]! + xd5 * y[i + 5 * w]!);
     }
     const o = r * ow - RADIUS;
     for (let c = RADIUS; c < ow + RADIUS; c++) {
       const mx = row(vx, c, kc, k1, k2, k3, k4, k5);
-      const my = ref ? ref.my[o + c]! : row(vy, c, kc, k1, k2, k3, k4, k5);
       const exx = row(vxx, c, kc, k1, k2, k3, k4, k5);
-      const eyy = ref ? ref.eyy[o + c]! : row(vyy, c, kc, k1, k2, k3, k4, k5);
-      const exy = row(vxy, c, kc, k1, k2, k3, k4, k5);
-      if (keep) {
-        keep.my[o + c] = my;
-        keep.eyy[o + c] = eyy;
+      if (!ref) {
+        keep!.my[o + c] = mx;
+        keep!.eyy[o + c] = exx;
+        continue;
       }
+      const my = ref.my[o + c]!;
+      const eyy = ref.eyy[o + c]!;
+      const exy = row(vxy, c, kc, k1, k2, k3, k4, k5);
       const varx = exx - mx * mx;
       const vary = eyy - my * my;
       const cov = exy - mx * my;

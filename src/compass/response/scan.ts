@@ -223,6 +223,7 @@ export async function scanVideo(
           holdEps: o.holdEps,
           luma,
           pixels,
+          reference,
           size: work,
           full: fullSize,
           holdTolerance_db: o.holdTolerance_db,

@@ -22,7 +22,7 @@
 import type { FramePair } from '../../media/pairs.js';
 import type { VideoInfo } from '../../media/probe.js';
 import { frameAt, frameTime } from '../../media/probe.js';
-import { compareRaw, type ImageComparison } from '../../media/quality.js';
+import { compareRaw, type ImageComparison, type SsimReference } from '../../media/quality.js';
 import type { RawImage } from '../../media/raw.js';
 import { fullRangeLuma, lumaMse, psnrOfMse, streamWindowLuma } from '../../media/window.js';
 import type { ScanRefine } from '../results.js';
@@ -41,6 +41,8 @@ export interface StageTwoInput {
   /** Keyframes' luma at `size`, and full-range luma at `full`, made like frames (`imagesAsLuma`). */
   luma: readonly RawImage[];
   pixels: readonly RawImage[];
+  /** Keyframe k's own SSIM statistics (`ssimReference` of `pixels[k]`), when the caller keeps them. */
+  reference?: ((k: number) => SsimReference) | undefined;
   size: { width: number; height: number };
   full: { width: number; height: number };
   holdTolerance_db: number;
@@ -148,7 +150,7 @@ export async function refine(s: StageTwoInput): Promise<(ScanRefine | null)[]> {
   }
   // the pixel score on f*(k), from the same decode at the pixel size
   for (const f of found) {
-    const cmp = compareRaw(fullRangeLuma(f.full()), s.pixels[f.w.k]!);
+    const cmp = compareRaw(fullRangeLuma(f.full()), s.pixels[f.w.k]!, s.reference?.(f.w.k));
     const lp = psnrOfMse(f.mse);
     out[f.w.k] = {
       run: f.w.run,
