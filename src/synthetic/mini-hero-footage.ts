@@ -21,7 +21,7 @@ export function rational(fps: string): number {
 }
 
 /** ffmpeg filter graph for one clip of `frames` frames. */
-function clipGraph(
+export function clipGraph(
   kind: Kind,
   rng: Rng,
   film: FilmSpec,
@@ -39,10 +39,15 @@ function clipGraph(
   const vy = Math.round((rng.next() * 2 - 1) * 60);
   const pan = `scale=960:640,crop=320:180:x='clip(${x0}+${vx}*t,0,640)':y='clip(${y0}+${vy}*t,0,460)'`;
   const proc = PROCEDURAL[rng.int(PROCEDURAL.length)]!;
+  // life and cellauto start from a random grid unless given a seed: one from the draws above,
+  // so that the same film is the same footage on every build
+  const seed = x0 * 1000 + y0;
   const procSpec =
     proc === 'life'
-      ? 'life=s=320x180:mold=10:ratio=0.2:death_color=#202020:life_color=#e0c040'
-      : `${proc}=s=320x180`;
+      ? `life=s=320x180:mold=10:ratio=0.2:seed=${seed}:death_color=#202020:life_color=#e0c040`
+      : proc === 'cellauto'
+        ? `cellauto=s=320x180:random_seed=${seed}`
+        : `${proc}=s=320x180`;
   switch (kind) {
     case 'pan':
       return { inputs: photoIn, graph: `[0:v]${pan}${hue},${norm}[out]` };

@@ -12,9 +12,11 @@ import { FilmChains, FilmClips, FilmRubric, ImageHash, Movie } from '../hero/dat
 import { makeIndex } from '../hero/track/make-index.js';
 import { rebuildTrack } from '../hero/track/rebuild.js';
 import { Timeline } from '../hero/track/timeline.js';
-import { streamFrames } from '../media/frames.js';
+import { planFrames } from '../media/frame-plan.js';
+import { streamClips } from '../media/frames.js';
 import { encodeImage, loadImage } from '../media/image.js';
-import { probe } from '../media/probe.js';
+import { probe, type VideoInfo } from '../media/probe.js';
+import type { RawImage } from '../media/raw.js';
 import { type OnProgress, phaseReporter } from '../progress.js';
 import { createRng } from '../stats/rng.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
@@ -138,6 +140,8 @@ export async function buildMiniHero(
   const movies = [];
   const clipsRows = [];
   const stillIds = new Map<string, string[]>();
+  /** Each clip's probe, under its final name. */
+  const clipInfo = new Map<string, VideoInfo>();
   const progress = phaseReporter(opts.onProgress, 'mini-hero', 'films');
   progress.start(films.length, 'generating footage and stills');
   for (const film of films) {
@@ -154,11 +158,14 @@ export async function buildMiniHero(
       const work = join(p.lsmdc, film.movie_id, `clip-${i}.mp4`);
       await mkdir(join(p.lsmdc, film.movie_id), { recursive: true });
       await makeClip(work, kind, rng, film, frames);
-      const dur = (await probe(work)).frames / fps;
+      const info = await probe(work);
+      const dur = info.frames / fps;
       const start = Math.round(filmTime * 1000) / 1000;
       const end = Math.round((filmTime + dur) * 1000) / 1000;
       const clip_id = lsmdcClipId(film.movie_id, start, end);
-      await rename(work, join(p.lsmdc, film.movie_id, `${clip_id}.mp4`));
+      const file = join(p.lsmdc, film.movie_id, `${clip_id}.mp4`);
+      await rename(work, file);
+      clipInfo.set(clip_id, { ...info, file });
       clips.push({
         clip_id,
         start: timecode(start),
@@ -196,7 +203,7 @@ export async function buildMiniHero(
       `mini set: rebuilding ${rebuilt.failed[0]!.movie_id} failed: ${rebuilt.failed[0]!.reason}`,
     );
   await makeIndex({ track: p.track, data: p.data });
-  await placeholderChains(p, clipsRows, stillIds);
+  await placeholderChains(p, clipsRows, stillIds, clipInfo);
   await writeFileAtomic(
     ds.query,
     'A single frame from the film that would work as its cover, thumbnail or poster.\n',
@@ -218,6 +225,7 @@ async function placeholderChains(
   p: MiniHeroPaths,
   clipsRows: { movie_id: string; clips: { clip_id: string; start: string; end: string }[] }[],
   stillIds: Map<string, string[]>,
+  clipInfo: ReadonlyMap<string, VideoInfo>,
 ): Promise<void> {
   const ds = datasetPaths(p.data);
   const chainsRows = [];
@@ -225,6 +233,41 @@ async function placeholderChains(
   for (const row of clipsRows) {
     const tl = new Timeline(row.movie_id, row.clips);
     const rng = createRng(`mini-hero/chains/${row.movie_id}`);
+    // each chain's five frames drawn first (the draw never depends on pixels), then the film's
+    // ten decoded by one ffmpeg (`streamClips`) instead of one each
+    const picks: { chain: number; id: string; clip: string; info: VideoInfo; index: number }[] = [];
+    for (let c = 0; c < 2; c++) {
+      const at = new Set<number>();
+      while (at.size < 5) at.add(rng.int(tl.frameCount));
+      for (const k of [...at].sort((a, b) => a - b)) {
+        const f = tl.frame(k);
+        // off the 1 fps grid: about a quarter second before the bucket's midpoint (after it near a
+        // clip start), on the 25-per-second grid of the id suffix
+        const n = Math.round(
+          (f.t_in_clip >= 0.25 ? f.t_in_clip - 0.25 : f.t_in_clip + 0.25) * SUFFIX_PER_SECOND,
+        );
+        const t = n / SUFFIX_PER_SECOND;
+        const info =
+          clipInfo.get(f.clip_id) ?? (await probe(join(p.lsmdc, row.movie_id, `${f.clip_id}.mp4`)));
+        const [index] = planFrames(info, { kind: 'times', times: [t] }).indices!;
+        picks.push({
+          chain: c,
+          id: sampledImageId(f.clip_id, t, SUFFIX_PER_SECOND),
+          clip: f.clip_id,
+          info,
+          index: index!,
+        });
+      }
+    }
+    const { width, height } = picks[0]!.info;
+    if (picks.some((x) => x.info.width !== width || x.info.height !== height))
+      throw new Error(`mini set: the clips of ${row.movie_id} differ in size`);
+    const frames: RawImage[] = new Array(picks.length);
+    for await (const fr of streamClips(
+      picks.map((x) => ({ info: x.info, indices: [x.index] })),
+      { width, height },
+    ))
+      frames[fr.clip] = fr;
     const chains = [];
     for (let c = 0; c < 2; c++) {
       const stillId = stillIds.get(row.movie_id)![c]!;
@@ -235,25 +278,16 @@ async function placeholderChains(
         score: contrast(still),
         bytes: await encodeImage(still, { format: 'jpeg', quality: 92 }),
       });
-      const picks = new Set<number>();
-      while (picks.size < 5) picks.add(rng.int(tl.frameCount));
-      for (const k of [...picks].sort((a, b) => a - b)) {
-        const f = tl.frame(k);
-        // off the 1 fps grid: about a quarter second before the bucket's midpoint (after it near a
-        // clip start), on the 25-per-second grid of the id suffix
-        const n = Math.round(
-          (f.t_in_clip >= 0.25 ? f.t_in_clip - 0.25 : f.t_in_clip + 0.25) * SUFFIX_PER_SECOND,
-        );
-        const t = n / SUFFIX_PER_SECOND;
-        const info = await probe(join(p.lsmdc, row.movie_id, `${f.clip_id}.mp4`));
-        for await (const fr of streamFrames(info, { kind: 'times', times: [t] })) {
-          members.push({
-            id: sampledImageId(f.clip_id, t, SUFFIX_PER_SECOND),
-            clip: f.clip_id,
-            score: contrast(fr),
-            bytes: await encodeImage(fr, { format: 'jpeg', quality: 92 }),
-          });
-        }
+      for (const [j, x] of picks.entries()) {
+        if (x.chain !== c) continue;
+        const fr = frames[j];
+        if (!fr) throw new Error(`mini set: frame ${x.index} of ${x.clip} did not decode`);
+        members.push({
+          id: x.id,
+          clip: x.clip,
+          score: contrast(fr),
+          bytes: await encodeImage(fr, { format: 'jpeg', quality: 92 }),
+        });
       }
       members.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
       const images = members.map((m, rank) => ({
