@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { BackendError } from '../errors.js';
-import { decodeImage, encodeImage, imageLibraryVersion, loadImage, resizeImage } from '../media/image.js';
+import { encodeJpegWithin, imageLibraryVersion, readImageFile } from '../media/image.js';
 import type { RawImage } from '../media/raw.js';
 import type { JudgeImage } from './types.js';
 
@@ -82,7 +82,7 @@ export class ImageEncoder {
   }
 
   private encodeFile(path: string): Promise<JudgeImage> {
-    return loadImage(path).then((img) => this.encode(img));
+    return readImageFile(path).then((bytes) => this.encode(bytes, path));
   }
 
   private async fromFileRemembered(path: string, hashes: ImageHashStore): Promise<JudgeImage> {
@@ -97,7 +97,7 @@ export class ImageEncoder {
     const source = createHash('sha256').update(this.settings).update(bytes).digest('hex');
     const known = hashes.imageHash(source);
     if (known) return new DeferredImage(known, path, () => this.encodeFile(path));
-    const img = await this.encode(await decodeImage(bytes, path));
+    const img = await this.encode(bytes, path);
     hashes.rememberImageHash(source, img.sha256);
     return img;
   }
@@ -107,23 +107,15 @@ export class ImageEncoder {
     const key = `raw:${createHash('sha256').update(`${img.width}x${img.height}x${img.channels}`).update(img.data).digest('hex')}`;
     let p = this.memo.get(key);
     if (!p) {
-      p = this.encode(img);
+      p = this.encode(img, 'raw image');
       this.memo.set(key, p);
     }
     return p;
   }
 
-  private async encode(img: RawImage): Promise<JudgeImage> {
-    const long = Math.max(img.width, img.height);
-    const scaled =
-      long > this.maxSide
-        ? await resizeImage(
-            img,
-            Math.round((img.width * this.maxSide) / long),
-            Math.round((img.height * this.maxSide) / long),
-          )
-        : img;
-    const bytes = await encodeImage(scaled, { format: 'jpeg', quality: this.quality });
+  /** The JPEG sent: within maxSide, at the encoder's quality (one pipeline from file to JPEG where it can). */
+  private async encode(img: RawImage | Buffer, name: string): Promise<JudgeImage> {
+    const bytes = await encodeJpegWithin(img, this.maxSide, this.quality, name);
     this.encoded++;
     return { bytes, sha256: createHash('sha256').update(bytes).digest('hex'), mime: 'image/jpeg' };
   }

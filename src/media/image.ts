@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import type Sharp from 'sharp';
 import { BackendError, BadInputError, errnoCode } from '../errors.js';
 import { loadNative } from '../native.js';
+import { plainImageHeader } from './image-header.js';
 import type { RawImage } from './raw.js';
 
 let sharpModule: typeof Sharp | undefined;
@@ -32,18 +33,21 @@ function describe(e: unknown): string {
   return msg.split('\n')[0]!.replace(/^Input (file|buffer) /, '');
 }
 
-/** Decode an image file (JPEG, PNG, WebP …) to RGB pixels. Unreadable or truncated files are bad input. */
-export async function loadImage(file: string): Promise<RawImage> {
-  let bytes: Buffer;
+/** An image file's bytes; a file that cannot be read is bad input naming it. */
+export async function readImageFile(file: string): Promise<Buffer> {
   try {
-    bytes = await readFile(file);
+    return await readFile(file);
   } catch (e) {
     const code = errnoCode(e);
     throw new BadInputError(code === 'ENOENT' ? 'no such file' : `cannot read (${code ?? describe(e)})`, {
       file,
     });
   }
-  return decodeImage(bytes, file);
+}
+
+/** Decode an image file (JPEG, PNG, WebP …) to RGB pixels. Unreadable or truncated files are bad input. */
+export async function loadImage(file: string): Promise<RawImage> {
+  return decodeImage(await readImageFile(file), file);
 }
 
 /** Decode image bytes; `name` is used in errors. */
@@ -69,6 +73,9 @@ function toSharp(img: RawImage) {
 
 export type ResizeFit = 'fill' | 'cover' | 'contain';
 
+const resizeOptions = (fit: ResizeFit) =>
+  ({ fit, kernel: 'lanczos3', background: { r: 0, g: 0, b: 0 }, fastShrinkOnLoad: false }) as const;
+
 /** Resize with libvips (Lanczos3). Not PIL's resampler: dHash has its own in `pil-resample.ts`. */
 export async function resizeImage(
   img: RawImage,
@@ -77,7 +84,7 @@ export async function resizeImage(
   fit: ResizeFit = 'fill',
 ): Promise<RawImage> {
   const { data, info } = await toSharp(img)
-    .resize(width, height, { fit, kernel: 'lanczos3', background: { r: 0, g: 0, b: 0 } })
+    .resize(width, height, resizeOptions(fit))
     .raw()
     .toBuffer({ resolveWithObject: true });
   return {
@@ -90,12 +97,78 @@ export async function resizeImage(
 
 export type ImageEncoding = { format: 'jpeg'; quality?: number } | { format: 'png' };
 
+const jpegOptions = (quality = 90) => ({ quality, chromaSubsampling: '4:2:0', mozjpeg: false }) as const;
+
 /** Encode to JPEG (4:2:0, default quality 90) or PNG bytes. */
 export async function encodeImage(img: RawImage, enc: ImageEncoding): Promise<Buffer> {
   const s = toSharp(img);
   return enc.format === 'png'
     ? s.png({ compressionLevel: 6 }).toBuffer()
-    : s.jpeg({ quality: enc.quality ?? 90, chromaSubsampling: '4:2:0', mozjpeg: false }).toBuffer();
+    : s.jpeg(jpegOptions(enc.quality)).toBuffer();
+}
+
+/** The size within `maxSide` (long side, rounded; never enlarged), or undefined when it fits already. */
+export function sizeWithin(width: number, height: number, maxSide: number) {
+  const long = Math.max(width, height);
+  if (long <= maxSide) return undefined;
+  return { width: Math.round((width * maxSide) / long), height: Math.round((height * maxSide) / long) };
+}
+
+/**
+ * An image as JPEG within `maxSide`: byte for byte `encodeImage(resizeImage(decodeImage(…)))` to
+ * `sizeWithin`, in one libvips pipeline (no RGB buffer between decoding and encoding) for raw pixels
+ * and for plain JPEG and PNG files (`jpegWithinInOnePipeline`), through those three steps for the
+ * rest. `name` is used in errors.
+ */
+export async function encodeJpegWithin(
+  input: RawImage | Uint8Array,
+  maxSide: number,
+  quality: number,
+  name: string,
+): Promise<Buffer> {
+  if (!(input instanceof Uint8Array)) {
+    const to = sizeWithin(input.width, input.height, maxSide);
+    const s = toSharp(input);
+    return (to ? s.resize(to.width, to.height, resizeOptions('fill')) : s)
+      .jpeg(jpegOptions(quality))
+      .toBuffer();
+  }
+  const once = await jpegWithinInOnePipeline(input, maxSide, quality);
+  if (once) return once;
+  const img = await decodeImage(input, name); // also what says what is wrong with a file
+  const to = sizeWithin(img.width, img.height, maxSide);
+  return encodeImage(to ? await resizeImage(img, to.width, to.height) : img, { format: 'jpeg', quality });
+}
+
+/**
+ * `encodeJpegWithin` of an image file's bytes in one pipeline, from the file to the JPEG, when its
+ * header shows a plain image (`plainImageHeader`: 8-bit JPEG or PNG, no alpha, not CMYK): such an
+ * image is decoded, colour-managed and resized as the steps do it, the extract (the whole image)
+ * keeping libjpeg from shrinking on load, which the steps do not. Undefined for other images (alpha
+ * is premultiplied before resizing and 16 bits resized before their cast, so one pipeline would
+ * round differently), for an image that fails, and for one whose size is not the header's.
+ */
+export async function jpegWithinInOnePipeline(
+  bytes: Uint8Array,
+  maxSide: number,
+  quality: number,
+): Promise<Buffer | undefined> {
+  const header = plainImageHeader(bytes);
+  if (!header) return undefined;
+  const { width, height } = header;
+  const to = sizeWithin(width, height, maxSide);
+  try {
+    let s = sharp()(bytes, { failOn: 'truncated' });
+    if (to)
+      s = s.extract({ left: 0, top: 0, width, height }).resize(to.width, to.height, resizeOptions('fill'));
+    const { data, info } = await s
+      .toColourspace('srgb')
+      .jpeg(jpegOptions(quality))
+      .toBuffer({ resolveWithObject: true });
+    return info.width === (to?.width ?? width) && info.height === (to?.height ?? height) ? data : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Paste images onto a canvas of the given size and background (for grids). */
