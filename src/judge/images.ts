@@ -8,9 +8,9 @@
  * (`loadJudgeImages`, called by the judge before a backend call) — a warm run encodes nothing.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { BackendError } from '../errors.js';
-import { encodeJpegWithin, imageLibraryVersion, readImageFile } from '../media/image.js';
+import { encodeJpegWithin, imageLibraryVersion, readImageFileSync } from '../media/image.js';
 import type { RawImage } from '../media/raw.js';
 import type { JudgeImage } from './types.js';
 
@@ -81,14 +81,15 @@ export class ImageEncoder {
     return p;
   }
 
-  private encodeFile(path: string): Promise<JudgeImage> {
-    return readImageFile(path).then((bytes) => this.encode(bytes, path));
+  /** Read at once (see readImageFileSync) and encoded; a file that cannot be read rejects, naming it. */
+  private async encodeFile(path: string): Promise<JudgeImage> {
+    return this.encode(readImageFileSync(path), path);
   }
 
   private async fromFileRemembered(path: string, hashes: ImageHashStore): Promise<JudgeImage> {
     let bytes: Buffer;
     try {
-      bytes = await readFile(path);
+      bytes = readFileSync(path);
     } catch {
       return this.encodeFile(path); // the image layer says what is wrong with the file
     }

@@ -2,6 +2,7 @@
  * The only file that imports sharp. Decoding always yields sRGB 8-bit RGB (alpha dropped) so
  * that greyscale is computed by our own 601 formula, not by libvips' colour-managed one.
  */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type Sharp from 'sharp';
@@ -33,15 +34,32 @@ function describe(e: unknown): string {
   return msg.split('\n')[0]!.replace(/^Input (file|buffer) /, '');
 }
 
+function unreadable(file: string, e: unknown): BadInputError {
+  const code = errnoCode(e);
+  return new BadInputError(code === 'ENOENT' ? 'no such file' : `cannot read (${code ?? describe(e)})`, {
+    file,
+  });
+}
+
 /** An image file's bytes; a file that cannot be read is bad input naming it. */
 export async function readImageFile(file: string): Promise<Buffer> {
   try {
     return await readFile(file);
   } catch (e) {
-    const code = errnoCode(e);
-    throw new BadInputError(code === 'ENOENT' ? 'no such file' : `cannot read (${code ?? describe(e)})`, {
-      file,
-    });
+    throw unreadable(file, e);
+  }
+}
+
+/**
+ * `readImageFile` at once, on this thread: for the judge's images, read one at a time before an
+ * encode that costs a hundred times more, where the four thread-pool round trips of an asynchronous
+ * read (open, stat, read, close) cost eight times the CPU of the read itself.
+ */
+export function readImageFileSync(file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (e) {
+    throw unreadable(file, e);
   }
 }
 
