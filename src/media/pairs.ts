@@ -173,10 +173,10 @@ async function* pairsOf(
     };
     if (region) {
       const { top, width, height } = region;
-      // rows as wide as the stack lie one after another: a view, not a copy
+      // rows as wide as the stack lie one after another: a view (a plain Uint8Array), not a copy
       pair.work =
         width === cw
-          ? () => data.subarray(top * cw, (top + height) * cw)
+          ? () => new Uint8Array(data.buffer, data.byteOffset + top * cw, height * cw)
           : () => {
               const y = new Uint8Array(width * height);
               for (let r = 0; r < height; r++)
