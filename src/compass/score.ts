@@ -126,11 +126,25 @@ type Outcome =
   | { kind: 'budget'; video: string };
 
 export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
-  const jobs = o.models.flatMap((model) =>
-    o.cases.flatMap((c) =>
-      o.modes.map((mode) => ({ model, c, mode, video: videoPath(o.videos, model, c.case_id, mode) })),
-    ),
-  );
+  // rows come model by model (`at`); the scans run case by case, so that a case's keyframes are
+  // prepared once for every model's videos (keyframe-prep.ts keeps the last two sets) — unless the
+  // judge segments, whose calls, and so where `maxCalls` stops, keep the rows' order
+  const C = o.cases.length;
+  const M = o.modes.length;
+  const job = (model: string, mi: number, c: LoadedCase, ci: number, mode: PromptMode, di: number) => ({
+    model,
+    c,
+    mode,
+    video: videoPath(o.videos, model, c.case_id, mode),
+    at: (mi * C + ci) * M + di,
+  });
+  const jobs = o.segment
+    ? o.models.flatMap((model, mi) =>
+        o.cases.flatMap((c, ci) => o.modes.map((mode, di) => job(model, mi, c, ci, mode, di))),
+      )
+    : o.cases.flatMap((c, ci) =>
+        o.models.flatMap((model, mi) => o.modes.map((mode, di) => job(model, mi, c, ci, mode, di))),
+      );
   const run: ScoreRun = {
     rows: [],
     missing: [],
@@ -219,8 +233,13 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
     { concurrency, signal: o.signal },
   ).finally(() => pool?.close());
   progress.finish();
-  // in job order, whatever order the scans finished in; missing and failed videos score 0
-  for (const r of scanned.results) {
+  // in the rows' order (model by model), whatever order the scans ran and finished in; missing
+  // and failed videos score 0
+  const outcomes = new Array<Outcome | undefined>(jobs.length);
+  scanned.results.forEach((r, i) => {
+    outcomes[jobs[i]!.at] = r;
+  });
+  for (const r of outcomes) {
     if (!r) continue;
     if (r.kind === 'budget') {
       run.skipped.push(r.video);

@@ -31,13 +31,25 @@ const W_ENERGY = 0.8;
 const W_GLOBAL = 1.2;
 const ENERGY_MEAN = 0.45;
 
+/** Features of a vector: 48 colour, 128 orientation, 16 energy, 16 global colour. */
+const DIM = G * G * 3 + G * G * 8 + G * G + 16;
+
+/**
+ * Working buffers, reused by every call (the features are computed synchronously, one image at a
+ * time): no 100 kB of YCbCr planes and histograms allocated per frame.
+ */
+const Y = new Float64Array(S * S);
+const Cb = new Float64Array(S * S);
+const Cr = new Float64Array(S * S);
+const hist = new Float64Array(G * G * 8);
+const energy = new Float64Array(G * G);
+const ch = new Float64Array(16);
+const feat = new Float64Array(DIM);
+
 export function builtinFeatures(img: RawImage): Float32Array {
   if (img.width !== S || img.height !== S || img.channels !== 3)
     throw new Error('builtinFeatures expects 64×64 RGB');
   const n = S * S;
-  const Y = new Float64Array(n);
-  const Cb = new Float64Array(n);
-  const Cr = new Float64Array(n);
   const d = img.data;
   for (let i = 0, j = 0; i < n; i++, j += 3) {
     const r = d[j]! / 255;
@@ -47,7 +59,7 @@ export function builtinFeatures(img: RawImage): Float32Array {
     Cb[i] = 0.5 - 0.168736 * r - 0.331264 * g + 0.5 * b;
     Cr[i] = 0.5 + 0.5 * r - 0.418688 * g - 0.081312 * b;
   }
-  const out: number[] = [];
+  let o = 0;
   // colour layout
   for (let gy = 0; gy < G; gy++) {
     for (let gx = 0; gx < G; gx++) {
@@ -63,12 +75,14 @@ export function builtinFeatures(img: RawImage): Float32Array {
         }
       }
       const m = CELL * CELL;
-      out.push(W_COLOUR * 2 * (y / m - 0.5), W_COLOUR * 4 * (cb / m - 0.5), W_COLOUR * 4 * (cr / m - 0.5));
+      feat[o++] = W_COLOUR * 2 * (y / m - 0.5);
+      feat[o++] = W_COLOUR * 4 * (cb / m - 0.5);
+      feat[o++] = W_COLOUR * 4 * (cr / m - 0.5);
     }
   }
   // texture layout: Sobel gradients on Y
-  const hist = new Float64Array(G * G * 8);
-  const energy = new Float64Array(G * G);
+  hist.fill(0);
+  energy.fill(0);
   for (let y = 1; y < S - 1; y++) {
     const rowCell = Math.floor(y / CELL) * G;
     for (let x = 1; x < S - 1; x++) {
@@ -92,22 +106,22 @@ export function builtinFeatures(img: RawImage): Float32Array {
     const e = energy[c]!;
     for (let b = 0; b < 8; b++) {
       const h = e > 1e-6 ? hist[c * 8 + b]! / e : 1 / 8;
-      out.push(W_ORIENT * 2 * (h - 1 / 8));
+      feat[o++] = W_ORIENT * 2 * (h - 1 / 8);
     }
   }
   for (let c = 0; c < G * G; c++) {
     const mean = energy[c]! / (CELL * CELL);
-    out.push(W_ENERGY * (Math.tanh(mean * 4) - ENERGY_MEAN));
+    feat[o++] = W_ENERGY * (Math.tanh(mean * 4) - ENERGY_MEAN);
   }
   // global Cb×Cr histogram
-  const ch = new Float64Array(16);
+  ch.fill(0);
   for (let i = 0; i < n; i++) {
     const a = Math.min(3, Math.max(0, Math.floor(((Cb[i]! - 0.25) / 0.5) * 4)));
     const b = Math.min(3, Math.max(0, Math.floor(((Cr[i]! - 0.25) / 0.5) * 4)));
     ch[a * 4 + b]! += 1 / n;
   }
-  for (const v of ch) out.push(W_GLOBAL * (Math.sqrt(v) - 0.25));
-  return l2normalize(Float64Array.from(out));
+  for (const v of ch) feat[o++] = W_GLOBAL * (Math.sqrt(v) - 0.25);
+  return l2normalize(feat);
 }
 
 export function createBuiltinEmbedder(): Embedder {

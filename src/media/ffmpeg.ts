@@ -9,6 +9,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { z } from 'zod';
 import { BackendError, BadInputError, CancelledError } from '../errors.js';
 import { DECODE_ERROR, StderrTail, spawnError } from './ffmpeg-output.js';
+import { FrameCutter } from './frame-cutter.js';
 
 export function ffmpegBinary(): string {
   return process.env.FFMPEG_PATH || 'ffmpeg';
@@ -245,25 +246,8 @@ export async function* ffmpegRawFrames(opts: RawPipeOptions): AsyncGenerator<Buf
   try {
     const size = await opts.frameBytes;
     child.stdout.off('readable', hold);
-    let pending: Buffer[] = [];
-    let pendingBytes = 0;
-    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-      let buf = chunk;
-      while (buf.length > 0) {
-        const need = size - pendingBytes;
-        if (buf.length < need) {
-          pending.push(buf);
-          pendingBytes += buf.length;
-          break;
-        }
-        pending.push(buf.subarray(0, need));
-        buf = buf.subarray(need);
-        const frame = pending.length === 1 ? Buffer.from(pending[0]!) : Buffer.concat(pending, size);
-        pending = [];
-        pendingBytes = 0;
-        yield frame;
-      }
-    }
+    const cut = new FrameCutter(size);
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) yield* cut.push(chunk);
     const code = await exited;
     if (spawnFailure) throw spawnFailure;
     if (side?.failure) throw side.failure;
@@ -274,7 +258,7 @@ export async function* ffmpegRawFrames(opts: RawPipeOptions): AsyncGenerator<Buf
     if (opts.strictDecode !== false && DECODE_ERROR.test(stderr.value)) {
       throw new BadInputError(`video is damaged or truncated (${stderr.reason()})`, { file: opts.file });
     }
-    if (pendingBytes !== 0 || (side && side.pendingBytes() !== 0)) {
+    if (cut.pendingBytes !== 0 || (side && side.pendingBytes() !== 0)) {
       throw new BadInputError('decoder stopped in the middle of a frame', { file: opts.file });
     }
     finished = true;
@@ -289,23 +273,17 @@ function readSide(
   child: ChildProcess,
   side: NonNullable<RawPipeOptions['side']>,
 ): { failure: unknown; pendingBytes: () => number } {
-  let pending = Buffer.alloc(0);
-  const state = { failure: undefined as unknown, pendingBytes: () => pending.length };
+  const cut = new FrameCutter(side.frameBytes);
+  const state = { failure: undefined as unknown, pendingBytes: () => cut.pendingBytes };
   const pipe = child.stdio[3] as Readable;
   pipe.on('data', (chunk: Buffer) => {
     if (state.failure !== undefined) return;
-    let buf = pending.length ? Buffer.concat([pending, chunk]) : chunk;
     try {
-      while (buf.length >= side.frameBytes) {
-        side.onFrame(Buffer.from(buf.subarray(0, side.frameBytes)));
-        buf = buf.subarray(side.frameBytes);
-      }
+      for (const frame of cut.push(chunk)) side.onFrame(frame);
     } catch (e) {
       state.failure = e;
       child.kill('SIGKILL');
-      return;
     }
-    pending = Buffer.from(buf);
   });
   return state;
 }

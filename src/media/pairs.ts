@@ -1,11 +1,12 @@
 /**
- * Reading each frame at two sizes from one decode (the Compass scan): ffmpeg stacks a small copy
- * for the embedder above the frame at the pixel size, in planar YUV, and the pairs come out with
+ * Reading each frame at two sizes from one decode (the Compass scan): ffmpeg writes the frame at
+ * the pixel size and a small copy for the embedder to two pipes, in planar YUV, and the pairs come out with
  * the small copy in RGB and the full one converted only on demand. Still images meant to be
  * compared with those frames go through the same chain (`imagesAsFramePairs`).
  */
 import { BackendError, BadInputError, KfbenchError } from '../errors.js';
-import { ffmpegFilterRaw, ffmpegRawFrames } from './ffmpeg.js';
+import { ffmpegFilterRaw } from './ffmpeg.js';
+import { ffmpegRawFramePairs } from './frame-pairs-pipe.js';
 import { type FramePlan, type FrameRequest, planFrames } from './frame-plan.js';
 import { frameTime, type VideoInfo, videoStream } from './probe.js';
 import { luma601, type RawImage } from './raw.js';
@@ -15,7 +16,8 @@ import { planarBytes, yuvMatrix, yuvToLuma601, yuvToRgb } from './yuv.js';
 /**
  * The planar format `streamFramePairs` carries a video's frames in: 4:2:0 only for an 8-bit 4:2:0
  * source (its chroma as decoded, read back as swscale's own yuv420p → rgb24 does) whose small copy
- * has an even height (so the full frame below it starts on a chroma row); any other source keeps
+ * has an even height (the rule of when the small copy was stacked above the frame, kept so that
+ * the frames, and so the scans, stay the same); any other source keeps
  * full chroma, so nothing is lost on the way. Keyframe images meant to be compared with those
  * frames go through the same format (`imagesAsFramePairs`).
  */
@@ -76,9 +78,11 @@ export interface FramePair {
 }
 
 /**
- * The filter graph of a frame pair: the frame scaled to the pixel size (`w`/`h`: numbers or
- * `scale` expressions) and a copy of it scaled to `small`, stacked with the small copy on top
- * (so the full frame starts on a chroma row whatever its own height), in planar `pixFmt`.
+ * The filter graph of a frame pair, with two outputs: `[pair_full]`, the frame scaled to the pixel
+ * size (`w`/`h`: numbers or `scale` expressions), and `[pair_small]`, a copy of it scaled to
+ * `small`, both in planar `pixFmt`. Each goes to its own pipe (`pairArgs`), so no padding rows
+ * are sent. With `work`, a third copy, scaled from the decoded frame to the working size, is
+ * stacked below the full one in `[pair_full]`.
  */
 function pairGraph(
   stream: string,
@@ -91,50 +95,49 @@ function pairGraph(
   const pre = select ? `select=${select},` : '';
   // limited range whatever the source (a full-range `yuvj` file is converted here, as it was on
   // its way to RGB), so that yuv.ts reads every frame with one formula
-  if (!work)
-    return (
-      `[${stream}]${pre}scale=w=${full.w}:h=${full.h}:flags=area:out_range=tv,setsar=1,format=${pixFmt},split=2[f][s];` +
-      `[s]scale=${small.width}:${small.height}:flags=area[sp];` +
-      '[sp][f]xstack=inputs=2:layout=0_0|0_h0:fill=black[out]'
-    );
-  // a third copy below, scaled from the decoded frame straight to the working size (its luma
-  // then is what media/window.ts reads as gray)
+  const fullChain = `scale=w=${full.w}:h=${full.h}:flags=area:out_range=tv,setsar=1,format=${pixFmt}`;
+  const smallChain = `[s]scale=${small.width}:${small.height}:flags=area[pair_small]`;
+  if (!work) return `[${stream}]${pre}${fullChain},split=2[pair_full][s];${smallChain}`;
+  // the working copy (its luma is what media/window.ts reads as gray) below the full frame
   return (
-    `[${stream}]${pre}split=2[d][w];` +
-    `[d]scale=w=${full.w}:h=${full.h}:flags=area:out_range=tv,setsar=1,format=${pixFmt},split=2[f][s];` +
-    `[s]scale=${small.width}:${small.height}:flags=area[sp];` +
+    `[${stream}]${pre}split=2[d][w];[d]${fullChain},split=2[f][s];${smallChain};` +
     `[w]scale=w=${work.w}:h=${work.h}:flags=area:out_range=tv,setsar=1,format=${pixFmt}[wp];` +
-    '[sp][f][wp]xstack=inputs=3:layout=0_0|0_h0|0_h0+h1:fill=black[out]'
+    '[f][wp]xstack=inputs=2:layout=0_0|0_h0:fill=black[pair_full]'
   );
 }
 
+/** The decoder's arguments: `[pair_full]` on pipe:1, `[pair_small]` on pipe:3, the same frames. */
 function pairArgs(file: string, graph: string, pixFmt: string, frames: number | undefined, threads?: number) {
   const args: string[] = [];
   if (threads) args.push('-threads', String(threads));
-  args.push('-i', file, '-filter_complex', graph, '-map', '[out]', '-an', '-sn', '-dn');
-  args.push('-fps_mode', 'passthrough');
-  if (frames !== undefined) args.push('-frames:v', String(frames));
-  args.push('-f', 'rawvideo', '-pix_fmt', pixFmt, 'pipe:1');
+  args.push('-i', file, '-filter_complex', graph);
+  for (const [label, pipe] of [
+    ['[pair_full]', 'pipe:1'],
+    ['[pair_small]', 'pipe:3'],
+  ] as const) {
+    args.push('-map', label, '-an', '-sn', '-dn', '-fps_mode', 'passthrough');
+    if (frames !== undefined) args.push('-frames:v', String(frames));
+    args.push('-f', 'rawvideo', '-pix_fmt', pixFmt, pipe);
+  }
   return args;
 }
 
-/** Bytes of one stacked pair. */
+/** Bytes of one frame on each pipe: the full one (with the working copy below it), the small one. */
 function pairBytes(
   full: { width: number; height: number },
   small: { width: number; height: number },
   sub: 1 | 2,
   work?: { width: number; height: number },
-) {
-  return planarBytes(
-    Math.max(full.width, small.width, work?.width ?? 0),
-    small.height + full.height + (work?.height ?? 0),
-    sub,
-  );
+): { full: number; small: number } {
+  return {
+    full: planarBytes(Math.max(full.width, work?.width ?? 0), full.height + (work?.height ?? 0), sub),
+    small: planarBytes(small.width, small.height, sub),
+  };
 }
 
-/** Stacked raw frames → pairs, checking that the plan's frames all came. */
+/** Raw frames (the full one with any working copy below it, the small one) → pairs, checking that the plan's frames all came. */
 async function* pairsOf(
-  raw: AsyncIterable<Buffer>,
+  raw: AsyncIterable<[Buffer, Buffer]>,
   info: VideoInfo,
   plan: FramePlan,
   full: { width: number; height: number },
@@ -144,13 +147,12 @@ async function* pairsOf(
 ): AsyncGenerator<FramePair, void, void> {
   const matrix = yuvMatrix(info.color_space);
   // 'full': the working size is the pixel size, whose luma the frame already carries
-  const region =
-    work === 'full' ? { top: small.height, ...full } : work && { top: small.height + full.height, ...work };
+  const region = work === 'full' ? { top: 0, ...full } : work && { top: full.height, ...work };
   if (work === 'full') work = undefined;
-  const cw = Math.max(full.width, small.width, work?.width ?? 0);
-  const stackH = small.height + full.height + (work?.height ?? 0);
+  const cw = Math.max(full.width, work?.width ?? 0);
+  const stackH = full.height + (work?.height ?? 0);
   let i = 0;
-  for await (const data of raw) {
+  for await (const [data, smallData] of raw) {
     const index = plan.indices ? plan.indices[i]! : i;
     i++;
     const frame = { width: cw, height: stackH, sub, data };
@@ -160,21 +162,21 @@ async function* pairsOf(
       index,
       time_s: frameTime(info, index),
       full: () => {
-        rgb ??= yuvToRgb(frame, small.height, full.width, full.height, matrix);
+        rgb ??= yuvToRgb(frame, 0, full.width, full.height, matrix);
         return rgb;
       },
       fullLuma: () => {
-        luma ??= rgb ? luma601(rgb) : yuvToLuma601(frame, small.height, full.width, full.height, matrix);
+        luma ??= rgb ? luma601(rgb) : yuvToLuma601(frame, 0, full.width, full.height, matrix);
         return luma;
       },
-      small: yuvToRgb(frame, 0, small.width, small.height, matrix),
+      small: yuvToRgb({ ...small, sub, data: smallData }, 0, small.width, small.height, matrix),
     };
     if (region) {
       const { top, width, height } = region;
-      // rows as wide as the stack lie one after another: a view, not a copy
+      // rows as wide as the stack lie one after another: a view (a plain Uint8Array), not a copy
       pair.work =
         width === cw
-          ? () => data.subarray(top * cw, (top + height) * cw)
+          ? () => new Uint8Array(data.buffer, data.byteOffset + top * cw, height * cw)
           : () => {
               const y = new Uint8Array(width * height);
               for (let r = 0; r < height; r++)
@@ -195,7 +197,7 @@ async function* pairsOf(
 
 /**
  * Stream the requested frames at two sizes from ONE decode: ffmpeg scales a copy of each frame
- * to `small` and stacks it above the frame at the pixel size (`pixelFrameSize`), in planar YUV
+ * to `small` beside the frame at the pixel size (`pixelFrameSize`), each on its own pipe, in planar YUV
  * (`pairPixelFormat`) — half the bytes of RGB and no colour conversion of the full frame in
  * ffmpeg. The small copy is converted to RGB at once (`yuv.ts`, the stream's colour matrix); the
  * full one only when a reader asks for it (`full()`), so a matcher pays for the few frames it
@@ -225,6 +227,7 @@ export async function* streamFramePairs(
     fmt.workSize === undefined || fmt.workSize === 'full'
       ? undefined
       : workingSize(info.width, info.height, fmt.workSize);
+  const bytes = pairBytes(full, small, sub, work);
   const graph = pairGraph(
     videoStream(info),
     plan.select,
@@ -234,9 +237,10 @@ export async function* streamFramePairs(
     work && { w: String(work.width), h: String(work.height) },
   );
   yield* pairsOf(
-    ffmpegRawFrames({
+    ffmpegRawFramePairs({
       args: pairArgs(info.file, graph, pixFmt, plan.indices?.length, fmt.threads),
-      frameBytes: pairBytes(full, small, sub, work),
+      frameBytes: bytes.full,
+      sideFrameBytes: bytes.small,
       file: info.file,
       signal,
     }),
@@ -291,7 +295,7 @@ export function startFramePairs(
     rejectSize = rej;
   });
   size.catch(() => {});
-  const raw = ffmpegRawFrames({
+  const raw = ffmpegRawFramePairs({
     args: pairArgs(
       file,
       pairGraph(
@@ -307,6 +311,7 @@ export function startFramePairs(
       threads,
     ),
     frameBytes: size,
+    sideFrameBytes: planarBytes(small.width, small.height, 2),
     file,
     signal: ac.signal,
   });
@@ -339,7 +344,7 @@ export function startFramePairs(
         workSize === undefined || workSize === 'full'
           ? undefined
           : workingSize(info.width, info.height, workSize);
-      resolveSize(pairBytes(full, small, 2, work));
+      resolveSize(pairBytes(full, small, 2, work).full);
       const frames = (async function* () {
         try {
           const r = await first;

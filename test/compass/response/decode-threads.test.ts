@@ -33,14 +33,26 @@ afterAll(() => {
   else process.env.FFMPEG_PATH = saved;
 });
 
-/** The argument lists of the frame-pair decoders (the ones stacking two sizes) since `from`. */
+/**
+ * The argument lists of the frame-pair decoders since `from`: the ones writing each frame at two
+ * sizes, the full one to pipe:1 and the embedder's small copy to pipe:3 (media/pairs.ts).
+ */
 function decoders(from: number): string[][] {
   return readFileSync(log, 'utf8')
     .slice(from)
     .split('\n')
     .filter(Boolean)
     .map((l) => l.split('\x1f').slice(0, -1))
-    .filter((a) => a[0] === 'ffmpeg' && a.some((x) => x.includes('xstack')));
+    .filter(
+      (a) =>
+        a[0] === 'ffmpeg' && pipeOf(a, '[pair_full]') === 'pipe:1' && pipeOf(a, '[pair_small]') === 'pipe:3',
+    );
+}
+
+/** The pipe an output of the filter graph (`-map LABEL`) is written to. */
+function pipeOf(args: string[], label: string): string | undefined {
+  const m = args.indexOf(label);
+  return m < 0 || args[m - 1] !== '-map' ? undefined : args.slice(m).find((x) => x.startsWith('pipe:'));
 }
 
 describe('--decode-threads', () => {
