@@ -41,8 +41,9 @@ export interface KeyframePlan {
 }
 
 /**
- * Prepared sets kept per embedder: a case's two prompt modes come one after the other in a run
- * (score.ts). About 2.4 MB per keyframe at the default pixel size, most of it SSIM statistics.
+ * Prepared sets kept per embedder: a case's videos (every model's, both prompt modes) come one
+ * after the other in a run (score.ts). About 2.4 MB per keyframe at the default pixel size, most
+ * of it SSIM statistics.
  */
 const KEEP = 2;
 const kept = new WeakMap<Embedder, Map<string, Promise<PreparedKeyframes>>>();
