@@ -71,7 +71,7 @@ export function metricFlags(cmd: Command): Command {
     )
     .option(
       '--max-duration <s>',
-      'a video longer than this (seconds, from its header) is a failed video, never decoded',
+      'a video longer than this (seconds, from its header; for a scan in the scan cache, its recorded duration) is a failed video, never decoded',
       String(DEFAULT_MAX_DURATION_S),
     )
     .option(

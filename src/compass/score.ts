@@ -14,7 +14,7 @@ import { runPool } from '../concurrency/pool.js';
 import type { Embedder } from '../embed/embedder.js';
 import { BadInputError } from '../errors.js';
 import { CallBudgetSpent } from '../judge/judge.js';
-import { checkMaxDuration } from '../media/duration.js';
+import { checkMaxDuration, refuseLonger } from '../media/duration.js';
 import type { ShotOptions } from '../media/shots.js';
 import { type OnProgress, phaseReporter } from '../progress.js';
 import { mean } from '../stats/mean.js';
@@ -187,7 +187,9 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
         return { kind: 'missing', video: j.video, row: zero('missing') };
       }
       try {
-        if (o.maxDuration !== undefined) await checkMaxDuration(j.video, o.maxDuration);
+        // the header check before a scan that runs; a cached scan is held to the limit by the
+        // duration it recorded (a warm run starts no ffprobe)
+        const limit = o.maxDuration;
         const { scan, cached } = await cachedScan(
           { video: j.video, keyframes: j.c.keyframes },
           o.embedder,
@@ -198,7 +200,10 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
           // in this thread too, an abort kills the decoder of the video being scanned
           pool?.scanFn(signal) ?? ((i, e, so, sh, t) => scanVideo(i, e, so, sh, t, signal)),
           o.hashes,
+          limit === undefined ? undefined : () => checkMaxDuration(j.video, limit),
         );
+        if (cached && limit !== undefined && Number.isFinite(limit))
+          refuseLonger(j.video, scan.video.duration_s, limit);
         // the segmenter's calls stop with the pool (a failure elsewhere, Ctrl-C) and count
         // against the run's budget; a video the budget did not reach waits for the next run
         let seg: Awaited<ReturnType<SegmentFn>> | undefined;

@@ -22,10 +22,17 @@ export const DEFAULT_MAX_DURATION_S = 120;
  */
 export async function checkMaxDuration(file: string, maxS: number): Promise<void> {
   if (!Number.isFinite(maxS)) return;
-  const d = (await probeWithin(file, maxS)).stated_s;
-  if (d !== undefined && d > maxS)
+  refuseLonger(file, (await probeWithin(file, maxS)).stated_s, maxS);
+}
+
+/**
+ * The same refusal for a duration known otherwise (a scan cache's record of the video): bad input
+ * naming the file when `seconds` is past `maxS`; an unknown duration passes.
+ */
+export function refuseLonger(file: string, seconds: number | undefined, maxS: number): void {
+  if (seconds !== undefined && seconds > maxS)
     throw new BadInputError(
-      `lasts ${d.toFixed(1)} s, longer than the ${maxS} s limit (--max-duration): not decoded`,
+      `lasts ${seconds.toFixed(1)} s, longer than the ${maxS} s limit (--max-duration): not decoded`,
       { file },
     );
 }

@@ -5,7 +5,7 @@
  * "damaged or truncated", so the reason given proves the header decided. Real ffmpeg, real files,
  * the real emulator for `compass evaluate`.
  */
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffmpegRun } from '../../src/media/ffmpeg.js';
@@ -118,5 +118,46 @@ describe('--max-duration', () => {
     ]);
     expect(bad.code, bad.stderr).toBe(2);
     expect(bad.stderr).toContain('--max-duration');
+  });
+  it('a warm run starts no ffprobe: the header is checked before a scan, a cached scan by its recorded duration', async () => {
+    // ffmpeg and ffprobe through logging wrappers (kfbench finds ffprobe beside FFMPEG_PATH)
+    const bin = join(dir, 'bin');
+    const log = join(dir, 'starts.log');
+    mkdirSync(bin, { recursive: true });
+    for (const tool of ['ffmpeg', 'ffprobe']) {
+      writeFileSync(join(bin, tool), `#!/bin/sh\necho "${tool} $*" >> '${log}'\nexec ${tool} "$@"\n`);
+      chmodSync(join(bin, tool), 0o755);
+    }
+    const env = { FFMPEG_PATH: join(bin, 'ffmpeg'), PATH: process.env.PATH };
+    const videos = join(dir, 'warm-videos', 'm');
+    mkdirSync(videos, { recursive: true });
+    for (const mode of ['minimal', 'segment_specific'])
+      copyFileSync(join(p.videos, 'faithful', `ot-03__${mode}.mp4`), join(videos, `ot-03__${mode}.mp4`));
+    const score = (out: string, ...more: string[]) =>
+      runCli(
+        [
+          ...['compass', 'score', '--cases', cases, '--videos', join(dir, 'warm-videos'), '--model', 'm'],
+          ...['--out', join(dir, out), '--scan-cache', join(dir, 'warm-scans.sqlite'), ...more],
+        ],
+        { env },
+      );
+    const cold = await score('warm-1');
+    expect(cold.code, cold.stderr).toBe(0);
+    // the processes that read a video (a run's one `-version` of each, for its cache keys, aside)
+    const starts = () =>
+      (existsSync(log) ? readFileSync(log, 'utf8').split('\n') : []).filter(
+        (l) => l.trim() && !l.endsWith(' -version'),
+      );
+    expect(starts().some((l) => l.startsWith('ffprobe '))).toBe(true);
+    writeFileSync(log, '');
+    const warm = await score('warm-2');
+    expect(warm.code, warm.stderr).toBe(0);
+    expect(warm.stderr).toMatch(/2 cached/);
+    expect(starts()).toEqual([]);
+    // a limit below the cached videos' length: refused all the same, from the cache's record
+    const tight = await score('warm-3', '--max-duration', '1');
+    expect(tight.code, tight.stderr).toBe(5);
+    expect(tight.stderr).toMatch(/failed: .*ot-03__minimal\.mp4: lasts \d+\.\d s, longer than the 1 s limit/);
+    expect(starts()).toEqual([]);
   });
 });

@@ -112,9 +112,14 @@ export async function cachedScan(
   timings?: ScanTimings,
   scan: ScanFn = scanVideo,
   hashes?: FileHashes,
+  /** Run before a scan that is not in the cache (e.g. the `--max-duration` header check). */
+  beforeScan?: () => Promise<void>,
 ): Promise<{ scan: Scan; cached: boolean }> {
   const o = { ...DEFAULT_SCAN_OPTIONS, ...opts };
-  if (!cache) return { scan: await scan(input, embedder, o, shotOpts, timings), cached: false };
+  if (!cache) {
+    await beforeScan?.();
+    return { scan: await scan(input, embedder, o, shotOpts, timings), cached: false };
+  }
   const key = await scanKey(input, embedder, o, shotOpts, hashes);
   const hit = cache.get(key);
   if (hit) {
@@ -122,6 +127,7 @@ export async function cachedScan(
     return { scan: hit, cached: true };
   }
   cache.misses++;
+  await beforeScan?.();
   const fresh = await scan(input, embedder, o, shotOpts, timings);
   cache.put(key, fresh);
   return { scan: fresh, cached: false };
