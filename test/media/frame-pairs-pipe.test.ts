@@ -72,9 +72,8 @@ describe('FrameCutter', () => {
         frames.push(...cut.push(bytes.subarray(o, Math.min(950, o + step))));
       expect(frames).toHaveLength(9);
       // compared after every push: a later frame never overwrote an earlier one
-      frames.forEach((f, k) =>
-        expect(Buffer.from(bytes.subarray(k * 100, k * 100 + 100)).equals(f)).toBe(true),
-      );
+      for (const [k, f] of frames.entries())
+        expect(Buffer.from(bytes.subarray(k * 100, k * 100 + 100)).equals(f)).toBe(true);
       expect(cut.pendingBytes).toBe(50);
     }
   });
