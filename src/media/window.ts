@@ -11,6 +11,7 @@
  */
 import { BackendError, BadInputError } from '../errors.js';
 import { ffmpegFilterRaw, ffmpegRawFrames } from './ffmpeg.js';
+import { sqDiffSum } from './pixel-kernels.js';
 import { frameTime, type VideoInfo, videoStream } from './probe.js';
 import type { RawImage } from './raw.js';
 import { yuvMatrix, yuvToRgb } from './yuv.js';
@@ -191,23 +192,11 @@ export function fullRangeLuma(img: RawImage): RawImage {
 }
 
 /**
- * Mean squared difference of two luma planes of one size. The squares are summed in 32-bit
- * integers over blocks of 32,768 samples (each ≤ 255², so a block's sum < 2³¹), the blocks in a
- * double: every partial sum is an integer below 2⁵³, so the total is exactly the plain loop's.
+ * Mean squared difference of two luma planes of one size: the squares summed exactly
+ * (`sqDiffSum`, an integer below 2⁵³), so the total is exactly a plain loop's.
  */
 export function lumaMse(a: Uint8Array, b: Uint8Array): number {
-  const n = a.length;
-  let s = 0;
-  for (let i0 = 0; i0 < n; i0 += 32768) {
-    const end = Math.min(n, i0 + 32768);
-    let t = 0;
-    for (let i = i0; i < end; i++) {
-      const d = a[i]! - b[i]!;
-      t = (t + d * d) | 0;
-    }
-    s += t;
-  }
-  return s / n;
+  return sqDiffSum(a, b) / a.length;
 }
 
 /** PSNR (dB) of a mean squared difference of 8-bit samples; Infinity when identical. */

@@ -9,6 +9,7 @@
  * Why: a stacked frame in yuv420p is half the bytes of rgb24 and ffmpeg skips a colour conversion
  * per frame, so a reader that needs RGB for only a few frames converts just those here.
  */
+import { type YuvTables, yuvConvert } from './pixel-kernels.js';
 import type { RawImage } from './raw.js';
 
 /** The colour matrices swscale knows (`sws_getCoefficients`), by ffprobe's `color_space` name. */
@@ -57,16 +58,10 @@ export function planarBytes(width: number, height: number, sub: 1 | 2): number {
 }
 
 /** Per-matrix lookup tables: luma and the four chroma terms for every 8-bit code. */
-interface Tables {
-  y: Float64Array;
-  rv: Float64Array;
-  gu: Float64Array;
-  gv: Float64Array;
-  bu: Float64Array;
-}
-const tables = new Map<YuvMatrix, Tables>();
+const tables = new Map<YuvMatrix, YuvTables>();
 
-function tablesFor(matrix: YuvMatrix): Tables {
+/** The tables of a matrix (made once): what `yuvConvert` reads. */
+export function yuvTables(matrix: YuvMatrix): YuvTables {
   let t = tables.get(matrix);
   if (t) return t;
   const [crv, cbu, cgu, cgv] = COEFFS[matrix].map((c) => c / 65536) as [number, number, number, number];
@@ -89,51 +84,18 @@ function tablesFor(matrix: YuvMatrix): Tables {
 }
 
 /**
- * Row `row` of a planar frame, columns 0…w−1, as RGB into `out` from offset `o` (a clamped array
- * rounds to nearest and clamps to 0–255 on assignment).
- */
-function rgbRow(
-  frame: PlanarYuv,
-  t: Tables,
-  row: number,
-  w: number,
-  out: Uint8ClampedArray,
-  o: number,
-): void {
-  const { width: W, height: H, sub, data } = frame;
-  const cw = Math.ceil(W / sub);
-  const uBase = W * H;
-  const vBase = uBase + cw * Math.ceil(H / sub);
-  const { y: ty, rv: trv, gu: tgu, gv: tgv, bu: tbu } = t;
-  const shift = sub === 2 ? 1 : 0;
-  const yRow = row * W;
-  const cRow = (row >> shift) * cw;
-  for (let x = 0; x < w; x++) {
-    const c = cRow + (x >> shift);
-    const Y = ty[data[yRow + x]!]!;
-    const u = data[uBase + c]!;
-    const v = data[vBase + c]!;
-    out[o++] = Y + trv[v]!;
-    out[o++] = Y + tgu[u]! + tgv[v]!;
-    out[o++] = Y + tbu[u]!;
-  }
-}
-
-/**
  * The w×h rectangle at (0, `top`) of a planar frame as RGB (rounded to nearest, clamped). `top`
- * must be a multiple of `sub` (the rectangle starts on a chroma row).
+ * must be a multiple of `sub` (the rectangle starts on a chroma row). The pixel loop runs in
+ * WebAssembly (`yuvConvert`): R = Y + rv[v], G = (Y + gu[u]) + gv[v], B = Y + bu[u] with this
+ * file's tables, rounded and clamped as a Uint8ClampedArray stores them.
  */
 export function yuvToRgb(frame: PlanarYuv, top: number, w: number, h: number, matrix: YuvMatrix): RawImage {
-  const t = tablesFor(matrix);
-  const out = new Uint8ClampedArray(w * h * 3);
-  for (let y = 0; y < h; y++) rgbRow(frame, t, top + y, w, out, y * w * 3);
-  return { width: w, height: h, channels: 3, data: new Uint8Array(out.buffer) };
+  return { width: w, height: h, channels: 3, data: yuvConvert(frame, top, w, h, yuvTables(matrix), false) };
 }
 
 /**
  * ITU-R 601 luma (`luma601`) of the RGB `yuvToRgb` gives for the same rectangle, without the RGB
- * image: each row is converted into one reused clamped row (the same rounding), then weighted.
- * What PSNR/SSIM measure of a decoded frame, at a third of the memory and one pass.
+ * image, in one pass. What PSNR/SSIM measure of a decoded frame.
  */
 export function yuvToLuma601(
   frame: PlanarYuv,
@@ -142,14 +104,5 @@ export function yuvToLuma601(
   h: number,
   matrix: YuvMatrix,
 ): RawImage {
-  const t = tablesFor(matrix);
-  const rgb = new Uint8ClampedArray(w * 3);
-  const out = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) {
-    rgbRow(frame, t, top + y, w, rgb, 0);
-    const r0 = y * w;
-    for (let x = 0, j = 0; x < w; x++, j += 3)
-      out[r0 + x] = (19595 * rgb[j]! + 38470 * rgb[j + 1]! + 7471 * rgb[j + 2]! + 32768) >>> 16;
-  }
-  return { width: w, height: h, channels: 1, data: out };
+  return { width: w, height: h, channels: 1, data: yuvConvert(frame, top, w, h, yuvTables(matrix), true) };
 }

@@ -1,0 +1,235 @@
+/**
+ * Pixel loops in WebAssembly (src/media/wasm/pixels.c, built into pixels-module.ts by
+ * scripts/build-wasm.sh): the owner of that module and of its memory. Each function computes
+ * what the plain JavaScript loop it replaced computed, bit for bit (test/media/pixel-kernels.test.ts,
+ * against those loops): the SSIM pass (quality.ts), the exact sum of squared differences (PSNR,
+ * window.ts's luma MSE), planar YUV to RGB or 601 luma (yuv.ts). The Compass scan runs them on
+ * every frame it compares; they are 3–10× the speed of the JavaScript.
+ *
+ * Memory: one instance per thread, made on first use. Its memory holds a region per operand,
+ * each grown (doubling) to the largest seen and never shrunk — about 16 bytes a pixel of the
+ * largest image compared with SSIM, a few bytes a pixel for the rest. Inputs are copied in and
+ * results out on every call, except an SSIM reference's statistics, copied only when the
+ * comparison before used another reference (references are not changed once made).
+ */
+import { WASM_BASE64 } from './wasm/pixels-module.js';
+
+interface Exports {
+  __heap_base: WebAssembly.Global;
+  ssim_reference(
+    x: number,
+    w: number,
+    h: number,
+    k: number,
+    vx: number,
+    vxx: number,
+    my: number,
+    eyy: number,
+  ): void;
+  ssim_sum(
+    x: number,
+    y: number,
+    w: number,
+    h: number,
+    k: number,
+    my: number,
+    eyy: number,
+    C1: number,
+    C2: number,
+    vx: number,
+    vxx: number,
+    vxy: number,
+    map: number,
+  ): number;
+  sq_diff_sum(a: number, b: number, n: number): number;
+  yuv_convert(
+    data: number,
+    W: number,
+    H: number,
+    sub: number,
+    top: number,
+    w: number,
+    h: number,
+    ty: number,
+    trv: number,
+    tgu: number,
+    tgv: number,
+    tbu: number,
+    luma: number,
+    out: number,
+  ): void;
+}
+
+const RADIUS = 5;
+
+let module: { exports: Exports; memory: WebAssembly.Memory; top: number } | undefined;
+const regions = new Map<string, { at: number; bytes: number }>();
+
+function kernel(): { exports: Exports; memory: WebAssembly.Memory; top: number } {
+  if (module) return module;
+  const memory = new WebAssembly.Memory({ initial: 2 });
+  const compiled = new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64'));
+  const exports = new WebAssembly.Instance(compiled, { env: { memory } }).exports as unknown as Exports;
+  module = { exports, memory, top: ((exports.__heap_base.value as number) + 15) & ~15 };
+  return module;
+}
+
+/** The byte offset of region `name`, at least `bytes` long (moved, and the memory grown, when too small). */
+function region(name: string, bytes: number): number {
+  const r = regions.get(name);
+  if (r && r.bytes >= bytes) return r.at;
+  const k = kernel();
+  const size = (Math.max(bytes, 2 * (r?.bytes ?? 0)) + 15) & ~15;
+  const at = k.top;
+  k.top += size;
+  const pages = Math.ceil(k.top / 65536) - k.memory.buffer.byteLength / 65536;
+  if (pages > 0) k.memory.grow(pages);
+  regions.set(name, { at, bytes: size });
+  return at;
+}
+
+/** Bytes copied into region `name`; its offset. */
+function put(name: string, data: Uint8Array): number {
+  const at = region(name, data.length);
+  new Uint8Array(kernel().memory.buffer, at, data.length).set(data);
+  return at;
+}
+
+function putDoubles(name: string, data: Float64Array): number {
+  const at = region(name, 8 * data.length);
+  new Float64Array(kernel().memory.buffer, at, data.length).set(data);
+  return at;
+}
+
+/** Scratch rows of the SSIM pass: four of w doubles. */
+function ssimRows(w: number): { vx: number; vxx: number; vxy: number; map: number } {
+  const at = region('ssim.rows', 4 * 8 * w);
+  return { vx: at, vxx: at + 8 * w, vxy: at + 16 * w, map: at + 24 * w };
+}
+
+/**
+ * An image's own SSIM statistics over the valid region (its Gaussian-filtered mean and mean
+ * square, (w−10)·(h−10) values each, row-major). `taps`: the kernel from the centre out (6 values).
+ */
+export function ssimStatistics(
+  x: Uint8Array,
+  w: number,
+  h: number,
+  taps: Float64Array,
+): { my: Float64Array; eyy: Float64Array } {
+  const n = (w - 2 * RADIUS) * (h - 2 * RADIUS);
+  const xa = put('ssim.x', x.subarray(0, w * h));
+  const k = putDoubles('ssim.taps.own', taps);
+  const rows = ssimRows(w);
+  const my = region('ssim.my.own', 8 * n);
+  const eyy = region('ssim.eyy.own', 8 * n);
+  const { exports, memory } = kernel();
+  exports.ssim_reference(xa, w, h, k, rows.vx, rows.vxx, my, eyy);
+  return {
+    my: new Float64Array(memory.buffer, my, n).slice(),
+    eyy: new Float64Array(memory.buffer, eyy, n).slice(),
+  };
+}
+
+/** The reference in memory (its arrays by identity, and where they were put). */
+let loaded: { y: Uint8Array; my: Float64Array; taps: Float64Array; at: string } | undefined;
+
+/**
+ * The sum of x's SSIM map against y, whose statistics are `ref` (`ssimStatistics` of y with the
+ * same taps), over the valid region in row-major order.
+ */
+export function ssimMapSum(
+  x: Uint8Array,
+  y: Uint8Array,
+  ref: { my: Float64Array; eyy: Float64Array },
+  w: number,
+  h: number,
+  taps: Float64Array,
+  C1: number,
+  C2: number,
+): number {
+  const n = (w - 2 * RADIUS) * (h - 2 * RADIUS);
+  const where = [
+    region('ssim.y', w * h),
+    region('ssim.my', 8 * n),
+    region('ssim.eyy', 8 * n),
+    region('ssim.taps', 48),
+  ];
+  const at = where.join();
+  if (loaded?.y !== y || loaded.my !== ref.my || loaded.taps !== taps || loaded.at !== at) {
+    const buffer = kernel().memory.buffer;
+    new Uint8Array(buffer, where[0], w * h).set(y.subarray(0, w * h));
+    new Float64Array(buffer, where[1], n).set(ref.my.subarray(0, n));
+    new Float64Array(buffer, where[2], n).set(ref.eyy.subarray(0, n));
+    new Float64Array(buffer, where[3], 6).set(taps);
+    loaded = { y, my: ref.my, taps, at };
+  }
+  const xa = put('ssim.x', x.subarray(0, w * h));
+  const rows = ssimRows(w);
+  return kernel().exports.ssim_sum(
+    xa,
+    where[0]!,
+    w,
+    h,
+    where[3]!,
+    where[1]!,
+    where[2]!,
+    C1,
+    C2,
+    rows.vx,
+    rows.vxx,
+    rows.vxy,
+    rows.map,
+  );
+}
+
+/** Σ (a[i] − b[i])² over the shorter array's length, exactly (an integer below 2⁵³). */
+export function sqDiffSum(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  const pa = put('sq.a', a.subarray(0, n));
+  const pb = put('sq.b', b.subarray(0, n));
+  return kernel().exports.sq_diff_sum(pa, pb, n);
+}
+
+/** yuv.ts's per-matrix tables: full-range luma and the four chroma terms for every 8-bit code. */
+export interface YuvTables {
+  y: Float64Array;
+  rv: Float64Array;
+  gu: Float64Array;
+  gv: Float64Array;
+  bu: Float64Array;
+}
+
+let loadedTables: { tables: YuvTables; at: number } | undefined;
+
+/**
+ * The w×h rectangle at (0, `top`) of a planar frame (Y plane W×H, then U and V at 1/`sub` of each
+ * side, rounded up) as RGB, or as 601 luma of that RGB with `luma`: R = Y + rv[v],
+ * G = (Y + gu[u]) + gv[v], B = Y + bu[u], each rounded half to even and clamped to 0–255 (a
+ * Uint8ClampedArray's store), luma PIL's fixed point of them.
+ */
+export function yuvConvert(
+  frame: { width: number; height: number; sub: 1 | 2; data: Uint8Array },
+  top: number,
+  w: number,
+  h: number,
+  tables: YuvTables,
+  luma: boolean,
+): Uint8Array {
+  const { width: W, height: H, sub } = frame;
+  const planar = W * H + 2 * Math.ceil(W / sub) * Math.ceil(H / sub);
+  const t = region('yuv.tables', 5 * 256 * 8);
+  if (loadedTables?.tables !== tables || loadedTables.at !== t) {
+    const view = new Float64Array(kernel().memory.buffer, t, 5 * 256);
+    [tables.y, tables.rv, tables.gu, tables.gv, tables.bu].forEach((a, i) => {
+      view.set(a, 256 * i);
+    });
+    loadedTables = { tables, at: t };
+  }
+  const data = put('yuv.frame', frame.data.subarray(0, planar));
+  const bytes = luma ? w * h : 3 * w * h;
+  const out = region('yuv.out', bytes);
+  const T = (i: number) => t + 256 * 8 * i;
+  kernel().exports.yuv_convert(data, W, H, sub, top, w, h, T(0), T(1), T(2), T(3), T(4), luma ? 1 : 0, out);
+  return new Uint8Array(kernel().memory.buffer, out, bytes).slice();
+}

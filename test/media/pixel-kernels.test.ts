@@ -1,0 +1,204 @@
+/**
+ * The pixel loops in WebAssembly (src/media/wasm/pixels.c via pixel-kernels.ts) compute what the
+ * plain JavaScript loops they replaced compute, bit for bit (test/support/pixels-plain.ts): the
+ * SSIM pass (reference statistics and the map's sum, on widths that are and are not a multiple of
+ * the module's four-column step; noise, flat fields, gradients, an image against itself), the
+ * squared-difference sum (PSNR, luma MSE), and planar YUV to RGB and 601 luma (every Y, U, V
+ * code, 4:2:0 and 4:4:4, every matrix). And the committed module is built from the committed source.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { sqDiffSum } from '../../src/media/pixel-kernels.js';
+import { psnr, ssim, ssimReference } from '../../src/media/quality.js';
+import type { RawImage } from '../../src/media/raw.js';
+import { SOURCE_SHA256 } from '../../src/media/wasm/pixels-module.js';
+import { lumaMse } from '../../src/media/window.js';
+import {
+  type PlanarYuv,
+  planarBytes,
+  type YuvMatrix,
+  yuvTables,
+  yuvToLuma601,
+  yuvToRgb,
+} from '../../src/media/yuv.js';
+import { ROOT } from '../support/paths.js';
+import { plainSqDiffSum, plainSsimPass, plainYuvToLuma601, plainYuvToRgb } from '../support/pixels-plain.js';
+
+const SIGMA = 1.5;
+
+function kernel(sigma: number): Float64Array {
+  const k = new Float64Array(11);
+  let sum = 0;
+  for (let i = -5; i <= 5; i++) {
+    k[i + 5] = Math.exp((-0.5 * i * i) / (sigma * sigma));
+    sum += k[i + 5]!;
+  }
+  for (let i = 0; i < 11; i++) k[i] = k[i]! / sum;
+  return k;
+}
+
+/** A grey image: seeded noise of amplitude `noise` over a gradient (or a flat field). */
+function image(w: number, h: number, seed: number, noise: number, gradient = true): RawImage {
+  const data = new Uint8Array(w * h);
+  let s = seed >>> 0;
+  for (let i = 0; i < data.length; i++) {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    const base = gradient ? ((i % w) * 200) / w + (Math.floor(i / w) * 50) / h : 128;
+    data[i] = Math.max(0, Math.min(255, Math.round(base + (((s >>> 16) & 255) - 128) * noise)));
+  }
+  return { width: w, height: h, channels: 1, data };
+}
+
+/** The plain loops' mean SSIM of a against b, and b's statistics. */
+function plain(a: RawImage, b: RawImage) {
+  const { width: w, height: h } = a;
+  const n = (w - 10) * (h - 10);
+  const keep = { my: new Float64Array(n), eyy: new Float64Array(n) };
+  const k = kernel(SIGMA);
+  plainSsimPass(b.data, w, h, k, undefined, keep);
+  return { ssim: plainSsimPass(a.data, w, h, k, { image: b, ...keep }) / n, ...keep };
+}
+
+const same = (x: Float64Array, y: Float64Array) =>
+  x.length === y.length && x.every((v, i) => Object.is(v, y[i]));
+
+describe('pixel loops in WebAssembly: SSIM', () => {
+  const sizes: [number, number][] = [
+    [11, 11],
+    [12, 13],
+    [17, 11],
+    [64, 48],
+    [301, 77],
+    [512, 288],
+  ];
+  for (const [w, h] of sizes)
+    it(`equals the plain loops bit for bit at ${w}×${h}`, () => {
+      const pairs: [RawImage, RawImage][] = [
+        [image(w, h, 1, 1), image(w, h, 2, 1)],
+        [image(w, h, 3, 0.1), image(w, h, 3, 0.12)],
+        [image(w, h, 4, 0, false), image(w, h, 5, 0.5, false)],
+        [image(w, h, 6, 0.3), image(w, h, 6, 0.3)],
+      ];
+      for (const [a, b] of pairs) {
+        const want = plain(a, b);
+        const ref = ssimReference(b, SIGMA);
+        expect(same(ref.my, want.my)).toBe(true);
+        expect(same(ref.eyy, want.eyy)).toBe(true);
+        expect(Object.is(ssim(a, ref, SIGMA), want.ssim)).toBe(true);
+        // and without a reference made beforehand, and after comparisons at another size
+        expect(Object.is(ssim(a, b, SIGMA), want.ssim)).toBe(true);
+      }
+      const twin = image(w, h, 9, 0.7);
+      expect(ssim(twin, twin)).toBe(1);
+    });
+
+  it('alternating references and sizes give each comparison its own reference', () => {
+    const a = image(40, 30, 1, 0.4);
+    const b = image(40, 30, 2, 0.4);
+    const c = image(33, 21, 3, 0.4);
+    const rb = ssimReference(b);
+    const ra = ssimReference(a);
+    const rc = ssimReference(c);
+    const want = [plain(a, b).ssim, plain(b, a).ssim, plain(image(33, 21, 4, 0.4), c).ssim];
+    for (let round = 0; round < 2; round++) {
+      expect(Object.is(ssim(a, rb), want[0])).toBe(true);
+      expect(Object.is(ssim(image(33, 21, 4, 0.4), rc), want[2])).toBe(true);
+      expect(Object.is(ssim(b, ra), want[1])).toBe(true);
+    }
+  });
+
+  it('the committed module was built from the committed source (scripts/build-wasm.sh)', () => {
+    const source = readFileSync(join(ROOT, 'src/media/wasm/pixels.c'));
+    expect(createHash('sha256').update(source).digest('hex')).toBe(SOURCE_SHA256);
+  });
+});
+
+/** Seeded bytes. */
+function bytes(n: number, seed: number): Uint8Array {
+  const out = new Uint8Array(n);
+  let s = seed >>> 0;
+  for (let i = 0; i < n; i++) {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    out[i] = (s >>> 16) & 255;
+  }
+  return out;
+}
+
+describe('pixel loops in WebAssembly: squared differences', () => {
+  it('sum exactly what a loop over doubles sums, at any length', () => {
+    for (const n of [0, 1, 15, 16, 17, 4096, 32768 * 2 + 5, 600_000]) {
+      const a = bytes(n, n + 1);
+      const b = bytes(n, n + 2);
+      expect(sqDiffSum(a, b)).toBe(plainSqDiffSum(a, b));
+    }
+    // the largest differences over more samples than a 32-bit lane holds
+    const n = 1 << 20;
+    expect(sqDiffSum(new Uint8Array(n).fill(255), new Uint8Array(n))).toBe(n * 255 * 255);
+    const a = bytes(512 * 288, 7);
+    const b = bytes(512 * 288, 8);
+    expect(lumaMse(a, b)).toBe(plainSqDiffSum(a, b) / a.length);
+    const img = (data: Uint8Array) => ({ width: 512, height: 288, channels: 1 as const, data });
+    expect(psnr(img(a), img(b))).toBe(10 * Math.log10((255 * 255) / (plainSqDiffSum(a, b) / a.length)));
+    expect(psnr(img(a), img(a))).toBe(Number.POSITIVE_INFINITY);
+  });
+});
+
+describe('pixel loops in WebAssembly: YUV to RGB and luma', () => {
+  const matrices: YuvMatrix[] = ['bt601', 'bt709', 'fcc', 'smpte240m', 'bt2020'];
+
+  it('every Y, U, V code converts as the plain loop converts it (4:4:4, 4096×4096)', () => {
+    // pixel (x, y) of the 4:4:4 frame holds Y = x mod 256, U = x div 256 + 16·(y div 256), V = y mod 256
+    const W = 4096;
+    const data = new Uint8Array(3 * W * W);
+    for (let y = 0; y < W; y++)
+      for (let x = 0; x < W; x++) {
+        const i = y * W + x;
+        data[i] = x & 255;
+        data[W * W + i] = (x >> 8) + 16 * (y >> 8);
+        data[2 * W * W + i] = y & 255;
+      }
+    const frame: PlanarYuv = { width: W, height: W, sub: 1, data };
+    for (const m of ['bt601', 'bt709'] as const) {
+      expect(
+        Buffer.from(yuvToRgb(frame, 0, W, W, m).data).equals(
+          Buffer.from(plainYuvToRgb(frame, 0, W, W, yuvTables(m)).data),
+        ),
+      ).toBe(true);
+      expect(
+        Buffer.from(yuvToLuma601(frame, 0, W, W, m).data).equals(
+          Buffer.from(plainYuvToLuma601(frame, 0, W, W, yuvTables(m)).data),
+        ),
+      ).toBe(true);
+    }
+  });
+
+  it('4:2:0 and 4:4:4 frames of odd and even sizes, rectangles below the top, every matrix', () => {
+    const cases: [number, number, 1 | 2, number, number, number][] = [
+      // W, H, sub, top, w, h
+      [64, 64, 2, 0, 64, 64],
+      [512, 288 + 144, 2, 288, 256, 144],
+      [33, 17, 2, 2, 31, 15],
+      [35, 21, 1, 3, 35, 18],
+      [7, 5, 2, 0, 7, 5],
+    ];
+    for (const [W, H, sub, top, w, h] of cases)
+      for (const m of matrices) {
+        const frame: PlanarYuv = {
+          width: W,
+          height: H,
+          sub,
+          data: bytes(planarBytes(W, H, sub), W * H + sub),
+        };
+        const t = yuvTables(m);
+        const rgb = yuvToRgb(frame, top, w, h, m);
+        const luma = yuvToLuma601(frame, top, w, h, m);
+        expect([rgb.width, rgb.height, rgb.channels, luma.channels]).toEqual([w, h, 3, 1]);
+        expect(Buffer.from(rgb.data).equals(Buffer.from(plainYuvToRgb(frame, top, w, h, t).data))).toBe(true);
+        expect(Buffer.from(luma.data).equals(Buffer.from(plainYuvToLuma601(frame, top, w, h, t).data))).toBe(
+          true,
+        );
+      }
+  });
+});

@@ -1,0 +1,195 @@
+/**
+ * Pixel loops as plain JavaScript — what src/media computed before they moved to WebAssembly
+ * (src/media/wasm/pixels.c, src/media/pixel-kernels.ts) — kept as the test oracles the module's
+ * results must equal bit for bit (test/media/pixel-kernels.test.ts). Not used by kfbench.
+ */
+import type { YuvTables } from '../../src/media/pixel-kernels.js';
+import type { RawImage } from '../../src/media/raw.js';
+import type { PlanarYuv } from '../../src/media/yuv.js';
+
+/** Σ (a[i] − b[i])², summed in a double as quality.ts's PSNR did. */
+export function plainSqDiffSum(a: Uint8Array, b: Uint8Array): number {
+  let se = 0;
+  for (let i = 0; i < a.length; i++) {
+    const d = a[i]! - b[i]!;
+    se += d * d;
+  }
+  return se;
+}
+
+/**
+ * Row `row` of a planar frame, columns 0…w−1, as RGB into `out` from offset `o` (a clamped array
+ * rounds to nearest and clamps to 0–255 on assignment).
+ */
+function rgbRow(
+  frame: PlanarYuv,
+  t: YuvTables,
+  row: number,
+  w: number,
+  out: Uint8ClampedArray,
+  o: number,
+): void {
+  const { width: W, height: H, sub, data } = frame;
+  const cw = Math.ceil(W / sub);
+  const uBase = W * H;
+  const vBase = uBase + cw * Math.ceil(H / sub);
+  const { y: ty, rv: trv, gu: tgu, gv: tgv, bu: tbu } = t;
+  const shift = sub === 2 ? 1 : 0;
+  const yRow = row * W;
+  const cRow = (row >> shift) * cw;
+  for (let x = 0; x < w; x++) {
+    const c = cRow + (x >> shift);
+    const Y = ty[data[yRow + x]!]!;
+    const u = data[uBase + c]!;
+    const v = data[vBase + c]!;
+    out[o++] = Y + trv[v]!;
+    out[o++] = Y + tgu[u]! + tgv[v]!;
+    out[o++] = Y + tbu[u]!;
+  }
+}
+
+/**
+ * The w×h rectangle at (0, `top`) of a planar frame as RGB (rounded to nearest, clamped). `top`
+ * must be a multiple of `sub` (the rectangle starts on a chroma row).
+ */
+export function plainYuvToRgb(frame: PlanarYuv, top: number, w: number, h: number, t: YuvTables): RawImage {
+  const out = new Uint8ClampedArray(w * h * 3);
+  for (let y = 0; y < h; y++) rgbRow(frame, t, top + y, w, out, y * w * 3);
+  return { width: w, height: h, channels: 3, data: new Uint8Array(out.buffer) };
+}
+
+/**
+ * ITU-R 601 luma (`luma601`) of the RGB `yuvToRgb` gives for the same rectangle, without the RGB
+ * image: each row is converted into one reused clamped row (the same rounding), then weighted.
+ * What PSNR/SSIM measure of a decoded frame, at a third of the memory and one pass.
+ */
+export function plainYuvToLuma601(
+  frame: PlanarYuv,
+  top: number,
+  w: number,
+  h: number,
+  t: YuvTables,
+): RawImage {
+  const rgb = new Uint8ClampedArray(w * 3);
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    rgbRow(frame, t, top + y, w, rgb, 0);
+    const r0 = y * w;
+    for (let x = 0, j = 0; x < w; x++, j += 3)
+      out[r0 + x] = (19595 * rgb[j]! + 38470 * rgb[j + 1]! + 7471 * rgb[j + 2]! + 32768) >>> 16;
+  }
+  return { width: w, height: h, channels: 1, data: out };
+}
+
+const RADIUS = 5;
+
+/** The kernel's taps from the centre out (RADIUS = 5). */
+function taps(k: Float64Array): [number, number, number, number, number, number] {
+  return [k[RADIUS]!, k[RADIUS + 1]!, k[RADIUS + 2]!, k[RADIUS + 3]!, k[RADIUS + 4]!, k[RADIUS + 5]!];
+}
+
+/**
+ * The SSIM pass of the luma plane x against y's statistics `ref` (y = `ref.image`): x's own
+ * statistics and the cross term are computed here. Without `ref`, x's own statistics (μ, E[x²])
+ * are written to `keep` instead — the same operations, so a reference holds bit for bit what a
+ * pass computing both sides at once would. The taps are locals and the tap loops unrolled: the
+ * same operations in the same order as a loop over t = 1…5, so the sums are bit for bit those
+ * of the plain loops. Returns the map's sum (0 with `keep`).
+ */
+export function plainSsimPass(
+  x: Uint8Array,
+  w: number,
+  h: number,
+  k: Float64Array,
+  ref: { image: { data: Uint8Array }; my: Float64Array; eyy: Float64Array } | undefined,
+  keep?: { my: Float64Array; eyy: Float64Array },
+): number {
+  const [kc, k1, k2, k3, k4, k5] = taps(k);
+  const y = ref ? ref.image.data : x;
+  const oh = h - 2 * RADIUS;
+  const ow = w - 2 * RADIUS;
+  const vx = new Float64Array(w);
+  const vxx = new Float64Array(w);
+  const vxy = new Float64Array(w);
+  const C1 = (0.01 * 255) ** 2;
+  const C2 = (0.03 * 255) ** 2;
+  let sum = 0;
+  for (let r = 0; r < oh; r++) {
+    const mid = (r + RADIUS) * w;
+    for (let c = 0; c < w; c++) {
+      const i = mid + c;
+      const xm = x[i]!;
+      const xu1 = x[i - w]!;
+      const xd1 = x[i + w]!;
+      const xu2 = x[i - 2 * w]!;
+      const xd2 = x[i + 2 * w]!;
+      const xu3 = x[i - 3 * w]!;
+      const xd3 = x[i + 3 * w]!;
+      const xu4 = x[i - 4 * w]!;
+      const xd4 = x[i + 4 * w]!;
+      const xu5 = x[i - 5 * w]!;
+      const xd5 = x[i + 5 * w]!;
+      vx[c] =
+        kc * xm +
+        k1 * (xu1 + xd1) +
+        k2 * (xu2 + xd2) +
+        k3 * (xu3 + xd3) +
+        k4 * (xu4 + xd4) +
+        k5 * (xu5 + xd5);
+      vxx[c] =
+        kc * xm * xm +
+        k1 * (xu1 * xu1 + xd1 * xd1) +
+        k2 * (xu2 * xu2 + xd2 * xd2) +
+        k3 * (xu3 * xu3 + xd3 * xd3) +
+        k4 * (xu4 * xu4 + xd4 * xd4) +
+        k5 * (xu5 * xu5 + xd5 * xd5);
+      if (!ref) continue;
+      vxy[c] =
+        kc * xm * y[i]! +
+        k1 * (xu1 * y[i - w]! + xd1 * y[i + w]!) +
+        k2 * (xu2 * y[i - 2 * w]! + xd2 * y[i + 2 * w]!) +
+        k3 * (xu3 * y[i - 3 * w]! + xd3 * y[i + 3 * w]!) +
+        k4 * (xu4 * y[i - 4 * w]! + xd4 * y[i + 4 * w]!) +
+        k5 * (xu5 * y[i - 5 * w]! + xd5 * y[i + 5 * w]!);
+    }
+    const o = r * ow - RADIUS;
+    for (let c = RADIUS; c < ow + RADIUS; c++) {
+      const mx = row(vx, c, kc, k1, k2, k3, k4, k5);
+      const exx = row(vxx, c, kc, k1, k2, k3, k4, k5);
+      if (!ref) {
+        keep!.my[o + c] = mx;
+        keep!.eyy[o + c] = exx;
+        continue;
+      }
+      const my = ref.my[o + c]!;
+      const eyy = ref.eyy[o + c]!;
+      const exy = row(vxy, c, kc, k1, k2, k3, k4, k5);
+      const varx = exx - mx * mx;
+      const vary = eyy - my * my;
+      const cov = exy - mx * my;
+      sum += ((2 * mx * my + C1) * (2 * cov + C2)) / ((mx * mx + my * my + C1) * (varx + vary + C2));
+    }
+  }
+  return sum;
+}
+
+/** One row tap of the separable filter at column c (taps folded, t = 1…5 in order). */
+function row(
+  v: Float64Array,
+  c: number,
+  kc: number,
+  k1: number,
+  k2: number,
+  k3: number,
+  k4: number,
+  k5: number,
+) {
+  return (
+    kc * v[c]! +
+    k1 * (v[c - 1]! + v[c + 1]!) +
+    k2 * (v[c - 2]! + v[c + 2]!) +
+    k3 * (v[c - 3]! + v[c + 3]!) +
+    k4 * (v[c - 4]! + v[c + 4]!) +
+    k5 * (v[c - 5]! + v[c + 5]!)
+  );
+}
