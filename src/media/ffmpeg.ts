@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import { BackendError, BadInputError, CancelledError } from '../errors.js';
 import { DECODE_ERROR, StderrTail, spawnError } from './ffmpeg-output.js';
 import { FrameCutter } from './frame-cutter.js';
+import { SocketFrames } from './socket-frames.js';
 
 export function ffmpegBinary(): string {
   return process.env.FFMPEG_PATH || 'ffmpeg';
@@ -216,16 +217,23 @@ export interface RawPipeOptions {
  */
 export async function* ffmpegRawFrames(opts: RawPipeOptions): AsyncGenerator<Buffer, void, void> {
   const bin = ffmpegBinary();
-  let child: ChildProcessByStdio<Writable | null, Readable, Readable>;
+  // stdout is a Unix socket read into one reused buffer (socket-frames.ts), not a pipe
+  mayStart();
+  const out = await SocketFrames.open();
+  let child: ChildProcessByStdio<Writable | null, null, Readable>;
   try {
     mayStart();
     child = track(
       spawn(bin, ['-hide_banner', '-nostdin', '-v', 'error', ...opts.args], {
-        stdio: opts.side ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
-      }) as ChildProcessByStdio<null, Readable, Readable>,
+        stdio: opts.side ? ['ignore', out.childEnd, 'pipe', 'pipe'] : ['ignore', out.childEnd, 'pipe'],
+      }) as ChildProcessByStdio<null, null, Readable>,
     );
   } catch (e) {
+    out.destroy();
+    if (e instanceof CancelledError) throw e;
     throw spawnError(bin, e as NodeJS.ErrnoException);
+  } finally {
+    out.releaseChildEnd();
   }
   const stderr = new StderrTail();
   child.stderr.on('data', (c: Buffer) => stderr.push(c));
@@ -238,16 +246,11 @@ export async function* ffmpegRawFrames(opts: RawPipeOptions): AsyncGenerator<Buf
   const onAbort = () => child.kill('SIGKILL');
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   let finished = false;
-  // Until the frame size is known nothing is read, but the output must not be lost: when a child
-  // exits, Node resumes (and drops) an unread stdout that nobody listens to. A 'readable' listener
-  // keeps it buffered (ffmpeg then waits on the full pipe) until the loop below takes over.
-  const hold = () => {};
-  child.stdout.on('readable', hold);
   try {
-    const size = await opts.frameBytes;
-    child.stdout.off('readable', hold);
-    const cut = new FrameCutter(size);
-    for await (const chunk of child.stdout as AsyncIterable<Buffer>) yield* cut.push(chunk);
+    // until the frame size is known nothing is read: the output waits in the socket (ffmpeg then
+    // waits on it), even after ffmpeg has exited
+    out.start(await opts.frameBytes);
+    yield* out.frames();
     const code = await exited;
     if (spawnFailure) throw spawnFailure;
     if (side?.failure) throw side.failure;
@@ -258,13 +261,14 @@ export async function* ffmpegRawFrames(opts: RawPipeOptions): AsyncGenerator<Buf
     if (opts.strictDecode !== false && DECODE_ERROR.test(stderr.value)) {
       throw new BadInputError(`video is damaged or truncated (${stderr.reason()})`, { file: opts.file });
     }
-    if (cut.pendingBytes !== 0 || (side && side.pendingBytes() !== 0)) {
+    if (out.pendingBytes !== 0 || (side && side.pendingBytes() !== 0)) {
       throw new BadInputError('decoder stopped in the middle of a frame', { file: opts.file });
     }
     finished = true;
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);
     if (!finished && child.exitCode === null) child.kill('SIGKILL');
+    out.destroy();
   }
 }
 

@@ -1,0 +1,142 @@
+/**
+ * A child process's raw output read through a Unix socket into one reused buffer, cut into
+ * fixed-size frames. Node reads a pipe into a new 64 kB buffer per read; for a decoder's frames
+ * that is ≈ 850 buffers per 10 s of 512×288 video, each counted as external memory, and it is
+ * that churn that brings on most of a scan's full garbage collections. A socket can be read into a
+ * buffer of our own (`net`'s `onread`), so only the frames themselves are allocated (bench/RESULTS.md:
+ * about half of node's own CPU for the reading).
+ *
+ * `childEnd` is handed to the child as an stdio entry (its descriptor is duplicated into the child);
+ * this process's copy is closed with `releaseChildEnd` once the child is spawned, so that the
+ * reader sees the end of the output when the child closes its copy (exits).
+ */
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FrameCutter } from './frame-cutter.js';
+
+/** Bytes the socket is read into at a time (one buffer, reused). */
+const READ_BYTES = 256 << 10;
+/** Frames cut and not yet taken before reading pauses (back-pressure up to the child). */
+const HIGH_WATER = 4;
+
+export class SocketFrames {
+  private cut: FrameCutter | undefined;
+  private readonly ready: Buffer[] = [];
+  private ended = false;
+  private failure: Error | undefined;
+  private wake: (() => void) | undefined;
+
+  private constructor(
+    private readonly reader: net.Socket,
+    readonly childEnd: net.Socket,
+  ) {
+    const done = () => {
+      this.ended = true;
+      this.notify();
+    };
+    reader.on('end', done);
+    reader.on('close', done);
+    reader.on('error', (e) => {
+      this.failure = e;
+      done();
+    });
+  }
+
+  /** A connected socket pair; nothing is read until `start`. */
+  static async open(): Promise<SocketFrames> {
+    // Linux's abstract namespace leaves no file behind; elsewhere a socket file, removed once connected
+    const linux = process.platform === 'linux';
+    const path = linux ? `\0kfbench-${randomUUID()}` : join(tmpdir(), `kfbench-${randomUUID()}.sock`);
+    // the accepted end is the child's: this process never reads it
+    const server = net.createServer({ pauseOnConnect: true });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(path, resolve);
+      });
+      const accepted = new Promise<net.Socket>((resolve) => server.once('connection', resolve));
+      let self: SocketFrames | undefined;
+      const reader = net.connect({
+        path,
+        onread: {
+          buffer: Buffer.allocUnsafe(READ_BYTES),
+          callback: (n: number, buf: Uint8Array) => self!.take(buf.subarray(0, n)),
+        },
+      });
+      reader.pause();
+      const connected = new Promise<void>((resolve, reject) => {
+        reader.once('connect', resolve);
+        reader.once('error', reject);
+      });
+      const [childEnd] = await Promise.all([accepted, connected]);
+      self = new SocketFrames(reader, childEnd);
+      return self;
+    } finally {
+      server.close();
+      if (!linux) rmSync(path, { force: true });
+    }
+  }
+
+  /** Close this process's copy of the child's end (once the child has it, or when it was not started). */
+  releaseChildEnd(): void {
+    this.childEnd.destroy();
+  }
+
+  /** Start reading, frames of `frameBytes`. */
+  start(frameBytes: number): void {
+    this.cut = new FrameCutter(frameBytes);
+    this.reader.resume();
+  }
+
+  /** The frames, in order, until the child's output ends; a socket error is thrown. */
+  async *frames(): AsyncGenerator<Buffer, void, void> {
+    for (;;) {
+      const frame = this.ready.shift();
+      if (frame) {
+        if (this.reader.isPaused() && this.ready.length < HIGH_WATER && !this.ended) this.reader.resume();
+        yield frame;
+        continue;
+      }
+      if (this.ended) break;
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+    }
+    if (this.failure) throw this.failure;
+  }
+
+  /** Frames cut and not yet taken (at most `HIGH_WATER` + the frames one read completes). */
+  get buffered(): number {
+    return this.ready.length;
+  }
+
+  /** Bytes of a frame begun and not completed. */
+  get pendingBytes(): number {
+    return this.cut?.pendingBytes ?? 0;
+  }
+
+  /** Stop reading and close the socket. */
+  destroy(): void {
+    this.reader.destroy();
+    this.childEnd.destroy();
+  }
+
+  /** Bytes read into the reused buffer: cut into frames; false pauses reading. */
+  private take(chunk: Uint8Array): boolean {
+    for (const frame of this.cut!.push(chunk)) this.ready.push(frame);
+    this.notify();
+    if (this.ready.length < HIGH_WATER) return true;
+    // (returning false stops reading; `pause` keeps the stream's own state in step, so `resume` restarts it)
+    this.reader.pause();
+    return false;
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+}
