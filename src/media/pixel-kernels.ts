@@ -88,16 +88,25 @@ function region(name: string, bytes: number): number {
   return at;
 }
 
+let views: { buffer: ArrayBuffer; u8: Uint8Array; f64: Float64Array } | undefined;
+
+/** Views of the whole memory (made again after it grew: growing detaches the old buffer). */
+function heap(): { u8: Uint8Array; f64: Float64Array } {
+  const buffer = kernel().memory.buffer;
+  if (views?.buffer !== buffer) views = { buffer, u8: new Uint8Array(buffer), f64: new Float64Array(buffer) };
+  return views;
+}
+
 /** Bytes copied into region `name`; its offset. */
 function put(name: string, data: Uint8Array): number {
   const at = region(name, data.length);
-  new Uint8Array(kernel().memory.buffer, at, data.length).set(data);
+  heap().u8.set(data, at);
   return at;
 }
 
 function putDoubles(name: string, data: Float64Array): number {
   const at = region(name, 8 * data.length);
-  new Float64Array(kernel().memory.buffer, at, data.length).set(data);
+  heap().f64.set(data, at / 8);
   return at;
 }
 
@@ -123,12 +132,9 @@ export function ssimStatistics(
   const rows = ssimRows(w);
   const my = region('ssim.my.own', 8 * n);
   const eyy = region('ssim.eyy.own', 8 * n);
-  const { exports, memory } = kernel();
-  exports.ssim_reference(xa, w, h, k, rows.vx, rows.vxx, my, eyy);
-  return {
-    my: new Float64Array(memory.buffer, my, n).slice(),
-    eyy: new Float64Array(memory.buffer, eyy, n).slice(),
-  };
+  kernel().exports.ssim_reference(xa, w, h, k, rows.vx, rows.vxx, my, eyy);
+  const { f64 } = heap();
+  return { my: f64.slice(my / 8, my / 8 + n), eyy: f64.slice(eyy / 8, eyy / 8 + n) };
 }
 
 /** The reference in memory (its arrays by identity, and where they were put). */
@@ -157,11 +163,11 @@ export function ssimMapSum(
   ];
   const at = where.join();
   if (loaded?.y !== y || loaded.my !== ref.my || loaded.taps !== taps || loaded.at !== at) {
-    const buffer = kernel().memory.buffer;
-    new Uint8Array(buffer, where[0], w * h).set(y.subarray(0, w * h));
-    new Float64Array(buffer, where[1], n).set(ref.my.subarray(0, n));
-    new Float64Array(buffer, where[2], n).set(ref.eyy.subarray(0, n));
-    new Float64Array(buffer, where[3], 6).set(taps);
+    const { u8, f64 } = heap();
+    u8.set(y.subarray(0, w * h), where[0]);
+    f64.set(ref.my.subarray(0, n), where[1]! / 8);
+    f64.set(ref.eyy.subarray(0, n), where[2]! / 8);
+    f64.set(taps, where[3]! / 8);
     loaded = { y, my: ref.my, taps, at };
   }
   const xa = put('ssim.x', x.subarray(0, w * h));
@@ -220,9 +226,9 @@ export function yuvConvert(
   const planar = W * H + 2 * Math.ceil(W / sub) * Math.ceil(H / sub);
   const t = region('yuv.tables', 5 * 256 * 8);
   if (loadedTables?.tables !== tables || loadedTables.at !== t) {
-    const view = new Float64Array(kernel().memory.buffer, t, 5 * 256);
+    const { f64 } = heap();
     [tables.y, tables.rv, tables.gu, tables.gv, tables.bu].forEach((a, i) => {
-      view.set(a, 256 * i);
+      f64.set(a, t / 8 + 256 * i);
     });
     loadedTables = { tables, at: t };
   }
@@ -231,5 +237,5 @@ export function yuvConvert(
   const out = region('yuv.out', bytes);
   const T = (i: number) => t + 256 * 8 * i;
   kernel().exports.yuv_convert(data, W, H, sub, top, w, h, T(0), T(1), T(2), T(3), T(4), luma ? 1 : 0, out);
-  return new Uint8Array(kernel().memory.buffer, out, bytes).slice();
+  return heap().u8.slice(out, out + bytes);
 }
