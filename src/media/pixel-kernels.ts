@@ -14,8 +14,20 @@
  */
 import { WASM_BASE64 } from './wasm/pixels-module.js';
 
+/** The part of the WebAssembly JS API used here (the ES library kfbench compiles against has no types for it). */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+interface WasmApi {
+  Memory: new (descriptor: { initial: number }) => WasmMemory;
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: unknown };
+}
+const WebAssemblyApi = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
 interface Exports {
-  __heap_base: WebAssembly.Global;
+  __heap_base: { value: number };
   ssim_reference(
     x: number,
     w: number,
@@ -62,15 +74,15 @@ interface Exports {
 
 const RADIUS = 5;
 
-let module: { exports: Exports; memory: WebAssembly.Memory; top: number } | undefined;
+let module: { exports: Exports; memory: WasmMemory; top: number } | undefined;
 const regions = new Map<string, { at: number; bytes: number }>();
 
-function kernel(): { exports: Exports; memory: WebAssembly.Memory; top: number } {
+function kernel(): { exports: Exports; memory: WasmMemory; top: number } {
   if (module) return module;
-  const memory = new WebAssembly.Memory({ initial: 2 });
-  const compiled = new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64'));
-  const exports = new WebAssembly.Instance(compiled, { env: { memory } }).exports as unknown as Exports;
-  module = { exports, memory, top: ((exports.__heap_base.value as number) + 15) & ~15 };
+  const memory = new WebAssemblyApi.Memory({ initial: 2 });
+  const compiled = new WebAssemblyApi.Module(Buffer.from(WASM_BASE64, 'base64'));
+  const exports = new WebAssemblyApi.Instance(compiled, { env: { memory } }).exports as Exports;
+  module = { exports, memory, top: (exports.__heap_base.value + 15) & ~15 };
   return module;
 }
 
@@ -94,7 +106,7 @@ let views: { buffer: ArrayBuffer; u8: Uint8Array; f64: Float64Array } | undefine
 function heap(): { u8: Uint8Array; f64: Float64Array } {
   const buffer = kernel().memory.buffer;
   if (views?.buffer !== buffer) views = { buffer, u8: new Uint8Array(buffer), f64: new Float64Array(buffer) };
-  return views;
+  return views!;
 }
 
 /** Bytes copied into region `name`; its offset. */
