@@ -7,7 +7,7 @@ import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_p
 import { basename } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { z } from 'zod';
-import { BackendError, BadInputError, CancelledError } from '../errors.js';
+import { BackendError, BadInputError, CancelledError, KfbenchError } from '../errors.js';
 import { DECODE_ERROR, StderrTail, spawnError } from './ffmpeg-output.js';
 import { FrameCutter } from './frame-cutter.js';
 import { SocketFrames } from './socket-frames.js';
@@ -217,12 +217,16 @@ export interface RawPipeOptions {
  */
 export async function* ffmpegRawFrames(opts: RawPipeOptions): AsyncGenerator<Buffer, void, void> {
   const bin = ffmpegBinary();
+  const cancelled = () => new BackendError(`decoding ${opts.file} was cancelled`);
   // stdout is a Unix socket read into one reused buffer (socket-frames.ts), not a pipe
   mayStart();
+  if (opts.signal?.aborted) throw cancelled();
   const out = await SocketFrames.open();
   let child: ChildProcessByStdio<Writable | null, null, Readable>;
   try {
     mayStart();
+    // aborted while the socket was opening: nothing is started
+    if (opts.signal?.aborted) throw cancelled();
     child = track(
       spawn(bin, ['-hide_banner', '-nostdin', '-v', 'error', ...opts.args], {
         stdio: opts.side ? ['ignore', out.childEnd, 'pipe', 'pipe'] : ['ignore', out.childEnd, 'pipe'],
@@ -230,7 +234,7 @@ export async function* ffmpegRawFrames(opts: RawPipeOptions): AsyncGenerator<Buf
     );
   } catch (e) {
     out.destroy();
-    if (e instanceof CancelledError) throw e;
+    if (e instanceof KfbenchError) throw e;
     throw spawnError(bin, e as NodeJS.ErrnoException);
   } finally {
     out.releaseChildEnd();
@@ -245,6 +249,7 @@ export async function* ffmpegRawFrames(opts: RawPipeOptions): AsyncGenerator<Buf
   const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
   const onAbort = () => child.kill('SIGKILL');
   opts.signal?.addEventListener('abort', onAbort, { once: true });
+  if (opts.signal?.aborted) onAbort();
   let finished = false;
   try {
     // until the frame size is known nothing is read: the output waits in the socket (ffmpeg then
@@ -254,7 +259,7 @@ export async function* ffmpegRawFrames(opts: RawPipeOptions): AsyncGenerator<Buf
     const code = await exited;
     if (spawnFailure) throw spawnFailure;
     if (side?.failure) throw side.failure;
-    if (opts.signal?.aborted) throw new BackendError(`decoding ${opts.file} was cancelled`);
+    if (opts.signal?.aborted) throw cancelled();
     if (code !== 0) {
       throw new BadInputError(`cannot decode video (${stderr.reason()})`, { file: opts.file });
     }

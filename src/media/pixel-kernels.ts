@@ -7,11 +7,15 @@
  * every frame it compares; they are 3–10× the speed of the JavaScript.
  *
  * Memory: one instance per thread, made on first use. Its memory holds a region per operand,
- * each grown (doubling) to the largest seen and never shrunk — about 16 bytes a pixel of the
- * largest image compared with SSIM, a few bytes a pixel for the rest. Inputs are copied in and
- * results out on every call, except an SSIM reference's statistics, copied only when the
- * comparison before used another reference (references are not changed once made).
+ * each grown (doubling) to the largest seen and never shrunk — about 18 bytes a pixel of the
+ * largest image compared with SSIM (its statistics 16, the two images 1 each), up to twice that
+ * while sizes grow, and 3–4 bytes a pixel of the largest frame converted. Inputs are copied in and
+ * results out on every call, except an SSIM reference's image and statistics: they stay in memory
+ * from `ssimStatistics` or the last comparison with them, and are copied in only when a
+ * comparison uses another reference — so a reference must not be changed once made. An input of
+ * the wrong length is kfbench's own fault (an internal error), never read short.
  */
+import { BackendError, KfbenchError } from '../errors.js';
 import { WASM_BASE64 } from './wasm/pixels-module.js';
 
 /** The part of the WebAssembly JS API used here (the ES library kfbench compiles against has no types for it). */
@@ -82,8 +86,15 @@ function kernel(): { exports: Exports; memory: WasmMemory; top: number } {
   const memory = new WebAssemblyApi.Memory({ initial: 2 });
   const compiled = new WebAssemblyApi.Module(Buffer.from(WASM_BASE64, 'base64'));
   const exports = new WebAssemblyApi.Instance(compiled, { env: { memory } }).exports as Exports;
-  module = { exports, memory, top: (exports.__heap_base.value + 15) & ~15 };
+  module = { exports, memory, top: align16(exports.__heap_base.value) };
   return module;
+}
+
+const align16 = (n: number) => Math.ceil(n / 16) * 16;
+
+function expectLength(what: string, data: ArrayLike<number>, length: number): void {
+  if (data.length !== length)
+    throw new KfbenchError('INTERNAL', `pixel kernel: ${what} has ${data.length} values, expected ${length}`);
 }
 
 /** The byte offset of region `name`, at least `bytes` long (moved, and the memory grown, when too small). */
@@ -91,11 +102,20 @@ function region(name: string, bytes: number): number {
   const r = regions.get(name);
   if (r && r.bytes >= bytes) return r.at;
   const k = kernel();
-  const size = (Math.max(bytes, 2 * (r?.bytes ?? 0)) + 15) & ~15;
+  const size = align16(Math.max(bytes, 2 * (r?.bytes ?? 0)));
   const at = k.top;
-  k.top += size;
-  const pages = Math.ceil(k.top / 65536) - k.memory.buffer.byteLength / 65536;
-  if (pages > 0) k.memory.grow(pages);
+  const pages = Math.ceil((at + size) / 65536) - k.memory.buffer.byteLength / 65536;
+  try {
+    if (pages > 0) k.memory.grow(pages);
+  } catch (e) {
+    throw new BackendError(
+      `the pixel kernels' memory cannot grow to ${Math.ceil((at + size) / 2 ** 20)} MB`,
+      {
+        cause: e,
+      },
+    );
+  }
+  k.top = at + size;
   regions.set(name, { at, bytes: size });
   return at;
 }
@@ -138,15 +158,32 @@ export function ssimStatistics(
   h: number,
   taps: Float64Array,
 ): { my: Float64Array; eyy: Float64Array } {
+  expectLength('the image', x, w * h);
   const n = (w - 2 * RADIUS) * (h - 2 * RADIUS);
-  const xa = put('ssim.x', x.subarray(0, w * h));
-  const k = putDoubles('ssim.taps.own', taps);
+  // every region first: making one may grow the memory, which detaches views made before
+  const where = ssimReferenceRegions(w, h);
   const rows = ssimRows(w);
-  const my = region('ssim.my.own', 8 * n);
-  const eyy = region('ssim.eyy.own', 8 * n);
-  kernel().exports.ssim_reference(xa, w, h, k, rows.vx, rows.vxx, my, eyy);
-  const { f64 } = heap();
-  return { my: f64.slice(my / 8, my / 8 + n), eyy: f64.slice(eyy / 8, eyy / 8 + n) };
+  const { u8, f64 } = heap();
+  u8.set(x, where.y);
+  f64.set(taps, where.taps / 8);
+  kernel().exports.ssim_reference(where.y, w, h, where.taps, rows.vx, rows.vxx, where.my, where.eyy);
+  const stats = {
+    my: f64.slice(where.my / 8, where.my / 8 + n),
+    eyy: f64.slice(where.eyy / 8, where.eyy / 8 + n),
+  };
+  // the next comparison is most often with this reference: it is in memory already
+  loaded = { y: x, my: stats.my, taps, at: where.key };
+  return stats;
+}
+
+/** Where a reference lies: its image, statistics and taps. */
+function ssimReferenceRegions(w: number, h: number) {
+  const n = (w - 2 * RADIUS) * (h - 2 * RADIUS);
+  const y = region('ssim.y', w * h);
+  const my = region('ssim.my', 8 * n);
+  const eyy = region('ssim.eyy', 8 * n);
+  const taps = region('ssim.taps', 48);
+  return { y, my, eyy, taps, key: `${y},${my},${eyy},${taps}` };
 }
 
 /** The reference in memory (its arrays by identity, and where they were put). */
@@ -167,31 +204,29 @@ export function ssimMapSum(
   C2: number,
 ): number {
   const n = (w - 2 * RADIUS) * (h - 2 * RADIUS);
-  const where = [
-    region('ssim.y', w * h),
-    region('ssim.my', 8 * n),
-    region('ssim.eyy', 8 * n),
-    region('ssim.taps', 48),
-  ];
-  const at = where.join();
-  if (loaded?.y !== y || loaded.my !== ref.my || loaded.taps !== taps || loaded.at !== at) {
+  expectLength('the image', x, w * h);
+  expectLength('the reference image', y, w * h);
+  expectLength("the reference's means", ref.my, n);
+  expectLength("the reference's mean squares", ref.eyy, n);
+  const where = ssimReferenceRegions(w, h);
+  if (loaded?.y !== y || loaded.my !== ref.my || loaded.taps !== taps || loaded.at !== where.key) {
     const { u8, f64 } = heap();
-    u8.set(y.subarray(0, w * h), where[0]);
-    f64.set(ref.my.subarray(0, n), where[1]! / 8);
-    f64.set(ref.eyy.subarray(0, n), where[2]! / 8);
-    f64.set(taps, where[3]! / 8);
-    loaded = { y, my: ref.my, taps, at };
+    u8.set(y, where.y);
+    f64.set(ref.my, where.my / 8);
+    f64.set(ref.eyy, where.eyy / 8);
+    f64.set(taps, where.taps / 8);
+    loaded = { y, my: ref.my, taps, at: where.key };
   }
-  const xa = put('ssim.x', x.subarray(0, w * h));
+  const xa = put('ssim.x', x);
   const rows = ssimRows(w);
   return kernel().exports.ssim_sum(
     xa,
-    where[0]!,
+    where.y,
     w,
     h,
-    where[3]!,
-    where[1]!,
-    where[2]!,
+    where.taps,
+    where.my,
+    where.eyy,
     C1,
     C2,
     rows.vx,
@@ -201,12 +236,12 @@ export function ssimMapSum(
   );
 }
 
-/** Σ (a[i] − b[i])² over the shorter array's length, exactly (an integer below 2⁵³). */
+/** Σ (a[i] − b[i])² of two arrays of one length, exactly (an integer below 2⁵³). */
 export function sqDiffSum(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  const pa = put('sq.a', a.subarray(0, n));
-  const pb = put('sq.b', b.subarray(0, n));
-  return kernel().exports.sq_diff_sum(pa, pb, n);
+  expectLength('the second array', b, a.length);
+  const pa = put('sq.a', a);
+  const pb = put('sq.b', b);
+  return kernel().exports.sq_diff_sum(pa, pb, a.length);
 }
 
 /** yuv.ts's per-matrix tables: full-range luma and the four chroma terms for every 8-bit code. */
@@ -236,6 +271,11 @@ export function yuvConvert(
 ): Uint8Array {
   const { width: W, height: H, sub } = frame;
   const planar = W * H + 2 * Math.ceil(W / sub) * Math.ceil(H / sub);
+  if (frame.data.length < planar || w > W || top < 0 || top % sub !== 0 || top + h > H)
+    throw new KfbenchError(
+      'INTERNAL',
+      `pixel kernel: a ${w}×${h} rectangle at row ${top} of a ${W}×${H} frame (1/${sub} chroma) of ${frame.data.length} bytes`,
+    );
   const t = region('yuv.tables', 5 * 256 * 8);
   if (loadedTables?.tables !== tables || loadedTables.at !== t) {
     const { f64 } = heap();

@@ -77,7 +77,8 @@ export function ssim(a: RawImage, b: RawImage | SsimReference, sigma = 1.5): num
  * An image's own SSIM statistics — its Gaussian-filtered mean and mean square over the valid
  * region — for comparing many images with it (`ssim(a, ref)`, `compareRaw(a, b, ref)`). `ssim`
  * without a reference makes one, so the result is the same either way, bit for bit.
- * 16 bytes per pixel.
+ * 16 bytes per pixel. Not to be changed once made (nor the image it was made of): the pixel
+ * kernels keep a copy of the last reference used.
  */
 export interface SsimReference {
   image: RawImage;

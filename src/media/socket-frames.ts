@@ -10,11 +10,11 @@
  * this process's copy is closed with `releaseChildEnd` once the child is spawned, so that the
  * reader sees the end of the output when the child closes its copy (exits).
  */
-import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BackendError } from '../errors.js';
 import { FrameCutter } from './frame-cutter.js';
 
 /** Bytes the socket is read into at a time (one buffer, reused). */
@@ -45,21 +45,32 @@ export class SocketFrames {
     });
   }
 
-  /** A connected socket pair; nothing is read until `start`. */
+  /**
+   * A connected socket pair; nothing is read until `start`. The socket file lies in a directory of
+   * its own that only this user can enter (mkdtemp, mode 0700), removed once the two ends are
+   * connected, so no other user's process can take the child's end in between. (Unix sockets: Linux
+   * and macOS.) A failure is a BackendError.
+   */
   static async open(): Promise<SocketFrames> {
-    // Linux's abstract namespace leaves no file behind; elsewhere a socket file, removed once connected
-    const linux = process.platform === 'linux';
-    const path = linux ? `\0kfbench-${randomUUID()}` : join(tmpdir(), `kfbench-${randomUUID()}.sock`);
+    const dir = mkdtempSync(join(tmpdir(), 'kfbench-'));
+    const path = join(dir, 's');
     // the accepted end is the child's: this process never reads it
     const server = net.createServer({ pauseOnConnect: true });
+    let reader: net.Socket | undefined;
+    let childEnd: net.Socket | undefined;
     try {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(path, resolve);
       });
-      const accepted = new Promise<net.Socket>((resolve) => server.once('connection', resolve));
+      const accepted = new Promise<net.Socket>((resolve) =>
+        server.once('connection', (socket: net.Socket) => {
+          childEnd = socket;
+          resolve(socket);
+        }),
+      );
       let self: SocketFrames | undefined;
-      const reader = net.connect({
+      reader = net.connect({
         path,
         onread: {
           buffer: Buffer.allocUnsafe(READ_BYTES),
@@ -67,16 +78,23 @@ export class SocketFrames {
         },
       });
       reader.pause();
+      const r = reader;
       const connected = new Promise<void>((resolve, reject) => {
-        reader.once('connect', resolve);
-        reader.once('error', reject);
+        r.once('connect', resolve);
+        r.once('error', reject);
       });
-      const [childEnd] = await Promise.all([accepted, connected]);
-      self = new SocketFrames(reader, childEnd);
+      await Promise.all([accepted, connected]);
+      self = new SocketFrames(r, childEnd!);
       return self;
+    } catch (e) {
+      reader?.destroy();
+      childEnd?.destroy();
+      throw new BackendError(`cannot open a socket for a decoder's output (${(e as Error).message})`, {
+        cause: e,
+      });
     } finally {
       server.close();
-      if (!linux) rmSync(path, { force: true });
+      rmSync(dir, { recursive: true, force: true });
     }
   }
 

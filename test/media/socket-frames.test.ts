@@ -3,10 +3,13 @@
  * reads a decoder): every byte arrives, in order, cut into frames; a frame left incomplete is
  * counted; nothing is read before `start`, even after the child has exited; and a consumer that
  * stops taking frames stops the child (back-pressure), instead of the frames piling up in memory.
+ * And a decoder aborted while its socket opens starts nothing.
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { ffmpegRawFrames } from '../../src/media/ffmpeg.js';
 import { SocketFrames } from '../../src/media/socket-frames.js';
+import { media } from '../support/paths.js';
 
 /** A Node child writing `bytes` bytes (byte i = i mod 251) to its stdout, `out`. */
 function writer(out: SocketFrames, bytes: number) {
@@ -66,5 +69,18 @@ describe('SocketFrames', () => {
     expect(n).toBe(256);
     expect(await exited).toBe(0);
     out.destroy();
+  });
+
+  it('a decoder aborted while its socket opens, or before, delivers no frame', async () => {
+    const file = media('shots.mp4');
+    // `-re`: in real time, 11 s, had it started
+    const args = ['-re', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', '32x18', 'pipe:1'];
+    const ac = new AbortController();
+    const frames = ffmpegRawFrames({ args, frameBytes: 32 * 18, file, signal: ac.signal });
+    const first = frames.next();
+    ac.abort();
+    await expect(first).rejects.toThrow(/cancelled/);
+    const again = ffmpegRawFrames({ args, frameBytes: 32 * 18, file, signal: ac.signal });
+    await expect(again.next()).rejects.toThrow(/cancelled/);
   });
 });
