@@ -3,7 +3,8 @@
  * scripts/build-wasm.sh): the owner of that module and of its memory. Each function computes
  * what the plain JavaScript loop it replaced computed, bit for bit (test/media/pixel-kernels.test.ts,
  * against those loops): the SSIM pass (quality.ts), the exact sum of squared differences (PSNR,
- * window.ts's luma MSE), planar YUV to RGB or 601 luma (yuv.ts). The Compass scan runs them on
+ * window.ts's luma MSE), planar YUV to RGB or 601 luma (yuv.ts), the shot detector's per-frame
+ * sums (shot-features.ts). The Compass scan runs them on
  * every frame it compares; they are 3–10× the speed of the JavaScript.
  *
  * Memory: one instance per thread, made on first use. Its memory holds a region per operand,
@@ -73,6 +74,16 @@ interface Exports {
     tbu: number,
     luma: number,
     out: number,
+  ): void;
+  frame_features(
+    d: number,
+    width: number,
+    height: number,
+    cols: number,
+    rows: number,
+    hist: number,
+    acc: number,
+    sums: number,
   ): void;
 }
 
@@ -290,4 +301,37 @@ export function yuvConvert(
   const T = (i: number) => t + 256 * 8 * i;
   kernel().exports.yuv_convert(data, W, H, sub, top, w, h, T(0), T(1), T(2), T(3), T(4), luma ? 1 : 0, out);
   return heap().u8.slice(out, out + bytes);
+}
+
+/**
+ * The shot detector's per-frame sums over an RGB image, in one pass: Y/Cb/Cr histograms of `bins`
+ * bins each (16-bit counts), the luma summed per thumbnail cell (`cellOfColumn[x] +
+ * cellOfRow[y]`, `cells` of them), and R, G, B summed. The arithmetic is shot-features.ts's.
+ */
+export function frameFeatureSums(
+  img: { width: number; height: number; data: Uint8Array },
+  cellOfColumn: Uint8Array,
+  cellOfRow: Uint16Array,
+  cells: number,
+): { hist: Uint16Array; acc: Float64Array; sums: [number, number, number] } {
+  const { width, height } = img;
+  expectLength('the image', img.data, 3 * width * height);
+  expectLength('the column cells', cellOfColumn, width);
+  expectLength('the row cells', cellOfRow, height);
+  const d = put('feat.image', img.data);
+  const cols = put('feat.cols', cellOfColumn);
+  const rows = put('feat.rows', new Uint8Array(cellOfRow.buffer, cellOfRow.byteOffset, 2 * height));
+  const hist = region('feat.hist', 2 * 96);
+  const acc = region('feat.acc', 8 * cells);
+  const sums = region('feat.sums', 24);
+  const { u8, f64 } = heap();
+  u8.fill(0, hist, hist + 2 * 96);
+  f64.fill(0, acc / 8, acc / 8 + cells);
+  kernel().exports.frame_features(d, width, height, cols, rows, hist, acc, sums);
+  const out = heap();
+  return {
+    hist: new Uint16Array(out.u8.slice(hist, hist + 2 * 96).buffer),
+    acc: out.f64.slice(acc / 8, acc / 8 + cells),
+    sums: [out.f64[sums / 8]!, out.f64[sums / 8 + 1]!, out.f64[sums / 8 + 2]!],
+  };
 }

@@ -4,52 +4,69 @@
  * colour and flatness, and the residual of a frame against the best blend of two others (the ramp
  * and blend tests), with the thresholds the detector applies to them.
  */
+import { frameFeatureSums } from './pixel-kernels.js';
 import type { RawImage } from './raw.js';
 
 const BINS = 32;
 const THUMB_W = 24;
 const THUMB_H = 14;
 
-export function histogram(img: RawImage): Uint16Array {
-  const h = new Uint16Array(BINS * 3);
-  const d = img.data;
-  const n = img.width * img.height;
-  for (let i = 0, j = 0; i < n; i++, j += 3) {
-    const r = d[j]!;
-    const g = d[j + 1]!;
-    const b = d[j + 2]!;
-    const y = 0.299 * r + 0.587 * g + 0.114 * b;
-    const cb = 128 - 0.168736 * r - 0.331264 * g + 0.5 * b;
-    const cr = 128 + 0.5 * r - 0.418688 * g - 0.081312 * b;
-    h[Math.min(BINS - 1, (y * BINS) >> 8)]! += 1;
-    h[BINS + Math.min(BINS - 1, Math.max(0, (cb * BINS) >> 8))]! += 1;
-    h[2 * BINS + Math.min(BINS - 1, Math.max(0, (cr * BINS) >> 8))]! += 1;
+/** One frame's features for the shot detector. */
+export interface FrameFeatures {
+  /** Y, Cb, Cr histograms, 32 bins each. */
+  hist: Uint16Array;
+  /** 24×14 luma thumbnail (area means, rounded). */
+  thumb: Uint8Array;
+  /** Mean Y, Cb, Cr. */
+  mean: number[];
+}
+
+/** Per image size: each column's and each row's thumbnail cell, and each cell's pixel count. */
+const geometry = new Map<string, { cols: Uint8Array; rows: Uint16Array; count: Float64Array }>();
+
+function geometryOf(width: number, height: number) {
+  const key = `${width}x${height}`;
+  let g = geometry.get(key);
+  if (!g) {
+    const cols = new Uint8Array(width);
+    for (let x = 0; x < width; x++) cols[x] = Math.min(THUMB_W - 1, Math.floor((x * THUMB_W) / width));
+    const rows = new Uint16Array(height);
+    for (let y = 0; y < height; y++)
+      rows[y] = Math.min(THUMB_H - 1, Math.floor((y * THUMB_H) / height)) * THUMB_W;
+    const count = new Float64Array(THUMB_W * THUMB_H);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) count[rows[y]! + cols[x]!]! += 1;
+    g = { cols, rows, count };
+    geometry.set(key, g);
   }
-  return h;
+  return g;
+}
+
+/**
+ * A frame's colour histogram (Y, Cb, Cr of each pixel, 32 bins each), its 24×14 luma thumbnail
+ * (each cell the rounded mean of its pixels' 0.299 R + 0.587 G + 0.114 B) and its mean colour. The
+ * pixel loop runs in WebAssembly (`frameFeatureSums`), with this file's arithmetic in the same order.
+ */
+export function frameFeatures(img: RawImage): FrameFeatures {
+  const { cols, rows, count } = geometryOf(img.width, img.height);
+  const { hist, acc, sums } = frameFeatureSums(img, cols, rows, THUMB_W * THUMB_H);
+  const thumb = new Uint8Array(acc.length);
+  for (let k = 0; k < thumb.length; k++) thumb[k] = Math.round(acc[k]! / Math.max(1, count[k]!));
+  const n = img.width * img.height;
+  const r = sums[0] / n;
+  const g = sums[1] / n;
+  const b = sums[2] / n;
+  const mean = [
+    0.299 * r + 0.587 * g + 0.114 * b,
+    128 - 0.168736 * r - 0.331264 * g + 0.5 * b,
+    128 + 0.5 * r - 0.418688 * g - 0.081312 * b,
+  ];
+  return { hist, thumb, mean };
 }
 
 export function histDistance(a: Uint16Array, b: Uint16Array, pixels: number): number {
   let s = 0;
   for (let k = 0; k < a.length; k++) s += Math.abs(a[k]! - b[k]!);
   return s / (6 * pixels); // half L1 per channel, averaged over the 3 channels
-}
-
-export function thumbnail(img: RawImage): Uint8Array {
-  const acc = new Float64Array(THUMB_W * THUMB_H);
-  const cnt = new Float64Array(THUMB_W * THUMB_H);
-  const d = img.data;
-  for (let y = 0; y < img.height; y++) {
-    const ty = Math.min(THUMB_H - 1, Math.floor((y * THUMB_H) / img.height));
-    for (let x = 0; x < img.width; x++) {
-      const tx = Math.min(THUMB_W - 1, Math.floor((x * THUMB_W) / img.width));
-      const j = (y * img.width + x) * 3;
-      acc[ty * THUMB_W + tx]! += 0.299 * d[j]! + 0.587 * d[j + 1]! + 0.114 * d[j + 2]!;
-      cnt[ty * THUMB_W + tx]! += 1;
-    }
-  }
-  const out = new Uint8Array(acc.length);
-  for (let k = 0; k < out.length; k++) out[k] = Math.round(acc[k]! / Math.max(1, cnt[k]!));
-  return out;
 }
 
 /** Mean absolute difference of two equal-length thumbnails. */
@@ -98,28 +115,6 @@ export const PLAIN_RAMP_MAX = 0.12;
 /** A cut of similar colours: the thumbnail change (mean levels) at least this, and this × its neighbours'. */
 export const STRUCT_MIN = 24;
 export const STRUCT_RATIO = 6;
-
-/** Mean Y, Cb, Cr of a frame. */
-export function meanColour(img: RawImage): number[] {
-  let r = 0;
-  let g = 0;
-  let b = 0;
-  const d = img.data;
-  const n = img.width * img.height;
-  for (let j = 0; j < 3 * n; j += 3) {
-    r += d[j]!;
-    g += d[j + 1]!;
-    b += d[j + 2]!;
-  }
-  r /= n;
-  g /= n;
-  b /= n;
-  return [
-    0.299 * r + 0.587 * g + 0.114 * b,
-    128 - 0.168736 * r - 0.331264 * g + 0.5 * b,
-    128 + 0.5 * r - 0.418688 * g - 0.081312 * b,
-  ];
-}
 
 /** A thumbnail averaged over COARSE×COARSE blocks. */
 export function coarsen(t: Uint8Array): Uint8Array {

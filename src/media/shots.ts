@@ -39,16 +39,14 @@ import {
   coarsen,
   FLAT_VARIANCE,
   flatness,
+  frameFeatures,
   histDistance,
-  histogram,
   meanAbsDiff,
-  meanColour,
   median,
   PLAIN_RAMP_MAX,
   RAMP_MAX,
   STRUCT_MIN,
   STRUCT_RATIO,
-  thumbnail,
 } from './shot-features.js';
 import {
   DEFAULT_SHOT_OPTIONS,
@@ -94,11 +92,9 @@ export class ShotDetector {
   /** `time_s`: the frame's presentation time; give it for every frame of a variable-rate video. */
   push(frame: RawImage, time_s?: number): void {
     if (time_s !== undefined) this.times.push(time_s);
-    const hist = histogram(frame);
+    const { hist, thumb, mean } = frameFeatures(frame);
     this.pixels = frame.width * frame.height;
-    const thumb = thumbnail(frame);
     const flat = flatness(thumb) < FLAT_VARIANCE;
-    const mean = meanColour(frame);
     const prev = this.hists[this.hists.length - 1];
     const prevMean = this.means[this.means.length - 1];
     // two flat frames: a histogram of one spike jumps bins as the level ramps, so compare the levels

@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { sqDiffSum } from '../../src/media/pixel-kernels.js';
 import { psnr, ssim, ssimReference } from '../../src/media/quality.js';
 import type { RawImage } from '../../src/media/raw.js';
+import { frameFeatures } from '../../src/media/shot-features.js';
 import { SOURCE_SHA256 } from '../../src/media/wasm/pixels-module.js';
 import { lumaMse } from '../../src/media/window.js';
 import {
@@ -24,7 +25,15 @@ import {
   yuvToRgb,
 } from '../../src/media/yuv.js';
 import { ROOT } from '../support/paths.js';
-import { plainSqDiffSum, plainSsimPass, plainYuvToLuma601, plainYuvToRgb } from '../support/pixels-plain.js';
+import {
+  plainHistogram,
+  plainMeanColour,
+  plainSqDiffSum,
+  plainSsimPass,
+  plainThumbnail,
+  plainYuvToLuma601,
+  plainYuvToRgb,
+} from '../support/pixels-plain.js';
 
 const SIGMA = 1.5;
 
@@ -226,5 +235,32 @@ describe('pixel loops in WebAssembly: YUV to RGB and luma', () => {
           true,
         );
       }
+  });
+});
+
+describe("pixel loops in WebAssembly: the shot detector's features", () => {
+  it("histogram, thumbnail and mean colour are the plain loops' at any size, for noise, flat fields and extremes", () => {
+    const images: RawImage[] = [];
+    for (const [w, h] of [
+      [64, 64],
+      [37, 21],
+      [1, 1],
+      [24, 14],
+      [23, 13],
+      [320, 180],
+    ] as const) {
+      images.push({ width: w, height: h, channels: 3, data: bytes(3 * w * h, w + h) });
+      for (const v of [0, 255, 128])
+        images.push({ width: w, height: h, channels: 3, data: new Uint8Array(3 * w * h).fill(v) });
+    }
+    // more than 65,535 pixels in one bin: the 16-bit counts wrap as a Uint16Array's do
+    images.push({ width: 300, height: 300, channels: 3, data: new Uint8Array(3 * 300 * 300) });
+    for (const img of images) {
+      const f = frameFeatures(img);
+      expect(Buffer.from(f.hist.buffer).equals(Buffer.from(plainHistogram(img).buffer))).toBe(true);
+      expect(Buffer.from(f.thumb).equals(Buffer.from(plainThumbnail(img)))).toBe(true);
+      const mean = plainMeanColour(img);
+      expect(f.mean.every((v, i) => Object.is(v, mean[i]))).toBe(true);
+    }
   });
 });

@@ -193,3 +193,66 @@ function row(
     k5 * (v[c - 5]! + v[c + 5]!)
   );
 }
+
+/** The shot detector's features as plain loops (shot-features.ts before `frameFeatures`). */
+const BINS = 32;
+const THUMB_W = 24;
+const THUMB_H = 14;
+
+export function plainHistogram(img: RawImage): Uint16Array {
+  const h = new Uint16Array(BINS * 3);
+  const d = img.data;
+  const n = img.width * img.height;
+  for (let i = 0, j = 0; i < n; i++, j += 3) {
+    const r = d[j]!;
+    const g = d[j + 1]!;
+    const b = d[j + 2]!;
+    const y = 0.299 * r + 0.587 * g + 0.114 * b;
+    const cb = 128 - 0.168736 * r - 0.331264 * g + 0.5 * b;
+    const cr = 128 + 0.5 * r - 0.418688 * g - 0.081312 * b;
+    h[Math.min(BINS - 1, (y * BINS) >> 8)]! += 1;
+    h[BINS + Math.min(BINS - 1, Math.max(0, (cb * BINS) >> 8))]! += 1;
+    h[2 * BINS + Math.min(BINS - 1, Math.max(0, (cr * BINS) >> 8))]! += 1;
+  }
+  return h;
+}
+
+export function plainThumbnail(img: RawImage): Uint8Array {
+  const acc = new Float64Array(THUMB_W * THUMB_H);
+  const cnt = new Float64Array(THUMB_W * THUMB_H);
+  const d = img.data;
+  for (let y = 0; y < img.height; y++) {
+    const ty = Math.min(THUMB_H - 1, Math.floor((y * THUMB_H) / img.height));
+    for (let x = 0; x < img.width; x++) {
+      const tx = Math.min(THUMB_W - 1, Math.floor((x * THUMB_W) / img.width));
+      const j = (y * img.width + x) * 3;
+      acc[ty * THUMB_W + tx]! += 0.299 * d[j]! + 0.587 * d[j + 1]! + 0.114 * d[j + 2]!;
+      cnt[ty * THUMB_W + tx]! += 1;
+    }
+  }
+  const out = new Uint8Array(acc.length);
+  for (let k = 0; k < out.length; k++) out[k] = Math.round(acc[k]! / Math.max(1, cnt[k]!));
+  return out;
+}
+
+/** Mean Y, Cb, Cr of a frame. */
+export function plainMeanColour(img: RawImage): number[] {
+  let r = 0;
+  let g = 0;
+  let b = 0;
+  const d = img.data;
+  const n = img.width * img.height;
+  for (let j = 0; j < 3 * n; j += 3) {
+    r += d[j]!;
+    g += d[j + 1]!;
+    b += d[j + 2]!;
+  }
+  r /= n;
+  g /= n;
+  b /= n;
+  return [
+    0.299 * r + 0.587 * g + 0.114 * b,
+    128 - 0.168736 * r - 0.331264 * g + 0.5 * b,
+    128 + 0.5 * r - 0.418688 * g - 0.081312 * b,
+  ];
+}

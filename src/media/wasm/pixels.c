@@ -5,7 +5,8 @@
 //    the same order as the plain loop over t = 1…5 (sums and products of 8-bit values in 32-bit
 //    integer lanes are exact, as in JavaScript numbers; no fused multiply-add: -ffp-contract=off);
 //  - the exact sum of squared differences of two byte arrays (PSNR, window.ts's luma MSE);
-//  - planar YUV to RGB or to 601 luma (yuv.ts).
+//  - planar YUV to RGB or to 601 luma (yuv.ts);
+//  - the shot detector's per-frame histogram, thumbnail and colour sums (shot-features.ts).
 // Built by scripts/build-wasm.sh (Debian clang and lld) into pixels-module.ts, committed.
 #include <stdint.h>
 #include <wasm_simd128.h>
@@ -197,4 +198,33 @@ void yuv_convert(const uint8_t *data, int W, int H, int sub, int top, int w, int
       }
     }
   }
+}
+
+// The shot detector's per-frame sums over an RGB frame (shot-features.ts), in one pass, pixels in
+// row order: the Y, Cb, Cr histograms (32 bins each, 16-bit counters that wrap as a Uint16Array
+// does), the luma summed per cell of the 24×14 thumbnail (`cell`: each pixel's cell, from the
+// row's and the column's; the same luma expression as the histogram's), and R, G, B summed.
+void frame_features(const uint8_t *d, int width, int height, const uint8_t *cols, const uint16_t *rows,
+                    uint16_t *hist, double *acc, double *sums) {
+  double sr = 0, sg = 0, sb = 0;
+  for (int y = 0, j = 0; y < height; y++) {
+    const int row = rows[y];
+    for (int x = 0; x < width; x++, j += 3) {
+      const int r = d[j], g = d[j + 1], b = d[j + 2];
+      const double l = 0.299 * r + 0.587 * g + 0.114 * b;
+      const double cb = 128 - 0.168736 * r - 0.331264 * g + 0.5 * b;
+      const double cr = 128 + 0.5 * r - 0.418688 * g - 0.081312 * b;
+      const int lb = (int)(l * 32) >> 8, cbb = (int)(cb * 32) >> 8, crb = (int)(cr * 32) >> 8;
+      hist[lb < 31 ? lb : 31] += 1;
+      hist[32 + (cbb < 0 ? 0 : cbb > 31 ? 31 : cbb)] += 1;
+      hist[64 + (crb < 0 ? 0 : crb > 31 ? 31 : crb)] += 1;
+      acc[row + cols[x]] += l;
+      sr += r;
+      sg += g;
+      sb += b;
+    }
+  }
+  sums[0] = sr;
+  sums[1] = sg;
+  sums[2] = sb;
 }
