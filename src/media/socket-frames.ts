@@ -109,7 +109,7 @@ export class SocketFrames {
     this.reader.resume();
   }
 
-  /** The frames, in order, until the child's output ends; a socket error is thrown. */
+  /** The frames, in order, until the child's output ends; a socket error is thrown as a BackendError. */
   async *frames(): AsyncGenerator<Buffer, void, void> {
     for (;;) {
       const frame = this.ready.shift();
@@ -123,7 +123,10 @@ export class SocketFrames {
         this.wake = resolve;
       });
     }
-    if (this.failure) throw this.failure;
+    if (this.failure)
+      throw new BackendError(`reading a decoder's output failed (${this.failure.message})`, {
+        cause: this.failure,
+      });
   }
 
   /** Frames cut and not yet taken (at most `HIGH_WATER` + the frames one read completes). */

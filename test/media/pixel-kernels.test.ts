@@ -259,6 +259,10 @@ describe("pixel loops in WebAssembly: the shot detector's features", () => {
     }
     // more than 65,535 pixels in one bin: the 16-bit counts wrap as a Uint16Array's do
     images.push({ width: 300, height: 300, channels: 3, data: new Uint8Array(3 * 300 * 300) });
+    // a grey frame is not what the shot detector reads: an internal error, not its bytes read as RGB
+    expect(() => frameFeatures({ width: 8, height: 8, channels: 1, data: new Uint8Array(64) })).toThrow(
+      /RGB/,
+    );
     for (const img of images) {
       const f = frameFeatures(img);
       expect(Buffer.from(f.hist.buffer).equals(Buffer.from(plainHistogram(img).buffer))).toBe(true);
