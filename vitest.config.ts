@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { workersFromDist } from './test/support/dist-workers.js';
 
 /**
  * The files that take minutes start first, in this order: on a fresh clone vitest knows no
@@ -38,18 +39,17 @@ class LongFirstSequencer extends BaseSequencer {
 // (src/synthetic/build-folder.ts, copyFromMaterialCache); test/support/material-cache.ts removes it.
 process.env.KFBENCH_MATERIAL_CACHE ??= join(tmpdir(), `kfbench-test-material-${randomUUID()}`);
 
-// No per-test limit that a loaded machine could exceed: a test that needs minutes builds its
-// material once (test/support/shared-build.ts) and shares it. The 30-minute ceiling only turns a
-// real hang into a failure, well inside CI's budget.
-const HANG_MS = 30 * 60_000;
-
 export default defineConfig({
+  plugins: [workersFromDist()],
   test: {
     include: ['test/**/*.test.ts'],
     env: { KFBENCH_MATERIAL_CACHE: process.env.KFBENCH_MATERIAL_CACHE },
-    globalSetup: ['test/support/material-cache.ts'],
-    testTimeout: HANG_MS,
-    hookTimeout: HANG_MS,
+    globalSetup: ['test/support/dist-check.ts', 'test/support/material-cache.ts'],
+    // No limit on a test's total time (0 = none): a loaded machine can take any time. A stalled
+    // run is caught by scripts/hang-guard.mjs, which `npm test` runs Vitest under: it watches for
+    // lack of progress (no output and no CPU in the whole process tree), never total time.
+    testTimeout: 0,
+    hookTimeout: 0,
     pool: 'forks',
     // one more worker than cores: many tests wait on ffmpeg, the emulator or the browser, and a
     // third worker fills that wait (measured: see README, "Development")

@@ -6,14 +6,14 @@
 import { BackendError, messageOf } from './errors.js';
 
 /** The lowest release of each supported Node line; package.json "engines" says the same (a test checks). */
-export const SUPPORTED_NODE_LINES = ['22.13.0', '24.0.0'] as const;
+export const SUPPORTED_NODE_LINES = ['22.15.0', '24.0.0'] as const;
 
 /** The supported lines as a semver range, as in package.json "engines". */
 export const SUPPORTED_NODE_RANGE = SUPPORTED_NODE_LINES.map((v) => `^${v}`).join(' || ');
 
 const parts = (v: string): number[] => v.replace(/^v/, '').split('.').map(Number);
 
-/** Whether a Node version (`process.versions.node`, e.g. `22.13.0`) is on a supported line. */
+/** Whether a Node version (`process.versions.node`, e.g. `22.15.0`) is on a supported line. */
 export function isSupportedNode(version: string): boolean {
   const [major, minor, patch] = parts(version);
   return SUPPORTED_NODE_LINES.some((line) => {

@@ -59,7 +59,7 @@ beforeAll(async () => {
   );
   reader = join(tempDir(), 'reader.json');
   cpSync(join(ROOT, 'test', 'fixtures', 'judge', 'reader.json'), reader);
-}, 300_000);
+});
 
 /** Cut the file somewhere, flip a few bits, or both. */
 function mutate(bytes: Buffer, rng: Rng): Buffer {

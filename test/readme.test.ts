@@ -112,7 +112,7 @@ beforeAll(async () => {
     'onnx:models/dinov2-small.onnx': `onnx:${join(ROOT, 'test', 'fixtures', 'embed', 'tiny-vit.onnx')}`,
     'my-pairs.jsonl': join(ROOT, 'test', 'fixtures', 'embed', 'pairs.jsonl'),
   };
-}, 600_000);
+});
 afterAll(async () => {
   await emu?.close();
 });

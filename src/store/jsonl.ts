@@ -165,7 +165,7 @@ export async function writeJsonl<S extends z.ZodType>(
         }
       })(),
     );
-    if (file.endsWith('.zst')) await writeZstd(tmp, lines, file);
+    if (file.endsWith('.zst')) await writeZstd(tmp, lines);
     else await pipeline(lines, createWriteStream(tmp)); // a write error rejects, never hangs
     await rename(tmp, file);
   } catch (e) {

@@ -1,45 +1,15 @@
 /**
- * The one owner of zstd. Node ≥ 22.15 has zstd in `node:zlib` and needs no external command;
- * older Node (20) pipes through the `zstd` command via the checked spawn helper. Either way a
- * truncated, multi-frame-truncated or junk `.zst` is bad input naming the file — the compressed
- * bytes are also walked frame by frame and block by block as they stream past, so a cut inside
- * any frame is caught whatever the decompressor reports at end of input — and the write side
- * never leaves a half file (callers write to a temp file and rename on success).
- *
- * `KFBENCH_ZSTD=cli` forces the command even where `node:zlib` has zstd (tests use it).
+ * The one owner of zstd, through `node:zlib` (Node ≥ 22.15, the lowest release kfbench claims: no
+ * external command). A truncated, multi-frame-truncated or junk `.zst` is bad input naming the
+ * file — the compressed bytes are also walked frame by frame and block by block as they stream
+ * past, so a cut inside any frame is caught whatever the decompressor reports at end of input —
+ * and the write side never leaves a half file (callers write to a temp file and rename on success).
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { PassThrough, type Readable, Transform, type TransformCallback, type Writable } from 'node:stream';
+import { PassThrough, type Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import * as zlib from 'node:zlib';
-import { BackendError, BadInputError } from '../errors.js';
-import { spawnChecked } from './process.js';
-
-/**
- * node:zlib's zstd members, present from Node 22.15; the Node 20 type declarations do not list
- * them, so they are looked up at run time and checked to be functions.
- */
-type ZstdFactory = (o?: { params?: Record<number, number> }) => Transform;
-const zlibFunction = (name: string): ZstdFactory | undefined => {
-  const f: unknown = Reflect.get(zlib, name);
-  return typeof f === 'function' ? (o) => Reflect.apply(f, zlib, o === undefined ? [] : [o]) : undefined;
-};
-const zlibConstant = (name: string): number | undefined => {
-  const v: unknown = Reflect.get(zlib.constants, name);
-  return typeof v === 'number' ? v : undefined;
-};
-const z = {
-  createZstdDecompress: zlibFunction('createZstdDecompress'),
-  createZstdCompress: zlibFunction('createZstdCompress'),
-};
-
-/** Which implementation reads and writes `.zst`: `zlib` (Node ≥ 22.15) or the `zstd` command. */
-export function zstdImplementation(env: NodeJS.ProcessEnv = process.env): 'zlib' | 'cli' {
-  if (env.KFBENCH_ZSTD === 'cli') return 'cli';
-  return typeof z.createZstdDecompress === 'function' && typeof z.createZstdCompress === 'function'
-    ? 'zlib'
-    : 'cli';
-}
+import { constants, createZstdCompress, createZstdDecompress } from 'node:zlib';
+import { BadInputError } from '../errors.js';
 
 const ZSTD_MAGIC = 0xfd2fb528;
 
@@ -192,34 +162,12 @@ export class ZstdFrameCheck extends Transform {
   }
 }
 
-function cliFailure(file: string, verb: 'decompress' | 'compress') {
-  return (reason: string, missing: boolean) =>
-    missing
-      ? new BackendError(`${file}: needs the zstd command to ${verb} .zst files (apt-get install -y zstd)`)
-      : verb === 'decompress'
-        ? new BadInputError(`cannot decompress (zstd: ${reason.replace(/^zstd:\s*/, '')})`, { file })
-        : new BackendError(`${file}: zstd failed while compressing (${reason})`);
-}
-
 /**
  * The decompressed bytes of a `.zst` file as a stream that errors — never ends early — when the
  * file is truncated, damaged or not zstd at all. `destroy()` it to stop early.
  */
 export function openZstd(file: string): Readable {
-  const check = new ZstdFrameCheck(file);
-  const source = createReadStream(file);
-  if (zstdImplementation() === 'zlib') return openZstdZlib(file, source);
-  const child = spawnChecked('zstd', ['-dcq'], { input: true, fail: cliFailure(file, 'decompress') });
-  pipeline(source, check, child.input as Writable).catch((e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') return; // zstd stopped reading: its exit status says why
-    child.kill();
-    child.output.destroy(
-      e instanceof BadInputError ? e : new BadInputError(`cannot read (${e.code ?? e.message})`, { file }),
-    );
-  });
-  const out = child.output;
-  out.on('close', () => child.kill());
-  return out;
+  return openZstdZlib(file, createReadStream(file));
 }
 
 /**
@@ -289,7 +237,7 @@ function openZstdZlib(file: string, source: Readable): Readable {
           continue;
         }
         if (!dec) {
-          dec = z.createZstdDecompress!();
+          dec = createZstdDecompress();
           dec.on('error', fail);
           dec.pipe(out, { end: false });
         }
@@ -313,41 +261,7 @@ function openZstdZlib(file: string, source: Readable): Readable {
 }
 
 /** Compress `source` into `tmp` (the caller renames it on success and removes it on failure). */
-export async function writeZstd(tmp: string, source: Readable, file: string): Promise<void> {
-  if (zstdImplementation() === 'zlib') {
-    const level = zlibConstant('ZSTD_c_compressionLevel');
-    const enc = z.createZstdCompress!(level === undefined ? {} : { params: { [level]: 10 } });
-    await pipeline(source, enc, createWriteStream(tmp));
-    return;
-  }
-  const child = spawnChecked('zstd', ['-q', '-f', '-10', '-o', tmp], {
-    input: true,
-    output: false,
-    fail: cliFailure(file, 'compress'),
-  });
-  let pipeError: unknown;
-  let childError: unknown;
-  const first = await Promise.race([
-    pipeline(source, child.input as Writable).then(
-      () => 'piped',
-      (e: unknown) => {
-        pipeError = e;
-        return 'pipe failed';
-      },
-    ),
-    child.finished.then(
-      () => 'exited',
-      (e: unknown) => {
-        childError = e;
-        return 'child failed';
-      },
-    ),
-  ]);
-  if (first === 'child failed') throw childError;
-  // stdin is closed either way now, so zstd ends; a failure of its own explains an EPIPE best.
-  await child.finished.catch((e: unknown) => {
-    childError = e;
-  });
-  if (childError) throw childError;
-  if (pipeError) throw pipeError;
+export async function writeZstd(tmp: string, source: Readable): Promise<void> {
+  const enc = createZstdCompress({ params: { [constants.ZSTD_c_compressionLevel]: 10 } });
+  await pipeline(source, enc, createWriteStream(tmp));
 }

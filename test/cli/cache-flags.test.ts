@@ -24,7 +24,7 @@ beforeAll(async () => {
     join(p.videos, 'faithful', 'ot-03__minimal.mp4'),
     join(dir, 'videos', 'faithful', 'ot-03__minimal.mp4'),
   );
-}, 300_000);
+});
 afterAll(async () => emu?.close());
 
 const flat = (s: string) => s.replace(/\s+/g, ' ');

@@ -31,7 +31,7 @@ beforeAll(async () => {
           join(dir, 'videos', model, `ot-03__${mode}.mp4`),
         );
   }
-}, 300_000);
+});
 afterAll(async () => {
   await emu?.close();
   await prose?.close();

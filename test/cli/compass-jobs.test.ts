@@ -31,7 +31,7 @@ beforeAll(async () => {
       ...['-v', 'error', '-stream_loop', '39', '-i', join(p.videos, 'faithful', `ot-03__${mode}.mp4`)],
       ...['-c', 'copy', join(dir, 'videos', 'faithful', `ot-03__${mode}.mp4`)],
     ]);
-}, 300_000);
+});
 afterAll(async () => {
   await emu?.close();
 });

@@ -28,7 +28,7 @@ beforeAll(async () => {
     join(dir, 'other', 'faithful', 'ot-12__minimal.mp4'),
   );
   writeFileSync(join(dir, 'a-file.mp4'), 'not a folder');
-}, 300_000);
+});
 
 /** A command run in a fresh working folder with no --out: it must leave that folder empty. */
 async function inFreshFolder(args: string[]) {

@@ -33,7 +33,7 @@ beforeAll(async () => {
     mkdirSync(join(dir, 'videos', model), { recursive: true });
     for (const f of files) copyFileSync(join(p.videos, model, f), join(dir, 'videos', model, f));
   }
-}, 300_000);
+});
 
 describe('kfbench compass', () => {
   it('validate counts the cases', async () => {

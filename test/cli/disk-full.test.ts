@@ -45,7 +45,7 @@ describe('a full disk', () => {
     let compass: MiniCompassPaths;
     beforeAll(async () => {
       compass = await sharedMiniCompass();
-    }, 300_000);
+    });
 
     it('exit 4 naming the file; the merged folder of a previous merge is left as it was', async () => {
       const dir = tempDir('kfbench-full-merge-');

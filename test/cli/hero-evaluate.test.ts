@@ -25,7 +25,7 @@ beforeAll(async () => {
     ...['--out', join(dir, 'uniform.jsonl'), '--k', '2'],
   ]);
   expect(sel.code, sel.stderr).toBe(0);
-}, 300_000);
+});
 afterAll(async () => emu?.close());
 
 const args = (out: string, ...extra: string[]) => [

@@ -23,7 +23,7 @@ beforeAll(async () => {
   index = (await readJsonlAll(join(mini.data, 'frame_track', 'track_index.jsonl.zst'), Row)).map(
     (l) => l.value,
   );
-}, 300_000);
+});
 
 /** A film's length on its timeline, summed from clips.jsonl's durations. */
 function filmLength(movie: string): number {

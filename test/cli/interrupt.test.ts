@@ -34,7 +34,7 @@ beforeAll(async () => {
     '2',
   ]);
   expect(sel.code, sel.stderr).toBe(0);
-}, 300_000);
+});
 afterAll(async () => emu.close());
 
 /** Resolve once the emulator has logged `n` requests (checked on each turn of the event loop). */

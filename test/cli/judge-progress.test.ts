@@ -20,7 +20,7 @@ let dir = '';
 beforeAll(async () => {
   emu = await startEmulator({ latencyMs: 50 });
   dir = tempDir('kfbench-judge-progress-');
-}, 300_000);
+});
 afterAll(async () => emu?.close());
 
 /** The `judge calls:` lines of stderr as [in flight, completed]. */

@@ -44,7 +44,7 @@ beforeAll(async () => {
     join(p.videos, 'faithful', 'ot-03__segment_specific.mp4'),
     join(videos, 'ot-03__segment_specific.mp4'),
   );
-}, 300_000);
+});
 afterAll(async () => emu?.close());
 
 const reason = (file: string) =>

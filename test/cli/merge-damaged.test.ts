@@ -23,7 +23,7 @@ let emu: Emulator;
 beforeAll(async () => {
   [hero, compass] = await Promise.all([sharedMiniHero(), sharedMiniCompass()]);
   emu = await startEmulator();
-}, 300_000);
+});
 afterAll(async () => emu?.close());
 
 const read = (d: string, f: string) => readFileSync(join(d, f), 'utf8');

@@ -17,7 +17,7 @@ let emu: Emulator;
 beforeAll(async () => {
   hero = await sharedMiniHero();
   emu = await startEmulator();
-}, 300_000);
+});
 afterAll(async () => emu?.close());
 
 const read = (d: string, f: string) => readFileSync(join(d, f), 'utf8');

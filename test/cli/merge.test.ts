@@ -28,7 +28,7 @@ beforeAll(async () => {
     ...['--out', join(dir, 'uniform.jsonl'), '--k', '2'],
   ]);
   expect(sel.code, sel.stderr).toBe(0);
-}, 300_000);
+});
 afterAll(async () => emu?.close());
 
 const read = (d: string, f: string) => readFileSync(join(d, f), 'utf8');

@@ -72,9 +72,9 @@ describe('the supported Node lines', () => {
   });
 
   it('each line from its lowest release on; nothing between or below', () => {
-    for (const v of ['22.13.0', '22.13.1', '22.23.3', '24.0.0', '24.21.0'])
+    for (const v of ['22.15.0', '22.15.1', '22.23.3', '24.0.0', '24.21.0'])
       expect(isSupportedNode(v), v).toBe(true);
-    for (const v of ['20.20.2', '22.12.0', '22.9.9', '23.11.0', '25.0.0', '18.20.0'])
+    for (const v of ['20.20.2', '22.14.0', '22.13.1', '22.9.9', '23.11.0', '25.0.0', '18.20.0'])
       expect(isSupportedNode(v), v).toBe(false);
     expect(isSupportedNode(process.versions.node)).toBe(true);
   });

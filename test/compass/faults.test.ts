@@ -35,7 +35,7 @@ beforeAll(async () => {
       );
       reports.set(`${model}/${c.case_id}`, scoreResponse(c, scan, embedder));
     }
-}, 300_000);
+});
 
 const get = (model: Model, id: string) => reports.get(`${model}/${id}`)!;
 

@@ -90,7 +90,7 @@ describe('the emulator segments rendered videos', () => {
     p = await sharedMiniCompass();
     cases = await loadCases(p.cases);
     j = await emulatorJudge();
-  }, 300_000);
+  });
   afterAll(() => j.close());
 
   const segment = async (model: string, id: string) => {

@@ -72,7 +72,7 @@ describe.skipIf(!process.env.KFBENCH_SLURM_TEST)('examples/slurm on a real singl
     dir = tempDir('kfbench-slurm-');
     slurm = await startSlurm(join(dir, 'slurm'), { cpus: 2, port: 16817 });
     emu = await startEmulator();
-  }, 300_000);
+  });
   afterAll(async () => {
     await emu?.close();
     await slurm?.stop();

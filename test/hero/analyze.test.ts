@@ -26,7 +26,7 @@ const lines = (f: string) =>
 
 beforeAll(async () => {
   p = await sharedMiniHero();
-}, 300_000);
+});
 
 describe('hero analyze', () => {
   it('corpus: counts, confident share and the still ranks, as the files say', async () => {

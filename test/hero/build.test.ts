@@ -28,7 +28,7 @@ let emu: Emulator;
 beforeAll(async () => {
   mini = await sharedMiniHero();
   emu = await startEmulator();
-}, 300_000);
+});
 afterAll(async () => emu.close());
 
 describe('hero build with the emulator over HTTP', () => {

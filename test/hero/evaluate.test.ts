@@ -37,7 +37,7 @@ beforeAll(async () => {
         ])
       ).code,
     ).toBe(0);
-}, 300_000);
+});
 afterAll(async () => emu.close());
 
 const args = (out: string, cache: string, extra: string[] = []) => [

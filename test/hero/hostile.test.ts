@@ -29,7 +29,7 @@ const B = TEST_FILMS[1]!.movie_id;
 beforeAll(async () => {
   mini = await sharedMiniHero();
   emu = await startEmulator();
-}, 300_000);
+});
 afterAll(async () => emu?.close());
 
 function copyData(): string {

@@ -13,7 +13,7 @@ let emu: Emulator;
 beforeAll(async () => {
   mini = await sharedMiniHero();
   emu = await startEmulator();
-}, 300_000);
+});
 afterAll(async () => emu.close());
 
 describe('hero fit-reader and check-reader', () => {

@@ -142,7 +142,7 @@ let emu: Emulator;
 beforeAll(async () => {
   mini = await sharedMiniHero();
   emu = await startEmulator();
-}, 600_000);
+});
 afterAll(async () => emu?.close());
 
 function copy(): string {

@@ -38,7 +38,7 @@ const jsonl = (f: string) =>
 
 beforeAll(async () => {
   mini = await sharedMiniHero();
-}, 300_000);
+});
 
 async function learn(faults?: FaultPlan) {
   const data = tempDir('kfbench-rubric-');

@@ -44,7 +44,7 @@ beforeAll(async () => {
     seed: 1,
     stabilitySample: 0,
   });
-}, 300_000);
+});
 afterAll(async () => emu.close());
 
 const title = { title: 'test film', year: 2000 };

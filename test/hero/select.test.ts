@@ -27,7 +27,7 @@ beforeAll(async () => {
   mini = await sharedMiniHero();
   emu = await startEmulator();
   judge = new Judge(new OpenAiBackend({ model: 'kfbench-emulator', baseUrls: [emu.url], backoffBaseMs: 5 }));
-}, 300_000);
+});
 afterAll(async () => emu.close());
 
 type Rows = { movie_id: string; frames: { rank: number; frame_idx: number }[] }[];

@@ -34,7 +34,7 @@ describe('the stream probe describes is the stream decoded', () => {
   let film: number[];
   beforeAll(async () => {
     film = await grayMeans(await probe(media('shots.mp4')));
-  }, 120_000);
+  });
 
   it('a Matroska file renamed .mp4 with a PNG stream first: the film is decoded', async () => {
     const file = join(dir, 'png-first.mp4');
@@ -89,5 +89,5 @@ describe('Compass: pictures are not videos', () => {
     expect(v.stderr).toContain(
       `${bad}:1: case ot-03: keyframe ${c.keyframes[1].kf_id}: image ${bad} is not a readable image`,
     );
-  }, 300_000);
+  });
 });

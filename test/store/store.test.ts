@@ -1,13 +1,11 @@
 /** store/: atomic writes, canonical JSON and cache keys, the SQLite key-value table, whole-file reads, checked child processes — on real files and real processes. */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { text } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
 import { BadInputError } from '../../src/errors.js';
 import { writeFileAtomic } from '../../src/store/atomic-write.js';
 import { cacheKey, canonicalJson, sha256File, sha256Hex } from '../../src/store/canonical.js';
 import { readTextFile } from '../../src/store/limits.js';
-import { spawnChecked } from '../../src/store/process.js';
 import { KvTable, openDatabase } from '../../src/store/sqlite.js';
 import { tempDir } from '../support/paths.js';
 
@@ -93,38 +91,5 @@ describe('readTextFile', () => {
     expect(() => readTextFile(join(dir, 'nope'), { missing: 'run X first' })).toThrow(/: run X first$/);
     expect(() => readTextFile(dir)).toThrow(/is a folder, not a file/);
     expect(() => readTextFile(f, { max: 4 })).toThrow(/too large/);
-  });
-});
-
-describe('spawnChecked', () => {
-  const fail = (reason: string, missing: boolean) => new Error(`${missing ? 'missing: ' : ''}${reason}`);
-
-  it('passes the output of a clean exit through, and feeds stdin', async () => {
-    const c = spawnChecked('sh', ['-c', 'tr a-z A-Z'], { fail, input: true, output: true });
-    c.input!.end('shout');
-    expect(await text(c.output)).toBe('SHOUT');
-    await c.finished;
-  });
-
-  it('a process that dies after some output is an error with its last stderr line, never a short read', async () => {
-    const c = spawnChecked(
-      'sh',
-      ['-c', 'printf partial; echo first >&2; echo "the real reason" >&2; exit 3'],
-      {
-        fail,
-        output: true,
-      },
-    );
-    await expect(text(c.output)).rejects.toThrow('the real reason');
-    await expect(c.finished).rejects.toThrow('the real reason');
-  });
-
-  it('a command that does not exist says so; a silent non-zero exit names its status', async () => {
-    await expect(
-      spawnChecked('kfbench-no-such-binary', [], { fail, output: false }).finished,
-    ).rejects.toThrow(/^missing: /);
-    await expect(spawnChecked('sh', ['-c', 'exit 7'], { fail, output: false }).finished).rejects.toThrow(
-      'exited with status 7',
-    );
   });
 });

@@ -32,7 +32,7 @@ export async function launchChromium(): Promise<Browser> {
 
 /**
  * A new page whose waits (navigation, load states, selectors) have no time limit: playwright's
- * 30 s default failed a page load under a load average of 17. The suite's hang ceiling ends a real hang.
+ * 30 s default failed a page load under a load average of 17. scripts/hang-guard.mjs ends a real hang.
  */
 export async function openPage(browser: Browser, viewport: { width: number; height: number }): Promise<Page> {
   const page = await browser.newPage({ viewport });

@@ -39,7 +39,7 @@ beforeAll(async () => {
     new MediaCache(join(dir, 'cache'), 'never'),
   );
   viewer = await startViewer(site);
-}, 300_000);
+});
 afterAll(async () => viewer?.close());
 
 const status = async (path: string) => (await fetch(`${viewer.url}files/keyframes/${path}`)).status;

@@ -56,7 +56,7 @@ beforeAll(async () => {
   });
   viewer = await startViewer(new Site(data, new MediaCache(join(dir, 'cache'), 'never')));
   browser = await launchChromium();
-}, 600_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -93,7 +93,7 @@ beforeAll(async () => {
   // a leaderboard from something else: shown as a problem, the rest of the folder still shown
   writeFileSync(join(c, 'leaderboard.json'), JSON.stringify({ models: [{ model: 'x' }] }));
   mkdirSync(join(dir, 'not-results'));
-}, 300_000);
+});
 
 describe('loadViewerData', () => {
   it('reports partial mismatches, malformed lines and missing parts, and keeps what it can', async () => {

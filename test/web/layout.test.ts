@@ -83,7 +83,7 @@ beforeAll(async () => {
   const heroData = await loadViewerData({ data: mini.data, track: mini.track });
   heroViewer = await startViewer(new Site(heroData, new MediaCache(join(dir, 'hero-cache'), 'never')));
   browser = await launchChromium();
-}, 600_000);
+});
 
 afterAll(async () => {
   await browser?.close();

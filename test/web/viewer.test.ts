@@ -100,7 +100,7 @@ beforeAll(async () => {
   fx = await buildViewerFixture();
   ({ site, viewer } = await serve(inputs(fx)));
   browser = await launchChromium();
-}, 600_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -260,7 +260,7 @@ describe('kfbench viewer in Chromium', () => {
           return !v.seeking && Math.abs(v.currentTime - want) < 0.05;
         },
         t,
-        { timeout: 0 }, // no limit that load can exceed; the suite's hang ceiling ends a real hang
+        { timeout: 0 }, // no limit that load can exceed; scripts/hang-guard.mjs ends a real hang
       );
       expect(await page.locator('#seek-status').innerText()).toBe(`at ${t.toFixed(2)} s`);
     }

@@ -12,8 +12,6 @@
  * worker: its ffmpeg/ffprobe processes are killed and it ends; `close()` stops every worker, and
  * an idle worker never keeps the process alive.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { abortReason } from '../../concurrency/abort.js';
 import { Semaphore } from '../../concurrency/semaphore.js';
@@ -62,46 +60,14 @@ export function scanWorkerCounts(): { live: number; terminated: number } {
   return { ...counts };
 }
 
-/** The global (by `Symbol.for`) a worker running from TypeScript sources awaits before it ends. */
-export const BEFORE_WORKER_EXIT = 'kfbench.scan-worker.before-exit';
+/**
+ * The worker's entry: the compiled `scan-worker.js` beside this module. Workers always run
+ * compiled code (the test suite runs them from `dist/` too: vitest.config.ts).
+ */
+const WORKER_ENTRY = new URL('./scan-worker.js', import.meta.url);
 
-/** A module hook (registered before tsx's): it keeps the esbuild processes spawned in its thread, and stops them on request. */
-const STOP_ESBUILD = `import cp from 'node:child_process';
-const kids = new Set();
-const spawn = cp.spawn;
-cp.spawn = function (...a) {
-  const c = spawn.apply(this, a);
-  if (/esbuild/.test(String(a[0]))) { kids.add(c); c.once('exit', () => kids.delete(c)); }
-  return c;
-};
-export function initialize({ port }) {
-  port.on('message', async () => {
-    await Promise.all([...kids].map((c) => new Promise((r) => { c.ref(); c.once('exit', r); c.kill(); })));
-    port.postMessage('stopped');
-  });
-  port.unref();
-}`;
-
-/** The worker entry: the compiled `scan-worker.js` beside this module, else its TypeScript source. */
 function startWorker(data: ScanWorkerData): Worker {
-  const js = new URL('./scan-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(js))) return new Worker(js, { workerData: data });
-  // running from the TypeScript sources (tsx, Vitest): tsx compiles the worker's modules. Node 20
-  // does not apply `execArgv: ['--import', 'tsx']` to a worker's imports; tsx's tsImport does.
-  // tsx compiles through an esbuild service: a child process of the module-hooks thread that tsx
-  // gives this worker. A hook of ours in that thread (STOP_ESBUILD) stops it when the worker asks
-  // (BEFORE_WORKER_EXIT, before it ends), else nothing reaps it and a defunct esbuild stays behind
-  // for as long as the process lives.
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const ts = new URL('./scan-worker.ts', import.meta.url).href;
-  const boot = `const { register } = require('node:module');
-const { MessageChannel } = require('node:worker_threads');
-const { port1, port2 } = new MessageChannel();
-register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(STOP_ESBUILD)}`)}, { data: { port: port2 }, transferList: [port2] });
-globalThis[Symbol.for(${JSON.stringify(BEFORE_WORKER_EXIT)})] = () =>
-  new Promise((r) => { port1.once('message', () => { port1.close(); r(); }); port1.postMessage('stop'); });
-import(${JSON.stringify(tsx)}).then((m) => m.tsImport(${JSON.stringify(ts)}, ${JSON.stringify(import.meta.url)}));`;
-  return new Worker(boot, { eval: true, workerData: data });
+  return new Worker(WORKER_ENTRY, { workerData: data });
 }
 
 /** One worker thread and the one scan it runs at a time. */

@@ -12,12 +12,7 @@ import { BackendError, errorData } from '../../errors.js';
 import { stopProcesses } from '../../media/ffmpeg.js';
 import type { ScanTimings } from '../results.js';
 import { scanVideo } from './scan.js';
-import {
-  BEFORE_WORKER_EXIT,
-  type FromScanWorker,
-  type ScanWorkerData,
-  type ToScanWorker,
-} from './scan-pool.js';
+import type { FromScanWorker, ScanWorkerData, ToScanWorker } from './scan-pool.js';
 
 const port = parentPort;
 if (!port) throw new Error('scan-worker runs in a worker thread started by scan-pool.ts');
@@ -49,10 +44,6 @@ async function stop(): Promise<void> {
   await stopProcesses();
   await running; // ends at once: its processes are gone and it can start no others
   await (await embedder.catch(() => undefined))?.close();
-  // from TypeScript sources: the compiler's child process ends with the thread (scan-pool.ts)
-  await (globalThis as Record<symbol, (() => Promise<unknown>) | undefined>)[
-    Symbol.for(BEFORE_WORKER_EXIT)
-  ]?.();
   port?.close();
 }
 

@@ -67,7 +67,7 @@ beforeAll(async () => {
     src,
   );
   copyFileSync(src, join(dir, 'videos', 'mute', 'ms-06__segment_specific.mp4'));
-}, 300_000);
+});
 afterAll(async () => {
   for (const f of closers) await f();
 });

@@ -26,7 +26,7 @@ const closers: (() => Promise<void>)[] = [];
 beforeAll(async () => {
   p = await sharedMiniCompass();
   cases = (await loadCases(p.cases)).filter((c) => ['ot-03', 'ms-06'].includes(c.case_id));
-}, 300_000);
+});
 afterAll(async () => {
   for (const c of closers) await c();
 });

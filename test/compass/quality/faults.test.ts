@@ -43,7 +43,7 @@ beforeAll(async () => {
     judge: j.judge,
     encoder: new ImageEncoder(384),
   });
-}, 300_000);
+});
 afterAll(() => close());
 
 const get = (model: string, id: string): VideoEvaluation =>
