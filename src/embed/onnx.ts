@@ -6,13 +6,19 @@
  * `preprocess.json` in the same folder), overridable field by field:
  *   input_size   224 or [H, W]
  *   resize       "shorter_side_center_crop" (default) | "squash"
- *   mean, std    per channel, applied after scaling pixels to [0, 1] (default ImageNet's)
+ *   crop_from    optional, with shorter_side_center_crop: resize to this first (a number: the
+ *                shorter side, the longer one scaled and truncated; [H, W]: exactly), then cut the
+ *                centre input_size out (Hugging Face image processors' do_resize + do_center_crop)
+ *   rescale      the pixel scale before mean/std (default 1/255: pixels to [0, 1])
+ *   mean, std    per channel, applied after scaling pixels (default ImageNet's)
  *   layout       "NCHW" (default) | "NHWC"
  *   input        input name (default: the model's first input)
  *   output       output name (default: the model's first output)
  *   pooling      "cls" (token 0 of a [N, T, D] output) | "mean" (mean of tokens 1…T−1) |
  *                "pooled" (a [N, D] output as is); default: pooled for rank 2, cls for rank 3
  *   threshold    optional: this model's calibrated match threshold
+ * A model from the hub (`hf:`, hub.ts) comes with its preprocessing derived from the repository's
+ * `preprocessor_config.json` instead (hub-preprocess.ts) — the same object, through `source`.
  * Threads: every core by default (`availableParallelism()`; pass `threads` when several processes
  * embed at once). Device: `cpu`, or `cuda` — ONNX Runtime's CUDA execution provider, which needs an
  * onnxruntime-node build that ships it plus the CUDA runtime and cuDNN; when it cannot load, the
@@ -27,10 +33,10 @@ import type * as Ort from 'onnxruntime-node';
 import { z } from 'zod';
 import { BackendError, BadInputError, messageOf } from '../errors.js';
 import { resizeImage } from '../media/image.js';
-import type { RawImage } from '../media/raw.js';
+import { cropRaw, type RawImage } from '../media/raw.js';
 import { loadNative } from '../native.js';
 import { describeZodError } from '../store/jsonl.js';
-import { type Embedder, l2normalize } from './embedder.js';
+import { type Embedder, type EmbedderSpec, l2normalize } from './embedder.js';
 
 let ortModule: typeof Ort | undefined;
 
@@ -49,6 +55,13 @@ export const Preprocess = z.object({
     z.tuple([z.number().int().positive(), z.number().int().positive()]),
   ]),
   resize: z.enum(['shorter_side_center_crop', 'squash']).default('shorter_side_center_crop'),
+  crop_from: z
+    .union([z.number().int().positive(), z.tuple([z.number().int().positive(), z.number().int().positive()])])
+    .optional(),
+  rescale: z
+    .number()
+    .positive()
+    .default(1 / 255),
   mean: z.tuple([z.number(), z.number(), z.number()]).default([0.485, 0.456, 0.406]),
   std: z
     .tuple([z.number().positive(), z.number().positive(), z.number().positive()])
@@ -67,6 +80,22 @@ export interface OnnxOptions {
   threads?: number;
   batch?: number;
   device?: OnnxDevice;
+  /** Which ONNX file of a hub model (`hf:` only): fp32 (default), fp16 or q8. */
+  variant?: 'fp32' | 'fp16' | 'q8';
+}
+
+/**
+ * Where a model that is not `onnx:PATH` with its JSON comes from (a hub model, hub.ts): its
+ * preprocessing, the file that preprocessing was read from (for errors), the output names to
+ * prefer when the preprocessing names none, and the embedder's id, spec and extra config.
+ */
+export interface OnnxSource {
+  preprocess: Record<string, unknown>;
+  file: string;
+  outputs: readonly string[];
+  id: string;
+  spec: EmbedderSpec;
+  config: Readonly<Record<string, unknown>>;
 }
 
 export type OnnxDevice = 'cpu' | 'cuda';
@@ -108,10 +137,14 @@ function preprocessFile(modelPath: string): string | undefined {
   return candidates.find((c) => existsSync(c));
 }
 
-function readPreprocess(modelPath: string, overrides: OnnxOptions['overrides']): Preprocess {
-  const file = preprocessFile(modelPath);
-  let base: unknown = {};
-  if (file) {
+function readPreprocess(
+  modelPath: string,
+  overrides: OnnxOptions['overrides'],
+  source: OnnxSource | undefined,
+): Preprocess {
+  const file = source?.file ?? preprocessFile(modelPath);
+  let base: unknown = source?.preprocess ?? {};
+  if (file && !source) {
     try {
       base = JSON.parse(readFileSync(file, 'utf8'));
     } catch (e) {
@@ -133,9 +166,13 @@ function readPreprocess(modelPath: string, overrides: OnnxOptions['overrides']):
   return parsed.data;
 }
 
-export async function loadOnnxEmbedder(modelPath: string, opts: OnnxOptions = {}): Promise<Embedder> {
+export async function loadOnnxEmbedder(
+  modelPath: string,
+  opts: OnnxOptions = {},
+  source?: OnnxSource,
+): Promise<Embedder> {
   if (!existsSync(modelPath)) throw new BadInputError('no such model file', { file: modelPath });
-  const pre = readPreprocess(modelPath, opts.overrides);
+  const pre = readPreprocess(modelPath, opts.overrides, source);
   const [H, W] = typeof pre.input_size === 'number' ? [pre.input_size, pre.input_size] : pre.input_size;
   let session: Ort.InferenceSession;
   try {
@@ -147,7 +184,8 @@ export async function loadOnnxEmbedder(modelPath: string, opts: OnnxOptions = {}
     });
   }
   const inputName = pre.input ?? session.inputNames[0]!;
-  const outputName = pre.output ?? session.outputNames[0]!;
+  const outputName =
+    pre.output ?? source?.outputs.find((n) => session.outputNames.includes(n)) ?? session.outputNames[0]!;
   if (!session.inputNames.includes(inputName)) {
     throw new BadInputError(
       `the model has no input "${inputName}" (it has ${session.inputNames.join(', ')})`,
@@ -179,18 +217,41 @@ export async function loadOnnxEmbedder(modelPath: string, opts: OnnxOptions = {}
   const version = createHash('sha256').update(readFileSync(modelPath)).digest('hex').slice(0, 16);
   const batch = Math.max(1, opts.batch ?? 8);
 
+  const cropFrom = (w: number, h: number): { width: number; height: number } | undefined => {
+    if (pre.crop_from === undefined || pre.resize === 'squash') return undefined;
+    if (typeof pre.crop_from !== 'number') return { width: pre.crop_from[1], height: pre.crop_from[0] };
+    // the shorter side to crop_from, the longer one scaled and truncated (as transformers does)
+    const s = pre.crop_from;
+    return w <= h
+      ? { width: s, height: Math.floor((s * h) / w) }
+      : { width: Math.floor((s * w) / h), height: s };
+  };
+  const fitImage = async (img0: RawImage): Promise<RawImage> => {
+    if (img0.width === W && img0.height === H && img0.channels === 3) return img0;
+    const first = cropFrom(img0.width, img0.height);
+    if (!first) return resizeImage(img0, W, H, pre.resize === 'squash' ? 'fill' : 'cover');
+    const sized =
+      img0.width === first.width && img0.height === first.height && img0.channels === 3
+        ? img0
+        : await resizeImage(img0, first.width, first.height, 'fill');
+    if (sized.width < W || sized.height < H)
+      throw new BadInputError(
+        `crop_from ${JSON.stringify(pre.crop_from)} gives ${sized.width}×${sized.height}, smaller than the ${W}×${H} crop`,
+        { file: source?.file ?? modelPath },
+      );
+    // the centre, its offsets rounded down (transformers' center_crop)
+    return cropRaw(sized, Math.floor((sized.width - W) / 2), Math.floor((sized.height - H) / 2), W, H);
+  };
+
   const toTensor = async (images: readonly RawImage[]): Promise<Ort.Tensor> => {
     const data = new Float32Array(images.length * 3 * H * W);
     for (const [k, img0] of images.entries()) {
-      const img =
-        img0.width === W && img0.height === H && img0.channels === 3
-          ? img0
-          : await resizeImage(img0, W, H, pre.resize === 'squash' ? 'fill' : 'cover');
+      const img = await fitImage(img0);
       const d = img.data;
       const off = k * 3 * H * W;
       for (let p = 0; p < H * W; p++) {
         for (let c = 0; c < 3; c++) {
-          const v = (d[p * 3 + c]! / 255 - pre.mean[c]!) / pre.std[c]!;
+          const v = (d[p * 3 + c]! * pre.rescale - pre.mean[c]!) / pre.std[c]!;
           data[pre.layout === 'NCHW' ? off + c * H * W + p : off + p * 3 + c] = v;
         }
       }
@@ -228,11 +289,15 @@ export async function loadOnnxEmbedder(modelPath: string, opts: OnnxOptions = {}
   };
 
   return {
-    id: `onnx:${basename(modelPath).replace(/\.onnx$/i, '')}`,
+    id: source?.id ?? `onnx:${basename(modelPath).replace(/\.onnx$/i, '')}`,
     version,
     config: {
+      ...source?.config,
       input_size: [H, W],
       resize: pre.resize,
+      // only when set or not the default, so that the keys of models made before them stay
+      ...(pre.crop_from !== undefined && pre.resize !== 'squash' ? { crop_from: pre.crop_from } : {}),
+      ...(pre.rescale !== 1 / 255 ? { rescale: pre.rescale } : {}),
       mean: pre.mean,
       std: pre.std,
       layout: pre.layout,
@@ -241,9 +306,11 @@ export async function loadOnnxEmbedder(modelPath: string, opts: OnnxOptions = {}
       pooling,
     },
     defaultThreshold: pre.threshold,
-    spec: { name: `onnx:${modelPath}`, options: structuredClone(opts) },
+    spec: source?.spec ?? { name: `onnx:${modelPath}`, options: structuredClone(opts) },
     inputSize(w, h) {
       if (pre.resize === 'squash') return { width: W, height: H };
+      const first = cropFrom(w, h);
+      if (first) return first;
       const k = Math.max(W / w, H / h); // shorter side to the input, then the model's crop
       return { width: Math.max(W, Math.round(w * k)), height: Math.max(H, Math.round(h * k)) };
     },

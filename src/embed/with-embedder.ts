@@ -4,21 +4,24 @@
  * whatever the call does.
  */
 import { loadImage } from '../media/image.js';
+import type { OnProgress } from '../progress.js';
 import { withEmbeddingCache } from './cache.js';
 import { type CalibrationReport, calibrateFromPairs } from './calibrate.js';
 import { cosine, type Embedder } from './embedder.js';
 import type { OnnxOptions } from './onnx.js';
 import { createEmbedder } from './registry.js';
 
-/** Which embedder: its spec (`builtin`, `onnx:PATH`), ONNX options, and an embedding cache file. */
+/** Which embedder: its spec (`builtin`, `onnx:PATH`, `hf:ORG/REPO` …), ONNX options, and an embedding cache file. */
 export interface EmbedderChoice {
   spec: string;
   options?: OnnxOptions | undefined;
   cache?: string | undefined;
+  /** Where a hub model's download progress goes. */
+  onProgress?: OnProgress | undefined;
 }
 
 export async function withEmbedder<T>(c: EmbedderChoice, fn: (e: Embedder) => Promise<T>): Promise<T> {
-  const inner = await createEmbedder(c.spec, c.options ?? {});
+  const inner = await createEmbedder(c.spec, c.options ?? {}, { onProgress: c.onProgress });
   const e = c.cache ? withEmbeddingCache(inner, c.cache) : inner;
   try {
     return await fn(e);
