@@ -11,6 +11,7 @@ import {
 import type { CompassRunInput } from '../compass/run.js';
 import type { MissingPolicy } from '../compass/score.js';
 import { SEGMENTERS, type SegmenterKind } from '../compass/segment.js';
+import { EMBEDDER_FORMS } from '../embed/registry.js';
 import { PartialError, UsageError } from '../errors.js';
 import { DEFAULT_MAX_DURATION_S } from '../media/duration.js';
 import { parseShard } from '../store/shards.js';
@@ -44,7 +45,7 @@ export interface MetricFlags {
 export function metricFlags(cmd: Command): Command {
   const d = DEFAULT_RESPONSE_OPTIONS;
   return onnxOptions(cmd)
-    .option('--embedder <spec>', 'builtin | onnx:PATH', 'builtin')
+    .option('--embedder <spec>', EMBEDDER_FORMS, 'builtin')
     .option('--gamma <g>', "match threshold (default: the embedder's own; builtin 0.76, DINOv3 0.80)")
     .option('--hold-eps <x>', 'a hold = frames within this of the best similarity', String(d.holdEps))
     .option('--psnr-low <db>', 'pixel score: PSNR lower anchor', String(d.psnrLow))

@@ -1,21 +1,28 @@
 /** `kfbench embed …`: try an embedder by hand and calibrate its match threshold. */
 import type { Command } from 'commander';
+import { HUB_VARIANT_NAMES } from '../embed/hub.js';
 import { ONNX_DEVICES, type OnnxOptions } from '../embed/onnx.js';
 import { EMBEDDER_FORMS } from '../embed/registry.js';
 import { calibrateEmbedder, type EmbedderChoice, imageSimilarity } from '../embed/with-embedder.js';
 import { UsageError } from '../errors.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
+import { renderProgress } from './progress.js';
 
 interface EmbedderFlags {
   embedder: string;
   cache?: string;
   threads?: string;
   device?: string;
+  variant?: string;
   inputSize?: string;
 }
 
-/** `--threads` and `--device` as ONNX options (every command that embeds takes them). */
-export function onnxFlags(o: { threads?: string | undefined; device?: string | undefined }): OnnxOptions {
+/** `--threads`, `--device` and `--variant` as ONNX options (every command that embeds takes them). */
+export function onnxFlags(o: {
+  threads?: string | undefined;
+  device?: string | undefined;
+  variant?: string | undefined;
+}): OnnxOptions {
   const threads =
     o.threads === undefined
       ? undefined
@@ -23,20 +30,28 @@ export function onnxFlags(o: { threads?: string | undefined; device?: string | u
   const device = o.device === undefined ? undefined : ONNX_DEVICES.find((d) => d === o.device);
   if (o.device !== undefined && device === undefined)
     throw new UsageError(`--device must be ${ONNX_DEVICES.join(' or ')}, got "${o.device}"`);
+  const variant = o.variant === undefined ? undefined : HUB_VARIANT_NAMES.find((v) => v === o.variant);
+  if (o.variant !== undefined && variant === undefined)
+    throw new UsageError(`--variant must be ${HUB_VARIANT_NAMES.join(' | ')}, got "${o.variant}"`);
   return {
     ...(threads ? { threads } : {}),
     ...(device ? { device } : {}),
+    ...(variant ? { variant } : {}),
   };
 }
 
-/** Add `--threads` and `--device` to a command that embeds. */
+/** Add `--threads`, `--device` and `--variant` to a command that embeds. */
 export function onnxOptions(cmd: Command): Command {
   return cmd
     .option(
       '--threads <n>',
       'ONNX intra-op threads (default: every core; give fewer when processes share a machine)',
     )
-    .option('--device <d>', 'ONNX device: cpu | cuda (CUDA execution provider)', 'cpu');
+    .option('--device <d>', 'ONNX device: cpu | cuda (CUDA execution provider)', 'cpu')
+    .option(
+      '--variant <v>',
+      `ONNX file of a hub model (hf:, dinov3-small): ${HUB_VARIANT_NAMES.join(' | ')} (default fp32)`,
+    );
 }
 
 /** The embedder the flags name: --embedder, --threads/--device, --input-size, --cache. */
@@ -60,7 +75,9 @@ function embedderOptions(cmd: Command): Command {
 }
 
 export function registerEmbed(program: Command): void {
-  const embed = program.command('embed').description('image embedders: builtin or an ONNX model on disk');
+  const embed = program
+    .command('embed')
+    .description('image embedders: builtin, an ONNX model on disk or one from the model hub');
 
   embedderOptions(
     embed
@@ -70,7 +87,10 @@ export function registerEmbed(program: Command): void {
       .argument('<b>')
       .option('--json', 'print JSON'),
   ).action(async (a: string, b: string, o: EmbedderFlags & { json?: boolean }) => {
-    const r = await imageSimilarity(embedderChoice(o), a, b);
+    const shown = renderProgress();
+    const r = await imageSimilarity({ ...embedderChoice(o), onProgress: shown.onProgress }, a, b).finally(
+      () => shown.close(),
+    );
     if (o.json) printJson({ cosine: r.cosine });
     else
       printLines([
@@ -88,7 +108,16 @@ export function registerEmbed(program: Command): void {
   ).action(async (o: EmbedderFlags & { pairs: string; gamma?: string; json?: boolean }) => {
     const gamma =
       o.gamma === undefined ? undefined : parseNumberFlag('--gamma', o.gamma, (n) => n >= -1 && n <= 1);
-    const { report: r, embedder, version } = await calibrateEmbedder(embedderChoice(o), o.pairs, gamma);
+    const shown = renderProgress();
+    const {
+      report: r,
+      embedder,
+      version,
+    } = await calibrateEmbedder(
+      { ...embedderChoice(o), onProgress: shown.onProgress },
+      o.pairs,
+      gamma,
+    ).finally(() => shown.close());
     if (o.json) printJson(r);
     else
       printLines([

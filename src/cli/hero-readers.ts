@@ -1,5 +1,6 @@
 /** `kfbench hero select`, `fit-reader` and `check-reader`: the methods under test and the local reader. */
 import type { Command } from 'commander';
+import { EMBEDDER_FORMS } from '../embed/registry.js';
 import { checkReaderRun, fitReaderRun, READER_CHECK_PROTOCOLS } from '../hero/reader-run.js';
 import { METHODS, methodByName } from '../hero/select/registry.js';
 import { onnxFlags, onnxOptions } from './embed.js';
@@ -23,7 +24,7 @@ export function registerHeroReaders(hero: Command, impls: CliImpls): void {
     .requiredOption('--track <dir>', 'the rebuilt 1 fps track')
     .requiredOption('--out <file>', 'selections JSONL to write')
     .option('--lsmdc <dir>', 'full-rate clips (shot-centre)')
-    .option('--embedder <spec>', 'builtin | onnx:PATH (cluster)', 'builtin')
+    .option('--embedder <spec>', `${EMBEDDER_FORMS} (cluster)`, 'builtin')
     .option('--k <n>', 'frames per film (1–5)', '5')
     .option('--seed <s>', 'seed', '0')
     .option('--movies <ids...>', 'only these films')
@@ -80,7 +81,7 @@ export function registerHeroReaders(hero: Command, impls: CliImpls): void {
   )
     .requiredOption('--data <dir>', 'dataset root')
     .requiredOption('--out <file>', 'reader.json to write')
-    .option('--embedder <spec>', 'builtin | onnx:PATH', 'builtin')
+    .option('--embedder <spec>', EMBEDDER_FORMS, 'builtin')
     .option('--lambda <x>', 'L2 penalty', '1')
     .option('--json', 'print JSON')
     .action(

@@ -94,7 +94,7 @@ export async function withRunTools<T>(
   let embedder: Embedder | undefined;
   let cache: ScanCache | undefined;
   try {
-    embedder = await createEmbedder(o.embedder, o.embedderOptions ?? {});
+    embedder = await createEmbedder(o.embedder, o.embedderOptions ?? {}, { onProgress: o.onProgress });
     const scanFile = 'scanCache' in opts ? opts.scanCache : o.scanCache;
     cache = scanFile === undefined ? undefined : new ScanCache(scanFile);
     return await work({ judge, embedder, cache });
