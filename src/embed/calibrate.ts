@@ -11,11 +11,13 @@ import { mean } from '../stats/mean.js';
 import { readJsonlAll } from '../store/jsonl.js';
 import { cosine, DINOV3_GAMMA, type Embedder } from './embedder.js';
 
-const PairLine = z.object({
+/** One line of a labelled pair file (`embed calibrate --pairs`); paths relative to the file's folder. */
+export const CalibrationPair = z.object({
   a: z.string().min(1),
   b: z.string().min(1),
   label: z.union([z.literal(0), z.literal(1)], { error: 'label must be 0 or 1' }),
 });
+export type CalibrationPair = z.infer<typeof CalibrationPair>;
 
 export interface CalibrationReport {
   eer: number;
@@ -37,7 +39,7 @@ export async function calibrateFromPairs(
   embedder: Embedder,
   gamma?: number,
 ): Promise<CalibrationReport> {
-  const lines = await readJsonlAll(file, PairLine);
+  const lines = await readJsonlAll(file, CalibrationPair);
   const base = dirname(file);
   const at = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
   const scored: { score: number; label: 0 | 1 }[] = [];

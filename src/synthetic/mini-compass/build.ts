@@ -4,10 +4,16 @@
  * `videos/<model>/<case_id>__<prompt_mode>.mp4` for every fault "model" of `plans.ts` and both
  * prompt modes (a mini model ignores the prompt, so both files hold the same video). Eight
  * cases: one-take and multi-shot × 3, 6, 9 and 12 keyframes, 320×180 at 24 fps.
+ * Beside them `pairs.jsonl`, labelled pairs for `kfbench embed calibrate`: each keyframe with the
+ * frame the `drift` model shows for it (`pairs/<case_id>/<kf_id>.png`, label 1) and with the one
+ * it shows for the case's next keyframe (label 0) — the paper's validation pairs are a keyframe
+ * and a response frame, labelled by whether they share "at least one salient subject, object,
+ * or event participant".
  */
 import { copyFile, mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Case, PROMPT_MODES, type Structure } from '../../compass/cases.js';
+import { CalibrationPair } from '../../embed/calibrate.js';
 import { encodeImage } from '../../media/image.js';
 import { type OnProgress, phaseReporter } from '../../progress.js';
 import { writeFileAtomic } from '../../store/atomic-write.js';
@@ -29,7 +35,7 @@ import {
 } from './plans.js';
 import { MINI_FPS, renderVideo } from './render.js';
 
-export const MINI_COMPASS_VERSION = '2';
+export const MINI_COMPASS_VERSION = '3';
 const KEYFRAMES = 12;
 const FILLERS = 4;
 
@@ -117,6 +123,8 @@ export interface MiniCompassPaths {
   models: readonly Model[];
   /** Video-quality faults, each on top of the faithful video. */
   qualityModels: readonly QualityModel[];
+  /** Labelled keyframe/frame pairs (`{"a", "b", "label": 1|0}`) for `embed calibrate`. */
+  pairs: string;
 }
 
 export function miniCompassPaths(out: string): MiniCompassPaths {
@@ -126,6 +134,7 @@ export function miniCompassPaths(out: string): MiniCompassPaths {
     videos: join(out, 'videos'),
     models: MODELS,
     qualityModels: QUALITY_MODELS,
+    pairs: join(out, 'pairs.jsonl'),
   };
 }
 
@@ -184,6 +193,7 @@ export async function buildMiniCompass(
   const pool = await imagePool(KEYFRAMES + FILLERS);
   const fillers = pool.slice(KEYFRAMES);
   const records: Case[] = [];
+  const pairs: CalibrationPair[] = [];
   const progress = phaseReporter(opts.onProgress, 'mini-compass', 'videos');
   progress.start(specs.length * (MODELS.length + QUALITY_MODELS.length), 'rendering');
   for (const [i, spec] of specs.entries()) {
@@ -196,6 +206,15 @@ export async function buildMiniCompass(
     for (const [i, img] of keyframes.entries())
       await writeFileAtomic(join(dir, `${kfId(i)}.png`), await encodeImage(img, { format: 'png' }));
     const images = { keyframes, drifted: keyframes.map(driftImage), fillers };
+    const pdir = join(out, 'pairs', spec.case_id);
+    await mkdir(pdir, { recursive: true });
+    for (const [i, img] of images.drifted.entries())
+      await writeFileAtomic(join(pdir, `${kfId(i)}.png`), await encodeImage(img, { format: 'png' }));
+    for (let i = 0; i < spec.n; i++) {
+      const a = `keyframes/${spec.case_id}/${kfId(i)}.png`;
+      pairs.push({ a, b: `pairs/${spec.case_id}/${kfId(i)}.png`, label: 1 });
+      pairs.push({ a, b: `pairs/${spec.case_id}/${kfId((i + 1) % spec.n)}.png`, label: 0 });
+    }
     const jobs: { model: Model | QualityModel; plan: QualityPlan }[] = [
       ...MODELS.map((model) => ({
         model,
@@ -227,6 +246,7 @@ export async function buildMiniCompass(
   }
   progress.finish();
   await writeJsonl(p.cases, Case, records);
+  await writeJsonl(p.pairs, CalibrationPair, pairs);
   await finishBuild(folder, { cases: specs.length, models: MODELS, quality_models: QUALITY_MODELS });
   return p;
 }
