@@ -1,15 +1,19 @@
 /**
  * The README's walkthroughs run as printed: every `npx kfbench …` line of its sh blocks, in order,
  * with the mini sets in place of the user's data (the dataset, the footage, the cases, the videos,
- * an ONNX model, labelled pairs, the selections and the human judgments a user would bring) and the
- * VLM emulator in place of the reader and the hosted judge. Every other path is moved into this
+ * an ONNX model, labelled pairs, the selections and the human judgments a user would bring), the
+ * VLM emulator in place of the reader and the hosted judge, and a hub on 127.0.0.1
+ * (test/support/fake-hub.ts, as HF_ENDPOINT, HF_HOME in this run's folder) serving the tiny test
+ * model under the name `dinov3-small` stands for. Every other path is moved into this
  * run's own folder. A `serve` line is started, its home page fetched, and stopped.
  */
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMBEDDER_ALIASES } from '../src/embed/registry.js';
 import { type Emulator, startEmulator } from '../src/synthetic/emulator/server.js';
 import { runCli } from './support/cli.js';
+import { type FakeHub, startFakeHub } from './support/fake-hub.js';
 import { sharedMiniCompass } from './support/mini-compass.js';
 import { sharedMiniHero, TEST_FILMS } from './support/mini-hero.js';
 import { ROOT, tempDir } from './support/paths.js';
@@ -39,11 +43,22 @@ const PRINTS: [RegExp, RegExp][] = [
 
 const root = tempDir('kfbench-readme-run-');
 let emu: Emulator;
+let hub: FakeHub;
+const savedEnv = { ...process.env };
 let map: Record<string, string> = {};
 
 beforeAll(async () => {
   const [hero, compass] = [await sharedMiniHero(), await sharedMiniCompass()];
   emu = await startEmulator();
+  // `--embedder dinov3-small`: the tiny test model laid out as that hub repository, fetched once
+  const fixtures = join(ROOT, 'test', 'fixtures', 'embed');
+  hub = await startFakeHub(EMBEDDER_ALIASES['dinov3-small']!.slice('hf:'.length), {
+    'config.json': Buffer.from('{"model_type": "dinov3_vit"}'),
+    'preprocessor_config.json': Buffer.from(JSON.stringify({ size: { height: 32, width: 32 }, resample: 2 })),
+    'onnx/model.onnx': readFileSync(join(fixtures, 'tiny-vit.onnx')),
+  });
+  Object.assign(process.env, { HF_ENDPOINT: hub.url, HF_HOME: join(root, 'hf-home'), HF_HUB_OFFLINE: '0' });
+  for (const k of ['HF_HUB_CACHE', 'HUGGINGFACE_HUB_CACHE', 'HF_TOKEN']) delete process.env[k];
   const judge = `openai:kfbench-emulator@${emu.url}`;
   const [A, B] = TEST_FILMS.map((f) => f.movie_id) as [string, string];
   // the user's material: one Compass case with its keyframes, two models' videos, selections, human choices
@@ -111,9 +126,13 @@ beforeAll(async () => {
     'openai:gpt-4.1@https://api.your-provider.example/v1': judge,
     'onnx:models/dinov2-small.onnx': `onnx:${join(ROOT, 'test', 'fixtures', 'embed', 'tiny-vit.onnx')}`,
     'my-pairs.jsonl': join(ROOT, 'test', 'fixtures', 'embed', 'pairs.jsonl'),
+    'mini-compass/pairs.jsonl': compass.pairs,
+    'dinov3-small': 'dinov3-small',
   };
 });
 afterAll(async () => {
+  process.env = savedEnv;
+  await hub?.close();
   await emu?.close();
 });
 

@@ -129,7 +129,7 @@ export function registerEmbed(program: Command): void {
         r.margin > 0
           ? `separated: a margin of ${r.margin.toFixed(4)} between the highest negative and the lowest positive (the EER threshold is its upper end)`
           : `not separated: positives and negatives overlap by ${(-r.margin).toFixed(4)}`,
-        `use γ = ${r.recommended.toFixed(4)} (${r.margin > 0 ? 'the middle of the margin' : 'the EER threshold'}): put it into the embedder's JSON as "threshold"`,
+        `use γ = ${r.recommended.toFixed(4)} (${r.margin > 0 ? 'the middle of the margin' : 'the EER threshold'}): ${embedder.startsWith('onnx:') ? `put it into the embedder's JSON as "threshold"` : 'pass it as --gamma'}`,
       ]);
   });
 }
