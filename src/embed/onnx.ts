@@ -199,6 +199,11 @@ export async function loadOnnxEmbedder(
     );
   }
   const meta = session.inputMetadata.find((m) => m.name === inputName);
+  if (meta?.isTensor && meta.type !== 'float32')
+    throw new BadInputError(
+      `model input "${inputName}" takes ${meta.type} tensors; kfbench feeds float32 (for a hub model: --variant fp32 or q8)`,
+      { file: modelPath },
+    );
   const expected = pre.layout === 'NCHW' ? [null, 3, H, W] : [null, H, W, 3];
   if (meta?.isTensor) {
     const shape = meta.shape;

@@ -73,7 +73,8 @@ describe('hf: embedder from a hub on 127.0.0.1', () => {
     ...more,
   });
   beforeAll(async () => {
-    hub = await startFakeHub(REPO, repoFiles(SQUASH));
+    // the fp16 file is the same tiny model: what counts here is which file a variant names
+    hub = await startFakeHub(REPO, { ...repoFiles(SQUASH), 'onnx/model_fp16.onnx': MODEL });
   });
   afterAll(() => hub.close());
 
@@ -133,6 +134,12 @@ describe('hf: embedder from a hub on 127.0.0.1', () => {
       expect(lines[0]).toContain('gated');
       expect(lines[0]).toContain(`${hub.url}/${REPO}`);
       expect(lines[0]).toContain('HF_TOKEN');
+      hub.mode.status = 403; // a token without access
+      const denied = await similarity(env(tempDir(), { HF_TOKEN: 'hf_kfbenchtest' }));
+      expect(denied.code).toBe(4);
+      expect(denied.stderr.trim().split('\n')).toHaveLength(1);
+      expect(denied.stderr).toMatch(/HTTP 403, the model is gated or private: .*HF_TOKEN/);
+      expect(hub.auth).toContain('Bearer hf_kfbenchtest');
     } finally {
       hub.mode = {};
     }
@@ -159,7 +166,17 @@ describe('hf: embedder from a hub on 127.0.0.1', () => {
     expect(readFileSync(join(storage, 'snapshots', hub.commit, 'onnx', 'model.onnx'))).toEqual(MODEL);
   });
 
-  it('--variant names another ONNX file: one the repository lacks is a one-line error (exit 4)', async () => {
+  it('--variant names another ONNX file, in the embedder id; one the repository lacks is a one-line error (exit 4)', async () => {
+    const home = tempDir();
+    const fp16 = await runCli(
+      ['embed', 'similarity', IMG0, IMG1, '--embedder', `hf:${REPO}`, '--variant', 'fp16'],
+      { env: env(home) },
+    );
+    expect(fp16.code).toBe(0);
+    expect(fp16.stdout).toContain(`(hf:${REPO}#fp16;`);
+    expect(hub.requests).toContain(`GET /${REPO}/resolve/${hub.commit}/onnx/model_fp16.onnx`);
+    const snapshot = join(home, 'hub', 'models--test-org--tiny-vit', 'snapshots', hub.commit, 'onnx');
+    expect(readdirSync(snapshot)).toEqual(['model_fp16.onnx']);
     const r = await similarity(env(tempDir()), '--variant', 'q8');
     expect(r.code).toBe(4);
     expect(r.stderr.trim()).toMatch(/has no onnx\/model_quantized\.onnx \(variant q8/);

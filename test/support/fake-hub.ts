@@ -16,6 +16,8 @@ export interface FakeHub {
   url: string;
   commit: string;
   requests: string[];
+  /** The Authorization headers seen (HF_TOKEN as a bearer token). */
+  auth: string[];
   mode: { status?: number; truncate?: boolean };
   close(): Promise<void>;
 }
@@ -29,7 +31,7 @@ export async function startFakeHub(repo: string, files: Record<string, Buffer>):
     .digest('hex');
   const lfs = (p: string) => p.endsWith('.onnx');
   const etag = (p: string) => (lfs(p) ? sha256(files[p]!) : gitSha1(files[p]!));
-  const hub: FakeHub = { url: '', commit, requests: [], mode: {}, close: async () => undefined };
+  const hub: FakeHub = { url: '', commit, requests: [], auth: [], mode: {}, close: async () => undefined };
 
   const json = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'Content-Type': 'application/json' });
@@ -47,6 +49,7 @@ export async function startFakeHub(repo: string, files: Record<string, Buffer>):
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     hub.requests.push(`${req.method} ${url.pathname}`);
+    if (req.headers.authorization) hub.auth.push(req.headers.authorization);
     if (hub.mode.status) {
       json(res, hub.mode.status, { error: 'Access to model is restricted. You must be authenticated.' });
       return;
