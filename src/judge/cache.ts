@@ -22,7 +22,13 @@ import { z } from 'zod';
 import { abortReason } from '../concurrency/abort.js';
 import { BadInputError } from '../errors.js';
 import { cacheKey } from '../store/canonical.js';
-import { openDatabase, type SqliteDatabase, type SqliteStatement, type SqlValue } from '../store/sqlite.js';
+import {
+  openDatabase,
+  requireColumns,
+  type SqliteDatabase,
+  type SqliteStatement,
+  type SqlValue,
+} from '../store/sqlite.js';
 import type { Usage } from './types.js';
 
 export const JUDGE_CACHE_NAMESPACE = 'kfbench/judge/v1';
@@ -59,6 +65,22 @@ export interface CacheRow extends CachedAnswer {
   protocol: string;
   created: number;
 }
+
+/** The columns of `judge_answers` and `judge_claims` every statement below reads or writes. */
+const ANSWER_COLUMNS = [
+  'key',
+  'backend',
+  'model',
+  'protocol',
+  'answer',
+  'unresolved',
+  'raw',
+  'prompt_tokens',
+  'completion_tokens',
+  'latency_ms',
+  'created',
+];
+const CLAIM_COLUMNS = ['key', 'owner', 'expires'];
 
 /** How long a claim lasts without renewal (a dead claimant's questions are asked again after it). */
 export const DEFAULT_CLAIM_LEASE_MS = 30_000;
@@ -114,6 +136,15 @@ export class JudgeCache {
       }
     }
     if (!opts.readOnly) this.createTables();
+    try {
+      requireColumns(this.db, 'judge_answers', ANSWER_COLUMNS);
+      if (this.db.hasTable('judge_claims')) requireColumns(this.db, 'judge_claims', CLAIM_COLUMNS);
+      if (this.db.hasTable('judge_image_hashes'))
+        requireColumns(this.db, 'judge_image_hashes', ['source', 'sha256']);
+    } catch (e) {
+      this.db.close();
+      throw e;
+    }
     this.getStmt = this.db.prepare('SELECT * FROM judge_answers WHERE key = ?');
     this.putStmt = this.db.prepare(
       `INSERT OR IGNORE INTO judge_answers (key, backend, model, protocol, answer, unresolved, raw, prompt_tokens, completion_tokens, latency_ms, created)

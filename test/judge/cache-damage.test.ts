@@ -16,7 +16,9 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BadInputError } from '../../src/errors.js';
 import { type CachedAnswer, JudgeCache } from '../../src/judge/cache.js';
+import { openDatabase } from '../../src/store/sqlite.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/paths.js';
 
@@ -73,6 +75,33 @@ describe('reading a judge cache never creates or changes a file', () => {
     expect(oneLine(r.stderr)).toHaveLength(1);
     expect(r.stderr).toContain(f);
     expect(r.stderr).not.toContain('internal error');
+  });
+});
+
+describe('a cache whose judge_answers table lacks its key column (issue 46 item 11)', () => {
+  it('cache stats / export / prune / merge: exit 3 naming the file and the column (was exit 1), no output', async () => {
+    const d = tempDir();
+    const f = join(d, 'foreign.sqlite');
+    const db = openDatabase(f);
+    db.exec(
+      'CREATE TABLE judge_answers (id TEXT, backend TEXT, model TEXT, protocol TEXT, answer TEXT, unresolved TEXT, raw TEXT, prompt_tokens INTEGER, completion_tokens INTEGER, latency_ms REAL, created REAL)',
+    );
+    db.close();
+    const out = join(d, 'merged.sqlite');
+    for (const args of [
+      ['cache', 'stats', '--cache', f],
+      ['cache', 'export', '--cache', f],
+      ['cache', 'prune', '--cache', f, '--unresolved'],
+      ['cache', 'merge', f, '--out', out],
+    ]) {
+      const r = await runCli(args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(3);
+      expect(oneLine(r.stderr)).toHaveLength(1);
+      expect(r.stderr).toContain(`${f}: its judge_answers table has no key column`);
+    }
+    expect(existsSync(out)).toBe(false);
+    // a run that would write to it refuses it too (the library, as every judge command opens it)
+    expect(() => new JudgeCache(f)).toThrow(BadInputError);
   });
 });
 
