@@ -4,6 +4,7 @@ import { ONNX_DEVICES, type OnnxOptions } from '../embed/onnx.js';
 import { EMBEDDER_FORMS } from '../embed/registry.js';
 import { calibrateEmbedder, type EmbedderChoice, imageSimilarity } from '../embed/with-embedder.js';
 import { UsageError } from '../errors.js';
+import { didYouMean } from '../nearest.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 
 interface EmbedderFlags {
@@ -22,7 +23,9 @@ export function onnxFlags(o: { threads?: string | undefined; device?: string | u
       : parseNumberFlag('--threads', o.threads, (n) => Number.isInteger(n) && n > 0);
   const device = o.device === undefined ? undefined : ONNX_DEVICES.find((d) => d === o.device);
   if (o.device !== undefined && device === undefined)
-    throw new UsageError(`--device must be ${ONNX_DEVICES.join(' or ')}, got "${o.device}"`);
+    throw new UsageError(
+      `--device must be ${ONNX_DEVICES.join(' or ')}, got "${o.device}"${didYouMean(o.device, ONNX_DEVICES)}`,
+    );
   return {
     ...(threads ? { threads } : {}),
     ...(device ? { device } : {}),

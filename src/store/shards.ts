@@ -12,6 +12,7 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { BadInputError, errnoCode, messageOf, UsageError } from '../errors.js';
+import { didYouMean } from '../nearest.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { canonicalJson, sha256File } from './canonical.js';
 import { describeZodError, readJsonFile, readLines, writeJsonFile } from './jsonl.js';
@@ -41,7 +42,10 @@ export function selectItems(
   let items = sorted;
   if (opts.only?.length) {
     const unknown = opts.only.filter((m) => !sorted.includes(m));
-    if (unknown.length) throw new UsageError(`unknown ${opts.what}(s): ${unknown.join(', ')}`);
+    if (unknown.length)
+      throw new UsageError(
+        `unknown ${opts.what}(s): ${unknown.map((m) => `${m}${didYouMean(m, sorted)}`).join(', ')}`,
+      );
     items = items.filter((f) => opts.only!.includes(f));
   }
   if (opts.shard) {
