@@ -105,6 +105,47 @@ describe('a cache whose judge_answers table lacks its key column (issue 46 item 
   });
 });
 
+describe('a cache of answers only, and a damaged answer (issue 46 item 11: exit 1 where 3 is due)', () => {
+  const ANSWERS =
+    'CREATE TABLE judge_answers (key TEXT PRIMARY KEY, backend TEXT NOT NULL, model TEXT NOT NULL, protocol TEXT NOT NULL, answer TEXT, unresolved TEXT, raw TEXT NOT NULL, prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL, latency_ms REAL NOT NULL, created REAL NOT NULL)';
+  /** A file with judge_answers only (no judge_claims, as before claims existed), holding `answer` for key k1. */
+  function answersOnly(file: string, answerText: string): string {
+    const db = openDatabase(file);
+    db.exec(ANSWERS);
+    db.prepare('INSERT INTO judge_answers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+      ...['k1', 'openai', 'm', 'pairwise', answerText, null, '["r"]', 1, 1, 1, 1],
+    );
+    db.close();
+    return file;
+  }
+
+  it('no judge_claims table: cache stats and export read it (they were internal errors, exit 1)', async () => {
+    const f = answersOnly(join(tempDir(), 'old.sqlite'), '{"winner":"A"}');
+    const stats = await runCli(['cache', 'stats', '--cache', f]);
+    expect(stats.code, stats.stderr).toBe(0);
+    expect(stats.stdout).toMatch(/^1 answers/);
+    const exp = await runCli(['cache', 'export', '--cache', f]);
+    expect(exp.code, exp.stderr).toBe(0);
+    expect(JSON.parse(exp.stdout).answer).toEqual({ winner: 'A' });
+  });
+
+  it('an answer column that is not JSON: export and merge exit 3 naming the file and the key, no output', async () => {
+    const d = tempDir();
+    const f = answersOnly(join(d, 'damaged.sqlite'), '{not json');
+    const out = join(d, 'merged.sqlite');
+    for (const args of [
+      ['cache', 'export', '--cache', f],
+      ['cache', 'merge', f, '--out', out],
+    ]) {
+      const r = await runCli(args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(3);
+      expect(oneLine(r.stderr)).toHaveLength(1);
+      expect(r.stderr).toContain(`${f}: the answer of key k1 is not JSON`);
+    }
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
 describe('kfbench cache merge checks every input before writing', () => {
   const cases: [string, (file: string) => void][] = [
     ['zero bytes', (f) => writeFileSync(f, '')],
