@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { tempDir } from '../support/paths.js';
+import { media, tempDir } from '../support/paths.js';
 
 const SETTINGS = {
   kind: 'compass score',
@@ -100,5 +100,10 @@ describe('kfbench merge on hostile shard folders', () => {
       expect(r.stderr).toContain(`--out ${file} is a file, not a folder`);
       expect(readFileSync(file, 'utf8')).toBe('mine');
     }
+    // every writer of an output folder refuses it alike (it failed after the work, exit 1)
+    const sample = await runCli(['media', 'sample', media('fade.mp4'), '--fps', '1', '--out', file]);
+    expect(sample.code, sample.stderr).toBe(2);
+    expect(sample.stderr).toContain(`${file} is a file, not a folder`);
+    expect(readFileSync(file, 'utf8')).toBe('mine');
   });
 });
