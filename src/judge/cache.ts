@@ -18,7 +18,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { z } from 'zod';
 import { abortReason } from '../concurrency/abort.js';
 import { BadInputError } from '../errors.js';
 import { cacheKey } from '../store/canonical.js';
@@ -29,6 +28,7 @@ import {
   type SqliteStatement,
   type SqlValue,
 } from '../store/sqlite.js';
+import { ANSWER_COLUMNS, CLAIM_COLUMNS, toAnswer } from './cache-rows.js';
 import type { Usage } from './types.js';
 
 export const JUDGE_CACHE_NAMESPACE = 'kfbench/judge/v1';
@@ -65,22 +65,6 @@ export interface CacheRow extends CachedAnswer {
   protocol: string;
   created: number;
 }
-
-/** The columns of `judge_answers` and `judge_claims` every statement below reads or writes. */
-const ANSWER_COLUMNS = [
-  'key',
-  'backend',
-  'model',
-  'protocol',
-  'answer',
-  'unresolved',
-  'raw',
-  'prompt_tokens',
-  'completion_tokens',
-  'latency_ms',
-  'created',
-];
-const CLAIM_COLUMNS = ['key', 'owner', 'expires'];
 
 interface ClaimStatements {
   state: SqliteStatement<{ answered: number; owner: string | null; expires: number | null }>;
@@ -377,40 +361,4 @@ export class JudgeCache {
     this.closed = true;
     this.db.close();
   }
-}
-
-/** The raw replies column: the reply texts as JSON. */
-const RawReplies = z.array(z.string());
-
-/** A stored answer column, parsed: a damaged one is bad input naming the file and the row's key. */
-function answerOf(r: Record<string, unknown>, path: string): unknown {
-  if (r.answer === null) return null;
-  try {
-    return JSON.parse(String(r.answer));
-  } catch {
-    throw new BadInputError(
-      `the answer of key ${String(r.key)} is not JSON (the row is damaged; give another cache file)`,
-      { file: path },
-    );
-  }
-}
-
-/** The raw replies column as JSON; damaged, it reads as none (it is kept for reading only). */
-function rawOf(r: Record<string, unknown>): unknown {
-  try {
-    return JSON.parse(String(r.raw));
-  } catch {
-    return undefined;
-  }
-}
-
-function toAnswer(r: Record<string, unknown>, path: string): CachedAnswer {
-  return {
-    answer: answerOf(r, path),
-    unresolved: r.unresolved === null ? null : String(r.unresolved),
-    // kept for reading only (never scored): a raw column that is not a list of texts reads as none
-    raw: RawReplies.safeParse(rawOf(r)).data ?? [],
-    usage: { prompt_tokens: Number(r.prompt_tokens), completion_tokens: Number(r.completion_tokens) },
-    latency_ms: Number(r.latency_ms),
-  };
 }
