@@ -12,6 +12,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { loadChains } from '../../src/hero/dataset/load.js';
 import { validateDataset } from '../../src/hero/dataset/validate.js';
 import { readJsonlAll, writeJsonl } from '../../src/store/jsonl.js';
 import type { MiniHeroPaths } from '../../src/synthetic/mini-hero.js';
@@ -55,6 +56,10 @@ describe('hero validate refuses an id that must be unique', () => {
     const id = `${rows[0]!.movie_id}#${chains[0]!.chain_index}`;
     expect(r.stderr).toContain(
       `${file}:1: chains[1] is a second chain ${id} (group_id ${chains[0]!.group_id}, chain_index ${chains[0]!.chain_index}): the first is at ${file}:1 (chains[0])`,
+    );
+    // and every command that loads the chains (evaluate, build, the analyses) refuses them too
+    await expect(loadChains(d)).rejects.toThrow(
+      `${file}:1: chains[1] is a second chain ${id} (chains[0] is the first): run hero validate`,
     );
   });
 
