@@ -158,10 +158,8 @@ export function scanOptions(o: MetricFlags) {
 
 export function parseModes(v: string): PromptMode[] {
   return v.split(',').map((s) => {
-    const mode = PROMPT_MODES.find((m) => m === s.trim());
-    if (mode === undefined)
-      throw new UsageError(`--modes takes ${PROMPT_MODES.join(',')}, got "${s.trim()}"`);
-    return mode;
+    // one word of the list at a time, with the nearest valid one when it is mistyped
+    return oneOf('--modes', s.trim(), PROMPT_MODES);
   });
 }
 

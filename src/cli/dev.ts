@@ -1,6 +1,7 @@
 /** `kfbench dev …`: development tools. The VLM emulator is an emulator, not a model. */
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
+import { didYouMean } from '../nearest.js';
 import { FAULT_KINDS, startEmulator } from '../synthetic/emulator/server.js';
 import { parseNumberFlag, printLines } from './output.js';
 
@@ -38,7 +39,9 @@ export function registerDev(program: Command): void {
           .map((k) => {
             const kind = FAULT_KINDS.find((f) => f === k);
             if (kind === undefined)
-              throw new UsageError(`unknown fault kind "${k}" (${FAULT_KINDS.join(', ')})`);
+              throw new UsageError(
+                `unknown fault kind "${k}"${didYouMean(k, FAULT_KINDS)} (${FAULT_KINDS.join(', ')})`,
+              );
             return kind;
           });
         const emu = await startEmulator({

@@ -5,6 +5,7 @@ import { ONNX_DEVICES, type OnnxOptions } from '../embed/onnx.js';
 import { EMBEDDER_FORMS } from '../embed/registry.js';
 import { calibrateEmbedder, type EmbedderChoice, imageSimilarity } from '../embed/with-embedder.js';
 import { UsageError } from '../errors.js';
+import { didYouMean } from '../nearest.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 import { renderProgress } from './progress.js';
 
@@ -29,10 +30,14 @@ export function onnxFlags(o: {
       : parseNumberFlag('--threads', o.threads, (n) => Number.isInteger(n) && n > 0);
   const device = o.device === undefined ? undefined : ONNX_DEVICES.find((d) => d === o.device);
   if (o.device !== undefined && device === undefined)
-    throw new UsageError(`--device must be ${ONNX_DEVICES.join(' or ')}, got "${o.device}"`);
+    throw new UsageError(
+      `--device must be ${ONNX_DEVICES.join(' or ')}, got "${o.device}"${didYouMean(o.device, ONNX_DEVICES)}`,
+    );
   const variant = o.variant === undefined ? undefined : HUB_VARIANT_NAMES.find((v) => v === o.variant);
   if (o.variant !== undefined && variant === undefined)
-    throw new UsageError(`--variant must be ${HUB_VARIANT_NAMES.join(' | ')}, got "${o.variant}"`);
+    throw new UsageError(
+      `--variant must be ${HUB_VARIANT_NAMES.join(' | ')}, got "${o.variant}"${didYouMean(o.variant, HUB_VARIANT_NAMES)}`,
+    );
   return {
     ...(threads ? { threads } : {}),
     ...(device ? { device } : {}),

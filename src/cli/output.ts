@@ -17,6 +17,7 @@ export function parseNumberFlag(name: string, value: string, check?: (n: number)
 }
 
 import { UsageError } from '../errors.js';
+import { didYouMean } from '../nearest.js';
 
 class UsageErrorForFlag extends UsageError {
   constructor(name: string, value: string) {
@@ -24,10 +25,16 @@ class UsageErrorForFlag extends UsageError {
   }
 }
 
-/** A flag that takes one of a few words; anything else is a usage error naming the flag and the words. */
+/**
+ * A flag that takes one of a few words; anything else is a usage error naming the flag, the words
+ * and the word nearest to the one given.
+ */
 export function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
   const hit = allowed.find((a) => a === value);
-  if (hit === undefined) throw new UsageError(`${name} must be ${allowed.join(', ')}, got "${value}"`);
+  if (hit === undefined)
+    throw new UsageError(
+      `${name} must be ${allowed.join(', ')}, got "${value}"${didYouMean(value, allowed)}`,
+    );
   return hit;
 }
 

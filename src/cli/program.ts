@@ -3,8 +3,9 @@
  * functions that do the work come in `impls` (the library's by default), so the parser can be
  * tested with fakes.
  */
-import { Command, Help, type Option } from 'commander';
+import { type Command, Help, type Option } from 'commander';
 import { resolveLayout } from '../hero/dataset/layout-map.js';
+import { KfbenchCommand } from './command.js';
 import { registerCompass } from './compass.js';
 import { registerDemo } from './demo.js';
 import { registerDev } from './dev.js';
@@ -19,7 +20,7 @@ import { registerServe } from './serve.js';
 import { registerStats } from './stats.js';
 
 export function buildProgram(impls: CliImpls = LIBRARY): Command {
-  const program = new Command('kfbench')
+  const program = new KfbenchCommand('kfbench')
     .description(
       'Score keyframes: HeroFrame (key-frame selection) and Compass (keyframe-conditioned video generation).',
     )
@@ -27,7 +28,7 @@ export function buildProgram(impls: CliImpls = LIBRARY): Command {
     .exitOverride()
     .showHelpAfterError(false)
     .configureOutput({
-      outputError: (str, write) => write(`kfbench: ${str.replace(/^error: /, '').trim()}\n`),
+      outputError: (str, write) => write(`kfbench: ${oneLine(str)}\n`),
     });
   registerMedia(program);
   registerStats(program);
@@ -47,7 +48,7 @@ export function buildProgram(impls: CliImpls = LIBRARY): Command {
         `${Help.prototype.optionDescription.call(cmd.createHelp(), opt)}${opt.mandatory ? ' (required)' : ''}`,
     });
     cmd.configureOutput({
-      outputError: (str, write) => write(`kfbench: ${str.replace(/^error: /, '').trim()}\n`),
+      outputError: (str, write) => write(`kfbench: ${oneLine(str)}\n`),
     });
     if ((path[0] === 'hero' || path[0] === 'serve') && cmd.options.some((o) => o.long === '--data'))
       addLayoutOption(cmd);
@@ -61,6 +62,17 @@ export function buildProgram(impls: CliImpls = LIBRARY): Command {
     "\nRun it from the repository root as npx kfbench …; every command's --help shows a runnable example.",
   );
   return program;
+}
+
+/**
+ * commander's message on one line, as kfbench's own are: `error: ` dropped, its suggestion
+ * ("\n(Did you mean --selections?)") folded in as ` (did you mean --selections?)`.
+ */
+function oneLine(str: string): string {
+  return str
+    .replace(/^error: /, '')
+    .trim()
+    .replace(/\s*\n\(Did you mean (.+)\?\)$/, ' (did you mean $1?)');
 }
 
 /**

@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
+import { didYouMean } from '../nearest.js';
 import { exportSiteFolder } from '../web/export.js';
 import { PROXY_MODES } from '../web/media.js';
 import { isLoopback, startViewer } from '../web/server.js';
@@ -58,7 +59,9 @@ export function registerServe(program: Command): void {
     .action(async (o: ServeFlags, cmd: Command) => {
       const proxy = PROXY_MODES.find((m) => m === o.proxy);
       if (proxy === undefined)
-        throw new UsageError(`--proxy got "${o.proxy}"; use ${PROXY_MODES.join(', ')}`);
+        throw new UsageError(
+          `--proxy got "${o.proxy}"${didYouMean(o.proxy, PROXY_MODES)}; use ${PROXY_MODES.join(', ')}`,
+        );
       const port = parseNumberFlag('--port', o.port, (n) => Number.isInteger(n) && n >= 0 && n < 65536);
       const site = await openSite(
         {

@@ -1,6 +1,7 @@
 /** `kfbench stats …`: the statistics building blocks on the user's own data. */
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
+import { didYouMean } from '../nearest.js';
 import {
   bradleyTerryOfFile,
   equalErrorRateOfFile,
@@ -60,7 +61,9 @@ export function registerStats(program: Command): void {
     .action(async (file: string, o: { level: string; json?: boolean }) => {
       const level = ALPHA_LEVELS.find((l) => l === o.level);
       if (level === undefined)
-        throw new UsageError(`--level must be nominal, ordinal or interval, got "${o.level}"`);
+        throw new UsageError(
+          `--level must be nominal, ordinal or interval, got "${o.level}"${didYouMean(o.level, ALPHA_LEVELS)}`,
+        );
       const r = await krippendorffAlphaOfFile(file, level);
       if (o.json) printJson({ alpha: r.alpha, units_used: r.units_used });
       else printLines([`α (${o.level}) ${fmt(r.alpha)} over ${r.units_used} units`]);

@@ -18,11 +18,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { z } from 'zod';
 import { abortReason } from '../concurrency/abort.js';
 import { BadInputError } from '../errors.js';
 import { cacheKey } from '../store/canonical.js';
-import { openDatabase, type SqliteDatabase, type SqliteStatement, type SqlValue } from '../store/sqlite.js';
+import {
+  openDatabase,
+  requireColumns,
+  type SqliteDatabase,
+  type SqliteStatement,
+  type SqlValue,
+} from '../store/sqlite.js';
+import { ANSWER_COLUMNS, CLAIM_COLUMNS, toAnswer } from './cache-rows.js';
 import type { Usage } from './types.js';
 
 export const JUDGE_CACHE_NAMESPACE = 'kfbench/judge/v1';
@@ -60,6 +66,13 @@ export interface CacheRow extends CachedAnswer {
   created: number;
 }
 
+interface ClaimStatements {
+  state: SqliteStatement<{ answered: number; owner: string | null; expires: number | null }>;
+  take: SqliteStatement;
+  renew: SqliteStatement;
+  release: SqliteStatement;
+}
+
 /** How long a claim lasts without renewal (a dead claimant's questions are asked again after it). */
 export const DEFAULT_CLAIM_LEASE_MS = 30_000;
 
@@ -87,14 +100,8 @@ export class JudgeCache {
   private readonly putStmt: SqliteStatement;
   private readonly held = new Set<string>();
   private renewTimer: NodeJS.Timeout | undefined;
-  private readonly takeStmt: SqliteStatement;
-  private readonly stateStmt: SqliteStatement<{
-    answered: number;
-    owner: string | null;
-    expires: number | null;
-  }>;
-  private readonly renewStmt: SqliteStatement;
-  private readonly releaseStmt: SqliteStatement;
+  /** The claim statements, prepared on first use (a cache read only may have no judge_claims). */
+  private claimStmts: ClaimStatements | undefined;
   private imageGetStmt: SqliteStatement<{ sha256: string }> | undefined;
   private imagePutStmt: SqliteStatement | undefined;
   private readonly readOnly: boolean;
@@ -114,23 +121,41 @@ export class JudgeCache {
       }
     }
     if (!opts.readOnly) this.createTables();
+    try {
+      requireColumns(this.db, 'judge_answers', ANSWER_COLUMNS);
+      if (this.db.hasTable('judge_claims')) requireColumns(this.db, 'judge_claims', CLAIM_COLUMNS);
+      if (this.db.hasTable('judge_image_hashes'))
+        requireColumns(this.db, 'judge_image_hashes', ['source', 'sha256']);
+    } catch (e) {
+      this.db.close();
+      throw e;
+    }
     this.getStmt = this.db.prepare('SELECT * FROM judge_answers WHERE key = ?');
     this.putStmt = this.db.prepare(
       `INSERT OR IGNORE INTO judge_answers (key, backend, model, protocol, answer, unresolved, raw, prompt_tokens, completion_tokens, latency_ms, created)
        VALUES (@key, @backend, @model, @protocol, @answer, @unresolved, @raw, @prompt_tokens, @completion_tokens, @latency_ms, @created)`,
     );
-    this.stateStmt = this.db.prepare(
-      `SELECT EXISTS(SELECT 1 FROM judge_answers WHERE key = @key) AS answered,
-              (SELECT owner FROM judge_claims WHERE key = @key) AS owner,
-              (SELECT expires FROM judge_claims WHERE key = @key) AS expires`,
-    );
-    this.takeStmt = this.db.prepare(
-      'INSERT OR REPLACE INTO judge_claims (key, owner, expires) VALUES (?, ?, ?)',
-    );
-    this.renewStmt = this.db.prepare('UPDATE judge_claims SET expires = ? WHERE key = ? AND owner = ?');
-    this.releaseStmt = this.db.prepare('DELETE FROM judge_claims WHERE key = ? AND owner = ?');
     this.readOnly = !!opts.readOnly;
     if (this.db.hasTable('judge_image_hashes')) this.prepareImageHashes();
+  }
+
+  /**
+   * The claim statements. Prepared when first needed: a cache opened to read (`cache stats`,
+   * `export`, a merge's inputs) never claims, and one written before claims existed has no
+   * judge_claims table (preparing them up front made reading it an internal error, exit 1).
+   */
+  private get claims(): ClaimStatements {
+    this.claimStmts ??= {
+      state: this.db.prepare(
+        `SELECT EXISTS(SELECT 1 FROM judge_answers WHERE key = @key) AS answered,
+              (SELECT owner FROM judge_claims WHERE key = @key) AS owner,
+              (SELECT expires FROM judge_claims WHERE key = @key) AS expires`,
+      ),
+      take: this.db.prepare('INSERT OR REPLACE INTO judge_claims (key, owner, expires) VALUES (?, ?, ?)'),
+      renew: this.db.prepare('UPDATE judge_claims SET expires = ? WHERE key = ? AND owner = ?'),
+      release: this.db.prepare('DELETE FROM judge_claims WHERE key = ? AND owner = ?'),
+    };
+    return this.claimStmts;
   }
 
   private prepareImageHashes(): void {
@@ -192,10 +217,10 @@ export class JudgeCache {
   claim(key: string): ClaimState {
     const state = this.db.transaction((): ClaimState => {
       const now = Date.now();
-      const st = this.stateStmt.get({ key })!;
+      const st = this.claims.state.get({ key })!;
       if (st.answered) return 'answered';
       if (st.owner !== null && st.owner !== this.owner && (st.expires ?? 0) > now) return 'taken';
-      this.takeStmt.run(key, this.owner, now + this.leaseMs);
+      this.claims.take.run(key, this.owner, now + this.leaseMs);
       return 'mine';
     }, 'immediate');
     if (state === 'mine') {
@@ -208,7 +233,7 @@ export class JudgeCache {
 
   /** What another process's claim looks like now (`taken` only while its lease runs). */
   claimState(key: string): Exclude<ClaimState, 'mine'> | 'free' {
-    const s = this.stateStmt.get({ key })!;
+    const s = this.claims.state.get({ key })!;
     if (s.answered) return 'answered';
     if (s.owner !== null && s.owner !== this.owner && (s.expires ?? 0) > Date.now()) return 'taken';
     return 'free';
@@ -226,7 +251,7 @@ export class JudgeCache {
   /** Give up a claim without an answer (the question failed; another process may ask it). */
   release(key: string): void {
     if (!this.held.delete(key)) return;
-    this.releaseStmt.run(key, this.owner);
+    this.claims.release.run(key, this.owner);
     this.stopRenewing();
   }
 
@@ -234,7 +259,7 @@ export class JudgeCache {
     const until = Date.now() + this.leaseMs;
     try {
       this.db.transaction(() => {
-        for (const k of this.held) this.renewStmt.run(until, k, this.owner);
+        for (const k of this.held) this.claims.renew.run(until, k, this.owner);
       });
     } catch {
       // a busy file: the next tick tries again, well within the lease
@@ -250,14 +275,14 @@ export class JudgeCache {
 
   get(key: string): CachedAnswer | undefined {
     const r = this.getStmt.get(key);
-    return r ? toAnswer(r) : undefined;
+    return r ? toAnswer(r, this.path) : undefined;
   }
 
   /** Store an answer (and drop this process's claim on it, in the same transaction). */
   put(key: string, meta: { backend: string; model: string; protocol: string }, a: CachedAnswer): void {
     this.db.transaction(() => {
       this.putRow(key, meta, a);
-      if (this.held.delete(key)) this.releaseStmt.run(key, this.owner);
+      if (this.held.delete(key)) this.claims.release.run(key, this.owner);
     });
     this.stopRenewing();
   }
@@ -302,7 +327,7 @@ export class JudgeCache {
   *rows(): Generator<CacheRow> {
     for (const r of this.db.prepare('SELECT * FROM judge_answers ORDER BY created, key').iterate()) {
       yield {
-        ...toAnswer(r),
+        ...toAnswer(r, this.path),
         key: String(r.key),
         backend: String(r.backend),
         model: String(r.model),
@@ -336,18 +361,4 @@ export class JudgeCache {
     this.closed = true;
     this.db.close();
   }
-}
-
-/** The raw replies column: the reply texts as JSON. */
-const RawReplies = z.array(z.string());
-
-function toAnswer(r: Record<string, unknown>): CachedAnswer {
-  return {
-    answer: r.answer === null ? null : JSON.parse(String(r.answer)),
-    unresolved: r.unresolved === null ? null : String(r.unresolved),
-    // kept for reading only (never scored): a raw column that is not a list of texts reads as none
-    raw: RawReplies.safeParse(JSON.parse(String(r.raw))).data ?? [],
-    usage: { prompt_tokens: Number(r.prompt_tokens), completion_tokens: Number(r.completion_tokens) },
-    latency_ms: Number(r.latency_ms),
-  };
 }

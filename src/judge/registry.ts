@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { RateLimiter } from '../concurrency/rate.js';
 import { BadInputError, messageOf, UsageError } from '../errors.js';
+import { didYouMean } from '../nearest.js';
 import type { OnProgress } from '../progress.js';
 import { describeZodError } from '../store/jsonl.js';
 import { readTextFile } from '../store/limits.js';
@@ -104,42 +105,14 @@ export function readJudgeConfig(file: string): JudgeConfigFile {
     const unknown = r.error.issues.find((i) => i.code === 'unrecognized_keys');
     if (unknown && 'keys' in unknown) {
       const key = (unknown.keys as string[])[0]!;
-      const near = nearestKey(key, Object.keys(JudgeConfigFile.shape));
       throw new BadInputError(
-        `unknown key "${key}"${near ? ` (did you mean "${near}"?)` : ''}; the keys are ${Object.keys(JudgeConfigFile.shape).join(', ')}`,
+        `unknown key "${key}"${didYouMean(key, Object.keys(JudgeConfigFile.shape))}; the keys are ${Object.keys(JudgeConfigFile.shape).join(', ')}`,
         { file },
       );
     }
     throw new BadInputError(describeZodError(r.error), { file });
   }
   return r.data;
-}
-
-/** Edit distance (insert, delete, substitute) between two short strings. */
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++)
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
-
-/** The known key `key` most likely means (spelling, `-` for `_`, case), or undefined. */
-export function nearestKey(key: string, known: readonly string[]): string | undefined {
-  const norm = key.toLowerCase().replaceAll('-', '_');
-  let best: string | undefined;
-  let bestD = Number.POSITIVE_INFINITY;
-  for (const k of known) {
-    const d = editDistance(norm, k);
-    if (d < bestD) {
-      best = k;
-      bestD = d;
-    }
-  }
-  return bestD <= Math.max(1, Math.floor(norm.length / 4)) ? best : undefined;
 }
 
 function leaseFromEnv(env: NodeJS.ProcessEnv): number | undefined {

@@ -7,7 +7,7 @@
  * write (a judge cache kept there) are left alone.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { UsageError } from '../errors.js';
@@ -61,6 +61,7 @@ async function moveInto(from: string, to: string): Promise<void> {
  */
 export async function writeOutputFolder<T>(out: string, write: (stage: string) => Promise<T>): Promise<T> {
   const target = realPath(out);
+  refuseFile(out, `${out} is a file, not a folder`);
   const parent = dirname(target);
   try {
     await mkdir(parent, { recursive: true });
@@ -92,8 +93,27 @@ export function placed(stage: string, out: string, p: string): string {
   return p.startsWith(stage) ? join(resolve(out), p.slice(stage.length)) : p;
 }
 
-/** `out` resolved, refused when it is — by its real path, links followed — one of `dirs` (a merge's shard folders). */
+/**
+ * A usage error (exit 2) when `out` is an existing file (or anything but a folder): the outputs are
+ * a folder, and a file there is the user's, not ours to replace. Before any work is done.
+ */
+function refuseFile(out: string, what: string): void {
+  let st: ReturnType<typeof statSync> | undefined;
+  try {
+    st = statSync(out);
+  } catch {
+    return; // absent (made later) or unreachable (the write names it)
+  }
+  if (!st.isDirectory())
+    throw new UsageError(`${what} (the outputs are a folder of files): give a folder, new or existing`);
+}
+
+/**
+ * `out` resolved, refused when it is an existing file, or — by its real path, links followed — one
+ * of `dirs` (a merge's shard folders).
+ */
 export function outsideShards(out: string, dirs: readonly string[]): string {
+  refuseFile(out, `--out ${out} is a file, not a folder`);
   const o = realPath(out);
   const same = dirs.find((d) => realPath(d) === o);
   if (same) throw new UsageError(`--out must not be one of the shard folders (${out} is ${same})`);

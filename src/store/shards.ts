@@ -8,10 +8,11 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
-import { BadInputError, messageOf, UsageError } from '../errors.js';
+import { BadInputError, errnoCode, messageOf, UsageError } from '../errors.js';
+import { didYouMean } from '../nearest.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { canonicalJson, sha256File } from './canonical.js';
 import { describeZodError, readJsonFile, readLines, writeJsonFile } from './jsonl.js';
@@ -41,7 +42,10 @@ export function selectItems(
   let items = sorted;
   if (opts.only?.length) {
     const unknown = opts.only.filter((m) => !sorted.includes(m));
-    if (unknown.length) throw new UsageError(`unknown ${opts.what}(s): ${unknown.join(', ')}`);
+    if (unknown.length)
+      throw new UsageError(
+        `unknown ${opts.what}(s): ${unknown.map((m) => `${m}${didYouMean(m, sorted)}`).join(', ')}`,
+      );
     items = items.filter((f) => opts.only!.includes(f));
   }
   if (opts.shard) {
@@ -120,10 +124,17 @@ async function digestFile(file: string, itemField: string): Promise<FileDigest> 
   if (file.endsWith('.jsonl')) {
     let rows = 0;
     const by: Record<string, number> = {};
-    for await (const { text } of readLines(file)) {
+    for await (const { line, text } of readLines(file)) {
       if (!text.trim()) continue;
       rows++;
-      const row = AnyRow.safeParse(JSON.parse(text));
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch (e) {
+        // a line cut short or garbled: bad input at that line, not a crash (issue 46 item 6)
+        throw new BadInputError(`not valid JSON, cut short or damaged (${messageOf(e)})`, { file, line });
+      }
+      const row = AnyRow.safeParse(json);
       const id = row.success ? row.data[itemField] : undefined;
       if (typeof id === 'string') by[id] = (by[id] ?? 0) + 1;
     }
@@ -152,6 +163,46 @@ export async function writeOutputsRecord(
   return file;
 }
 
+/** What a file is when it is not a regular file (stat's view: links followed). */
+function kindOf(st: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean }): string {
+  return st.isDirectory() ? 'a folder' : st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a device';
+}
+
+/**
+ * The file `name` (an entry of `listedIn`, a file of folder `dir`) names, confined to `dir`: its
+ * real path (links resolved) must lie inside `dir`'s and be a regular file, or it is refused in
+ * one line naming `listedIn` and the entry — before anything is opened, so a FIFO never blocks
+ * the run, a device (`../../dev/zero`) is never read and a file outside (`../../etc/shadow`) is
+ * never stat'ed for a size the report would show. `undefined` when nothing is at that path.
+ */
+export async function listedFileIn(
+  dir: string,
+  name: string,
+  listedIn: string,
+): Promise<{ path: string; bytes: number } | undefined> {
+  const refuse = (why: string) =>
+    new BadInputError(`entry "${name}" ${why}: an entry must be a regular file inside ${dir}`, {
+      file: listedIn,
+    });
+  const path = resolve(dir, name);
+  const inside = (p: string, root: string) => {
+    const r = relative(root, p);
+    return r !== '' && !r.startsWith(`..${sep}`) && r !== '..' && !isAbsolute(r);
+  };
+  if (isAbsolute(name) || !inside(path, resolve(dir))) throw refuse('names a path outside the folder');
+  let real: string;
+  try {
+    real = await realpath(path);
+  } catch (e) {
+    if (errnoCode(e) === 'ENOENT') return undefined;
+    throw refuse(`cannot be resolved (${errnoCode(e) ?? messageOf(e)})`);
+  }
+  if (!inside(real, await realpath(dir))) throw refuse('is a link to a path outside the folder');
+  const st = await stat(real);
+  if (!st.isFile()) throw refuse(`is ${kindOf(st)}, not a regular file`);
+  return { path, bytes: st.size };
+}
+
 /**
  * Check a shard's files against its outputs.json: each file the merge reads (`needed`) must be
  * recorded, and every recorded file must have its recorded size and sha256. Returns the record
@@ -170,12 +221,18 @@ export async function verifyShardOutputs(f: ShardFolder, needed: readonly string
     if (!rec.files[n])
       throw new BadInputError(`shard ${f.dir}: ${OUTPUTS_FILE} does not record ${n}`, { file });
   for (const [n, want] of Object.entries(rec.files)) {
-    const path = join(f.dir, n);
-    if (!existsSync(path))
+    const listed = await listedFileIn(f.dir, n, file);
+    const path = listed?.path ?? join(f.dir, n);
+    if (!listed)
       throw new BadInputError(`shard ${f.dir}: ${n} is missing (recorded in ${OUTPUTS_FILE})`, {
         file: path,
       });
-    const got = await digestFile(path, rec.item_field);
+    // a file larger than it was written is refused from its size alone, never read; a shorter or
+    // equal one is read, so that a line cut short is named by its number
+    const got =
+      listed.bytes > want.bytes
+        ? { bytes: listed.bytes, sha256: '', rows: undefined }
+        : await digestFile(path, rec.item_field);
     const what =
       got.bytes !== want.bytes
         ? `${got.bytes} bytes, ${want.bytes} written`
@@ -234,7 +291,8 @@ export async function readShardFolders(dirs: readonly string[]): Promise<ShardFo
   for (const d of dirs) {
     const dir = resolve(d);
     const file = join(dir, SETTINGS_FILE);
-    if (!existsSync(file))
+    // a regular file inside the folder (a FIFO planted as settings.json would block the read)
+    if (!(await listedFileIn(dir, SETTINGS_FILE, file)))
       throw new BadInputError(`${dir} has no ${SETTINGS_FILE}: not an evaluation folder of this kfbench`, {
         file,
       });

@@ -43,6 +43,8 @@ export interface SqliteDatabase {
   quickCheck(): string | undefined;
   /** Whether a table of that name exists. */
   hasTable(name: string): boolean;
+  /** The column names of a table (none when it does not exist). */
+  columns(table: string): string[];
   close(): void;
 }
 
@@ -229,6 +231,11 @@ class Database implements SqliteDatabase {
       ).get(name)?.n === 1
     );
   }
+  columns(table: string): string[] {
+    return this.prepare<{ name: string }>('SELECT name FROM pragma_table_info(?)')
+      .all(table)
+      .map((r) => r.name);
+  }
   close(): void {
     try {
       this.db.close();
@@ -293,6 +300,21 @@ export function openDatabase(path: string, opts: OpenOptions = {}): SqliteDataba
   }
 }
 
+/**
+ * A file whose table `table` lacks one of `names` (a cache of another program or version: a
+ * table of the right name, without its key column) is bad input naming the file, the table and
+ * the column — not SQLite's bare "no such column" from the first statement (exit 1).
+ */
+export function requireColumns(db: SqliteDatabase, table: string, names: readonly string[]): void {
+  const have = new Set(db.columns(table));
+  const lacking = names.filter((n) => !have.has(n));
+  if (lacking.length)
+    throw new BadInputError(
+      `its ${table} table has no ${lacking.join(', ')} column${lacking.length > 1 ? 's' : ''}: not a kfbench cache of this version (give another file)`,
+      { file: db.path },
+    );
+}
+
 /** A key → bytes table. Keys are hex digests; values opaque. */
 export class KvTable {
   private readonly getStmt: SqliteStatement<{ value: Uint8Array }>;
@@ -309,6 +331,7 @@ export class KvTable {
     } else if (!db.hasTable(table)) {
       throw new BadInputError(`holds no ${table} table`, { file: db.path });
     }
+    requireColumns(db, table, ['key', 'value', 'created']);
     this.getStmt = db.prepare(`SELECT value FROM ${table} WHERE key = ?`);
     this.putStmt = db.prepare(`INSERT OR REPLACE INTO ${table} (key, value, created) VALUES (?, ?, ?)`);
   }

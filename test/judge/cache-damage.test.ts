@@ -16,7 +16,9 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BadInputError } from '../../src/errors.js';
 import { type CachedAnswer, JudgeCache } from '../../src/judge/cache.js';
+import { openDatabase } from '../../src/store/sqlite.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/paths.js';
 
@@ -73,6 +75,74 @@ describe('reading a judge cache never creates or changes a file', () => {
     expect(oneLine(r.stderr)).toHaveLength(1);
     expect(r.stderr).toContain(f);
     expect(r.stderr).not.toContain('internal error');
+  });
+});
+
+describe('a cache whose judge_answers table lacks its key column (issue 46 item 11)', () => {
+  it('cache stats / export / prune / merge: exit 3 naming the file and the column (was exit 1), no output', async () => {
+    const d = tempDir();
+    const f = join(d, 'foreign.sqlite');
+    const db = openDatabase(f);
+    db.exec(
+      'CREATE TABLE judge_answers (id TEXT, backend TEXT, model TEXT, protocol TEXT, answer TEXT, unresolved TEXT, raw TEXT, prompt_tokens INTEGER, completion_tokens INTEGER, latency_ms REAL, created REAL)',
+    );
+    db.close();
+    const out = join(d, 'merged.sqlite');
+    for (const args of [
+      ['cache', 'stats', '--cache', f],
+      ['cache', 'export', '--cache', f],
+      ['cache', 'prune', '--cache', f, '--unresolved'],
+      ['cache', 'merge', f, '--out', out],
+    ]) {
+      const r = await runCli(args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(3);
+      expect(oneLine(r.stderr)).toHaveLength(1);
+      expect(r.stderr).toContain(`${f}: its judge_answers table has no key column`);
+    }
+    expect(existsSync(out)).toBe(false);
+    // a run that would write to it refuses it too (the library, as every judge command opens it)
+    expect(() => new JudgeCache(f)).toThrow(BadInputError);
+  });
+});
+
+describe('a cache of answers only, and a damaged answer (issue 46 item 11: exit 1 where 3 is due)', () => {
+  const ANSWERS =
+    'CREATE TABLE judge_answers (key TEXT PRIMARY KEY, backend TEXT NOT NULL, model TEXT NOT NULL, protocol TEXT NOT NULL, answer TEXT, unresolved TEXT, raw TEXT NOT NULL, prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL, latency_ms REAL NOT NULL, created REAL NOT NULL)';
+  /** A file with judge_answers only (no judge_claims, as before claims existed), holding `answer` for key k1. */
+  function answersOnly(file: string, answerText: string): string {
+    const db = openDatabase(file);
+    db.exec(ANSWERS);
+    db.prepare('INSERT INTO judge_answers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+      ...['k1', 'openai', 'm', 'pairwise', answerText, null, '["r"]', 1, 1, 1, 1],
+    );
+    db.close();
+    return file;
+  }
+
+  it('no judge_claims table: cache stats and export read it (they were internal errors, exit 1)', async () => {
+    const f = answersOnly(join(tempDir(), 'old.sqlite'), '{"winner":"A"}');
+    const stats = await runCli(['cache', 'stats', '--cache', f]);
+    expect(stats.code, stats.stderr).toBe(0);
+    expect(stats.stdout).toMatch(/^1 answers/);
+    const exp = await runCli(['cache', 'export', '--cache', f]);
+    expect(exp.code, exp.stderr).toBe(0);
+    expect(JSON.parse(exp.stdout).answer).toEqual({ winner: 'A' });
+  });
+
+  it('an answer column that is not JSON: export and merge exit 3 naming the file and the key, no output', async () => {
+    const d = tempDir();
+    const f = answersOnly(join(d, 'damaged.sqlite'), '{not json');
+    const out = join(d, 'merged.sqlite');
+    for (const args of [
+      ['cache', 'export', '--cache', f],
+      ['cache', 'merge', f, '--out', out],
+    ]) {
+      const r = await runCli(args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(3);
+      expect(oneLine(r.stderr)).toHaveLength(1);
+      expect(r.stderr).toContain(`${f}: the answer of key k1 is not JSON`);
+    }
+    expect(existsSync(out)).toBe(false);
   });
 });
 

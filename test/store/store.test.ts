@@ -79,6 +79,23 @@ describe('the SQLite key-value table', () => {
     const dir = tempDir();
     expect(() => openDatabase(dir)).toThrow(BadInputError);
   });
+
+  it('a table of that name without its key column is bad input naming the file and column (issue 46 item 11)', () => {
+    const file = join(tempDir(), 'foreign.sqlite');
+    const db = openDatabase(file);
+    db.exec('CREATE TABLE embeddings (k TEXT PRIMARY KEY, value BLOB NOT NULL, created REAL NOT NULL)');
+    let err: unknown;
+    try {
+      new KvTable(db, 'embeddings');
+    } catch (e) {
+      err = e;
+    }
+    db.close();
+    expect(err).toBeInstanceOf(BadInputError);
+    expect((err as Error).message).toBe(
+      `${file}: its embeddings table has no key column: not a kfbench cache of this version (give another file)`,
+    );
+  });
 });
 
 describe('readTextFile', () => {

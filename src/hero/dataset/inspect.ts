@@ -182,16 +182,35 @@ function example(v: unknown): string {
   return s.length > EXAMPLE_CHARS ? `${s.slice(0, EXAMPLE_CHARS - 1)}…` : s;
 }
 
+/**
+ * How deep a record is walked: far past any HeroFrame record (a chain's pair votes sit at depth
+ * 6), and far short of the stack. A record nested deeper is bad input naming its file and line
+ * (a walk without a limit overflowed the stack on `[[[[…]]]]`: an internal error, exit 1).
+ */
+export const MAX_INSPECT_DEPTH = 64;
+
 /** Every path in `v` (lists as `[]`), with its types and first example. */
-function walk(v: unknown, path: string, out: Map<string, { types: Set<string>; example: string }>): void {
+function walk(
+  v: unknown,
+  path: string,
+  out: Map<string, { types: Set<string>; example: string }>,
+  where: { file: string; line: number },
+  depth = 0,
+): void {
+  if (depth > MAX_INSPECT_DEPTH)
+    throw new BadInputError(
+      `a record nested deeper than ${MAX_INSPECT_DEPTH} levels (at ${path.slice(0, 40)}…): not a HeroFrame record`,
+      where,
+    );
   if (path) {
     const e = out.get(path) ?? { types: new Set<string>(), example: example(v) };
     e.types.add(typeOf(v));
     out.set(path, e);
   }
-  if (Array.isArray(v)) for (const x of v.slice(0, LIST_ELEMENTS)) walk(x, `${path}[]`, out);
+  if (Array.isArray(v))
+    for (const x of v.slice(0, LIST_ELEMENTS)) walk(x, `${path}[]`, out, where, depth + 1);
   else if (v && typeof v === 'object')
-    for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k, out);
+    for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k, out, where, depth + 1);
 }
 
 const join = (parent: string, path: string) => (parent ? `${parent}[].${path}` : path);
@@ -277,10 +296,13 @@ export async function inspectDataset(root: string, layout?: Layout | string): Pr
       continue;
     }
     const records: unknown[] = [];
+    const lines: number[] = [];
     try {
       for await (const l of readJsonlLenient(file, z.unknown())) {
-        if (l.ok) records.push(l.value);
-        else entry.error = `line ${l.line}: ${l.error}`;
+        if (l.ok) {
+          records.push(l.value);
+          lines.push(l.line);
+        } else entry.error = `line ${l.line}: ${l.error}`;
         if (records.length >= INSPECT_RECORDS || entry.error) break;
       }
     } catch (e) {
@@ -289,7 +311,7 @@ export async function inspectDataset(root: string, layout?: Layout | string): Pr
     }
     entry.records = records.length;
     const tree = new Map<string, { types: Set<string>; example: string }>();
-    for (const r of records) walk(r, '', tree);
+    for (const [i, r] of records.entries()) walk(r, '', tree, { file, line: lines[i]! });
     const mapsTo = new Map<string, string>();
     resolve(f.needs, records, map, '', '', entry.needs, mapsTo);
     entry.fields = [...tree].map(([path, e]) => ({

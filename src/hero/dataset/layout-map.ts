@@ -8,6 +8,7 @@
  * A path is a field name, or dotted names for a nested field (`"bt.gamma"`).
  */
 import { BadInputError, messageOf } from '../../errors.js';
+import { didYouMean } from '../../nearest.js';
 import { readTextFile } from '../../store/limits.js';
 
 /** Every key kfbench reads, with its default alias list. One entry, one comment. */
@@ -139,7 +140,10 @@ export function parseLayout(text: string, file: string): Layout {
       continue;
     }
     if (!isLayoutKey(k))
-      throw new BadInputError(`unknown key "${k}" (known: ${[...known, SUFFIX_KEY].join(', ')})`, { file });
+      throw new BadInputError(
+        `unknown key "${k}"${didYouMean(k, [...known, SUFFIX_KEY])} (known: ${[...known, SUFFIX_KEY].join(', ')})`,
+        { file },
+      );
     const list = typeof v === 'string' ? [v] : v;
     if (
       !Array.isArray(list) ||

@@ -78,7 +78,9 @@ export function openDataset(root: string, layout?: Layout | string): OpenDataset
     layout: map,
     report,
     core: once(() => readCore(paths)),
-    chains: once(() => loadByFilm(paths.chains, filmChainsSchema(map, report))),
+    chains: once(async () =>
+      uniqueChains(paths.chains, await loadByFilm(paths.chains, filmChainsSchema(map, report))),
+    ),
     rubrics: once(async () =>
       existsSync(paths.rubrics) ? loadByFilm(paths.rubrics, filmRubricSchema(map, report)) : new Map(),
     ),
@@ -88,6 +90,26 @@ export function openDataset(root: string, layout?: Layout | string): OpenDataset
         : [],
     ),
   };
+}
+
+/**
+ * Chains as loaded, refused when a film lists one chain id twice (two chains with the same
+ * group_id + chain_index): every command that reads chains, not only `hero validate`, stops there.
+ */
+function uniqueChains<T extends Map<string, FilmChains & { line: number }>>(file: string, films: T): T {
+  for (const f of films.values()) {
+    const first = new Map<string, number>();
+    for (const [i, c] of f.chains.entries()) {
+      const was = first.get(c.chain_id);
+      if (was !== undefined)
+        throw new BadInputError(
+          `chains[${i}] is a second chain ${c.chain_id} (chains[${was}] is the first): run hero validate`,
+          { file, line: f.line },
+        );
+      first.set(c.chain_id, i);
+    }
+  }
+  return films;
 }
 
 export async function loadCore(root: string | OpenDataset): Promise<HeroDataset> {

@@ -2,7 +2,7 @@
  * `hero validate`: checks a dataset root in the published layout and lists every problem as
  * `file:line: what is wrong` (capped per file), with a summary.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import type { z } from 'zod';
 import { BadInputError, messageOf } from '../../errors.js';
 import { sha256File } from '../../store/canonical.js';
@@ -21,6 +21,7 @@ import {
   TrackRow,
   VerifyRow,
 } from './schemas.js';
+import { chainIdentity, FirstSeen, FrameLines } from './unique-ids.js';
 
 export interface ValidationSummary {
   films: number;
@@ -94,6 +95,10 @@ async function lines<S extends z.ZodType>(
 }
 
 export async function validateDataset(root: string, layout?: Layout | string): Promise<ValidationReport> {
+  // one line for a root that is not there, not a summary of nothing and five missing files
+  if (!existsSync(root)) throw new BadInputError('no such folder (the dataset root)', { file: root });
+  if (!statSync(root).isDirectory())
+    throw new BadInputError('is a file, not a folder (the dataset root)', { file: root });
   const p = datasetPaths(root);
   const map = typeof layout === 'object' ? layout : resolveLayout(layout);
   const report = new LayoutReport();
@@ -127,8 +132,14 @@ export async function validateDataset(root: string, layout?: Layout | string): P
     });
 
   const shaByPath = new Map<string, string>();
-  if (existsSync(p.imageSha))
-    await lines(p.imageSha, ImageHash, problems, (h) => shaByPath.set(h.path, h.sha256));
+  if (existsSync(p.imageSha)) {
+    const paths = new FirstSeen<string>();
+    await lines(p.imageSha, ImageHash, problems, (h, line) => {
+      const first = paths.seen(h.path, `${p.imageSha}:${line}`);
+      if (first) problems.add(p.imageSha, line, `duplicate path ${h.path} (first listed at ${first})`);
+      else shaByPath.set(h.path, h.sha256);
+    });
+  }
 
   let chains = 0;
   let pairs = 0;
@@ -136,14 +147,27 @@ export async function validateDataset(root: string, layout?: Layout | string): P
   const images = new Set<string>();
   const checkImages: { movie: string; id: string; line: number }[] = [];
   const rubricIds: { movie: string; chain: string; ids: string[]; line: number }[] = [];
+  const chainFilms = new FirstSeen<string>();
+  const chainIds = new FirstSeen<string>();
   if (existsSync(p.chains))
     await lines(p.chains, filmChainsSchema(map, report), problems, (f, line) => {
       if (!movies.has(f.movie_id)) problems.add(p.chains, line, `movie ${f.movie_id} is not in movies.jsonl`);
       if (!timelines.has(f.movie_id))
         problems.add(p.chains, line, `movie ${f.movie_id} is not in clips.jsonl`);
-      for (const c of f.chains) {
+      const firstRow = chainFilms.seen(f.movie_id, `${p.chains}:${line}`);
+      if (firstRow)
+        problems.add(p.chains, line, `duplicate movie_id ${f.movie_id} (its first row is ${firstRow})`);
+      for (const [i, c] of f.chains.entries()) {
         chains++;
         const where = `chain ${c.chain_id}`;
+        // one chain, one id: the same group_id + chain_index twice (or the same chain_id) is refused
+        const first = chainIds.seen(c.chain_id, `${p.chains}:${line} (chains[${i}])`);
+        if (first)
+          problems.add(
+            p.chains,
+            line,
+            `chains[${i}] is a second chain ${chainIdentity(c)}: the first is at ${first}`,
+          );
         const ids = c.images.map((i) => i.image_id);
         if (new Set(ids).size !== 6 || ids.length !== 6)
           problems.add(
@@ -225,10 +249,24 @@ export async function validateDataset(root: string, layout?: Layout | string): P
 
   let criteria = 0;
   const criterionIds = new Map<string, Set<string>>();
+  const rubricFilms = new FirstSeen<string>();
   if (existsSync(p.rubrics))
     await lines(p.rubrics, filmRubricSchema(map, report), problems, (r, line) => {
       if (!movies.has(r.movie_id))
         problems.add(p.rubrics, line, `movie ${r.movie_id} is not in movies.jsonl`);
+      const firstRow = rubricFilms.seen(r.movie_id, `${p.rubrics}:${line}`);
+      if (firstRow)
+        problems.add(p.rubrics, line, `duplicate movie_id ${r.movie_id} (its first row is ${firstRow})`);
+      const ids = new FirstSeen<string>();
+      for (const [i, c] of r.criteria.entries()) {
+        const first = ids.seen(c.criterion_id, `criteria[${i}]`);
+        if (first)
+          problems.add(
+            p.rubrics,
+            line,
+            `criteria[${i}] repeats criterion_id ${c.criterion_id} of ${first} (each criterion of a film once)`,
+          );
+      }
       criteria += r.criteria.length;
       criterionIds.set(r.movie_id, new Set(r.criteria.map((c) => c.criterion_id)));
     });
@@ -246,6 +284,7 @@ export async function validateDataset(root: string, layout?: Layout | string): P
 
   let trackFrames = 0;
   if (existsSync(p.trackIndex)) {
+    const frames = new FrameLines(timelines);
     await lines(p.trackIndex, TrackRow, problems, (t, line) => {
       trackFrames++;
       const tl = timelines.get(t.movie_id);
@@ -255,6 +294,13 @@ export async function validateDataset(root: string, layout?: Layout | string): P
           p.trackIndex,
           line,
           `frame_idx ${t.frame_idx} is past the film's ${tl.frameCount} track frames`,
+        );
+      const first = frames.seen(t.movie_id, t.frame_idx, line);
+      if (first)
+        return problems.add(
+          p.trackIndex,
+          line,
+          `duplicate frame ${t.movie_id} ${t.frame_idx} (first at ${p.trackIndex}:${first})`,
         );
       const f = tl.frame(t.frame_idx);
       if (f.clip_id !== t.clip_id || Math.abs(f.t_in_clip - t.t_in_clip) > 1e-3)
@@ -267,6 +313,7 @@ export async function validateDataset(root: string, layout?: Layout | string): P
   } else absent.push('frame_track/track_index.jsonl.zst');
   let verifyRows = 0;
   if (existsSync(p.verifyDhash)) {
+    const frames = new FrameLines(timelines);
     await lines(p.verifyDhash, VerifyRow, problems, (v, line) => {
       verifyRows++;
       const tl = timelines.get(v.movie_id);
@@ -277,11 +324,35 @@ export async function validateDataset(root: string, layout?: Layout | string): P
           line,
           `frame_idx ${v.frame_idx} is past the film's ${tl.frameCount} track frames`,
         );
+      else {
+        const first = frames.seen(v.movie_id, v.frame_idx, line);
+        if (first)
+          problems.add(
+            p.verifyDhash,
+            line,
+            `duplicate frame ${v.movie_id} ${v.frame_idx} (first at ${p.verifyDhash}:${first})`,
+          );
+      }
     });
   } else absent.push('frame_track/verify_dhash.jsonl.zst');
-  if (existsSync(p.baselines))
-    await lines(p.baselines, baselineRowSchema(map, report), problems, () => undefined, false);
-  else absent.push('eval/baselines.jsonl');
+  if (existsSync(p.baselines)) {
+    const rows = new FirstSeen<string>();
+    await lines(
+      p.baselines,
+      baselineRowSchema(map, report),
+      problems,
+      (b, line) => {
+        const first = rows.seen(JSON.stringify([b.method, b.reader]), `${p.baselines}:${line}`);
+        if (first)
+          problems.add(
+            p.baselines,
+            line,
+            `a second row of method ${b.method} with reader ${b.reader} (the first is ${first})`,
+          );
+      },
+      false,
+    );
+  } else absent.push('eval/baselines.jsonl');
   if (!existsSync(p.query)) absent.push('eval/query.txt');
   if (existsSync(p.corpusStats)) {
     try {

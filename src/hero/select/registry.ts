@@ -1,5 +1,6 @@
 /** The selection methods by name. */
 import { UsageError } from '../../errors.js';
+import { didYouMean } from '../../nearest.js';
 import { cluster } from './cluster.js';
 import { hecateLike } from './hecate.js';
 import type { SelectionMethod } from './method.js';
@@ -25,7 +26,11 @@ export const METHODS: SelectionMethod[] = [
 
 export function methodByName(name: string): SelectionMethod {
   const m = METHODS.find((x) => x.name === name);
-  if (!m)
-    throw new UsageError(`--method must be one of ${METHODS.map((x) => x.name).join(', ')}, got "${name}"`);
+  if (!m) {
+    const names = METHODS.map((x) => x.name);
+    throw new UsageError(
+      `--method must be one of ${names.join(', ')}, got "${name}"${didYouMean(name, names)}`,
+    );
+  }
   return m;
 }
