@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { METHODS } from '../../src/hero/select/registry.js';
@@ -37,6 +37,29 @@ async function runsAndServes(line: string): Promise<void> {
   });
   expect(page).toMatch(/faithful/);
   expect(stderr).not.toMatch(/kfbench serve: (HeroFrame|Compass):/);
+}
+
+/**
+ * FFMPEG_PATH and FFPROBE_PATH for a counted run: each is a shell script that writes its command
+ * line to `log`, then runs the real command (the one kfbench would have run) with the same
+ * arguments. Every ffmpeg and ffprobe kfbench starts goes through them.
+ */
+function spawnCounter(): { env: NodeJS.ProcessEnv; calls: () => string[] } {
+  const dir = tempDir('kfbench-spawn-counter-');
+  const log = join(dir, 'calls.log');
+  writeFileSync(log, '');
+  const env: NodeJS.ProcessEnv = {};
+  for (const [tool, variable] of [
+    ['ffmpeg', 'FFMPEG_PATH'],
+    ['ffprobe', 'FFPROBE_PATH'],
+  ] as const) {
+    const real = process.env[variable] ?? tool;
+    const script = join(dir, tool);
+    writeFileSync(script, `#!/bin/sh\necho "${tool} $*" >> '${log}'\nexec '${real}' "$@"\n`);
+    chmodSync(script, 0o755);
+    env[variable] = script;
+  }
+  return { env, calls: () => readFileSync(log, 'utf8').split('\n').filter(Boolean) };
 }
 
 describe('kfbench demo', () => {
@@ -79,8 +102,14 @@ describe('kfbench demo', () => {
     expect(checkContracts(join(out, 'compass-eval'), COMPASS_EVALUATE_CONTRACTS, /\.jsonl?$/)).toHaveLength(
       6,
     );
-    const again = await runCli(['demo', '--out', out]);
+    const counted = spawnCounter();
+    const again = await runCli(['demo', '--out', out], { env: counted.env });
     expect(again.code).toBe(0);
+    // warm, the only video read is the shot-detection example (demo.mp4: one probe, two decodes);
+    // every Compass and HeroFrame video comes from the caches (README, "Quickstart")
+    const reads = counted.calls().filter((c) => !/ -version$/.test(c));
+    expect(reads.map((c) => c.split(' ')[0])).toEqual(['ffprobe', 'ffmpeg', 'ffmpeg']);
+    for (const c of reads) expect(c).toContain(join(out, 'demo.mp4'));
     expect(again.stdout).toMatch(/calls: 0 to build chains, 0 for baselines, 0 local-reader answers/);
     expect(readFileSync(join(out, 'hero-eval', 'summary.json'), 'utf8')).toBe(summary);
     expect(again.stdout).toMatch(/112 videos \(0 decoded/);
