@@ -17,6 +17,7 @@ import { JUDGE_CALLS, type OnProgress } from '../progress.js';
 import { chatBody } from './body.js';
 import { type Endpoint, EndpointPool, redactUrl } from './endpoints.js';
 import { HttpEndpoint, HttpFailure, type HttpReply } from './http.js';
+import { DEFAULT_MAX_REPLY_BYTES, KEPT_OF_LONG_REPLY, replyBodyLimit } from './reply-limit.js';
 import type { BackendReply, BackendRequest, CallTracker, JudgeBackend } from './types.js';
 
 export interface OpenAiOptions {
@@ -167,12 +168,32 @@ export class OpenAiBackend implements JudgeBackend {
       try {
         // a signal of this request's own: the client adds an abort listener to the signal it gets, and
         // every call in flight on the caller's one (Ctrl-C's) would pass Node's listener limit
+        const limit = replyBodyLimit(req.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES);
         const r = await withLinkedSignal(
           [signal],
-          (own) => ep.client.post(body, this.headers, this.o.timeoutMs, own),
+          (own) => ep.client.post(body, this.headers, this.o.timeoutMs, own, limit),
           { own: true },
         );
         const s = r.status;
+        // the call's time budget: the reply's parse comes out of what the request left of it
+        const deadline = t0 + this.o.timeoutMs;
+        if (s >= 200 && s < 300 && r.overLimit) {
+          // a reply, but too long to read (issue 46): recorded as such by the judge, not retried here
+          this.pool.succeeded(ep);
+          ticket.settle(estimate);
+          const why = '(6 × max_reply_bytes + 64 KiB)';
+          return {
+            text: r.body.slice(0, KEPT_OF_LONG_REPLY),
+            tooLong:
+              r.overLimit.declared !== undefined
+                ? `reply body of ${r.overLimit.declared} bytes (its content-length) is longer than the ${limit}-byte limit ${why}: not read`
+                : `reply body longer than the ${limit}-byte limit ${why}: reading stopped there`,
+            usage: { prompt_tokens: 0, completion_tokens: 0 },
+            latency_ms: performance.now() - t0,
+            retries,
+            deadline,
+          };
+        }
         let c: Completion | undefined;
         if (s >= 200 && s < 300) {
           try {
@@ -194,6 +215,7 @@ export class OpenAiBackend implements JudgeBackend {
             },
             latency_ms: performance.now() - t0,
             retries,
+            deadline,
           };
         }
         if (s >= 200 && s < 300) {
