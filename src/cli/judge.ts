@@ -27,6 +27,7 @@ export interface JudgeFlagValues {
   tpm?: string;
   timeout?: string;
   maxRetries?: string;
+  maxRetryWait?: string;
   maxSide?: string;
   rubric?: string;
   instructions?: string;
@@ -43,7 +44,7 @@ export function judgeOptions(cmd: Command, o: { cacheDefault?: string } = {}): C
     )
     .option(
       '--config <file>',
-      'JSON config: judge, judge_urls, concurrency, rpm, tpm, timeout_s, max_retries, max_side, temperature, max_tokens, max_reply_bytes (longest reply kept, default 1048576: a longer one is unresolved), cache, claim_lease_s, api_key; an unknown key is an error',
+      'JSON config: judge, judge_urls, concurrency, rpm, tpm, timeout_s, max_retries, max_retry_wait_s, max_side, temperature, max_tokens, max_reply_bytes (longest reply kept, default 1048576: a longer one is unresolved, and a reply body is read no further than 6 × it + 64 KiB), cache, claim_lease_s, api_key; an unknown key is an error',
     )
     .option(
       '--judge-cache <file>',
@@ -53,8 +54,12 @@ export function judgeOptions(cmd: Command, o: { cacheDefault?: string } = {}): C
     .option('--concurrency <n>', 'requests in flight (default 16)')
     .option('--rpm <n>', 'at most n requests per minute, shared by every call of the process')
     .option('--tpm <n>', 'at most n tokens per minute (estimated before a call, corrected from its usage)')
-    .option('--timeout <s>', 'per-request timeout in seconds (default 120)')
+    .option('--timeout <s>', "per-request timeout in seconds, the reply's parse included (default 120)")
     .option('--max-retries <n>', 'retries of a failed request (default 6)')
+    .option(
+      '--max-retry-wait <s>',
+      "longest wait before a retry that a server's Retry-After may impose, in seconds (default 300): a longer one is cut to it, and the retry says so",
+    )
     .option('--max-side <px>', 'long side of images sent (default 768)');
 }
 
@@ -93,6 +98,10 @@ export function judgeFlags(o: JudgeFlagValues): JudgeFlags {
     tpm: o.tpm === undefined ? undefined : parseNumberFlag('--tpm', o.tpm, (n) => n > 0),
     timeoutS: o.timeout === undefined ? undefined : parseNumberFlag('--timeout', o.timeout, (n) => n > 0),
     maxRetries: int('--max-retries', o.maxRetries, 0),
+    maxRetryWaitS:
+      o.maxRetryWait === undefined
+        ? undefined
+        : parseNumberFlag('--max-retry-wait', o.maxRetryWait, (n) => n >= 0),
     maxSide: int('--max-side', o.maxSide, 16),
   };
 }

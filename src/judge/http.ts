@@ -8,6 +8,9 @@
 import http from 'node:http';
 import https from 'node:https';
 
+/** The beginning of a body over its limit that is kept (what a reply's record shows of it). */
+const KEPT_OF_OVER_LIMIT = 4096;
+
 /** How long a kept-alive socket may stay idle (a socket in use is never timed out by it). */
 const IDLE_SOCKET_MS = 4_000;
 
@@ -30,7 +33,14 @@ export interface HttpReply {
   status: number;
   /** Header names in lower case. */
   headers: http.IncomingHttpHeaders;
+  /** The body; when `overLimit`, only its first 4 KiB at most. */
   body: string;
+  /**
+   * The body was longer than the request's `maxBodyBytes`: reading stopped at the limit (or, when
+   * its content-length said so, before any of it) and the connection was closed. `declared`: the
+   * content-length, when there was one.
+   */
+  overLimit?: { limit: number; declared?: number };
 }
 
 /** One base URL's connections: a keep-alive agent and the URL the chat requests go to. */
@@ -62,13 +72,17 @@ export class HttpEndpoint {
 
   /**
    * POST `body` (JSON, UTF-8). Resolves with any HTTP reply, whatever its status; rejects with an
-   * HttpFailure when none came within `timeoutMs`, the connection failed, or `signal` aborted.
+   * HttpFailure when none came within `timeoutMs` (the whole body included), the connection
+   * failed, or `signal` aborted. A reply body is never held beyond `maxBodyBytes`: reading stops
+   * there, the connection is closed and the reply comes back `overLimit` (issue 46: an endless
+   * reply was buffered whole, to 3.5 GB).
    */
   post(
     body: Buffer,
     headers: Record<string, string>,
     timeoutMs: number,
-    signal?: AbortSignal,
+    signal: AbortSignal | undefined,
+    maxBodyBytes: number,
   ): Promise<HttpReply> {
     return new Promise<HttpReply>((resolve, reject) => {
       if (signal?.aborted) return reject(new HttpFailure('aborted', 'request aborted'));
@@ -78,10 +92,10 @@ export class HttpEndpoint {
         settled = true;
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        if (e) {
-          req.destroy();
-          reject(e);
-        } else resolve(r!);
+        // a reply not read to its end leaves its socket unusable: closed, never kept for the next call
+        if (e || r?.overLimit) req.destroy();
+        if (e) reject(e);
+        else resolve(r!);
       };
       const onAbort = () => finish(new HttpFailure('aborted', 'request aborted'));
       const req = this.send({
@@ -104,8 +118,27 @@ export class HttpEndpoint {
         finish(new HttpFailure('connection', e.message, typeof e.code === 'string' ? e.code : undefined)),
       );
       req.on('response', (res) => {
+        const reply = (text: string, overLimit?: HttpReply['overLimit']) => ({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: text,
+          ...(overLimit ? { overLimit } : {}),
+        });
+        const declared = Number(res.headers['content-length']);
+        if (Number.isFinite(declared) && declared > maxBodyBytes)
+          return finish(undefined, reply('', { limit: maxBodyBytes, declared }));
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
+        let got = 0;
+        res.on('data', (c: Buffer) => {
+          if (settled) return;
+          got += c.length;
+          if (got <= maxBodyBytes) return void chunks.push(c);
+          // only the body's beginning is told of a reply over the limit: the rest is let go at once
+          chunks.push(c);
+          const head = Buffer.concat(chunks, Math.min(got, KEPT_OF_OVER_LIMIT)).toString('utf8');
+          chunks.length = 0;
+          finish(undefined, reply(head, { limit: maxBodyBytes }));
+        });
         res.on('error', (e: NodeJS.ErrnoException) =>
           finish(new HttpFailure('connection', e.message, typeof e.code === 'string' ? e.code : undefined)),
         );
@@ -113,13 +146,7 @@ export class HttpEndpoint {
         res.on('close', () => {
           if (!settled) finish(new HttpFailure('connection', 'the reply was cut short', 'ECONNRESET'));
         });
-        res.on('end', () => {
-          finish(undefined, {
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks).toString('utf8'),
-          });
-        });
+        res.on('end', () => finish(undefined, reply(Buffer.concat(chunks).toString('utf8'))));
       });
       req.end(body);
     });

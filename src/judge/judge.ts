@@ -15,6 +15,7 @@ import { JUDGE_CALLS, type OnProgress } from '../progress.js';
 import { type CachedAnswer, type JudgeCache, judgeCacheKey } from './cache.js';
 import { loadJudgeImages } from './images.js';
 import { parseReply } from './parse.js';
+import { DEFAULT_MAX_REPLY_BYTES, KEPT_OF_LONG_REPLY } from './reply-limit.js';
 import {
   type BackendReply,
   type BackendRequest,
@@ -59,11 +60,7 @@ export interface JudgeOptions {
   onProgress?: OnProgress | undefined;
 }
 
-/** 1 MiB: a verdict is a few hundred bytes; a reply this long is a model that ran away. */
-export const DEFAULT_MAX_REPLY_BYTES = 1 << 20;
-
-/** The part of an over-long reply that is kept (so caches and result rows stay small). */
-const KEPT_OF_LONG_REPLY = 1024;
+export { DEFAULT_MAX_REPLY_BYTES } from './reply-limit.js';
 
 export interface CallLimits {
   /** Start no new question once this many backend calls have started (see `Judge.ask`). */
@@ -282,6 +279,8 @@ export class Judge {
     const usage = { prompt_tokens: 0, completion_tokens: 0 };
     let latency = 0;
     let reason = '';
+    let tooLong = false;
+    const cap = this.opts.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
     for (let attempt = 0; attempt < 2; attempt++) {
       if (signal?.aborted) throw abortReason(signal);
       // counted before the first await: the budget check in `ask` and this count are one step, so
@@ -297,13 +296,15 @@ export class Judge {
           protocol: q.protocol.name,
           sampling: this.samplingOf(q),
           attempt,
+          maxReplyBytes: cap,
         },
         signal,
       );
-      const bytes = Buffer.byteLength(r.text);
-      const cap = this.opts.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
-      const tooLong = bytes > cap;
-      raw.push(tooLong ? `${r.text.slice(0, KEPT_OF_LONG_REPLY)} … [reply of ${bytes} bytes cut]` : r.text);
+      // too long: the backend stopped reading it (r.tooLong), or it came whole and is over the cap
+      const bytes = r.tooLong ? 0 : Buffer.byteLength(r.text);
+      tooLong = r.tooLong !== undefined || bytes > cap;
+      const cut = r.tooLong ?? `reply of ${bytes} bytes cut`;
+      raw.push(tooLong ? `${r.text.slice(0, KEPT_OF_LONG_REPLY)} … [${cut}]` : r.text);
       usage.prompt_tokens += r.usage.prompt_tokens;
       usage.completion_tokens += r.usage.completion_tokens;
       latency += r.latency_ms;
@@ -314,17 +315,19 @@ export class Judge {
       this.stats.latency_ms += r.latency_ms;
       if (attempt === 1) this.stats.reasks++;
       if (tooLong) {
-        reason = `reply of ${bytes} bytes is longer than the ${cap}-byte limit (max_reply_bytes)`;
+        reason =
+          r.tooLong ?? `reply of ${bytes} bytes is longer than the ${cap}-byte limit (max_reply_bytes)`;
         continue;
       }
-      const parsed = parseReply(r.text, q.schema);
+      // the parse is part of the call's time budget (issue 46: a reply's parse took minutes)
+      const parsed = parseReply(r.text, q.schema, { deadline: r.deadline });
       if (parsed.ok) return { answer: parsed.value, unresolved: null, raw, usage, latency_ms: latency };
       reason = parsed.reason;
     }
     this.stats.unresolved++;
     return {
       answer: null,
-      unresolved: reason.startsWith('reply of ') ? reason : `unparsable after one re-ask: ${reason}`,
+      unresolved: tooLong ? reason : `unparsable after one re-ask: ${reason}`,
       raw,
       usage,
       latency_ms: latency,

@@ -4,7 +4,9 @@
  * own HTTP client; the `openai` SDK's fetch path cost ≈ 4× the CPU per call); their JSON bodies are
  * built by body.ts. This file owns the retry loop:
  *  - 408, 409, 429, 5xx, timeouts and dropped connections are retried with exponential back-off
- *    and full jitter, honouring Retry-After (seconds or an HTTP date) and retry-after-ms;
+ *    and full jitter, honouring Retry-After (seconds or an HTTP date) and retry-after-ms up to
+ *    --max-retry-wait (300 s by default; issue 46: `Retry-After: 86400` was obeyed silently): the
+ *    retry event says what the server asked and how long kfbench waits;
  *  - 400, 401, 403, 404 fail at once with the endpoint and the status (exit 4);
  *  - a refused connection is retried twice, then fails naming the endpoint.
  * The API key comes from the options (KFBENCH_API_KEY / OPENAI_API_KEY) and is never logged.
@@ -17,6 +19,7 @@ import { JUDGE_CALLS, type OnProgress } from '../progress.js';
 import { chatBody } from './body.js';
 import { type Endpoint, EndpointPool, redactUrl } from './endpoints.js';
 import { HttpEndpoint, HttpFailure, type HttpReply } from './http.js';
+import { DEFAULT_MAX_REPLY_BYTES, KEPT_OF_LONG_REPLY, replyBodyLimit } from './reply-limit.js';
 import type { BackendReply, BackendRequest, CallTracker, JudgeBackend } from './types.js';
 
 export interface OpenAiOptions {
@@ -30,6 +33,8 @@ export interface OpenAiOptions {
   imageTokens?: number;
   timeoutMs?: number;
   maxRetries?: number;
+  /** The longest wait a server's Retry-After imposes before a retry (--max-retry-wait; 300 s by default). */
+  maxRetryWaitMs?: number;
   backoffBaseMs?: number;
   backoffCapMs?: number;
   restAfter?: number;
@@ -44,6 +49,12 @@ export interface OpenAiOptions {
 }
 
 const RETRY_STATUS = new Set([408, 409, 429, 500, 502, 503, 504]);
+
+/** 5 minutes: a server asking for longer (an exhausted daily quota) is not waited for in full. */
+export const DEFAULT_MAX_RETRY_WAIT_MS = 300_000;
+
+/** A wait as the retry event states it: seconds, to the millisecond. */
+const secs = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
 
 function retryAfterMs(headers: HttpReply['headers']): number | undefined {
   const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
@@ -82,6 +93,7 @@ export class OpenAiBackend implements JudgeBackend {
       imageTokens: opts.imageTokens ?? 765,
       timeoutMs: opts.timeoutMs ?? 120_000,
       maxRetries: opts.maxRetries ?? 6,
+      maxRetryWaitMs: opts.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS,
       backoffBaseMs: opts.backoffBaseMs ?? 500,
       backoffCapMs: opts.backoffCapMs ?? 30_000,
       restAfter: opts.restAfter ?? 3,
@@ -163,16 +175,37 @@ export class OpenAiBackend implements JudgeBackend {
       const ep: Endpoint<HttpEndpoint> = this.pool.pick();
       ep.inflight++;
       const t0 = performance.now();
-      let waitMs: number | undefined;
+      /** What the server asked to wait (Retry-After), if it did. */
+      let asked: number | undefined;
       try {
         // a signal of this request's own: the client adds an abort listener to the signal it gets, and
         // every call in flight on the caller's one (Ctrl-C's) would pass Node's listener limit
+        const limit = replyBodyLimit(req.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES);
         const r = await withLinkedSignal(
           [signal],
-          (own) => ep.client.post(body, this.headers, this.o.timeoutMs, own),
+          (own) => ep.client.post(body, this.headers, this.o.timeoutMs, own, limit),
           { own: true },
         );
         const s = r.status;
+        // the call's time budget: the reply's parse comes out of what the request left of it
+        const deadline = t0 + this.o.timeoutMs;
+        if (s >= 200 && s < 300 && r.overLimit) {
+          // a reply, but too long to read (issue 46): recorded as such by the judge, not retried here
+          this.pool.succeeded(ep);
+          ticket.settle(estimate);
+          const why = '(6 × max_reply_bytes + 64 KiB)';
+          return {
+            text: r.body.slice(0, KEPT_OF_LONG_REPLY),
+            tooLong:
+              r.overLimit.declared !== undefined
+                ? `reply body of ${r.overLimit.declared} bytes (its content-length) is longer than the ${limit}-byte limit ${why}: not read`
+                : `reply body longer than the ${limit}-byte limit ${why}: reading stopped there`,
+            usage: { prompt_tokens: 0, completion_tokens: 0 },
+            latency_ms: performance.now() - t0,
+            retries,
+            deadline,
+          };
+        }
         let c: Completion | undefined;
         if (s >= 200 && s < 300) {
           try {
@@ -194,6 +227,7 @@ export class OpenAiBackend implements JudgeBackend {
             },
             latency_ms: performance.now() - t0,
             retries,
+            deadline,
           };
         }
         if (s >= 200 && s < 300) {
@@ -210,11 +244,11 @@ export class OpenAiBackend implements JudgeBackend {
             throw new BackendError(`judge endpoint ${ep.url}: HTTP ${s} (${what})`);
           }
           last = `HTTP ${s}`;
-          waitMs = retryAfterMs(r.headers);
+          asked = retryAfterMs(r.headers);
           this.pool.failed(ep);
-          // a rejected request used no tokens; a server's "wait" holds back every caller
+          // a rejected request used no tokens; a server's "wait" holds back every caller (up to the cap)
           ticket.settle(0);
-          if (s === 429 && waitMs !== undefined) this.limiter.pause(waitMs);
+          if (s === 429 && asked !== undefined) this.limiter.pause(Math.min(asked, this.o.maxRetryWaitMs));
         }
       } catch (e) {
         if (!(e instanceof HttpFailure)) throw e;
@@ -233,6 +267,13 @@ export class OpenAiBackend implements JudgeBackend {
       }
       if (attempt === this.o.maxRetries) break;
       retries++;
+      // Retry-After is a minimum: a little jitter keeps every caller told the same from coming back
+      // at once; never past --max-retry-wait, and the retry event says what was asked and what is done
+      const cap = this.o.maxRetryWaitMs;
+      const waitMs =
+        asked !== undefined ? Math.min(cap, asked * (1 + 0.5 * this.o.random())) : this.backoff(attempt);
+      if (asked !== undefined)
+        last += `: the server asked to wait ${secs(asked)} (Retry-After)${asked > cap ? `, more than --max-retry-wait ${secs(cap)}` : ''}; waiting ${secs(waitMs)}`;
       this.o.onProgress?.({
         type: 'retry',
         phase: JUDGE_CALLS,
@@ -240,8 +281,7 @@ export class OpenAiBackend implements JudgeBackend {
         attempt: retries,
         reason: last,
       });
-      // Retry-After is a minimum: a little jitter keeps every caller told the same from coming back at once
-      await sleep(waitMs !== undefined ? waitMs * (1 + 0.5 * this.o.random()) : this.backoff(attempt), stop);
+      await sleep(waitMs, stop);
     }
     throw new BackendError(`judge gave up after ${this.o.maxRetries + 1} attempts (last: ${last})`);
   }

@@ -18,7 +18,7 @@ import { checkJudgeUrl, redactUrl } from './endpoints.js';
 import { DEFAULT_MAX_SIDE, ImageEncoder } from './images.js';
 import { DEFAULT_MAX_REPLY_BYTES, Judge } from './judge.js';
 import { LocalBackend } from './local.js';
-import { OpenAiBackend } from './openai.js';
+import { DEFAULT_MAX_RETRY_WAIT_MS, OpenAiBackend } from './openai.js';
 import type { JudgeBackend } from './types.js';
 
 export const JUDGE_FORMS = 'openai:MODEL@BASE_URL | local:READER.json';
@@ -45,6 +45,8 @@ export const JudgeConfigFile = z.strictObject({
   tpm: z.number().positive().optional(),
   timeout_s: z.number().positive().optional(),
   max_retries: z.number().int().min(0).optional(),
+  /** The longest wait a server's Retry-After imposes, seconds (default 300). */
+  max_retry_wait_s: z.number().min(0).optional(),
   max_side: z.number().int().positive().optional(),
   temperature: z.number().min(0).optional(),
   max_tokens: z.number().int().positive().optional(),
@@ -67,6 +69,7 @@ export interface JudgeSettings {
   tpm: number | undefined;
   timeoutMs: number;
   maxRetries: number;
+  maxRetryWaitMs: number;
   maxSide: number;
   temperature: number;
   maxTokens: number;
@@ -85,6 +88,7 @@ export interface JudgeFlags {
   tpm?: number | undefined;
   timeoutS?: number | undefined;
   maxRetries?: number | undefined;
+  maxRetryWaitS?: number | undefined;
   maxSide?: number | undefined;
   temperature?: number | undefined;
   maxTokens?: number | undefined;
@@ -140,6 +144,10 @@ export function resolveJudgeSettings(flags: JudgeFlags, env: NodeJS.ProcessEnv =
     tpm: flags.tpm ?? cfg.tpm,
     timeoutMs: 1000 * (flags.timeoutS ?? cfg.timeout_s ?? 120),
     maxRetries: flags.maxRetries ?? cfg.max_retries ?? 6,
+    maxRetryWaitMs:
+      flags.maxRetryWaitS !== undefined || cfg.max_retry_wait_s !== undefined
+        ? 1000 * (flags.maxRetryWaitS ?? cfg.max_retry_wait_s)!
+        : DEFAULT_MAX_RETRY_WAIT_MS,
     maxSide: flags.maxSide ?? cfg.max_side ?? DEFAULT_MAX_SIDE,
     temperature: flags.temperature ?? cfg.temperature ?? 0,
     maxTokens: flags.maxTokens ?? cfg.max_tokens ?? 256,
@@ -182,6 +190,7 @@ export async function openJudge(
       limiter: new RateLimiter({ rpm: s.rpm, tpm: s.tpm }),
       timeoutMs: s.timeoutMs,
       maxRetries: s.maxRetries,
+      maxRetryWaitMs: s.maxRetryWaitMs,
       onProgress,
       ...timing,
     });

@@ -47,6 +47,11 @@ export interface BackendRequest {
   sampling: Sampling;
   /** 0 for the first ask, 1 for the re-ask after an unparsable reply. */
   attempt: number;
+  /**
+   * The longest reply text the judge keeps (max_reply_bytes): a backend reading replies over a
+   * wire stops reading a body that cannot hold a reply this long (see reply-limit.ts).
+   */
+  maxReplyBytes?: number | undefined;
 }
 
 export interface BackendReply {
@@ -55,6 +60,16 @@ export interface BackendReply {
   latency_ms: number;
   /** Failed HTTP attempts that were retried before this reply. */
   retries: number;
+  /**
+   * The reply was too long to be read whole (see `BackendRequest.maxReplyBytes`): why. `text` is
+   * then only its beginning, never parsed.
+   */
+  tooLong?: string;
+  /**
+   * `performance.now()` at which the call's time budget ends (its request timeout): the reply's
+   * parse is part of it. None: no budget.
+   */
+  deadline?: number;
 }
 
 /** A judge backend turns one request into reply text. Parsing, caching and re-asking are shared. */

@@ -23,7 +23,14 @@ export type FaultKind =
   | 'weak-guideline'
   | 'greedy-guideline'
   /** A reply of `longBytes` bytes of prose (not in FAULT_KINDS: asked for by name only). */
-  | 'long';
+  | 'long'
+  /**
+   * A chat completion whose content never ends: sent in chunks (no content-length) for as long as
+   * the client reads, up to `endlessBytes` (then closed as valid JSON). By name only.
+   */
+  | 'endless'
+  /** A chat completion of `hugeBytes` content bytes with its content-length, streamed. By name only. */
+  | 'huge';
 export const FAULT_KINDS: FaultKind[] = [
   'http429',
   'http500',
@@ -49,6 +56,10 @@ export interface FaultPlan {
   limit?: number;
   /** Size of a `long` reply (default 2 MiB). */
   longBytes?: number;
+  /** Where an `endless` reply stops if the client reads on (default 4 GiB). */
+  endlessBytes?: number;
+  /** Content bytes of a `huge` reply (default 50 MB). */
+  hugeBytes?: number;
 }
 
 /** The plan in force and its seeded draws (a new plan starts its count and its draws afresh). */
@@ -126,7 +137,56 @@ export async function faultReply(
       return reply('{"winner": "A", "rea');
     case 'empty':
       return reply('');
+    case 'endless':
+      return streamedReply(req, res, model, plan?.endlessBytes ?? 4 * 2 ** 30, false);
+    case 'huge':
+      return streamedReply(req, res, model, plan?.hugeBytes ?? 50e6, true);
     default:
       return undefined;
   }
+}
+
+const PROSE_CHUNK = Buffer.from('and further, '.repeat(5042)); // ≈ 64 KiB of prose, no JSON escapes
+
+/**
+ * A chat completion of `bytes` content bytes written chunk by chunk as the client reads (waiting for
+ * 'drain'; the server never holds more than a chunk): with its content-length when `declared`, else
+ * chunked. 200, or -2 when the client left first.
+ */
+async function streamedReply(
+  req: IncomingMessage,
+  res: ServerResponse,
+  model: string,
+  bytes: number,
+  declared: boolean,
+): Promise<number> {
+  const envelope = JSON.stringify(completion(model, '\u0000', 0));
+  const [head, tail] = envelope.split('"\\u0000"') as [string, string];
+  const open = Buffer.from(`${head}"`);
+  const close = Buffer.from(`"${tail}`);
+  res.writeHead(200, {
+    'content-type': 'application/json',
+    ...(declared ? { 'content-length': String(open.length + bytes + close.length) } : {}),
+  });
+  const gone = () => res.destroyed || req.socket.destroyed;
+  const write = (b: Buffer) =>
+    new Promise<void>((resolve) => {
+      if (res.write(b)) return resolve();
+      const done = () => {
+        res.off('drain', done);
+        res.off('close', done);
+        resolve();
+      };
+      res.on('drain', done);
+      res.on('close', done);
+    });
+  await write(open);
+  for (let sent = 0; sent < bytes && !gone(); ) {
+    const n = Math.min(PROSE_CHUNK.length, bytes - sent);
+    await write(n === PROSE_CHUNK.length ? PROSE_CHUNK : PROSE_CHUNK.subarray(0, n));
+    sent += n;
+  }
+  if (gone()) return -2;
+  res.end(close);
+  return 200;
 }
