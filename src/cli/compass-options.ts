@@ -90,14 +90,14 @@ export function metricFlags(cmd: Command): Command {
       String(DEFAULT_SCAN_OPTIONS.matchSize),
     )
     .option(
-      '--hold-tolerance-db <db>',
-      "stage 2's hold: frames within this luma PSNR of the keyframe's frame are the same picture held",
-      String(DEFAULT_SCAN_OPTIONS.holdTolerance_db),
+      '--hold-match-db <db>',
+      "stage 2's hold: the frames matching the keyframe as well as its frame does, within this many dB of PSNR",
+      String(DEFAULT_SCAN_OPTIONS.holdMatch_db),
     )
     .option(
-      '--hold-match-db <db>',
-      "stage 2's hold: and frames matching the keyframe as well as its frame, within this many dB of PSNR",
-      String(DEFAULT_SCAN_OPTIONS.holdMatch_db),
+      '--hold-tolerance-db <db|off>',
+      "stage 2's hold, the other reading: frames within this luma PSNR of the keyframe's frame join it too (off: not)",
+      'off',
     );
 }
 
@@ -140,11 +140,10 @@ export function scanOptions(o: MetricFlags) {
       o.matchSize ?? String(DEFAULT_SCAN_OPTIONS.matchSize),
       (n) => Number.isInteger(n) && n >= 0,
     ),
-    holdTolerance_db: parseNumberFlag(
-      '--hold-tolerance-db',
-      o.holdToleranceDb ?? String(DEFAULT_SCAN_OPTIONS.holdTolerance_db),
-      (n) => n > 0,
-    ),
+    holdTolerance_db:
+      (o.holdToleranceDb ?? 'off') === 'off'
+        ? null
+        : parseNumberFlag('--hold-tolerance-db', o.holdToleranceDb!, (n) => n > 0),
     holdMatch_db: parseNumberFlag(
       '--hold-match-db',
       o.holdMatchDb ?? String(DEFAULT_SCAN_OPTIONS.holdMatch_db),

@@ -175,7 +175,7 @@ describe('kfbench compass', () => {
       pixelSize: 512,
       keyframeFit: 'crop',
       matchSize: 512,
-      holdTolerance_db: 40,
+      holdTolerance_db: null,
       holdMatch_db: 2,
       maxDuration_s: 120,
     });

@@ -64,13 +64,18 @@ export interface ScanOptions {
    * (the default), the frames' pixel-size copy serves both and nothing more is scaled.
    */
   matchSize: number;
-  /** Stage 2's hold: frames within this luma PSNR (dB) of f*(k) are the same picture held. */
-  holdTolerance_db: number;
   /**
-   * …and so are frames that match the keyframe as well as f*(k) does, within this many dB of its
-   * luma PSNR against the keyframe (a held still under live grain or flicker).
+   * Stage 2's hold: the frames around f*(k) that match the keyframe as well as f*(k) does, within
+   * this many dB of its luma PSNR against the keyframe (a frozen or duplicated frame; a held still
+   * under live grain or flicker). A neighbour that matches visibly worse is not held.
    */
   holdMatch_db: number;
+  /**
+   * The other reading of the hold (kfbench before issue 44): frames within this luma PSNR (dB) of
+   * f*(k) itself join it too. null (the default): off — in calm footage that test holds most of
+   * the shot.
+   */
+  holdTolerance_db: number | null;
   /**
    * The match decision whose placing runs stage 2 refines: the response options' γ (undefined =
    * the embedder's own) and hold ε. A report scored with others falls back to stage 1 for any
@@ -92,7 +97,7 @@ export const DEFAULT_SCAN_OPTIONS: ScanOptions = {
   keyframeFit: 'crop',
   refine: true,
   matchSize: 512,
-  holdTolerance_db: 40,
+  holdTolerance_db: null,
   holdMatch_db: 2,
   gamma: undefined,
   holdEps: DEFAULT_RESPONSE_OPTIONS.holdEps,

@@ -8,11 +8,15 @@
  *    (media/window.ts), so stage 2 decodes the windows and their lead-in only.
  *  - f*(k): the window's frame whose luma, at the working size `matchSize`, has the smallest mean
  *    squared difference from the keyframe's (the highest PSNR); ties go to the earliest frame.
- *  - The hold: the frames around f*(k), contiguous, inside the window, that are pixel-
- *    indistinguishable from it: their luma within `holdTolerance_db` PSNR of f*(k)'s (a frozen or
- *    held frame decodes identically, or nearly: a re-encoded still), or matching the keyframe as
- *    well as f*(k) does within `holdMatch_db` of its PSNR (a held still under live grain, whose
- *    frames differ from each other by the grain alone). t(k) is the middle of the hold's time span.
+ *  - The hold: the frames around f*(k), contiguous, inside the window, that match the keyframe as
+ *    well as f*(k) does: each frame's own luma MSE against the keyframe within `holdMatch_db` of
+ *    f*(k)'s (a frozen or duplicated frame matches equally; a held still under live grain differs
+ *    from the keyframe by its grain alone, as f*(k) does; a neighbour of a lossless match does not
+ *    match losslessly, so it is not held). A frame is never held for being close to f*(k) itself:
+ *    in calm real footage every frame of a shot is within 40 dB of every other, and t(k) would be
+ *    the middle of the shot (issue 44 item 7). `holdTolerance_db` (null by default, off) restores
+ *    that second test: frames whose luma is within that PSNR of f*(k)'s join the hold too.
+ *    t(k) is the middle of the hold's time span.
  *  - The pixel score: PSNR/SSIM (on luma, as `compareRaw` measures) of f*(k), at the pixel size
  *    from the same decode, against the keyframe made like a frame (`imagesAsLuma`).
  * Presence, persistence and uniqueness keep using stage 1's runs; a refinement names the run it
@@ -45,26 +49,27 @@ export interface StageTwoInput {
   reference?: ((k: number) => SsimReference) | undefined;
   size: { width: number; height: number };
   full: { width: number; height: number };
-  holdTolerance_db: number;
+  holdTolerance_db: number | null;
   holdMatch_db: number;
   threads?: number | undefined;
   signal?: AbortSignal | undefined;
 }
 
 /**
- * A frame belongs to f*'s hold: its luma within `tolerance_db` PSNR of f*'s, or its MSE against the
- * keyframe within `match_db` of f*'s (10^(match_db/10) times it at most).
+ * A frame belongs to f*'s hold: its MSE against the keyframe within `match_db` of f*'s
+ * (10^(match_db/10) times it at most; f* matching losslessly, only frames that do too), or — only
+ * when `tolerance_db` is set (not the default) — its luma within that PSNR of f*'s.
  */
 export function inHold(
   y: Uint8Array,
   best: Uint8Array,
   mse: number,
   bestMse: number,
-  tolerance_db: number,
+  tolerance_db: number | null,
   match_db: number,
 ): boolean {
   if (mse <= bestMse * 10 ** (match_db / 10)) return true;
-  return psnrOfMse(lumaMse(y, best)) >= tolerance_db;
+  return tolerance_db !== null && psnrOfMse(lumaMse(y, best)) >= tolerance_db;
 }
 
 interface Window {
@@ -218,7 +223,7 @@ export class StageTwoAlong {
   constructor(
     private readonly luma: readonly RawImage[],
     private readonly gamma: number,
-    private readonly holdTolerance_db: number,
+    private readonly holdTolerance_db: number | null,
     private readonly holdMatch_db: number,
   ) {
     this.open = luma.map(() => undefined);
