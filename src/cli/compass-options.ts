@@ -6,6 +6,7 @@ import {
   DEFAULT_RESPONSE_OPTIONS,
   DEFAULT_SCAN_OPTIONS,
   KEYFRAME_FITS,
+  KFS_FRAMES,
   type ResponseOptions,
 } from '../compass/response/options.js';
 import type { CompassRunInput } from '../compass/run.js';
@@ -28,6 +29,8 @@ export interface MetricFlags {
   ssimLow: string;
   ssimHigh: string;
   fusion: string;
+  kfsFrame: string;
+  kfsTie: string;
   positionFraction: string;
   persistenceS: string;
   uniqueGapS: string;
@@ -52,6 +55,16 @@ export function metricFlags(cmd: Command): Command {
     .option('--ssim-low <x>', 'pixel score: SSIM lower anchor', String(d.ssimLow))
     .option('--ssim-high <x>', 'pixel score: SSIM saturation', String(d.ssimHigh))
     .option('--fusion <w>', 'KFS = w·pixel + (1 − w)·cos', String(d.fusion))
+    .option(
+      '--kfs-frame <f>',
+      `KFS's one frame for cos and pixels: ${KFS_FRAMES.join(' | ')} (stage 2's frame when its cosine ties the best within --kfs-tie; the highest-cosine frame)`,
+      d.kfsFrame,
+    )
+    .option(
+      '--kfs-tie <x>',
+      "--kfs-frame tie: stage 2's frame may lie this far below the best cosine",
+      String(d.kfsTie),
+    )
     .option(
       '--position-fraction <f>',
       'multi-shot: first/last = this fraction of the shot',
@@ -113,6 +126,8 @@ export function responseOptions(o: MetricFlags): ResponseOptions {
     ssimLow: num('--ssim-low', o.ssimLow),
     ssimHigh: num('--ssim-high', o.ssimHigh),
     fusion: num('--fusion', o.fusion, unit),
+    kfsFrame: oneOf('--kfs-frame', o.kfsFrame ?? DEFAULT_RESPONSE_OPTIONS.kfsFrame, KFS_FRAMES),
+    kfsTie: num('--kfs-tie', o.kfsTie ?? String(DEFAULT_RESPONSE_OPTIONS.kfsTie), (n) => n >= 0 && n <= 1),
     positionFraction: num('--position-fraction', o.positionFraction, (n) => n > 0 && n <= 0.5),
     persistence_s: num('--persistence-s', o.persistenceS, (n) => n > 0),
     uniqueGap_s: num('--unique-gap-s', o.uniqueGapS, (n) => n >= 0),

@@ -37,6 +37,10 @@ export const KeyframeResponse = z.object({
   t_best_s: z.number().nullable(),
   /** Time of f*, the single most similar frame. */
   t_peak_s: z.number(),
+  /**
+   * The KFS frame's cosine, PSNR and SSIM (response/fidelity.ts: one frame for both of KFS's
+   * terms); unmatched: the best cosine, and no PSNR/SSIM.
+   */
   cos: z.number(),
   psnr_db: z.number().nullable(),
   ssim: z.number().nullable(),
@@ -364,6 +368,8 @@ export const ScanRefine = z.object({
   /** The pixel score's PSNR (null: identical) and SSIM, on f*(k). */
   psnr_db: z.number().nullable(),
   ssim: z.number(),
+  /** Stage 1's cosine of f*(k) when stage 1 sampled it (null: a frame between two samples). */
+  cos: z.number().nullable(),
 });
 export type ScanRefine = z.infer<typeof ScanRefine>;
 

@@ -9,8 +9,17 @@ export interface ResponseOptions {
   psnrHigh: number;
   ssimLow: number;
   ssimHigh: number;
-  /** KFS = fusion·pixel + (1 − fusion)·cos. */
+  /** KFS = fusion·pixel + (1 − fusion)·cos, both on one frame (the KFS frame, `kfsFrame`). */
   fusion: number;
+  /**
+   * The KFS frame, one per keyframe, whose cosine and pixel score KFS fuses (fidelity.ts): `tie`
+   * (default) — stage 2's f*(k) when stage 1 sampled it and its cosine is within `kfsTie` of the
+   * best, else the highest-cosine frame; `peak` — always the highest-cosine frame (the seed's
+   * words taken literally).
+   */
+  kfsFrame: KfsFrame;
+  /** `tie`: how far below the best cosine f*(k)'s may lie and still be the KFS frame. */
+  kfsTie: number;
   /** Multi-shot: "first"/"last" means the first/last `positionFraction` of the shot. */
   positionFraction: number;
   /** Persistence saturates at this many seconds. */
@@ -27,6 +36,8 @@ export const DEFAULT_RESPONSE_OPTIONS: ResponseOptions = {
   ssimLow: 0.65,
   ssimHigh: 1,
   fusion: 0.5,
+  kfsFrame: 'tie',
+  kfsTie: 0.001,
   positionFraction: 0.25,
   persistence_s: 0.5,
   uniqueGap_s: 0.5,
@@ -84,6 +95,9 @@ export interface ScanOptions {
   gamma: number | undefined;
   holdEps: number;
 }
+
+export const KFS_FRAMES = ['tie', 'peak'] as const;
+export type KfsFrame = (typeof KFS_FRAMES)[number];
 
 export const KEYFRAME_FITS = ['crop', 'pad', 'stretch'] as const;
 export type KeyframeFit = (typeof KEYFRAME_FITS)[number];

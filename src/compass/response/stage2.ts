@@ -18,7 +18,8 @@
  *    that second test: frames whose luma is within that PSNR of f*(k)'s join the hold too.
  *    t(k) is the middle of the hold's time span.
  *  - The pixel score: PSNR/SSIM (on luma, as `compareRaw` measures) of f*(k), at the pixel size
- *    from the same decode, against the keyframe made like a frame (`imagesAsLuma`).
+ *    from the same decode, against the keyframe made like a frame (`imagesAsLuma`); f*(k)'s own
+ *    cosine (`cos`) is stage 1's, filled in by the scan when stage 1 sampled that frame.
  * Presence, persistence and uniqueness keep using stage 1's runs; a refinement names the run it
  * refined, and placement uses it only when it places the keyframe from that same run.
  */
@@ -167,6 +168,7 @@ export async function refine(s: StageTwoInput): Promise<(ScanRefine | null)[]> {
       luma_psnr_db: Number.isFinite(lp) ? lp : null,
       psnr_db: cmp.psnr_db,
       ssim: cmp.ssim,
+      cos: null,
     };
   }
   return out;
@@ -187,8 +189,9 @@ interface Open {
   mses: number[];
   best: number;
   mse: number;
-  /** f*'s frame at the pixel size, as luma (only the best frame's is kept). */
+  /** f*'s frame at the pixel size, as luma, and at the embedder's size (only the best frame's are kept). */
   full: (() => RawImage) | undefined;
+  small: RawImage | undefined;
 }
 
 interface RunResult {
@@ -197,7 +200,15 @@ interface RunResult {
   best: Kept;
   mse: number;
   full: () => RawImage;
+  small: RawImage | undefined;
   hold: [Kept, Kept];
+}
+
+/** A frame read: its kept record (made once, on demand), its pixel-size luma and its embedder-size copy. */
+interface Source {
+  kept: () => Kept;
+  full: () => RawImage;
+  small: RawImage;
 }
 
 /** Frames of one window kept at most (about 20 s at 30 fps, 37 kB each at 256×144): a longer hold is cut there. */
@@ -213,12 +224,17 @@ const MAX_KEPT = 600;
  */
 export class StageTwoAlong {
   /** The last sampled frame, and the frames read since (not sampled). */
-  private prev: { kept: () => Kept; full: () => RawImage } | undefined;
-  private since: { kept: () => Kept; full: () => RawImage }[] = [];
+  private prev: Source | undefined;
+  private since: Source[] = [];
   private readonly open: (Open | undefined)[];
   private readonly done: RunResult[][];
   /** Start time of every frame read, in order. */
   private readonly times: number[] = [];
+  /**
+   * After `finish`, each refined keyframe's f*(k) at the embedder's size: the scan embeds it when
+   * stage 1 did not sample it, so that f*(k) has a cosine of its own (the KFS frame, fidelity.ts).
+   */
+  readonly small: (RawImage | undefined)[] = [];
 
   constructor(
     private readonly luma: readonly RawImage[],
@@ -231,7 +247,7 @@ export class StageTwoAlong {
   }
 
   /** A frame's luma is copied out once, and only when some window holds it. */
-  private frame(pair: FramePair): { kept: () => Kept; full: () => RawImage } {
+  private frame(pair: FramePair): Source {
     const order = this.times.length;
     this.times.push(pair.time_s);
     let kept: Kept | undefined;
@@ -241,6 +257,7 @@ export class StageTwoAlong {
         return kept;
       },
       full: pair.fullLuma,
+      small: pair.small,
     };
   }
 
@@ -250,7 +267,7 @@ export class StageTwoAlong {
     this.since.push(f);
     for (let k = 0; k < this.open.length; k++) {
       const w = this.open[k];
-      if (w) this.add(k, w, f.kept(), f.full);
+      if (w) this.add(k, w, f.kept(), f);
     }
   }
 
@@ -261,19 +278,27 @@ export class StageTwoAlong {
       const on = sims[k]! >= this.gamma;
       let w = this.open[k];
       if (on && !w) {
-        w = { start: j, frames: [], mses: [], best: -1, mse: Number.POSITIVE_INFINITY, full: undefined };
+        w = {
+          start: j,
+          frames: [],
+          mses: [],
+          best: -1,
+          mse: Number.POSITIVE_INFINITY,
+          full: undefined,
+          small: undefined,
+        };
         this.open[k] = w;
         // the window opens one sampled frame early, with the frames read since
-        for (const g of [...(this.prev ? [this.prev] : []), ...this.since]) this.add(k, w, g.kept(), g.full);
+        for (const g of [...(this.prev ? [this.prev] : []), ...this.since]) this.add(k, w, g.kept(), g);
       }
-      if (w) this.add(k, w, f.kept(), f.full);
+      if (w) this.add(k, w, f.kept(), f);
       if (!on && w) this.close(k, j - 1);
     }
     this.prev = f;
     this.since = [];
   }
 
-  private add(k: number, w: Open, f: Kept, full: () => RawImage): void {
+  private add(k: number, w: Open, f: Kept, src: Source): void {
     if (w.frames.length >= MAX_KEPT) {
       if (w.best === 0) return;
       w.frames.shift();
@@ -287,7 +312,8 @@ export class StageTwoAlong {
     if (mse < w.mse) {
       w.mse = mse;
       w.best = w.frames.length - 1;
-      w.full = full;
+      w.full = src.full;
+      w.small = src.small;
     }
   }
 
@@ -311,6 +337,7 @@ export class StageTwoAlong {
       best: F[w.best]!,
       mse: w.mse,
       full: w.full,
+      small: w.small,
       hold: [F[h0]!, F[h1]!],
     });
   }
@@ -339,6 +366,7 @@ export class StageTwoAlong {
       const run = placingRun(s, this.gamma, holdEps);
       const r = run && this.done[k]!.find((x) => x.run[0] === run[0] && x.run[1] === run[1]);
       if (!r) return null;
+      this.small[k] = r.small;
       const cmp = compare(k, r.full);
       const lp = psnrOfMse(r.mse);
       return {
@@ -351,6 +379,7 @@ export class StageTwoAlong {
         luma_psnr_db: Number.isFinite(lp) ? lp : null,
         psnr_db: cmp.psnr_db,
         ssim: cmp.ssim,
+        cos: null,
       };
     });
   }
