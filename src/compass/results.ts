@@ -360,7 +360,7 @@ export const ScanRefine = z.object({
   /** f*(k): the frame of the file most like the keyframe in pixels; its start time. */
   frame: Count,
   t_s: z.number(),
-  /** The frames pixel-indistinguishable from f*(k) around it, and their time span [start, end). */
+  /** The hold: the frames around f*(k) matching the keyframe as well as it does, and their time span [start, end). */
   hold: FrameRange,
   hold_s: z.tuple([z.number(), z.number()]),
   /** Luma PSNR at the working size (null: identical). */

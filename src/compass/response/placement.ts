@@ -8,8 +8,8 @@
  *    overall best; t(k) is the middle of the hold's time span (frame j lasts [t_j, t_j + 1/fps), or until
  *    the next frame's time in a variable-rate video).
  * Stage 2 (`stage2.ts`) refines the placing run when the scan holds its refinement of that same
- * run: t(k) is then the middle of the frames pixel-indistinguishable from the frame most like the
- * keyframe in pixels, and the pixel score is that frame's. Presence, the runs (persistence,
+ * run: t(k) is then the middle of the hold around the frame most like the keyframe in pixels (the
+ * frames matching the keyframe as well as it does), and KFS's frame is chosen as fidelity.ts says. Presence, the runs (persistence,
  * uniqueness) and which run places the keyframe stay stage 1's.
  */
 import type { ResponseOptions } from './options.js';

@@ -91,6 +91,15 @@ describe.each(FIXTURES)('staged matching on staged/$name', (fx) => {
       expect(refined!.frame).toBeLessThanOrEqual(k.found[1]);
       const psnr = r.keyframes[i]!.psnr_db;
       expect(psnr === null || psnr >= 40, `kf${i + 1} PSNR ${psnr}`).toBe(true);
+      // one frame for KFS's two terms (issue 44 item 6): f*(k)'s own cosine — embedded once more when
+      // stage 1 skipped that frame (29.97 fps above the 24 fps cap) — beside its PSNR and SSIM
+      expect(refined!.cos, `kf${i + 1}`).toEqual(expect.any(Number));
+      expect(r.keyframes[i]!.psnr_db ?? Number.POSITIVE_INFINITY).toBeCloseTo(
+        refined!.psnr_db ?? Number.POSITIVE_INFINITY,
+        5,
+      );
+      expect(r.keyframes[i]!.ssim).toBeCloseTo(refined!.ssim, 5);
+      expect(r.keyframes[i]!.cos).toBeCloseTo(refined!.cos!, 5);
       // t(k): the middle of the hold, within one frame of the target
       expect(Math.abs(r.keyframes[i]!.t_best_s! - target(k))).toBeLessThanOrEqual(1 / info.fps + 1e-9);
       if (k.hold) {
