@@ -78,39 +78,59 @@ async function setup(fx: Fixture) {
   return { video, info, keyframes, target, c };
 }
 
+/**
+ * Stage 2 two ways: riding along stage 1 (the default here: 25 and 30 fps are at most twice the
+ * 24 fps cap) and reading its windows afterwards by seeking (`--fps-cap 10`: above twice the cap).
+ */
+const READS = [
+  { read: 'riding along stage 1', fpsCap: 24 },
+  { read: 'seeking to its windows', fpsCap: 10 },
+];
+
 describe.each(FIXTURES)('exact timing on timing/$name', (fx) => {
-  it('places each keyframe cut at a known frame at that frame (a freeze: the middle of the freeze); full localization', async () => {
-    const { video, info, keyframes, target, c } = await setup(fx);
-    const embedder = await createBuiltinEmbedder();
-    const scan = await scanVideo({ video, keyframes }, embedder);
-    const r = scoreResponse(c as Parameters<typeof scoreResponse>[0], scan, embedder);
-    fx.keyframes.forEach((k, i) => {
-      const refined = scan.refined?.[i];
-      const at = `kf${i + 1} (frame ${k.frame})`;
-      expect(refined, at).toBeTruthy();
-      const [a, b] = k.hold ?? [k.frame, k.frame];
-      // f*(k) is the frame cut (any frame of a freeze), and its hold is that frame (±1), or the freeze
-      expect(refined!.frame, at).toBeGreaterThanOrEqual(a - 1);
-      expect(refined!.frame, at).toBeLessThanOrEqual(b + 1);
-      expect(refined!.hold[0], `${at} hold ${refined!.hold}`).toBeGreaterThanOrEqual(a - 1);
-      expect(refined!.hold[1], `${at} hold ${refined!.hold}`).toBeLessThanOrEqual(b + 1);
-      if (k.hold) {
-        expect(refined!.hold[0], `${at} hold ${refined!.hold}`).toBeLessThanOrEqual(a + 1);
-        expect(refined!.hold[1], `${at} hold ${refined!.hold}`).toBeGreaterThanOrEqual(b - 1);
-      }
-      // t(k) within one frame of the target, and so localization ≥ 0.9 on each keyframe
-      const t = r.keyframes[i]!.t_best_s!;
-      expect(Math.abs(t - target(k)), `${at} placed at ${t}, target ${target(k)}`).toBeLessThanOrEqual(
-        frameEnd(info, k.frame) - frameTime(info, k.frame) + 1e-6,
-      );
-      expect(r.keyframes[i]!.scores.localization, at).toBeGreaterThanOrEqual(0.9);
-      const psnr = r.keyframes[i]!.psnr_db;
-      expect(psnr === null || psnr >= 40, `${at} PSNR ${psnr}`).toBe(true);
-    });
-    expect(r.metrics.presence).toBe(1);
-    expect(r.metrics.localization).toBeGreaterThanOrEqual(0.95);
-    await embedder.close();
-  });
+  it.each(READS)(
+    'places each keyframe cut at a known frame at that frame (a freeze: the middle of the freeze); full localization — stage 2 $read',
+    async ({ fpsCap }) => {
+      const { video, info, keyframes, target, c } = await setup(fx);
+      const embedder = await createBuiltinEmbedder();
+      const scan = await scanVideo({ video, keyframes }, embedder, { fpsCap });
+      const r = scoreResponse(c as Parameters<typeof scoreResponse>[0], scan, embedder);
+      fx.keyframes.forEach((k, i) => {
+        const refined = scan.refined?.[i];
+        const at = `kf${i + 1} (frame ${k.frame})`;
+        expect(refined, at).toBeTruthy();
+        const [a, b] = k.hold ?? [k.frame, k.frame];
+        // f*(k) is the frame cut (any frame of a freeze), and its hold is that frame (±1), or the freeze
+        expect(refined!.frame, at).toBeGreaterThanOrEqual(a - 1);
+        expect(refined!.frame, at).toBeLessThanOrEqual(b + 1);
+        expect(refined!.hold[0], `${at} hold ${refined!.hold}`).toBeGreaterThanOrEqual(a - 1);
+        expect(refined!.hold[1], `${at} hold ${refined!.hold}`).toBeLessThanOrEqual(b + 1);
+        if (k.hold) {
+          expect(refined!.hold[0], `${at} hold ${refined!.hold}`).toBeLessThanOrEqual(a + 1);
+          expect(refined!.hold[1], `${at} hold ${refined!.hold}`).toBeGreaterThanOrEqual(b - 1);
+        }
+        // t(k) within one frame of the target, and so localization ≥ 0.9 on each keyframe
+        const t = r.keyframes[i]!.t_best_s!;
+        expect(Math.abs(t - target(k)), `${at} placed at ${t}, target ${target(k)}`).toBeLessThanOrEqual(
+          frameEnd(info, k.frame) - frameTime(info, k.frame) + 1e-6,
+        );
+        expect(r.keyframes[i]!.scores.localization, at).toBeGreaterThanOrEqual(0.9);
+        // KFS on one frame (issue 44 item 6): f*(k) riding along (its cosine is stage 1's, or it is
+        // embedded once more); read by seeking, f*(k) has a cosine only when stage 1 sampled it,
+        // else KFS is all the highest-cosine sample's — its cos, PSNR and SSIM (docs/compass.md)
+        const kfs = refined!.cos === null ? scan.peaks[i]! : { ...refined!, cos: refined!.cos };
+        if (fpsCap === 24) expect(refined!.cos, at).toEqual(expect.any(Number));
+        expect(r.keyframes[i]!.cos, at).toBeCloseTo(kfs.cos, 5);
+        expect(r.keyframes[i]!.ssim, at).toBeCloseTo(kfs.ssim, 5);
+        const psnr = r.keyframes[i]!.psnr_db;
+        expect(psnr ?? Number.POSITIVE_INFINITY, at).toBeCloseTo(kfs.psnr_db ?? Number.POSITIVE_INFINITY, 5);
+        if (fpsCap === 24) expect(psnr === null || psnr >= 40, `${at} PSNR ${psnr}`).toBe(true);
+      });
+      expect(r.metrics.presence).toBe(1);
+      expect(r.metrics.localization).toBeGreaterThanOrEqual(0.95);
+      await embedder.close();
+    },
+  );
 });
 
 describe('the other reading of the hold (--hold-tolerance-db 40)', () => {
