@@ -20,6 +20,12 @@
  *  - The pixel score: PSNR/SSIM (on luma, as `compareRaw` measures) of f*(k), at the pixel size
  *    from the same decode, against the keyframe made like a frame (`imagesAsLuma`); f*(k)'s own
  *    cosine (`cos`) is stage 1's, filled in by the scan when stage 1 sampled that frame.
+ * One rule, two ways of reading: `StageTwoAlong` matches the windows as stage 1's frames stream by,
+ * `refine` seeks to them afterwards (a variable-rate video above the cap, or one above twice it);
+ * both pick f*(k) by least luma MSE and take the hold by `holdAround`/`inHold`. Their limits differ
+ * and are stated here: riding along, a window keeps at most `MAX_KEPT` (600) frames — a longer one
+ * drops its earliest frames unless f*(k) is among them, and its hold is cut there; read by seeking,
+ * each window (with the windows overlapping it) is kept whole.
  * Presence, persistence and uniqueness keep using stage 1's runs; a refinement names the run it
  * refined, and placement uses it only when it places the keyframe from that same run.
  */
@@ -71,6 +77,23 @@ export function inHold(
 ): boolean {
   if (mse <= bestMse * 10 ** (match_db / 10)) return true;
   return tolerance_db !== null && psnrOfMse(lumaMse(y, best)) >= tolerance_db;
+}
+
+/**
+ * The hold around f*(k) (frame `best`), the one rule both ways of reading stage 2 use (`refine`,
+ * `StageTwoAlong`): the contiguous frames from `lo` to `hi` around it that `held` accepts (`inHold`).
+ */
+export function holdAround(
+  best: number,
+  lo: number,
+  hi: number,
+  held: (n: number) => boolean,
+): [number, number] {
+  let h0 = best;
+  let h1 = best;
+  while (h0 - 1 >= lo && held(h0 - 1)) h0--;
+  while (h1 + 1 <= hi && held(h1 + 1)) h1++;
+  return [h0, h1];
 }
 
 interface Window {
@@ -147,11 +170,8 @@ export async function refine(s: StageTwoInput): Promise<(ScanRefine | null)[]> {
       const at = (n: number) => frames[n - first]!;
       const same = (n: number) =>
         inHold(at(n), at(b.frame), mses[i]![n - w.first]!, b.mse, s.holdTolerance_db, s.holdMatch_db);
-      let h0 = b.frame;
-      let h1 = b.frame;
-      while (h0 - 1 >= w.first && same(h0 - 1)) h0--;
-      while (h1 + 1 <= w.last && same(h1 + 1)) h1++;
-      found.push({ w, frame: b.frame, mse: b.mse, hold: [h0, h1], full: b.full });
+      const hold = holdAround(b.frame, w.first, w.last, same);
+      found.push({ w, frame: b.frame, mse: b.mse, hold, full: b.full });
     });
   }
   // the pixel score on f*(k), from the same decode at the pixel size
@@ -327,10 +347,7 @@ export class StageTwoAlong {
       const y = F[i]?.y;
       return !!y && inHold(y, by, w.mses[i]!, w.mse, this.holdTolerance_db, this.holdMatch_db);
     };
-    let h0 = w.best;
-    let h1 = w.best;
-    while (h0 - 1 >= 0 && same(h0 - 1)) h0--;
-    while (h1 + 1 < F.length && same(h1 + 1)) h1++;
+    const [h0, h1] = holdAround(w.best, 0, F.length - 1, same);
     this.done[k]!.push({
       run: [w.start, last],
       window: [F[0]!.index, F[F.length - 1]!.index],
