@@ -10,7 +10,8 @@
  *  - vfr-calm.mp4: the calm shot at 30 fps with frames dropped (variable rate); kept frames 32–40
  *    are one frame held (source frames 48–59).
  * Before issue 44, a frame joined f*'s hold when its luma was within 40 dB of f*'s: in calm footage
- * that is most of the shot, and a keyframe cut at frame 5 was placed at 0.6 s instead of 0.22 s.
+ * that is most of the shot: a keyframe cut at frame 5 of calm-25 was held over frames 0–31 and placed at
+ * 0.64 s instead of 0.22 s.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
