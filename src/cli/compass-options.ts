@@ -6,6 +6,7 @@ import {
   DEFAULT_RESPONSE_OPTIONS,
   DEFAULT_SCAN_OPTIONS,
   KEYFRAME_FITS,
+  KFS_FRAMES,
   type ResponseOptions,
 } from '../compass/response/options.js';
 import type { CompassRunInput } from '../compass/run.js';
@@ -29,6 +30,8 @@ export interface MetricFlags {
   ssimLow: string;
   ssimHigh: string;
   fusion: string;
+  kfsFrame: string;
+  kfsTie: string;
   positionFraction: string;
   persistenceS: string;
   uniqueGapS: string;
@@ -53,6 +56,16 @@ export function metricFlags(cmd: Command): Command {
     .option('--ssim-low <x>', 'pixel score: SSIM lower anchor', String(d.ssimLow))
     .option('--ssim-high <x>', 'pixel score: SSIM saturation', String(d.ssimHigh))
     .option('--fusion <w>', 'KFS = w·pixel + (1 − w)·cos', String(d.fusion))
+    .option(
+      '--kfs-frame <f>',
+      `KFS's one frame for cos and pixels: ${KFS_FRAMES.join(' | ')} (stage 2's frame when its cosine ties the best within --kfs-tie; the highest-cosine frame)`,
+      d.kfsFrame,
+    )
+    .option(
+      '--kfs-tie <x>',
+      "--kfs-frame tie: stage 2's frame may lie this far below the best cosine",
+      String(d.kfsTie),
+    )
     .option(
       '--position-fraction <f>',
       'multi-shot: first/last = this fraction of the shot',
@@ -91,14 +104,14 @@ export function metricFlags(cmd: Command): Command {
       String(DEFAULT_SCAN_OPTIONS.matchSize),
     )
     .option(
-      '--hold-tolerance-db <db>',
-      "stage 2's hold: frames within this luma PSNR of the keyframe's frame are the same picture held",
-      String(DEFAULT_SCAN_OPTIONS.holdTolerance_db),
+      '--hold-match-db <db>',
+      "stage 2's hold: the frames matching the keyframe as well as its frame does, within this many dB of PSNR",
+      String(DEFAULT_SCAN_OPTIONS.holdMatch_db),
     )
     .option(
-      '--hold-match-db <db>',
-      "stage 2's hold: and frames matching the keyframe as well as its frame, within this many dB of PSNR",
-      String(DEFAULT_SCAN_OPTIONS.holdMatch_db),
+      '--hold-tolerance-db <db|off>',
+      "stage 2's hold, the other reading: frames within this luma PSNR of the keyframe's frame join it too (off: not)",
+      'off',
     );
 }
 
@@ -114,6 +127,8 @@ export function responseOptions(o: MetricFlags): ResponseOptions {
     ssimLow: num('--ssim-low', o.ssimLow),
     ssimHigh: num('--ssim-high', o.ssimHigh),
     fusion: num('--fusion', o.fusion, unit),
+    kfsFrame: oneOf('--kfs-frame', o.kfsFrame ?? DEFAULT_RESPONSE_OPTIONS.kfsFrame, KFS_FRAMES),
+    kfsTie: num('--kfs-tie', o.kfsTie ?? String(DEFAULT_RESPONSE_OPTIONS.kfsTie), (n) => n >= 0 && n <= 1),
     positionFraction: num('--position-fraction', o.positionFraction, (n) => n > 0 && n <= 0.5),
     persistence_s: num('--persistence-s', o.persistenceS, (n) => n > 0),
     uniqueGap_s: num('--unique-gap-s', o.uniqueGapS, (n) => n >= 0),
@@ -141,11 +156,10 @@ export function scanOptions(o: MetricFlags) {
       o.matchSize ?? String(DEFAULT_SCAN_OPTIONS.matchSize),
       (n) => Number.isInteger(n) && n >= 0,
     ),
-    holdTolerance_db: parseNumberFlag(
-      '--hold-tolerance-db',
-      o.holdToleranceDb ?? String(DEFAULT_SCAN_OPTIONS.holdTolerance_db),
-      (n) => n > 0,
-    ),
+    holdTolerance_db:
+      (o.holdToleranceDb ?? 'off') === 'off'
+        ? null
+        : parseNumberFlag('--hold-tolerance-db', o.holdToleranceDb!, (n) => n > 0),
     holdMatch_db: parseNumberFlag(
       '--hold-match-db',
       o.holdMatchDb ?? String(DEFAULT_SCAN_OPTIONS.holdMatch_db),

@@ -37,6 +37,10 @@ export const KeyframeResponse = z.object({
   t_best_s: z.number().nullable(),
   /** Time of f*, the single most similar frame. */
   t_peak_s: z.number(),
+  /**
+   * The KFS frame's cosine, PSNR and SSIM (response/fidelity.ts: one frame for both of KFS's
+   * terms); unmatched: the best cosine, and no PSNR/SSIM.
+   */
   cos: z.number(),
   psnr_db: z.number().nullable(),
   ssim: z.number().nullable(),
@@ -356,7 +360,7 @@ export const ScanRefine = z.object({
   /** f*(k): the frame of the file most like the keyframe in pixels; its start time. */
   frame: Count,
   t_s: z.number(),
-  /** The frames pixel-indistinguishable from f*(k) around it, and their time span [start, end). */
+  /** The hold: the frames around f*(k) matching the keyframe as well as it does, and their time span [start, end). */
   hold: FrameRange,
   hold_s: z.tuple([z.number(), z.number()]),
   /** Luma PSNR at the working size (null: identical). */
@@ -364,6 +368,8 @@ export const ScanRefine = z.object({
   /** The pixel score's PSNR (null: identical) and SSIM, on f*(k). */
   psnr_db: z.number().nullable(),
   ssim: z.number(),
+  /** Stage 1's cosine of f*(k) when stage 1 sampled it (null: a frame between two samples). */
+  cos: z.number().nullable(),
 });
 export type ScanRefine = z.infer<typeof ScanRefine>;
 

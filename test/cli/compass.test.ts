@@ -87,6 +87,26 @@ describe('kfbench compass', () => {
     expect(j.metrics.ordering).toBeCloseTo(2 / 3, 6);
     const g = await runCli(['compass', 'response', ...swapped, '--gamma', '0.999', '--json']);
     expect(JSON.parse(g.stdout).gamma).toBe(0.999);
+    // issue 44 items 6 and 7: the other readings are flags (KFS on the highest-cosine frame; the hold
+    // widened to frames within N dB of f*(k)), and a wrong value is a usage error
+    const other = await runCli([
+      'compass',
+      'response',
+      ...swapped,
+      '--kfs-frame',
+      'peak',
+      '--hold-tolerance-db',
+      '40',
+      '--json',
+    ]);
+    expect(other.code, other.stderr).toBe(0);
+    expect(JSON.parse(other.stdout).metrics.presence).toBe(j.metrics.presence);
+    const bad = await runCli(['compass', 'response', ...swapped, '--kfs-frame', 'best']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--kfs-frame must be tie, peak, got "best"/);
+    const tie = await runCli(['compass', 'response', ...swapped, '--kfs-tie', '2']);
+    expect(tie.code).toBe(2);
+    expect(tie.stderr).toMatch(/--kfs-tie got "2"/);
   });
 
   it('a one-take video shorter than a target is scored: the keyframes it cannot reach are misses', async () => {
@@ -175,7 +195,7 @@ describe('kfbench compass', () => {
       pixelSize: 512,
       keyframeFit: 'crop',
       matchSize: 512,
-      holdTolerance_db: 40,
+      holdTolerance_db: null,
       holdMatch_db: 2,
       maxDuration_s: 120,
     });

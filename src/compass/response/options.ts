@@ -9,8 +9,17 @@ export interface ResponseOptions {
   psnrHigh: number;
   ssimLow: number;
   ssimHigh: number;
-  /** KFS = fusion·pixel + (1 − fusion)·cos. */
+  /** KFS = fusion·pixel + (1 − fusion)·cos, both on one frame (the KFS frame, `kfsFrame`). */
   fusion: number;
+  /**
+   * The KFS frame, one per keyframe, whose cosine and pixel score KFS fuses (fidelity.ts): `tie`
+   * (default) — stage 2's f*(k) when stage 1 sampled it and its cosine is within `kfsTie` of the
+   * best, else the highest-cosine frame; `peak` — always the highest-cosine frame (the seed's
+   * words taken literally).
+   */
+  kfsFrame: KfsFrame;
+  /** `tie`: how far below the best cosine f*(k)'s may lie and still be the KFS frame. */
+  kfsTie: number;
   /** Multi-shot: "first"/"last" means the first/last `positionFraction` of the shot. */
   positionFraction: number;
   /** Persistence saturates at this many seconds. */
@@ -27,6 +36,8 @@ export const DEFAULT_RESPONSE_OPTIONS: ResponseOptions = {
   ssimLow: 0.65,
   ssimHigh: 1,
   fusion: 0.5,
+  kfsFrame: 'tie',
+  kfsTie: 0.001,
   positionFraction: 0.25,
   persistence_s: 0.5,
   uniqueGap_s: 0.5,
@@ -64,13 +75,18 @@ export interface ScanOptions {
    * (the default), the frames' pixel-size copy serves both and nothing more is scaled.
    */
   matchSize: number;
-  /** Stage 2's hold: frames within this luma PSNR (dB) of f*(k) are the same picture held. */
-  holdTolerance_db: number;
   /**
-   * …and so are frames that match the keyframe as well as f*(k) does, within this many dB of its
-   * luma PSNR against the keyframe (a held still under live grain or flicker).
+   * Stage 2's hold: the frames around f*(k) that match the keyframe as well as f*(k) does, within
+   * this many dB of its luma PSNR against the keyframe (a frozen or duplicated frame; a held still
+   * under live grain or flicker). A neighbour that matches visibly worse is not held.
    */
   holdMatch_db: number;
+  /**
+   * The other reading of the hold (kfbench before issue 44): frames within this luma PSNR (dB) of
+   * f*(k) itself join it too. null (the default): off — in calm footage that test holds most of
+   * the shot.
+   */
+  holdTolerance_db: number | null;
   /**
    * The match decision whose placing runs stage 2 refines: the response options' γ (undefined =
    * the embedder's own) and hold ε. A report scored with others falls back to stage 1 for any
@@ -79,6 +95,9 @@ export interface ScanOptions {
   gamma: number | undefined;
   holdEps: number;
 }
+
+export const KFS_FRAMES = ['tie', 'peak'] as const;
+export type KfsFrame = (typeof KFS_FRAMES)[number];
 
 export const KEYFRAME_FITS = ['crop', 'pad', 'stretch'] as const;
 export type KeyframeFit = (typeof KEYFRAME_FITS)[number];
@@ -92,7 +111,7 @@ export const DEFAULT_SCAN_OPTIONS: ScanOptions = {
   keyframeFit: 'crop',
   refine: true,
   matchSize: 512,
-  holdTolerance_db: 40,
+  holdTolerance_db: null,
   holdMatch_db: 2,
   gamma: undefined,
   holdEps: DEFAULT_RESPONSE_OPTIONS.holdEps,

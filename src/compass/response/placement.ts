@@ -8,8 +8,8 @@
  *    overall best; t(k) is the middle of the hold's time span (frame j lasts [t_j, t_j + 1/fps), or until
  *    the next frame's time in a variable-rate video).
  * Stage 2 (`stage2.ts`) refines the placing run when the scan holds its refinement of that same
- * run: t(k) is then the middle of the frames pixel-indistinguishable from the frame most like the
- * keyframe in pixels, and the pixel score is that frame's. Presence, the runs (persistence,
+ * run: t(k) is then the middle of the hold around the frame most like the keyframe in pixels (the
+ * frames matching the keyframe as well as it does), and KFS's frame is chosen as fidelity.ts says. Presence, the runs (persistence,
  * uniqueness) and which run places the keyframe stay stage 1's.
  */
 import type { ResponseOptions } from './options.js';
@@ -32,8 +32,8 @@ export interface Placement {
   peakRun: FrameRun | null;
   /** All γ-runs, in time order. */
   runs: FrameRun[];
-  /** Stage 2's frame and pixel score, when it refined the placing run (else the peak's are used). */
-  refined?: { frame: number; psnr_db: number | null; ssim: number } | undefined;
+  /** Stage 2's f*(k), its pixel score and its own cosine (null: not sampled), when it refined the placing run. */
+  refined?: { frame: number; psnr_db: number | null; ssim: number; cos: number | null } | undefined;
 }
 
 export function runsAtLeast(s: readonly number[], threshold: number): FrameRun[] {
@@ -91,7 +91,7 @@ export function place(scan: Scan, k: number, gamma: number, o: Pick<ResponseOpti
   const r = scan.refined?.[k];
   if (r && r.run[0] === placing[0] && r.run[1] === placing[1]) {
     const t_s = (r.hold_s[0] + r.hold_s[1]) / 2;
-    const refined = { frame: r.frame, psnr_db: r.psnr_db, ssim: r.ssim };
+    const refined = { frame: r.frame, psnr_db: r.psnr_db, ssim: r.ssim, cos: r.cos };
     return { matched: true, peak, cos: best, t_peak_s: r.t_s, t_s, hold, peakRun, runs, refined };
   }
   const t_s = (scan.times[hold[0]]! + frameEnd(scan, hold[1])) / 2;

@@ -6,7 +6,7 @@
 import { mean } from '../../stats/mean.js';
 import type { LoadedCase } from '../cases.js';
 import { type KeyframeResponse, METRICS, type MetricScores, type ResponseReport } from '../results.js';
-import { fidelity } from './fidelity.js';
+import { fidelity, kfsFrame } from './fidelity.js';
 import { localize, shotAt } from './localization.js';
 import { DEFAULT_RESPONSE_OPTIONS, type ResponseOptions } from './options.js';
 import { ordering } from './ordering.js';
@@ -99,13 +99,14 @@ export function scoreResponse(
   const shotOf = p.map((x) => (x.t_s === null ? null : shotAt(scan.shots, x.t_s)));
   const keyframes: KeyframeResponse[] = c.keyframes.map((kf, k) => {
     const x = p[k]!;
-    const peak = x.refined ?? scan.peaks[k]!;
+    // the KFS frame: both of KFS's terms, and so what `compass sensitivity` recomputes KFS from
+    const peak = kfsFrame(x, scan.peaks[k]!, o);
     return {
       kf_id: kf.kf_id,
       matched: x.matched,
       t_best_s: x.t_s === null ? null : r6(x.t_s),
       t_peak_s: r6(x.t_peak_s),
-      cos: r6(x.cos),
+      cos: r6(x.matched ? peak.cos : x.cos),
       psnr_db: x.matched && peak.psnr_db !== null ? r6(peak.psnr_db) : null,
       ssim: x.matched ? r6(peak.ssim) : null,
       shot: shotOf[k] ?? null,

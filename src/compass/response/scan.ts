@@ -130,6 +130,8 @@ export async function scanVideo(
   const bestFrame: ((() => RawImage) | undefined)[] = new Array(K).fill(undefined);
   const bestIndex = new Array<number>(K).fill(0);
   const times: number[] = [];
+  /** Each sampled frame's index among the samples, by its frame number in the file. */
+  const sampledAt = new Map<number, number>();
   let batch: FramePair[] = [];
   let kvecs: Float32Array[] = [];
   const flush = async () => {
@@ -152,6 +154,7 @@ export async function scanVideo(
       }
       b++;
       const j = times.length;
+      sampledAt.set(pair.index, j);
       times.push(capped && !info.times ? j / sampleFps : pair.time_s);
       shots.push(pair.small, info.times ? pair.time_s : undefined);
       for (let k = 0; k < K; k++) {
@@ -210,7 +213,7 @@ export async function scanVideo(
     peaks.push({ frame: bestIndex[k]!, cos: best[k]!, psnr_db: cmp.psnr_db, ssim: cmp.ssim });
   }
   const t2 = performance.now();
-  const refined = along
+  const staged = along
     ? along.finish(sims, o.holdEps, pixels, rate, lastDuration, compare)
     : o.refine
       ? await refine({
@@ -232,6 +235,19 @@ export async function scanVideo(
           signal,
         })
       : undefined;
+  // f*(k)'s own cosine (the KFS frame, fidelity.ts): stage 1's when it sampled that frame; else,
+  // when stage 2 rode along, f*(k) embedded now (one batch); else (windows read by seeking) none
+  const unsampled = (staged ?? []).flatMap((r, k) =>
+    r && !sampledAt.has(r.frame) && along?.small[k] ? [k] : [],
+  );
+  const extra = unsampled.length ? await embedder.embed(unsampled.map((k) => along!.small[k]!)) : [];
+  const refined = staged?.map((r, k) => {
+    if (!r) return null;
+    const j = sampledAt.get(r.frame);
+    const e = unsampled.indexOf(k);
+    const cos = j !== undefined ? sims[k]![j]! : e >= 0 ? cosine(kvecs[k]!, extra[e]!) : null;
+    return { ...r, cos };
+  });
   if (timings) {
     timings.decode_embed_s += (t1 - t0) / 1000;
     timings.pixels_s += (t2 - t1) / 1000;

@@ -8,13 +8,24 @@
  *    (media/window.ts), so stage 2 decodes the windows and their lead-in only.
  *  - f*(k): the window's frame whose luma, at the working size `matchSize`, has the smallest mean
  *    squared difference from the keyframe's (the highest PSNR); ties go to the earliest frame.
- *  - The hold: the frames around f*(k), contiguous, inside the window, that are pixel-
- *    indistinguishable from it: their luma within `holdTolerance_db` PSNR of f*(k)'s (a frozen or
- *    held frame decodes identically, or nearly: a re-encoded still), or matching the keyframe as
- *    well as f*(k) does within `holdMatch_db` of its PSNR (a held still under live grain, whose
- *    frames differ from each other by the grain alone). t(k) is the middle of the hold's time span.
+ *  - The hold: the frames around f*(k), contiguous, inside the window, that match the keyframe as
+ *    well as f*(k) does: each frame's own luma MSE against the keyframe within `holdMatch_db` of
+ *    f*(k)'s (a frozen or duplicated frame matches equally; a held still under live grain differs
+ *    from the keyframe by its grain alone, as f*(k) does; a neighbour of a lossless match does not
+ *    match losslessly, so it is not held). A frame is never held for being close to f*(k) itself:
+ *    in calm real footage every frame of a shot is within 40 dB of every other, and t(k) would be
+ *    the middle of the shot (issue 44 item 7). `holdTolerance_db` (null by default, off) restores
+ *    that second test: frames whose luma is within that PSNR of f*(k)'s join the hold too.
+ *    t(k) is the middle of the hold's time span.
  *  - The pixel score: PSNR/SSIM (on luma, as `compareRaw` measures) of f*(k), at the pixel size
- *    from the same decode, against the keyframe made like a frame (`imagesAsLuma`).
+ *    from the same decode, against the keyframe made like a frame (`imagesAsLuma`); f*(k)'s own
+ *    cosine (`cos`) is stage 1's, filled in by the scan when stage 1 sampled that frame.
+ * One rule, two ways of reading: `StageTwoAlong` matches the windows as stage 1's frames stream by,
+ * `refine` seeks to them afterwards (a variable-rate video above the cap, or one above twice it);
+ * both pick f*(k) by least luma MSE and take the hold by `holdAround`/`inHold`. Their limits differ
+ * and are stated here: riding along, a window keeps at most `MAX_KEPT` (600) frames — a longer one
+ * drops its earliest frames unless f*(k) is among them, and its hold is cut there; read by seeking,
+ * each window (with the windows overlapping it) is kept whole.
  * Presence, persistence and uniqueness keep using stage 1's runs; a refinement names the run it
  * refined, and placement uses it only when it places the keyframe from that same run.
  */
@@ -45,26 +56,44 @@ export interface StageTwoInput {
   reference?: ((k: number) => SsimReference) | undefined;
   size: { width: number; height: number };
   full: { width: number; height: number };
-  holdTolerance_db: number;
+  holdTolerance_db: number | null;
   holdMatch_db: number;
   threads?: number | undefined;
   signal?: AbortSignal | undefined;
 }
 
 /**
- * A frame belongs to f*'s hold: its luma within `tolerance_db` PSNR of f*'s, or its MSE against the
- * keyframe within `match_db` of f*'s (10^(match_db/10) times it at most).
+ * A frame belongs to f*'s hold: its MSE against the keyframe within `match_db` of f*'s
+ * (10^(match_db/10) times it at most; f* matching losslessly, only frames that do too), or — only
+ * when `tolerance_db` is set (not the default) — its luma within that PSNR of f*'s.
  */
 export function inHold(
   y: Uint8Array,
   best: Uint8Array,
   mse: number,
   bestMse: number,
-  tolerance_db: number,
+  tolerance_db: number | null,
   match_db: number,
 ): boolean {
   if (mse <= bestMse * 10 ** (match_db / 10)) return true;
-  return psnrOfMse(lumaMse(y, best)) >= tolerance_db;
+  return tolerance_db !== null && psnrOfMse(lumaMse(y, best)) >= tolerance_db;
+}
+
+/**
+ * The hold around f*(k) (frame `best`), the one rule both ways of reading stage 2 use (`refine`,
+ * `StageTwoAlong`): the contiguous frames from `lo` to `hi` around it that `held` accepts (`inHold`).
+ */
+export function holdAround(
+  best: number,
+  lo: number,
+  hi: number,
+  held: (n: number) => boolean,
+): [number, number] {
+  let h0 = best;
+  let h1 = best;
+  while (h0 - 1 >= lo && held(h0 - 1)) h0--;
+  while (h1 + 1 <= hi && held(h1 + 1)) h1++;
+  return [h0, h1];
 }
 
 interface Window {
@@ -141,11 +170,8 @@ export async function refine(s: StageTwoInput): Promise<(ScanRefine | null)[]> {
       const at = (n: number) => frames[n - first]!;
       const same = (n: number) =>
         inHold(at(n), at(b.frame), mses[i]![n - w.first]!, b.mse, s.holdTolerance_db, s.holdMatch_db);
-      let h0 = b.frame;
-      let h1 = b.frame;
-      while (h0 - 1 >= w.first && same(h0 - 1)) h0--;
-      while (h1 + 1 <= w.last && same(h1 + 1)) h1++;
-      found.push({ w, frame: b.frame, mse: b.mse, hold: [h0, h1], full: b.full });
+      const hold = holdAround(b.frame, w.first, w.last, same);
+      found.push({ w, frame: b.frame, mse: b.mse, hold, full: b.full });
     });
   }
   // the pixel score on f*(k), from the same decode at the pixel size
@@ -162,6 +188,7 @@ export async function refine(s: StageTwoInput): Promise<(ScanRefine | null)[]> {
       luma_psnr_db: Number.isFinite(lp) ? lp : null,
       psnr_db: cmp.psnr_db,
       ssim: cmp.ssim,
+      cos: null,
     };
   }
   return out;
@@ -182,8 +209,9 @@ interface Open {
   mses: number[];
   best: number;
   mse: number;
-  /** f*'s frame at the pixel size, as luma (only the best frame's is kept). */
+  /** f*'s frame at the pixel size, as luma, and at the embedder's size (only the best frame's are kept). */
   full: (() => RawImage) | undefined;
+  small: RawImage | undefined;
 }
 
 interface RunResult {
@@ -192,7 +220,15 @@ interface RunResult {
   best: Kept;
   mse: number;
   full: () => RawImage;
+  small: RawImage | undefined;
   hold: [Kept, Kept];
+}
+
+/** A frame read: its kept record (made once, on demand), its pixel-size luma and its embedder-size copy. */
+interface Source {
+  kept: () => Kept;
+  full: () => RawImage;
+  small: RawImage;
 }
 
 /** Frames of one window kept at most (about 20 s at 30 fps, 37 kB each at 256×144): a longer hold is cut there. */
@@ -208,17 +244,22 @@ const MAX_KEPT = 600;
  */
 export class StageTwoAlong {
   /** The last sampled frame, and the frames read since (not sampled). */
-  private prev: { kept: () => Kept; full: () => RawImage } | undefined;
-  private since: { kept: () => Kept; full: () => RawImage }[] = [];
+  private prev: Source | undefined;
+  private since: Source[] = [];
   private readonly open: (Open | undefined)[];
   private readonly done: RunResult[][];
   /** Start time of every frame read, in order. */
   private readonly times: number[] = [];
+  /**
+   * After `finish`, each refined keyframe's f*(k) at the embedder's size: the scan embeds it when
+   * stage 1 did not sample it, so that f*(k) has a cosine of its own (the KFS frame, fidelity.ts).
+   */
+  readonly small: (RawImage | undefined)[] = [];
 
   constructor(
     private readonly luma: readonly RawImage[],
     private readonly gamma: number,
-    private readonly holdTolerance_db: number,
+    private readonly holdTolerance_db: number | null,
     private readonly holdMatch_db: number,
   ) {
     this.open = luma.map(() => undefined);
@@ -226,7 +267,7 @@ export class StageTwoAlong {
   }
 
   /** A frame's luma is copied out once, and only when some window holds it. */
-  private frame(pair: FramePair): { kept: () => Kept; full: () => RawImage } {
+  private frame(pair: FramePair): Source {
     const order = this.times.length;
     this.times.push(pair.time_s);
     let kept: Kept | undefined;
@@ -236,6 +277,7 @@ export class StageTwoAlong {
         return kept;
       },
       full: pair.fullLuma,
+      small: pair.small,
     };
   }
 
@@ -245,7 +287,7 @@ export class StageTwoAlong {
     this.since.push(f);
     for (let k = 0; k < this.open.length; k++) {
       const w = this.open[k];
-      if (w) this.add(k, w, f.kept(), f.full);
+      if (w) this.add(k, w, f.kept(), f);
     }
   }
 
@@ -256,19 +298,27 @@ export class StageTwoAlong {
       const on = sims[k]! >= this.gamma;
       let w = this.open[k];
       if (on && !w) {
-        w = { start: j, frames: [], mses: [], best: -1, mse: Number.POSITIVE_INFINITY, full: undefined };
+        w = {
+          start: j,
+          frames: [],
+          mses: [],
+          best: -1,
+          mse: Number.POSITIVE_INFINITY,
+          full: undefined,
+          small: undefined,
+        };
         this.open[k] = w;
         // the window opens one sampled frame early, with the frames read since
-        for (const g of [...(this.prev ? [this.prev] : []), ...this.since]) this.add(k, w, g.kept(), g.full);
+        for (const g of [...(this.prev ? [this.prev] : []), ...this.since]) this.add(k, w, g.kept(), g);
       }
-      if (w) this.add(k, w, f.kept(), f.full);
+      if (w) this.add(k, w, f.kept(), f);
       if (!on && w) this.close(k, j - 1);
     }
     this.prev = f;
     this.since = [];
   }
 
-  private add(k: number, w: Open, f: Kept, full: () => RawImage): void {
+  private add(k: number, w: Open, f: Kept, src: Source): void {
     if (w.frames.length >= MAX_KEPT) {
       if (w.best === 0) return;
       w.frames.shift();
@@ -282,7 +332,8 @@ export class StageTwoAlong {
     if (mse < w.mse) {
       w.mse = mse;
       w.best = w.frames.length - 1;
-      w.full = full;
+      w.full = src.full;
+      w.small = src.small;
     }
   }
 
@@ -296,16 +347,14 @@ export class StageTwoAlong {
       const y = F[i]?.y;
       return !!y && inHold(y, by, w.mses[i]!, w.mse, this.holdTolerance_db, this.holdMatch_db);
     };
-    let h0 = w.best;
-    let h1 = w.best;
-    while (h0 - 1 >= 0 && same(h0 - 1)) h0--;
-    while (h1 + 1 < F.length && same(h1 + 1)) h1++;
+    const [h0, h1] = holdAround(w.best, 0, F.length - 1, same);
     this.done[k]!.push({
       run: [w.start, last],
       window: [F[0]!.index, F[F.length - 1]!.index],
       best: F[w.best]!,
       mse: w.mse,
       full: w.full,
+      small: w.small,
       hold: [F[h0]!, F[h1]!],
     });
   }
@@ -334,6 +383,7 @@ export class StageTwoAlong {
       const run = placingRun(s, this.gamma, holdEps);
       const r = run && this.done[k]!.find((x) => x.run[0] === run[0] && x.run[1] === run[1]);
       if (!r) return null;
+      this.small[k] = r.small;
       const cmp = compare(k, r.full);
       const lp = psnrOfMse(r.mse);
       return {
@@ -346,6 +396,7 @@ export class StageTwoAlong {
         luma_psnr_db: Number.isFinite(lp) ? lp : null,
         psnr_db: cmp.psnr_db,
         ssim: cmp.ssim,
+        cos: null,
       };
     });
   }

@@ -285,6 +285,43 @@ describe('fidelity', () => {
     expect(f[1]).toBe(0);
     expect(fidelity(placed(sc), sc.peaks, { ...D, fusion: 0.3 })[0]).toBeCloseTo(0.3 * 0.5 + 0.7 * 0.9, 12);
   });
+
+  it("one frame for both terms (issue 44 item 6): stage 2's f*(k) when its cosine ties the best within --kfs-tie, else the highest-cosine frame", () => {
+    // the highest-cosine frame (5) at 31 dB / 0.825; stage 2's f*(k) (frame 6) matches losslessly
+    const sc = scan(20, [[[5, 6, 0.9]]]);
+    sc.peaks[0] = { frame: 5, cos: 0.9, psnr_db: 31, ssim: 0.825 };
+    const staged = (cos: number | null) => {
+      sc.refined = [
+        { run: [5, 6], window: [4, 7], frame: 6, t_s: 0.6, hold: [6, 6], hold_s: [0.6, 0.7] },
+      ].map((r) => ({ ...r, luma_psnr_db: null, psnr_db: null, ssim: 1, cos })) as Scan['refined'];
+      return placed(sc);
+    };
+    // f*(k)'s cosine 0.8995: within 0.001 of the best, so KFS is all f*(k)'s: its cos and its pixels
+    expect(fidelity(staged(0.8995), sc.peaks, D)[0]).toBeCloseTo(0.5 * 1 + 0.5 * 0.8995, 12);
+    // 0.85: not a tie, so KFS is all the highest-cosine frame's (before: its cos with f*'s pixels, 0.95)
+    expect(fidelity(staged(0.85), sc.peaks, D)[0]).toBeCloseTo(0.5 * 0.5 + 0.5 * 0.9, 12);
+    expect(fidelity(staged(0.85), sc.peaks, { ...D, kfsTie: 0.06 })[0]).toBeCloseTo(0.5 * 1 + 0.5 * 0.85, 12);
+    // f*(k) not sampled by stage 1 (no cosine of its own): the highest-cosine frame
+    expect(fidelity(staged(null), sc.peaks, D)[0]).toBeCloseTo(0.5 * 0.5 + 0.5 * 0.9, 12);
+    // --kfs-frame peak: the highest-cosine frame, whatever stage 2 found
+    expect(fidelity(staged(0.9), sc.peaks, { ...D, kfsFrame: 'peak' })[0]).toBeCloseTo(
+      0.5 * 0.5 + 0.5 * 0.9,
+      12,
+    );
+    // the report carries the KFS frame's cos, PSNR and SSIM (what `compass sensitivity` recomputes from)
+    staged(0.8995);
+    const c = {
+      case_id: 'x',
+      structure: 'one_take' as const,
+      keyframes: [{ kf_id: 'a', image: '', t_target_s: 0.6 }],
+    };
+    const k = scoreResponse(c, sc, { id: 'test', defaultThreshold: 0.8 }).keyframes[0]!;
+    expect(k).toMatchObject({ cos: 0.8995, psnr_db: null, ssim: 1 });
+    expect(k.scores.fidelity).toBeCloseTo(0.5 * 1 + 0.5 * 0.8995, 6);
+    const kp = scoreResponse(c, sc, { id: 'test', defaultThreshold: 0.8 }, { kfsFrame: 'peak' })
+      .keyframes[0]!;
+    expect(kp).toMatchObject({ cos: 0.9, psnr_db: 31, ssim: 0.825 });
+  });
 });
 
 describe('the report', () => {
