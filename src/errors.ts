@@ -2,12 +2,21 @@
  * Typed errors with stable codes. Library code throws these; only `cli/bin.ts` prints them
  * and maps them to exit codes.
  */
-export type ErrorCode = 'USAGE' | 'BAD_INPUT' | 'BACKEND' | 'PARTIAL' | 'CANCELLED' | 'INTERNAL';
+export type ErrorCode =
+  | 'USAGE'
+  | 'BAD_INPUT'
+  | 'BACKEND'
+  | 'ENVIRONMENT'
+  | 'PARTIAL'
+  | 'CANCELLED'
+  | 'INTERNAL';
 
 export const EXIT_CODES: Record<ErrorCode, number> = {
   USAGE: 2,
   BAD_INPUT: 3,
   BACKEND: 4,
+  /** The machine refused a file operation: like a backend failure, the input is fine. */
+  ENVIRONMENT: 4,
   PARTIAL: 5,
   /** Interrupted (Ctrl-C): 128 + SIGINT, as shells report it. */
   CANCELLED: 130,
@@ -61,12 +70,13 @@ export class BackendError extends KfbenchError {
 /**
  * The machine refused an operation on a file: the disk is full (ENOSPC, EDQUOT, EFBIG), the file
  * or folder is not writable (EACCES, EPERM, EROFS), a folder cannot be made. The message names the
- * path. Exit 4, like a backend failure: the input is fine, the environment is not.
+ * path. Exit 4, like a backend failure (its own code, ENVIRONMENT): the input is fine, the
+ * environment is not.
  */
 export class EnvironmentError extends KfbenchError {
   readonly path: string | undefined;
   constructor(message: string, where?: { path?: string; cause?: unknown }) {
-    super('BACKEND', where?.path ? `${where.path}: ${message}` : message, { cause: where?.cause });
+    super('ENVIRONMENT', where?.path ? `${where.path}: ${message}` : message, { cause: where?.cause });
     this.path = where?.path;
     this.name = 'EnvironmentError';
   }
@@ -87,6 +97,17 @@ export class CancelledError extends KfbenchError {
   constructor(message = 'cancelled', options?: { cause?: unknown }) {
     super('CANCELLED', message, options);
     this.name = 'CancelledError';
+  }
+}
+
+/**
+ * A bug in kfbench: a condition its own code should have made impossible (a precondition a caller
+ * broke, an invariant that did not hold). Exit 1. Input a user can get wrong is never this.
+ */
+export class InternalError extends KfbenchError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('INTERNAL', message, options);
+    this.name = 'InternalError';
   }
 }
 
@@ -156,12 +177,14 @@ function kfbenchError(d: ErrorData & { code: ErrorCode }): KfbenchError {
     }
     case 'BACKEND':
       return new BackendError(d.message);
+    case 'ENVIRONMENT':
+      return new EnvironmentError(d.message);
     case 'PARTIAL':
       return new PartialError(d.message, d.failed ?? []);
     case 'CANCELLED':
       return new CancelledError(d.message);
-    default:
-      return new KfbenchError(d.code, d.message);
+    case 'INTERNAL':
+      return new InternalError(d.message);
   }
 }
 

@@ -4,7 +4,9 @@ import {
   BackendError,
   BadInputError,
   CancelledError,
+  EnvironmentError,
   errorData,
+  InternalError,
   KfbenchError,
   PartialError,
   reviveError,
@@ -40,13 +42,18 @@ describe('errorData / reviveError', () => {
       new BackendError('ffprobe was not found'),
       new CancelledError('stop here'),
       new PartialError('2 failed', ['a', 'b']),
-      new KfbenchError('INTERNAL', 'a bug'),
+      new InternalError('a bug'),
+      new EnvironmentError('no space left on the device', { path: '/full/out.json' }),
     ]) {
       const back = across(e);
       expect(back.constructor).toBe(e.constructor);
       expect(back).toMatchObject({ name: e.name, message: e.message, code: e.code });
     }
     expect((across(new PartialError('x', ['a'])) as PartialError).failed).toEqual(['a']);
+    // each exit class has its own code; an environment failure exits 4 like a backend's
+    expect(new InternalError('x')).toMatchObject({ code: 'INTERNAL', exitCode: 1 });
+    expect(new EnvironmentError('x')).toMatchObject({ code: 'ENVIRONMENT', exitCode: 4 });
+    expect(new BackendError('x')).toMatchObject({ code: 'BACKEND', exitCode: 4 });
     const spent = across(new CallBudgetSpent(5));
     expect(spent).toBeInstanceOf(KfbenchError);
     expect(spent.name).toBe(new CallBudgetSpent(5).name);

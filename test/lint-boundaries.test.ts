@@ -4,22 +4,15 @@
  * noRestrictedImports with the boundary's message; the same file importing downward passes.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from './support/paths.js';
 
 function lint(file: string, from: string): { code: number; out: string } {
-  const dir = tempDir('kfbench-lint-');
-  copyFileSync(join(ROOT, 'biome.json'), join(dir, 'biome.json'));
-  mkdirSync(join(dir, dirname(file)), { recursive: true });
-  writeFileSync(join(dir, file), `import { a } from '${from}';\n\nexport const x = a;\n`);
-  const r = spawnSync(
-    join(ROOT, 'node_modules', '.bin', 'biome'),
-    ['lint', '--colors=off', '--only=style/noRestrictedImports', file],
-    { cwd: dir, encoding: 'utf8' },
-  );
-  return { code: r.status ?? -1, out: `${r.stdout}${r.stderr}` };
+  return lintSource(file, `import { a } from '${from}';\n\nexport const x = a;\n`, [
+    '--only=style/noRestrictedImports',
+  ]);
 }
 
 describe('import boundaries enforced by the linter', () => {
@@ -59,6 +52,59 @@ describe('import boundaries enforced by the linter', () => {
   for (const [file, from] of allowed) {
     it(`${file} importing ${from} passes`, () => {
       const r = lint(file, from);
+      expect(r.code, r.out).toBe(0);
+    });
+  }
+});
+
+/** Lints one planted file (with biome.json and its GritQL plugins copied beside it). */
+function lintSource(file: string, source: string, flags: string[] = []): { code: number; out: string } {
+  const dir = tempDir('kfbench-lint-');
+  copyFileSync(join(ROOT, 'biome.json'), join(dir, 'biome.json'));
+  cpSync(join(ROOT, 'lint'), join(dir, 'lint'), { recursive: true });
+  mkdirSync(join(dir, dirname(file)), { recursive: true });
+  writeFileSync(join(dir, file), source);
+  const r = spawnSync(join(ROOT, 'node_modules', '.bin', 'biome'), ['lint', '--colors=off', ...flags, file], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
+  return { code: r.status ?? -1, out: `${r.stdout}${r.stderr}` };
+}
+
+describe('code rules enforced by the linter (lint/*.grit)', () => {
+  const forbidden: [string, string, RegExp][] = [
+    [
+      'src/media/planted.ts',
+      "export function f(): never {\n  throw new Error('x');\n}\n",
+      /typed errors only/,
+    ],
+    [
+      'src/hero/planted.ts',
+      "export function f(): never {\n  throw new RangeError('x');\n}\n",
+      /typed errors only/,
+    ],
+    ['src/judge/planted.ts', 'export const x = (1 as unknown as string).length;\n', /no `as unknown as`/],
+    ['src/store/planted.ts', "export const kinds = ['hero evaluate', 'compass score'];\n", /names a command/],
+  ];
+  for (const [file, source, message] of forbidden) {
+    it(`${file}: ${source.split('\n')[1] ?? source.trim()} fails`, () => {
+      const r = lintSource(file, source);
+      expect(r.code, r.out).not.toBe(0);
+      expect(r.out).toMatch(message);
+    });
+  }
+  const allowed: [string, string][] = [
+    [
+      'src/media/planted.ts',
+      "import { InternalError } from '../errors.js';\n\nexport function f(): never {\n  throw new InternalError('x');\n}\n",
+    ],
+    ['test/planted.test.ts', "export function f(): never {\n  throw new Error('x');\n}\n"],
+    ['test/planted.test.ts', 'export const x = (1 as unknown as string).length;\n'],
+    ['src/compass/planted.ts', "export const kinds = ['compass score'];\n"],
+  ];
+  for (const [file, source] of allowed) {
+    it(`${file}: ${source.split('\n').find((l) => l.includes('throw') || l.includes('as ')) ?? source.trim()} passes`, () => {
+      const r = lintSource(file, source);
       expect(r.code, r.out).toBe(0);
     });
   }

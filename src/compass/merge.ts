@@ -97,9 +97,12 @@ function isStat(stats: JudgeStats, k: string): k is keyof JudgeStats {
 /** Merge compass score or compass evaluate shard folders (see checkShards for what is refused). */
 export async function mergeCompass(dirs: readonly string[]): Promise<MergedCompass> {
   const folders = await readShardFolders(dirs);
-  const kind = folders[0]!.record.kind;
-  if (kind === 'hero evaluate')
+  const recorded = folders[0]!.record.kind;
+  if (recorded === 'hero evaluate')
     throw new BadInputError(`${folders[0]!.dir} holds a hero evaluate result: use kfbench merge hero`);
+  if (recorded !== 'compass score' && recorded !== 'compass evaluate')
+    throw new BadInputError(`${folders[0]!.dir} holds a ${recorded} result, not a Compass one`);
+  const kind = recorded;
   const rowFiles = (k: string) =>
     k === 'compass evaluate'
       ? ['response.jsonl', 'evaluation.jsonl', 'checklists.jsonl']

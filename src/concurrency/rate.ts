@@ -7,6 +7,8 @@
  *  - a server's Retry-After pauses every caller, not just the one that was told (`pause`);
  *  - callers are served in arrival order; an aborted wait rejects at once.
  */
+
+import { InternalError } from '../errors.js';
 import { abortReason, sleep } from './abort.js';
 
 export interface RateLimits {
@@ -36,7 +38,7 @@ export class RateLimiter {
     private readonly now: () => number = () => performance.now(),
   ) {
     for (const [k, v] of Object.entries(limits))
-      if (v !== undefined && !(v > 0)) throw new RangeError(`${k} must be > 0, got ${v}`);
+      if (v !== undefined && !(v > 0)) throw new InternalError(`${k} must be > 0, got ${v}`);
   }
 
   /**

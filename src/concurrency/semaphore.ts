@@ -4,6 +4,8 @@
  * made in the same tick as a `release` waits its turn instead of slipping in beside the waiter.
  * An aborted waiter leaves the queue without taking a slot.
  */
+
+import { InternalError } from '../errors.js';
 import { abortReason } from './abort.js';
 
 interface Waiter {
@@ -16,7 +18,7 @@ export class Semaphore {
 
   constructor(readonly limit: number) {
     if (!Number.isInteger(limit) || limit < 1)
-      throw new RangeError(`semaphore limit must be ≥ 1, got ${limit}`);
+      throw new InternalError(`semaphore limit must be ≥ 1, got ${limit}`);
   }
 
   /** Holders right now (for tests and progress). */

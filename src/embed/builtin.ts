@@ -11,6 +11,8 @@
  * orientation histogram, a typical edge energy), so that unrelated images do not all score a
  * high cosine, then each block is weighted and the vector L2-normalised.
  */
+
+import { InternalError } from '../errors.js';
 import { resizeImage } from '../media/image.js';
 import type { RawImage } from '../media/raw.js';
 import { type Embedder, l2normalize } from './embedder.js';
@@ -48,7 +50,7 @@ const feat = new Float64Array(DIM);
 
 export function builtinFeatures(img: RawImage): Float32Array {
   if (img.width !== S || img.height !== S || img.channels !== 3)
-    throw new Error('builtinFeatures expects 64×64 RGB');
+    throw new InternalError('builtinFeatures expects 64×64 RGB');
   const n = S * S;
   const d = img.data;
   for (let i = 0, j = 0; i < n; i++, j += 3) {

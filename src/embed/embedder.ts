@@ -1,4 +1,6 @@
 /** The embedder port: images → L2-normalised vectors. Backends live in one file each. */
+
+import { InternalError } from '../errors.js';
 import type { RawImage } from '../media/raw.js';
 import type { OnnxOptions } from './onnx.js';
 
@@ -50,7 +52,7 @@ export function l2normalize(v: Float32Array | Float64Array): Float32Array {
 
 /** Cosine similarity of two L2-normalised vectors (their dot product), computed in double. */
 export function cosine(a: Float32Array, b: Float32Array): number {
-  if (a.length !== b.length) throw new Error(`vectors differ in length: ${a.length} vs ${b.length}`);
+  if (a.length !== b.length) throw new InternalError(`vectors differ in length: ${a.length} vs ${b.length}`);
   let s = 0;
   for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
   return s;

@@ -17,6 +17,7 @@
  * position for listwise and binary (F is above the bottom `position` images).
  */
 import { z } from 'zod';
+import { InternalError } from '../errors.js';
 import { askAll, type Judge } from './judge.js';
 import { comparePair, type PairOutcome } from './pairwise.js';
 import { loadTemplate, render } from './prompts.js';
@@ -104,7 +105,7 @@ export async function insertIntoChain(
   settings: InsertionSettings = {},
 ): Promise<InsertionOutcome> {
   const n = chain.length;
-  if (n === 0) throw new Error('a chain needs at least one image');
+  if (n === 0) throw new InternalError('a chain needs at least one image');
   if (protocol === 'listwise') {
     const orders: ChainOrder[] = settings.bothOrders ? ['best-first', 'worst-first'] : ['best-first'];
     const vs = await askAll(

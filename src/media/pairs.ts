@@ -4,7 +4,7 @@
  * the small copy in RGB and the full one converted only on demand. Still images meant to be
  * compared with those frames go through the same chain (`imagesAsFramePairs`).
  */
-import { BackendError, BadInputError, KfbenchError } from '../errors.js';
+import { BackendError, BadInputError, InternalError } from '../errors.js';
 import { ffmpegFilterRaw } from './ffmpeg.js';
 import { ffmpegRawFramePairs } from './frame-pairs-pipe.js';
 import { type FramePlan, type FrameRequest, planFrames } from './frame-plan.js';
@@ -379,7 +379,7 @@ export async function imagesAsFramePairs(
   for (const img of images)
     if (img.width !== fw || img.height !== fh || img.channels !== 3)
       // the caller resizes first: a mismatch here is kfbench's own fault, not the user's
-      throw new KfbenchError('INTERNAL', 'imagesAsFramePairs needs RGB images of one size');
+      throw new InternalError('imagesAsFramePairs needs RGB images of one size');
   const { width: sw, height: sh } = small;
   const sub: 1 | 2 = sw % 2 === 0 && sh % 2 === 0 && pixFmt === 'yuv420p' ? 2 : 1;
   const outFmt = sub === 2 ? 'yuv420p' : 'yuv444p';

@@ -16,7 +16,7 @@
  * comparison uses another reference — so a reference must not be changed once made. An input of
  * the wrong length is kfbench's own fault (an internal error), never read short.
  */
-import { BackendError, KfbenchError } from '../errors.js';
+import { BackendError, InternalError } from '../errors.js';
 import { WASM_BASE64 } from './wasm/pixels-module.js';
 
 /** The part of the WebAssembly JS API used here (the ES library kfbench compiles against has no types for it). */
@@ -29,7 +29,7 @@ interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object, imports: object) => { exports: unknown };
 }
-const WebAssemblyApi = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+const WebAssemblyApi = Reflect.get(globalThis, 'WebAssembly') as WasmApi;
 
 interface Exports {
   __heap_base: { value: number };
@@ -105,7 +105,7 @@ const align16 = (n: number) => Math.ceil(n / 16) * 16;
 
 function expectLength(what: string, data: ArrayLike<number>, length: number): void {
   if (data.length !== length)
-    throw new KfbenchError('INTERNAL', `pixel kernel: ${what} has ${data.length} values, expected ${length}`);
+    throw new InternalError(`pixel kernel: ${what} has ${data.length} values, expected ${length}`);
 }
 
 /** The byte offset of region `name`, at least `bytes` long (moved, and the memory grown, when too small). */
@@ -283,8 +283,7 @@ export function yuvConvert(
   const { width: W, height: H, sub } = frame;
   const planar = W * H + 2 * Math.ceil(W / sub) * Math.ceil(H / sub);
   if (frame.data.length < planar || w > W || top < 0 || top % sub !== 0 || top + h > H)
-    throw new KfbenchError(
-      'INTERNAL',
+    throw new InternalError(
       `pixel kernel: a ${w}×${h} rectangle at row ${top} of a ${W}×${H} frame (1/${sub} chroma) of ${frame.data.length} bytes`,
     );
   const t = region('yuv.tables', 5 * 256 * 8);

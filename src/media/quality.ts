@@ -5,7 +5,7 @@
  * computes it: Gaussian-filtered local statistics (11 taps, radius 5), C1 = (0.01·255)²,
  * C2 = (0.03·255)², mean of the SSIM map after cropping 5 pixels from every border.
  */
-import { BadInputError, KfbenchError } from '../errors.js';
+import { BadInputError, InternalError } from '../errors.js';
 import { loadImage, resizeImage } from './image.js';
 import { sqDiffSum, ssimMapSum, ssimStatistics } from './pixel-kernels.js';
 import { luma601, type RawImage } from './raw.js';
@@ -67,7 +67,7 @@ export function ssim(a: RawImage, b: RawImage | SsimReference, sigma = 1.5): num
   if (!('my' in b)) assertSameSize(a, b);
   const ref = 'my' in b ? b : ssimReference(b, sigma);
   assertSameSize(a, ref.image);
-  if (ref.sigma !== sigma) throw new KfbenchError('INTERNAL', 'an SSIM reference of another sigma');
+  if (ref.sigma !== sigma) throw new InternalError('an SSIM reference of another sigma');
   const { width: w, height: h } = a;
   const n = (h - 2 * RADIUS) * (w - 2 * RADIUS);
   return ssimMapSum(luma601(a).data, ref.image.data, ref, w, h, gaussianTaps(sigma), C1, C2) / n;

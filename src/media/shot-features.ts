@@ -4,7 +4,7 @@
  * colour and flatness, and the residual of a frame against the best blend of two others (the ramp
  * and blend tests), with the thresholds the detector applies to them.
  */
-import { KfbenchError } from '../errors.js';
+import { InternalError } from '../errors.js';
 import { frameFeatureSums } from './pixel-kernels.js';
 import type { RawImage } from './raw.js';
 
@@ -48,7 +48,7 @@ function geometryOf(width: number, height: number) {
  * pixel loop runs in WebAssembly (`frameFeatureSums`), with this file's arithmetic in the same order.
  */
 export function frameFeatures(img: RawImage): FrameFeatures {
-  if (img.channels !== 3) throw new KfbenchError('INTERNAL', 'the shot detector reads RGB frames');
+  if (img.channels !== 3) throw new InternalError('the shot detector reads RGB frames');
   const { cols, rows, count } = geometryOf(img.width, img.height);
   const { hist, acc, sums } = frameFeatureSums(img, cols, rows, THUMB_W * THUMB_H);
   const thumb = new Uint8Array(acc.length);

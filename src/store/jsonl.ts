@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { z } from 'zod';
-import { BadInputError, errnoCode, isKfbenchError, KfbenchError, messageOf } from '../errors.js';
+import { BadInputError, errnoCode, InternalError, isKfbenchError, messageOf } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { environmentError } from './fs-errors.js';
 import { MAX_LINE_BYTES, mib, readTextFile } from './limits.js';
@@ -150,15 +150,13 @@ export async function writeJsonl<S extends z.ZodType>(
           n++;
           const checked = schema.safeParse(r);
           if (!checked.success)
-            throw new KfbenchError(
-              'INTERNAL',
+            throw new InternalError(
               `${file}: row ${n} does not match the file's schema (${describeZodError(checked.error)}): not written`,
             );
           const line = JSON.stringify(r);
           // no line its readers refuse (readLines' limit): the file is not written at all
           if (line.length > MAX_LINE_BYTES / 4 && Buffer.byteLength(line) > MAX_LINE_BYTES)
-            throw new KfbenchError(
-              'INTERNAL',
+            throw new InternalError(
               `${file}: a row of ${mib(Buffer.byteLength(line))} is longer than the ${mib(MAX_LINE_BYTES)} line limit of its readers: not written`,
             );
           yield `${line}\n`;
@@ -186,8 +184,7 @@ export async function writeJsonFile<S extends z.ZodType>(
 ): Promise<void> {
   const checked = schema.safeParse(value);
   if (!checked.success)
-    throw new KfbenchError(
-      'INTERNAL',
+    throw new InternalError(
       `${file}: does not match the file's schema (${describeZodError(checked.error)}): not written`,
     );
   await writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);

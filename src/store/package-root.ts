@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { InternalError } from '../errors.js';
 
 /** The package root: the folder holding package.json and assets/, found from this file (src/ or dist/). */
 export function packageRoot(): string {
@@ -10,5 +11,5 @@ export function packageRoot(): string {
     if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'assets'))) return dir;
     dir = resolve(dir, '..');
   }
-  throw new Error('cannot find the kfbench package root (assets/ missing)');
+  throw new InternalError('cannot find the kfbench package root (assets/ missing)');
 }

@@ -58,8 +58,8 @@ export function selectItems(
 export const SETTINGS_FILE = 'settings.json';
 
 export const ShardRecord = z.object({
-  /** What wrote the folder: hero evaluate, compass score, compass evaluate. */
-  kind: z.enum(['hero evaluate', 'compass score', 'compass evaluate']),
+  /** What wrote the folder, as its writer names it (the store knows no commands). */
+  kind: z.string().min(1),
   /** Input name → sha256 of its bytes (the dataset's files, selections, cases). */
   inputs: z.record(z.string(), z.string()),
   /** Everything else that changes a result: protocol, seed, judge, embedder, metric constants … */

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type * as NodeSqlite from 'node:sqlite';
-import { BackendError, BadInputError, KfbenchError } from '../errors.js';
+import { BackendError, BadInputError, InternalError, KfbenchError } from '../errors.js';
 import { loadNative } from '../native.js';
 
 /** A value SQLite stores: what a statement binds and what a row holds. */
@@ -209,7 +209,7 @@ class Database implements SqliteDatabase {
     }
   }
   pragma(name: string): SqlValue | undefined {
-    if (!/^[a-z_]+$/.test(name)) throw new Error(`bad pragma name ${name}`);
+    if (!/^[a-z_]+$/.test(name)) throw new InternalError(`bad pragma name ${name}`);
     const row = this.prepare(`PRAGMA ${name}`).get();
     return row ? Object.values(row)[0] : undefined;
   }
@@ -323,7 +323,7 @@ export class KvTable {
     readonly db: SqliteDatabase,
     readonly table: string,
   ) {
-    if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new Error(`bad table name ${table}`);
+    if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new InternalError(`bad table name ${table}`);
     if (!db.readOnly) {
       db.exec(
         `CREATE TABLE IF NOT EXISTS ${table} (key TEXT PRIMARY KEY, value BLOB NOT NULL, created REAL NOT NULL)`,

@@ -5,6 +5,7 @@
  */
 import { mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import { InternalError } from '../errors.js';
 import { datasetPaths, imagePath } from '../hero/dataset/layout.js';
 import { DEFAULT_SUFFIX_PER_SECOND } from '../hero/dataset/layout-map.js';
 import { sampledImageId } from '../hero/dataset/release.js';
@@ -199,7 +200,7 @@ export async function buildMiniHero(
   await writeJsonl(ds.clips, FilmClips, clipsRows);
   const rebuilt = await rebuildTrack({ lsmdc: p.lsmdc, data: p.data, out: p.track, jobs: 2 });
   if (rebuilt.failed.length)
-    throw new Error(
+    throw new InternalError(
       `mini set: rebuilding ${rebuilt.failed[0]!.movie_id} failed: ${rebuilt.failed[0]!.reason}`,
     );
   await makeIndex({ track: p.track, data: p.data });
@@ -261,7 +262,7 @@ async function placeholderChains(
     }
     const { width, height } = picks[0]!.info;
     if (picks.some((x) => x.info.width !== width || x.info.height !== height))
-      throw new Error(`mini set: the clips of ${row.movie_id} differ in size`);
+      throw new InternalError(`mini set: the clips of ${row.movie_id} differ in size`);
     const frames: RawImage[] = new Array(picks.length);
     for await (const fr of streamClips(
       picks.map((x) => ({ info: x.info, indices: [x.index] })),
@@ -281,7 +282,7 @@ async function placeholderChains(
       for (const [j, x] of picks.entries()) {
         if (x.chain !== c) continue;
         const fr = frames[j];
-        if (!fr) throw new Error(`mini set: frame ${x.index} of ${x.clip} did not decode`);
+        if (!fr) throw new InternalError(`mini set: frame ${x.index} of ${x.clip} did not decode`);
         members.push({
           id: x.id,
           clip: x.clip,

@@ -8,7 +8,7 @@
  * Through the evaluation cache (`judgeVideoQualityCached`), a video whose questions were all
  * answered before, under the same inputs, is reported from those answers without being decoded.
  */
-import { KfbenchError } from '../../errors.js';
+import { InternalError } from '../../errors.js';
 import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
 import { loadTemplate } from '../../judge/prompts.js';
@@ -205,7 +205,7 @@ function reportOf(
         missing_items: j.missing_items,
       };
   if (!everyMetric(metrics))
-    throw new KfbenchError('INTERNAL', 'a quality report lacks a metric: neither settled nor judged');
+    throw new InternalError('a quality report lacks a metric: neither settled nor judged');
   return { frames, metrics, groups: qualityGroups(metrics) };
 }
 

@@ -8,14 +8,14 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { embedderFromSpec } from '../../embed/registry.js';
-import { BackendError, errorData } from '../../errors.js';
+import { BackendError, errorData, InternalError } from '../../errors.js';
 import { stopProcesses } from '../../media/ffmpeg.js';
 import type { ScanTimings } from '../results.js';
 import { scanVideo } from './scan.js';
 import type { FromScanWorker, ScanWorkerData, ToScanWorker } from './scan-pool.js';
 
 const port = parentPort;
-if (!port) throw new Error('scan-worker runs in a worker thread started by scan-pool.ts');
+if (!port) throw new InternalError('scan-worker runs in a worker thread started by scan-pool.ts');
 const data = workerData as ScanWorkerData;
 // the caller made this embedder already: failing here is the worker's fault, not the video's
 const embedder = embedderFromSpec(data.embedder).catch((e: unknown) => {

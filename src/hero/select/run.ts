@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { createBuiltinEmbedder } from '../../embed/builtin.js';
 import type { Embedder } from '../../embed/embedder.js';
-import { BadInputError, KfbenchError, UsageError } from '../../errors.js';
+import { BadInputError, InternalError, UsageError } from '../../errors.js';
 import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
 import { loadImage, resizeImage } from '../../media/image.js';
@@ -97,8 +97,7 @@ export async function runSelection(o: SelectOptions): Promise<{ films: number; f
       picked.some((i) => !Number.isInteger(i) || i < 0 || i >= n)
     ) {
       // a selection method's own fault, not the user's: a typed internal error (exit 1)
-      throw new KfbenchError(
-        'INTERNAL',
+      throw new InternalError(
         `method ${o.method.name} returned invalid frames for ${m} (${picked.join(', ')}): each must be a distinct whole number in 0–${n - 1}`,
       );
     }

@@ -6,7 +6,7 @@
  * k + 0.5 < the timeline's length. Times are kept in integer microseconds so that long films do
  * not accumulate rounding. Adapting to the published PROTOCOL.md is a change to this file alone.
  */
-import { BadInputError } from '../../errors.js';
+import { BadInputError, InternalError } from '../../errors.js';
 import type { Clip } from '../dataset/schemas.js';
 
 const US = 1_000_000;
@@ -59,7 +59,7 @@ export class Timeline {
   /** A time on the timeline (µs) → the clip containing it and the time within that clip (s). */
   locate(t_us: number): { clip_id: string; t_in_clip: number } {
     if (!(t_us >= 0 && t_us < this.length_us))
-      throw new RangeError(`time ${t_us / US} s is outside the timeline`);
+      throw new InternalError(`time ${t_us / US} s is outside the timeline`);
     let lo = 0;
     let hi = this.clips.length - 1;
     while (lo < hi) {
@@ -74,7 +74,7 @@ export class Timeline {
   /** frame_idx → (clip_id, t_in_clip). */
   frame(k: number): TrackFrame {
     if (!Number.isInteger(k) || k < 0 || k >= this.frameCount)
-      throw new RangeError(`frame ${k} is outside 0..${this.frameCount - 1}`);
+      throw new InternalError(`frame ${k} is outside 0..${this.frameCount - 1}`);
     const mid = k * US + US / 2;
     let lo = 0;
     let hi = this.clips.length - 1;

@@ -15,6 +15,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { InternalError } from '../../errors.js';
 import { hamming } from '../../media/hash.js';
 import { readTextFile } from '../../store/limits.js';
 import type { ImageFeatures } from './features.js';
@@ -34,7 +35,7 @@ let items: z.output<typeof ItemsFile> | undefined;
 function checklistItems(metric: string) {
   items ??= ItemsFile.parse(JSON.parse(readTextFile(ITEMS_FILE)));
   const pool = items[metric] ?? items.SVQ;
-  if (!pool) throw new Error(`${ITEMS_FILE} has no SVQ items`);
+  if (!pool) throw new InternalError(`${ITEMS_FILE} has no SVQ items`);
   return pool;
 }
 

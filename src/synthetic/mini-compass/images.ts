@@ -5,6 +5,7 @@
  */
 import { createBuiltinEmbedder } from '../../embed/builtin.js';
 import { cosine } from '../../embed/embedder.js';
+import { InternalError } from '../../errors.js';
 import { loadImage, resizeImage } from '../../media/image.js';
 import { cropRaw, type RawImage } from '../../media/raw.js';
 import { createRng } from '../../stats/rng.js';
@@ -61,7 +62,7 @@ export async function imagePool(count: number, seed = 'mini-compass'): Promise<R
   const embedder = createBuiltinEmbedder();
   const chosen: { img: RawImage; vec: Float32Array; hist: Float64Array }[] = [];
   for (let tries = 0; chosen.length < count; tries++) {
-    if (tries > 4000) throw new Error(`could not find ${count} distinct images`);
+    if (tries > 4000) throw new InternalError(`could not find ${count} distinct images`);
     let img: RawImage;
     if (tries % 3 === 2) {
       const photo = photos[rng.int(photos.length)]!;
