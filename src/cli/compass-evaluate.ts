@@ -4,6 +4,7 @@ import { PROMPT_MODES } from '../compass/cases.js';
 import { budgetCheck } from '../compass/quality/evaluate.js';
 import type { EvaluationPlan } from '../compass/quality/plan.js';
 import { DEFAULT_QUALITY_OPTIONS, type QualityOptions } from '../compass/quality/video.js';
+import { UsageError } from '../errors.js';
 import { resolveJudgeSettings } from '../judge/registry.js';
 import { checkUnresolved, unresolvedLine } from '../judge/unresolved.js';
 import { leaderboardText } from '../report/compass.js';
@@ -17,6 +18,8 @@ import {
   MISSING_HELP,
   metricFlags,
   partial,
+  RANK_BY_HELP,
+  rankBy,
   runInput,
   SEGMENTER_HELP,
   scanCacheFlags,
@@ -54,6 +57,7 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
         .option('--runs <n>', 'repeat the quality judging n times (mean ± sd)', '1')
         .option('--missing <policy>', MISSING_HELP, 'zero')
         .option('--segmenter <kind>', SEGMENTER_HELP, 'judge')
+        .option('--rank-by <table>', RANK_BY_HELP)
         .option(
           '--quality-fps <r>',
           'frames per second sent to the judge',
@@ -92,6 +96,7 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
           runs: string;
           missing: string;
           segmenter: string;
+          rankBy?: string;
           qualityFps: string;
           frameBudget?: string;
           frameWidth: string;
@@ -125,6 +130,11 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
         maxTokens: int('--max-tokens', o.maxTokens, 16),
       });
       const maxCalls = o.maxCalls ? int('--max-calls', o.maxCalls, 0) : undefined;
+      const ranking = rankBy(o.rankBy);
+      if (ranking === 'joint' && !quality.audio)
+        throw new UsageError(
+          '--rank-by joint needs --judge-audio: the joint audio-video leaderboard needs AV Coordination judged',
+        );
       if (o.dryRun) {
         const d = await withInterruptShown((signal, onProgress) =>
           impls.planCompassEvaluation({ ...input, judge, quality, runs, signal, onProgress }),
@@ -140,7 +150,17 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
         leaderboard: lb,
         judge: s,
       } = await withInterruptShown((signal, onProgress) =>
-        impls.evaluateCompassRun({ ...input, judge, quality, runs, maxCalls, out, signal, onProgress }),
+        impls.evaluateCompassRun({
+          ...input,
+          judge,
+          quality,
+          runs,
+          maxCalls,
+          rankBy: ranking,
+          out,
+          signal,
+          onProgress,
+        }),
       );
       printLines([
         leaderboardText(lb, { factors: false }),

@@ -12,7 +12,7 @@ import { writeOutputsRecord, writeShardRecord } from '../store/shards.js';
 import type { LoadedCase } from './cases.js';
 import { evaluationCacheIn } from './quality/eval-cache.js';
 import { type EvaluateInput, type EvaluateResult, evaluateCompass } from './quality/evaluate.js';
-import { type Leaderboard, leaderboard } from './quality/leaderboard.js';
+import { type Leaderboard, leaderboard, type RankBy } from './quality/leaderboard.js';
 import { writeEvaluationRun } from './quality/outputs.js';
 import { cachedCalls, type EvaluationPlan, planEvaluation } from './quality/plan.js';
 import type { QualityOptions } from './quality/video.js';
@@ -27,6 +27,11 @@ export interface CompassEvaluateInput extends CompassRunInput {
   runs: number;
   /** At most this many judge calls, checklists included (the rest is left for the next run). */
   maxCalls?: number | undefined;
+  /**
+   * Which leaderboard ranks: `joint` (audio-video, over the common set) or `video` (video-only,
+   * all cases); by default the joint one whenever audio was judged and some model answered with audio.
+   */
+  rankBy?: RankBy | undefined;
 }
 
 /** What the evaluation reads, the same for a run and for a dry run's count of the cache. */
@@ -98,6 +103,7 @@ export async function evaluateCompassRun(
       { judge: judge.judge.name, embedder: tools.embedder.id, runs: o.runs, segmenter: o.segmenter },
       o.missing,
       r.checklists,
+      o.rankBy,
     );
     const record = await compassRunRecord(o, {
       kind: 'compass evaluate',

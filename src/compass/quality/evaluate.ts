@@ -223,7 +223,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
               spatiotemporal_coherence: quality.groups.spatiotemporal_coherence.score,
               instruction_adherence: quality.groups.instruction_adherence.score,
             },
-            quality.groups,
+            quality,
           ),
         };
         return { kind: 'video', v };
@@ -295,7 +295,7 @@ export function zeroEvaluation(
         spatiotemporal_coherence: quality.groups.spatiotemporal_coherence.score,
         instruction_adherence: quality.groups.instruction_adherence.score,
       },
-      quality.groups,
+      quality,
     ),
   };
 }
