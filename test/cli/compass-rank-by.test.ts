@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffmpegRun } from '../../src/media/ffmpeg.js';
 import { type Emulator, startEmulator } from '../../src/synthetic/emulator/server.js';
+import { loadViewerData } from '../../src/web/data.js';
+import { MediaCache } from '../../src/web/media.js';
+import { Site } from '../../src/web/site.js';
 import { runCli } from '../support/cli.js';
 import { oneCaseFile, sharedMiniCompass } from '../support/mini-compass.js';
 import { tempDir } from '../support/paths.js';
@@ -105,6 +108,20 @@ describe('the joint audio-video leaderboard on the command line', () => {
       const rep = await runCli(['compass', 'report', '--eval', out, '--format', format]);
       expect(rep.stdout, format).toMatch(re);
     }
+
+    // the viewer says the same: which table ranks, its cases and formula, the silent video; the other table below
+    const site = new Site(
+      await loadViewerData({ cases, videos: join(dir, 'videos'), compassResults: [out] }),
+      new MediaCache(join(dir, 'cache'), 'never'),
+    );
+    const page = (await site.render('index.html'))!;
+    expect(page).toContain('Joint audio-video leaderboard (compass evaluate)');
+    expect(page).toContain('ranked: the joint audio-video leaderboard, over 1 cases');
+    expect(page).toContain(`Overall: ${lb.formula}`);
+    expect(page).toContain('<b>half</b>: no audio track, AV Coordination 0: ot-03__segment_specific');
+    expect(page).toContain('not on this table (no video with an audio track): silent');
+    expect(page).toContain('the video-only leaderboard, over 1 cases (all evaluated)');
+    expect(page).toContain('Overall (joint audio-video)'); // the bar chart of the ranked table
 
     // --rank-by video at evaluate time: the same answers (from the judge cache), the video-only table on top
     const calls = emu.log.length;

@@ -127,17 +127,20 @@ function sdCell(m: Leaderboard['models'][number]): Html {
     : html`<td class="sd">– (1 run)</td>`;
 }
 
-/**
- * A/V coordination: "not measured" where the judge took no audio input (flagged, never 0); "—"
- * where it was not judged at all.
- */
+/** A/V coordination: "not measured" where it was not judged (no --judge-audio; never 0). */
 function avCell(m: Leaderboard['models'][number]): Html {
   const x = m.groups.av_coordination;
   return typeof x === 'number'
     ? html`<td class="av">${f3(x)}</td>`
-    : m.flagged.includes('av_coordination')
-      ? html`<td class="av not-measured" title="the judge did not take audio input (--judge-audio)">not measured</td>`
-      : html`<td class="av">—</td>`;
+    : html`<td class="av not-measured" title="not judged: the judge did not take audio input (--judge-audio), or no video had an audio track">not measured</td>`;
+}
+
+/** Joint table: the videos without an audio track, scored AV Coordination 0, per model. */
+function noAudioList(models: Leaderboard['models']): Html | string {
+  const marked = models.filter((m) => m.no_audio_track?.length);
+  return marked.length
+    ? html`<ul class="no-audio">${marked.map((m) => html`<li data-model="${m.model}"><b>${m.model}</b>: no audio track, AV Coordination 0: ${m.no_audio_track!.join(', ')}</li>`)}</ul>`
+    : '';
 }
 
 const QUALITY_COLUMNS = ['keyframe_control', ...OVERALL_GROUPS, 'av_coordination'] as const;
@@ -152,7 +155,9 @@ function qualityTable(
   const row = (m: Leaderboard['models'][number]) =>
     html`<tr data-model="${m.model}"><th>${m.model}</th><td class="overall">${f3(m.overall)}</td>${sdCell(m)}<td>${m.cases}</td><td class="coverage">${m.coverage.present}/${m.coverage.expected}</td>${QUALITY_COLUMNS.slice(0, -1).map((g) => html`<td>${f3(m.groups[g] ?? null)}</td>`)}${avCell(m)}<td class="flagged">${m.flagged.join(', ')}</td></tr>`;
   const title = table === 'joint' ? 'Joint audio-video leaderboard' : 'Video-only leaderboard';
-  return html`<div class="${`quality-board ${table}`}" data-table="${table}"><h4 class="table-title">${title}${ranked ? ' (ranked)' : ''} (compass evaluate)</h4>${tableLines(t, ranked).map((l) => html`<p class="meta table-meta">${l}</p>`)}<table class="scores quality-scores">${head}<tbody>${t.models.map(row)}</tbody></table>
+  // the lines the command line prints above the table, the marked videos as a list below it
+  const lines = tableLines({ ...t, models: [] }, ranked);
+  return html`<div class="${`quality-board ${table}`}" data-table="${table}"><h4 class="table-title">${title} (compass evaluate)</h4>${lines.map((l) => html`<p class="meta table-meta">${l}</p>`)}${noAudioList(t.models)}<table class="scores quality-scores">${head}<tbody>${t.models.map(row)}</tbody></table>
 ${Object.entries(t.by ?? {}).map(
   ([factor, levels]) =>
     html`<details class="factor"><summary>by ${factor.replace('_', ' ')}</summary>${levelEntries(levels).map(
