@@ -25,7 +25,14 @@ import {
 import { type LoadedCase, type PromptMode, videoPath } from './cases.js';
 import type { EvaluateResult } from './quality/evaluate.js';
 import { type Leaderboard, leaderboard } from './quality/leaderboard.js';
-import { Checklist, EvaluationRunFile, ResponseRow, ResponseRunFile, VideoEvaluation } from './results.js';
+import {
+  BoardTable,
+  Checklist,
+  EvaluationRunFile,
+  ResponseRow,
+  ResponseRunFile,
+  VideoEvaluation,
+} from './results.js';
 import type { MissingPolicy, ScoreRun } from './score.js';
 
 /** The cases of a list (`--case-ids`) and of a shard, in the order of the cases file. */
@@ -73,6 +80,8 @@ const Settings = z.looseObject({
   embedder: z.string(),
   runs: z.number().int().optional(),
   segmenter: z.string().optional(),
+  /** `compass evaluate --rank-by` (absent: the default, the joint table whenever there is one). */
+  rank_by: BoardTable.optional(),
   judge: z.looseObject({ name: z.string() }).optional(),
 });
 
@@ -200,6 +209,7 @@ export async function mergeCompass(dirs: readonly string[]): Promise<MergedCompa
         },
         s.missing,
         checklists,
+        s.rank_by,
       ),
       judge,
     };

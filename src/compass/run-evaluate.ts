@@ -114,6 +114,7 @@ export async function evaluateCompassRun(
       judge,
       runs: o.runs,
       quality: o.quality,
+      rankBy: o.rankBy,
     });
     // written beside out and moved into place: a failure leaves out as it was
     await writeOutputFolder(resolve(o.out), async (stage) => {

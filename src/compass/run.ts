@@ -17,6 +17,7 @@ import { compassShardRecord, selectCases } from './merge.js';
 import type { QualityOptions } from './quality/video.js';
 import type { ResponseOptions, ScanOptions } from './response/options.js';
 import { ScanCache } from './response/scan-cache.js';
+import type { BoardTable } from './results.js';
 import { checkVideosFolder, type MissingPolicy } from './score.js';
 import type { SegmenterKind } from './segment.js';
 
@@ -135,6 +136,8 @@ export function compassRunRecord(
     judge: OpenedJudge | undefined;
     runs?: number;
     quality?: QualityOptions;
+    /** `compass evaluate --rank-by`, when given (a merge ranks its leaderboard the same way). */
+    rankBy?: BoardTable | undefined;
   },
 ): Promise<ShardRecord> {
   return compassShardRecord({
@@ -155,6 +158,7 @@ export function compassRunRecord(
       response: { ...o.response },
       scan: scanSettings(o.scan, o.maxDuration_s),
       ...(run.quality ? { quality: { ...run.quality } } : {}),
+      ...(run.rankBy ? { rank_by: run.rankBy } : {}),
       ...(run.judge && o.judge ? { judge: judgeIdentity(run.judge.judge.name, o.judge) } : {}),
     },
   });

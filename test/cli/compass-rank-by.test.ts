@@ -130,6 +130,15 @@ describe('the joint audio-video leaderboard on the command line', () => {
     expect(emu.log.length).toBe(calls);
     const again = JSON.parse(readFileSync(join(out, 'leaderboard.json'), 'utf8'));
     expect(again).toEqual(json);
+    // settings.json records it, so a merge of shards ranks the same way
+    expect(JSON.parse(readFileSync(join(out, 'settings.json'), 'utf8')).settings.rank_by).toBe('video');
+    const shard = join(dir, 'shard');
+    const s = await evaluate(shard, '--judge-audio', '--rank-by', 'video', '--shard', '1/1');
+    expect(s.code, s.stderr).toBe(0);
+    const merged = join(dir, 'merged');
+    const m = await runCli(['merge', 'compass', shard, '--out', merged]);
+    expect(m.code, m.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(merged, 'leaderboard.json'), 'utf8'))).toEqual(json);
   });
 
   it('without --judge-audio there is no joint table: --rank-by joint is a usage error (exit 2), and report --rank-by joint says why', async () => {
