@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { PROMPT_MODES } from '../compass/cases.js';
+import { KEYFRAME_CONTROL_READINGS } from '../compass/quality/aggregate.js';
 import { budgetCheck } from '../compass/quality/evaluate.js';
 import type { EvaluationPlan } from '../compass/quality/plan.js';
 import { DEFAULT_QUALITY_OPTIONS, type QualityOptions } from '../compass/quality/video.js';
@@ -14,6 +15,7 @@ import { buildPublishedCompass } from '../synthetic/published-compass.js';
 import { parseMiniSize } from '../synthetic/published-size.js';
 import {
   JOBS_HELP,
+  KEYFRAME_CONTROL_HELP,
   type MetricFlags,
   MISSING_HELP,
   metricFlags,
@@ -28,7 +30,7 @@ import {
 import type { CliImpls } from './impls.js';
 import { withInterruptShown } from './interrupt.js';
 import { judgeFlags, judgeOptions, maxUnresolvedOption, parseMaxUnresolved } from './judge.js';
-import { parseNumberFlag, printLines } from './output.js';
+import { oneOf, parseNumberFlag, printLines } from './output.js';
 import { renderProgress } from './progress.js';
 
 /** `--dry-run`: every call with its frames, images and estimated prompt tokens, then the totals. */
@@ -58,6 +60,7 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
         .option('--missing <policy>', MISSING_HELP, 'zero')
         .option('--segmenter <kind>', SEGMENTER_HELP, 'judge')
         .option('--rank-by <table>', RANK_BY_HELP)
+        .option('--keyframe-control <how>', KEYFRAME_CONTROL_HELP, 'combined')
         .option(
           '--quality-fps <r>',
           'frames per second sent to the judge',
@@ -97,6 +100,7 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
           missing: string;
           segmenter: string;
           rankBy?: string;
+          keyframeControl: string;
           qualityFps: string;
           frameBudget?: string;
           frameWidth: string;
@@ -157,6 +161,7 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
           runs,
           maxCalls,
           rankBy: ranking,
+          keyframeControl: oneOf('--keyframe-control', o.keyframeControl, KEYFRAME_CONTROL_READINGS),
           out,
           signal,
           onProgress,

@@ -221,6 +221,9 @@ export function rankBy(v: string | undefined): RankBy | undefined {
 export const RANK_BY_HELP =
   'which leaderboard ranks: joint (audio-video, over the common set of cases every compared model answered with audio; the default whenever audio was judged) or video (video-only, all cases)';
 
+export const KEYFRAME_CONTROL_HELP =
+  'how Keyframe Fidelity and Temporal Organization enter Overall: combined (one keyframe-control group, their mean: our reading of the seed\'s "after joint keyframe-control aggregation") or separate (two groups, as before issue 44)';
+
 export const MISSING_HELP =
   'a missing or undecodable video: zero (scores 0 on every metric, counted) or skip (every model only on the videos all have)';
 

@@ -23,6 +23,7 @@ import {
   verifyShardOutputs,
 } from '../store/shards.js';
 import { type LoadedCase, type PromptMode, videoPath } from './cases.js';
+import { KEYFRAME_CONTROL_READINGS } from './quality/aggregate.js';
 import type { EvaluateResult } from './quality/evaluate.js';
 import { type Leaderboard, leaderboard } from './quality/leaderboard.js';
 import {
@@ -82,6 +83,8 @@ const Settings = z.looseObject({
   segmenter: z.string().optional(),
   /** `compass evaluate --rank-by` (absent: the default, the joint table whenever there is one). */
   rank_by: BoardTable.optional(),
+  /** `compass evaluate --keyframe-control` (absent: combined). */
+  keyframe_control: z.enum(KEYFRAME_CONTROL_READINGS).optional(),
   judge: z.looseObject({ name: z.string() }).optional(),
 });
 
@@ -206,6 +209,7 @@ export async function mergeCompass(dirs: readonly string[]): Promise<MergedCompa
           embedder: s.embedder,
           runs: s.runs ?? 1,
           ...(s.segmenter !== undefined ? { segmenter: s.segmenter } : {}),
+          ...(s.keyframe_control !== undefined ? { keyframeControl: s.keyframe_control } : {}),
         },
         s.missing,
         checklists,

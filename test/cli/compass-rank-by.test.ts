@@ -142,9 +142,9 @@ describe('the joint audio-video leaderboard on the command line', () => {
   });
 
   it('without --judge-audio there is no joint table: --rank-by joint is a usage error (exit 2), and report --rank-by joint says why', async () => {
-    const bad = await evaluate(join(dir, 'eval-bad'), '--rank-by', 'joint');
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/--rank-by joint needs --judge-audio/);
+    const noAudio = await evaluate(join(dir, 'eval-bad'), '--rank-by', 'joint');
+    expect(noAudio.code).toBe(2);
+    expect(noAudio.stderr).toMatch(/--rank-by joint needs --judge-audio/);
     const quiet = join(dir, 'eval-quiet');
     const r = await evaluate(quiet);
     expect(r.code, r.stderr).toBe(0);
@@ -154,5 +154,43 @@ describe('the joint audio-video leaderboard on the command line', () => {
     expect(rep.stderr).toMatch(/only the video-only table/);
     const typo = await runCli(['compass', 'report', '--eval', quiet, '--rank-by', 'audio']);
     expect(typo.code).toBe(2);
+
+    // the other reading of "after joint keyframe-control aggregation": the two response groups
+    // kept apart (--keyframe-control separate), from the same answers; named in the formula
+    const apart = join(dir, 'eval-apart');
+    const calls = emu.log.length;
+    const sep = await evaluate(
+      apart,
+      ...['--keyframe-control', 'separate', '--judge-cache', join(quiet, 'judge-cache.sqlite')],
+    );
+    expect(sep.code, sep.stderr).toBe(0);
+    expect(emu.log.length).toBe(calls);
+    const lb = JSON.parse(readFileSync(join(apart, 'leaderboard.json'), 'utf8'));
+    expect(lb.formula).toMatch(
+      /^per case and prompt mode: mean\(Keyframe Fidelity, Temporal Organization, Visual/,
+    );
+    expect(lb.formula).toContain('--keyframe-control separate');
+    const rows = readFileSync(join(apart, 'evaluation.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((v) => v.model === 'sound');
+    const five = (v: (typeof rows)[number]) =>
+      (v.response.groups.keyframe_fidelity +
+        v.response.groups.temporal_organization +
+        v.quality.groups.visual_quality.score +
+        v.quality.groups.spatiotemporal_coherence.score +
+        v.quality.groups.instruction_adherence.score) /
+      5;
+    for (const v of rows) expect(v.overall.score).toBeCloseTo(five(v), 12);
+    expect(lb.models.find((m: { model: string }) => m.model === 'sound').overall).toBeCloseTo(
+      (five(rows[0]) + five(rows[1])) / 2,
+      12,
+    );
+    expect(JSON.parse(readFileSync(join(apart, 'settings.json'), 'utf8')).settings.keyframe_control).toBe(
+      'separate',
+    );
+    const bad = await evaluate(join(dir, 'eval-bad2'), '--keyframe-control', 'joint');
+    expect(bad.code).toBe(2);
   });
 });

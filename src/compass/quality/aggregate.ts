@@ -65,15 +65,27 @@ export function keyframeControl(groups: Partial<Record<OverallGroup, number | nu
 const QUALITY_IN_OVERALL = ['visual_quality', 'spatiotemporal_coherence', 'instruction_adherence'] as const;
 
 /**
+ * How the two keyframe-response groups enter Overall (`--keyframe-control`): `combined` (the
+ * default, our reading of "after joint keyframe-control aggregation": one group, their mean) or
+ * `separate` (two groups of their own, as kfbench did before issue 44).
+ */
+export const KEYFRAME_CONTROL_READINGS = ['combined', 'separate'] as const;
+export type KeyframeControlReading = (typeof KEYFRAME_CONTROL_READINGS)[number];
+
+/**
  * Overall of one case in one prompt mode: video-only, and with `quality` (the video's quality
  * report) the joint audio-video Overall and the groups scored from only some of their metrics.
  */
 export function overallOf(
   groups: Partial<Record<OverallGroup, number | null>>,
   quality?: { groups: Readonly<Record<QualityGroup, GroupResult>>; audio_track?: boolean | undefined },
+  reading: KeyframeControlReading = 'combined',
 ): OverallResult {
-  const kc = keyframeControl(groups);
-  const have = [kc, ...QUALITY_IN_OVERALL.map((g) => groups[g])].filter(
+  const response =
+    reading === 'combined'
+      ? [keyframeControl(groups)]
+      : [groups.keyframe_fidelity, groups.temporal_organization];
+  const have = [...response, ...QUALITY_IN_OVERALL.map((g) => groups[g])].filter(
     (x): x is number => typeof x === 'number',
   );
   const out: OverallResult = {

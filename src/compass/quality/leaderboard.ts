@@ -25,6 +25,7 @@ import type {
   VideoEvaluation,
 } from '../results.js';
 import { commonRows, type MissingPolicy } from '../score.js';
+import type { KeyframeControlReading } from './aggregate.js';
 import { modelOverall } from './overall.js';
 
 export type { BoardTable, Factor, Leaderboard, LeaderboardTable } from '../results.js';
@@ -39,13 +40,21 @@ export const FACTORS: Record<Factor, (v: VideoEvaluation) => string> = {
 /** Which table ranks: the joint audio-video one or the video-only one (`--rank-by`). */
 export type RankBy = BoardTable;
 
-const PER_MODE =
-  'keyframe control = mean(Keyframe Fidelity, Temporal Organization); per case and prompt mode';
-/** Each table's Overall, in words (written into leaderboard.json and every report). */
-export const FORMULAS: Record<BoardTable, string> = {
-  joint: `${PER_MODE}: mean(keyframe control, Visual Quality, Spatiotemporal Coherence, Instruction Adherence, AV Coordination), AV Coordination 0 for a video without an audio track; per case: the mean of its prompt modes; per model: the mean over the common set of cases`,
-  video: `${PER_MODE}: mean(keyframe control, Visual Quality, Spatiotemporal Coherence, Instruction Adherence); per case: the mean of its prompt modes; per model: the mean over all cases`,
-};
+/** Each table's Overall, in words (written into leaderboard.json and every report), by reading. */
+export function formulaOf(table: BoardTable, reading: KeyframeControlReading = 'combined'): string {
+  const head =
+    reading === 'combined'
+      ? 'keyframe control = mean(Keyframe Fidelity, Temporal Organization); per case and prompt mode: mean(keyframe control, '
+      : 'per case and prompt mode: mean(Keyframe Fidelity, Temporal Organization, ';
+  const tail =
+    reading === 'separate' ? ' (--keyframe-control separate: the two response groups kept apart)' : '';
+  return table === 'joint'
+    ? `${head}Visual Quality, Spatiotemporal Coherence, Instruction Adherence, AV Coordination), AV Coordination 0 for a video without an audio track; per case: the mean of its prompt modes; per model: the mean over the common set of cases${tail}`
+    : `${head}Visual Quality, Spatiotemporal Coherence, Instruction Adherence); per case: the mean of its prompt modes; per model: the mean over all cases${tail}`;
+}
+
+/** The default reading's formulas. */
+export const FORMULAS: Record<BoardTable, string> = { joint: formulaOf('joint'), video: formulaOf('video') };
 
 const isScored = (v: VideoEvaluation) => (v.status ?? 'scored') === 'scored';
 
@@ -100,6 +109,7 @@ function boardTable(
   videos: readonly VideoEvaluation[],
   all: readonly VideoEvaluation[],
   models: readonly string[],
+  reading: KeyframeControlReading,
 ): LeaderboardTable {
   // coverage counts every expected video, also those the table leaves out
   const withCoverage =
@@ -127,7 +137,7 @@ function boardTable(
   const ids = [...new Set(videos.map((v) => v.case_id))].sort();
   return {
     table,
-    formula: FORMULAS[table],
+    formula: formulaOf(table, reading),
     cases: { count: ids.length, ids },
     models: orderRows(present.map((m) => withCoverage(all)(modelOverall(videos, m, table)))),
     by: {
@@ -147,15 +157,23 @@ function boardTable(
 export function leaderboard(
   all: readonly VideoEvaluation[],
   models: readonly string[],
-  meta: { judge: string; embedder: string; runs: number; segmenter?: string | undefined },
+  meta: {
+    judge: string;
+    embedder: string;
+    runs: number;
+    segmenter?: string | undefined;
+    /** The reading the videos' Overall was computed under (`--keyframe-control`), for the formula. */
+    keyframeControl?: KeyframeControlReading | undefined;
+  },
   policy: MissingPolicy = 'zero',
   checklists: readonly Checklist[] = [],
   rankBy?: RankBy,
 ): Leaderboard {
+  const { keyframeControl: reading = 'combined', ...shown } = meta;
   // checklists kept with an item count outside the published preference, per metric (seed E.3)
   const outside: Record<string, number> = {};
   for (const c of checklists) if (c.outside_preferred_size) outside[c.metric] = (outside[c.metric] ?? 0) + 1;
-  const video = boardTable('video', commonRows(all, models, policy, isScored), all, models);
+  const video = boardTable('video', commonRows(all, models, policy, isScored), all, models, reading);
   const js = jointSet(all, models);
   const joint = js.models.length
     ? {
@@ -164,6 +182,7 @@ export function leaderboard(
           all.filter((v) => js.models.includes(v.model) && js.cases.includes(v.case_id)),
           all,
           js.models,
+          reading,
         ),
         ...(js.without.length ? { models_without_audio: js.without } : {}),
       }
@@ -187,7 +206,7 @@ export function leaderboard(
           if (m.status === 'unresolved') unresolved++;
         }
   return {
-    ...meta,
+    ...shown,
     missing: policy,
     ...(Object.keys(outside).length ? { checklists_outside_preferred_size: outside } : {}),
     unresolved: unresolvedShare(unresolved, asked),

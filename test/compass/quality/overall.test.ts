@@ -37,6 +37,12 @@ describe('Overall, video-only and joint audio-video', () => {
     expect(o.joint_av!.no_audio_track).toBeUndefined();
   });
 
+  it('--keyframe-control separate: the other reading, the two response groups as two of five (kfbench before issue 44)', () => {
+    const o = overallOf(base, quality(g(0.2), true), 'separate');
+    expect(o.score).toBeCloseTo((0.9 + 0.8 + 0.7 + 0.6 + 0.5) / 5, 12);
+    expect(o.joint_av!.score).toBeCloseTo((0.9 + 0.8 + 0.7 + 0.6 + 0.5 + 0.2) / 6, 12);
+  });
+
   it('a video without an audio track, audio judged (AVC settled, nothing incomplete): AV Coordination 0 on the joint Overall, marked', () => {
     const o = overallOf(base, quality(g(null), false));
     expect(o.score).toBeCloseTo(VIDEO, 12);
