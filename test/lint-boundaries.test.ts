@@ -85,6 +85,16 @@ describe('code rules enforced by the linter (lint/*.grit)', () => {
     ],
     ['src/judge/planted.ts', 'export const x = (1 as unknown as string).length;\n', /no `as unknown as`/],
     ['src/store/planted.ts', "export const kinds = ['hero evaluate', 'compass score'];\n", /names a command/],
+    [
+      'test/planted.test.ts',
+      "import { it } from 'vitest';\nit('x', () => {}, 300_000);\n",
+      /no time limit on a test or hook/,
+    ],
+    [
+      'test/planted.test.ts',
+      "import { beforeAll } from 'vitest';\nbeforeAll(async () => {}, 600_000);\n",
+      /no time limit on a test or hook/,
+    ],
   ];
   for (const [file, source, message] of forbidden) {
     it(`${file}: ${source.split('\n')[1] ?? source.trim()} fails`, () => {

@@ -1,9 +1,11 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { PROMPT_MODES } from '../compass/cases.js';
+import { KEYFRAME_CONTROL_READINGS } from '../compass/quality/aggregate.js';
 import { budgetCheck } from '../compass/quality/evaluate.js';
 import type { EvaluationPlan } from '../compass/quality/plan.js';
 import { DEFAULT_QUALITY_OPTIONS, type QualityOptions } from '../compass/quality/video.js';
+import { UsageError } from '../errors.js';
 import { resolveJudgeSettings } from '../judge/registry.js';
 import { checkUnresolved, unresolvedLine } from '../judge/unresolved.js';
 import { leaderboardText } from '../report/compass.js';
@@ -13,10 +15,13 @@ import { buildPublishedCompass } from '../synthetic/published-compass.js';
 import { parseMiniSize } from '../synthetic/published-size.js';
 import {
   JOBS_HELP,
+  KEYFRAME_CONTROL_HELP,
   type MetricFlags,
   MISSING_HELP,
   metricFlags,
   partial,
+  RANK_BY_HELP,
+  rankBy,
   runInput,
   SEGMENTER_HELP,
   scanCacheFlags,
@@ -25,7 +30,7 @@ import {
 import type { CliImpls } from './impls.js';
 import { withInterruptShown } from './interrupt.js';
 import { judgeFlags, judgeOptions, maxUnresolvedOption, parseMaxUnresolved } from './judge.js';
-import { parseNumberFlag, printLines } from './output.js';
+import { oneOf, parseNumberFlag, printLines } from './output.js';
 import { renderProgress } from './progress.js';
 
 /** `--dry-run`: every call with its frames, images and estimated prompt tokens, then the totals. */
@@ -54,6 +59,8 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
         .option('--runs <n>', 'repeat the quality judging n times (mean ± sd)', '1')
         .option('--missing <policy>', MISSING_HELP, 'zero')
         .option('--segmenter <kind>', SEGMENTER_HELP, 'judge')
+        .option('--rank-by <table>', RANK_BY_HELP)
+        .option('--keyframe-control <how>', KEYFRAME_CONTROL_HELP, 'combined')
         .option(
           '--quality-fps <r>',
           'frames per second sent to the judge',
@@ -92,6 +99,8 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
           runs: string;
           missing: string;
           segmenter: string;
+          rankBy?: string;
+          keyframeControl: string;
           qualityFps: string;
           frameBudget?: string;
           frameWidth: string;
@@ -125,6 +134,11 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
         maxTokens: int('--max-tokens', o.maxTokens, 16),
       });
       const maxCalls = o.maxCalls ? int('--max-calls', o.maxCalls, 0) : undefined;
+      const ranking = rankBy(o.rankBy);
+      if (ranking === 'joint' && !quality.audio)
+        throw new UsageError(
+          '--rank-by joint needs --judge-audio: the joint audio-video leaderboard needs AV Coordination judged',
+        );
       if (o.dryRun) {
         const d = await withInterruptShown((signal, onProgress) =>
           impls.planCompassEvaluation({ ...input, judge, quality, runs, signal, onProgress }),
@@ -140,7 +154,18 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
         leaderboard: lb,
         judge: s,
       } = await withInterruptShown((signal, onProgress) =>
-        impls.evaluateCompassRun({ ...input, judge, quality, runs, maxCalls, out, signal, onProgress }),
+        impls.evaluateCompassRun({
+          ...input,
+          judge,
+          quality,
+          runs,
+          maxCalls,
+          rankBy: ranking,
+          keyframeControl: oneOf('--keyframe-control', o.keyframeControl, KEYFRAME_CONTROL_READINGS),
+          out,
+          signal,
+          onProgress,
+        }),
       );
       printLines([
         leaderboardText(lb, { factors: false }),

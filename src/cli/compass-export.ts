@@ -1,7 +1,7 @@
 /** `kfbench compass export-scores`: per-case automatic scores for `compass align`. */
 import type { Command } from 'commander';
-import { exportScoresFile } from '../compass/export-scores.js';
-import { printJson, printLines } from './output.js';
+import { EXPORT_PROMPT_MODES, exportScoresFile, HUMAN_STUDY_PROMPT_MODE } from '../compass/export-scores.js';
+import { oneOf, printJson, printLines } from './output.js';
 
 const list = (v: string | undefined) =>
   v
@@ -21,17 +21,28 @@ export function registerCompassExport(compass: Command): void {
       '--dimensions <d,…>',
       'only these (default: every one found: the response metrics and groups; after evaluate also SVQ … AVC, the quality groups and overall)',
     )
-    .option('--modes <m,…>', 'only these prompt modes (default: all; a case scores the mean over them)')
+    .option(
+      '--prompt-mode <mode>',
+      "segment_specific (the prompt mode the human study judged), minimal, or both (a case scores the mean over them); named in the file's header row",
+      HUMAN_STUDY_PROMPT_MODE,
+    )
     .option('--json', 'print JSON')
     .action(
-      async (o: { results: string; out: string; dimensions?: string; modes?: string; json?: boolean }) => {
+      async (o: {
+        results: string;
+        out: string;
+        dimensions?: string;
+        promptMode: string;
+        json?: boolean;
+      }) => {
         const r = await exportScoresFile(o.results, o.out, {
           dimensions: list(o.dimensions),
-          modes: list(o.modes),
+          promptMode: oneOf('--prompt-mode', o.promptMode, EXPORT_PROMPT_MODES),
         });
         if (o.json) return printJson(r);
         printLines([
           `${r.scores} scores (${r.cases} cases × ${r.models.length} models × ${r.dimensions.length} dimensions${r.omitted ? `; ${r.omitted} not measured, left out` : ''}) → ${o.out}`,
+          `prompt mode: ${r.header.note}`,
           `dimensions: ${r.dimensions.join(', ')}`,
         ]);
       },

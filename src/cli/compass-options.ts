@@ -2,6 +2,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { type LoadedCase, loadOneCase, PROMPT_MODES, type PromptMode } from '../compass/cases.js';
+import type { RankBy } from '../compass/quality/leaderboard.js';
 import {
   DEFAULT_RESPONSE_OPTIONS,
   DEFAULT_SCAN_OPTIONS,
@@ -9,6 +10,7 @@ import {
   KFS_FRAMES,
   type ResponseOptions,
 } from '../compass/response/options.js';
+import { BOARD_TABLES } from '../compass/results.js';
 import type { CompassRunInput } from '../compass/run.js';
 import type { MissingPolicy } from '../compass/score.js';
 import { SEGMENTERS, type SegmenterKind } from '../compass/segment.js';
@@ -223,6 +225,17 @@ export function parseJobs(v: string): number {
 export function missingPolicy(v: string): MissingPolicy {
   return oneOf('--missing', v, ['zero', 'skip'] as const);
 }
+
+/** `--rank-by joint|video` (absent: the library's default). */
+export function rankBy(v: string | undefined): RankBy | undefined {
+  return v === undefined ? undefined : oneOf('--rank-by', v, BOARD_TABLES);
+}
+
+export const RANK_BY_HELP =
+  'which leaderboard ranks: joint (audio-video, over the common set of cases every compared model answered with audio; the default whenever audio was judged) or video (video-only, all cases)';
+
+export const KEYFRAME_CONTROL_HELP =
+  'how Keyframe Fidelity and Temporal Organization enter Overall: combined (one keyframe-control group, their mean: our reading of the seed\'s "after joint keyframe-control aggregation") or separate (two groups, as before issue 44)';
 
 export const MISSING_HELP =
   'a missing or undecodable video: zero (scores 0 on every metric, counted) or skip (every model only on the videos all have)';

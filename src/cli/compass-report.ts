@@ -4,6 +4,7 @@ import { alignFiles } from '../compass/align.js';
 import { compassReport } from '../report/leaderboard-file.js';
 import { textTable } from '../report/table.js';
 import { registerCompassExport } from './compass-export.js';
+import { RANK_BY_HELP, rankBy } from './compass-options.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 
 export function registerCompassReport(compass: Command): void {
@@ -15,8 +16,9 @@ export function registerCompassReport(compass: Command): void {
     .requiredOption('--eval <dir>', 'a compass evaluate --out folder')
     .option('--format <f>', 'text | json | csv | md | html', 'text')
     .option('--out <file>', 'write to a file instead of stdout')
-    .action(async (o: { eval: string; format: string; out?: string }) => {
-      const text = await compassReport(o);
+    .option('--rank-by <table>', RANK_BY_HELP)
+    .action(async (o: { eval: string; format: string; out?: string; rankBy?: string }) => {
+      const text = await compassReport({ ...o, rankBy: rankBy(o.rankBy) });
       if (!o.out) process.stdout.write(text);
     });
 

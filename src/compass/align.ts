@@ -45,6 +45,20 @@ export const AutoScore = z.object({
 });
 export type AutoScore = z.output<typeof AutoScore>;
 
+/**
+ * The header row `compass export-scores` writes first: which prompt modes the scores average over
+ * (by default the one the human study judged) and why. A scores file without it is read as well.
+ */
+export const ScoresHeader = z.object({
+  header: z.literal('kfbench compass export-scores'),
+  prompt_modes: z.array(z.string().min(1)).min(1),
+  note: z.string(),
+});
+export type ScoresHeader = z.output<typeof ScoresHeader>;
+
+/** One line of a scores file: the header (first line only) or a score. */
+export const ScoresLine = z.union([ScoresHeader, AutoScore]);
+
 export interface AlignOptions {
   B: number;
   seed: number | string;
@@ -131,7 +145,15 @@ export async function loadAlignInputs(
   const scores: AutoScore[] = [];
   const models = new Set<string>();
   const dims = new Set<string>();
-  for await (const l of readJsonl(scoresFile, AutoScore)) {
+  for await (const l of readJsonl(scoresFile, ScoresLine)) {
+    if ('header' in l.value) {
+      if (l.line !== 1)
+        throw new BadInputError('a header row is allowed only on the first line', {
+          file: scoresFile,
+          line: l.line,
+        });
+      continue;
+    }
     scores.push(l.value);
     models.add(l.value.model);
     dims.add(l.value.dimension);

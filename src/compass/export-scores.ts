@@ -1,9 +1,13 @@
 /**
  * `compass export-scores`: the per-case automatic scores `compass align` reads
- * (`{case_id, model, dimension, score}` per line) from a `compass score` or `compass evaluate`
- * folder. Dimensions: the six keyframe-response metrics and their two groups (response.jsonl);
- * with evaluation.jsonl also the quality metrics (SVQ … AVC), their groups and `overall`. A case's
- * score is the mean over its prompt modes (and runs) of the values that were measured; a
+ * (`{case_id, model, dimension, score}` per line, after a header row) from a `compass score` or
+ * `compass evaluate` folder. Dimensions: the six keyframe-response metrics and their two groups
+ * (response.jsonl); with evaluation.jsonl also the quality metrics (SVQ … AVC), their groups and
+ * `overall`. By default only the prompt mode the human study judged — segment-specific: "Annotators
+ * see the input keyframes and segment-specific prompt" (seed 001, App. D; its "60 segment-level
+ * cases") — so that automatic and human scores judge the same videos; `promptMode` picks the other
+ * mode or `both` (a case's score is then the mean over its modes). The header row names the modes.
+ * A case's score is the mean over those modes (and runs) of the values that were measured; a
  * (case, model, dimension) with none — unresolved, not measured, not applicable — is left out and
  * counted, never written as 0.
  */
@@ -12,7 +16,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { BadInputError, UsageError } from '../errors.js';
 import { readJsonl, writeJsonl } from '../store/jsonl.js';
-import { AutoScore } from './align.js';
+import { type AutoScore, type ScoresHeader, ScoresLine } from './align.js';
+import { PROMPT_MODES, type PromptMode } from './cases.js';
 
 const num = z.number().nullable();
 /** The fields of a response.jsonl row read here (the rest is kept by the writer's own format). */
@@ -35,11 +40,30 @@ const EvaluationScores = z.looseObject({
   overall: z.looseObject({ score: num }),
 });
 
+/** The prompt mode the human study judged (seed 001, App. D): the default of the export. */
+export const HUMAN_STUDY_PROMPT_MODE: PromptMode = 'segment_specific';
+
+/** `--prompt-mode`: one prompt mode, or `both` (a case's score the mean over both). */
+export type ExportPromptMode = PromptMode | 'both';
+export const EXPORT_PROMPT_MODES: readonly ExportPromptMode[] = [...PROMPT_MODES, 'both'];
+
 export interface ExportOptions {
   /** Only these dimensions (default: every one found). */
   dimensions?: readonly string[];
-  /** Only these prompt modes (default: all). */
-  modes?: readonly string[];
+  /** The prompt mode exported (default: the one the human study judged, segment_specific). */
+  promptMode?: ExportPromptMode;
+}
+
+/** The header row: the modes exported, and why that is the default. */
+export function exportHeader(promptMode: ExportPromptMode): ScoresHeader {
+  return {
+    header: 'kfbench compass export-scores',
+    prompt_modes: promptMode === 'both' ? [...PROMPT_MODES] : [promptMode],
+    note:
+      promptMode === HUMAN_STUDY_PROMPT_MODE
+        ? 'segment_specific only: the prompt mode the human study judged ("Annotators see the input keyframes and segment-specific prompt", KeyFrame-Compass App. D)'
+        : `${promptMode === 'both' ? 'the mean over both prompt modes' : `${promptMode} only`} (--prompt-mode); the human study judged segment_specific (KeyFrame-Compass App. D)`,
+  };
 }
 
 export interface ExportResult {
@@ -49,6 +73,8 @@ export interface ExportResult {
   cases: number;
   /** (case, model, dimension) triples with no measured value in any prompt mode or run. */
   omitted: number;
+  /** The header row written before the scores. */
+  header: ScoresHeader;
 }
 
 export async function exportScores(dir: string, o: ExportOptions = {}): Promise<ExportResult> {
@@ -66,7 +92,8 @@ export async function exportScores(dir: string, o: ExportOptions = {}): Promise<
     entry.vs.push(v);
     values.set(k, entry);
   };
-  const keep = (mode: string) => !o.modes || o.modes.includes(mode);
+  const header = exportHeader(o.promptMode ?? HUMAN_STUDY_PROMPT_MODE);
+  const keep = (mode: string) => header.prompt_modes.includes(mode);
   for await (const { value: r } of readJsonl(rf, ResponseScores)) {
     if (!keep(r.prompt_mode)) continue;
     for (const [d, v] of [...Object.entries(r.groups), ...Object.entries(r.metrics)])
@@ -100,7 +127,11 @@ export async function exportScores(dir: string, o: ExportOptions = {}): Promise<
     }
     scores.push({ case_id, model, dimension, score: measured.reduce((a, b) => a + b, 0) / measured.length });
   }
-  if (!scores.length) throw new BadInputError('no scores to export', { file: rf });
+  if (!scores.length)
+    throw new BadInputError(
+      `no scores to export in prompt mode ${header.prompt_modes.join(' or ')}${o.promptMode ? '' : ' (the default: the human study judged it; --prompt-mode minimal or both for the others)'}`,
+      { file: rf },
+    );
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   scores.sort((a, b) => cmp(a.case_id, b.case_id) || cmp(a.model, b.model) || cmp(a.dimension, b.dimension));
   return {
@@ -109,19 +140,20 @@ export async function exportScores(dir: string, o: ExportOptions = {}): Promise<
     models: [...new Set(scores.map((s) => s.model))].sort(),
     cases: new Set(scores.map((s) => s.case_id)).size,
     omitted,
+    header,
   };
 }
 
 /** What `exportScoresFile` wrote: the export's counts, its scores counted, and the file. */
 export type ExportFileResult = Omit<ExportResult, 'scores'> & { scores: number; out: string };
 
-/** `compass export-scores` as one call: the scores of `dir` exported and written to `out` (JSONL). */
+/** `compass export-scores` as one call: the scores of `dir` exported and written to `out` (JSONL, header first). */
 export async function exportScoresFile(
   dir: string,
   out: string,
   o: ExportOptions = {},
 ): Promise<ExportFileResult> {
   const { scores, ...rest } = await exportScores(dir, o);
-  await writeJsonl(out, AutoScore, scores);
+  await writeJsonl(out, ScoresLine, [rest.header, ...scores]);
   return { ...rest, scores: scores.length, out };
 }

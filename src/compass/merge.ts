@@ -23,9 +23,17 @@ import {
   verifyShardOutputs,
 } from '../store/shards.js';
 import { type LoadedCase, type PromptMode, videoPath } from './cases.js';
+import { KEYFRAME_CONTROL_READINGS } from './quality/aggregate.js';
 import type { EvaluateResult } from './quality/evaluate.js';
 import { type Leaderboard, leaderboard } from './quality/leaderboard.js';
-import { Checklist, EvaluationRunFile, ResponseRow, ResponseRunFile, VideoEvaluation } from './results.js';
+import {
+  BoardTable,
+  Checklist,
+  EvaluationRunFile,
+  ResponseRow,
+  ResponseRunFile,
+  VideoEvaluation,
+} from './results.js';
 import type { MissingPolicy, ScoreRun } from './score.js';
 
 /** The cases of a list (`--case-ids`) and of a shard, in the order of the cases file. */
@@ -73,6 +81,10 @@ const Settings = z.looseObject({
   embedder: z.string(),
   runs: z.number().int().optional(),
   segmenter: z.string().optional(),
+  /** `compass evaluate --rank-by` (absent: the default, the joint table whenever there is one). */
+  rank_by: BoardTable.optional(),
+  /** `compass evaluate --keyframe-control` (absent: combined). */
+  keyframe_control: z.enum(KEYFRAME_CONTROL_READINGS).optional(),
   judge: z.looseObject({ name: z.string() }).optional(),
 });
 
@@ -200,9 +212,11 @@ export async function mergeCompass(dirs: readonly string[]): Promise<MergedCompa
           embedder: s.embedder,
           runs: s.runs ?? 1,
           ...(s.segmenter !== undefined ? { segmenter: s.segmenter } : {}),
+          ...(s.keyframe_control !== undefined ? { keyframeControl: s.keyframe_control } : {}),
         },
         s.missing,
         checklists,
+        s.rank_by,
       ),
       judge,
     };

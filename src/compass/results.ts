@@ -228,6 +228,11 @@ export const QualityReport = z.object({
   }),
   metrics: z.record(QualityMetricSchema, QualityMetricReport),
   groups: z.record(QualityGroupSchema, GroupResult),
+  /**
+   * The video has an audio track (ffprobe). On the joint audio-video leaderboard a video without
+   * one scores AV Coordination 0 and is marked. Absent in files written before it.
+   */
+  audio_track: z.boolean().optional(),
 });
 export type QualityReport = z.infer<typeof QualityReport>;
 
@@ -245,16 +250,27 @@ export const JOINT_AV_GROUPS = [...OVERALL_GROUPS, 'av_coordination'] as const;
 export type JointAvGroup = (typeof JOINT_AV_GROUPS)[number];
 
 export const OverallResult = z.object({
-  /** The video-only Overall: the five groups of OVERALL_GROUPS. */
+  /**
+   * The video-only Overall of this video (one case, one prompt mode): mean(keyframe control,
+   * Visual Quality, Spatiotemporal Coherence, Instruction Adherence), keyframe control =
+   * mean(Keyframe Fidelity, Temporal Organization) (seed §4.2: "after joint keyframe-control
+   * aggregation"; docs/compass.md, "How the leaderboard is computed").
+   */
   score: z.number().nullable(),
   /** Groups left out because they could not be measured. */
   missing: z.array(z.enum(OVERALL_GROUPS)),
   /**
-   * The joint audio-video Overall: the same groups and AV Coordination where the case requests
-   * audio (left out and listed in `missing` when it applies but could not be measured). Absent in
-   * files written before it.
+   * The joint audio-video Overall: the same and AV Coordination (AVC, judged on every video with
+   * an audio track; 0 for a video without one, marked by `no_audio_track`). Where AVC could not be
+   * measured (no audio judge, unresolved) it is left out and listed in `missing`.
    */
-  joint_av: z.object({ score: z.number().nullable(), missing: z.array(z.enum(JOINT_AV_GROUPS)) }).optional(),
+  joint_av: z
+    .object({
+      score: z.number().nullable(),
+      missing: z.array(z.enum(JOINT_AV_GROUPS)),
+      no_audio_track: z.literal(true).optional(),
+    })
+    .optional(),
   /** Groups scored from only some of their metrics (e.g. "instruction_adherence: AMA"). */
   incomplete: z.array(z.string()).optional(),
 });
@@ -279,17 +295,19 @@ export type VideoEvaluation = z.infer<typeof VideoEvaluation>;
 
 export const ModelOverall = z.object({
   model: z.string(),
-  /** Mean over runs of the per-run Overall (mean over cases of the per-case Overall): video only. */
+  /**
+   * Mean over runs of the per-run Overall (mean over the table's cases of the per-case Overall, the
+   * mean of its prompt modes), by the table's formula (`Leaderboard.formula`).
+   */
   overall: z.number().nullable(),
   /** Standard deviation over runs (0 for one run). */
   overall_sd: z.number().nonnegative(),
-  /** The joint audio-video Overall (AV Coordination enters where it applies), mean and sd over runs. */
-  overall_av: z.number().nullable().optional(),
-  overall_av_sd: z.number().nonnegative().optional(),
   runs: Count,
   cases: Count,
-  /** Groups that could not be measured for some case (left out of its mean, never zero). */
+  /** Groups of the table's formula that could not be measured for some case (left out of its mean, never zero). */
   flagged: z.array(z.string()),
+  /** Joint table: the videos without an audio track, scored AV Coordination 0 ("case__mode"). */
+  no_audio_track: z.array(z.string()).optional(),
   /** Videos judged below the published 8 fps (--frame-budget, --quality-fps or a slow video): "case__mode at R fps". */
   below_rate: z.array(z.string()),
   /** Videos present (scored) / expected, per run; missing and undecodable ones are not present. */
@@ -301,16 +319,42 @@ export type ModelOverall = z.infer<typeof ModelOverall>;
 export const FACTOR_NAMES = ['keyframes', 'structure', 'prompt_mode', 'conditioning'] as const;
 export type Factor = (typeof FACTOR_NAMES)[number];
 
-/** leaderboard.json: Overall and the six groups per model, overall and by each factor's levels. */
-export const Leaderboard = z.object({
+/**
+ * The two leaderboards (seed §4.2, Table 3; docs/compass.md "How the leaderboard is computed"):
+ * `joint`, the joint audio-video one, over the common set of cases every compared model answered
+ * (the models whose videos carry audio), AV Coordination in the mean; `video`, the video-only one,
+ * over all cases and every model, without AV Coordination.
+ */
+export const BOARD_TABLES = ['joint', 'video'] as const;
+export const BoardTable = z.enum(BOARD_TABLES);
+export type BoardTable = z.infer<typeof BoardTable>;
+
+/** One leaderboard: which table, its formula, its cases, and its rows overall and by factor. */
+export const LeaderboardTable = z.object({
+  table: BoardTable,
+  /** The Overall's formula, in words. */
+  formula: z.string(),
+  /** The cases the table averages over: all evaluated cases (video) or the common set (joint). */
+  cases: z.object({ count: Count, ids: z.array(z.string()) }),
+  /** Joint table: evaluated models left off it because none of their videos has an audio track. */
+  models_without_audio: z.array(z.string()).optional(),
+  models: z.array(ModelOverall),
+  by: z.record(z.enum(FACTOR_NAMES), z.record(z.string(), z.array(ModelOverall))),
+});
+export type LeaderboardTable = z.infer<typeof LeaderboardTable>;
+
+/**
+ * leaderboard.json: the ranked table (the joint one by default whenever audio was judged and some
+ * model's videos carry audio, else the video-only one; `--rank-by`) at the top level, the other
+ * one in `other`. Files written before the two tables have neither `table` nor `other`: video.
+ */
+export const Leaderboard = LeaderboardTable.partial({ table: true, formula: true, cases: true }).extend({
   judge: z.string(),
   embedder: z.string(),
   runs: Count,
   /** What cut the videos into shots (pixel detector or judge, seed E.2). */
   segmenter: z.string().optional(),
   missing: MissingPolicy,
-  /** Which Overall orders the rows: `video` (video-only) or `joint_av` (with AV Coordination). */
-  ranked_by: z.enum(['video', 'joint_av']).optional(),
   /** Checklists kept with an item count outside the published preference, per metric. */
   checklists_outside_preferred_size: z.record(z.string(), Count).optional(),
   /**
@@ -319,8 +363,8 @@ export const Leaderboard = z.object({
    * written before it.
    */
   unresolved: UnresolvedShare.optional(),
-  models: z.array(ModelOverall),
-  by: z.record(z.enum(FACTOR_NAMES), z.record(z.string(), z.array(ModelOverall))),
+  /** The table not ranked (absent when there is only one: no audio judged, or no model with audio). */
+  other: LeaderboardTable.optional(),
 });
 export type Leaderboard = z.infer<typeof Leaderboard>;
 

@@ -10,9 +10,10 @@ import { probe } from '../media/probe.js';
 import { writeOutputFolder } from '../store/out-folder.js';
 import { writeOutputsRecord, writeShardRecord } from '../store/shards.js';
 import type { LoadedCase } from './cases.js';
+import type { KeyframeControlReading } from './quality/aggregate.js';
 import { evaluationCacheIn } from './quality/eval-cache.js';
 import { type EvaluateInput, type EvaluateResult, evaluateCompass } from './quality/evaluate.js';
-import { type Leaderboard, leaderboard } from './quality/leaderboard.js';
+import { type Leaderboard, leaderboard, type RankBy } from './quality/leaderboard.js';
 import { writeEvaluationRun } from './quality/outputs.js';
 import { cachedCalls, type EvaluationPlan, planEvaluation } from './quality/plan.js';
 import type { QualityOptions } from './quality/video.js';
@@ -27,6 +28,13 @@ export interface CompassEvaluateInput extends CompassRunInput {
   runs: number;
   /** At most this many judge calls, checklists included (the rest is left for the next run). */
   maxCalls?: number | undefined;
+  /**
+   * Which leaderboard ranks: `joint` (audio-video, over the common set) or `video` (video-only,
+   * all cases); by default the joint one whenever audio was judged and some model answered with audio.
+   */
+  rankBy?: RankBy | undefined;
+  /** How Keyframe Fidelity and Temporal Organization enter Overall (`--keyframe-control`; default combined). */
+  keyframeControl?: KeyframeControlReading | undefined;
 }
 
 /** What the evaluation reads, the same for a run and for a dry run's count of the cache. */
@@ -52,6 +60,7 @@ function evaluateInput(
     cache,
     evaluationCache,
     runs: o.runs,
+    keyframeControl: o.keyframeControl,
     concurrency: o.judge.concurrency,
     maxDuration: o.maxDuration_s,
     jobs: o.jobs,
@@ -95,9 +104,16 @@ export async function evaluateCompassRun(
     const lb = leaderboard(
       r.videos,
       o.models,
-      { judge: judge.judge.name, embedder: tools.embedder.id, runs: o.runs, segmenter: o.segmenter },
+      {
+        judge: judge.judge.name,
+        embedder: tools.embedder.id,
+        runs: o.runs,
+        segmenter: o.segmenter,
+        keyframeControl: o.keyframeControl,
+      },
       o.missing,
       r.checklists,
+      o.rankBy,
     );
     const record = await compassRunRecord(o, {
       kind: 'compass evaluate',
@@ -108,6 +124,8 @@ export async function evaluateCompassRun(
       judge,
       runs: o.runs,
       quality: o.quality,
+      rankBy: o.rankBy,
+      keyframeControl: o.keyframeControl,
     });
     // written beside out and moved into place: a failure leaves out as it was
     await writeOutputFolder(resolve(o.out), async (stage) => {

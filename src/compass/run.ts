@@ -14,9 +14,11 @@ import type { OnProgress } from '../progress.js';
 import type { Shard, ShardRecord } from '../store/shards.js';
 import { type LoadedCase, loadCases, type PromptMode } from './cases.js';
 import { compassShardRecord, selectCases } from './merge.js';
+import type { KeyframeControlReading } from './quality/aggregate.js';
 import type { QualityOptions } from './quality/video.js';
 import type { ResponseOptions, ScanOptions } from './response/options.js';
 import { ScanCache } from './response/scan-cache.js';
+import type { BoardTable } from './results.js';
 import { checkVideosFolder, type MissingPolicy } from './score.js';
 import type { SegmenterKind } from './segment.js';
 
@@ -135,6 +137,10 @@ export function compassRunRecord(
     judge: OpenedJudge | undefined;
     runs?: number;
     quality?: QualityOptions;
+    /** `compass evaluate --rank-by`, when given (a merge ranks its leaderboard the same way). */
+    rankBy?: BoardTable | undefined;
+    /** `compass evaluate --keyframe-control`, when given (it changes every Overall: shards must agree). */
+    keyframeControl?: KeyframeControlReading | undefined;
   },
 ): Promise<ShardRecord> {
   return compassShardRecord({
@@ -155,6 +161,8 @@ export function compassRunRecord(
       response: { ...o.response },
       scan: scanSettings(o.scan, o.maxDuration_s),
       ...(run.quality ? { quality: { ...run.quality } } : {}),
+      ...(run.rankBy ? { rank_by: run.rankBy } : {}),
+      ...(run.keyframeControl ? { keyframe_control: run.keyframeControl } : {}),
       ...(run.judge && o.judge ? { judge: judgeIdentity(run.judge.judge.name, o.judge) } : {}),
     },
   });

@@ -52,6 +52,7 @@ export function sensitivityLines(r: SensitivityResult): string[] {
 }
 
 const GROUP_COLUMNS = [
+  ['keyframe_control', 'KF control'],
   ['keyframe_fidelity', 'KF fid.'],
   ['temporal_organization', 'temp. org.'],
   ['visual_quality', 'visual'],
@@ -68,18 +69,10 @@ const overallCell = (m: ModelOverall) =>
       ? `${m.overall.toFixed(3)} ± ${m.overall_sd.toFixed(3)}`
       : m.overall.toFixed(3);
 
-const overallAvCell = (m: ModelOverall) =>
-  m.overall_av === undefined || m.overall_av === null
-    ? '—'
-    : m.runs > 1
-      ? `${m.overall_av.toFixed(3)} ± ${(m.overall_av_sd ?? 0).toFixed(3)}`
-      : m.overall_av.toFixed(3);
-
 function rowsOf(models: readonly ModelOverall[]): string[][] {
   return models.map((m) => [
     m.model,
     overallCell(m),
-    overallAvCell(m),
     ...GROUP_COLUMNS.map(([k]) => fx(m.groups[k] ?? null)),
     String(m.cases),
     m.coverage ? `${m.coverage.present}/${m.coverage.expected}` : '',
@@ -89,17 +82,44 @@ function rowsOf(models: readonly ModelOverall[]): string[][] {
 
 const HEAD = [
   'model',
-  'Overall (video)',
-  'Overall (joint AV)',
+  'Overall',
   ...GROUP_COLUMNS.map(([, h]) => h),
   'cases',
   'coverage',
   'flagged (not measured or incomplete)',
 ];
 
-/** Which Overall ranks the table, and what each is (seed §4.2). */
-export function rankedByLine(lb: Leaderboard): string {
-  return `ranked by the ${lb.ranked_by === 'joint_av' ? 'joint audio-video Overall (with AV Coordination)' : 'video-only Overall (without AV Coordination)'}; Overall (joint AV) adds AV Coordination where the case requests audio`;
+type Table = Pick<Leaderboard, 'table' | 'formula' | 'cases' | 'models_without_audio' | 'models'>;
+
+const TABLE_NAME = {
+  joint: 'the joint audio-video leaderboard',
+  video: 'the video-only leaderboard',
+} as const;
+
+/** Which table, over which cases (count), by which formula (seed §4.2, Table 3). */
+export function tableLines(t: Table, ranked = true): string[] {
+  const table = t.table ?? 'video';
+  const cases =
+    t.cases === undefined
+      ? ''
+      : table === 'joint'
+        ? `, over ${t.cases.count} cases (the common set every compared model answered, listed in leaderboard.json)`
+        : `, over ${t.cases.count} cases (all evaluated)`;
+  return [
+    `${ranked ? 'ranked: ' : ''}${TABLE_NAME[table]}${cases}`,
+    `Overall: ${t.formula ?? 'mean(Keyframe Fidelity, Temporal Organization, Visual Quality, Spatiotemporal Coherence, Instruction Adherence) (a file written before the two tables)'}`,
+    ...(t.models_without_audio?.length
+      ? [`not on this table (no video with an audio track): ${t.models_without_audio.join(', ')}`]
+      : []),
+    ...noAudioLines(t.models),
+  ];
+}
+
+/** Joint table: per model, the videos without an audio track that scored AV Coordination 0. */
+export function noAudioLines(models: readonly ModelOverall[]): string[] {
+  return models
+    .filter((m) => m.no_audio_track?.length)
+    .map((m) => `${m.model}: no audio track, AV Coordination 0: ${m.no_audio_track!.join(', ')}`);
 }
 
 const missingRule = (lb: Leaderboard) =>
@@ -134,12 +154,15 @@ export function unresolvedLines(lb: Leaderboard): string[] {
   ];
 }
 
-/** The Compass leaderboard (both axes) on the terminal: overall, then by each factor. */
-/** The leaderboard as text; `factors: false` leaves out the tables by factor level (a run's closing lines). */
+/**
+ * The Compass leaderboard (both axes) on the terminal: the ranked table, overall then by each
+ * factor, then the other table overall; `factors: false` leaves out the tables by factor level (a
+ * run's closing lines).
+ */
 export function leaderboardText(lb: Leaderboard, o: { factors?: boolean } = {}): string {
   const out = [
     `judge ${lb.judge}, embedder ${lb.embedder}${lb.segmenter ? `, segmenter ${lb.segmenter}` : ''}, ${lb.runs} run${lb.runs > 1 ? 's (mean ± sd)' : ''}; ${missingRule(lb)}`,
-    rankedByLine(lb),
+    ...tableLines(lb),
     ...textTable(HEAD, rowsOf(lb.models)),
     ...belowRateLines(lb.models),
     ...checklistSizeLines(lb),
@@ -148,49 +171,61 @@ export function leaderboardText(lb: Leaderboard, o: { factors?: boolean } = {}):
   for (const [f, levels] of o.factors === false ? [] : Object.entries(lb.by))
     for (const [level, models] of levelEntries(levels))
       out.push('', `${f} = ${level}`, ...textTable(HEAD, rowsOf(models)));
+  if (lb.other)
+    out.push(
+      '',
+      ...tableLines(lb.other, false),
+      ...textTable(HEAD, rowsOf(lb.other.models)),
+      `(compass report --rank-by ${lb.other.table} ranks by it)`,
+    );
   return out.join('\n');
 }
 
 export function leaderboardCsv(lb: Leaderboard): string {
   const head = [
+    'table',
     'factor',
     'level',
     'model',
     'overall',
     'overall_sd',
-    'overall_av',
-    'overall_av_sd',
     'runs',
     'cases',
     'present',
     'expected',
     ...GROUP_COLUMNS.map(([k]) => k),
     'flagged',
+    'no_audio_track',
   ];
-  const line = (f: string, l: string, m: ModelOverall) =>
+  const line = (t: string, f: string, l: string, m: ModelOverall) =>
     [
+      t,
       f,
       l,
       m.model,
       m.overall,
       m.overall_sd,
-      m.overall_av ?? '',
-      m.overall_av_sd ?? '',
       m.runs,
       m.cases,
       m.coverage?.present ?? '',
       m.coverage?.expected ?? '',
       ...GROUP_COLUMNS.map(([k]) => m.groups[k] ?? ''),
       m.flagged.join(' '),
+      (m.no_audio_track ?? []).join(' '),
     ]
       .map(csvCell)
       .join(',');
-  const rows = [
-    ...lb.models.map((m) => line('all', '', m)),
-    ...Object.entries(lb.by).flatMap(([f, levels]) =>
-      levelEntries(levels).flatMap(([l, ms]) => ms.map((m) => line(f, l, m))),
-    ),
-  ];
+  const tableRows = (t: Pick<Leaderboard, 'table' | 'models' | 'by'>) => {
+    const name = t.table ?? 'video';
+    return [
+      ...t.models.map((m) => line(name, 'all', '', m)),
+      ...Object.entries(t.by).flatMap(([f, levels]) =>
+        levelEntries(levels).flatMap(([l, ms]) => ms.map((m) => line(name, f, l, m))),
+      ),
+    ];
+  };
+  // the ranked table first, then the other; the table column says which is which
+  const rows = [...tableRows(lb), ...(lb.other ? tableRows(lb.other) : [])];
   return `${[head.join(','), ...rows].join('\n')}\n`;
 }
 
@@ -205,8 +240,7 @@ export function leaderboardMarkdown(lb: Leaderboard): string {
     '',
     `Judge ${mdText(lb.judge)}, embedder ${mdText(lb.embedder)}${lb.segmenter ? `, segmenter ${mdText(lb.segmenter)}` : ''}, ${lb.runs} run(s); ${mdText(missingRule(lb))}.`,
     '',
-    `${mdText(rankedByLine(lb))}.`,
-    '',
+    ...tableLines(lb).flatMap((l) => [`${mdText(l)}.`, '']),
     ...table(lb.models),
     ...[...belowRateLines(lb.models), ...checklistSizeLines(lb), ...unresolvedLines(lb)].flatMap((l) => [
       '',
@@ -216,6 +250,14 @@ export function leaderboardMarkdown(lb: Leaderboard): string {
   for (const [f, levels] of Object.entries(lb.by))
     for (const [level, models] of levelEntries(levels))
       out.push('', `## ${mdText(f)} = ${mdText(level)}`, '', ...table(models));
+  if (lb.other)
+    out.push(
+      '',
+      `## ${mdText(TABLE_NAME[lb.other.table])}`,
+      '',
+      ...tableLines(lb.other, false).flatMap((l) => [`${mdText(l)}.`, '']),
+      ...table(lb.other.models),
+    );
   return `${out.join('\n')}\n`;
 }
 
@@ -243,5 +285,17 @@ export function leaderboardHtml(lb: Leaderboard): string {
       levelEntries(levels).map(([l, ms]) => `<h2>${esc(f)} = ${esc(l)}</h2>${table(ms)}`),
     )
     .join('');
-  return `<!doctype html><html><head><meta charset="utf-8"><title>Compass leaderboard</title><style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}</style></head><body><h1>Compass leaderboard</h1><p>Judge ${esc(lb.judge)}, embedder ${esc(lb.embedder)}${lb.segmenter ? `, segmenter ${esc(lb.segmenter)}` : ''}, ${lb.runs} run(s); ${esc(missingRule(lb))}.</p><p>${esc(rankedByLine(lb))}.</p><svg width="${W}" height="${20 + lb.models.length * 28}" font-size="12">${bars}</svg>${table(lb.models)}${sections}</body></html>\n`;
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Compass leaderboard</title><style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}</style></head><body><h1>Compass leaderboard</h1><p>Judge ${esc(lb.judge)}, embedder ${esc(lb.embedder)}${lb.segmenter ? `, segmenter ${esc(lb.segmenter)}` : ''}, ${lb.runs} run(s); ${esc(missingRule(lb))}.</p>${tableLines(
+    lb,
+  )
+    .map((l) => `<p>${esc(l)}.</p>`)
+    .join(
+      '',
+    )}<svg width="${W}" height="${20 + lb.models.length * 28}" font-size="12">${bars}</svg>${table(lb.models)}${sections}${
+    lb.other
+      ? `<h2>${esc(TABLE_NAME[lb.other.table])}</h2>${tableLines(lb.other, false)
+          .map((l) => `<p>${esc(l)}.</p>`)
+          .join('')}${table(lb.other.models)}`
+      : ''
+  }</body></html>\n`;
 }

@@ -125,8 +125,8 @@ describe('kfbench compass evaluate / report', () => {
     for (const [format, re] of [
       ['text', /^faithful\s+/m],
       ['json', /"models": \[/],
-      ['csv', /^factor,level,model,overall/],
-      ['md', /^\| model \| Overall \(video\) \| Overall \(joint AV\) \|/m],
+      ['csv', /^table,factor,level,model,overall/],
+      ['md', /^\| model \| Overall \| KF control \|/m],
       ['html', /^<!doctype html>.*<svg/s],
     ] as const) {
       const rep = await runCli(['compass', 'report', '--eval', out, '--format', format]);
@@ -151,36 +151,74 @@ describe('kfbench compass evaluate / report', () => {
     expect(skip.stdout).toMatch(/only the videos every model has \(--missing skip\)/);
   });
 
-  it('export-scores writes per-case means over prompt modes that compass align reads; unmeasured values are left out', async () => {
+  it('export-scores writes, by default, the prompt mode the human study judged (segment-specific, App. D), named in its header row; --prompt-mode both averages the two; compass align reads either', async () => {
     const out = join(dir, 'out');
     const jsonl = (f: string) =>
       readFileSync(f, 'utf8')
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l));
-    const file = join(dir, 'scores.jsonl');
-    const r = await runCli(['compass', 'export-scores', '--results', out, '--out', file]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(
-      /^\d+ scores \(1 cases × 2 models × \d+ dimensions; \d+ not measured, left out\) → /,
-    );
-    const scores = jsonl(file);
-    const at = (model: string, dim: string) =>
-      scores.filter((s) => s.case_id === 'ot-03' && s.model === model && s.dimension === dim);
     const resp = jsonl(join(out, 'response.jsonl')).filter((x) => x.model === 'faithful');
     const evals = jsonl(join(out, 'evaluation.jsonl')).filter((x) => x.model === 'faithful');
     expect(resp).toHaveLength(2);
-    expect(at('faithful', 'keyframe_fidelity')[0].score).toBeCloseTo(
+    const mode = (rows: { prompt_mode: string }[], m: string) =>
+      rows.find((x) => x.prompt_mode === m)! as never;
+    const file = join(dir, 'scores.jsonl');
+    const r = await runCli(['compass', 'export-scores', '--results', out, '--out', file]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^\d+ scores \(1 cases × 2 models × \d+ dimensions[;)]/);
+    expect(r.stdout).toMatch(/^prompt mode: segment_specific only: the prompt mode the human study judged/m);
+    const [header, ...scores] = jsonl(file);
+    expect(header).toMatchObject({
+      header: 'kfbench compass export-scores',
+      prompt_modes: ['segment_specific'],
+    });
+    expect(header.note).toContain('Annotators see the input keyframes and segment-specific prompt');
+    const at = (rows: typeof scores, model: string, dim: string) =>
+      rows.filter((s) => s.case_id === 'ot-03' && s.model === model && s.dimension === dim);
+    const seg = mode(resp, 'segment_specific') as { groups: { keyframe_fidelity: number } };
+    expect(at(scores, 'faithful', 'keyframe_fidelity')[0].score).toBe(seg.groups.keyframe_fidelity);
+    expect(at(scores, 'faithful', 'overall')[0].score).toBe(
+      (mode(evals, 'segment_specific') as { overall: { score: number } }).overall.score,
+    );
+    for (const s of scores) expect(typeof s.score).toBe('number');
+
+    // both prompt modes: a case scores the mean over them, and the header says so
+    const bothFile = join(dir, 'scores-both.jsonl');
+    const both = await runCli([
+      'compass',
+      'export-scores',
+      '--results',
+      out,
+      '--out',
+      bothFile,
+      '--prompt-mode',
+      'both',
+    ]);
+    expect(both.code, both.stderr).toBe(0);
+    const [bothHeader, ...bothScores] = jsonl(bothFile);
+    expect(bothHeader.prompt_modes).toEqual(['minimal', 'segment_specific']);
+    expect(at(bothScores, 'faithful', 'keyframe_fidelity')[0].score).toBeCloseTo(
       (resp[0].groups.keyframe_fidelity + resp[1].groups.keyframe_fidelity) / 2,
       12,
     );
-    expect(at('faithful', 'overall')[0].score).toBeCloseTo(
+    expect(at(bothScores, 'faithful', 'overall')[0].score).toBeCloseTo(
       (evals[0].overall.score + evals[1].overall.score) / 2,
       12,
     );
-    expect(at('faithful', 'ordering')).toHaveLength(1);
-    expect(at('cut', 'AMA')).toHaveLength(0); // not applicable to the minimal prompt cut has: never a 0
-    for (const s of scores) expect(typeof s.score).toBe('number');
+    expect(at(bothScores, 'faithful', 'ordering')).toHaveLength(1);
+    expect(at(bothScores, 'cut', 'AMA')).toHaveLength(0); // not applicable (ot-03 asks for no audio): never a 0
+    const badMode = await runCli([
+      'compass',
+      'export-scores',
+      '--results',
+      out,
+      '--out',
+      file,
+      '--prompt-mode',
+      'all',
+    ]);
+    expect(badMode.code).toBe(2);
 
     const judgments = join(dir, 'judgments.jsonl');
     writeFileSync(
@@ -204,7 +242,7 @@ describe('kfbench compass evaluate / report', () => {
 
     const some = await runCli([
       ...['compass', 'export-scores', '--results', out, '--out', join(dir, 'min.jsonl')],
-      ...['--modes', 'minimal', '--dimensions', 'overall,temporal_organization', '--json'],
+      ...['--prompt-mode', 'minimal', '--dimensions', 'overall,temporal_organization', '--json'],
     ]);
     expect(some.code, some.stderr).toBe(0);
     expect(JSON.parse(some.stdout)).toMatchObject({

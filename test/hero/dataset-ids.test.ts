@@ -23,7 +23,7 @@ import { tempDir } from '../support/paths.js';
 let mini: MiniHeroPaths;
 beforeAll(async () => {
   mini = await sharedMiniHero();
-}, 300_000);
+});
 
 function copy(): string {
   const d = join(tempDir('kfbench-ids-'), 'heroframe');

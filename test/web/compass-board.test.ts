@@ -93,7 +93,7 @@ describe('the Compass section of the viewer', () => {
     // every table of the board has a heading right above it
     const titles = await evalBoard.locator('h4.table-title').allInnerTexts();
     expect(titles).toEqual([
-      'Overall and the quality groups (compass evaluate)',
+      'Video-only leaderboard (compass evaluate)',
       'Keyframe response: the six metrics (compass score)',
     ]);
     const quality = evalBoard.locator('table.quality-scores').first();

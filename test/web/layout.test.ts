@@ -134,27 +134,26 @@ function overflows(page: Page): Promise<string[]> {
   });
 }
 
-describe('the Compass board has the audio-video columns of the command line', () => {
-  it('Overall (joint AV) and A/V coordination; "not measured" where a case asks for audio and the judge took none', async () => {
+describe('the Compass board says which table, over how many cases, by which formula, as the command line does', () => {
+  it('the video-only table when no audio was judged: its cases and formula, A/V coordination "not measured" (never 0)', async () => {
     const lb = JSON.parse(readFileSync(join(dir, 'eval', 'leaderboard.json'), 'utf8'));
+    expect(lb.table).toBe('video');
     const page = await open(compassViewer, 'index.html', 1280);
-    const table = page.locator('#compass section.board table.quality-scores').first();
-    const head = await table.locator('thead th').allInnerTexts();
-    expect(head).toContain('Overall (video)');
-    expect(head).toContain('Overall (joint AV)');
+    const board = page.locator('#compass section.board .quality-board[data-table="video"]').first();
+    const head = await board.locator('table.quality-scores thead th').allInnerTexts();
+    expect(head).toContain('Overall');
+    expect(head).toContain('KF control');
     expect(head).toContain('A/V coordination');
     for (const m of lb.models) {
-      // the judge took no audio: AV coordination was not measured, and flagged
-      expect(m.flagged).toContain('av_coordination');
-      const row = table.locator(`tbody tr[data-model="${m.model}"]`);
+      const row = board.locator(`table.quality-scores tbody tr[data-model="${m.model}"]`);
       expect(await row.locator('td.av').innerText()).toBe('not measured');
-      expect(await row.locator('td.overall-av').innerText()).toBe(
-        typeof m.overall_av === 'number' ? m.overall_av.toFixed(3) : 'not measured',
-      );
       expect(await row.locator('td.overall').innerText()).toBe(m.overall.toFixed(3));
     }
-    // which Overall ranks the rows, as the command line says it
-    expect(await page.locator('#compass').innerText()).toContain('ranked by the video-only Overall');
+    const meta = await board.locator('p.table-meta').allInnerTexts();
+    expect(meta[0]).toBe(`ranked: the video-only leaderboard, over ${lb.cases.count} cases (all evaluated)`);
+    expect(meta[1]).toBe(`Overall: ${lb.formula}`);
+    // only one table: no audio was judged
+    expect(await page.locator('#compass .quality-board[data-table="joint"]').count()).toBe(0);
     await page.close();
   });
 });

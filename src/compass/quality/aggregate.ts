@@ -1,15 +1,18 @@
 /**
- * Aggregation (SPEC §3.3 steps 3–4). Groups: Visual Quality = mean(SVQ, DVQ); Spatiotemporal
- * Coherence = mean(AC, SOC, PR); Instruction Adherence = mean(VMA, AMA) (AMA only where it
- * applies); AV Coordination = AVC. A group is the mean of the metrics of it that were scored; a
- * metric that applies but could not be scored (unresolved, not measured) is named in `incomplete`;
- * a group with no scored metric is null. Overall, per case and prompt mode = mean(Keyframe
- * Fidelity, Temporal Organization, Visual Quality, Spatiotemporal Coherence, Instruction Adherence)
+ * Aggregation (SPEC §3.3 steps 3–4; docs/compass.md, "How the leaderboard is computed"). Groups:
+ * Visual Quality = mean(SVQ, DVQ); Spatiotemporal Coherence = mean(AC, SOC, PR); Instruction
+ * Adherence = mean(VMA, AMA) (AMA only where it applies); AV Coordination = AVC. A group is the mean
+ * of the metrics of it that were scored; a metric that applies but could not be scored
+ * (unresolved, not measured) is named in `incomplete`; a group with no scored metric is null.
+ *
+ * Overall of one case in one prompt mode follows the seed: "Overall averages the two prompt-mode
+ * scores after joint keyframe-control aggregation" (§4.2, Table 3). Our reading: Keyframe Fidelity
+ * and Temporal Organization are first averaged into one keyframe-control score, which enters the
+ * mean with the general-quality groups as one group:
+ *   video-only  = mean(keyframe control, Visual Quality, Spatiotemporal Coherence, Instruction Adherence)
+ *   joint AV    = the same and AV Coordination (0 for a video without an audio track, marked)
  * over the groups that could be measured — a missing group is left out and flagged, never counted
- * as zero; per case = the mean over the prompt modes; per model = the mean over cases. Beside it,
- * the joint audio-video Overall (`joint_av`): the same five groups and AV Coordination where it
- * applies (the seed's headline is a "joint audio-video leaderboard"); a group scored from only
- * some of its metrics is listed in `incomplete` ("instruction_adherence: AMA").
+ * as zero; per case = the mean over the prompt modes; per model = the mean over cases.
  */
 
 import { mean } from '../../stats/mean.js';
@@ -50,31 +53,65 @@ export function qualityGroups(
   };
 }
 
+/** Keyframe control: Keyframe Fidelity and Temporal Organization aggregated into one score (§4.2). */
+export function keyframeControl(groups: Partial<Record<OverallGroup, number | null>>): number | null {
+  const xs = [groups.keyframe_fidelity, groups.temporal_organization].filter(
+    (x): x is number => typeof x === 'number',
+  );
+  return xs.length ? mean(xs) : null;
+}
+
+/** The quality groups of Overall after keyframe control, in order. */
+const QUALITY_IN_OVERALL = ['visual_quality', 'spatiotemporal_coherence', 'instruction_adherence'] as const;
+
+/**
+ * How the two keyframe-response groups enter Overall (`--keyframe-control`): `combined` (the
+ * default, our reading of "after joint keyframe-control aggregation": one group, their mean) or
+ * `separate` (two groups of their own, as kfbench did before issue 44).
+ */
+export const KEYFRAME_CONTROL_READINGS = ['combined', 'separate'] as const;
+export type KeyframeControlReading = (typeof KEYFRAME_CONTROL_READINGS)[number];
+
 /**
  * Overall of one case in one prompt mode: video-only, and with `quality` (the video's quality
- * groups) the joint audio-video Overall and the groups scored from only some of their metrics.
+ * report) the joint audio-video Overall and the groups scored from only some of their metrics.
  */
 export function overallOf(
   groups: Partial<Record<OverallGroup, number | null>>,
-  quality?: Readonly<Record<QualityGroup, GroupResult>>,
+  quality?: { groups: Readonly<Record<QualityGroup, GroupResult>>; audio_track?: boolean | undefined },
+  reading: KeyframeControlReading = 'combined',
 ): OverallResult {
-  const have = OVERALL_GROUPS.filter((g) => typeof groups[g] === 'number');
+  const response =
+    reading === 'combined'
+      ? [keyframeControl(groups)]
+      : [groups.keyframe_fidelity, groups.temporal_organization];
+  const have = [...response, ...QUALITY_IN_OVERALL.map((g) => groups[g])].filter(
+    (x): x is number => typeof x === 'number',
+  );
   const out: OverallResult = {
-    score: have.length ? mean(have.map((g) => groups[g]!)) : null,
+    score: have.length ? mean(have) : null,
     missing: OVERALL_GROUPS.filter((g) => typeof groups[g] !== 'number'),
   };
   if (!quality) return out;
-  const av = quality.av_coordination;
-  // AV Coordination enters where it was scored; it is missing where it applies but was not measured
+  const av = quality.groups.av_coordination;
+  // AV Coordination enters where it was scored; a video without an audio track scores 0 (marked)
+  // once audio was judged (AVC then settled as not applicable, nothing incomplete); where it could
+  // not be measured (no audio judge, unresolved) it is left out and listed as missing
   const avScored = typeof av.score === 'number';
-  const joint = [...have.map((g) => groups[g]!), ...(avScored ? [av.score!] : [])];
+  const noTrack = !avScored && quality.audio_track === false && av.incomplete.length === 0;
+  const avValue = avScored ? av.score! : noTrack ? 0 : null;
+  const joint = [...have, ...(avValue !== null ? [avValue] : [])];
   out.joint_av = {
     score: joint.length ? mean(joint) : null,
-    missing: [...out.missing, ...(!avScored && av.incomplete.length ? (['av_coordination'] as const) : [])],
+    missing: [
+      ...out.missing,
+      ...(avValue === null && av.incomplete.length ? (['av_coordination'] as const) : []),
+    ],
+    ...(noTrack ? { no_audio_track: true as const } : {}),
   };
   out.incomplete = QUALITY_GROUP_NAMES.filter(
-    (g) => quality[g].incomplete.length && typeof quality[g].score === 'number',
-  ).map((g) => `${g}: ${quality[g].incomplete.join(' ')}`);
+    (g) => quality.groups[g].incomplete.length && typeof quality.groups[g].score === 'number',
+  ).map((g) => `${g}: ${quality.groups[g].incomplete.join(' ')}`);
   return out;
 }
 

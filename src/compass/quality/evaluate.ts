@@ -18,7 +18,7 @@ import type { ScanCache } from '../response/scan-cache.js';
 import type { QualityMetricReport, VideoEvaluation } from '../results.js';
 import { type ResponseRow, type ScoreRun, scoreModels } from '../score.js';
 import type { SegmentFn } from '../segment.js';
-import { overallOf, qualityGroups } from './aggregate.js';
+import { type KeyframeControlReading, overallOf, qualityGroups } from './aggregate.js';
 import { type Checklist, generateChecklist } from './checklist.js';
 import type { EvaluationCache } from './eval-cache.js';
 import { FileHashes } from './eval-cache.js';
@@ -49,6 +49,8 @@ export interface EvaluateInput {
    * answered before under the same inputs is reported from those answers without being decoded.
    */
   evaluationCache?: EvaluationCache | undefined;
+  /** How Keyframe Fidelity and Temporal Organization enter Overall (default `combined`, seed §4.2). */
+  keyframeControl?: KeyframeControlReading | undefined;
   /** Shot segmentation by the judge (the published evaluator's; absent = the pixel detector). */
   segment?: SegmentFn | undefined;
   runs?: number;
@@ -179,7 +181,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
       if (row.status !== 'scored') {
         // missing or undecodable: 0 on every metric of the case, never judged
         judgeProgress.done(`${row.model}/${row.case_id}__${row.prompt_mode}`);
-        return { kind: 'video', v: zeroEvaluation(row, run, c, q) };
+        return { kind: 'video', v: zeroEvaluation(row, run, c, q, o.keyframeControl) };
       }
       const got = await Promise.all(
         checklistMetrics(c, row.prompt_mode, q).map(
@@ -223,7 +225,8 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
               spatiotemporal_coherence: quality.groups.spatiotemporal_coherence.score,
               instruction_adherence: quality.groups.instruction_adherence.score,
             },
-            quality.groups,
+            quality,
+            o.keyframeControl,
           ),
         };
         return { kind: 'video', v };
@@ -263,6 +266,7 @@ export function zeroEvaluation(
   run: number,
   c: LoadedCase,
   q: Pick<QualityOptions, 'fps'>,
+  keyframeControl?: KeyframeControlReading,
 ): VideoEvaluation {
   const reason = `the video is ${row.status === 'missing' ? 'missing' : 'not decodable'}: 0 on every metric`;
   const metrics = byMetric((m): QualityMetricReport => {
@@ -295,7 +299,8 @@ export function zeroEvaluation(
         spatiotemporal_coherence: quality.groups.spatiotemporal_coherence.score,
         instruction_adherence: quality.groups.instruction_adherence.score,
       },
-      quality.groups,
+      quality,
+      keyframeControl,
     ),
   };
 }

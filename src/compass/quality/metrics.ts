@@ -1,7 +1,11 @@
 /**
- * The video-quality metrics of SPEC §3.3, their groups, and when each applies:
- * AMA (audio-modality adherence) is omitted for minimal prompts (as published) and, like AVC
- * (audio–visual coordination), not applicable when the case requests no audio.
+ * The video-quality metrics of SPEC §3.3, their groups, and when each applies. AMA (audio-modality
+ * adherence) follows the prompt: omitted for minimal prompts (as published: "omitting AMA for
+ * minimal prompts", App. C) and not applicable when the case requests no audio ("mark the metric
+ * not applicable when no audio requirement exists", §E.3). AVC (audio–visual coordination) does
+ * not: "Audio-Visual Coordination judges intrinsic audio–video semantic and temporal agreement
+ * independently of the prompt" (App. D), so it applies to every case, and is judged on every video
+ * that has an audio track (quality/video.ts settles a video without one).
  */
 import type { Case, PromptMode } from '../cases.js';
 
@@ -63,7 +67,7 @@ export function applicability(
 ): Applicability {
   if (metric === 'AMA' && mode === 'minimal')
     return { applies: false, reason: 'AMA is not judged for minimal prompts (as published)' };
-  if ((metric === 'AMA' || metric === 'AVC') && !c.audio?.requested)
+  if (metric === 'AMA' && !c.audio?.requested)
     return { applies: false, reason: 'the case requests no audio' };
   return { applies: true };
 }

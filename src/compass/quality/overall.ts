@@ -1,42 +1,46 @@
 /**
- * Overall per model (SPEC §3.3 step 4): the mean over runs of the mean case Overall, its standard
- * deviation, the groups, the coverage and every video judged below the published frame rate.
+ * Overall per model (SPEC §3.3 step 4) on one leaderboard (`video` or `joint`): the mean over runs
+ * of the mean case Overall, its standard deviation, the groups, the coverage, every video judged
+ * below the published frame rate and, on the joint table, every video without an audio track.
  */
 import { mean, sampleSd } from '../../stats/mean.js';
-import type { ModelOverall, VideoEvaluation } from '../results.js';
-import { caseOverall, type OverallResult } from './aggregate.js';
+import type { BoardTable, ModelOverall, VideoEvaluation } from '../results.js';
+import { caseOverall, keyframeControl, type OverallResult } from './aggregate.js';
 import { DEFAULT_QUALITY_OPTIONS } from './video.js';
 
 /** The published judge rate ("all reported MLLM-judged results use 8-FPS sampling"). */
 const PUBLISHED_FPS = DEFAULT_QUALITY_OPTIONS.fps;
 
-/** Overall per model (SPEC §3.3 step 4), optionally restricted to some videos (a factor's level). */
-export function modelOverall(videos: readonly VideoEvaluation[], model: string): ModelOverall {
+/**
+ * Overall per model (SPEC §3.3 step 4) on one table, over the videos given (the table's cases,
+ * optionally one factor's level).
+ */
+export function modelOverall(
+  videos: readonly VideoEvaluation[],
+  model: string,
+  table: BoardTable = 'video',
+): ModelOverall {
   const mine = videos.filter((v) => v.model === model);
   const runs = [...new Set(mine.map((v) => v.run))].sort((a, b) => a - b);
   const perRun: number[] = [];
-  const perRunAv: number[] = [];
   const flagged = new Set<string>();
   let caseCount = 0;
-  let joint = false;
   for (const r of runs) {
     const inRun = mine.filter((v) => v.run === r);
     const byCase = new Map<string, OverallResult[]>();
     for (const v of inRun) byCase.set(v.case_id, [...(byCase.get(v.case_id) ?? []), v.overall]);
     const scores: number[] = [];
-    const avScores: number[] = [];
     for (const per of byCase.values()) {
       const co = caseOverall(per);
-      // every group missing or incomplete for the model is flagged on its Overall row
-      for (const g of co.joint_av?.missing ?? co.missing) flagged.add(g);
-      for (const g of co.incomplete ?? []) flagged.add(g);
-      if (co.score !== null) scores.push(co.score);
-      if (co.joint_av) joint = true;
-      if (co.joint_av?.score != null) avScores.push(co.joint_av.score);
+      const side = table === 'joint' ? (co.joint_av ?? co) : co;
+      // every group of the table's formula missing or incomplete for the model is flagged on its row
+      for (const g of side.missing) flagged.add(g);
+      for (const g of co.incomplete ?? [])
+        if (table === 'joint' || !g.startsWith('av_coordination')) flagged.add(g);
+      if (side.score !== null && side.score !== undefined) scores.push(side.score);
     }
     caseCount = byCase.size;
     if (scores.length) perRun.push(mean(scores));
-    if (avScores.length) perRunAv.push(mean(avScores));
   }
   const m = perRun.length ? mean(perRun) : null;
   const sd = perRun.length > 1 ? sampleSd(perRun) : 0;
@@ -48,15 +52,20 @@ export function modelOverall(videos: readonly VideoEvaluation[], model: string):
     model,
     overall: m,
     overall_sd: sd,
-    ...(joint
-      ? {
-          overall_av: perRunAv.length ? mean(perRunAv) : null,
-          overall_av_sd: perRunAv.length > 1 ? sampleSd(perRunAv) : 0,
-        }
-      : {}),
     runs: runs.length,
     cases: caseCount,
     flagged: [...flagged].sort(),
+    ...(table === 'joint'
+      ? {
+          no_audio_track: [
+            ...new Set(
+              mine
+                .filter((v) => v.overall.joint_av?.no_audio_track)
+                .map((v) => `${v.case_id}__${v.prompt_mode}`),
+            ),
+          ].sort(),
+        }
+      : {}),
     coverage: {
       present: mine.filter((v) => v.run === runs[0] && (v.status ?? 'scored') === 'scored').length,
       expected: mine.filter((v) => v.run === runs[0]).length,
@@ -75,12 +84,16 @@ export function modelOverall(videos: readonly VideoEvaluation[], model: string):
       ),
     ].sort(),
     groups: {
+      keyframe_control: g((v) => keyframeControl(v.response.groups)),
       keyframe_fidelity: g((v) => v.response.groups.keyframe_fidelity),
       temporal_organization: g((v) => v.response.groups.temporal_organization),
       visual_quality: g((v) => v.quality.groups.visual_quality.score),
       spatiotemporal_coherence: g((v) => v.quality.groups.spatiotemporal_coherence.score),
       instruction_adherence: g((v) => v.quality.groups.instruction_adherence.score),
-      av_coordination: g((v) => v.quality.groups.av_coordination.score),
+      // on the joint table a video without an audio track counts AV Coordination 0 (marked)
+      av_coordination: g((v) =>
+        table === 'joint' && v.overall.joint_av?.no_audio_track ? 0 : v.quality.groups.av_coordination.score,
+      ),
     },
   };
 }

@@ -158,11 +158,19 @@ export function settledMetrics(
         score: null,
         reason: 'needs the audio track; the judge is not declared to take audio input',
       };
-    else if (!has_audio && (m === 'AMA' || m === 'AVC'))
+    else if (!has_audio && m === 'AMA')
       metrics[m] = {
         status: 'scored',
         score: 0,
         reason: 'audio was requested and the video has no audio track',
+      };
+    // AVC is judged on every video that has an audio track, whatever the prompt asks (App. D);
+    // without a track there is nothing to judge here, and the joint leaderboard scores it 0, marked
+    else if (!has_audio && m === 'AVC')
+      metrics[m] = {
+        status: 'not_applicable',
+        score: null,
+        reason: 'the video has no audio track (AV Coordination 0 on the joint audio-video leaderboard)',
       };
     else {
       const cl = a.checklists.get(m);
@@ -192,6 +200,7 @@ function reportOf(
   settled: Partial<Record<QualityMetric, QualityMetricReport>>,
   judged: readonly MetricJudgement[][],
   frames: QualityReport['frames'],
+  audio_track: boolean,
 ): QualityReport {
   const metrics = { ...settled };
   for (const js of judged)
@@ -206,7 +215,7 @@ function reportOf(
       };
   if (!everyMetric(metrics))
     throw new InternalError('a quality report lacks a metric: neither settled nor judged');
-  return { frames, metrics, groups: qualityGroups(metrics) };
+  return { frames, metrics, groups: qualityGroups(metrics), audio_track };
 }
 
 /**
@@ -272,6 +281,7 @@ async function askVideoQuality(
       settled.metrics,
       replies.map((r) => r.judgements),
       facts.frames,
+      facts.has_audio,
     ),
     facts,
     calls: settled.groups.map((metrics, i) => ({ metrics, key: replies[i]!.key })),
@@ -354,6 +364,7 @@ export async function judgeVideoQualityCached(
           }),
         ),
         hit.frames,
+        hit.has_audio,
       );
     }
   }

@@ -4,7 +4,7 @@ import type { Leaderboard } from '../../compass/quality/leaderboard.js';
 import { METRICS } from '../../compass/response/report.js';
 import type { ResponseSummary, SummaryCell } from '../../compass/score.js';
 import type { MethodSummary } from '../../hero/results.js';
-import { rankedByLine } from '../../report/compass.js';
+import { tableLines } from '../../report/compass.js';
 import { byScore } from '../../report/hero.js';
 import { levelEntries } from '../../report/table.js';
 import { bootstrap } from '../../stats/bootstrap.js';
@@ -16,6 +16,7 @@ import { casePageName, filmPageName, pageHref, type Site } from '../site.js';
 import { page } from './layout.js';
 
 const GROUP_LABEL: Record<string, string> = {
+  keyframe_control: 'KF control',
   keyframe_fidelity: 'KF fidelity',
   temporal_organization: 'temporal org.',
   visual_quality: 'visual quality',
@@ -126,34 +127,49 @@ function sdCell(m: Leaderboard['models'][number]): Html {
     : html`<td class="sd">– (1 run)</td>`;
 }
 
-/**
- * The audio-video cells, as the command line's leaderboard has them: the joint audio-video Overall
- * and A/V coordination (AVC). "not measured" where a case asks for audio and the judge did not
- * measure it (no audio input: AMA and AVC are flagged, never 0); "—" where no case asks for audio.
- */
-function avCells(m: Leaderboard['models'][number]): Html {
-  const unmeasured = m.flagged.includes('av_coordination');
-  const cell = (x: number | null | undefined, cls: string, sd?: number) =>
-    typeof x === 'number'
-      ? html`<td class="${cls}">${f3(x)}${m.runs > 1 && sd !== undefined ? ` ± ${f3(sd)}` : ''}</td>`
-      : unmeasured || x === undefined
-        ? html`<td class="${`${cls} not-measured`}" title="the cases ask for audio; the judge did not take audio input (--judge-audio)">not measured</td>`
-        : html`<td class="${cls}" title="no case asks for audio">—</td>`;
-  return html`${cell(m.overall_av, 'overall-av', m.overall_av_sd)}${OVERALL_GROUPS.map((g) => html`<td>${f3(m.groups[g])}</td>`)}${cell(m.groups.av_coordination, 'av')}`;
+/** A/V coordination: "not measured" where it was not judged (no --judge-audio; never 0). */
+function avCell(m: Leaderboard['models'][number]): Html {
+  const x = m.groups.av_coordination;
+  return typeof x === 'number'
+    ? html`<td class="av">${f3(x)}</td>`
+    : html`<td class="av not-measured" title="not judged: the judge did not take audio input (--judge-audio), or no video had an audio track">not measured</td>`;
 }
 
-function qualityTables(lb: Leaderboard): Html {
-  const head = html`<thead><tr><th>model</th><th>Overall (video)</th><th>± sd (runs)</th><th>cases</th><th>coverage</th><th title="the joint audio-video Overall: AV coordination enters where the case asks for audio">Overall (joint AV)</th>${OVERALL_GROUPS.map((g) => html`<th>${GROUP_LABEL[g] ?? g}</th>`)}<th>${GROUP_LABEL.av_coordination}</th><th>flagged (not measured or incomplete)</th></tr></thead>`;
+/** Joint table: the videos without an audio track, scored AV Coordination 0, per model. */
+function noAudioList(models: Leaderboard['models']): Html | string {
+  const marked = models.filter((m) => m.no_audio_track?.length);
+  return marked.length
+    ? html`<ul class="no-audio">${marked.map((m) => html`<li data-model="${m.model}"><b>${m.model}</b>: no audio track, AV Coordination 0: ${m.no_audio_track!.join(', ')}</li>`)}</ul>`
+    : '';
+}
+
+const QUALITY_COLUMNS = ['keyframe_control', ...OVERALL_GROUPS, 'av_coordination'] as const;
+
+/** One table (joint audio-video or video-only): which, over which cases, by which formula, then its rows. */
+function qualityTable(
+  t: Pick<Leaderboard, 'table' | 'formula' | 'cases' | 'models_without_audio' | 'models' | 'by'>,
+  ranked: boolean,
+): Html {
+  const table = t.table ?? 'video';
+  const head = html`<thead><tr><th>model</th><th>Overall</th><th>± sd (runs)</th><th>cases</th><th>coverage</th>${QUALITY_COLUMNS.map((g) => html`<th>${GROUP_LABEL[g] ?? g}</th>`)}<th>flagged (not measured or incomplete)</th></tr></thead>`;
   const row = (m: Leaderboard['models'][number]) =>
-    html`<tr data-model="${m.model}"><th>${m.model}</th><td class="overall">${f3(m.overall)}</td>${sdCell(m)}<td>${m.cases}</td><td class="coverage">${m.coverage.present}/${m.coverage.expected}</td>${avCells(m)}<td class="flagged">${m.flagged.join(', ')}</td></tr>`;
-  return html`<h4 class="table-title">Overall and the quality groups (compass evaluate)</h4><p class="meta">${rankedByLine(lb)}</p><table class="scores quality-scores">${head}<tbody>${lb.models.map(row)}</tbody></table>
-${Object.entries(lb.by ?? {}).map(
+    html`<tr data-model="${m.model}"><th>${m.model}</th><td class="overall">${f3(m.overall)}</td>${sdCell(m)}<td>${m.cases}</td><td class="coverage">${m.coverage.present}/${m.coverage.expected}</td>${QUALITY_COLUMNS.slice(0, -1).map((g) => html`<td>${f3(m.groups[g] ?? null)}</td>`)}${avCell(m)}<td class="flagged">${m.flagged.join(', ')}</td></tr>`;
+  const title = table === 'joint' ? 'Joint audio-video leaderboard' : 'Video-only leaderboard';
+  // the lines the command line prints above the table, the marked videos as a list below it
+  const lines = tableLines({ ...t, models: [] }, ranked);
+  return html`<div class="${`quality-board ${table}`}" data-table="${table}"><h4 class="table-title">${title} (compass evaluate)</h4>${lines.map((l) => html`<p class="meta table-meta">${l}</p>`)}${noAudioList(t.models)}<table class="scores quality-scores">${head}<tbody>${t.models.map(row)}</tbody></table>
+${Object.entries(t.by ?? {}).map(
   ([factor, levels]) =>
     html`<details class="factor"><summary>by ${factor.replace('_', ' ')}</summary>${levelEntries(levels).map(
       ([l, rows]) =>
         html`<h4>${factor.replace('_', ' ')} = ${l}</h4><table class="scores">${head}<tbody>${rows.map(row)}</tbody></table>`,
     )}</details>`,
-)}`;
+)}</div>`;
+}
+
+/** The ranked table, then the other one when there are two. */
+function qualityTables(lb: Leaderboard): Html {
+  return html`${qualityTable(lb, true)}${lb.other ? qualityTable(lb.other, false) : ''}`;
 }
 
 function compassBoard(r: CompassResults): Html {
@@ -162,14 +178,25 @@ function compassBoard(r: CompassResults): Html {
   const evals = [...r.evaluations.values()];
   const charts: Html[] = [];
   if (r.leaderboard && evals.length) {
-    const order = r.leaderboard.models.map((m) => m.model);
+    const lb = r.leaderboard;
+    const order = lb.models.map((m) => m.model);
+    // the ranked table's Overall: the joint one over its common set, or the video-only one
+    const joint = lb.table === 'joint';
+    const common = new Set(lb.cases?.ids ?? []);
     const bars = caseBars(
-      evals.map((e) => ({ model: e.model, case_id: e.case_id, v: e.overall?.score ?? null })),
+      evals
+        .filter((e) => !joint || common.has(e.case_id))
+        .map((e) => ({
+          model: e.model,
+          case_id: e.case_id,
+          v: (joint ? e.overall?.joint_av?.score : e.overall?.score) ?? null,
+        })),
       order,
       `${r.label}/overall`,
     );
+    const name = joint ? 'Overall (joint audio-video)' : 'Overall (video-only)';
     charts.push(
-      html`<div><h4>Overall</h4>${barChart(bars, { label: `Compass Overall per model, ${r.label}` })}</div>`,
+      html`<div><h4>${name}</h4>${barChart(bars, { label: `Compass ${name} per model, ${r.label}` })}</div>`,
     );
   }
   for (const g of ['keyframe_fidelity', 'temporal_organization'] as const) {

@@ -19,11 +19,15 @@ import { tempDir } from '../../support/paths.js';
 
 let dir = '';
 let c: LoadedCase;
+let quiet: LoadedCase;
 const closers: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
   const p = await sharedMiniCompass();
-  c = (await loadCases(p.cases)).find((x) => x.case_id === 'ms-06')!; // requests audio
+  const all = await loadCases(p.cases);
+  c = all.find((x) => x.case_id === 'ms-06')!; // requests audio
+  quiet = all.find((x) => x.case_id === 'ot-03')!; // requests none
+  expect(quiet.audio?.requested).toBe(false);
   dir = tempDir('kfbench-audio-');
   mkdirSync(join(dir, 'videos', 'sound'), { recursive: true });
   const src = join(p.videos, 'faithful', 'ms-06__segment_specific.mp4');
@@ -67,6 +71,26 @@ beforeAll(async () => {
     src,
   );
   copyFileSync(src, join(dir, 'videos', 'mute', 'ms-06__segment_specific.mp4'));
+  // ot-03 asks for no audio; the generator gave it a sound track anyway
+  const quietSrc = join(p.videos, 'faithful', 'ot-03__segment_specific.mp4');
+  await ffmpegRun(
+    [
+      '-y',
+      '-i',
+      quietSrc,
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=44100',
+      '-shortest',
+      '-c:v',
+      'copy',
+      '-c:a',
+      'aac',
+      join(dir, 'videos', 'sound', 'ot-03__segment_specific.mp4'),
+    ],
+    quietSrc,
+  );
 });
 afterAll(async () => {
   for (const f of closers) await f();
@@ -125,6 +149,33 @@ describe('audio for the judge', () => {
       },
     );
 
+  it('AV Coordination is judged on every video with an audio track, whatever the prompt asks (App. D); Audio Adherence follows the prompt (§E.3)', async () => {
+    const j = await emulatorJudge();
+    closers.push(() => j.close());
+    const r = await evaluateCompass({
+      cases: [quiet],
+      videos: join(dir, 'videos'),
+      models: ['sound'],
+      modes: ['segment_specific'],
+      embedder: createBuiltinEmbedder(),
+      judge: j.judge,
+      encoder: new ImageEncoder(384),
+      quality: { audio: true },
+    });
+    const v = r.videos[0]!;
+    expect(v.quality.metrics.AVC.status).toBe('scored');
+    expect(v.quality.groups.av_coordination.score).toEqual(expect.any(Number));
+    expect(v.quality.metrics.AMA).toMatchObject({
+      status: 'not_applicable',
+      reason: 'the case requests no audio',
+    });
+    // the checklist for AVC was made for a case that requests no audio, and the AV call heard the track
+    expect(r.checklists.map((cl) => cl.metric)).toContain('AVC');
+    expect(r.checklists.map((cl) => cl.metric)).not.toContain('AMA');
+    expect(j.emu.log.filter((e) => e.audio)).toHaveLength(1);
+    expect(v.overall.joint_av?.score).not.toBe(v.overall.score);
+  });
+
   it('ms-06 with and without a silent track: one rule (not measured without an audio judge), the same Overall, and the incomplete groups flagged', async () => {
     expect((await probe(join(dir, 'videos', 'silent', 'ms-06__segment_specific.mp4'))).has_audio).toBe(true);
     expect((await probe(join(dir, 'videos', 'mute', 'ms-06__segment_specific.mp4'))).has_audio).toBe(false);
@@ -151,17 +202,28 @@ describe('audio for the judge', () => {
     expect(mute!.overall.score).toBe(silent!.overall.score);
     const lb = leaderboard(r.videos, ['silent', 'mute'], { judge: 'j', embedder: 'e', runs: 1 });
     for (const m of lb.models) {
-      expect(m.flagged).toEqual(['av_coordination', 'instruction_adherence: AMA']);
-      expect(m.overall_av).toBe(m.overall); // AV could not be measured: the joint Overall has the same groups
+      // the video-only table: AV Coordination is not in its Overall, so only AMA's absence is flagged
+      expect(m.flagged).toEqual(['instruction_adherence: AMA']);
+      expect(m.no_audio_track).toBeUndefined();
     }
     expect(lb.models[0]!.overall).toBe(lb.models[1]!.overall);
-    expect(lb.ranked_by).toBe('video');
-    // with an audio judge: a missing track is a measured 0, a silent one is judged
+    // no audio judged: the video-only table only
+    expect(lb.table).toBe('video');
+    expect(lb.other).toBeUndefined();
+    // with an audio judge: a missing track is a measured 0 for AMA (the case asks for audio); AVC
+    // is not judged without a track, and the joint table scores it 0, marked
     const heard = await run(true);
     const muteHeard = heard.videos.find((v) => v.model === 'mute')!;
     expect(muteHeard.quality.metrics.AMA).toMatchObject({ status: 'scored', score: 0 });
-    expect(muteHeard.quality.metrics.AVC).toMatchObject({ status: 'scored', score: 0 });
-    expect(muteHeard.overall.joint_av!.missing).toEqual([]);
+    expect(muteHeard.quality.metrics.AVC).toMatchObject({ status: 'not_applicable', score: null });
+    expect(muteHeard.quality.audio_track).toBe(false);
+    expect(muteHeard.overall.joint_av).toMatchObject({ missing: [], no_audio_track: true });
     expect(heard.videos.find((v) => v.model === 'silent')!.quality.metrics.AMA.status).toBe('scored');
+    const joint = leaderboard(heard.videos, ['silent', 'mute'], { judge: 'j', embedder: 'e', runs: 1 });
+    // mute never answered with audio: only on the video-only table, and named
+    expect(joint.table).toBe('joint');
+    expect(joint.models.map((m) => m.model)).toEqual(['silent']);
+    expect(joint.models_without_audio).toEqual(['mute']);
+    expect(joint.other!.models.map((m) => m.model).sort()).toEqual(['mute', 'silent']);
   });
 });

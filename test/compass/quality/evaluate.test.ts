@@ -102,16 +102,15 @@ describe('compass evaluate with the emulator', () => {
   it('statuses: AMA not judged for minimal prompts, audio metrics never zero-filled without a measurement', () => {
     for (const v of clean.videos) {
       const m = v.quality.metrics;
-      if (v.case_id === 'ot-03') expect(m.AVC.status).toBe('not_applicable');
+      if (v.case_id === 'ot-03') expect(m.AMA.status).toBe('not_applicable');
       if (v.prompt_mode === 'minimal') expect(m.AMA.status).toBe('not_applicable');
-      // ms-06 requests audio; without an audio judge it is not measured, whatever the file holds
-      // (the mini videos have no audio track: the same as a silent one)
-      if (v.case_id === 'ms-06')
-        expect(m.AVC).toMatchObject({
-          status: 'not_measured',
-          score: null,
-          reason: expect.stringMatching(/audio/),
-        });
+      // AVC applies whatever the prompt asks (App. D); without an audio judge it is not measured,
+      // whatever the file holds (the mini videos have no audio track: the same as a silent one)
+      expect(m.AVC).toMatchObject({
+        status: 'not_measured',
+        score: null,
+        reason: expect.stringMatching(/audio/),
+      });
       for (const k of ['SVQ', 'DVQ', 'AC', 'SOC', 'PR', 'VMA'] as const) expect(m[k].status).toBe('scored');
     }
   });

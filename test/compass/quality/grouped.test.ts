@@ -108,7 +108,8 @@ describe('aggregation', () => {
       spatiotemporal_coherence: null,
       instruction_adherence: 0.25,
     });
-    expect(a).toEqual({ score: (1 + 0.5 + 0.75 + 0.25) / 4, missing: ['spatiotemporal_coherence'] });
+    // keyframe control = mean(1, 0.5) enters as one group (seed §4.2)
+    expect(a).toEqual({ score: (0.75 + 0.75 + 0.25) / 3, missing: ['spatiotemporal_coherence'] });
     const b = overallOf({
       keyframe_fidelity: 0,
       temporal_organization: 0,
@@ -117,13 +118,15 @@ describe('aggregation', () => {
       instruction_adherence: 0,
     });
     expect(b).toEqual({ score: 0, missing: [] }); // measured zeros stay zeros
-    expect(caseOverall([a, b])).toEqual({ score: 0.625 / 2, missing: ['spatiotemporal_coherence'] });
+    expect(caseOverall([a, b])).toEqual({ score: 1.75 / 3 / 2, missing: ['spatiotemporal_coherence'] });
   });
 
-  it('AMA is omitted for minimal prompts and, with AVC, when no audio is requested', () => {
+  it('AMA is omitted for minimal prompts and when no audio is requested; AVC applies whatever the prompt (App. D)', () => {
     expect(applicability({ audio: { requested: true } }, 'minimal', 'AMA').applies).toBe(false);
     expect(applicability({ audio: { requested: true } }, 'segment_specific', 'AMA').applies).toBe(true);
-    expect(applicability({ audio: { requested: false } }, 'segment_specific', 'AVC').applies).toBe(false);
+    expect(applicability({ audio: { requested: false } }, 'segment_specific', 'AMA').applies).toBe(false);
+    expect(applicability({ audio: { requested: false } }, 'segment_specific', 'AVC').applies).toBe(true);
+    expect(applicability({}, 'minimal', 'AVC').applies).toBe(true);
     expect(applicability({}, 'segment_specific', 'SVQ').applies).toBe(true);
   });
 });
