@@ -15,6 +15,7 @@ import { demoViewerInputs } from '../src/synthetic/demo-viewer.js';
 import { loadViewerData } from '../src/web/data.js';
 import { exportSite } from '../src/web/export.js';
 import { MediaCache } from '../src/web/media.js';
+import { renderPage } from '../src/web/render.js';
 import { startViewer } from '../src/web/server.js';
 import { Site } from '../src/web/site.js';
 
@@ -49,10 +50,10 @@ const site = new Site(data, new MediaCache(cacheDir, 'auto'));
 const pages = site.pages();
 t = performance.now();
 let bytes = 0;
-for (const p of pages) bytes += (await site.render(p))!.length;
+for (const p of pages) bytes += (await renderPage(site, p))!.length;
 const render = performance.now() - t;
 t = performance.now();
-for (const p of pages) await site.render(p);
+for (const p of pages) await renderPage(site, p);
 const rerender = performance.now() - t;
 console.log(
   `load ${load.toFixed(0)} ms; ${pages.length} pages rendered in ${render.toFixed(0)} ms (${(render / pages.length).toFixed(1)} ms/page with one ffprobe per video, then ${(rerender / pages.length).toFixed(1)} ms/page; ${(bytes / pages.length / 1024).toFixed(0)} KiB/page); peak RSS ${rss()} MB`,

@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Builds src/media/wasm/pixels.c into src/media/wasm/pixels-module.ts (the module's bytes in base64
-# and the sha256 of the source it was built from; committed, so neither the build nor CI needs a
-# C compiler). Run by hand after editing the C: bash scripts/build-wasm.sh
-# Needs Debian's clang and lld (apt-get install -y clang lld); clang 14 made the committed module.
-# test/media/pixel-kernels.test.ts fails when the source no longer matches the recorded hash.
+# and the sha256 of the source it was built from; committed, so neither `npm ci` nor the suite
+# needs a C compiler). Run by hand after editing the C: bash scripts/build-wasm.sh
+# `--check` builds into a temporary file and fails unless it equals the committed module byte for
+# byte: CI (.ci/run) runs it, so the committed bytes are known to come from the committed source.
+# Needs Debian 12's clang and lld (apt-get install -y clang lld: clang 14.0.6), the toolchain
+# that made the committed module; test/media/pixel-kernels.test.ts fails when the source no
+# longer matches the recorded hash.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SRC=src/media/wasm/pixels.c
 OUT=src/media/wasm/pixels-module.ts
+check=false
+[ "${1:-}" = "--check" ] && check=true
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 clang --target=wasm32 -O3 -msimd128 -mnontrapping-fptoint -ffp-contract=off -nostdlib \
@@ -21,6 +26,16 @@ clang --target=wasm32 -O3 -msimd128 -mnontrapping-fptoint -ffp-contract=off -nos
   echo "export const SOURCE_SHA256 = '$(sha256sum "$SRC" | cut -d' ' -f1)';"
   echo "export const WASM_BASE64 ="
   echo "  '$(base64 -w0 "$TMP/pixels.wasm")';"
-} > "$OUT.tmp"
+} > "$TMP/module.ts"
+if $check; then
+  if cmp -s "$TMP/module.ts" "$OUT"; then
+    echo "build-wasm: $OUT is what $(clang --version | head -1) builds from $SRC"
+    exit 0
+  fi
+  echo "build-wasm: $OUT is not what $(clang --version | head -1) builds from $SRC:" >&2
+  diff <(fold -w 100 "$OUT") <(fold -w 100 "$TMP/module.ts") | head -20 >&2
+  exit 1
+fi
+cp "$TMP/module.ts" "$OUT.tmp"
 mv "$OUT.tmp" "$OUT"
 echo "wrote $OUT ($(stat -c %s "$TMP/pixels.wasm") bytes of WebAssembly)"

@@ -1,60 +1,86 @@
 /**
- * The import boundaries are the linter's, not only docs/development.md's: a file planted in a
- * temporary tree beside a copy of biome.json, importing across a boundary, fails Biome's
- * noRestrictedImports with the boundary's message; the same file importing downward passes.
+ * The rules of the code are the linter's, not only the docs': files planted in a temporary copy of
+ * the tree fail `npm run lint`'s checks with the rule's message — an import that points up a layer,
+ * between the benchmarks, or round in a cycle (dependency-cruiser with .dependency-cruiser.cjs, on
+ * the resolved paths); an untyped throw, `as unknown as` or a command name where they do not
+ * belong, and a time limit on a test (Biome with the GritQL rules in lint/) — and the same files
+ * written the allowed way pass.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from './support/paths.js';
 
-function lint(file: string, from: string): { code: number; out: string } {
-  return lintSource(file, `import { a } from '${from}';\n\nexport const x = a;\n`, [
-    '--only=style/noRestrictedImports',
-  ]);
+/** A copy of src/ and the rules' files, once per test file (planted files go into copies of it). */
+function treeWith(planted: Record<string, string>): string {
+  const dir = tempDir('kfbench-cruise-');
+  for (const f of ['tsconfig.json', 'tsconfig.base.json', '.dependency-cruiser.cjs'])
+    copyFileSync(join(ROOT, f), join(dir, f));
+  cpSync(join(ROOT, 'src'), join(dir, 'src'), { recursive: true });
+  cpSync(join(ROOT, 'lint'), join(dir, 'lint'), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  for (const [file, source] of Object.entries(planted)) {
+    mkdirSync(join(dir, dirname(file)), { recursive: true });
+    writeFileSync(join(dir, file), source);
+  }
+  return dir;
 }
 
-describe('import boundaries enforced by the linter', () => {
+function cruise(planted: Record<string, string>): { code: number; out: string } {
+  const dir = treeWith(planted);
+  const r = spawnSync(
+    join(ROOT, 'node_modules', '.bin', 'depcruise'),
+    ['--config', '.dependency-cruiser.cjs', 'src'],
+    { cwd: dir, encoding: 'utf8' },
+  );
+  return { code: r.status ?? -1, out: `${r.stdout}${r.stderr}` };
+}
+
+const importing = (from: string) => `import { a } from '${from}';\n\nexport const x = a;\n`;
+
+describe('import rules enforced by dependency-cruiser on the resolved paths', () => {
   const forbidden: [string, string, RegExp][] = [
-    ['src/hero/planted.ts', '../compass/score.js', /HeroFrame \(src\/hero\) does not import Compass/],
-    [
-      'src/hero/select/planted.ts',
-      '../../compass/cases.js',
-      /HeroFrame \(src\/hero\) does not import Compass/,
-    ],
-    ['src/compass/planted.ts', '../hero/score.js', /Compass \(src\/compass\) does not import HeroFrame/],
-    [
-      'src/compass/quality/planted.ts',
-      '../../hero/evaluate.js',
-      /Compass \(src\/compass\) does not import HeroFrame/,
-    ],
-    ['src/judge/planted.ts', '../index.js', /does not import the public barrel/],
-    ['src/store/planted.ts', '../index.js', /does not import the public barrel/],
-    ['src/hero/planted.ts', '../index.js', /does not import the public barrel/],
-    ['src/media/planted.ts', '../hero/score.js', /building blocks .* know nothing of either benchmark/],
-    ['src/compass/planted.ts', '../cli/program.js', /does not import the renderers/],
+    ['src/hero/planted.ts', '../compass/score.js', /benchmarks-apart: src\/hero\/planted\.ts → src\/compass/],
+    ['src/hero/select/planted.ts', '../../compass/cases.js', /benchmarks-apart/],
+    ['src/compass/planted.ts', '../hero/score.js', /benchmarks-apart/],
+    ['src/compass/quality/planted.ts', '../../hero/evaluate.js', /benchmarks-apart/],
+    ['src/judge/planted.ts', '../index.js', /building-blocks-imports-down/],
+    ['src/store/planted.ts', '../index.js', /building-blocks-imports-down/],
+    ['src/hero/planted.ts', '../index.js', /benchmarks-imports-down/],
+    ['src/media/planted.ts', '../hero/score.js', /building-blocks-imports-down/],
+    ['src/compass/planted.ts', '../cli/program.js', /benchmarks-imports-down/],
+    ['src/report/planted.ts', '../web/site.js', /reports-imports-down/],
+    ['src/web/planted.ts', '../synthetic/demo-compass.js', /viewer-imports-down/],
+    ['src/errors.ts', './hero/score.js', /base-imports-down/],
+    ['src/planted.ts', './errors.js', /no-unlayered/],
   ];
   for (const [file, from, message] of forbidden) {
     it(`${file} importing ${from} fails`, () => {
-      const r = lint(file, from);
+      const r = cruise({ [file]: importing(from) });
       expect(r.code, r.out).not.toBe(0);
-      expect(r.out).toContain('lint/style/noRestrictedImports');
       expect(r.out).toMatch(message);
     });
   }
-  const allowed: [string, string][] = [
-    ['src/hero/planted.ts', '../judge/judge.js'],
-    ['src/compass/planted.ts', '../media/probe.js'],
-    ['src/hero/select/planted.ts', '../method.js'],
-    ['src/cli/planted.ts', '../index.js'],
-  ];
-  for (const [file, from] of allowed) {
-    it(`${file} importing ${from} passes`, () => {
-      const r = lint(file, from);
-      expect(r.code, r.out).toBe(0);
+  it('a cycle fails, a type-only import in it too', () => {
+    const r = cruise({
+      'src/store/planted-a.ts': "import { b } from './planted-b.js';\n\nexport const a = b;\n",
+      'src/store/planted-b.ts':
+        "import type { a } from './planted-a.js';\n\nexport const b: typeof a | 1 = 1;\n",
     });
-  }
+    expect(r.code, r.out).not.toBe(0);
+    expect(r.out).toMatch(/no-circular: src\/store\/planted-a\.ts/);
+  });
+  it('the tree as it is, and imports that point down, pass', () => {
+    const r = cruise({
+      'src/hero/planted.ts': importing('../judge/judge.js'),
+      'src/compass/planted.ts': importing('../media/probe.js'),
+      'src/hero/select/planted.ts': importing('../method.js'),
+      'src/cli/planted.ts': importing('../index.js'),
+      'src/web/planted.ts': importing('../report/compass.js'),
+    });
+    expect(r.code, r.out).toBe(0);
+  });
 });
 
 /** Lints one planted file (with biome.json and its GritQL plugins copied beside it). */

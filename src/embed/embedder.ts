@@ -2,7 +2,8 @@
 
 import { InternalError } from '../errors.js';
 import type { RawImage } from '../media/raw.js';
-import type { OnnxOptions } from './onnx.js';
+import type { OnProgress } from '../progress.js';
+import type { OnnxOptions } from './onnx-options.js';
 
 /**
  * How to make an embedder again from plain (structured-cloneable) data, e.g. in a worker thread:
@@ -56,4 +57,9 @@ export function cosine(a: Float32Array, b: Float32Array): number {
   let s = 0;
   for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
   return s;
+}
+
+/** What making an embedder may report (a hub model's download progress). */
+export interface EmbedderHooks {
+  onProgress?: OnProgress | undefined;
 }

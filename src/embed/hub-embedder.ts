@@ -7,11 +7,10 @@
  */
 
 import { UsageError } from '../errors.js';
-import type { Embedder } from './embedder.js';
+import type { Embedder, EmbedderHooks } from './embedder.js';
 import { fetchHubModel, HUB_VARIANT_NAMES, type HubVariant, parseHubRef } from './hub.js';
 import { HUB_FEATURE_OUTPUTS, preprocessFromHubConfig } from './hub-preprocess.js';
 import { loadOnnxEmbedder, type OnnxOptions } from './onnx.js';
-import type { EmbedderHooks } from './registry.js';
 
 export async function loadHubEmbedder(
   name: string,

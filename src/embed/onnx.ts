@@ -30,13 +30,15 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type * as Ort from 'onnxruntime-node';
-import { z } from 'zod';
 import { BackendError, BadInputError, messageOf } from '../errors.js';
 import { resizeImage } from '../media/image.js';
 import { cropRaw, type RawImage } from '../media/raw.js';
 import { loadNative } from '../native.js';
 import { describeZodError } from '../store/jsonl.js';
 import { type Embedder, type EmbedderSpec, l2normalize } from './embedder.js';
+import { type OnnxDevice, type OnnxOptions, Preprocess } from './onnx-options.js';
+
+export { ONNX_DEVICES, type OnnxDevice, type OnnxOptions, Preprocess } from './onnx-options.js';
 
 let ortModule: typeof Ort | undefined;
 
@@ -47,41 +49,6 @@ function ort(): typeof Ort {
     () => createRequire(import.meta.url)('onnxruntime-node') as typeof Ort,
   );
   return ortModule;
-}
-
-export const Preprocess = z.object({
-  input_size: z.union([
-    z.number().int().positive(),
-    z.tuple([z.number().int().positive(), z.number().int().positive()]),
-  ]),
-  resize: z.enum(['shorter_side_center_crop', 'squash']).default('shorter_side_center_crop'),
-  crop_from: z
-    .union([z.number().int().positive(), z.tuple([z.number().int().positive(), z.number().int().positive()])])
-    .optional(),
-  rescale: z
-    .number()
-    .positive()
-    .default(1 / 255),
-  mean: z.tuple([z.number(), z.number(), z.number()]).default([0.485, 0.456, 0.406]),
-  std: z
-    .tuple([z.number().positive(), z.number().positive(), z.number().positive()])
-    .default([0.229, 0.224, 0.225]),
-  layout: z.enum(['NCHW', 'NHWC']).default('NCHW'),
-  input: z.string().optional(),
-  output: z.string().optional(),
-  pooling: z.enum(['cls', 'mean', 'pooled']).optional(),
-  threshold: z.number().min(-1).max(1).optional(),
-});
-export type Preprocess = z.output<typeof Preprocess>;
-
-export interface OnnxOptions {
-  /** Field-by-field overrides of the JSON beside the model. */
-  overrides?: Partial<z.input<typeof Preprocess>>;
-  threads?: number;
-  batch?: number;
-  device?: OnnxDevice;
-  /** Which ONNX file of a hub model (`hf:` only): fp32 (default), fp16 or q8. */
-  variant?: 'fp32' | 'fp16' | 'q8';
 }
 
 /**
@@ -97,9 +64,6 @@ export interface OnnxSource {
   spec: EmbedderSpec;
   config: Readonly<Record<string, unknown>>;
 }
-
-export type OnnxDevice = 'cpu' | 'cuda';
-export const ONNX_DEVICES: OnnxDevice[] = ['cpu', 'cuda'];
 
 /** Session options for a device; a CUDA provider that will not load is a BackendError naming what is missing. */
 async function createSession(

@@ -1,9 +1,8 @@
 /** Embedders by name: `builtin`, `onnx:PATH`, `hf:ORG/REPO[@REVISION]` or an alias of a hub model. */
 import { availableParallelism } from 'node:os';
 import { UsageError } from '../errors.js';
-import type { OnProgress } from '../progress.js';
 import { createBuiltinEmbedder } from './builtin.js';
-import type { Embedder, EmbedderSpec } from './embedder.js';
+import type { Embedder, EmbedderHooks, EmbedderSpec } from './embedder.js';
 import type { OnnxOptions } from './onnx.js';
 
 /**
@@ -18,9 +17,7 @@ export const EMBEDDER_ALIASES: Readonly<Record<string, string>> = {
 export const EMBEDDER_FORMS = 'builtin | onnx:PATH | hf:ORG/REPO[@REVISION] | dinov3-small';
 
 /** What a caller may hand an embedder's making besides its spec: where download progress goes. */
-export interface EmbedderHooks {
-  onProgress?: OnProgress | undefined;
-}
+export type { EmbedderHooks } from './embedder.js';
 
 export async function createEmbedder(
   spec: string,

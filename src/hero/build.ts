@@ -25,15 +25,13 @@
  * stats/rubric_proposals.jsonl are written too. One film's chains are built by `build/film.ts`.
  */
 import { createBuiltinEmbedder } from '../embed/builtin.js';
-import type { Embedder } from '../embed/embedder.js';
-import type { ImageEncoder } from '../judge/images.js';
-import type { Judge } from '../judge/judge.js';
-import { type OnProgress, phaseReporter } from '../progress.js';
+import { phaseReporter } from '../progress.js';
 import { meanOrNull } from '../stats/mean.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { sha256Hex } from '../store/canonical.js';
 import { writeJsonFile, writeJsonl } from '../store/jsonl.js';
 import { buildFilm, type ChainRow } from './build/film.js';
+import type { BuildOptions } from './build/options.js';
 import { datasetPaths, imagePath } from './dataset/layout.js';
 import { loadCore, loadRubrics } from './dataset/load.js';
 import {
@@ -47,26 +45,7 @@ import {
 import { heroInstructions } from './prompt.js';
 import { learnRubric, phaseBFinal } from './rubric-learn.js';
 
-export interface BuildOptions {
-  data: string;
-  lsmdc: string;
-  stills: string;
-  judge: Judge;
-  encoder: ImageEncoder;
-  chainsPerFilm?: number;
-  seed?: number | string;
-  /** Share of chains re-judged for stability (default 0.2). */
-  stabilitySample?: number;
-  ridge?: number;
-  /** Phase `build`: one item per film. */
-  onProgress?: OnProgress;
-  /** Step 5: learn the rubric in rounds before the final build (`--learn-rubric`). */
-  learnRubric?: boolean;
-  rounds?: number;
-  maxRules?: number;
-  /** For the most dissimilar group (default: builtin). */
-  embedder?: Embedder;
-}
+export type { BuildOptions } from './build/options.js';
 
 const STABILITY_MEASURES =
   'a sample of chains re-judged pair by pair in both placements with the letters swapped between the two images and sampling seed 1 (for backends that take a seed): the share of pair outcomes that came out the same, and Kendall τ between the two strength orders (how much an order depends on the labels of the question and, above temperature 0, on sampling; at temperature 0 only the labels vary)';

@@ -10,7 +10,7 @@ import type { Layout } from './dataset/layout-map.js';
 import { type loadCore, openDataset } from './dataset/load.js';
 import type { BaselineRow, FilmChains, FilmRubric } from './dataset/schemas.js';
 import { checkSelections } from './dataset/selections.js';
-import type { EvaluateOptions } from './evaluate.js';
+import type { EvaluateOptions } from './evaluate-options.js';
 import { selectFilms } from './track/shard.js';
 
 export type Frames = Map<string, { frame_idx: number; rank: number }[]>;

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { runPool } from '../concurrency/pool.js';
 import { BadInputError, messageOf } from '../errors.js';
-import type { ImageEncoder } from '../judge/images.js';
 import {
   type ChainOrder,
   type DisagreementRule,
@@ -10,68 +9,29 @@ import {
   insertIntoChain,
   listwiseQuestion,
 } from '../judge/insertion.js';
-import { CallBudgetSpent, type Judge } from '../judge/judge.js';
+import { CallBudgetSpent } from '../judge/judge.js';
 import { pairQuestions } from '../judge/pairwise.js';
 import type { JudgeImage } from '../judge/types.js';
-import { type OnProgress, phaseReporter } from '../progress.js';
+import { phaseReporter } from '../progress.js';
 import { imagePath, trackFramePath } from './dataset/layout.js';
-import type { Layout } from './dataset/layout-map.js';
 import type { Chain } from './dataset/schemas.js';
 import { type ValidatedInputs, validateEvaluation } from './evaluate-inputs.js';
+import type { EvaluateOptions, StillsRule } from './evaluate-options.js';
 import { heroInstructions } from './prompt.js';
 import type { FilmScore, HeroSummary, InsertionRecord, MethodSummary } from './results.js';
 import { type ScoreContext, STILL_ROW, scoreInsertions } from './score.js';
 import { listStills } from './stills-folder.js';
-import type { Shard } from './track/shard.js';
 import { insertionVerdicts } from './verdicts.js';
 
 export { officialRows, type ValidatedInputs, validateEvaluation } from './evaluate-inputs.js';
+export {
+  type EvaluateOptions,
+  STILLS_RULES,
+  type StillsRule,
+  type SubmittedMethod,
+} from './evaluate-options.js';
 export { type ScoreContext, scoreInsertions } from './score.js';
 export type { FilmScore, HeroSummary, InsertionRecord, MethodSummary };
-
-export interface SubmittedMethod {
-  method: string;
-  /** Where its frames come from: a selections file, or the official rows of baselines.jsonl. */
-  file: string;
-}
-
-export interface EvaluateOptions {
-  data: string;
-  /** The layout map (`--layout`); default `KFBENCH_HERO_LAYOUT` or the built-in one. */
-  layout?: Layout | string | undefined;
-  track: string;
-  methods: SubmittedMethod[];
-  judge: Judge;
-  encoder: ImageEncoder;
-  protocol?: InsertionProtocol;
-  /** Listwise: ask each insertion a second time with the chain shown worst first. */
-  bothOrders?: boolean;
-  /** Listwise with both orders: how a disagreement is scored (default `error`). */
-  disagreement?: DisagreementRule;
-  includeStills?: boolean;
-  /**
-   * Which publicity stills the `stills` row scores: `all` (default, the card's "Human publicity
-   * stills reach 0.722": every still of the film, the ones the still floor deleted too) or
-   * `surviving` (only stills that are in some chain of the film).
-   */
-  stills?: StillsRule;
-  /** The publicity stills folder `hero build` read (`<dir>/<movie_id>/<image_id>.jpg`): the deleted stills' images. */
-  stillsDir?: string | undefined;
-  rescoreOfficial?: boolean;
-  missing?: 'error' | 'zero';
-  dryRun?: boolean;
-  maxCalls?: number | undefined;
-  seed?: number | string;
-  bootstrapB?: number;
-  concurrency?: number;
-  /** Only these films (`--movies`), and of them one shard (`--shard k/n`, see store/shards.ts). */
-  movies?: string[] | undefined;
-  shard?: Shard | undefined;
-  /** Ctrl-C: no insertion starts and no judge call is made after it aborts. */
-  signal?: AbortSignal | undefined;
-  /** Phase `evaluate`: one item per insertion (a cache hit when it needed no new call). */
-  onProgress?: OnProgress;
-}
 
 export interface EvaluateResult {
   summary: HeroSummary;
@@ -94,9 +54,6 @@ interface Task {
   chain: Chain;
   candidate: () => Promise<JudgeImage>;
 }
-
-export type StillsRule = 'all' | 'surviving';
-export const STILLS_RULES: StillsRule[] = ['all', 'surviving'];
 
 /** Step 2: every submitted frame (and with `includeStills` every still) into every chain of its film. */
 function planInsertions(

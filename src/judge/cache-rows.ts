@@ -6,7 +6,16 @@
  */
 import { z } from 'zod';
 import { BadInputError } from '../errors.js';
-import type { CachedAnswer } from './cache.js';
+import type { Usage } from './types.js';
+
+/** One cached judge answer as the cache returns it. */
+export interface CachedAnswer {
+  answer: unknown | null;
+  unresolved: string | null;
+  raw: string[];
+  usage: Usage;
+  latency_ms: number;
+}
 
 /** The columns of `judge_answers` and `judge_claims` every statement of cache.ts reads or writes. */
 export const ANSWER_COLUMNS = [

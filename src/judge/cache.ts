@@ -28,8 +28,7 @@ import {
   type SqliteStatement,
   type SqlValue,
 } from '../store/sqlite.js';
-import { ANSWER_COLUMNS, CLAIM_COLUMNS, toAnswer } from './cache-rows.js';
-import type { Usage } from './types.js';
+import { ANSWER_COLUMNS, type CachedAnswer, CLAIM_COLUMNS, toAnswer } from './cache-rows.js';
 
 export const JUDGE_CACHE_NAMESPACE = 'kfbench/judge/v1';
 
@@ -50,13 +49,7 @@ export function judgeCacheKey(parts: CacheKeyParts): string {
   return cacheKey(JUDGE_CACHE_NAMESPACE, parts);
 }
 
-export interface CachedAnswer {
-  answer: unknown | null;
-  unresolved: string | null;
-  raw: string[];
-  usage: Usage;
-  latency_ms: number;
-}
+export type { CachedAnswer } from './cache-rows.js';
 
 export interface CacheRow extends CachedAnswer {
   key: string;

@@ -6,8 +6,8 @@
  */
 import { z } from 'zod';
 import { BadInputError } from '../errors.js';
-import type { Rational, VideoInfo } from './probe.js';
 import { buildTimeline, displayRotation } from './timeline.js';
+import type { Rational, VideoInfo } from './video-info.js';
 
 /** The fields of ffprobe's stream listing that `probe` reads (the rest are kept, unread). */
 const ProbeStream = z.looseObject({

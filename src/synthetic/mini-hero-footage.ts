@@ -8,7 +8,16 @@ import { ffmpegRun } from '../media/ffmpeg.js';
 import { luma601 } from '../media/raw.js';
 import type { Rng } from '../stats/rng.js';
 import { photoPath } from './assets.js';
-import type { FilmSpec } from './mini-hero.js';
+
+export interface FilmSpec {
+  movie_id: string;
+  title: string;
+  year: number;
+  photo: string;
+  hue: number;
+  fps: string;
+  seconds: number;
+}
 
 // moving sources only: a static stretch would let a shifted frame match by coincidence
 const PROCEDURAL = ['testsrc2', 'mandelbrot', 'life', 'cellauto'];

@@ -24,19 +24,11 @@ import { writeFileAtomic } from '../store/atomic-write.js';
 import { sha256Hex } from '../store/canonical.js';
 import { writeJsonl } from '../store/jsonl.js';
 import { copyFromMaterialCache, finishBuild, isBuilt, startBuild } from './build-folder.js';
-import { contrast, KINDS, makeClip, makeStill, rational } from './mini-hero-footage.js';
+import { contrast, type FilmSpec, KINDS, makeClip, makeStill, rational } from './mini-hero-footage.js';
 
 export const MINI_VERSION = '3';
 
-export interface FilmSpec {
-  movie_id: string;
-  title: string;
-  year: number;
-  photo: string;
-  hue: number;
-  fps: string;
-  seconds: number;
-}
+export type { FilmSpec } from './mini-hero-footage.js';
 
 export const MINI_FILMS: FilmSpec[] = [
   {

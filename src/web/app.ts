@@ -12,6 +12,7 @@ import { extname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import { packageRoot } from '../store/package-root.js';
+import { renderPage } from './render.js';
 import { ROOT_NAMES, type RootName, type Site } from './site.js';
 
 const TYPES: Record<string, string> = {
@@ -134,7 +135,7 @@ export function viewerApp(site: Site, o: ViewerAppOptions = {}): Hono {
     if (segs.length === 1) {
       let html: string | null;
       try {
-        html = await site.render(head ?? '');
+        html = await renderPage(site, head ?? '');
       } catch (e) {
         return new Response(`could not render ${head}: ${(e as Error).message}\n`, {
           status: 500,

@@ -12,6 +12,7 @@ import { writeFileAtomic } from '../store/atomic-write.js';
 import { environmentError } from '../store/fs-errors.js';
 import { writeOutputFolder } from '../store/out-folder.js';
 import { assetPath, VIEWER_ASSETS } from './app.js';
+import { renderPage } from './render.js';
 import type { Site } from './site.js';
 
 async function copyAtomic(from: string, to: string): Promise<void> {
@@ -46,7 +47,7 @@ export async function exportSite(site: Site, out: string, o: ExportOptions = {})
   const pageProgress = phaseReporter(o.onProgress, 'pages', 'pages');
   pageProgress.start(pages.length);
   for (const name of pages) {
-    const html = await site.render(name);
+    const html = await renderPage(site, name);
     if (html === null) continue;
     await writeFileAtomic(join(out, name), html);
     r.pages++;

@@ -11,10 +11,10 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { PROMPT_MODES, type PromptMode, videoPath } from '../compass/cases.js';
 import { hasVideo, loadViewerData, type ViewerData, type ViewerInputs } from './data.js';
 import { type Derived, MediaCache, type ProxyMode } from './media.js';
-import { casePage } from './pages/case.js';
-import { filmPage } from './pages/film.js';
-import { homePage } from './pages/home.js';
+import { casePageName, filmPageName } from './page-names.js';
 import { Roots } from './roots.js';
+
+export { casePageName, filmPageName, pageHref } from './page-names.js';
 
 export type RootName = 'images' | 'track' | 'keyframes' | 'videos';
 export const ROOT_NAMES: RootName[] = ['images', 'track', 'keyframes', 'videos'];
@@ -163,30 +163,7 @@ export class Site {
       }
     return out;
   }
-
-  /** The HTML of a page, or null when there is no such page. */
-  async render(name: string): Promise<string | null> {
-    if (name === 'index.html' || name === '') return homePage(this);
-    let m = /^film-(.+)\.html$/.exec(name);
-    if (m) return this.data.hero?.chains.has(m[1]!) ? filmPage(this, m[1]!) : null;
-    m = /^case-([^~]+)(?:~([^~]+)~(.+))?\.html$/.exec(name);
-    if (m) {
-      const c = this.data.compass?.cases.find((x) => x.case_id === m![1]);
-      if (!c) return null;
-      if (m[2] === undefined) return casePage(this, c, undefined);
-      const mode = m[2] as PromptMode;
-      if (!PROMPT_MODES.includes(mode)) return null;
-      return casePage(this, c, { mode, model: m[3]! });
-    }
-    return null;
-  }
 }
-
-export const filmPageName = (id: string) => `film-${id}.html`;
-export const casePageName = (id: string, mode?: string, model?: string) =>
-  mode === undefined ? `case-${id}.html` : `case-${id}~${mode}~${model}.html`;
-/** A page name as an href (each character that needs it percent-encoded). */
-export const pageHref = (name: string) => encodeURIComponent(name).replace(/%7E/gi, '~');
 
 /** The viewer's site from its inputs: their data loaded (what is wrong in them as `problems`), frames and proxies cached under `cacheDir`. */
 export async function openSite(i: ViewerInputs, o: { cacheDir: string; proxy: ProxyMode }): Promise<Site> {

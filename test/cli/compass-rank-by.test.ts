@@ -12,6 +12,7 @@ import { ffmpegRun } from '../../src/media/ffmpeg.js';
 import { type Emulator, startEmulator } from '../../src/synthetic/emulator/server.js';
 import { loadViewerData } from '../../src/web/data.js';
 import { MediaCache } from '../../src/web/media.js';
+import { renderPage } from '../../src/web/render.js';
 import { Site } from '../../src/web/site.js';
 import { runCli } from '../support/cli.js';
 import { oneCaseFile, sharedMiniCompass } from '../support/mini-compass.js';
@@ -114,7 +115,7 @@ describe('the joint audio-video leaderboard on the command line', () => {
       await loadViewerData({ cases, videos: join(dir, 'videos'), compassResults: [out] }),
       new MediaCache(join(dir, 'cache'), 'never'),
     );
-    const page = (await site.render('index.html'))!;
+    const page = (await renderPage(site, 'index.html'))!;
     expect(page).toContain('Joint audio-video leaderboard (compass evaluate)');
     expect(page).toContain('ranked: the joint audio-video leaderboard, over 1 cases');
     expect(page).toContain(`Overall: ${lb.formula}`);

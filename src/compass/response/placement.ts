@@ -12,8 +12,9 @@
  * frames matching the keyframe as well as it does), and KFS's frame is chosen as fidelity.ts says. Presence, the runs (persistence,
  * uniqueness) and which run places the keyframe stay stage 1's.
  */
+
+import type { Scan } from '../results.js';
 import type { ResponseOptions } from './options.js';
-import type { Scan } from './scan.js';
 
 /** Inclusive range of sampled-frame indices. */
 export type FrameRun = readonly [number, number];

@@ -9,11 +9,11 @@ import { comparePair, type PairOutcome } from '../../judge/pairwise.js';
 import { DEFAULT_RIDGE, fitBradleyTerry, toScale0to100 } from '../../stats/bradley-terry.js';
 import { kendallTauB } from '../../stats/rank.js';
 import { createRng, shuffled } from '../../stats/rng.js';
-import type { BuildOptions } from '../build.js';
 import type { loadCore } from '../dataset/load.js';
 import type { Chain, ChainStability } from '../dataset/schemas.js';
 import { listStills } from '../stills-folder.js';
 import { type Member, sampledMembers, stillMember } from './members.js';
+import type { BuildOptions } from './options.js';
 
 const pairKey = (a: string, b: string) => [a, b].sort().join('|');
 

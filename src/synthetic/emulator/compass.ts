@@ -19,7 +19,7 @@ import { InternalError } from '../../errors.js';
 import { hamming } from '../../media/hash.js';
 import { readTextFile } from '../../store/limits.js';
 import type { ImageFeatures } from './features.js';
-import type { PromptHandler } from './prompts.js';
+import type { PromptHandler } from './handler.js';
 
 /**
  * The fixed checklist items per metric — `[dimension, question, scope]` — a data file beside the

@@ -4,26 +4,11 @@
  * guideline proposals) are added as further handlers.
  */
 import { checklistHandler, groupedHandler, segmentHandler } from './compass.js';
-import type { ImageFeatures, ScoredFeature } from './features.js';
+import type { ScoredFeature } from './features.js';
+import type { PromptHandler } from './handler.js';
 import { BASE_WEIGHTS, heroScore, weightsFor } from './rubric.js';
 
-export interface PromptContext {
-  text: string;
-  images: ImageFeatures[];
-  positionBias: number;
-  /** Pairwise: a bonus for the image labelled "A", wherever it is shown. */
-  labelBias?: number;
-  /** The `bad-items` fault: answer wrongly item by item, where the prompt has items. */
-  malformed?: boolean;
-  /** A semantic fault injected into this request (handlers that know it act on it). */
-  fault?: string | null;
-}
-
-export interface PromptHandler {
-  kind: string;
-  matches(text: string): boolean;
-  answer(ctx: PromptContext): unknown;
-}
+export type { PromptContext, PromptHandler } from './handler.js';
 
 /**
  * {"winner": "A"|"B"}: the first-shown image gets a small bonus (position bias), so close calls

@@ -12,7 +12,8 @@ import { METRICS } from '../../compass/response/report.js';
 import type { ResponseRow } from '../../compass/score.js';
 import { type CompassResults, type CompassView, checklistKey, hasVideo, videoKey } from '../data.js';
 import { f3, type Html, html } from '../html.js';
-import { casePageName, pageHref, type Site, type VideoSource } from '../site.js';
+import { casePageName, pageHref } from '../page-names.js';
+import type { Site, VideoSource } from '../site.js';
 import { page } from './layout.js';
 
 const pct = (t: number, d: number) => `${((100 * Math.max(0, Math.min(d, t))) / d).toFixed(3)}%`;

@@ -12,7 +12,8 @@ import { mean } from '../../stats/mean.js';
 import { barChart } from '../chart.js';
 import { type CompassResults, type HeroResults, hasVideo } from '../data.js';
 import { f3, type Html, html } from '../html.js';
-import { casePageName, filmPageName, pageHref, type Site } from '../site.js';
+import { casePageName, filmPageName, pageHref } from '../page-names.js';
+import type { Site } from '../site.js';
 import { page } from './layout.js';
 
 const GROUP_LABEL: Record<string, string> = {

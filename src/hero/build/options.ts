@@ -1,0 +1,26 @@
+/** What building the chains of a HeroFrame set takes (`buildChains`, and each film's build). */
+import type { Embedder } from '../../embed/embedder.js';
+import type { ImageEncoder } from '../../judge/images.js';
+import type { Judge } from '../../judge/judge.js';
+import type { OnProgress } from '../../progress.js';
+
+export interface BuildOptions {
+  data: string;
+  lsmdc: string;
+  stills: string;
+  judge: Judge;
+  encoder: ImageEncoder;
+  chainsPerFilm?: number;
+  seed?: number | string;
+  /** Share of chains re-judged for stability (default 0.2). */
+  stabilitySample?: number;
+  ridge?: number;
+  /** Phase `build`: one item per film. */
+  onProgress?: OnProgress;
+  /** Step 5: learn the rubric in rounds before the final build (`--learn-rubric`). */
+  learnRubric?: boolean;
+  rounds?: number;
+  maxRules?: number;
+  /** For the most dissimilar group (default: builtin). */
+  embedder?: Embedder;
+}
