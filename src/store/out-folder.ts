@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { link, lstat, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, link, lstat, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { errnoCode, UsageError } from '../errors.js';
 import { environmentError } from './fs-errors.js';
@@ -128,7 +128,7 @@ export async function putInPlace(stage: string, target: string, old: string): Pr
 }
 
 /** Where a folder cannot be swapped (a mount point, no hard links): file by file. */
-const NO_SWAP = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK', 'EBUSY']);
+const NO_SWAP = new Set(['EXDEV', 'EPERM', 'EACCES', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK', 'EBUSY']);
 
 /** Put the complete `stage` in place of `target`: a rename when it is new, else the swap above. */
 async function place(stage: string, target: string): Promise<void> {
@@ -142,6 +142,7 @@ async function place(stage: string, target: string): Promise<void> {
   }
   let old: string;
   try {
+    await chmod(stage, (await stat(target)).mode & 0o7777); // the folder keeps its permissions
     await carryOver(target, stage);
     old = await setAside(target);
   } catch (e) {
