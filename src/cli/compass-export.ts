@@ -1,6 +1,8 @@
 /** `kfbench compass export-scores`: per-case automatic scores for `compass align`. */
 import type { Command } from 'commander';
 import { exportScoresFile } from '../compass/export-scores.js';
+import { EVALUATION_RUN_FILES } from '../compass/quality/outputs.js';
+import { outputFiles, refuseOverlap } from '../store/path-overlap.js';
 import { printJson, printLines } from './output.js';
 
 const list = (v: string | undefined) =>
@@ -25,6 +27,10 @@ export function registerCompassExport(compass: Command): void {
     .option('--json', 'print JSON')
     .action(
       async (o: { results: string; out: string; dimensions?: string; modes?: string; json?: boolean }) => {
+        refuseOverlap({
+          reads: outputFiles(o.results, EVALUATION_RUN_FILES, '--results'),
+          writes: [{ flag: '--out', path: o.out }],
+        });
         const r = await exportScoresFile(o.results, o.out, {
           dimensions: list(o.dimensions),
           modes: list(o.modes),

@@ -1,8 +1,10 @@
 /** `kfbench compass report | align`: the leaderboard of an evaluate folder, and agreement with people. */
 import type { Command } from 'commander';
 import { alignFiles } from '../compass/align.js';
+import { EVALUATION_RUN_FILES } from '../compass/quality/outputs.js';
 import { compassReport } from '../report/leaderboard-file.js';
 import { textTable } from '../report/table.js';
+import { outputFiles, refuseOverlap } from '../store/path-overlap.js';
 import { registerCompassExport } from './compass-export.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 
@@ -16,6 +18,10 @@ export function registerCompassReport(compass: Command): void {
     .option('--format <f>', 'text | json | csv | md | html', 'text')
     .option('--out <file>', 'write to a file instead of stdout')
     .action(async (o: { eval: string; format: string; out?: string }) => {
+      refuseOverlap({
+        reads: outputFiles(o.eval, EVALUATION_RUN_FILES, '--eval'),
+        writes: [{ flag: '--out', path: o.out }],
+      });
       const text = await compassReport(o);
       if (!o.out) process.stdout.write(text);
     });

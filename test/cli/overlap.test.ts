@@ -11,7 +11,7 @@ import { type Emulator, startEmulator } from '../../src/synthetic/emulator/serve
 import type { MiniHeroPaths } from '../../src/synthetic/mini-hero.js';
 import { runCli } from '../support/cli.js';
 import { sharedMiniHero } from '../support/mini-hero.js';
-import { tempDir } from '../support/paths.js';
+import { media, tempDir } from '../support/paths.js';
 
 let mini: MiniHeroPaths;
 let emu: Emulator;
@@ -88,5 +88,19 @@ describe('outputs never destroy inputs', () => {
     // beside the shards it merges
     const ok = await runCli(['merge', 'hero', s1, s2, '--out', join(dir, 'merged')]);
     expect(ok.code, ok.stderr).toBe(0);
+  });
+
+  it('a file output equal to an input (media grid a.png b.png --out a.png): exit 2, the input kept', async () => {
+    const d = tempDir('kfbench-overlap-grid-');
+    const [a, b] = ['a.png', 'b.png'].map((n) => join(d, n)) as [string, string];
+    copyFileSync(media('base.png'), a);
+    copyFileSync(media('blur.png'), b);
+    const before = readFileSync(a);
+    const r = await runCli(['media', 'grid', a, b, '--out', a]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      `kfbench: image ${a} is the same path as --out ${a}, which this run writes: give them apart`,
+    );
+    expect(readFileSync(a).equals(before)).toBe(true);
   });
 });
