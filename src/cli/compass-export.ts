@@ -1,6 +1,8 @@
 /** `kfbench compass export-scores`: per-case automatic scores for `compass align`. */
 import type { Command } from 'commander';
 import { EXPORT_PROMPT_MODES, exportScoresFile, HUMAN_STUDY_PROMPT_MODE } from '../compass/export-scores.js';
+import { EVALUATION_RUN_FILES } from '../compass/quality/outputs.js';
+import { outputFiles, refuseOverlap } from '../store/path-overlap.js';
 import { oneOf, printJson, printLines } from './output.js';
 
 const list = (v: string | undefined) =>
@@ -35,6 +37,10 @@ export function registerCompassExport(compass: Command): void {
         promptMode: string;
         json?: boolean;
       }) => {
+        refuseOverlap({
+          reads: outputFiles(o.results, EVALUATION_RUN_FILES, '--results'),
+          writes: [{ flag: '--out', path: o.out }],
+        });
         const r = await exportScoresFile(o.results, o.out, {
           dimensions: list(o.dimensions),
           promptMode: oneOf('--prompt-mode', o.promptMode, EXPORT_PROMPT_MODES),

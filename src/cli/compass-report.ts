@@ -1,8 +1,10 @@
 /** `kfbench compass report | align`: the leaderboard of an evaluate folder, and agreement with people. */
 import type { Command } from 'commander';
 import { alignFiles } from '../compass/align.js';
+import { EVALUATION_RUN_FILES } from '../compass/quality/outputs.js';
 import { compassReport } from '../report/leaderboard-file.js';
 import { textTable } from '../report/table.js';
+import { outputFiles, refuseOverlap } from '../store/path-overlap.js';
 import { registerCompassExport } from './compass-export.js';
 import { RANK_BY_HELP, rankBy } from './compass-options.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
@@ -18,6 +20,10 @@ export function registerCompassReport(compass: Command): void {
     .option('--out <file>', 'write to a file instead of stdout')
     .option('--rank-by <table>', RANK_BY_HELP)
     .action(async (o: { eval: string; format: string; out?: string; rankBy?: string }) => {
+      refuseOverlap({
+        reads: outputFiles(o.eval, EVALUATION_RUN_FILES, '--eval'),
+        writes: [{ flag: '--out', path: o.out }],
+      });
       const text = await compassReport({ ...o, rankBy: rankBy(o.rankBy) });
       if (!o.out) process.stdout.write(text);
     });

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { EMBEDDER_FORMS } from '../embed/registry.js';
 import { checkReaderRun, fitReaderRun, READER_CHECK_PROTOCOLS } from '../hero/reader-run.js';
 import { METHODS, methodByName } from '../hero/select/registry.js';
+import { refuseOverlap } from '../store/path-overlap.js';
 import { onnxFlags, onnxOptions } from './embed.js';
 import type { CliImpls } from './impls.js';
 import { type JudgeFlagValues, judgeOptions, judgeSettings } from './judge.js';
@@ -47,6 +48,16 @@ export function registerHeroReaders(hero: Command, impls: CliImpls): void {
         },
       ) => {
         const method = methodByName(o.method);
+        // the dataset, track and footage folders are read file by file: write the selections elsewhere
+        refuseOverlap({
+          reads: [],
+          writes: [{ flag: '--out', path: o.out }],
+          readsWhole: [
+            { flag: '--data', path: o.data },
+            { flag: '--track', path: o.track },
+            { flag: '--lsmdc', path: o.lsmdc },
+          ],
+        });
         const k = parseNumberFlag('--k', o.k, (n) => Number.isInteger(n) && n >= 1 && n <= 5);
         // like every other command: --judge, else "judge" in --config, else KFBENCH_JUDGE
         const judge = method.needs?.judge ? judgeSettings(o) : undefined;
@@ -94,6 +105,11 @@ export function registerHeroReaders(hero: Command, impls: CliImpls): void {
         lambda: string;
         json?: boolean;
       }) => {
+        refuseOverlap({
+          reads: [],
+          writes: [{ flag: '--out', path: o.out }],
+          readsWhole: [{ flag: '--data', path: o.data }],
+        });
         const r = await fitReaderRun({
           data: o.data,
           out: o.out,

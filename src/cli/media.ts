@@ -7,6 +7,7 @@ import { probeReport } from '../media/probe.js';
 import { compareImageFiles } from '../media/quality.js';
 import { sampleToDir } from '../media/sample.js';
 import { detectShotsInFile } from '../media/shots.js';
+import { refuseOverlap } from '../store/path-overlap.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 
 export function registerMedia(program: Command): void {
@@ -141,6 +142,10 @@ export function registerMedia(program: Command): void {
           o.cellWidth === undefined
             ? undefined
             : parseNumberFlag('--cell-width', o.cellWidth, (n) => Number.isInteger(n) && n > 0);
+        refuseOverlap({
+          reads: images.map((path) => ({ flag: 'image', path })),
+          writes: [{ flag: '--out', path: o.out }],
+        });
         const r = await gridFiles(images, o.out, { labels: !!o.labels, cellWidth });
         if (o.json) printJson({ path: o.out, ...r });
         else printLines([`${o.out}  ${r.width}×${r.height}`]);

@@ -6,15 +6,18 @@
  * A video is `<case_id>.mp4` or `<case_id>__<prompt_mode>.mp4`, in the folder or in its model
  * folders (`<model>/<case_id>__<prompt_mode>.mp4`, the layout `compass score` reads).
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { BadInputError } from '../errors.js';
 import { streamFrames } from '../media/frames.js';
 import { encodeImage } from '../media/image.js';
 import { probe } from '../media/probe.js';
 import { type OnProgress, phaseReporter } from '../progress.js';
-import { writeFileAtomic } from '../store/atomic-write.js';
+import { environmentError } from '../store/fs-errors.js';
+import { writeOutputFolder } from '../store/out-folder.js';
+import { refuseOverlap } from '../store/path-overlap.js';
 import { type Case, KEYFRAME_COUNTS, SAFE_ID } from './cases.js';
 
 export interface InitOptions {
@@ -63,51 +66,101 @@ function findVideos(videos: string): Map<string, string> {
   return found;
 }
 
+/**
+ * Writes the cases file and `keyframes/` beside it whole or not at all (issue 46, item 7): the
+ * images are written to a staging folder and the cases file to a temp name, both beside their
+ * targets; only when all are written are they renamed into place (`writeOutputFolder`). A full
+ * disk leaves neither (exit 4 naming the file).
+ */
 export async function initCases(o: InitOptions): Promise<InitResult> {
   const n = o.keyframes ?? 3;
   if (!KEYFRAME_COUNTS.some((k) => k === n))
     throw new BadInputError(`a case has 3, 6, 9 or 12 keyframes, not ${n}`);
   const file = resolve(o.out);
   if (existsSync(file)) throw new BadInputError('already exists: init writes a new cases file', { file });
-  const videos = findVideos(resolve(o.videos));
   const keyframesDir = join(dirname(file), 'keyframes');
+  refuseOverlap({
+    reads: [{ flag: '--videos', path: o.videos }],
+    writes: [
+      { flag: '--out', path: o.out },
+      { flag: '--out (its keyframes/)', path: keyframesDir },
+    ],
+  });
+  const videos = findVideos(resolve(o.videos));
   const progress = phaseReporter(o.onProgress, 'init', 'videos');
   progress.start(videos.size);
-  const lines: string[] = [];
-  for (const [caseId, video] of videos) {
-    const info = await probe(video);
-    // targets at the middles of n equal spans: inside the video, increasing
-    const times = Array.from({ length: n }, (_, k) => Number((((k + 0.5) * info.duration_s) / n).toFixed(3)));
-    const dir = join(keyframesDir, caseId);
-    await mkdir(dir, { recursive: true });
-    const keyframes: Case['keyframes'] = [];
-    let k = 0;
-    for await (const f of streamFrames(info, { kind: 'times', times }, {})) {
-      const kfId = `kf${String(k + 1).padStart(2, '0')}`;
-      const image = join(dir, `${kfId}.png`);
-      await writeFile(image, await encodeImage(f, { format: 'png' }));
-      keyframes.push({ kf_id: kfId, image: relative(dirname(file), image), t_target_s: times[k]! });
-      k++;
+  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    let cases = 0;
+    await writeOutputFolder(keyframesDir, async (stage) => {
+      const lines: string[] = [];
+      for (const [caseId, video] of videos) {
+        lines.push(JSON.stringify(await initCase(caseId, video, n, stage, file)));
+        progress.done(caseId);
+      }
+      progress.finish();
+      try {
+        await writeFile(tmp, `${lines.join('\n')}\n`);
+      } catch (e) {
+        throw environmentError(e, file);
+      }
+      cases = lines.length;
+    });
+    try {
+      await rename(tmp, file);
+    } catch (e) {
+      throw environmentError(e, file, 'cannot move into place');
     }
-    if (keyframes.length !== n)
-      throw new BadInputError(`gave ${keyframes.length} of the ${n} frames asked for`, { file: video });
-    const c: Case = {
-      case_id: caseId,
-      domain: 'daily',
-      structure: 'one_take',
-      duration_s: Number(info.duration_s.toFixed(3)),
-      keyframes,
-      prompts: {
-        minimal: `${TODO} the short prompt your generator was given with the ${n} keyframes`,
-        segment_specific: `${TODO} the prompt with one sentence per segment between keyframes`,
-      },
-      story_summary: `${TODO} one or two sentences of what happens`,
-      conditioning: 'image_list',
-    };
-    lines.push(JSON.stringify(c));
-    progress.done(caseId);
+    return { cases, file, keyframesDir };
+  } finally {
+    await rm(tmp, { force: true });
   }
-  progress.finish();
-  await writeFileAtomic(file, `${lines.join('\n')}\n`);
-  return { cases: lines.length, file, keyframesDir };
+}
+
+/** One case's skeleton, its keyframe images written under `stage` (named as they will be placed). */
+async function initCase(
+  caseId: string,
+  video: string,
+  n: number,
+  stage: string,
+  file: string,
+): Promise<Case> {
+  const info = await probe(video);
+  // targets at the middles of n equal spans: inside the video, increasing
+  const times = Array.from({ length: n }, (_, k) => Number((((k + 0.5) * info.duration_s) / n).toFixed(3)));
+  const dir = join(stage, caseId);
+  const placedDir = join(dirname(file), 'keyframes', caseId);
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (e) {
+    throw environmentError(e, placedDir, 'cannot make the folder');
+  }
+  const keyframes: Case['keyframes'] = [];
+  let k = 0;
+  for await (const f of streamFrames(info, { kind: 'times', times }, {})) {
+    const kfId = `kf${String(k + 1).padStart(2, '0')}`;
+    const image = join(placedDir, `${kfId}.png`);
+    try {
+      await writeFile(join(dir, `${kfId}.png`), await encodeImage(f, { format: 'png' }));
+    } catch (e) {
+      throw environmentError(e, image);
+    }
+    keyframes.push({ kf_id: kfId, image: relative(dirname(file), image), t_target_s: times[k]! });
+    k++;
+  }
+  if (keyframes.length !== n)
+    throw new BadInputError(`gave ${keyframes.length} of the ${n} frames asked for`, { file: video });
+  return {
+    case_id: caseId,
+    domain: 'daily',
+    structure: 'one_take',
+    duration_s: Number(info.duration_s.toFixed(3)),
+    keyframes,
+    prompts: {
+      minimal: `${TODO} the short prompt your generator was given with the ${n} keyframes`,
+      segment_specific: `${TODO} the prompt with one sentence per segment between keyframes`,
+    },
+    story_summary: `${TODO} one or two sentences of what happens`,
+    conditioning: 'image_list',
+  };
 }

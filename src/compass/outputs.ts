@@ -8,6 +8,9 @@ import { writeJsonFile, writeJsonl } from '../store/jsonl.js';
 import { ResponseRow, ResponseRunFile, ResponseSummary } from './results.js';
 import { type MissingPolicy, type ScoreRun, summarize } from './score.js';
 
+/** The files `writeResponseRun` writes into its folder. */
+export const RESPONSE_RUN_FILES = ['response.jsonl', 'summary.json', 'run.json'] as const;
+
 export async function writeResponseRun(
   out: string,
   run: ScoreRun,

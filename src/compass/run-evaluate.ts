@@ -8,16 +8,24 @@ import { resolve } from 'node:path';
 import type { JudgeStats } from '../judge/types.js';
 import { probe } from '../media/probe.js';
 import { writeOutputFolder } from '../store/out-folder.js';
-import { writeOutputsRecord, writeShardRecord } from '../store/shards.js';
+import { outputFiles, refuseOverlap } from '../store/path-overlap.js';
+import { OUTPUTS_FILE, SETTINGS_FILE, writeOutputsRecord, writeShardRecord } from '../store/shards.js';
 import type { LoadedCase } from './cases.js';
 import type { KeyframeControlReading } from './quality/aggregate.js';
 import { evaluationCacheIn } from './quality/eval-cache.js';
 import { type EvaluateInput, type EvaluateResult, evaluateCompass } from './quality/evaluate.js';
 import { type Leaderboard, leaderboard, type RankBy } from './quality/leaderboard.js';
-import { writeEvaluationRun } from './quality/outputs.js';
+import { EVALUATION_RUN_FILES, writeEvaluationRun } from './quality/outputs.js';
 import { cachedCalls, type EvaluationPlan, planEvaluation } from './quality/plan.js';
 import type { QualityOptions } from './quality/video.js';
-import { type CompassRunInput, compassRunRecord, type RunTools, runCases, withRunTools } from './run.js';
+import {
+  type CompassRunInput,
+  compassReads,
+  compassRunRecord,
+  type RunTools,
+  runCases,
+  withRunTools,
+} from './run.js';
 import { judgeSegmenter } from './segment.js';
 
 export interface CompassEvaluateInput extends CompassRunInput {
@@ -93,6 +101,11 @@ export interface CompassEvaluation {
 export async function evaluateCompassRun(
   o: CompassEvaluateInput & { out: string },
 ): Promise<CompassEvaluation> {
+  const reads = compassReads(o);
+  refuseOverlap({
+    reads,
+    writes: outputFiles(o.out, [...EVALUATION_RUN_FILES, SETTINGS_FILE, OUTPUTS_FILE]),
+  });
   const { all, cases } = await runCases(o);
   return withRunTools(o, { judgeProgress: true }, async (tools) => {
     const judge = tools.judge!;
@@ -128,14 +141,18 @@ export async function evaluateCompassRun(
       keyframeControl: o.keyframeControl,
     });
     // written beside out and moved into place: a failure leaves out as it was
-    await writeOutputFolder(resolve(o.out), async (stage) => {
-      await writeEvaluationRun(stage, r, lb, o.models, {
-        wall_s: (Date.now() - t0) / 1000,
-        judge: judge.judge.stats,
-      });
-      await writeShardRecord(stage, record);
-      await writeOutputsRecord(stage, 'case_id');
-    });
+    await writeOutputFolder(
+      resolve(o.out),
+      async (stage) => {
+        await writeEvaluationRun(stage, r, lb, o.models, {
+          wall_s: (Date.now() - t0) / 1000,
+          judge: judge.judge.stats,
+        });
+        await writeShardRecord(stage, record);
+        await writeOutputsRecord(stage, 'case_id');
+      },
+      { reads },
+    );
     return { result: r, leaderboard: lb, judge: judge.judge.stats };
   });
 }

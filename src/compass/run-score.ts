@@ -10,15 +10,16 @@ import { checkMaxDuration } from '../media/duration.js';
 import { probe } from '../media/probe.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { writeOutputFolder } from '../store/out-folder.js';
-import { writeOutputsRecord, writeShardRecord } from '../store/shards.js';
+import { outputFiles, refuseOverlap } from '../store/path-overlap.js';
+import { OUTPUTS_FILE, SETTINGS_FILE, writeOutputsRecord, writeShardRecord } from '../store/shards.js';
 import type { LoadedCase } from './cases.js';
-import { writeResponseRun } from './outputs.js';
+import { RESPONSE_RUN_FILES, writeResponseRun } from './outputs.js';
 import { evaluationCacheIn } from './quality/eval-cache.js';
 import type { ResponseOptions, ScanOptions } from './response/options.js';
 import { type ResponseReport, scoreResponse } from './response/report.js';
 import { cachedScan } from './response/scan-cache.js';
 import type { ResponseSummary } from './results.js';
-import { type CompassRunInput, compassRunRecord, runCases, withRunTools } from './run.js';
+import { type CompassRunInput, compassReads, compassRunRecord, runCases, withRunTools } from './run.js';
 import { type ScoreRun, scoreModels } from './score.js';
 import { judgeSegmenter } from './segment.js';
 import { type SensitivityGrid, type SensitivityResult, sensitivity } from './sensitivity.js';
@@ -74,13 +75,19 @@ export interface CompassScoreResult {
  * and moved into place, so a failure leaves `out` as it was.
  */
 export async function scoreCompass(o: CompassScoreInput & { out: string }): Promise<CompassScoreResult> {
+  const reads = compassReads(o);
+  refuseOverlap({ reads, writes: outputFiles(o.out, [...RESPONSE_RUN_FILES, SETTINGS_FILE, OUTPUTS_FILE]) });
   const { run, wall_s, embedder, record } = await scoreFolder(o);
-  const summary = await writeOutputFolder(resolve(o.out), async (stage) => {
-    const sum = await writeResponseRun(stage, run, o.models, { embedder, wall_s, missing: o.missing });
-    await writeShardRecord(stage, record);
-    await writeOutputsRecord(stage, 'case_id');
-    return sum;
-  });
+  const summary = await writeOutputFolder(
+    resolve(o.out),
+    async (stage) => {
+      const sum = await writeResponseRun(stage, run, o.models, { embedder, wall_s, missing: o.missing });
+      await writeShardRecord(stage, record);
+      await writeOutputsRecord(stage, 'case_id');
+      return sum;
+    },
+    { reads },
+  );
   return { run, summary };
 }
 
@@ -91,6 +98,7 @@ export async function scoreCompass(o: CompassScoreInput & { out: string }): Prom
 export async function compassSensitivity(
   o: CompassRunInput & { out: string; grid: SensitivityGrid },
 ): Promise<{ run: ScoreRun; result: SensitivityResult }> {
+  refuseOverlap({ reads: compassReads(o), writes: outputFiles(o.out, ['sensitivity.json']) });
   const { run } = await scoreFolder(o);
   const result = sensitivity(
     run.rows.filter((x) => x.status === 'scored'),

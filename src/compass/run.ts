@@ -11,6 +11,7 @@ import { createEmbedder } from '../embed/registry.js';
 import { judgeIdentity } from '../judge/identity.js';
 import { type JudgeSettings, type OpenedJudge, openJudge } from '../judge/registry.js';
 import type { OnProgress } from '../progress.js';
+import type { NamedPath } from '../store/path-overlap.js';
 import type { Shard, ShardRecord } from '../store/shards.js';
 import { type LoadedCase, loadCases, type PromptMode } from './cases.js';
 import { compassShardRecord, selectCases } from './merge.js';
@@ -60,6 +61,16 @@ export interface CompassRunInput {
   /** Aborted (Ctrl-C): no new scan or judge call starts, calls on the wire are cancelled. */
   signal?: AbortSignal | undefined;
   onProgress?: OnProgress | undefined;
+}
+
+/** What a run reads, named by its flags: none of it may be a file the run writes (`refuseOverlap`). */
+export function compassReads(o: CompassRunInput): NamedPath[] {
+  return [
+    { flag: '--cases', path: o.casesFile },
+    { flag: '--videos', path: o.videos },
+    { flag: '--scan-cache', path: o.scanCache },
+    { flag: '--judge-cache', path: o.judge?.cache },
+  ];
 }
 
 /** The cases a run takes; a wrong videos folder is bad input before any output (or cache) is written. */

@@ -18,8 +18,25 @@ import { encodeImage, loadImage, resizeImage } from '../media/image.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { writeJsonFile, writeJsonl } from '../store/jsonl.js';
 import { outsideShards, placed, writeOutputFolder } from '../store/out-folder.js';
-import { type ShardRecord, writeOutputsRecord, writeShardRecord } from '../store/shards.js';
+import { type NamedPath, outputFiles, refuseOverlap } from '../store/path-overlap.js';
+import {
+  OUTPUTS_FILE,
+  SETTINGS_FILE,
+  type ShardRecord,
+  writeOutputsRecord,
+  writeShardRecord,
+} from '../store/shards.js';
 import { heroHtml, heroMarkdown, perFilmCsv } from './hero.js';
+
+/** The files `writeEvaluation` writes into its folder, in this order. */
+export const HERO_EVALUATION_FILES = [
+  'summary.json',
+  'run.json',
+  'per_film.csv',
+  'insertions.jsonl',
+  'report.md',
+  'report.html',
+] as const;
 
 export async function writeEvaluation(
   out: string,
@@ -27,14 +44,7 @@ export async function writeEvaluation(
   run: HeroRun,
   track: string,
 ): Promise<string[]> {
-  const files = [
-    'summary.json',
-    'run.json',
-    'per_film.csv',
-    'insertions.jsonl',
-    'report.md',
-    'report.html',
-  ].map((f) => join(out, f));
+  const files = HERO_EVALUATION_FILES.map((f) => join(out, f));
   await writeJsonFile(files[0]!, HeroSummary, r.summary);
   await writeJsonFile(files[1]!, HeroRun, run);
   await writeFileAtomic(files[2]!, perFilmCsv(r.perFilm));
@@ -69,13 +79,34 @@ export function writeHeroRun(
   out: string,
   r: { result: EvaluateResult; run: HeroRun; record: ShardRecord },
   track: string,
+  reads: readonly NamedPath[] = [],
 ): Promise<string[]> {
-  return writeOutputFolder(out, async (stage) => {
-    const fs = await writeEvaluation(stage, r.result, r.run, track);
-    fs.push(await writeShardRecord(stage, r.record));
-    await writeOutputsRecord(stage, 'movie_id');
-    return fs.map((f) => placed(stage, out, f));
-  });
+  return writeOutputFolder(
+    out,
+    async (stage) => {
+      const fs = await writeEvaluation(stage, r.result, r.run, track);
+      fs.push(await writeShardRecord(stage, r.record));
+      await writeOutputsRecord(stage, 'movie_id');
+      return fs.map((f) => placed(stage, out, f));
+    },
+    { reads },
+  );
+}
+
+/** The files a hero run writes into `out`. */
+const heroRunFiles = (out: string) =>
+  outputFiles(out, [...HERO_EVALUATION_FILES, SETTINGS_FILE, OUTPUTS_FILE]);
+
+/** What `hero evaluate` reads, named by its flags: none of it may be a file the run writes. */
+function heroReads(o: HeroRunInput): NamedPath[] {
+  return [
+    { flag: '--data', path: o.data },
+    { flag: '--track', path: o.track },
+    { flag: '--layout', path: typeof o.layout === 'string' ? o.layout : undefined },
+    { flag: '--stills-dir', path: o.stillsDir },
+    { flag: '--judge-cache', path: o.judge.cache },
+    ...o.methods.map((m) => ({ flag: '--selections', path: m.file })),
+  ];
 }
 
 /** What `evaluateHeroFolder` did: a dry run's counts, or the evaluation with the files it wrote. */
@@ -93,9 +124,11 @@ export function evaluateHeroFolder(
 export function evaluateHeroFolder(o: HeroRunInput & { out: string }): Promise<HeroFolderOutcome>;
 export async function evaluateHeroFolder(o: HeroRunInput & { out: string }): Promise<HeroFolderOutcome> {
   const { out, ...input } = o;
+  const reads = heroReads(input);
+  if (!o.dryRun) refuseOverlap({ reads, writes: heroRunFiles(out) });
   const r = await evaluateHeroRun(input);
   if (r.kind === 'dry-run') return r;
-  return { ...r, files: await writeHeroRun(out, r, o.track) };
+  return { ...r, files: await writeHeroRun(out, r, o.track, reads) };
 }
 
 /**
@@ -116,6 +149,11 @@ export async function mergeHeroRun(
     complete: true,
     wall_ms: Date.now() - t0,
   };
-  const files = await writeHeroRun(target, { result: m.result, run, record: m.record }, m.track);
+  const files = await writeHeroRun(
+    target,
+    { result: m.result, run, record: m.record },
+    m.track,
+    dirs.map((d) => ({ flag: 'shard', path: d })),
+  );
   return { films: m.record.all.length, insertions: m.result.insertions.length, files };
 }

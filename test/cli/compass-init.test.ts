@@ -1,12 +1,13 @@
 /**
  * `kfbench compass init` on a generated video: a case skeleton that validates and scores as it is;
  * an existing file or a folder without videos is bad input. The docs' complete case line parses
- * with the case schema, and the README holds the walkthrough that test/readme.test.ts runs.
+ * with the case schema, and the README holds the walkthrough that test/readme.test.ts runs. On a
+ * full disk (a real 256 KB tmpfs) it leaves nothing half-written (issue 46, item 7).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Case } from '../../src/compass/cases.js';
 import { ffmpegBinary } from '../../src/media/ffmpeg.js';
 import { runCli } from '../support/cli.js';
@@ -89,5 +90,45 @@ describe('kfbench compass init', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## Score your own generator'));
     expect(section).toMatch(/^npx kfbench compass init --videos \S+ --out \S+$/m);
+  });
+});
+
+describe('kfbench compass init on a full disk', () => {
+  const mnt = join(tempDir('kfbench-init-full-'), 'small');
+  mkdirSync(mnt);
+  let mounted = false;
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', mnt], { stdio: 'ignore' });
+    mounted = true;
+  } catch {
+    // not root, or no tmpfs: the test below is skipped for that reason
+  }
+  afterAll(() => {
+    if (mounted) execFileSync('umount', [mnt]);
+  });
+
+  it.skipIf(!mounted)('exit 4 naming the file; neither keyframes/ nor cases.jsonl is left', async () => {
+    // a small video's frames fit; a 640×480 noise frame (about 500 KB as PNG) does not
+    const videos = join(dir, 'full-videos');
+    mkdirSync(videos);
+    for (const [name, src] of [
+      ['a-01', 'testsrc=duration=2:size=160x120:rate=24'],
+      ['big-01', 'testsrc=duration=2:size=640x480:rate=24,noise=alls=100:allf=t'],
+    ])
+      execFileSync(ffmpegBinary(), [
+        ...['-v', 'error', '-f', 'lavfi', '-i', src!],
+        ...['-pix_fmt', 'yuv420p', join(videos, `${name}.mp4`)],
+      ]);
+    const r = await runCli(['compass', 'init', '--videos', videos, '--out', join(mnt, 'cases.jsonl')]);
+    expect(r.code, r.stderr).toBe(4);
+    // the progress lines, then one error line
+    const errors = r.stderr.split('\n').filter((l) => l.startsWith('kfbench:'));
+    expect(errors, r.stderr).toHaveLength(1);
+    expect(errors[0]).toMatch(
+      new RegExp(
+        `^kfbench: ${join(mnt, 'keyframes', 'big-01')}/kf0\\d\\.png: cannot write: no space left on the device \\(ENOSPC\\)$`,
+      ),
+    );
+    expect(readdirSync(mnt)).toEqual([]);
   });
 });

@@ -8,9 +8,17 @@
 import { join } from 'node:path';
 import type { JudgeStats } from '../../judge/types.js';
 import { writeJsonFile, writeJsonl } from '../../store/jsonl.js';
-import { writeResponseRun } from '../outputs.js';
+import { RESPONSE_RUN_FILES, writeResponseRun } from '../outputs.js';
 import { Checklist, EvaluationRunFile, Leaderboard, VideoEvaluation } from '../results.js';
 import type { EvaluateResult } from './evaluate.js';
+
+/** The files `writeEvaluationRun` writes into its folder. */
+export const EVALUATION_RUN_FILES = [
+  ...RESPONSE_RUN_FILES,
+  'checklists.jsonl',
+  'evaluation.jsonl',
+  'leaderboard.json',
+] as const;
 
 export async function writeEvaluationRun(
   out: string,
