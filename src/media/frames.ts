@@ -1,15 +1,5 @@
-/**
- * Reading frames as raw pixels (RGB or grey) at one size. Every request on one file is served by
- * ONE ffmpeg process reading the file once, with a `select` filter that keeps exactly the planned
- * frame numbers (`frame-plan.ts`) and stops after the last one; several short files (clips) can be
- * read through one ffmpeg process with `streamClips`, which opens them as separate inputs and
- * concatenates the selected frames, so a process start (~90 ms) is paid once per batch rather than
- * once per clip. No seeking is used: a few timestamps far apart in a long file still cost one
- * sequential decode.
- */
-import { BadInputError } from '../errors.js';
 import { ffmpegRawFrames } from './ffmpeg.js';
-import { type FramePlan, type FrameRequest, planFrames } from './frame-plan.js';
+import { checkPlanCount, type FramePlan, type FrameRequest, planFrames } from './frame-plan.js';
 import { frameTime, type VideoInfo, videoStream } from './probe.js';
 import { probeMany } from './probe-many.js';
 import type { RawImage } from './raw.js';
@@ -87,6 +77,8 @@ export async function* streamFrames(
     frameBytes: out.frameBytes,
     file: info.file,
     signal,
+    // a stream begun mid-GOP: its decoder's warnings are not damage, the frame count says (mid-stream.ts)
+    strictDecode: !info.decoding,
     side:
       side && sideOut
         ? {
@@ -103,8 +95,8 @@ export async function* streamFrames(
     i++;
     yield { index, time_s: frameTime(info, index), ...out.size, data };
   }
-  checkCount(info, plan, i);
-  if (sidePlan) checkCount(info, sidePlan, sideCount);
+  checkPlanCount(info, plan, i);
+  if (sidePlan) checkPlanCount(info, sidePlan, sideCount);
 }
 
 /** A second request on the same decode (`streamFrames`): its frames go to `onFrame` as they come. */
@@ -136,17 +128,6 @@ function outputArgs(map: string, plan: FramePlan, vf?: string): string[] {
   if (plan.indices) args.push('-frames:v', String(plan.indices.length));
   args.push('-f', 'rawvideo', 'pipe:1');
   return args;
-}
-
-/** Frames the header promised but the file lacks are an error; so is a file with none. */
-function checkCount(info: VideoInfo, plan: FramePlan, got: number): void {
-  if (plan.indices && got < plan.indices.length) {
-    throw new BadInputError(
-      `has fewer frames than its header says: frame ${plan.indices[got]} could not be decoded`,
-      { file: info.file },
-    );
-  }
-  if (!plan.indices && got === 0) throw new BadInputError('has no decodable frames', { file: info.file });
 }
 
 export interface ClipRequest {

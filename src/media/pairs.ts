@@ -4,10 +4,10 @@
  * the small copy in RGB and the full one converted only on demand. Still images meant to be
  * compared with those frames go through the same chain (`imagesAsFramePairs`).
  */
-import { BackendError, BadInputError, InternalError } from '../errors.js';
+import { BackendError, InternalError } from '../errors.js';
 import { ffmpegFilterRaw } from './ffmpeg.js';
 import { ffmpegRawFramePairs } from './frame-pairs-pipe.js';
-import { type FramePlan, type FrameRequest, planFrames } from './frame-plan.js';
+import { checkPlanCount, type FramePlan, type FrameRequest, planFrames } from './frame-plan.js';
 import { frameTime, type VideoInfo, videoStream } from './probe.js';
 import { luma601, type RawImage } from './raw.js';
 import { workingSize, workingSizeExpr } from './working-size.js';
@@ -186,13 +186,7 @@ async function* pairsOf(
     }
     yield pair;
   }
-  if (plan.indices && i < plan.indices.length) {
-    throw new BadInputError(
-      `has fewer frames than its header says: frame ${plan.indices[i]} could not be decoded`,
-      { file: info.file },
-    );
-  }
-  if (!plan.indices && i === 0) throw new BadInputError('has no decodable frames', { file: info.file });
+  checkPlanCount(info, plan, i);
 }
 
 /**
@@ -243,6 +237,7 @@ export async function* streamFramePairs(
       sideFrameBytes: bytes.small,
       file: info.file,
       signal,
+      strictDecode: !info.decoding, // begun mid-GOP: warnings are not damage (mid-stream.ts)
     }),
     info,
     plan,
@@ -328,9 +323,11 @@ export function startFramePairs(
     take(info, req, s) {
       const plan = planFrames(info, req);
       const full = pixelFrameSize(info.width, info.height, pixelSize);
-      // (it decodes the first video stream: of no use when the video is another)
+      // (it decodes the first video stream, strictly: of no use when the video is another, or
+      // begun mid-GOP)
       const fits =
         info.stream === undefined &&
+        !info.decoding &&
         !plan.select &&
         !plan.indices &&
         s.width === small.width &&

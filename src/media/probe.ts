@@ -12,6 +12,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { BackendError, UsageError } from '../errors.js';
 import { ffprobeBinary, ffprobeJson } from './ffmpeg.js';
+import { decodedInfo, startsMidStream } from './mid-stream.js';
 import { gcd, infoFromListing, listedWhole, ProbeListing, statedDuration } from './probe-listing.js';
 import { frameAtTimeIn } from './timeline.js';
 
@@ -56,6 +57,12 @@ export interface VideoInfo {
    * decoding the file fails past the cut (`countDecodableFrames` says how far it gets).
    */
   truncated?: { packets: number } | undefined;
+  /**
+   * The stream begins where no decoder can start (a capture from the middle of a broadcast: see
+   * mid-stream.ts): `frames` and the times are those of the frames that decode; `dropped` packets
+   * gave no frame, `concealed` frames were reported concealed by the decoder.
+   */
+  decoding?: { dropped: number; concealed: number } | undefined;
 }
 
 /** A decimal rate (e.g. 1, 0.5, 8, 23.976) as a reduced fraction with denominator ≤ 1000. */
@@ -122,7 +129,10 @@ function fileStamp(file: string, reader: string): string | undefined {
 
 /** `probe` without the memo: one ffprobe. */
 async function probeFile(file: string): Promise<VideoInfo> {
-  return infoFromListing(file, await ffprobeJson(file, ProbeListing, PACKET_ENTRIES));
+  const json = await ffprobeJson(file, ProbeListing, PACKET_ENTRIES);
+  const info = infoFromListing(file, json);
+  // a capture begun mid-stream: the frames are those that decode (one decode counts them)
+  return startsMidStream(json, info) ? decodedInfo(info, json) : info;
 }
 
 /** The packets of every stream (a stream selection would hide the audio streams too). */
@@ -160,7 +170,8 @@ export async function probeWithin(
     // the file's faults are `probe`'s to report, unbounded
     return { stated_s, whole: false };
   }
-  const whole = listedWhole(json, info, bound - BOUND_MARGIN_S / 2);
+  // a stream begun mid-GOP is `probe`'s to count by decoding it
+  const whole = listedWhole(json, info, bound - BOUND_MARGIN_S / 2) && !startsMidStream(json, info);
   const key = resolve(file);
   const stamp = fileStamp(key, ffprobeBinary());
   if (whole && stamp !== undefined) remember(key, stamp, Promise.resolve(info));
