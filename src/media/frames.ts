@@ -1,6 +1,6 @@
 import { ffmpegRawFrames } from './ffmpeg.js';
 import { checkPlanCount, type FramePlan, type FrameRequest, planFrames } from './frame-plan.js';
-import { frameTime, type VideoInfo, videoStream } from './probe.js';
+import { decodeChain, frameTime, type VideoInfo, videoStream } from './probe.js';
 import { probeMany } from './probe-many.js';
 import type { RawImage } from './raw.js';
 
@@ -28,8 +28,9 @@ export function outputSize(srcW: number, srcH: number, fmt: FrameFormat): { widt
   return { width: srcW, height: srcH };
 }
 
-function chain(select: string | null, w: number, h: number, pixels: 'rgb' | 'gray'): string {
-  const parts: string[] = [];
+function chain(info: VideoInfo, select: string | null, w: number, h: number, pixels: 'rgb' | 'gray'): string {
+  const deint = decodeChain(info);
+  const parts: string[] = deint ? [deint.slice(0, -1)] : [];
   if (select) parts.push(`select=${select}`);
   parts.push(`scale=${w}:${h}:flags=area`, 'setsar=1', `format=${pixels === 'gray' ? 'gray' : 'rgb24'}`);
   return parts.join(',');
@@ -114,7 +115,7 @@ function outputOf(info: VideoInfo, plan: FramePlan, fmt: FrameFormat) {
   const channels: 1 | 3 = pixels === 'gray' ? 1 : 3;
   const { width, height } = outputSize(info.width, info.height, fmt);
   return {
-    chain: chain(plan.select, width, height, pixels),
+    chain: chain(info, plan.select, width, height, pixels),
     size: { width, height, channels },
     frameBytes: width * height * channels,
   };
@@ -170,7 +171,7 @@ export async function* streamClips(
     const graph = batch
       .map(
         (b, j) =>
-          `[${videoStream(b.c.info, j)}]${chain(b.plan.select, fmt.width, fmt.height, pixels)}[v${j}]`,
+          `[${videoStream(b.c.info, j)}]${chain(b.c.info, b.plan.select, fmt.width, fmt.height, pixels)}[v${j}]`,
       )
       .join(';');
     const labels = batch.map((_, j) => `[v${j}]`).join('');

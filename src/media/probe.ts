@@ -41,6 +41,8 @@ export interface VideoInfo {
   color_space?: string | undefined;
   /** The decoder's pixel format (`yuv420p` …) as ffprobe names it. */
   pix_fmt?: string | undefined;
+  /** Coded interlaced (as fields): every reader deinterlaces its frames (`decodeChain`). */
+  interlaced?: boolean | undefined;
   /**
    * ffprobe's index of the stream described here, when it is not the file's first video stream
    * (cover art or a still picture comes first): every decoder maps this one (`videoStream`).
@@ -211,6 +213,16 @@ export async function probeReport(file: string): Promise<VideoInfo & { decodable
  */
 export function videoStream(info: Pick<VideoInfo, 'stream'>, input = 0): string {
   return info.stream !== undefined ? `${input}:${info.stream}` : `${input}:v:0`;
+}
+
+/**
+ * The filters every reader puts first on the decoded frames, before it selects or scales any
+ * (ending in a comma, or empty): an interlaced video is deinterlaced one frame per frame (bwdif,
+ * `deint=interlaced`: frames flagged interlaced only), so that its frames are those of its
+ * deinterlaced twin, not two fields woven together (issue 48 item 4).
+ */
+export function decodeChain(info: Pick<VideoInfo, 'interlaced'>): string {
+  return info.interlaced ? 'bwdif=mode=send_frame:parity=auto:deint=interlaced,' : '';
 }
 
 /** Start of frame n's display interval, seconds (its pts in a variable-rate file, else n/fps). */

@@ -12,7 +12,7 @@
 import { BackendError, BadInputError } from '../errors.js';
 import { ffmpegFilterRaw, ffmpegRawFrames } from './ffmpeg.js';
 import { sqDiffSum } from './pixel-kernels.js';
-import { frameTime, type VideoInfo, videoStream } from './probe.js';
+import { decodeChain, frameTime, type VideoInfo, videoStream } from './probe.js';
 import type { RawImage } from './raw.js';
 import { yuvMatrix, yuvToRgb } from './yuv.js';
 
@@ -58,7 +58,7 @@ export async function* streamWindowLuma(
   // for): it is decoded from its start, the frames ahead of the window trimmed (mid-stream.ts)
   const ss = info.decoding ? 0 : seekPoint(info, a);
   if (ss > 0) args.push('-ss', ss.toFixed(6));
-  const trim = info.decoding && a > 0 ? `trim=start_frame=${a},` : '';
+  const trim = `${decodeChain(info)}${info.decoding && a > 0 ? `trim=start_frame=${a},` : ''}`;
   args.push('-i', info.file);
   const scale = (x: { width: number; height: number }) =>
     `scale=${x.width}:${x.height}:flags=area:out_range=tv,format=gray`;

@@ -63,3 +63,61 @@ describe('a broadcast capture begun mid-GOP is scored', () => {
     await embedder.close();
   });
 });
+
+interface Twin {
+  file: string;
+  twin: string;
+  /** Frames cut from the twin as keyframes. */
+  frames: number[];
+  /** The largest difference in fidelity allowed (0: the same pixels, a remux). */
+  fidelity: number;
+}
+
+const TWINS: Twin[] = [
+  { file: 'recorder.webm', twin: 'recorder-remux.webm', frames: [5, 20, 40], fidelity: 0 },
+  { file: 'mpeg4.avi', twin: 'mpeg4-remux.mp4', frames: [5, 20, 40], fidelity: 0 },
+  // the same frames encoded sideways and upright: re-encoding noise (≈ 45 dB)
+  { file: 'phone.mp4', twin: 'phone-upright.mp4', frames: [5, 20, 40], fidelity: 0.03 },
+  // deinterlaced by kfbench (bwdif) and by the twin's maker, then re-encoded
+  { file: 'interlaced.m2t', twin: 'interlaced-deint.mp4', frames: [6, 20, 33], fidelity: 0.02 },
+];
+
+describe.each(TWINS)('$file against its twin $twin', (t) => {
+  it.each(READS)('the same times, placements and scores — stage 2 $read', async ({ fpsCap }) => {
+    const twin = media(`footage/${t.twin}`);
+    const file = media(`footage/${t.file}`);
+    const images = await Promise.all(t.frames.map((n) => cut(twin, n)));
+    const keyframes = images.map((image, i) => ({ kf_id: `kf${i + 1}`, image }));
+    const info = await probe(twin);
+    const c = {
+      case_id: t.file,
+      structure: 'one_take' as const,
+      keyframes: t.frames.map((n, i) => ({
+        kf_id: `kf${i + 1}`,
+        image: images[i]!,
+        t_target_s: frameTime(info, n) + 0.5 / info.mean_fps,
+      })),
+    };
+    const embedder = await createBuiltinEmbedder();
+    const [a, b] = [
+      await scanVideo({ video: file, keyframes }, embedder, { fpsCap }),
+      await scanVideo({ video: twin, keyframes }, embedder, { fpsCap }),
+    ];
+    const [ra, rb] = [scoreResponse(c, a, embedder), scoreResponse(c, b, embedder)];
+    await embedder.close();
+    // times: the video's frames and duration, every sampled frame's time, each shot
+    expect(a.video).toEqual(b.video);
+    expect(a.sample_fps).toBe(b.sample_fps);
+    expect(a.times).toEqual(b.times);
+    expect(a.shots).toEqual(b.shots);
+    // placements: each keyframe's frame, hold and time
+    expect(a.refined?.map((r) => r && [r.frame, r.hold])).toEqual(t.frames.map((n) => [n, [n, n]]));
+    expect(b.refined?.map((r) => r && [r.frame, r.hold])).toEqual(t.frames.map((n) => [n, [n, n]]));
+    expect(ra.keyframes.map((k) => k.t_best_s)).toEqual(rb.keyframes.map((k) => k.t_best_s));
+    // scores: every metric but fidelity alike; fidelity alike up to the twin's re-encoding
+    const { fidelity: fa, ...restA } = ra.metrics;
+    const { fidelity: fb, ...restB } = rb.metrics;
+    expect(restA).toEqual(restB);
+    expect(Math.abs((fa ?? 0) - (fb ?? 0)), `fidelity ${fa} against ${fb}`).toBeLessThanOrEqual(t.fidelity);
+  });
+});
