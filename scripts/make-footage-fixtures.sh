@@ -93,4 +93,52 @@ rm "$OUT/phone.tmp.mp4"
   -frames:v 60 -c:v mpeg4 -q:v 6 -g 25 -bf 2 "${BITEXACT[@]}" "$OUT/mpeg4.avi"
 "${FF[@]}" -i "$OUT/mpeg4.avi" -c copy "${BITEXACT[@]}" "$OUT/mpeg4-remux.mp4"
 
+# --- dissolves.mp4 / matched-cut.mp4 (items 1 and 2; truth.json here, bench/shots-accuracy.ts) ---
+# dissolves.mp4: 320x180, 25 fps, 310 frames; xfade (fade) dissolves of 0.2, 0.4, 1 and 2 s
+#   0–59 chelsea (slow drift) → dissolve 0.2 s (55–59) → coffee (slow pan)
+#   → dissolve 0.4 s (105–114) → astronaut (slow pan) → dissolve 1 s (140–164) into a Game of Life
+#   (busy: every cell changing every frame) → cut at 199 to rocket (xfade keeps one frame fewer) (slow pan) → dissolve 2 s
+#   (235–284) → mandelbrot zoom to 309.
+# matched-cut.mp4: 320x180, 25 fps, 100 frames: coffee panned right at 2 px a frame (0–49), cut at
+#   50 to the same photograph mirrored (hflip: the same colour histogram), panned at the same speed.
+N25="settb=AVTB,fps=25,format=yuv420p,setsar=1"
+"${FF[@]}" \
+  -loop 1 -framerate 25 -t 2.4 -i "$PHOTOS/chelsea.png" \
+  -loop 1 -framerate 25 -t 2.4 -i "$PHOTOS/coffee.png" \
+  -loop 1 -framerate 25 -t 2.4 -i "$PHOTOS/astronaut.png" \
+  -f lavfi -i "life=s=64x36:r=25:ratio=0.5:seed=7:mold=0:life_color=white:death_color=black,scale=320:180:flags=neighbor,trim=duration=2.4" \
+  -loop 1 -framerate 25 -t 3.4 -i "$PHOTOS/rocket.jpg" \
+  -f lavfi -i "mandelbrot=s=320x180:r=25,trim=duration=3" \
+  -filter_complex "\
+[0:v]crop=400:225:x='t*20':y=30,scale=320:180,$N25[a];\
+[1:v]scale=600:400,crop=480:270:x='t*20':y='40+t*8',scale=320:180,$N25[b];\
+[2:v]scale=1024:1024,crop=320:180:x='100+t*30':y=300,$N25[c];[3:v]$N25[d];\
+[4:v]scale=480:-2,crop=320:180:x='t*15':y='20+t*5',$N25[e];[5:v]$N25[f];\
+[a][b]xfade=transition=fade:duration=0.2:offset=2.2,$N25[ab];\
+[ab][c]xfade=transition=fade:duration=0.4:offset=4.2,$N25[abc];\
+[abc][d]xfade=transition=fade:duration=1:offset=5.6,$N25[abcd];\
+[abcd][e]concat=n=2:v=1:a=0,$N25[abcde];\
+[abcde][f]xfade=transition=fade:duration=2:offset=9.4,$N25[out]" \
+  -map "[out]" -c:v libx264 -preset medium -crf 23 -g 50 -bf 0 "${BITEXACT[@]}" "$OUT/dissolves.mp4"
+"${FF[@]}" -loop 1 -framerate 25 -t 2 -i "$PHOTOS/coffee.png" -loop 1 -framerate 25 -t 2 -i "$PHOTOS/coffee.png" \
+  -filter_complex "\
+[0:v]scale=600:400,crop=320:180:x='20+n*2':y=100,$N25[a];\
+[1:v]scale=600:400,hflip,crop=320:180:x='120+n*2':y=140,$N25[b];[a][b]concat=n=2:v=1:a=0,$N25[out]" \
+  -map "[out]" -c:v libx264 -preset medium -crf 23 -g 50 -bf 0 "${BITEXACT[@]}" "$OUT/matched-cut.mp4"
+cat > "$OUT/truth.json" <<'JSON'
+{
+  "dissolves.mp4": {
+    "frames": 310,
+    "cuts": [199],
+    "gradual": [
+      { "start_frame": 55, "end_frame": 59 },
+      { "start_frame": 105, "end_frame": 114 },
+      { "start_frame": 140, "end_frame": 164 },
+      { "start_frame": 235, "end_frame": 284 }
+    ]
+  },
+  "matched-cut.mp4": { "frames": 100, "cuts": [50], "gradual": [] }
+}
+JSON
+
 ls -la "$OUT"
