@@ -12,9 +12,11 @@
  * and `kfbench media sample` number them); a cut is the first frame of the new shot, a gradual
  * transition its first and last blended frame (inclusive). Other fields are ignored.
  *
- * A detection matches a cut when it is within ±1 frame of it, and a gradual transition when it
- * falls inside the transition (±1 frame). Each true transition is matched at most once;
- * precision = matched detections / detections, recall = matched transitions / transitions.
+ * Cuts and gradual transitions are scored apart (precision and recall of each; issue 48): a cut
+ * detection matches a true cut within ±1 frame, a gradual detection a true gradual transition
+ * its middle falls in (±1 frame) — a cut reported inside a dissolve is a false cut, not a find —
+ * and a matched gradual transition's bounds are right when its start and end are each within one
+ * frame of the truth's. Each true transition is matched at most once.
  * scdet's detections (times) become frames by the video's presentation timestamps.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -74,48 +76,70 @@ async function scdet(file: string, info: Awaited<ReturnType<typeof probe>>): Pro
   return [...log.matchAll(/lavfi\.scd\.time: ([\d.]+)/g)].map((m) => frameAt(info, Number(m[1])));
 }
 
-function score(detections: number[], t: VideoTruth) {
-  const targets = [
-    ...t.cuts.map((c) => ({ lo: c - 1, hi: c + 1, kind: 'cut' })),
-    ...t.gradual.map((g) => ({ lo: g.start_frame - 1, hi: g.end_frame + 1, kind: 'gradual' })),
-  ];
-  const used = new Set<number>();
-  let matched = 0;
-  for (const d of detections) {
-    const k = targets.findIndex((x, i) => !used.has(i) && d >= x.lo && d <= x.hi);
-    if (k >= 0) {
-      used.add(k);
-      matched++;
+interface Detection {
+  kind: 'cut' | 'gradual';
+  start: number;
+  end: number;
+}
+
+/**
+ * Cuts and gradual transitions scored apart (issue 48): a cut detection matches a true cut within
+ * ±1 frame; a gradual detection matches a true gradual transition its middle falls in (±1 frame),
+ * and its bounds are right when its start and end are each within one frame of the truth's. A cut
+ * detected inside a gradual transition (or a gradual one at a cut) matches nothing.
+ */
+function score(detections: Detection[], t: VideoTruth) {
+  const kind = (k: Detection['kind']) => {
+    const truths =
+      k === 'cut'
+        ? t.cuts.map((c) => ({ start: c, end: c }))
+        : t.gradual.map((g) => ({ start: g.start_frame, end: g.end_frame }));
+    const dets = detections.filter((d) => d.kind === k);
+    const used = new Set<number>();
+    let bounds = 0;
+    for (const d of dets) {
+      const at = k === 'cut' ? d.start : Math.floor((d.start + d.end) / 2);
+      const i = truths.findIndex((x, j) => !used.has(j) && at >= x.start - 1 && at <= x.end + 1);
+      if (i < 0) continue;
+      used.add(i);
+      if (Math.abs(d.start - truths[i]!.start) <= 1 && Math.abs(d.end - truths[i]!.end) <= 1) bounds++;
     }
-  }
-  const found = (kind: string) => targets.filter((x, i) => x.kind === kind && used.has(i)).length;
-  return {
-    detections: detections.length,
-    precision: detections.length ? matched / detections.length : 1,
-    recall: targets.length ? matched / targets.length : 1,
-    cuts: `${found('cut')}/${t.cuts.length}`,
-    gradual: `${found('gradual')}/${t.gradual.length}`,
+    const p = dets.length ? used.size / dets.length : 1;
+    const r = truths.length ? used.size / truths.length : 1;
+    return {
+      n: dets.length,
+      p,
+      r,
+      found: `${used.size}/${truths.length}`,
+      bounds: `${bounds}/${truths.length}`,
+    };
   };
+  return { cut: kind('cut'), gradual: kind('gradual') };
 }
 
 const truth = loadTruth();
 console.log(`truth: ${TRUTH_FILE}`);
-console.log('| video | detector | detections | precision | recall | cuts found | gradual found |');
-console.log('|---|---|---|---|---|---|---|');
+console.log(
+  '| video | detector | cuts: detected, P, R, found | gradual: detected, P, R, found | gradual bounds ±1 frame |',
+);
+console.log('|---|---|---|---|---|');
 for (const [name, t] of Object.entries(truth)) {
   const file = join(DIR, name);
   const info = await probe(file);
   const ours = await detectShots(info);
-  const oursDet = ours.transitions.map((x) =>
-    x.kind === 'cut' ? x.start_frame : Math.floor((x.start_frame + x.end_frame) / 2),
-  );
+  const oursDet: Detection[] = ours.transitions.map((x) => ({
+    kind: x.kind === 'cut' ? 'cut' : 'gradual',
+    start: x.start_frame,
+    end: x.end_frame,
+  }));
+  // scdet reports frame-to-frame changes only: every detection is a cut
+  const theirs: Detection[] = (await scdet(file, info)).map((f) => ({ kind: 'cut', start: f, end: f }));
   for (const [label, det] of [
     ['kfbench', oursDet],
-    ['scdet=10', await scdet(file, info)],
+    ['scdet=10', theirs],
   ] as const) {
-    const s = score([...det], t);
-    console.log(
-      `| ${name}${info.vfr ? ' (vfr)' : ''} | ${label} | ${s.detections} | ${s.precision.toFixed(2)} | ${s.recall.toFixed(2)} | ${s.cuts} | ${s.gradual} |`,
-    );
+    const { cut: c, gradual: g } = score(det, t);
+    const f = (x: typeof c) => `${x.n}, ${x.p.toFixed(2)}, ${x.r.toFixed(2)}, ${x.found}`;
+    console.log(`| ${name}${info.vfr ? ' (vfr)' : ''} | ${label} | ${f(c)} | ${f(g)} | ${g.bounds} |`);
   }
 }

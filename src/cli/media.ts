@@ -34,11 +34,13 @@ export function registerMedia(program: Command): void {
         vfr: i.vfr,
         mean_fps: i.mean_fps,
         rotation: i.rotation,
+        // a stream begun mid-GOP: what its decoder dropped and concealed (the frames are those that decode)
+        ...(i.decoding ? { dropped_frames: i.decoding.dropped, concealed_frames: i.decoding.concealed } : {}),
       };
       if (o.json) printJson(out);
       else
         printLines([
-          `${video}: ${i.width}×${i.height}, ${i.decodable_frames === undefined ? `${i.frames} frames` : `${i.decodable_frames} frames that decode (the file is truncated: its container lists ${i.frames})`} at ${i.fpsRational.num}/${i.fpsRational.den} fps (${i.fps.toFixed(3)}), ${i.vfr ? `variable rate, mean ${i.mean_fps.toFixed(3)} fps, ` : ''}${i.duration_s.toFixed(3)} s, ${i.has_audio ? 'with' : 'no'} audio${i.rotation ? `, shown turned ${i.rotation}°` : ''}`,
+          `${video}: ${i.width}×${i.height}, ${i.decodable_frames === undefined ? `${i.frames} frames` : `${i.decodable_frames} frames that decode (the file is truncated: its container lists ${i.frames})`} at ${i.fpsRational.num}/${i.fpsRational.den} fps (${i.fps.toFixed(3)}), ${i.vfr ? `variable rate, mean ${i.mean_fps.toFixed(3)} fps, ` : ''}${i.duration_s.toFixed(3)} s, ${i.has_audio ? 'with' : 'no'} audio${i.rotation ? `, shown turned ${i.rotation}°` : ''}${i.decoding ? `; begins mid-stream: ${i.decoding.dropped} packets dropped and ${i.decoding.concealed} frames concealed by the decoder` : ''}`,
         ]);
     });
 

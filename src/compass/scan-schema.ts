@@ -51,6 +51,8 @@ export const Scan = z.object({
     frames: z.number(),
     duration_s: z.number(),
     vfr: z.boolean().optional(),
+    /** Begun mid-GOP (media/mid-stream.ts): packets that gave no frame, frames concealed. */
+    decoding: z.object({ dropped: z.number(), concealed: z.number() }).optional(),
   }),
   /** Sampled frames per second (the video's rate — its mean rate when variable — or the cap). */
   sample_fps: z.number(),

@@ -143,6 +143,27 @@ export async function ffprobeJson<S extends z.ZodType>(
   return parsed.data;
 }
 
+/**
+ * Decode one stream with ffprobe: the timestamp of every frame the decoder outputs (NaN for N/A),
+ * and its stderr (warnings, for the caller to read: not refused here). A failed run is bad input.
+ */
+export async function ffprobeDecodedFrames(
+  file: string,
+  stream: string,
+): Promise<{ pts: number[]; stderr: string }> {
+  const args = ['-v', 'error', '-select_streams', stream, '-show_entries', 'frame=best_effort_timestamp'];
+  const r = await runCollect(
+    ffprobeBinary(),
+    [...args, '-of', 'default=nw=1:nk=1', file],
+    file,
+    1 << 20,
+    256 << 20,
+  );
+  if (r.code !== 0) throw new BadInputError(`not a readable video (${r.stderr.reason()})`, { file });
+  const lines = r.stdout.split('\n').map((l) => l.trim());
+  return { pts: lines.filter((l) => /^(-?\d+|N\/A)$/.test(l)).map(Number), stderr: r.stderr.value };
+}
+
 const versions = new Map<string, Promise<string>>();
 
 /**

@@ -117,3 +117,25 @@ export function planFrames(info: VideoInfo, req: FrameRequest): FramePlan {
     }
   }
 }
+
+/**
+ * Frames the header promised but the file lacks are an error; so is a file with none. A stream
+ * begun mid-GOP (`VideoInfo.decoding`, mid-stream.ts) is read without its decoder's warnings
+ * counting as damage: a decode of it that stops short of the frames its probe counted is truncated.
+ */
+export function checkPlanCount(info: VideoInfo, plan: FramePlan, got: number): void {
+  if (plan.indices && got < plan.indices.length) {
+    throw new BadInputError(
+      `has fewer frames than its header says: frame ${plan.indices[got]} could not be decoded`,
+      { file: info.file },
+    );
+  }
+  if (!plan.indices && got === 0) throw new BadInputError('has no decodable frames', { file: info.file });
+  if (!plan.indices && info.decoding && got < info.frames)
+    throw new BadInputError(
+      `video is truncated: the decoder stopped after ${got} of its ${info.frames} frames`,
+      {
+        file: info.file,
+      },
+    );
+}

@@ -1,16 +1,6 @@
-/**
- * Reading frames as raw pixels (RGB or grey) at one size. Every request on one file is served by
- * ONE ffmpeg process reading the file once, with a `select` filter that keeps exactly the planned
- * frame numbers (`frame-plan.ts`) and stops after the last one; several short files (clips) can be
- * read through one ffmpeg process with `streamClips`, which opens them as separate inputs and
- * concatenates the selected frames, so a process start (~90 ms) is paid once per batch rather than
- * once per clip. No seeking is used: a few timestamps far apart in a long file still cost one
- * sequential decode.
- */
-import { BadInputError } from '../errors.js';
 import { ffmpegRawFrames } from './ffmpeg.js';
-import { type FramePlan, type FrameRequest, planFrames } from './frame-plan.js';
-import { frameTime, type VideoInfo, videoStream } from './probe.js';
+import { checkPlanCount, type FramePlan, type FrameRequest, planFrames } from './frame-plan.js';
+import { decodeChain, frameTime, type VideoInfo, videoStream } from './probe.js';
 import { probeMany } from './probe-many.js';
 import type { RawImage } from './raw.js';
 
@@ -38,8 +28,9 @@ export function outputSize(srcW: number, srcH: number, fmt: FrameFormat): { widt
   return { width: srcW, height: srcH };
 }
 
-function chain(select: string | null, w: number, h: number, pixels: 'rgb' | 'gray'): string {
-  const parts: string[] = [];
+function chain(info: VideoInfo, select: string | null, w: number, h: number, pixels: 'rgb' | 'gray'): string {
+  const deint = decodeChain(info);
+  const parts: string[] = deint ? [deint.slice(0, -1)] : [];
   if (select) parts.push(`select=${select}`);
   parts.push(`scale=${w}:${h}:flags=area`, 'setsar=1', `format=${pixels === 'gray' ? 'gray' : 'rgb24'}`);
   return parts.join(',');
@@ -87,6 +78,8 @@ export async function* streamFrames(
     frameBytes: out.frameBytes,
     file: info.file,
     signal,
+    // a stream begun mid-GOP: its decoder's warnings are not damage, the frame count says (mid-stream.ts)
+    strictDecode: !info.decoding,
     side:
       side && sideOut
         ? {
@@ -103,8 +96,8 @@ export async function* streamFrames(
     i++;
     yield { index, time_s: frameTime(info, index), ...out.size, data };
   }
-  checkCount(info, plan, i);
-  if (sidePlan) checkCount(info, sidePlan, sideCount);
+  checkPlanCount(info, plan, i);
+  if (sidePlan) checkPlanCount(info, sidePlan, sideCount);
 }
 
 /** A second request on the same decode (`streamFrames`): its frames go to `onFrame` as they come. */
@@ -122,7 +115,7 @@ function outputOf(info: VideoInfo, plan: FramePlan, fmt: FrameFormat) {
   const channels: 1 | 3 = pixels === 'gray' ? 1 : 3;
   const { width, height } = outputSize(info.width, info.height, fmt);
   return {
-    chain: chain(plan.select, width, height, pixels),
+    chain: chain(info, plan.select, width, height, pixels),
     size: { width, height, channels },
     frameBytes: width * height * channels,
   };
@@ -136,17 +129,6 @@ function outputArgs(map: string, plan: FramePlan, vf?: string): string[] {
   if (plan.indices) args.push('-frames:v', String(plan.indices.length));
   args.push('-f', 'rawvideo', 'pipe:1');
   return args;
-}
-
-/** Frames the header promised but the file lacks are an error; so is a file with none. */
-function checkCount(info: VideoInfo, plan: FramePlan, got: number): void {
-  if (plan.indices && got < plan.indices.length) {
-    throw new BadInputError(
-      `has fewer frames than its header says: frame ${plan.indices[got]} could not be decoded`,
-      { file: info.file },
-    );
-  }
-  if (!plan.indices && got === 0) throw new BadInputError('has no decodable frames', { file: info.file });
 }
 
 export interface ClipRequest {
@@ -189,7 +171,7 @@ export async function* streamClips(
     const graph = batch
       .map(
         (b, j) =>
-          `[${videoStream(b.c.info, j)}]${chain(b.plan.select, fmt.width, fmt.height, pixels)}[v${j}]`,
+          `[${videoStream(b.c.info, j)}]${chain(b.c.info, b.plan.select, fmt.width, fmt.height, pixels)}[v${j}]`,
       )
       .join(';');
     const labels = batch.map((_, j) => `[v${j}]`).join('');

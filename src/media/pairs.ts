@@ -4,11 +4,11 @@
  * the small copy in RGB and the full one converted only on demand. Still images meant to be
  * compared with those frames go through the same chain (`imagesAsFramePairs`).
  */
-import { BackendError, BadInputError, InternalError } from '../errors.js';
+import { BackendError, InternalError } from '../errors.js';
 import { ffmpegFilterRaw } from './ffmpeg.js';
 import { ffmpegRawFramePairs } from './frame-pairs-pipe.js';
-import { type FramePlan, type FrameRequest, planFrames } from './frame-plan.js';
-import { frameTime, type VideoInfo, videoStream } from './probe.js';
+import { checkPlanCount, type FramePlan, type FrameRequest, planFrames } from './frame-plan.js';
+import { decodeChain, frameTime, type VideoInfo, videoStream } from './probe.js';
 import { luma601, type RawImage } from './raw.js';
 import { workingSize, workingSizeExpr } from './working-size.js';
 import { planarBytes, yuvMatrix, yuvToLuma601, yuvToRgb } from './yuv.js';
@@ -91,8 +91,9 @@ function pairGraph(
   small: { width: number; height: number },
   pixFmt: string,
   work?: { w: string; h: string },
+  deint = '',
 ): string {
-  const pre = select ? `select=${select},` : '';
+  const pre = `${deint}${select ? `select=${select},` : ''}`;
   // limited range whatever the source (a full-range `yuvj` file is converted here, as it was on
   // its way to RGB), so that yuv.ts reads every frame with one formula
   const fullChain = `scale=w=${full.w}:h=${full.h}:flags=area:out_range=tv,setsar=1,format=${pixFmt}`;
@@ -186,13 +187,7 @@ async function* pairsOf(
     }
     yield pair;
   }
-  if (plan.indices && i < plan.indices.length) {
-    throw new BadInputError(
-      `has fewer frames than its header says: frame ${plan.indices[i]} could not be decoded`,
-      { file: info.file },
-    );
-  }
-  if (!plan.indices && i === 0) throw new BadInputError('has no decodable frames', { file: info.file });
+  checkPlanCount(info, plan, i);
 }
 
 /**
@@ -235,6 +230,7 @@ export async function* streamFramePairs(
     small,
     pixFmt,
     work && { w: String(work.width), h: String(work.height) },
+    decodeChain(info),
   );
   yield* pairsOf(
     ffmpegRawFramePairs({
@@ -243,6 +239,7 @@ export async function* streamFramePairs(
       sideFrameBytes: bytes.small,
       file: info.file,
       signal,
+      strictDecode: !info.decoding, // begun mid-GOP: warnings are not damage (mid-stream.ts)
     }),
     info,
     plan,
@@ -328,9 +325,12 @@ export function startFramePairs(
     take(info, req, s) {
       const plan = planFrames(info, req);
       const full = pixelFrameSize(info.width, info.height, pixelSize);
-      // (it decodes the first video stream: of no use when the video is another)
+      // (it decodes the first video stream, strictly, as it is: of no use when the video is
+      // another, begun mid-GOP or interlaced)
       const fits =
         info.stream === undefined &&
+        !info.decoding &&
+        !decodeChain(info) &&
         !plan.select &&
         !plan.indices &&
         s.width === small.width &&

@@ -24,6 +24,7 @@ const ProbeStream = z.looseObject({
   has_b_frames: z.number().optional(),
   color_space: z.string().optional(),
   pix_fmt: z.string().optional(),
+  field_order: z.string().optional(),
   index: z.number().optional(),
   disposition: z
     .looseObject({ attached_pic: z.number().optional(), still_image: z.number().optional() })
@@ -173,6 +174,8 @@ export function infoFromListing(file: string, json: z.output<typeof ProbeListing
     rotation,
     ...(video.color_space && video.color_space !== 'unknown' ? { color_space: video.color_space } : {}),
     ...(video.pix_fmt ? { pix_fmt: video.pix_fmt } : {}),
+    // coded as fields (ffprobe: tt, bb, tb, bt): every reader deinterlaces it (`decodeChain`)
+    ...(/^(tt|bb|tb|bt)$/.test(video.field_order ?? '') ? { interlaced: true } : {}),
     ...(video !== videos[0] && video.index !== undefined ? { stream: video.index } : {}),
     ...(truncated ? { truncated } : {}),
     times,

@@ -12,6 +12,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { BackendError, UsageError } from '../errors.js';
 import { ffprobeBinary, ffprobeJson } from './ffmpeg.js';
+import { decodedInfo, startsMidStream } from './mid-stream.js';
 import { gcd, infoFromListing, listedWhole, ProbeListing, statedDuration } from './probe-listing.js';
 import { frameAtTimeIn } from './timeline.js';
 import type { Rational, VideoInfo } from './video-info.js';
@@ -82,7 +83,10 @@ function fileStamp(file: string, reader: string): string | undefined {
 
 /** `probe` without the memo: one ffprobe. */
 async function probeFile(file: string): Promise<VideoInfo> {
-  return infoFromListing(file, await ffprobeJson(file, ProbeListing, PACKET_ENTRIES));
+  const json = await ffprobeJson(file, ProbeListing, PACKET_ENTRIES);
+  const info = infoFromListing(file, json);
+  // a capture begun mid-stream: the frames are those that decode (one decode counts them)
+  return startsMidStream(json, info) ? decodedInfo(info, json) : info;
 }
 
 /** The packets of every stream (a stream selection would hide the audio streams too). */
@@ -120,7 +124,8 @@ export async function probeWithin(
     // the file's faults are `probe`'s to report, unbounded
     return { stated_s, whole: false };
   }
-  const whole = listedWhole(json, info, bound - BOUND_MARGIN_S / 2);
+  // a stream begun mid-GOP is `probe`'s to count by decoding it
+  const whole = listedWhole(json, info, bound - BOUND_MARGIN_S / 2) && !startsMidStream(json, info);
   const key = resolve(file);
   const stamp = fileStamp(key, ffprobeBinary());
   if (whole && stamp !== undefined) remember(key, stamp, Promise.resolve(info));
@@ -160,6 +165,16 @@ export async function probeReport(file: string): Promise<VideoInfo & { decodable
  */
 export function videoStream(info: Pick<VideoInfo, 'stream'>, input = 0): string {
   return info.stream !== undefined ? `${input}:${info.stream}` : `${input}:v:0`;
+}
+
+/**
+ * The filters every reader puts first on the decoded frames, before it selects or scales any
+ * (ending in a comma, or empty): an interlaced video is deinterlaced one frame per frame (bwdif,
+ * `deint=interlaced`: frames flagged interlaced only), so that its frames are those of its
+ * deinterlaced twin, not two fields woven together (issue 48 item 4).
+ */
+export function decodeChain(info: Pick<VideoInfo, 'interlaced'>): string {
+  return info.interlaced ? 'bwdif=mode=send_frame:parity=auto:deint=interlaced,' : '';
 }
 
 /** Start of frame n's display interval, seconds (its pts in a variable-rate file, else n/fps). */

@@ -25,6 +25,8 @@ export interface VideoInfo {
   color_space?: string | undefined;
   /** The decoder's pixel format (`yuv420p` …) as ffprobe names it. */
   pix_fmt?: string | undefined;
+  /** Coded interlaced (as fields): every reader deinterlaces its frames (`decodeChain`). */
+  interlaced?: boolean | undefined;
   /**
    * ffprobe's index of the stream described here, when it is not the file's first video stream
    * (cover art or a still picture comes first): every decoder maps this one (`videoStream`).
@@ -41,4 +43,10 @@ export interface VideoInfo {
    * decoding the file fails past the cut (`countDecodableFrames` says how far it gets).
    */
   truncated?: { packets: number } | undefined;
+  /**
+   * The stream begins where no decoder can start (a capture from the middle of a broadcast: see
+   * mid-stream.ts): `frames` and the times are those of the frames that decode; `dropped` packets
+   * gave no frame, `concealed` frames were reported concealed by the decoder.
+   */
+  decoding?: { dropped: number; concealed: number } | undefined;
 }

@@ -12,7 +12,7 @@
 import { BackendError, BadInputError } from '../errors.js';
 import { ffmpegFilterRaw, ffmpegRawFrames } from './ffmpeg.js';
 import { sqDiffSum } from './pixel-kernels.js';
-import { frameTime, type VideoInfo, videoStream } from './probe.js';
+import { decodeChain, frameTime, type VideoInfo, videoStream } from './probe.js';
 import type { RawImage } from './raw.js';
 import { yuvMatrix, yuvToRgb } from './yuv.js';
 
@@ -54,8 +54,11 @@ export async function* streamWindowLuma(
   const n = b - a + 1;
   const args: string[] = [];
   if (threads) args.push('-threads', String(threads));
-  const ss = seekPoint(info, a);
+  // a stream begun mid-GOP is not sought in (its demuxer's seek can land past the frame asked
+  // for): it is decoded from its start, the frames ahead of the window trimmed (mid-stream.ts)
+  const ss = info.decoding ? 0 : seekPoint(info, a);
   if (ss > 0) args.push('-ss', ss.toFixed(6));
+  const trim = `${decodeChain(info)}${info.decoding && a > 0 ? `trim=start_frame=${a},` : ''}`;
   args.push('-i', info.file);
   const scale = (x: { width: number; height: number }) =>
     `scale=${x.width}:${x.height}:flags=area:out_range=tv,format=gray`;
@@ -69,12 +72,12 @@ export async function* streamWindowLuma(
   if (full)
     args.push(
       '-filter_complex',
-      `[${videoStream(info)}]split=2[a][b];[a]${scale(size)}[w];[b]${scale(full)}[f];` +
+      `[${videoStream(info)}]${trim}split=2[a][b];[a]${scale(size)}[w];[b]${scale(full)}[f];` +
         '[w][f]xstack=inputs=2:layout=0_0|0_h0:fill=black[out]',
       '-map',
       '[out]',
     );
-  else args.push('-map', videoStream(info), '-vf', scale(size));
+  else args.push('-map', videoStream(info), '-vf', `${trim}${scale(size)}`);
   args.push('-an', '-sn', '-dn', '-fps_mode', 'passthrough', '-frames:v', String(n));
   args.push('-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1');
   let i = 0;
@@ -83,6 +86,7 @@ export async function* streamWindowLuma(
     frameBytes: cw * (size.height + (full?.height ?? 0)),
     file: info.file,
     signal,
+    strictDecode: !info.decoding,
   })) {
     const index = a + i++;
     const rows = (top: number, w: number, h: number) => {

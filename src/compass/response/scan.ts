@@ -262,6 +262,9 @@ export async function scanVideo(
       frames: info.frames,
       duration_s: info.duration_s,
       ...(info.times ? { vfr: true } : {}),
+      ...(info.decoding
+        ? { decoding: { dropped: info.decoding.dropped, concealed: info.decoding.concealed } }
+        : {}),
     },
     sample_fps: sampleFps,
     times,

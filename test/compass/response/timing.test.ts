@@ -6,7 +6,8 @@
  *  - calm-25.mp4: a locked-off shot with fresh grain (every frame of its first 30 within 40 dB of
  *    every other), then a slow drift; frames 40–49 a real freeze (duplicated frames).
  *  - handheld-25.mp4: sub-pixel handheld jitter with grain.
- *  - interlaced-25i.mp4: 25 fps interlaced, fields of a 50 fps slow pan.
+ *  - interlaced-25i.mp4: 25 fps interlaced, fields of a 50 fps slow pan (read deinterlaced, and so
+ *    are its stills cut).
  *  - vfr-calm.mp4: the calm shot at 30 fps with frames dropped (variable rate); kept frames 32–40
  *    are one frame held (source frames 48–59).
  * Before issue 44, a frame joined f*'s hold when its luma was within 40 dB of f*'s: in calm footage
@@ -19,16 +20,31 @@ import { scoreResponse } from '../../../src/compass/response/report.js';
 import { scanVideo } from '../../../src/compass/response/scan.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import { ffmpegRun } from '../../../src/media/ffmpeg.js';
-import { frameTime, probe, type VideoInfo } from '../../../src/media/probe.js';
+import { decodeChain, frameTime, probe, type VideoInfo } from '../../../src/media/probe.js';
 import { media, tempDir } from '../../support/paths.js';
 
 const dir = tempDir('timing-');
 
-/** Cut frame n of a video to a PNG with ffmpeg, as a user takes a still from the clip. */
+/**
+ * Cut frame n of a video to a PNG with ffmpeg, as a user takes a still from the clip — from an
+ * interlaced clip, deinterlaced, as players show it and kfbench reads it (issue 48 item 4).
+ */
 async function cut(video: string, n: number, name: string): Promise<string> {
   const out = join(dir, `${name}-${n}.png`);
+  const deint = decodeChain(await probe(video));
   await ffmpegRun(
-    ['-y', '-i', video, '-vf', `select=eq(n\\,${n})`, '-fps_mode', 'passthrough', '-frames:v', '1', out],
+    [
+      '-y',
+      '-i',
+      video,
+      '-vf',
+      `${deint}select=eq(n\\,${n})`,
+      '-fps_mode',
+      'passthrough',
+      '-frames:v',
+      '1',
+      out,
+    ],
     video,
   );
   return out;
