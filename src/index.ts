@@ -69,6 +69,7 @@ export {
   EnvironmentError,
   type ErrorCode,
   EXIT_CODES,
+  InternalError,
   isKfbenchError,
   KfbenchError,
   PartialError,
