@@ -7,10 +7,11 @@
  * Errors name the file: a damaged or foreign file is bad input (exit 3); a full disk, a read-only
  * or unwritable place is the environment (exit 4).
  */
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { accessSync, existsSync, constants as fsConstants, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type * as NodeSqlite from 'node:sqlite';
+import { pathToFileURL } from 'node:url';
 import { BackendError, BadInputError, InternalError, KfbenchError } from '../errors.js';
 import { loadNative } from '../native.js';
 
@@ -269,7 +270,7 @@ export function openDatabase(path: string, opts: OpenOptions = {}): SqliteDataba
   for (;;) {
     let raw: NodeSqlite.DatabaseSync | undefined;
     try {
-      raw = new DatabaseSync(path, { readOnly });
+      raw = new DatabaseSync(readOnly ? readOnlyTarget(path) : path, { readOnly });
       const db = new Database(raw, path, readOnly);
       raw.exec('PRAGMA busy_timeout = 30000');
       if (readOnly) {
@@ -297,6 +298,28 @@ export function openDatabase(path: string, opts: OpenOptions = {}): SqliteDataba
         cause: e,
       });
     }
+  }
+}
+
+/**
+ * What a read-only open opens: the file as it is (`immutable=1`) when it cannot change — its folder
+ * is not writable (a read-only mount, a folder without write permission) and holds no `-wal` — so
+ * that SQLite neither needs nor makes its `-shm`/`-wal` files beside it: a WAL file on a read-only
+ * mount then opens (it failed: exit 4), and the folder is left as found. No SQLite writer can change
+ * such a file: a write in WAL mode goes through a `-wal` file in that folder, which it cannot make.
+ * Otherwise the path itself (read-only): a writer may be at work on it, and SQLite's shared-memory
+ * file is how a reader sees its commits; on a writable folder SQLite may leave that file and an
+ * empty `-wal` (removing them safely needs the lock only SQLite holds).
+ */
+function readOnlyTarget(path: string): string | URL {
+  if (path === ':memory:' || existsSync(`${path}-wal`)) return path;
+  try {
+    accessSync(dirname(path), fsConstants.W_OK);
+    return path;
+  } catch {
+    const url = pathToFileURL(path);
+    url.search = 'immutable=1';
+    return url;
   }
 }
 
