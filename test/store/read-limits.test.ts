@@ -18,7 +18,7 @@ import { DEFAULT_MAX_IMAGE_PIXELS, loadImage, MAX_IMAGE_FILE_BYTES } from '../..
 import { readJsonlAll } from '../../src/store/jsonl.js';
 import { readTextFile } from '../../src/store/limits.js';
 import { MAX_DECOMPRESSED_BYTES, writeZstd } from '../../src/store/zstd.js';
-import { runCli } from '../support/cli.js';
+import { runCommand } from '../support/cli.js';
 import { ROOT, tempDir } from '../support/paths.js';
 import { writeBlackPng } from '../support/plain-png.js';
 
@@ -63,11 +63,20 @@ describe('files read whole are regular files within their size (item 1)', () => 
   });
 
   it('hero validate with KFBENCH_HERO_LAYOUT=/dev/zero exits 3 naming the file', async () => {
-    const r = await runCli(['hero', 'validate', '--data', tempDir()], {
-      env: { KFBENCH_HERO_LAYOUT: '/dev/zero' },
-    });
+    // under the same data-segment cap as the driver: the old code read /dev/zero for minutes
+    const r = await runCommand(
+      'bash',
+      [
+        '-c',
+        `ulimit -d 3000000; exec "${process.execPath}" dist/cli/bin.js hero validate --data "$0"`,
+        tempDir(),
+      ],
+      { cwd: ROOT, env: { ...process.env, KFBENCH_HERO_LAYOUT: '/dev/zero' } },
+    );
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain('/dev/zero: not a regular file');
+    expect(r.stderr.trim()).toBe(
+      'kfbench: /dev/zero: not a regular file (a FIFO, socket or device is not read)',
+    );
   });
 
   it('a file that is cut at its limit while being read is refused too; one at the limit reads', () => {
