@@ -53,10 +53,10 @@ describe('files read whole are regular files within their size (item 1)', () => 
     expect(r.max_rss_mb).toBeLessThan(BOUND_MB);
   });
 
-  it('a FIFO given as a text or JSONL file is refused without waiting for a writer (was: hung)', () => {
+  it('a FIFO given as a text, JSONL or model preprocessing file is refused without waiting for a writer (was: hung)', () => {
     const fifo = join(tempDir(), 'layout.json');
     mkfifoSync(fifo);
-    for (const kind of ['text', 'jsonl'])
+    for (const kind of ['text', 'jsonl', 'preprocess'])
       expect(driver(kind, fifo).error?.message).toBe(
         `${fifo}: not a regular file (a FIFO, socket or device is not read)`,
       );
