@@ -338,10 +338,14 @@ export function requireColumns(db: SqliteDatabase, table: string, names: readonl
     );
 }
 
-/** A key → bytes table. Keys are hex digests; values opaque. */
+/**
+ * A key → bytes table. Keys are hex digests; values opaque. In a file opened read-only that lacks
+ * the table (a judge cache no compass run has used), the table is empty: a read-only command (a
+ * --dry-run counting what is cached) finds nothing in it rather than failing.
+ */
 export class KvTable {
-  private readonly getStmt: SqliteStatement<{ value: Uint8Array }>;
-  private readonly putStmt: SqliteStatement;
+  private readonly getStmt: SqliteStatement<{ value: Uint8Array }> | undefined;
+  private readonly putStmt: SqliteStatement | undefined;
   constructor(
     readonly db: SqliteDatabase,
     readonly table: string,
@@ -352,17 +356,21 @@ export class KvTable {
         `CREATE TABLE IF NOT EXISTS ${table} (key TEXT PRIMARY KEY, value BLOB NOT NULL, created REAL NOT NULL)`,
       );
     } else if (!db.hasTable(table)) {
-      throw new BadInputError(`holds no ${table} table`, { file: db.path });
+      return;
     }
     requireColumns(db, table, ['key', 'value', 'created']);
     this.getStmt = db.prepare(`SELECT value FROM ${table} WHERE key = ?`);
-    this.putStmt = db.prepare(`INSERT OR REPLACE INTO ${table} (key, value, created) VALUES (?, ?, ?)`);
+    this.putStmt = db.readOnly
+      ? undefined
+      : db.prepare(`INSERT OR REPLACE INTO ${table} (key, value, created) VALUES (?, ?, ?)`);
   }
   get(key: string): Buffer | undefined {
-    const v = this.getStmt.get(key)?.value;
+    const v = this.getStmt?.get(key)?.value;
     return v === undefined ? undefined : Buffer.from(v.buffer, v.byteOffset, v.byteLength);
   }
   put(key: string, value: Uint8Array): void {
+    if (!this.putStmt)
+      throw new InternalError(`${this.db.path}: ${this.table} written through a read-only open`);
     this.putStmt.run(key, value, Date.now() / 1000);
   }
   putMany(rows: { key: string; value: Uint8Array }[]): void {
@@ -371,6 +379,7 @@ export class KvTable {
     });
   }
   count(): number {
+    if (!this.getStmt) return 0;
     return this.db.prepare<{ n: number }>(`SELECT COUNT(*) AS n FROM ${this.table}`).get()?.n ?? 0;
   }
 }

@@ -8,11 +8,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScanCache } from '../../src/compass/response/scan-cache.js';
 import { type CachedAnswer, JudgeCache } from '../../src/judge/cache.js';
 import { openDatabase } from '../../src/store/sqlite.js';
 import { type Emulator, startEmulator } from '../../src/synthetic/emulator/server.js';
 import type { MiniHeroPaths } from '../../src/synthetic/mini-hero.js';
 import { runCli } from '../support/cli.js';
+import { oneCaseFile, sharedMiniCompass } from '../support/mini-compass.js';
 import { sharedMiniHero } from '../support/mini-hero.js';
 import { tempDir } from '../support/paths.js';
 
@@ -34,6 +36,7 @@ let why = '';
   const c = new JudgeCache(join(src, 'cache.sqlite'));
   for (let i = 0; i < 50; i++) c.put(`k${i}`, meta, answer(i));
   c.close();
+  new ScanCache(join(src, 'scans.sqlite')).close();
   try {
     execFileSync('mount', ['--bind', src, ro], { stdio: 'ignore' });
     mounted = true;
@@ -48,10 +51,11 @@ afterAll(() => {
 
 const cache = join(ro, 'cache.sqlite');
 const listing = () => readdirSync(ro).sort();
+const AS_MADE = ['cache.sqlite', 'scans.sqlite'];
 
 describe.skipIf(!mounted || why !== '')(`a judge cache on a read-only mount ${why}`, () => {
-  it('is read-only indeed, and holds only the cache file', () => {
-    expect(listing()).toEqual(['cache.sqlite']);
+  it('is read-only indeed, and holds only the cache files', () => {
+    expect(listing()).toEqual(AS_MADE);
     expect(() => execFileSync('touch', [join(ro, 'x')], { stdio: 'ignore' })).toThrow();
   });
 
@@ -62,15 +66,15 @@ describe.skipIf(!mounted || why !== '')(`a judge cache on a read-only mount ${wh
     const exported = await runCli(['cache', 'export', '--cache', cache]);
     expect(exported.code, exported.stderr).toBe(0);
     expect(exported.stdout.trim().split('\n')).toHaveLength(50);
-    expect(listing()).toEqual(['cache.sqlite']);
+    expect(listing()).toEqual(AS_MADE);
   });
 
   it('the library opens it read-only without -shm/-wal', () => {
     const db = openDatabase(cache, { readOnly: true });
     expect(db.prepare<{ n: number }>('SELECT COUNT(*) AS n FROM judge_answers').get()?.n).toBe(50);
-    expect(listing()).toEqual(['cache.sqlite']);
+    expect(listing()).toEqual(AS_MADE);
     db.close();
-    expect(listing()).toEqual(['cache.sqlite']);
+    expect(listing()).toEqual(AS_MADE);
   });
 
   describe('hero evaluate --dry-run', () => {
@@ -97,7 +101,26 @@ describe.skipIf(!mounted || why !== '')(`a judge cache on a read-only mount ${wh
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ cached: 0 });
       expect(emu.log).toHaveLength(0);
-      expect(listing()).toEqual(['cache.sqlite']);
+      expect(listing()).toEqual(AS_MADE);
     });
+  });
+
+  it('compass evaluate --dry-run with its judge and scan caches there: exit 0, the folder as found', async () => {
+    const p = await sharedMiniCompass();
+    const dir = tempDir();
+    const emu = await startEmulator();
+    try {
+      const r = await runCli([
+        ...['compass', 'evaluate', '--cases', oneCaseFile(p, 'ot-03', dir), '--videos', p.videos],
+        ...['--model', 'faithful', '--judge', `openai:kfbench-emulator@${emu.url}`, '--out', join(dir, 'o')],
+        ...['--judge-cache', cache, '--scan-cache', join(ro, 'scans.sqlite'), '--dry-run'],
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^calls needed: \d+; already cached: 0 \(judge cache /m);
+      expect(emu.log).toHaveLength(0);
+    } finally {
+      await emu.close();
+    }
+    expect(listing()).toEqual(AS_MADE);
   });
 });
