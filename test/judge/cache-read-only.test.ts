@@ -95,7 +95,7 @@ describe.skipIf(!mounted || why !== '')(`a judge cache on a read-only mount ${wh
     it('counts what the cache holds: exit 0, no call, the folder as found', async () => {
       const r = await runCli([
         ...['hero', 'evaluate', '--selections', join(dir, 'uniform.jsonl'), '--data', mini.data],
-        ...['--track', mini.track, '--judge', `openai:kfbench-emulator@${emu.url}`, '--cache', cache],
+        ...['--track', mini.track, '--judge', `openai:kfbench-emulator@${emu.url}`, '--judge-cache', cache],
         ...['--out', join(dir, 'o'), '--protocol', 'pairwise', '--dry-run', '--json'],
       ]);
       expect(r.code, r.stderr).toBe(0);
