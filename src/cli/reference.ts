@@ -6,6 +6,7 @@
 import type { Command, Option } from 'commander';
 import { EXIT_CODES } from '../errors.js';
 import { EXAMPLES_DIR, exampleOf } from './help.js';
+import { limitsSection } from './limits-doc.js';
 
 const sentence = (s: string) => `${s.charAt(0).toUpperCase()}${s.slice(1)}${/[.)]$/.test(s) ? '' : '.'}`;
 const cell = (s: string) => s.replaceAll('|', '\\|').replaceAll('\n', ' ');
@@ -93,6 +94,7 @@ export function cliReference(program: Command): string {
     `which check what it prints. They read the fixtures under \`test/\` and write under \`${EXAMPLES_DIR}/\``,
     '(git-ignored); "Needs first" names the earlier example whose output one reads.',
     '',
+    ...limitsSection(),
     '## Commands',
     '',
     ...groups.map(

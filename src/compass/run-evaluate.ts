@@ -186,8 +186,11 @@ export async function planCompassEvaluation(o: CompassEvaluateInput): Promise<Co
   const judgeCacheExists = existsSync(judgeCache);
   const scanCache = o.scanCache !== undefined && existsSync(o.scanCache) ? o.scanCache : undefined;
   const cached = judgeCacheExists
-    ? await withRunTools(o, { judgeProgress: true, scanCache }, (tools) =>
-        cachedCalls(evaluateInput(o, cases, tools)),
+    ? // only counts what the caches hold: both are opened read-only (issue 46 item 5)
+      await withRunTools(
+        { ...o, judge: { ...o.judge, cacheReadOnly: true } },
+        { judgeProgress: true, scanCache, scanCacheReadOnly: true },
+        (tools) => cachedCalls(evaluateInput(o, cases, tools)),
       )
     : 0;
   return { plan, cached, judgeCache, judgeCacheExists };

@@ -95,7 +95,7 @@ export interface RunTools {
  */
 export async function withRunTools<T>(
   o: CompassRunInput,
-  opts: { judgeProgress: boolean; scanCache?: string | undefined },
+  opts: { judgeProgress: boolean; scanCache?: string | undefined; scanCacheReadOnly?: boolean },
   work: (tools: RunTools) => Promise<T>,
 ): Promise<T> {
   const judge = o.judge
@@ -109,7 +109,10 @@ export async function withRunTools<T>(
   try {
     embedder = await createEmbedder(o.embedder, o.embedderOptions ?? {}, { onProgress: o.onProgress });
     const scanFile = 'scanCache' in opts ? opts.scanCache : o.scanCache;
-    cache = scanFile === undefined ? undefined : new ScanCache(scanFile);
+    cache =
+      scanFile === undefined
+        ? undefined
+        : new ScanCache(scanFile, { readOnly: opts.scanCacheReadOnly === true });
     return await work({ judge, embedder, cache });
   } finally {
     cache?.close();

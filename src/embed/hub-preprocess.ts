@@ -13,10 +13,10 @@
  * The feature is the model's pooled output (`pooler_output`) when it has one, else the CLS token
  * of `last_hidden_state` (KeyFrame-Compass uses "L2-normalized DINOv3 features").
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { BadInputError, messageOf } from '../errors.js';
 import { describeZodError } from '../store/jsonl.js';
+import { readTextFile } from '../store/limits.js';
 
 const Int = z.number().int().positive();
 const HW = z.object({ height: Int, width: Int });
@@ -48,8 +48,9 @@ const pair = (v: number | { height: number; width: number }): [number, number] =
 export function preprocessFromHubConfig(file: string): Record<string, unknown> {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(readTextFile(file));
   } catch (e) {
+    if (e instanceof BadInputError) throw e;
     throw new BadInputError(`not valid JSON (${messageOf(e)})`, { file });
   }
   const parsed = HfImageProcessor.safeParse(raw);

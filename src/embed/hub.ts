@@ -16,7 +16,7 @@
  * the model file.
  */
 import { createHash } from 'node:crypto';
-import { createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import {
@@ -30,6 +30,7 @@ import {
 } from '@huggingface/hub';
 import { BackendError, messageOf, UsageError } from '../errors.js';
 import { type OnProgress, phaseReporter } from '../progress.js';
+import { readTextFile } from '../store/limits.js';
 
 /** ONNX variants as onnx-community lays them out (transformers.js' `dtype` names in brackets). */
 export const HUB_VARIANTS = {
@@ -97,7 +98,7 @@ function filesOf(variant: HubVariant): string[] {
 function cachedSnapshot(storage: string, ref: HubModelRef, files: string[]): string | undefined {
   let commit = COMMIT.test(ref.revision) ? ref.revision : undefined;
   const refFile = join(storage, 'refs', ref.revision);
-  if (!commit && existsSync(refFile)) commit = readFileSync(refFile, 'utf8').trim();
+  if (!commit && existsSync(refFile)) commit = readTextFile(refFile, { max: 1024 }).trim();
   if (!commit || !COMMIT.test(commit)) return undefined;
   return files.every((f) => existsSync(join(storage, 'snapshots', commit, f))) ? commit : undefined;
 }

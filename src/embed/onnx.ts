@@ -35,6 +35,7 @@ import { resizeImage } from '../media/image.js';
 import { cropRaw, type RawImage } from '../media/raw.js';
 import { loadNative } from '../native.js';
 import { describeZodError } from '../store/jsonl.js';
+import { readTextFile } from '../store/limits.js';
 import { type Embedder, type EmbedderSpec, l2normalize } from './embedder.js';
 import { type OnnxDevice, type OnnxOptions, Preprocess } from './onnx-options.js';
 
@@ -110,8 +111,9 @@ function readPreprocess(
   let base: unknown = source?.preprocess ?? {};
   if (file && !source) {
     try {
-      base = JSON.parse(readFileSync(file, 'utf8'));
+      base = JSON.parse(readTextFile(file));
     } catch (e) {
+      if (e instanceof BadInputError) throw e;
       throw new BadInputError(`not valid JSON (${messageOf(e)})`, { file });
     }
   }

@@ -61,7 +61,8 @@ export async function evaluateHeroRun(o: HeroRunInput): Promise<HeroRunOutcome> 
   const cache =
     o.dryRun && settings.cache !== undefined && !existsSync(settings.cache) ? undefined : settings.cache;
   return withJudge(
-    { ...settings, cache },
+    // a dry run only counts what the cache holds: it opens it read-only (issue 46 item 5)
+    { ...settings, cache, cacheReadOnly: o.dryRun === true },
     async (j) => {
       const t0 = Date.now();
       const r = await evaluate({

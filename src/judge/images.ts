@@ -8,7 +8,6 @@
  * (`loadJudgeImages`, called by the judge before a backend call) — a warm run encodes nothing.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { BackendError } from '../errors.js';
 import { encodeJpegWithin, imageLibraryVersion, readImageFileSync } from '../media/image.js';
 import type { RawImage } from '../media/raw.js';
@@ -89,7 +88,7 @@ export class ImageEncoder {
   private async fromFileRemembered(path: string, hashes: ImageHashStore): Promise<JudgeImage> {
     let bytes: Buffer;
     try {
-      bytes = readFileSync(path);
+      bytes = readImageFileSync(path);
     } catch {
       return this.encodeFile(path); // the image layer says what is wrong with the file
     }

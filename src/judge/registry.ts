@@ -75,6 +75,8 @@ export interface JudgeSettings {
   maxTokens: number;
   maxReplyBytes: number;
   cache: string | undefined;
+  /** Open the cache for reading only (a --dry-run): nothing is written, the file must exist. */
+  cacheReadOnly?: boolean | undefined;
   claimLeaseMs: number;
   apiKey: string | undefined;
 }
@@ -195,7 +197,9 @@ export async function openJudge(
       ...timing,
     });
   }
-  const cache = s.cache ? new JudgeCache(s.cache, { leaseMs: s.claimLeaseMs }) : undefined;
+  const cache = s.cache
+    ? new JudgeCache(s.cache, { leaseMs: s.claimLeaseMs, readOnly: s.cacheReadOnly === true })
+    : undefined;
   const judge = new Judge(backend, {
     cache,
     sampling: { temperature: s.temperature, max_tokens: s.maxTokens },

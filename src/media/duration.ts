@@ -17,12 +17,21 @@ import { probeWithin } from './probe.js';
 export const DEFAULT_MAX_DURATION_S = 120;
 
 /**
- * Bad input naming the file when its header says it lasts longer than `maxS` seconds (a file that
- * states no duration passes: its probe and decode judge it). `Infinity` checks nothing.
+ * Bad input naming the file when its header says it lasts longer than `maxS` seconds, or when its
+ * frames' own timestamps run past `maxS` whatever the header says (a header of 10 s on 1,800 s of
+ * frames was decoded whole; issue 46 item 12): the listing that reads the header reads packets up
+ * to `maxS` + 10 s only, so such a file is refused before any frame is decoded. `Infinity` checks
+ * nothing.
  */
 export async function checkMaxDuration(file: string, maxS: number): Promise<void> {
   if (!Number.isFinite(maxS)) return;
-  refuseLonger(file, (await probeWithin(file, maxS)).stated_s, maxS);
+  const r = await probeWithin(file, maxS);
+  refuseLonger(file, r.stated_s, maxS);
+  if (r.held_s !== undefined && r.held_s > maxS)
+    throw new BadInputError(
+      `its frames run past the ${maxS} s limit (--max-duration) by their own timestamps (${r.held_s.toFixed(1)} s read, ${r.stated_s === undefined ? 'no duration in its header' : `its header says ${r.stated_s.toFixed(1)} s`}): not decoded`,
+      { file },
+    );
 }
 
 /**

@@ -2,12 +2,11 @@
  * The only file that imports sharp. Decoding always yields sRGB 8-bit RGB (alpha dropped) so
  * that greyscale is computed by our own 601 formula, not by libvips' colour-managed one.
  */
-import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type Sharp from 'sharp';
 import { BackendError, BadInputError, errnoCode } from '../errors.js';
 import { loadNative } from '../native.js';
+import { readCappedFile } from '../store/limits.js';
 import { plainImageHeader } from './image-header.js';
 import type { RawImage } from './raw.js';
 
@@ -34,20 +33,35 @@ function describe(e: unknown): string {
   return msg.split('\n')[0]!.replace(/^Input (file|buffer) /, '');
 }
 
-function unreadable(file: string, e: unknown): BadInputError {
-  const code = errnoCode(e);
-  return new BadInputError(code === 'ENOENT' ? 'no such file' : `cannot read (${code ?? describe(e)})`, {
-    file,
-  });
+/**
+ * Largest image file read (256 MiB): a 16-bit 8K TIFF is about 200 MB; a keyframe or still is a
+ * few MB.
+ */
+export const MAX_IMAGE_FILE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Most pixels an image may have to be decoded (64 megapixels, e.g. 8192×8192; 8K UHD is 33):
+ * checked by sharp from the file's header before any pixel is decoded, so a 15000×15000 keyframe
+ * is bad input naming the file, not 1.4 GB of memory. `KFBENCH_MAX_IMAGE_PIXELS` raises it.
+ */
+export const DEFAULT_MAX_IMAGE_PIXELS = 64_000_000;
+
+/** The pixel limit: `KFBENCH_MAX_IMAGE_PIXELS` when set (a positive whole number), else the default. */
+export function maxImagePixels(env: NodeJS.ProcessEnv = process.env): number {
+  const v = env.KFBENCH_MAX_IMAGE_PIXELS;
+  if (v === undefined || v === '') return DEFAULT_MAX_IMAGE_PIXELS;
+  const n = Number(v);
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new BadInputError(`KFBENCH_MAX_IMAGE_PIXELS must be a positive whole number of pixels, not "${v}"`);
+  return n;
 }
 
-/** An image file's bytes; a file that cannot be read is bad input naming it. */
+/**
+ * An image file's bytes; a file that cannot be read, is not a regular file or is past
+ * `MAX_IMAGE_FILE_BYTES` is bad input naming it.
+ */
 export async function readImageFile(file: string): Promise<Buffer> {
-  try {
-    return await readFile(file);
-  } catch (e) {
-    throw unreadable(file, e);
-  }
+  return readImageFileSync(file);
 }
 
 /**
@@ -56,11 +70,7 @@ export async function readImageFile(file: string): Promise<Buffer> {
  * read (open, stat, read, close) cost eight times the CPU of the read itself.
  */
 export function readImageFileSync(file: string): Buffer {
-  try {
-    return readFileSync(file);
-  } catch (e) {
-    throw unreadable(file, e);
-  }
+  return readCappedFile(file, { max: MAX_IMAGE_FILE_BYTES, what: 'image files' });
 }
 
 /** Decode an image file (JPEG, PNG, WebP …) to RGB pixels. Unreadable or truncated files are bad input. */
@@ -71,8 +81,9 @@ export async function loadImage(file: string): Promise<RawImage> {
 /** Decode image bytes; `name` is used in errors. */
 export async function decodeImage(bytes: Uint8Array, name: string): Promise<RawImage> {
   const lib = sharp(); // outside the try: a library that cannot load is not the image's fault
+  const limit = maxImagePixels();
   try {
-    const { data, info } = await lib(bytes, { failOn: 'truncated' })
+    const { data, info } = await lib(bytes, { failOn: 'truncated', limitInputPixels: limit })
       .removeAlpha()
       .toColourspace('srgb')
       .raw()
@@ -81,8 +92,21 @@ export async function decodeImage(bytes: Uint8Array, name: string): Promise<RawI
       throw new BackendError(`sharp returned ${info.channels} channels where 3 were asked for`);
     return { width: info.width, height: info.height, channels: 3, data: new Uint8Array(data) };
   } catch (e) {
+    if (/pixel limit/.test(describe(e))) throw await pastPixelLimit(bytes, name, limit, e);
     throw new BadInputError(`not a readable image (${describe(e)})`, { file: name, cause: e });
   }
+}
+
+/** The error for an image past the pixel limit, with its size read from the header. */
+async function pastPixelLimit(bytes: Uint8Array, name: string, limit: number, cause: unknown) {
+  const m = await sharp()(bytes, { limitInputPixels: false })
+    .metadata()
+    .catch(() => undefined);
+  const size = m?.width && m.height ? `${m.width}×${m.height}` : 'too many';
+  return new BadInputError(
+    `image of ${size} pixels is past the ${limit.toLocaleString('en-US')}-pixel limit (raise it with KFBENCH_MAX_IMAGE_PIXELS)`,
+    { file: name, cause },
+  );
 }
 
 function toSharp(img: RawImage) {
@@ -176,6 +200,7 @@ export async function jpegWithinInOnePipeline(
   const { width, height } = header;
   const to = sizeWithin(width, height, maxSide);
   try {
+    if (width * height > maxImagePixels()) return undefined; // decodeImage says why
     let s = sharp()(bytes, { failOn: 'truncated' });
     if (to)
       s = s.extract({ left: 0, top: 0, width, height }).resize(to.width, to.height, resizeOptions('fill'));

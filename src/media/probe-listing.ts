@@ -84,6 +84,31 @@ export function statedDuration(
 }
 
 /**
+ * How far a listing's video packets run by their own timestamps: the last video packet's time less
+ * the earliest packet's of any stream (where a bounded read starts counting); undefined when no
+ * video packet has a timestamp. What a file holds, whatever its header says.
+ */
+export function listedSpan(json: z.output<typeof ProbeListing>): number | undefined {
+  const base = new Map<number, number>();
+  const video = new Set<number>();
+  for (const s of json.streams ?? []) {
+    const tb = parseRational(s.time_base);
+    if (s.index !== undefined && tb) base.set(s.index, tb.num / tb.den);
+    if (s.index !== undefined && s.codec_type === 'video') video.add(s.index);
+  }
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const p of json.packets ?? []) {
+    const tb = p.stream_index === undefined ? undefined : base.get(p.stream_index);
+    if (p.pts === undefined || tb === undefined) continue;
+    const t = p.pts * tb;
+    if (t < first) first = t;
+    if (video.has(p.stream_index!) && t > last) last = t;
+  }
+  return Number.isFinite(last) && Number.isFinite(first) ? last - first : undefined;
+}
+
+/**
  * Every packet of the probed video stream is in a listing bounded in time: each has a timestamp,
  * and the last lies before `limit_s` seconds after the earliest packet of any stream (where the
  * bounded read starts counting).

@@ -13,7 +13,14 @@ import { z } from 'zod';
 import { BackendError, UsageError } from '../errors.js';
 import { ffprobeBinary, ffprobeJson } from './ffmpeg.js';
 import { decodedInfo, startsMidStream } from './mid-stream.js';
-import { gcd, infoFromListing, listedWhole, ProbeListing, statedDuration } from './probe-listing.js';
+import {
+  gcd,
+  infoFromListing,
+  listedSpan,
+  listedWhole,
+  ProbeListing,
+  statedDuration,
+} from './probe-listing.js';
 import { frameAtTimeIn } from './timeline.js';
 import type { Rational, VideoInfo } from './video-info.js';
 
@@ -107,7 +114,7 @@ const BOUND_MARGIN_S = 10;
 export async function probeWithin(
   file: string,
   maxS: number,
-): Promise<{ stated_s: number | undefined; whole: boolean }> {
+): Promise<{ stated_s: number | undefined; held_s?: number; whole: boolean }> {
   const bound = maxS + BOUND_MARGIN_S;
   let json: z.output<typeof ProbeListing>;
   try {
@@ -116,7 +123,11 @@ export async function probeWithin(
     return { stated_s: statedDuration(await ffprobeJson(file, ProbeListing)), whole: false };
   }
   const stated_s = statedDuration(json);
-  if (stated_s === undefined || stated_s > maxS) return { stated_s, whole: false };
+  if (stated_s !== undefined && stated_s > maxS) return { stated_s, whole: false };
+  // the frames' own timestamps: a header that understates (or states nothing) does not decide
+  const held_s = listedSpan(json);
+  if (held_s !== undefined && held_s > maxS) return { stated_s, held_s, whole: false };
+  if (stated_s === undefined) return { stated_s, whole: false };
   let info: VideoInfo;
   try {
     info = infoFromListing(file, json);

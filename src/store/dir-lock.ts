@@ -4,14 +4,15 @@
  * once; a lock held by a live process for longer than `staleMs` is an error naming the lock,
  * never an endless wait.
  */
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BackendError, errnoCode } from '../errors.js';
+import { readTextFile } from './limits.js';
 
 function ownerAlive(lock: string): boolean {
   let pid: number;
   try {
-    pid = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+    pid = Number(readTextFile(join(lock, 'pid'), { max: 64 }));
   } catch {
     // the owner has made the folder but not yet written its pid: young locks count as alive
     try {

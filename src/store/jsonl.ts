@@ -29,8 +29,16 @@ export function describeZodError(err: z.ZodError): string {
   return `${path}${issue.message}`;
 }
 
-function openBytes(file: string): Readable {
-  return file.endsWith('.zst') ? openZstd(file) : createReadStream(file, { highWaterMark: 1 << 20 });
+/** Caps on one read: its longest line, and the most bytes a `.zst` file may expand to. */
+export interface ReadLimits {
+  maxLine?: number;
+  maxDecompressed?: number;
+}
+
+function openBytes(file: string, maxDecompressed?: number): Readable {
+  return file.endsWith('.zst')
+    ? openZstd(file, maxDecompressed)
+    : createReadStream(file, { highWaterMark: 1 << 20 });
 }
 
 /**
@@ -39,9 +47,10 @@ function openBytes(file: string): Readable {
  */
 export async function* readLines(
   file: string,
-  maxLine = MAX_LINE_BYTES,
+  limits: ReadLimits = {},
 ): AsyncGenerator<{ line: number; text: string }, void, void> {
-  const input = openBytes(file);
+  const maxLine = limits.maxLine ?? MAX_LINE_BYTES;
+  const input = openBytes(file, limits.maxDecompressed);
   let parts: Buffer[] = [];
   let partBytes = 0;
   let n = 0;
@@ -89,8 +98,9 @@ export async function* readLines(
 export async function* readJsonl<S extends z.ZodType>(
   file: string,
   schema: S,
+  limits: ReadLimits = {},
 ): AsyncGenerator<Line<z.output<S>>, void, void> {
-  for await (const l of readJsonlLenient(file, schema)) {
+  for await (const l of readJsonlLenient(file, schema, limits)) {
     if (!l.ok) throw new BadInputError(l.error, { file, line: l.line });
     yield { line: l.line, value: l.value };
   }
@@ -104,10 +114,15 @@ export type LenientLine<T> =
 export async function* readJsonlLenient<S extends z.ZodType>(
   file: string,
   schema: S,
+  limits: ReadLimits = {},
 ): AsyncGenerator<LenientLine<z.output<S>>, void, void> {
   if (!existsSync(file)) throw new BadInputError('no such file', { file });
-  if (statSync(file).isDirectory()) throw new BadInputError('is a folder, not a file', { file });
-  for await (const { line: n, text: raw } of readLines(file)) {
+  const st = statSync(file);
+  if (st.isDirectory()) throw new BadInputError('is a folder, not a file', { file });
+  // a FIFO or a device has no end to wait for: only regular files are read
+  if (!st.isFile())
+    throw new BadInputError('not a regular file (a FIFO, socket or device is not read)', { file });
+  for await (const { line: n, text: raw } of readLines(file, limits)) {
     const text = raw.trim();
     if (text === '') continue;
     let json: unknown;
@@ -194,9 +209,10 @@ export async function writeJsonFile<S extends z.ZodType>(
 export async function readJsonlAll<S extends z.ZodType>(
   file: string,
   schema: S,
+  limits: ReadLimits = {},
 ): Promise<Line<z.output<S>>[]> {
   const out: Line<z.output<S>>[] = [];
-  for await (const l of readJsonl(file, schema)) out.push(l);
+  for await (const l of readJsonl(file, schema, limits)) out.push(l);
   return out;
 }
 

@@ -7,10 +7,11 @@
  * Errors name the file: a damaged or foreign file is bad input (exit 3); a full disk, a read-only
  * or unwritable place is the environment (exit 4).
  */
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { accessSync, existsSync, constants as fsConstants, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type * as NodeSqlite from 'node:sqlite';
+import { pathToFileURL } from 'node:url';
 import { BackendError, BadInputError, InternalError, KfbenchError } from '../errors.js';
 import { loadNative } from '../native.js';
 
@@ -269,7 +270,7 @@ export function openDatabase(path: string, opts: OpenOptions = {}): SqliteDataba
   for (;;) {
     let raw: NodeSqlite.DatabaseSync | undefined;
     try {
-      raw = new DatabaseSync(path, { readOnly });
+      raw = new DatabaseSync(readOnly ? readOnlyTarget(path) : path, { readOnly });
       const db = new Database(raw, path, readOnly);
       raw.exec('PRAGMA busy_timeout = 30000');
       if (readOnly) {
@@ -301,6 +302,28 @@ export function openDatabase(path: string, opts: OpenOptions = {}): SqliteDataba
 }
 
 /**
+ * What a read-only open opens: the file as it is (`immutable=1`) when it cannot change — its folder
+ * is not writable (a read-only mount, a folder without write permission) and holds no `-wal` — so
+ * that SQLite neither needs nor makes its `-shm`/`-wal` files beside it: a WAL file on a read-only
+ * mount then opens (it failed: exit 4), and the folder is left as found. No SQLite writer can change
+ * such a file: a write in WAL mode goes through a `-wal` file in that folder, which it cannot make.
+ * Otherwise the path itself (read-only): a writer may be at work on it, and SQLite's shared-memory
+ * file is how a reader sees its commits; on a writable folder SQLite may leave that file and an
+ * empty `-wal` (removing them safely needs the lock only SQLite holds).
+ */
+function readOnlyTarget(path: string): string | URL {
+  if (path === ':memory:' || existsSync(`${path}-wal`)) return path;
+  try {
+    accessSync(dirname(path), fsConstants.W_OK);
+    return path;
+  } catch {
+    const url = pathToFileURL(path);
+    url.search = 'immutable=1';
+    return url;
+  }
+}
+
+/**
  * A file whose table `table` lacks one of `names` (a cache of another program or version: a
  * table of the right name, without its key column) is bad input naming the file, the table and
  * the column — not SQLite's bare "no such column" from the first statement (exit 1).
@@ -315,10 +338,14 @@ export function requireColumns(db: SqliteDatabase, table: string, names: readonl
     );
 }
 
-/** A key → bytes table. Keys are hex digests; values opaque. */
+/**
+ * A key → bytes table. Keys are hex digests; values opaque. In a file opened read-only that lacks
+ * the table (a judge cache no compass run has used), the table is empty: a read-only command (a
+ * --dry-run counting what is cached) finds nothing in it rather than failing.
+ */
 export class KvTable {
-  private readonly getStmt: SqliteStatement<{ value: Uint8Array }>;
-  private readonly putStmt: SqliteStatement;
+  private readonly getStmt: SqliteStatement<{ value: Uint8Array }> | undefined;
+  private readonly putStmt: SqliteStatement | undefined;
   constructor(
     readonly db: SqliteDatabase,
     readonly table: string,
@@ -329,17 +356,21 @@ export class KvTable {
         `CREATE TABLE IF NOT EXISTS ${table} (key TEXT PRIMARY KEY, value BLOB NOT NULL, created REAL NOT NULL)`,
       );
     } else if (!db.hasTable(table)) {
-      throw new BadInputError(`holds no ${table} table`, { file: db.path });
+      return;
     }
     requireColumns(db, table, ['key', 'value', 'created']);
     this.getStmt = db.prepare(`SELECT value FROM ${table} WHERE key = ?`);
-    this.putStmt = db.prepare(`INSERT OR REPLACE INTO ${table} (key, value, created) VALUES (?, ?, ?)`);
+    this.putStmt = db.readOnly
+      ? undefined
+      : db.prepare(`INSERT OR REPLACE INTO ${table} (key, value, created) VALUES (?, ?, ?)`);
   }
   get(key: string): Buffer | undefined {
-    const v = this.getStmt.get(key)?.value;
+    const v = this.getStmt?.get(key)?.value;
     return v === undefined ? undefined : Buffer.from(v.buffer, v.byteOffset, v.byteLength);
   }
   put(key: string, value: Uint8Array): void {
+    if (!this.putStmt)
+      throw new InternalError(`${this.db.path}: ${this.table} written through a read-only open`);
     this.putStmt.run(key, value, Date.now() / 1000);
   }
   putMany(rows: { key: string; value: Uint8Array }[]): void {
@@ -348,6 +379,7 @@ export class KvTable {
     });
   }
   count(): number {
+    if (!this.getStmt) return 0;
     return this.db.prepare<{ n: number }>(`SELECT COUNT(*) AS n FROM ${this.table}`).get()?.n ?? 0;
   }
 }

@@ -13,6 +13,9 @@ import { BadInputError } from '../errors.js';
 
 const ZSTD_MAGIC = 0xfd2fb528;
 
+const gib = (n: number) =>
+  n >= 1024 ** 3 ? `${+(n / 1024 ** 3).toFixed(2)} GiB` : `${+(n / 1024 ** 2).toFixed(2)} MiB`;
+
 /** What a splitting `ZstdFrameCheck` emits after the last byte of each frame. */
 export const FRAME_END = Object.freeze({ frameEnd: true });
 
@@ -163,11 +166,19 @@ export class ZstdFrameCheck extends Transform {
 }
 
 /**
- * The decompressed bytes of a `.zst` file as a stream that errors — never ends early — when the
- * file is truncated, damaged or not zstd at all. `destroy()` it to stop early.
+ * Most bytes a `.zst` file may expand to (4 GiB): a hundred times the largest real one (the
+ * HeroFrame track index, "~500,000 frames at 1 fps" of one short line each, is about 40 MB), so
+ * that a small file that expands without end is bad input, not hours of decompression.
  */
-export function openZstd(file: string): Readable {
-  return openZstdZlib(file, createReadStream(file));
+export const MAX_DECOMPRESSED_BYTES = 4 * 1024 ** 3;
+
+/**
+ * The decompressed bytes of a `.zst` file as a stream that errors — never ends early — when the
+ * file is truncated, damaged or not zstd at all, or expands past `maxBytes` (bad input naming the
+ * file and the limit; the decompressor stops there). `destroy()` it to stop early.
+ */
+export function openZstd(file: string, maxBytes = MAX_DECOMPRESSED_BYTES): Readable {
+  return openZstdZlib(file, createReadStream(file), maxBytes);
 }
 
 /**
@@ -175,7 +186,7 @@ export function openZstd(file: string): Readable {
  * the frame check says where a frame ends, and the bytes after it go to a new decompressor. Output
  * is streamed (a frame can expand to gigabytes) with back-pressure from the reader.
  */
-function openZstdZlib(file: string, source: Readable): Readable {
+function openZstdZlib(file: string, source: Readable, maxBytes: number): Readable {
   const out = new PassThrough();
   const fail = (e: Error) =>
     out.destroy(
@@ -185,6 +196,8 @@ function openZstdZlib(file: string, source: Readable): Readable {
   let wake: (() => void) | undefined;
   let ended = false;
   const check = new ZstdFrameCheck(file, true);
+  let expanded = 0;
+  let dec: Transform | undefined;
   check.on('data', (b: Buffer | typeof FRAME_END) => {
     parts.push(b === FRAME_END ? null : (b as Buffer));
     if (parts.length > 64) check.pause();
@@ -203,6 +216,7 @@ function openZstdZlib(file: string, source: Readable): Readable {
   out.on('close', () => {
     source.destroy();
     check.destroy();
+    dec?.destroy();
   });
   const next = async (): Promise<Buffer | null | undefined> => {
     while (parts.length === 0) {
@@ -216,7 +230,6 @@ function openZstdZlib(file: string, source: Readable): Readable {
     return parts.shift();
   };
   void (async () => {
-    let dec: Transform | undefined;
     const finish = async () => {
       if (!dec) return;
       const d = dec;
@@ -239,6 +252,13 @@ function openZstdZlib(file: string, source: Readable): Readable {
         if (!dec) {
           dec = createZstdDecompress();
           dec.on('error', fail);
+          dec.on('data', (b: Buffer) => {
+            expanded += b.length;
+            if (expanded > maxBytes && !out.destroyed)
+              fail(
+                new BadInputError(`expands past the ${gib(maxBytes)} limit of a decompressed file`, { file }),
+              );
+          });
           dec.pipe(out, { end: false });
         }
         if (!dec.write(part)) {

@@ -7,7 +7,7 @@
  * server answers to is a 403 before anything else (a page on another site reaching 127.0.0.1
  * through DNS rebinding sends its own host name).
  */
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, constants as fsConstants, openSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
@@ -73,8 +73,15 @@ export function fileResponse(file: string, range: string | undefined, method: st
   }
   headers['Content-Length'] = String(size === 0 ? 0 : end - start + 1);
   if (method === 'HEAD' || size === 0) return new Response(null, { status, headers });
+  let fd: number;
+  try {
+    // O_NOFOLLOW: a file checked as a regular file is not swapped for a link before it is read
+    fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
+  } catch {
+    return notFound();
+  }
   const body = Readable.toWeb(
-    createReadStream(file, { start, end, highWaterMark: 1 << 20 }),
+    createReadStream('', { fd, start, end, highWaterMark: 1 << 20 }),
   ) as ReadableStream;
   return new Response(body, { status, headers });
 }
@@ -122,7 +129,8 @@ export function viewerApp(site: Site, o: ViewerAppOptions = {}): Hono {
       const d = site.derivedItem(rest[0]!);
       if (!d) return notFound();
       try {
-        return fileResponse(await site.media.file(d), range, method);
+        const file = await site.media.file(d);
+        return file ? fileResponse(file, range, method) : notFound();
       } catch (e) {
         return new Response(`could not make ${rest[0]}: ${(e as Error).message}\n`, {
           status: 500,

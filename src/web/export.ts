@@ -72,7 +72,13 @@ export async function exportSite(site: Site, out: string, o: ExportOptions = {})
     items,
     async ([name, d]) => {
       try {
-        await copyAtomic(await site.media.file(d), join(out, 'derived', name));
+        const file = await site.media.file(d);
+        if (!file) {
+          r.skipped.push(`derived/${name} (not a regular file in the cache folder: not copied)`);
+          mediaProgress.failed(name, 'not a regular file in the cache folder');
+          return;
+        }
+        await copyAtomic(file, join(out, 'derived', name));
         r.derived++;
         mediaProgress.done(name);
       } catch (e) {

@@ -5,7 +5,7 @@
  * job per item, and at most one ffmpeg per core at a time.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Semaphore } from '../concurrency/semaphore.js';
@@ -58,11 +58,16 @@ export class MediaCache {
     return { proxy, hasAudio: p.hasAudio, codec: p.codec };
   }
 
-  /** The cached file for `d`, made now if missing. */
-  file(d: Derived): Promise<string> {
+  /**
+   * The cached file for `d`, made now if missing; null when what lies at its name in the cache
+   * folder is not a regular file of its own — a symlink planted there (to /etc/shadow, say), a
+   * FIFO, a folder — which is never served nor followed (issue 46 item 9).
+   */
+  file(d: Derived): Promise<string | null> {
     const name = this.name(d);
     const out = join(this.dir, name);
-    if (existsSync(out)) return Promise.resolve(out);
+    const there = lstatOrUndefined(out);
+    if (there) return Promise.resolve(there.isFile() ? out : null);
     let job = this.jobs.get(name);
     if (!job) {
       job = this.make(d, out).finally(() => this.jobs.delete(name));
@@ -94,5 +99,14 @@ export class MediaCache {
       rmSync(tmp, { force: true });
     }
     return out;
+  }
+}
+
+/** `lstat` (the link itself, not what it points to), or undefined when nothing is there. */
+function lstatOrUndefined(path: string) {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
   }
 }

@@ -79,6 +79,51 @@ describe('--max-duration', () => {
     expect(wide.stderr).toMatch(/failed: .*ot-03__minimal\.mp4: /);
   });
 
+  it("a header that understates (10 s on 1,800 s of frames): refused by the frames' own timestamps, not decoded (item 12)", async () => {
+    // a real Matroska file of 1,800 s at 1 fps whose Segment Info Duration is rewritten to 10 s
+    const whole = join(dir, 'lying-whole.mkv');
+    await ffmpegRun(
+      [
+        ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=64x48:rate=1', '-t', '1800'],
+        ...['-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-y', whole],
+      ],
+      whole,
+    );
+    const bytes = readFileSync(whole);
+    const at = bytes.indexOf(Buffer.from([0x44, 0x89, 0x88])); // EBML Duration, an 8-byte float (ms)
+    expect(bytes.readDoubleBE(at + 3)).toBe(1_800_000);
+    bytes.writeDoubleBE(10_000, at + 3);
+    const videos = join(dir, 'lying-videos', 'liar');
+    mkdirSync(videos, { recursive: true });
+    const lying = join(videos, 'ot-03__minimal.mp4');
+    writeFileSync(lying, bytes);
+    const probed = await runCli(['media', 'probe', lying, '--json']);
+    expect(JSON.parse(probed.stdout)).toMatchObject({ duration_s: 10 });
+    const out = join(dir, 'score-lying');
+    const r = await runCli([
+      ...['compass', 'score', '--cases', cases, '--videos', join(dir, 'lying-videos'), '--model', 'liar'],
+      ...['--out', out, '--no-scan-cache', '--modes', 'minimal'],
+    ]);
+    expect(r.code, r.stderr).toBe(5);
+    const why = `${lying}: its frames run past the 120 s limit (--max-duration) by their own timestamps (128.0 s read, its header says 10.0 s): not decoded`;
+    expect(r.stderr).toContain(`failed: ${why}`);
+    const run = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
+    expect(run.failed).toEqual([{ video: lying, error: why }]);
+    // the single-video command: bad input naming the file (exit 3)
+    const one = await runCli([
+      'compass',
+      'response',
+      '--cases',
+      cases,
+      '--case-id',
+      'ot-03',
+      '--video',
+      lying,
+    ]);
+    expect(one.code, one.stderr).toBe(3);
+    expect(one.stderr.trim()).toBe(`kfbench: ${why}`);
+  });
+
   it('compass evaluate: reported like any failed video, never judged', async () => {
     const out = join(dir, 'evaluate');
     const before = emu.log.length;

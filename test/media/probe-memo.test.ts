@@ -59,12 +59,16 @@ describe('probe memo and the bounded first probe', () => {
     },
   );
 
-  it('a header that understates the length: the bounded listing is not kept, the probe reads every packet', async () => {
+  it('a header that understates the length: refused by its frames past the bound (issue 46 item 12), the listing not kept, the probe reads every packet', async () => {
     const dir = tempDir('kfbench-probe-lying-');
     const lying = lyingMp4(dir);
     const r = await probeWithin(lying, 5);
-    expect(r).toEqual({ stated_s: 3, whole: false });
-    await checkMaxDuration(lying, 5); // passes: the header is all the bound reads
+    expect(r).toMatchObject({ stated_s: 3, whole: false });
+    expect(r.held_s).toBeGreaterThan(5);
+    await expect(checkMaxDuration(lying, 5)).rejects.toThrow(
+      /its frames run past the 5 s limit \(--max-duration\) by their own timestamps \(.* s read, its header says 3\.0 s\): not decoded/,
+    );
+    await checkMaxDuration(lying, 60); // within a wider limit: decoded
     const info = await probe(lying);
     expect(info.truncated).toBeUndefined(); // all 300 packets, not the first 15 s of them
     expect(info).toEqual(await freshProbe(lying));

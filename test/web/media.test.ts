@@ -34,7 +34,7 @@ describe('viewer media', () => {
   it('makes a VP8 WebM proxy once, with the same frames and duration, then serves it from the cache', async () => {
     const cache = new MediaCache(join(dir, 'c4'), 'auto');
     const d = { kind: 'proxy' as const, video: mpeg4, hasAudio: false };
-    const [a, b] = await Promise.all([cache.file(d), cache.file(d)]);
+    const [a, b] = (await Promise.all([cache.file(d), cache.file(d)])) as [string, string];
     expect(a).toBe(b);
     expect(a).toMatch(/[0-9a-f]{24}\.webm$/);
     const src = await probe(mpeg4);
@@ -49,8 +49,8 @@ describe('viewer media', () => {
 
   it('extracts the frame at a time as a JPEG of the asked width, one file per (video, time, width)', async () => {
     const cache = new MediaCache(join(dir, 'c5'), 'auto');
-    const f1 = await cache.file({ kind: 'frame', video: h264, t: 0.5, width: 160 });
-    const f2 = await cache.file({ kind: 'frame', video: h264, t: 2.5, width: 160 });
+    const f1 = (await cache.file({ kind: 'frame', video: h264, t: 0.5, width: 160 }))!;
+    const f2 = (await cache.file({ kind: 'frame', video: h264, t: 2.5, width: 160 }))!;
     expect(f1).not.toBe(f2);
     const img = await loadImage(f1);
     expect(img.width).toBe(160);

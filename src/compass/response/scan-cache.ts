@@ -39,8 +39,9 @@ export class ScanCache {
   private readonly table: KvTable;
   hits = 0;
   misses = 0;
-  constructor(path: string) {
-    this.db = openDatabase(path);
+  /** `readOnly`: nothing is stored (a --dry-run); the file must exist and hold the table. */
+  constructor(path: string, opts: { readOnly?: boolean } = {}) {
+    this.db = openDatabase(path, { readOnly: opts.readOnly === true });
     this.table = new KvTable(this.db, 'compass_scans');
   }
   /** The scan stored under `key`; an entry that does not parse as a scan is a miss (it is scanned again and replaced). */
@@ -55,6 +56,7 @@ export class ScanCache {
     }
   }
   put(key: string, scan: Scan): void {
+    if (this.db.readOnly) return;
     this.table.put(key, Buffer.from(JSON.stringify(scan), 'utf8'));
   }
   close(): void {

@@ -3,14 +3,13 @@
  * sampled from the footage at a random time off the 1 fps grid, one per clip while the film has
  * clips to spare.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BadInputError } from '../../errors.js';
 import type { ImageEncoder } from '../../judge/images.js';
 import type { JudgeImage } from '../../judge/types.js';
 import { planFrames } from '../../media/frame-plan.js';
 import { streamClips, streamFrames, type VideoFrame } from '../../media/frames.js';
-import { encodeImage } from '../../media/image.js';
+import { encodeImage, readImageFileSync } from '../../media/image.js';
 import { probe, type VideoInfo } from '../../media/probe.js';
 import type { Rng } from '../../stats/rng.js';
 import { clipFiles } from '../track/clip-files.js';
@@ -27,7 +26,7 @@ export interface Member {
 
 /** A still as a chain member, read from its file. */
 export async function stillMember(encoder: ImageEncoder, id: string, file: string): Promise<Member> {
-  return { id, source: 'still', image: await encoder.fromFile(file), bytes: readFileSync(file) };
+  return { id, source: 'still', image: await encoder.fromFile(file), bytes: readImageFileSync(file) };
 }
 
 function clipFile(lsmdc: string, movie: string, clip: string): string {

@@ -10,7 +10,6 @@
  * anything else — a bug — stops the run as what it is.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { runPool } from '../../concurrency/pool.js';
@@ -20,6 +19,7 @@ import { encodeImage } from '../../media/image.js';
 import { frameAt, type VideoInfo } from '../../media/probe.js';
 import { type OnProgress, phaseReporter } from '../../progress.js';
 import { writeFileAtomic } from '../../store/atomic-write.js';
+import { readTextFile } from '../../store/limits.js';
 import { trackFramePath } from '../dataset/layout.js';
 import { loadCore } from '../dataset/load.js';
 import { clipFiles } from './clip-files.js';
@@ -64,7 +64,7 @@ export async function isFilmDone(out: string, movieId: string, frames: number): 
   if (!existsSync(f)) return false;
   try {
     // a damaged or foreign marker is a film not done (rebuilt again), never an error
-    const done = DoneRecord.safeParse(JSON.parse(await readFile(f, 'utf8')));
+    const done = DoneRecord.safeParse(JSON.parse(readTextFile(f, { max: 1 << 20 })));
     return done.success && done.data.frames === frames;
   } catch {
     return false;
