@@ -171,9 +171,9 @@ export const EXAMPLES: readonly Example[] = [
   },
   {
     command: 'hero check-selections',
-    line: kf(`hero check-selections ${FIXTURES}/hero/selections.jsonl --data ${HERO_DATA}`),
+    line: kf(`hero check-selections ${FIXTURES}/hero/selections.jsonl --data ${HERO_DATA} --missing zero`),
     needs: NEEDS_HERO,
-    prints: /^2 films, 3 frames$/m,
+    prints: /^2 of 6 films selected \(coverage 33\.3 %\), 3 frames$/m,
   },
   {
     command: 'hero frames locate',
