@@ -11,6 +11,7 @@ import { PartialError, UsageError } from '../errors.js';
 import { resolveJudgeSettings } from '../judge/registry.js';
 import type { OnProgress } from '../progress.js';
 import { compassTable, sensitivityLines } from '../report/compass.js';
+import { responseLines } from '../report/compass-response.js';
 import {
   type FolderFlags,
   folderFlags,
@@ -77,8 +78,9 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
     const response = responseOptions(o);
     const scan = scanOptions(o);
     const maxDuration_s = maxDuration(o);
+    const c = await loadCaseFlags(o);
     const r = await scoreVideoResponse({
-      case: await loadCaseFlags(o),
+      case: c,
       video: o.video,
       embedder: o.embedder,
       embedderOptions: onnxFlags(o),
@@ -87,20 +89,7 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
       maxDuration_s,
     });
     if (o.json) printJson({ ...r, segmenter: 'pixel' });
-    else
-      printLines([
-        `case ${r.case_id}, embedder ${r.embedder}, γ = ${r.gamma}, ${r.shots.length} shot${r.shots.length === 1 ? '' : 's'} (segmenter pixel)`,
-        ...Object.entries(r.metrics).map(([k, v]) => `${k.padEnd(13)} ${v.toFixed(3)}`),
-        `keyframe fidelity ${r.groups.keyframe_fidelity.toFixed(3)}, temporal organization ${r.groups.temporal_organization.toFixed(3)}`,
-        ...r.keyframes.map(
-          (k) =>
-            `${k.kf_id}: ${k.matched ? `at ${k.t_best_s?.toFixed(3)} s (shot ${k.shot})` : 'not found'}, cos ${k.cos.toFixed(3)} → ${Object.values(
-              k.scores,
-            )
-              .map((v) => v.toFixed(2))
-              .join(' ')}`,
-        ),
-      ]);
+    else printLines(responseLines(r, new Map(c.keyframes.map((k) => [k.kf_id, k.t_target_s])), 'pixel'));
   });
 
   shardFlags(

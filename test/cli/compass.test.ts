@@ -109,6 +109,76 @@ describe('kfbench compass', () => {
     expect(tie.stderr).toMatch(/--kfs-tie got "2"/);
   });
 
+  it('response prints labelled columns: a header row whose names carry the units, one row per keyframe; --json is the report', async () => {
+    const args = [
+      '--cases',
+      p.cases,
+      '--case-id',
+      'ot-03',
+      '--video',
+      join(p.videos, 'missing', 'ot-03__minimal.mp4'), // kf02 never shown
+    ];
+    const [text, json] = [
+      await runCli(['compass', 'response', ...args]),
+      await runCli(['compass', 'response', ...args, '--json']),
+    ];
+    expect([text.code, json.code]).toEqual([0, 0]);
+    const j = JSON.parse(json.stdout) as {
+      metrics: Record<string, number>;
+      keyframes: {
+        kf_id: string;
+        matched: boolean;
+        t_best_s: number | null;
+        t_peak_s: number;
+        cos: number;
+        psnr_db: number | null;
+      }[];
+    };
+    const out = text.stdout.split('\n');
+    expect(out).toContain('metric        score');
+    expect(text.stdout).toMatch(/^ordering\s+\d\.\d{3}$/m);
+    const h = out.findIndex((l) => /^keyframe\s+target_s/.test(l));
+    const head = out[h]!;
+    const names = head.split(/\s+/);
+    expect(names).toEqual([
+      'keyframe',
+      'target_s',
+      'found_s',
+      'peak_s',
+      'shot',
+      'cos',
+      'psnr_db',
+      'ssim',
+      'presence',
+      'fidelity',
+      'ordering',
+      'localization',
+      'persistence',
+      'uniqueness',
+    ]);
+    expect(out[h + 1]).toMatch(/^-+( +-+){13}$/);
+    // each row's cells sit under their header: read them by the header's column starts
+    const starts = names.map((n) => head.indexOf(` ${n} `) + 1 || head.indexOf(n));
+    const cell = (row: string, name: string) => {
+      const i = names.indexOf(name);
+      return row.slice(starts[i], starts[i + 1]).trim();
+    };
+    const targets = (caseLine('ot-03') as { keyframes: { t_target_s: number }[] }).keyframes;
+    const rows = out.slice(h + 2, h + 2 + j.keyframes.length);
+    expect(rows.map((r) => cell(r, 'keyframe'))).toEqual(j.keyframes.map((k) => k.kf_id));
+    for (const [i, k] of j.keyframes.entries()) {
+      expect(cell(rows[i]!, 'target_s')).toBe(targets[i]!.t_target_s.toFixed(3));
+      expect(cell(rows[i]!, 'found_s')).toBe(k.matched ? k.t_best_s!.toFixed(3) : 'not found');
+      expect(cell(rows[i]!, 'peak_s')).toBe(k.t_peak_s.toFixed(3));
+      expect(cell(rows[i]!, 'cos')).toBe(k.cos.toFixed(3));
+      expect(cell(rows[i]!, 'psnr_db')).toBe(k.psnr_db === null ? '—' : k.psnr_db.toFixed(2));
+    }
+    expect(j.keyframes.some((k) => k.matched) && j.keyframes.some((k) => !k.matched)).toBe(true);
+    // the units, in one legend under the table
+    expect(text.stdout).toMatch(/^seconds of the video: target_s .*found_s t\(k\).*peak_s .*f\*/m);
+    expect(text.stdout).toMatch(/psnr_db: its PSNR in dB/);
+  });
+
   it('a one-take video shorter than a target is scored: the keyframes it cannot reach are misses', async () => {
     const short = await runCli([
       'compass',
