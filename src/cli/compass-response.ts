@@ -1,7 +1,7 @@
 /** `kfbench compass validate | response | score | sensitivity | grid | prompts`: cases and keyframe response. */
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { PROMPT_MODES, validateCasesFile } from '../compass/cases.js';
+import { PROMPT_MODES, PUBLISHED_KEYFRAME_COUNTS, validateCasesFile } from '../compass/cases.js';
 import { casePrompts } from '../compass/prompts.js';
 import type { CompassRunInput } from '../compass/run.js';
 import { scoreVideoResponse } from '../compass/run-score.js';
@@ -59,7 +59,17 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
     .requiredOption('--cases <file>', 'cases.jsonl')
     .option('--json', 'print JSON')
     .action(async (o: { cases: string; json?: boolean }) => {
-      printResult(o.json, await validateCasesFile(o.cases), (r) => [
+      const stats = await validateCasesFile(o.cases);
+      // the published set's four densities are no rule for your own cases: accepted, warned about
+      const outside = stats.outside_published_counts;
+      if (outside.length)
+        process.stderr.write(
+          `warning: ${outside.length} case(s) with a keyframe count outside the published set's ${PUBLISHED_KEYFRAME_COUNTS.join(', ')} (accepted; their leaderboard rows are grouped by their own count): ${outside
+            .slice(0, 10)
+            .map((c) => `${c.case_id} (${c.keyframes})`)
+            .join(', ')}${outside.length > 10 ? ', …' : ''}\n`,
+        );
+      printResult(o.json, stats, (r) => [
         `${r.cases} cases, ${r.keyframes} keyframes: ${Object.entries(r.by_structure)
           .map(([k, v]) => `${v} ${k}`)
           .join(', ')}; keyframe counts ${Object.entries(r.by_keyframes)
