@@ -14,6 +14,19 @@ import { UsageError } from '../errors.js';
 import { environmentError } from './fs-errors.js';
 
 /**
+ * A file a command writes into its output folder, as the writer names it: `--help` and
+ * docs/cli.md list these (src/cli/folder-files.ts), and the writer uses the same names.
+ */
+export interface FolderFile {
+  /** Its path in the folder; `<…>` stands for a part that varies (`<frame>.jpg`), a trailing `/` for a folder of files. */
+  name: string;
+  /** What it holds, in a few words. */
+  what: string;
+  /** Written only in this case (otherwise always). */
+  when?: string;
+}
+
+/**
  * The real path a path names or would name: symbolic links of the part that exists resolved, the
  * rest appended. Two paths are the same folder exactly when their real paths are equal.
  */
