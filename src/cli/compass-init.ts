@@ -15,9 +15,9 @@ export function registerCompassInit(compass: Command): void {
       '--out <file>',
       'the cases.jsonl to write (a new file; keyframe images go to keyframes/ beside it)',
     )
-    .option('--keyframes <n>', 'keyframe slots per case: 3, 6, 9 or 12', '3')
+    .option('--keyframes <n>', 'keyframe slots per case, ≥ 1 (the published set has 3, 6, 9 or 12)', '3')
     .action(async (o: { videos: string; out: string; keyframes: string }) => {
-      const keyframes = parseNumberFlag('--keyframes', o.keyframes, (n) => [3, 6, 9, 12].includes(n));
+      const keyframes = parseNumberFlag('--keyframes', o.keyframes, (n) => Number.isInteger(n) && n >= 1);
       const shown = renderProgress();
       const r = await initCases({
         videos: o.videos,

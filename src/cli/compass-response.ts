@@ -1,7 +1,7 @@
 /** `kfbench compass validate | response | score | sensitivity | grid | prompts`: cases and keyframe response. */
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { PROMPT_MODES, validateCasesFile } from '../compass/cases.js';
+import { PROMPT_MODES, PUBLISHED_KEYFRAME_COUNTS, validateCasesFile } from '../compass/cases.js';
 import { casePrompts } from '../compass/prompts.js';
 import type { CompassRunInput } from '../compass/run.js';
 import { scoreVideoResponse } from '../compass/run-score.js';
@@ -11,6 +11,7 @@ import { PartialError, UsageError } from '../errors.js';
 import { resolveJudgeSettings } from '../judge/registry.js';
 import type { OnProgress } from '../progress.js';
 import { compassTable, sensitivityLines } from '../report/compass.js';
+import { responseLines } from '../report/compass-response.js';
 import {
   type FolderFlags,
   folderFlags,
@@ -58,7 +59,17 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
     .requiredOption('--cases <file>', 'cases.jsonl')
     .option('--json', 'print JSON')
     .action(async (o: { cases: string; json?: boolean }) => {
-      printResult(o.json, await validateCasesFile(o.cases), (r) => [
+      const stats = await validateCasesFile(o.cases);
+      // the published set's four densities are no rule for your own cases: accepted, warned about
+      const outside = stats.outside_published_counts;
+      if (outside.length)
+        process.stderr.write(
+          `warning: ${outside.length} case(s) with a keyframe count outside the published set's ${PUBLISHED_KEYFRAME_COUNTS.join(', ')} (accepted; their leaderboard rows are grouped by their own count): ${outside
+            .slice(0, 10)
+            .map((c) => `${c.case_id} (${c.keyframes})`)
+            .join(', ')}${outside.length > 10 ? ', …' : ''}\n`,
+        );
+      printResult(o.json, stats, (r) => [
         `${r.cases} cases, ${r.keyframes} keyframes: ${Object.entries(r.by_structure)
           .map(([k, v]) => `${v} ${k}`)
           .join(', ')}; keyframe counts ${Object.entries(r.by_keyframes)
@@ -77,8 +88,9 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
     const response = responseOptions(o);
     const scan = scanOptions(o);
     const maxDuration_s = maxDuration(o);
+    const c = await loadCaseFlags(o);
     const r = await scoreVideoResponse({
-      case: await loadCaseFlags(o),
+      case: c,
       video: o.video,
       embedder: o.embedder,
       embedderOptions: onnxFlags(o),
@@ -87,20 +99,7 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
       maxDuration_s,
     });
     if (o.json) printJson({ ...r, segmenter: 'pixel' });
-    else
-      printLines([
-        `case ${r.case_id}, embedder ${r.embedder}, γ = ${r.gamma}, ${r.shots.length} shot${r.shots.length === 1 ? '' : 's'} (segmenter pixel)`,
-        ...Object.entries(r.metrics).map(([k, v]) => `${k.padEnd(13)} ${v.toFixed(3)}`),
-        `keyframe fidelity ${r.groups.keyframe_fidelity.toFixed(3)}, temporal organization ${r.groups.temporal_organization.toFixed(3)}`,
-        ...r.keyframes.map(
-          (k) =>
-            `${k.kf_id}: ${k.matched ? `at ${k.t_best_s?.toFixed(3)} s (shot ${k.shot})` : 'not found'}, cos ${k.cos.toFixed(3)} → ${Object.values(
-              k.scores,
-            )
-              .map((v) => v.toFixed(2))
-              .join(' ')}`,
-        ),
-      ]);
+    else printLines(responseLines(r, new Map(c.keyframes.map((k) => [k.kf_id, k.t_target_s])), 'pixel'));
   });
 
   shardFlags(

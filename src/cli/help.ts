@@ -8,6 +8,8 @@
  * an earlier example's output say so in `needs`. `EXAMPLES` is in an order that runs them all.
  */
 
+import { FOLDER_OUTPUTS, folderFilesLines } from './folder-files.js';
+
 export interface Example {
   /** The command's path: "hero track rebuild". */
   command: string;
@@ -171,9 +173,9 @@ export const EXAMPLES: readonly Example[] = [
   },
   {
     command: 'hero check-selections',
-    line: kf(`hero check-selections ${FIXTURES}/hero/selections.jsonl --data ${HERO_DATA}`),
+    line: kf(`hero check-selections ${FIXTURES}/hero/selections.jsonl --data ${HERO_DATA} --missing zero`),
     needs: NEEDS_HERO,
-    prints: /^2 films, 3 frames$/m,
+    prints: /^2 of 6 films selected \(coverage 33\.3 %\), 3 frames$/m,
   },
   {
     command: 'hero frames locate',
@@ -266,7 +268,7 @@ export const EXAMPLES: readonly Example[] = [
       `hero evaluate --selections ${OUT}/hecate.jsonl --data ${HERO_DATA} --track ${MINI_HERO}/track --judge ${READER} --include-stills --out ${OUT}/hero-eval`,
     ),
     needs: `selections and a reader: the hero select and hero fit-reader examples`,
-    writes: `${OUT}/hero-eval/summary.json, run.json, per_film.csv, insertions.jsonl, report.md, report.html`,
+    writes: `${OUT}/hero-eval/ (the files below)`,
     prints: /^stills\s+local:reader-\w+\s+0\.\d{3}[\s\S]*^hecate\s+local:reader-/m,
   },
   {
@@ -296,7 +298,7 @@ export const EXAMPLES: readonly Example[] = [
       `compass score --cases ${CASES} --videos ${MINI_COMPASS}/videos --model faithful flash --out ${OUT}/compass-response`,
     ),
     needs: NEEDS_COMPASS,
-    writes: `${OUT}/compass-response/response.jsonl, summary.json, run.json; the scan cache ${OUT}/.cache/kfbench/scan-cache.sqlite`,
+    writes: `${OUT}/compass-response/ (the files below); the scan cache ${OUT}/.cache/kfbench/scan-cache.sqlite`,
     prints: /^faithful\s+16\s+16\/16\s+1\.000[\s\S]*^flash\s+16\s+16\/16\s/m,
   },
   {
@@ -414,5 +416,6 @@ export function helpText(e: Example): string {
     ...(e.needs ? [`Needs first: ${e.needs}`] : []),
     ...(e.before ?? []).map((l) => `  ${l}`),
     `Writes: ${e.writes ?? 'nothing (prints only)'}`,
+    ...(FOLDER_OUTPUTS[e.command] ? folderFilesLines(FOLDER_OUTPUTS[e.command]!) : []),
   ].join('\n');
 }

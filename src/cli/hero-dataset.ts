@@ -5,11 +5,11 @@ import { corpusStats } from '../hero/analyze/corpus.js';
 import { humanAgreementRun, rubricSwapRun } from '../hero/analyze/judge-agreement.js';
 import { positionAnalysis } from '../hero/analyze/position.js';
 import { inspectDataset, inspectLines } from '../hero/dataset/inspect.js';
-import { checkSelectionsFile } from '../hero/dataset/selections.js';
 import { validateDataset } from '../hero/dataset/validate.js';
+import { checkSelectionsFile } from '../hero/evaluate-inputs.js';
 import { registerHeroFrames } from './hero-frames.js';
 import { type JudgeFlagValues, judgeOptions, judgeSettings } from './judge.js';
-import { printJson, printLines, printResult } from './output.js';
+import { oneOf, printJson, printLines, printResult } from './output.js';
 
 export function registerHeroDataset(hero: Command): void {
   const analyze = hero.command('analyze').description('analyses of a HeroFrame dataset and its judge');
@@ -119,16 +119,32 @@ export function registerHeroDataset(hero: Command): void {
 
   hero
     .command('check-selections')
-    .description("check a method's selections file against the dataset")
+    .description(
+      "check a method's selections file as hero evaluate does: its coverage (films selected of the films with chains), every problem, and the same refusal and exit code",
+    )
     .argument('<file>')
     .requiredOption('--data <dir>', 'dataset root')
+    .option('--track <dir>', 'the rebuilt 1 fps track: also check that every selected frame is in it')
+    .option(
+      '--missing <how>',
+      'a film without a submission: error | zero (as hero evaluate --missing)',
+      'error',
+    )
     .option('--json', 'print JSON')
-    .action(async (file: string, o: { data: string; json?: boolean }) => {
-      const r = await checkSelectionsFile(file, o.data);
-      printResult(o.json, r, () => [`${r.films} films, ${r.frames} frames`]);
-      for (const p of r.problems) process.stderr.write(`${p}\n`);
-      if (r.problems.length)
-        throw new BadInputError(`${r.problems.length} problem${r.problems.length > 1 ? 's' : ''}`, { file });
+    .action(async (file: string, o: { data: string; track?: string; missing: string; json?: boolean }) => {
+      const missing = oneOf('--missing', o.missing, ['error', 'zero'] as const);
+      const { report: r, fault } = await checkSelectionsFile(file, o.data, { track: o.track, missing });
+      printResult(o.json, r, () => [
+        `${r.covered} of ${r.films_in_set} films selected (coverage ${r.films_in_set ? ((100 * r.covered) / r.films_in_set).toFixed(1) : '0.0'} %), ${r.frames} frames${r.films > r.covered ? `; ${r.films - r.covered} selected film(s) have no chains` : ''}`,
+        ...(r.missing_films.length
+          ? [
+              `not selected: ${r.missing_films.slice(0, 10).join(', ')}${r.missing_films.length > 10 ? ', …' : ''}`,
+            ]
+          : []),
+        ...r.problems,
+      ]);
+      // the refusal hero evaluate would print, and its exit code
+      if (fault) throw fault;
     });
 
   registerHeroFrames(hero);

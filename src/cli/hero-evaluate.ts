@@ -1,9 +1,10 @@
 /** `kfbench hero build` and `hero evaluate`: chains for your films, and methods scored by insertion. */
 import { existsSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { PartialError, UsageError } from '../errors.js';
 import { STILLS_RULES } from '../hero/evaluate.js';
+import { methodName } from '../hero/evaluate-inputs.js';
 import { roundTotals } from '../hero/rubric-learn.js';
 import { parseShard } from '../hero/track/shard.js';
 import { DISAGREEMENT_RULES, INSERTION_PROTOCOLS } from '../judge/insertion.js';
@@ -190,7 +191,7 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
         throw new UsageError(`--stills-dir ${o.stillsDir} does not exist`);
       const names = new Map<string, number>();
       const methods = o.selections.map((file) => {
-        const base = basename(file).replace(/\.jsonl(\.zst)?$/, '');
+        const base = methodName(file);
         const n = (names.get(base) ?? 0) + 1;
         names.set(base, n);
         return { method: n > 1 ? `${base}#${n}` : base, file };

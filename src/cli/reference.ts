@@ -5,6 +5,7 @@
  */
 import type { Command, Option } from 'commander';
 import { EXIT_CODES } from '../errors.js';
+import { FOLDER_OUTPUTS, folderFilesTable } from './folder-files.js';
 import { EXAMPLES_DIR, exampleOf } from './help.js';
 import { limitsSection } from './limits-doc.js';
 
@@ -53,6 +54,7 @@ function leafSection(cmd: Command, path: string[]): string[] {
           ...(e.before ? ['```sh', ...e.before, '```', ''] : []),
           `Writes: ${e.writes ?? 'nothing (prints only)'}.`,
           '',
+          ...(FOLDER_OUTPUTS[name] ? [...folderFilesTable(FOLDER_OUTPUTS[name]!), ''] : []),
         ]
       : []),
   ];

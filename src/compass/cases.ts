@@ -1,6 +1,6 @@
 /**
- * Compass cases (`cases.jsonl`, SPEC §3.1), validated line by line: the shape by zod, then the
- * rules a shape cannot say (keyframe counts, targets inside the duration and increasing, shots
+ * Compass cases (`cases.jsonl`, SPEC §3.1), validated line by line: the shape by zod (at least one
+ * keyframe), then the rules a shape cannot say (targets inside the duration and increasing, shots
  * from 0 in order, images that exist, ids safe as path parts). Every error names file and line.
  */
 import { existsSync, statSync } from 'node:fs';
@@ -12,7 +12,17 @@ import { readJsonFile, readJsonl } from '../store/jsonl.js';
 
 /** Safe as a file-name part: letters, digits, `.`, `_`, `-`; not starting with a dot. */
 export const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-export const KEYFRAME_COUNTS = [3, 6, 9, 12] as const;
+/**
+ * The published set's keyframe counts (seed 001, §1: "keyframe counts are 3, 6, 9, or 12"): they
+ * describe the published set, not a rule for users' own cases, which may have any count ≥ 1;
+ * `compass validate` warns about a case outside them (docs/compass.md, "Keyframe counts").
+ */
+export const PUBLISHED_KEYFRAME_COUNTS = [3, 6, 9, 12] as const;
+
+/** Whether a case's keyframe count is one of the published set's four densities. */
+export function isPublishedKeyframeCount(n: number): boolean {
+  return PUBLISHED_KEYFRAME_COUNTS.some((k) => k === n);
+}
 export const PROMPT_MODES = ['minimal', 'segment_specific'] as const;
 export type PromptMode = (typeof PROMPT_MODES)[number];
 export const STRUCTURES = ['multi_shot', 'one_take'] as const;
@@ -52,8 +62,6 @@ export interface LoadedCase extends Case {
 export function checkCase(c: Case, file: string, line?: number): LoadedCase {
   const where = { file, ...(line !== undefined ? { line } : {}) };
   const fail = (msg: string) => new BadInputError(`case ${c.case_id}: ${msg}`, where);
-  const n = c.keyframes.length;
-  if (!KEYFRAME_COUNTS.some((k) => k === n)) throw fail(`has ${n} keyframes; a case has 3, 6, 9 or 12`);
   const seen = new Set<string>();
   for (const k of c.keyframes) {
     if (seen.has(k.kf_id)) throw fail(`keyframe id ${k.kf_id} appears twice`);
@@ -168,6 +176,8 @@ export interface CaseStats {
   by_structure: Record<string, number>;
   by_keyframes: Record<string, number>;
   by_domain: Record<string, number>;
+  /** Cases whose keyframe count is not one of the published set's 3, 6, 9, 12 (accepted; warned about). */
+  outside_published_counts: { case_id: string; keyframes: number }[];
 }
 
 export function caseStats(cases: readonly LoadedCase[]): CaseStats {
@@ -181,6 +191,9 @@ export function caseStats(cases: readonly LoadedCase[]): CaseStats {
     by_structure: count((c) => c.structure),
     by_keyframes: count((c) => String(c.keyframes.length)),
     by_domain: count((c) => c.domain),
+    outside_published_counts: cases
+      .filter((c) => !isPublishedKeyframeCount(c.keyframes.length))
+      .map((c) => ({ case_id: c.case_id, keyframes: c.keyframes.length })),
   };
 }
 

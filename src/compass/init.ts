@@ -18,13 +18,13 @@ import { type OnProgress, phaseReporter } from '../progress.js';
 import { environmentError } from '../store/fs-errors.js';
 import { writeOutputFolder } from '../store/out-folder.js';
 import { refuseOverlap } from '../store/path-overlap.js';
-import { type Case, KEYFRAME_COUNTS, SAFE_ID } from './cases.js';
+import { type Case, SAFE_ID } from './cases.js';
 
 export interface InitOptions {
   videos: string;
   /** The cases.jsonl to write (a new file); keyframe images go to `keyframes/` beside it. */
   out: string;
-  /** Keyframe slots per case: 3, 6, 9 or 12 (default 3). */
+  /** Keyframe slots per case: any count ≥ 1 (default 3; the published set has 3, 6, 9 or 12). */
   keyframes?: number;
   onProgress?: OnProgress;
 }
@@ -74,8 +74,7 @@ function findVideos(videos: string): Map<string, string> {
  */
 export async function initCases(o: InitOptions): Promise<InitResult> {
   const n = o.keyframes ?? 3;
-  if (!KEYFRAME_COUNTS.some((k) => k === n))
-    throw new BadInputError(`a case has 3, 6, 9 or 12 keyframes, not ${n}`);
+  if (!Number.isInteger(n) || n < 1) throw new BadInputError(`a case has at least 1 keyframe, not ${n}`);
   const file = resolve(o.out);
   if (existsSync(file)) throw new BadInputError('already exists: init writes a new cases file', { file });
   const keyframesDir = join(dirname(file), 'keyframes');
@@ -157,7 +156,7 @@ async function initCase(
     duration_s: Number(info.duration_s.toFixed(3)),
     keyframes,
     prompts: {
-      minimal: `${TODO} the short prompt your generator was given with the ${n} keyframes`,
+      minimal: `${TODO} the short prompt your generator was given with the ${n} keyframe${n === 1 ? '' : 's'}`,
       segment_specific: `${TODO} the prompt with one sentence per segment between keyframes`,
     },
     story_summary: `${TODO} one or two sentences of what happens`,

@@ -5,11 +5,25 @@
  */
 import { join } from 'node:path';
 import { writeJsonFile, writeJsonl } from '../store/jsonl.js';
+import type { FolderFile } from '../store/out-folder.js';
 import { ResponseRow, ResponseRunFile, ResponseSummary } from './results.js';
 import { type MissingPolicy, type ScoreRun, summarize } from './score.js';
 
+/** What `writeResponseRun` writes (the names it uses; `--help` lists them). */
+export const RESPONSE_FILES = {
+  rows: {
+    name: 'response.jsonl',
+    what: 'one row per video: status, the six metrics, per keyframe t(k), cos, PSNR, SSIM',
+  },
+  summary: {
+    name: 'summary.json',
+    what: 'means by model, overall and by keyframe count, structure, prompt mode, conditioning (deterministic)',
+  },
+  run: { name: 'run.json', what: 'what varies: wall time, scans made and reused, missing and failed videos' },
+} as const satisfies Record<string, FolderFile>;
+
 /** The files `writeResponseRun` writes into its folder. */
-export const RESPONSE_RUN_FILES = ['response.jsonl', 'summary.json', 'run.json'] as const;
+export const RESPONSE_RUN_FILES: readonly string[] = Object.values(RESPONSE_FILES).map((f) => f.name);
 
 export async function writeResponseRun(
   out: string,
@@ -18,8 +32,8 @@ export async function writeResponseRun(
   meta: { embedder: string; wall_s: number; missing?: MissingPolicy },
 ): Promise<ResponseSummary> {
   const summary = summarize(run.rows, models, meta.missing ?? 'zero');
-  await writeJsonl(join(out, 'response.jsonl'), ResponseRow, run.rows);
-  await writeJsonFile(join(out, 'summary.json'), ResponseSummary, summary);
+  await writeJsonl(join(out, RESPONSE_FILES.rows.name), ResponseRow, run.rows);
+  await writeJsonFile(join(out, RESPONSE_FILES.summary.name), ResponseSummary, summary);
   const { scanned, cached, timings, missing, failed } = run;
   const runFile: ResponseRunFile = {
     embedder: meta.embedder,
@@ -30,6 +44,6 @@ export async function writeResponseRun(
     missing,
     failed,
   };
-  await writeJsonFile(join(out, 'run.json'), ResponseRunFile, runFile);
+  await writeJsonFile(join(out, RESPONSE_FILES.run.name), ResponseRunFile, runFile);
   return summary;
 }

@@ -9,7 +9,7 @@ import { createEmbedder } from '../embed/registry.js';
 import { checkMaxDuration } from '../media/duration.js';
 import { probe } from '../media/probe.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
-import { writeOutputFolder } from '../store/out-folder.js';
+import { type FolderFile, writeOutputFolder } from '../store/out-folder.js';
 import { outputFiles, refuseOverlap } from '../store/path-overlap.js';
 import { OUTPUTS_FILE, SETTINGS_FILE, writeOutputsRecord, writeShardRecord } from '../store/shards.js';
 import type { LoadedCase } from './cases.js';
@@ -91,6 +91,12 @@ export async function scoreCompass(o: CompassScoreInput & { out: string }): Prom
   return { run, summary };
 }
 
+/** What `compass sensitivity` writes into its folder (`--help` lists it). */
+export const SENSITIVITY_FILE = {
+  name: 'sensitivity.json',
+  what: 'mean KFS per model at each grid point, its largest change and the lowest Spearman ρ of the ranking',
+} as const satisfies FolderFile;
+
 /**
  * `compass sensitivity`: the folders scored once, then the pixel-score constants of `grid` varied
  * over the scored rows; the result is written to `out`/sensitivity.json.
@@ -105,7 +111,7 @@ export async function compassSensitivity(
     o.grid,
     o.response,
   );
-  await writeFileAtomic(join(resolve(o.out), 'sensitivity.json'), `${JSON.stringify(result, null, 2)}\n`);
+  await writeFileAtomic(join(resolve(o.out), SENSITIVITY_FILE.name), `${JSON.stringify(result, null, 2)}\n`);
   return { run, result };
 }
 

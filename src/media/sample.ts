@@ -7,11 +7,17 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { environmentError } from '../store/fs-errors.js';
-import { writeOutputFolder } from '../store/out-folder.js';
+import { type FolderFile, writeOutputFolder } from '../store/out-folder.js';
 import type { FrameRequest } from './frame-plan.js';
 import { type FrameFormat, streamFrames } from './frames.js';
 import { encodeImage } from './image.js';
 import { probe } from './probe.js';
+
+/** What `sampleToDir` writes (`--help` lists it). */
+export const SAMPLE_FILE = {
+  name: '<frame>.jpg',
+  what: 'one JPEG per sampled frame, named by its frame index',
+} as const satisfies FolderFile;
 
 export interface SampledFile {
   frame: number;
@@ -29,7 +35,7 @@ export async function sampleToDir(
   return writeOutputFolder(outDir, async (stage) => {
     const written: SampledFile[] = [];
     for await (const f of streamFrames(info, req, opts.format ?? {}, opts.signal)) {
-      const name = `${f.index}.jpg`;
+      const name = SAMPLE_FILE.name.replace('<frame>', String(f.index));
       const jpeg = await encodeImage(f, { format: 'jpeg', quality: opts.quality ?? 92 });
       try {
         await writeFile(join(stage, name), jpeg);

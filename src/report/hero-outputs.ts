@@ -17,26 +17,25 @@ import {
 import { encodeImage, loadImage, resizeImage } from '../media/image.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { writeJsonFile, writeJsonl } from '../store/jsonl.js';
-import { outsideShards, placed, writeOutputFolder } from '../store/out-folder.js';
+import { type FolderFile, outsideShards, placed, writeOutputFolder } from '../store/out-folder.js';
 import { type NamedPath, outputFiles, refuseOverlap } from '../store/path-overlap.js';
-import {
-  OUTPUTS_FILE,
-  SETTINGS_FILE,
-  type ShardRecord,
-  writeOutputsRecord,
-  writeShardRecord,
-} from '../store/shards.js';
+import { RECORD_FILES, type ShardRecord, writeOutputsRecord, writeShardRecord } from '../store/shards.js';
 import { heroHtml, heroMarkdown, perFilmCsv } from './hero.js';
+/** What `writeEvaluation` writes, in its order (the names it uses; `--help` lists them). */
+export const HERO_EVALUATION_FILES: readonly FolderFile[] = [
+  { name: 'summary.json', what: 'per method: S, S@k, top-1 with bootstrap CIs (deterministic)' },
+  { name: 'run.json', what: 'the reader, protocol, judge calls (from the cache) and wall time' },
+  { name: 'per_film.csv', what: "each method's score per film" },
+  {
+    name: 'insertions.jsonl',
+    what: "every insertion: method, film, frame, chain, the judge's answer, the position",
+  },
+  { name: 'report.md', what: 'the leaderboard as Markdown' },
+  { name: 'report.html', what: "the leaderboard with each method's top frame per film" },
+];
 
-/** The files `writeEvaluation` writes into its folder, in this order. */
-export const HERO_EVALUATION_FILES = [
-  'summary.json',
-  'run.json',
-  'per_film.csv',
-  'insertions.jsonl',
-  'report.md',
-  'report.html',
-] as const;
+/** Everything `hero evaluate` and `kfbench merge hero` write into the folder. */
+export const HERO_FOLDER_FILES: readonly FolderFile[] = [...HERO_EVALUATION_FILES, ...RECORD_FILES];
 
 export async function writeEvaluation(
   out: string,
@@ -44,7 +43,7 @@ export async function writeEvaluation(
   run: HeroRun,
   track: string,
 ): Promise<string[]> {
-  const files = HERO_EVALUATION_FILES.map((f) => join(out, f));
+  const files = HERO_EVALUATION_FILES.map((f) => join(out, f.name));
   await writeJsonFile(files[0]!, HeroSummary, r.summary);
   await writeJsonFile(files[1]!, HeroRun, run);
   await writeFileAtomic(files[2]!, perFilmCsv(r.perFilm));
@@ -95,7 +94,10 @@ export function writeHeroRun(
 
 /** The files a hero run writes into `out`. */
 const heroRunFiles = (out: string) =>
-  outputFiles(out, [...HERO_EVALUATION_FILES, SETTINGS_FILE, OUTPUTS_FILE]);
+  outputFiles(
+    out,
+    HERO_FOLDER_FILES.map((f) => f.name),
+  );
 
 /** What `hero evaluate` reads, named by its flags: none of it may be a file the run writes. */
 function heroReads(o: HeroRunInput): NamedPath[] {

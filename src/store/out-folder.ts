@@ -16,6 +16,19 @@ import { errnoCode, UsageError } from '../errors.js';
 import { environmentError } from './fs-errors.js';
 import { isWithin, type NamedPath, outputFiles, realPath, refuseOverlap } from './path-overlap.js';
 
+/**
+ * A file a command writes into its output folder, as the writer names it: `--help` and
+ * docs/cli.md list these (src/cli/folder-files.ts), and the writer uses the same names.
+ */
+export interface FolderFile {
+  /** Its path in the folder; `<…>` stands for a part that varies (`<frame>.jpg`), a trailing `/` for a folder of files. */
+  name: string;
+  /** What it holds, in a few words. */
+  what: string;
+  /** Written only in this case (otherwise always). */
+  when?: string;
+}
+
 export { isWithin, realPath };
 
 /** Move what `from` holds into `to`, file by file (the fallback where a folder cannot be swapped). */

@@ -16,6 +16,7 @@ import { didYouMean } from '../nearest.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { canonicalJson, sha256File } from './canonical.js';
 import { describeZodError, readJsonFile, readLines, writeJsonFile } from './jsonl.js';
+import type { FolderFile } from './out-folder.js';
 
 export interface Shard {
   k: number;
@@ -88,6 +89,15 @@ export async function writeShardRecord(dir: string, rec: ShardRecord): Promise<s
 }
 
 export const OUTPUTS_FILE = 'outputs.json';
+
+/** The two records every evaluation folder holds, as `--help` lists them. */
+export const RECORD_FILES: readonly FolderFile[] = [
+  {
+    name: SETTINGS_FILE,
+    what: 'the inputs (sha256), settings and items the run was computed from: what a merge compares',
+  },
+  { name: OUTPUTS_FILE, what: 'size, sha256 and rows of every other file, written last' },
+];
 
 const FileDigest = z.object({
   bytes: z.number().int().nonnegative(),

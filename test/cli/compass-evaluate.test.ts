@@ -1,7 +1,7 @@
-/** `kfbench compass evaluate` and `compass report` end to end, against the emulator over HTTP. */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FOLDER_OUTPUTS } from '../../src/cli/folder-files.js';
 import { probe } from '../../src/media/probe.js';
 import { type Emulator, startEmulator } from '../../src/synthetic/emulator/server.js';
 import type { MiniCompassPaths } from '../../src/synthetic/mini-compass/build.js';
@@ -76,6 +76,11 @@ describe('kfbench compass evaluate / report', () => {
       'run.json',
     ])
       expect(existsSync(join(out, f)), f).toBe(true);
+    // the folder holds what `compass evaluate --help` lists (src/cli/folder-files.ts), nothing else
+    const listed = FOLDER_OUTPUTS['compass evaluate']!.files;
+    expect(readdirSync(out).filter((f) => !listed.some((l) => l.name === f))).toEqual([]);
+    for (const f of listed.filter((l) => l.when === undefined))
+      expect(existsSync(join(out, f.name)), f.name).toBe(true);
     // every file round-trips through its one schema (the viewer and `compass report` parse with the same)
     expect(checkContracts(out, COMPASS_EVALUATE_CONTRACTS)).toEqual([
       'checklists.jsonl',

@@ -2,6 +2,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/synthetic/emulator/server.js';
 import type { MiniCompassPaths } from '../../src/synthetic/mini-compass/build.js';
 import { runCli } from '../support/cli.js';
 import { COMPASS_SCORE_CONTRACTS, checkContracts } from '../support/contracts.js';
@@ -109,6 +110,76 @@ describe('kfbench compass', () => {
     expect(tie.stderr).toMatch(/--kfs-tie got "2"/);
   });
 
+  it('response prints labelled columns: a header row whose names carry the units, one row per keyframe; --json is the report', async () => {
+    const args = [
+      '--cases',
+      p.cases,
+      '--case-id',
+      'ot-03',
+      '--video',
+      join(p.videos, 'missing', 'ot-03__minimal.mp4'), // kf02 never shown
+    ];
+    const [text, json] = [
+      await runCli(['compass', 'response', ...args]),
+      await runCli(['compass', 'response', ...args, '--json']),
+    ];
+    expect([text.code, json.code]).toEqual([0, 0]);
+    const j = JSON.parse(json.stdout) as {
+      metrics: Record<string, number>;
+      keyframes: {
+        kf_id: string;
+        matched: boolean;
+        t_best_s: number | null;
+        t_peak_s: number;
+        cos: number;
+        psnr_db: number | null;
+      }[];
+    };
+    const out = text.stdout.split('\n');
+    expect(out).toContain('metric        score');
+    expect(text.stdout).toMatch(/^ordering\s+\d\.\d{3}$/m);
+    const h = out.findIndex((l) => /^keyframe\s+target_s/.test(l));
+    const head = out[h]!;
+    const names = head.split(/\s+/);
+    expect(names).toEqual([
+      'keyframe',
+      'target_s',
+      'found_s',
+      'peak_s',
+      'shot',
+      'cos',
+      'psnr_db',
+      'ssim',
+      'presence',
+      'fidelity',
+      'ordering',
+      'localization',
+      'persistence',
+      'uniqueness',
+    ]);
+    expect(out[h + 1]).toMatch(/^-+( +-+){13}$/);
+    // each row's cells sit under their header: read them by the header's column starts
+    const starts = names.map((n) => head.indexOf(` ${n} `) + 1 || head.indexOf(n));
+    const cell = (row: string, name: string) => {
+      const i = names.indexOf(name);
+      return row.slice(starts[i], starts[i + 1]).trim();
+    };
+    const targets = (caseLine('ot-03') as { keyframes: { t_target_s: number }[] }).keyframes;
+    const rows = out.slice(h + 2, h + 2 + j.keyframes.length);
+    expect(rows.map((r) => cell(r, 'keyframe'))).toEqual(j.keyframes.map((k) => k.kf_id));
+    for (const [i, k] of j.keyframes.entries()) {
+      expect(cell(rows[i]!, 'target_s')).toBe(targets[i]!.t_target_s.toFixed(3));
+      expect(cell(rows[i]!, 'found_s')).toBe(k.matched ? k.t_best_s!.toFixed(3) : 'not found');
+      expect(cell(rows[i]!, 'peak_s')).toBe(k.t_peak_s.toFixed(3));
+      expect(cell(rows[i]!, 'cos')).toBe(k.cos.toFixed(3));
+      expect(cell(rows[i]!, 'psnr_db')).toBe(k.psnr_db === null ? '—' : k.psnr_db.toFixed(2));
+    }
+    expect(j.keyframes.some((k) => k.matched) && j.keyframes.some((k) => !k.matched)).toBe(true);
+    // the units, in one legend under the table
+    expect(text.stdout).toMatch(/^seconds of the video: target_s .*found_s t\(k\).*peak_s .*f\*/m);
+    expect(text.stdout).toMatch(/psnr_db: its PSNR in dB/);
+  });
+
   it('a one-take video shorter than a target is scored: the keyframes it cannot reach are misses', async () => {
     const short = await runCli([
       'compass',
@@ -159,6 +230,115 @@ describe('kfbench compass', () => {
 
     const usage = await runCli(['compass', 'response', '--video', media('shots.mp4')]);
     expect(usage.code).toBe(2);
+  });
+
+  it('own cases with 1 and 5 keyframes: validate accepts them with a warning naming them, score and evaluate group by the counts present', async () => {
+    const d = join(dir, 'own-counts');
+    const ot = caseLine('ot-03') as {
+      case_id: string;
+      keyframes: unknown[];
+      prompts: Record<string, string>;
+    };
+    const ms = caseLine('ms-06') as { case_id: string; keyframes: unknown[] };
+    const own = [
+      { ...ot, case_id: 'one', keyframes: ot.keyframes.slice(1, 2) }, // kf02 alone, at 2.25 s
+      { ...ms, case_id: 'five', keyframes: [ms.keyframes[0], ...ms.keyframes.slice(2)] }, // kf02 dropped
+    ];
+    const cases = join(d, 'cases.jsonl');
+    mkdirSync(join(d, 'videos', 'faithful'), { recursive: true });
+    writeFileSync(cases, own.map((c) => JSON.stringify(c)).join('\n'));
+    for (const [id, from] of [
+      ['one', 'ot-03'],
+      ['five', 'ms-06'],
+    ])
+      for (const mode of ['minimal', 'segment_specific'])
+        copyFileSync(
+          join(p.videos, 'faithful', `${from}__${mode}.mp4`),
+          join(d, 'videos', 'faithful', `${id}__${mode}.mp4`),
+        );
+    const v = await runCli(['compass', 'validate', '--cases', cases]);
+    expect(v.code, v.stderr).toBe(0);
+    expect(v.stdout).toMatch(/^2 cases, 6 keyframes: .*; keyframe counts 1×1, 5×1$/m);
+    expect(v.stderr).toBe(
+      "warning: 2 case(s) with a keyframe count outside the published set's 3, 6, 9, 12 (accepted; their leaderboard rows are grouped by their own count): one (1), five (5)\n",
+    );
+    expect(
+      JSON.parse((await runCli(['compass', 'validate', '--cases', cases, '--json'])).stdout),
+    ).toMatchObject({
+      outside_published_counts: [
+        { case_id: 'one', keyframes: 1 },
+        { case_id: 'five', keyframes: 5 },
+      ],
+    });
+    // the published set's own cases: no warning
+    expect((await runCli(['compass', 'validate', '--cases', subset])).stderr).toBe('');
+
+    const out = join(d, 'score');
+    const r = await runCli([
+      'compass',
+      'score',
+      '--cases',
+      cases,
+      '--videos',
+      join(d, 'videos'),
+      '--model',
+      'faithful',
+      '--out',
+      out,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = readFileSync(join(out, 'response.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            case_id: string;
+            n_keyframes: number;
+            status: string;
+            metrics: Record<string, number>;
+          },
+      );
+    expect(rows.map((x) => `${x.case_id}/${x.n_keyframes}/${x.status}`).sort()).toEqual([
+      'five/5/scored',
+      'five/5/scored',
+      'one/1/scored',
+      'one/1/scored',
+    ]);
+    for (const x of rows) for (const m of Object.values(x.metrics)) expect(m).toBeGreaterThanOrEqual(0);
+    // the faithful video shows every keyframe: presence 1 at both counts
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+    expect(Object.keys(summary.models.faithful.by_keyframes)).toEqual(['01', '05']);
+    expect(summary.models.faithful.by_keyframes['01'].metrics.presence).toBe(1);
+    expect(summary.models.faithful.by_keyframes['05'].metrics.presence).toBe(1);
+
+    // the leaderboard of compass evaluate, by keyframe count: the two counts present, no others
+    const emu = await startEmulator();
+    try {
+      const ev = join(d, 'evaluate');
+      const e = await runCli([
+        'compass',
+        'evaluate',
+        '--cases',
+        cases,
+        '--videos',
+        join(d, 'videos'),
+        '--model',
+        'faithful',
+        '--judge',
+        `openai:kfbench-emulator@${emu.url}`,
+        '--out',
+        ev,
+      ]);
+      expect(e.code, e.stderr).toBe(0);
+      const lb = JSON.parse(readFileSync(join(ev, 'leaderboard.json'), 'utf8'));
+      expect(Object.keys(lb.by.keyframes)).toEqual(['01', '05']);
+      const rep = await runCli(['compass', 'report', '--eval', ev]);
+      expect(rep.code, rep.stderr).toBe(0);
+      expect(rep.stdout.match(/^keyframes = \d+$/gm)).toEqual(['keyframes = 01', 'keyframes = 05']);
+    } finally {
+      await emu.close();
+    }
   });
 
   it('score: per-video JSONL, a summary, a missing video reported with exit 5; re-scoring decodes nothing', async () => {

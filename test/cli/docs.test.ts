@@ -7,9 +7,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { FOLDER_OUTPUTS } from '../../src/cli/folder-files.js';
 import { EXAMPLES } from '../../src/cli/help.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { cliReference } from '../../src/cli/reference.js';
+import { HERO_EVALUATION_FILES } from '../../src/report/hero-outputs.js';
 import { runCli } from '../support/cli.js';
 import { EXAMPLE_GROUPS, groupsOf } from '../support/examples.js';
 import { ROOT } from '../support/paths.js';
@@ -35,6 +37,46 @@ describe('docs/cli.md and the examples', () => {
     expect(r.stdout).toContain(`Example (from the repository root):\n  ${e.line}\n`);
     expect(r.stdout).toContain(`Needs first: ${e.needs}`);
     expect(r.stdout).toContain(`Writes: ${e.writes}`);
+  });
+
+  it("every command that writes a folder lists the folder's files in --help and docs/cli.md, from the writers' name lists", async () => {
+    const program = buildProgram();
+    const leaves = (cmd: Command, path: string[] = []): [string, Command][] =>
+      cmd.commands.length
+        ? cmd.commands.flatMap((c) => leaves(c, [...path, c.name()]))
+        : [[path.join(' '), cmd]];
+    // a folder option: --out <dir> or --export <dir>; the demo's folder depends on --media-only (its
+    // Writes line says what it holds)
+    const writers = leaves(program)
+      .filter(([, c]) => c.options.some((o) => /^--(out|export) <dir>/.test(o.flags)))
+      .map(([p]) => p)
+      .filter((p) => p !== 'demo')
+      .sort();
+    expect(Object.keys(FOLDER_OUTPUTS).sort()).toEqual(writers);
+    // the names the writers use
+    expect(FOLDER_OUTPUTS['hero evaluate']!.files.map((f) => f.name)).toEqual([
+      ...HERO_EVALUATION_FILES.map((f) => f.name),
+      'settings.json',
+      'outputs.json',
+      'judge-cache.sqlite',
+    ]);
+    const docs = readFileSync(join(ROOT, 'docs', 'cli.md'), 'utf8');
+    for (const [command, o] of Object.entries(FOLDER_OUTPUTS)) {
+      const r = await runCli([...command.split(' '), '--help']);
+      expect(r.code).toBe(0);
+      const section = docs.slice(docs.indexOf(`### \`kfbench ${command}\``));
+      for (const f of o.files) {
+        expect(r.stdout, `${command} --help`).toMatch(
+          new RegExp(`^  ${f.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}  `, 'm'),
+        );
+        expect(section.slice(0, section.indexOf('\n### ')), `docs/cli.md, ${command}`).toContain(
+          `| \`${f.name}\` |`,
+        );
+      }
+    }
+    const help = (await runCli(['hero', 'evaluate', '--help'])).stdout;
+    expect(help).toMatch(/^ {2}settings\.json +the inputs/m);
+    expect(help).toMatch(/^ {2}outputs\.json +size, sha256/m);
   });
 
   it('every command line suggested in src (hints, help, pages) is npx kfbench …, as it runs after npm ci', () => {

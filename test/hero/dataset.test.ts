@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCore } from '../../src/hero/dataset/load.js';
 import { checkSelections } from '../../src/hero/dataset/selections.js';
 import { validateDataset } from '../../src/hero/dataset/validate.js';
+import { startEmulator } from '../../src/synthetic/emulator/server.js';
 import type { MiniHeroPaths } from '../../src/synthetic/mini-hero.js';
 import { runCli } from '../support/cli.js';
 import { sharedMiniHero, TEST_FILMS } from '../support/mini-hero.js';
@@ -154,6 +155,84 @@ describe('hero check-selections', () => {
     ]);
     const cli = await runCli(['hero', 'check-selections', file, '--data', mini.data]);
     expect(cli.code).toBe(3);
-    expect(cli.stderr).toContain(`${file}:2: unknown movie_id no_such_film`);
+    // every problem in the report, then the one line hero evaluate refuses the file with
+    expect(cli.stdout).toContain(`${file}:2: unknown movie_id no_such_film`);
+    expect(cli.stderr).toBe(
+      `kfbench: ${file}: line 2: unknown movie_id no_such_film (and 5 more problems)\n`,
+    );
+  });
+
+  it('gives the verdict hero evaluate gives: a partial file is refused by both, with its coverage', async () => {
+    const [A, B] = TEST_FILMS.map((f) => f.movie_id) as [string, string];
+    const dir = tempDir();
+    const partial = join(dir, 'partial.jsonl');
+    writeFileSync(partial, `${JSON.stringify({ movie_id: A, frames: [{ rank: 1, frame_idx: 2 }] })}\n`);
+    const full = join(dir, 'full.jsonl');
+    writeFileSync(
+      full,
+      [A, B].map((movie_id) => JSON.stringify({ movie_id, frames: [{ rank: 1, frame_idx: 2 }] })).join('\n'),
+    );
+    const emu = await startEmulator();
+    try {
+      const evaluate = (file: string, extra: string[] = []) =>
+        runCli([
+          'hero',
+          'evaluate',
+          '--selections',
+          file,
+          '--data',
+          mini.data,
+          '--track',
+          mini.track,
+          '--judge',
+          `openai:kfbench-emulator@${emu.url}`,
+          '--out',
+          join(tempDir(), 'o'),
+          '--dry-run',
+          ...extra,
+        ]);
+      const check = (file: string, extra: string[] = []) =>
+        runCli(['hero', 'check-selections', file, '--data', mini.data, '--track', mini.track, ...extra]);
+      const [ev, ch] = [await evaluate(partial), await check(partial)];
+      expect(ev.code).toBe(3);
+      expect(ch.code).toBe(ev.code);
+      expect(ev.stderr).toBe(
+        `kfbench: ${partial}: method partial submits nothing for 1 of 2 film(s) with chains (${B}); pass --missing zero to score them 0\n`,
+      );
+      expect(ch.stderr).toBe(ev.stderr);
+      expect(ch.stdout).toBe(`1 of 2 films selected (coverage 50.0 %), 1 frames\nnot selected: ${B}\n`);
+      const json = JSON.parse((await check(partial, ['--json'])).stdout);
+      expect(json).toMatchObject({ films: 1, covered: 1, films_in_set: 2, missing_films: [B], problems: [] });
+      expect(json.error).toBe(ev.stderr.slice('kfbench: '.length, -1));
+      // accepted by both with --missing zero, and a complete file by both as it is
+      expect((await evaluate(partial, ['--missing', 'zero'])).code).toBe(0);
+      expect((await check(partial, ['--missing', 'zero'])).code).toBe(0);
+      expect((await evaluate(full)).code).toBe(0);
+      const ok = await check(full);
+      expect([ok.code, ok.stdout]).toEqual([0, '2 of 2 films selected (coverage 100.0 %), 2 frames\n']);
+      // a frame the track lacks: the same refusal from both
+      const noTrack = join(tempDir(), 'no-track');
+      const ev2 = await runCli([
+        'hero',
+        'evaluate',
+        '--selections',
+        full,
+        '--data',
+        mini.data,
+        '--track',
+        noTrack,
+        '--judge',
+        `openai:kfbench-emulator@${emu.url}`,
+        '--out',
+        join(tempDir(), 'o'),
+        '--dry-run',
+      ]);
+      const ch2 = await runCli(['hero', 'check-selections', full, '--data', mini.data, '--track', noTrack]);
+      expect(ev2.code).toBe(3);
+      expect([ch2.code, ch2.stderr]).toEqual([ev2.code, ev2.stderr]);
+      expect(emu.log.length).toBe(0);
+    } finally {
+      await emu.close();
+    }
   });
 });

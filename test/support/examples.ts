@@ -6,8 +6,10 @@
  * order, which puts every example after the ones it needs.
  */
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FOLDER_OUTPUTS, namesFile } from '../../src/cli/folder-files.js';
 import { EXAMPLES, EXAMPLES_DIR, type Example } from '../../src/cli/help.js';
 import { runCli } from './cli.js';
 import { ROOT, tempDir } from './paths.js';
@@ -81,6 +83,33 @@ async function runExample(e: Example, root: string): Promise<void> {
   const r = await runCli(args);
   expect(r.code, r.stderr).toBe(0);
   expect(r.stdout).toMatch(e.prints);
+  checkFolderFiles(e.command, args);
+}
+
+/**
+ * The folder a folder-writing example wrote holds what its `--help` lists (src/cli/folder-files.ts):
+ * every file always written is there, and a folder written whole holds no file the list lacks.
+ */
+function checkFolderFiles(command: string, args: string[]): void {
+  const o = FOLDER_OUTPUTS[command];
+  if (!o || args.includes('--dry-run')) return; // a dry run writes nothing
+  const at = args.indexOf(o.option);
+  expect(at, `${command}: ${o.option}`).toBeGreaterThan(-1);
+  const dir = args[at + 1]!;
+  const found = (readdirSync(dir, { recursive: true, encoding: 'utf8' }) as string[])
+    .filter((p) => statSync(join(dir, p)).isFile())
+    .map((p) => p.split(sep).join('/'))
+    .sort();
+  const always = o.files.filter((f) => f.when === undefined);
+  expect(
+    always.filter((f) => !found.some((p) => namesFile(f, p))).map((f) => f.name),
+    `${command}: listed but not written`,
+  ).toEqual([]);
+  if (o.kind === 'whole')
+    expect(
+      found.filter((p) => !o.files.some((f) => namesFile(f, p))),
+      `${command}: written but not listed in --help`,
+    ).toEqual([]);
 }
 
 /** The examples of one group, each a test, in table order; `hero mini` first where a hero group lacks it. */

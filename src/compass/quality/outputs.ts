@@ -8,17 +8,29 @@
 import { join } from 'node:path';
 import type { JudgeStats } from '../../judge/types.js';
 import { writeJsonFile, writeJsonl } from '../../store/jsonl.js';
-import { RESPONSE_RUN_FILES, writeResponseRun } from '../outputs.js';
+import type { FolderFile } from '../../store/out-folder.js';
+import { RESPONSE_FILES, writeResponseRun } from '../outputs.js';
 import { Checklist, EvaluationRunFile, Leaderboard, VideoEvaluation } from '../results.js';
 import type { EvaluateResult } from './evaluate.js';
 
+/** What `writeEvaluationRun` writes (the names it uses; `--help` lists them). */
+export const EVALUATION_FILES = {
+  rows: RESPONSE_FILES.rows,
+  summary: RESPONSE_FILES.summary,
+  checklists: { name: 'checklists.jsonl', what: 'the checklist items every model was judged against' },
+  evaluation: {
+    name: 'evaluation.jsonl',
+    what: 'one row per video and run: response groups, each quality metric with status, items and evidence, the Overall',
+  },
+  leaderboard: {
+    name: 'leaderboard.json',
+    what: 'Overall and the six groups per model, overall and by factor',
+  },
+  run: { name: 'run.json', what: 'judge calls, cache hits, tokens, wall time, skipped videos' },
+} as const satisfies Record<string, FolderFile>;
+
 /** The files `writeEvaluationRun` writes into its folder. */
-export const EVALUATION_RUN_FILES = [
-  ...RESPONSE_RUN_FILES,
-  'checklists.jsonl',
-  'evaluation.jsonl',
-  'leaderboard.json',
-] as const;
+export const EVALUATION_RUN_FILES: readonly string[] = Object.values(EVALUATION_FILES).map((f) => f.name);
 
 export async function writeEvaluationRun(
   out: string,
@@ -32,9 +44,9 @@ export async function writeEvaluationRun(
     wall_s: meta.wall_s,
     missing: lb.missing,
   });
-  await writeJsonl(join(out, 'checklists.jsonl'), Checklist, r.checklists);
-  await writeJsonl(join(out, 'evaluation.jsonl'), VideoEvaluation, r.videos);
-  await writeJsonFile(join(out, 'leaderboard.json'), Leaderboard, lb);
+  await writeJsonl(join(out, EVALUATION_FILES.checklists.name), Checklist, r.checklists);
+  await writeJsonl(join(out, EVALUATION_FILES.evaluation.name), VideoEvaluation, r.videos);
+  await writeJsonFile(join(out, EVALUATION_FILES.leaderboard.name), Leaderboard, lb);
   const { scanned, cached, missing, failed } = r.response;
   const runFile: EvaluationRunFile = {
     wall_s: meta.wall_s,
@@ -45,5 +57,5 @@ export async function writeEvaluationRun(
     failed,
     skipped: r.skipped,
   };
-  await writeJsonFile(join(out, 'run.json'), EvaluationRunFile, runFile);
+  await writeJsonFile(join(out, EVALUATION_FILES.run.name), EvaluationRunFile, runFile);
 }

@@ -5,7 +5,6 @@
  */
 import { readJsonlLenient } from '../../store/jsonl.js';
 import type { Timeline } from '../track/timeline.js';
-import { loadCore } from './load.js';
 import { Selection } from './schemas.js';
 
 export const MAX_FRAMES = 5;
@@ -55,18 +54,4 @@ export async function checkSelections(
   if (selections.size === 0 && problems.length === 0)
     problems.push(`${file}: no rows (a selections file must list at least one film)`);
   return { selections, problems };
-}
-
-/** `hero check-selections` as one call: a selections file checked against the dataset at `data`, counted. */
-export async function checkSelectionsFile(
-  file: string,
-  data: string,
-): Promise<{ films: number; frames: number; problems: string[] }> {
-  const ds = await loadCore(data);
-  const r = await checkSelections(file, ds.timelines);
-  return {
-    films: r.selections.size,
-    frames: [...r.selections.values()].reduce((a, f) => a + f.length, 0),
-    problems: r.problems,
-  };
 }

@@ -20,6 +20,7 @@ import { frameAt, type VideoInfo } from '../../media/probe.js';
 import { type OnProgress, phaseReporter } from '../../progress.js';
 import { writeFileAtomic } from '../../store/atomic-write.js';
 import { readTextFile } from '../../store/limits.js';
+import type { FolderFile } from '../../store/out-folder.js';
 import { trackFramePath } from '../dataset/layout.js';
 import { loadCore } from '../dataset/load.js';
 import { clipFiles } from './clip-files.js';
@@ -27,6 +28,15 @@ import { type Shard, selectFilms } from './shard.js';
 import type { Timeline } from './timeline.js';
 
 export const DONE_FILE = '.done.json';
+
+/** What a rebuild writes into the track folder (`--help` lists it; frames at `trackFramePath`). */
+export const TRACK_FILES: readonly FolderFile[] = [
+  {
+    name: '<movie_id>/<frame_idx>.jpg',
+    what: 'frame k of the film: the frame shown at k + 0.5 s of its timeline',
+  },
+  { name: `<movie_id>/${DONE_FILE}`, what: "the film's completion record (what it wrote), written last" },
+];
 
 /** `<track>/<movie_id>/.done.json`: a film's rebuild completed, with what it wrote. */
 export const DoneRecord = z.looseObject({
