@@ -158,6 +158,8 @@ export const ChecklistItem = z.object({
   scope: z.enum(['shot', 'cross_shot', 'full_video']),
   anchors: z.array(z.string()),
   dimension: z.string().min(1),
+  /** The item does not apply (seed §E.4: "an item marked not_applicable must not prompt an invented audio expectation"). */
+  not_applicable: z.literal(true).optional(),
 });
 export type ChecklistItem = z.infer<typeof ChecklistItem>;
 
@@ -191,9 +193,15 @@ export const GroupResult = z.object({
 });
 export type GroupResult = z.infer<typeof GroupResult>;
 
+/** The verdict an item's evidence supports (seed §E.4: "evidence, and support"). */
+export const Support = z.enum(['pass', 'partial', 'fail']);
+export type Support = z.infer<typeof Support>;
+
 export const JudgedItem = z.object({
   item_id: z.string(),
   score: z.number(),
+  /** Absent in evaluations written before the prompts asked for it, or when the judge left it out. */
+  support: Support.optional(),
   evidence: z.array(z.object({ t_start_s: z.number(), t_end_s: z.number(), observation: z.string() })),
 });
 export type JudgedItem = z.infer<typeof JudgedItem>;
@@ -205,6 +213,7 @@ export const DropReason = z.enum([
   'no_evidence',
   'time_out_of_range',
   'malformed',
+  'support_contradicts_score',
 ]);
 export type DropReason = z.infer<typeof DropReason>;
 

@@ -4,28 +4,21 @@
  * and writes atomic, observable items, as many as the seed's procedure for that metric prefers
  * (`CHECKLIST_SIZES`). Answers are cached like every judge call and written to
  * `checklists.jsonl`, so every model is judged against the same items.
- * Reply contract: {"items":[{"item_id","question","scope","anchors":[kf_id…],"dimension"}]}.
+ * The prompt is src/compass/prompts/checklist-generation.ts with the metric's procedure from its own
+ * file there. Reply contract: {"items":[{"item_id","question","scope","anchors":[kf_id…],
+ * "dimension", "not_applicable"?}]}.
  */
 import { z } from 'zod';
 import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
-import { loadTemplate, render } from '../../judge/prompts.js';
+import { render } from '../../judge/prompts.js';
 import type { LoadedCase, PromptMode } from '../cases.js';
+import { checklistTemplate } from '../prompts/checklist-generation.js';
+import { METRIC_PROMPTS } from '../prompts/index.js';
 import { type Checklist, ChecklistItem } from '../results.js';
 import { METRIC_NAMES, type QualityMetric } from './metrics.js';
 
 export const CHECKLIST_PROTOCOL = 'compass-checklist';
-
-const GUIDANCE: Record<QualityMetric, string> = {
-  SVQ: 'Frame-level clarity: sharpness, artifacts, colour and lighting, consistent style within a shot.',
-  DVQ: 'Motion quality: smooth, natural motion; no flicker, frozen stretches, sudden jumps or temporal artifacts.',
-  AC: 'Recurring characters, animals and props keep their identity and attributes (colours, clothing, shape) across the video.',
-  SOC: 'Spatial layout and orientation stay coherent across shots and camera moves (left/right, facing, relative positions).',
-  PR: 'Physics is plausible: gravity, contact, object permanence, fluids, collisions.',
-  VMA: 'The video does what the request asks: the shot structure (one take or the requested shots), the events and their order, the keyframes at their places.',
-  AMA: 'The audio does what the request asks: the requested sounds, speech or music, at the right moments.',
-  AVC: 'Sound and picture agree: sounds start and stop with the visible events that make them.',
-};
 
 export { Checklist, ChecklistItem } from '../results.js';
 
@@ -86,11 +79,11 @@ export function checklistQuestion(
   metric: QualityMetric,
   images: Awaited<ReturnType<ImageEncoder['fromFile']>>[],
 ) {
-  const t = loadTemplate('compass-checklist');
+  const t = checklistTemplate(metric);
   const prompt = render(t, {
     metric,
     metric_name: METRIC_NAMES[metric],
-    metric_guidance: GUIDANCE[metric],
+    procedure: METRIC_PROMPTS[metric].procedure,
     structure: c.structure === 'one_take' ? 'one continuous take' : 'multi-shot',
     duration_s: c.duration_s,
     n: c.keyframes.length,

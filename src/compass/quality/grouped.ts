@@ -3,19 +3,23 @@
  * metrics in one call — visual (SVQ+DVQ), coherence (AC+SOC+PR), adherence (VMA+AMA), AV (AVC) —
  * with frames sampled uniformly (8 fps by default, capped by a frame budget), each labelled with
  * its time, the keyframes, the checklists and measured evidence (shots, camera motion).
- * Reply contract: {"metrics":[{"metric","items":[{"item_id","score","evidence":[{"t_start_s",
- * "t_end_s","observation"}]}]}]}.
+ * The prompt is src/compass/prompts/grouped-judge.ts with each metric's rubric section and anchors
+ * from its own file there. Reply contract: {"metrics":[{"metric","items":[{"item_id","score",
+ * "support","evidence":[{"t_start_s","t_end_s","observation"}]}]}]}; an item its checklist marks
+ * not_applicable is answered {"item_id","not_applicable":true} and left out of the mean.
  * The parser checks every item on its own: an unknown or repeated id, a score off the five anchors,
- * missing evidence, a timestamp outside the video → the item is dropped and counted by reason. A
+ * missing evidence, a timestamp outside the video, a `support` that contradicts the score → the
+ * item is dropped and counted by reason. A
  * metric's score is recomputed as the mean of its valid items (never the model's own total); a
  * metric with no valid item is unresolved, with the reason.
  */
 import { z } from 'zod';
 import type { Judge } from '../../judge/judge.js';
-import { loadTemplate, render } from '../../judge/prompts.js';
+import { render } from '../../judge/prompts.js';
 import type { JudgeAudio, JudgeImage, Verdict } from '../../judge/types.js';
 import type { LoadedCase, PromptMode } from '../cases.js';
-import type { DropReason, JudgedItem } from '../results.js';
+import { type Attachment, groupedTemplate, rubricSections, TIME_RULES } from '../prompts/grouped-judge.js';
+import { type DropReason, type JudgedItem, Support } from '../results.js';
 import type { ChecklistItem } from './checklist.js';
 import { METRIC_NAMES, type QualityMetric } from './metrics.js';
 
@@ -23,17 +27,6 @@ export type { DropReason, JudgedItem } from '../results.js';
 
 export const GROUPED_PROTOCOL = 'compass-grouped';
 export const SCORE_ANCHORS = [0, 0.25, 0.5, 0.75, 1] as const;
-
-const RUBRICS: Record<QualityMetric, string> = {
-  SVQ: "SVQ owns frame-level clarity, artifacts, colour and lighting, and style consistency within the item's scope.",
-  DVQ: 'DVQ owns motion: smoothness, temporal stability (no flicker), no frozen stretches or sudden jumps.',
-  AC: 'AC owns identity and attributes of recurring entities across the video.',
-  SOC: 'SOC owns spatial layout and orientation across shots and camera moves.',
-  PR: 'PR owns physical plausibility.',
-  VMA: 'VMA owns adherence to the requested visual content and structure (one take vs shots, order, events).',
-  AMA: 'AMA owns adherence to the requested audio.',
-  AVC: 'AVC owns synchrony of sound with visible events.',
-};
 
 /** Loose on purpose: item-level faults are dropped one by one below, not re-asked. */
 export const GroupedReply = z.object({
@@ -43,6 +36,7 @@ export const GroupedReply = z.object({
 const ItemReply = z.looseObject({
   item_id: z.string(),
   score: z.number(),
+  support: Support.optional(),
   evidence: z
     .array(z.looseObject({ t_start_s: z.number(), t_end_s: z.number(), observation: z.string().min(1) }))
     .min(1),
@@ -57,6 +51,13 @@ export interface MetricJudgement {
   /** Checklist items the reply did not score. */
   missing_items: number;
   unresolved?: string;
+  /** Every checklist item is marked not_applicable: the metric is not applicable, with this reason. */
+  not_applicable?: string;
+}
+
+/** The support a score implies (seed §E.4: evidence "concrete enough to support pass, partial, or fail"). */
+export function supportOf(score: number): Support {
+  return score === 1 ? 'pass' : score === 0 ? 'fail' : 'partial';
 }
 
 /** Validate one metric's items against its checklist and the video's duration; recompute the mean. */
@@ -68,17 +69,24 @@ export function parseMetric(
   tolerance_s = 0.05,
 ): MetricJudgement {
   const out: MetricJudgement = { metric, score: null, items: [], dropped: {}, missing_items: 0 };
+  const inapplicable = new Set(checklist.filter((i) => i.not_applicable).map((i) => i.item_id));
+  if (checklist.length > 0 && inapplicable.size === checklist.length) {
+    out.not_applicable = `every ${metric} checklist item is marked not_applicable`;
+    return out;
+  }
   const drop = (r: DropReason) => {
     out.dropped[r] = (out.dropped[r] ?? 0) + 1;
   };
   if (!reply) {
-    out.missing_items = checklist.length;
+    out.missing_items = checklist.length - inapplicable.size;
     out.unresolved = `the reply has no result for ${metric}`;
     return out;
   }
   const known = new Set(checklist.map((i) => i.item_id));
   const seen = new Set<string>();
   for (const raw of reply.items) {
+    const id: unknown = raw && typeof raw === 'object' ? Reflect.get(raw, 'item_id') : undefined;
+    if (typeof id === 'string' && inapplicable.has(id)) continue; // not asked: no score expected
     const p = ItemReply.safeParse(raw);
     if (!p.success) {
       drop(withoutEvidence(raw) ? 'no_evidence' : 'malformed');
@@ -88,6 +96,8 @@ export function parseMetric(
     if (!known.has(it.item_id)) drop('unknown_item');
     else if (seen.has(it.item_id)) drop('repeated_item');
     else if (!SCORE_ANCHORS.some((a) => a === it.score)) drop('score_off_scale');
+    else if (it.support !== undefined && it.support !== supportOf(it.score))
+      drop('support_contradicts_score');
     else if (
       it.evidence.some(
         (e) => !(e.t_start_s >= 0 && e.t_end_s >= e.t_start_s && e.t_end_s <= duration_s + tolerance_s),
@@ -99,6 +109,7 @@ export function parseMetric(
       out.items.push({
         item_id: it.item_id,
         score: it.score,
+        ...(it.support ? { support: it.support } : {}),
         evidence: it.evidence.map((e) => ({
           t_start_s: e.t_start_s,
           t_end_s: e.t_end_s,
@@ -107,7 +118,7 @@ export function parseMetric(
       });
     }
   }
-  out.missing_items = checklist.filter((i) => !seen.has(i.item_id)).length;
+  out.missing_items = checklist.filter((i) => !seen.has(i.item_id) && !inapplicable.has(i.item_id)).length;
   if (out.items.length === 0) {
     const why = Object.entries(out.dropped).map(([k, v]) => `${v} ${k}`);
     out.unresolved = `no valid item for ${metric}${why.length ? ` (dropped: ${why.join(', ')})` : ''}`;
@@ -127,10 +138,13 @@ export interface GroupedInput {
   budgetNote: string;
   /** The video's audio track, sent only to judges declared to take audio (AMA, AVC). */
   audio?: JudgeAudio | undefined;
+  /** What is shown of the video; kfbench sends time-labelled frames (`frames`, the default). */
+  attachment?: Attachment | undefined;
 }
 
 export function groupedQuestion(g: GroupedInput) {
-  const t = loadTemplate('compass-grouped');
+  const t = groupedTemplate(g.metrics);
+  const attachment = g.attachment ?? 'frames';
   const checklists = g.metrics
     .map((m) => `${m} (${METRIC_NAMES[m]}): ${JSON.stringify(g.checklists.get(m) ?? [])}`)
     .join('\n');
@@ -138,8 +152,11 @@ export function groupedQuestion(g: GroupedInput) {
     metrics: g.metrics.join(', '),
     first_metric: g.metrics[0]!,
     duration_s: +g.duration_s.toFixed(3),
-    frames: g.frames.length,
-    budget_note: g.budgetNote,
+    shown:
+      attachment === 'video'
+        ? 'The full video is attached.'
+        : `You see ${g.frames.length} frames sampled uniformly${g.budgetNote}, each labelled with its time ("t=…s").`,
+    time_rule: TIME_RULES[attachment],
     n: g.keyframes.length,
     structure: g.c.structure === 'one_take' ? 'one continuous take (no cuts)' : 'multi-shot',
     mode: g.mode === 'minimal' ? 'minimal' : 'segment-specific',
@@ -151,7 +168,7 @@ export function groupedQuestion(g: GroupedInput) {
         : 'Adherence is judged against the named prompt requirement.',
     evidence: g.audio ? `${g.evidence}\n- the video's audio track is attached after the images` : g.evidence,
     checklists,
-    rubric: g.metrics.map((m) => RUBRICS[m]).join(' '),
+    rubric: rubricSections(g.metrics),
   });
   return {
     prompt,

@@ -8,6 +8,8 @@ import { existsSync } from 'node:fs';
 import { loadTemplate } from '../../judge/prompts.js';
 import { probe } from '../../media/probe.js';
 import { type LoadedCase, type PromptMode, videoPath } from '../cases.js';
+import { CHECKLIST_TEMPLATE } from '../prompts/checklist-generation.js';
+import { GROUPED_TEMPLATE } from '../prompts/grouped-judge.js';
 import { CHECKLIST_SIZES } from './checklist.js';
 import { checklistMetrics, type EvaluateInput, evaluateCompass } from './evaluate.js';
 import { groupMetrics, QUALITY_GROUP_NAMES } from './metrics.js';
@@ -47,7 +49,7 @@ export function checklistPlan(
   q: Pick<QualityOptions, 'audio'>,
   keyframeTokens: number,
 ): CallPlan[] {
-  const t = loadTemplate('compass-checklist').text.length;
+  const t = CHECKLIST_TEMPLATE.length;
   return checklistMetrics(c, mode, q).map((m) => ({
     kind: 'checklist',
     what: `${c.case_id}__${mode} ${m}`,
@@ -71,7 +73,7 @@ export function videoPlan(
   const fh = Math.round((video.height * fw) / video.width);
   const perFrame = imageTokens(fw, fh, maxSide);
   const perKeyframe = imageTokens(video.width, video.height, maxSide);
-  const t = loadTemplate('compass-grouped').text.length;
+  const t = GROUPED_TEMPLATE.length;
   const out: CallPlan[] = [];
   for (const name of QUALITY_GROUP_NAMES) {
     const ms = groupMetrics(name).filter((m) => ask.has(m));

@@ -11,12 +11,12 @@
 import { InternalError } from '../../errors.js';
 import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
-import { loadTemplate } from '../../judge/prompts.js';
 import { extractAudio } from '../../media/audio.js';
 import { type SideFrames, streamFrames } from '../../media/frames.js';
 import { DEFAULT_MOTION_OPTIONS, motionMeter, type ShotMotion } from '../../media/motion.js';
 import { probe, type VideoInfo } from '../../media/probe.js';
 import type { LoadedCase, PromptMode } from '../cases.js';
+import { groupedTemplate } from '../prompts/grouped-judge.js';
 import type { QualityMetricReport, QualityReport, ScanShot } from '../results.js';
 import { qualityGroups } from './aggregate.js';
 import type { Checklist } from './checklist.js';
@@ -205,14 +205,16 @@ function reportOf(
   const metrics = { ...settled };
   for (const js of judged)
     for (const j of js)
-      metrics[j.metric] = {
-        status: j.score === null ? 'unresolved' : 'scored',
-        score: j.score,
-        ...(j.unresolved ? { reason: j.unresolved } : {}),
-        items: j.items,
-        dropped: j.dropped,
-        missing_items: j.missing_items,
-      };
+      metrics[j.metric] = j.not_applicable
+        ? { status: 'not_applicable', score: null, reason: j.not_applicable }
+        : {
+            status: j.score === null ? 'unresolved' : 'scored',
+            score: j.score,
+            ...(j.unresolved ? { reason: j.unresolved } : {}),
+            items: j.items,
+            dropped: j.dropped,
+            missing_items: j.missing_items,
+          };
   if (!everyMetric(metrics))
     throw new InternalError('a quality report lacks a metric: neither settled nor judged');
   return { frames, metrics, groups: qualityGroups(metrics), audio_track };
@@ -308,7 +310,7 @@ export function groupedEntryKey(
     kind: 'grouped',
     video: a.video,
     keyframes: a.c.keyframes,
-    protocol: { name: GROUPED_PROTOCOL, version: loadTemplate('compass-grouped').version },
+    protocol: { name: GROUPED_PROTOCOL, version: groupedTemplate(QUALITY_METRICS).version },
     run: a.run,
     judge: a.judge,
     encoder: a.encoder,

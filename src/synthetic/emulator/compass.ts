@@ -2,7 +2,9 @@
  * The emulator's Compass prompts (deterministic):
  *  - checklist generation → fixed, valid items per metric (three, or the prompt's lower bound when
  *    higher), anchored on the case's keyframes;
- *  - the grouped judge → item scores from frame statistics, with the times of the frames used:
+ *  - the grouped judge → item scores from frame statistics, with the time ranges of the frames used
+ *    and the `support` the score implies (an item its checklist marks not_applicable is answered
+ *    `not_applicable`, unscored):
  *    SVQ from the frames' sharpness against the keyframes'; DVQ from frozen stretches (≥ 2 s of
  *    identical frames) and flicker (brightness jumping back and forth); AC from how far the frames
  *    closest to each keyframe drift from its colour; VMA from the measured shot count against the
@@ -157,7 +159,15 @@ function judge(
   }
 }
 
-/** The grouped judge: {"metrics":[{"metric","items":[{"item_id","score","evidence"}]}]}. */
+interface GroupedItem {
+  item_id: string;
+  score?: number;
+  support?: 'pass' | 'partial' | 'fail';
+  not_applicable?: true;
+  evidence?: { t_start_s: number; t_end_s: number; observation: string }[];
+}
+
+/** The grouped judge: {"metrics":[{"metric","items":[{"item_id","score","support","evidence"}]}]}. */
 export const groupedHandler: PromptHandler = {
   kind: 'compass-grouped',
   matches: (t) => /"metrics":\[\{"metric"/.test(t),
@@ -175,16 +185,18 @@ export const groupedHandler: PromptHandler = {
       frames.length > 1 ? (frames[frames.length - 1]!.t - frames[0]!.t) / (frames.length - 1) : 1 / 8;
     const lists = [...text.matchAll(/^(SVQ|DVQ|AC|SOC|PR|VMA|AMA|AVC) \([^)]*\): (\[.*\])$/gm)].map((m) => ({
       metric: m[1]!,
-      items: JSON.parse(m[2]!) as { item_id: string }[],
+      items: JSON.parse(m[2]!) as { item_id: string; not_applicable?: boolean }[],
     }));
     const metrics = lists.map(({ metric, items }) => {
       const j = judge(metric, frames, kfs, text, dt);
-      return {
-        metric,
-        items: items.map((it, i) => ({
+      const scored: GroupedItem[] = items.map((it, i) => {
+        if (it.not_applicable) return { item_id: it.item_id, not_applicable: true };
+        // the first item carries the measurement; the others agree with it, a notch kinder
+        const score = anchor(i === 0 ? j.score : Math.min(1, j.score + 0.25));
+        return {
           item_id: it.item_id,
-          // the first item carries the measurement; the others agree with it, a notch kinder
-          score: anchor(i === 0 ? j.score : Math.min(1, j.score + 0.25)),
+          score,
+          support: score === 1 ? 'pass' : score === 0 ? 'fail' : 'partial',
           evidence: [
             {
               t_start_s: +j.from.toFixed(3),
@@ -192,15 +204,20 @@ export const groupedHandler: PromptHandler = {
               observation: j.why,
             },
           ],
-        })),
-      };
+        };
+      });
+      return { metric, items: scored };
     });
     if (malformed && metrics.length) {
       const m0 = metrics[0]!;
-      if (m0.items[0]) m0.items[0].score = 0.6;
+      if (m0.items[0]) {
+        m0.items[0].score = 0.6;
+        delete m0.items[0].support;
+      }
       m0.items.push({
         item_id: `${m0.metric}-unknown`,
         score: 1,
+        support: 'pass',
         evidence: [{ t_start_s: 0, t_end_s: 0, observation: 'an item nobody asked about' }],
       });
       if (m0.items[1])
