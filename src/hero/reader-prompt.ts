@@ -17,7 +17,7 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { BadInputError, UsageError } from '../errors.js';
 import { listwisePrompt } from '../judge/insertion.js';
-import type { Template } from '../judge/prompts.js';
+import { loadTemplate, type Template } from '../judge/prompts.js';
 import { sha256Hex } from '../store/canonical.js';
 import { readTextFile } from '../store/limits.js';
 import { datasetPaths, imagePath } from './dataset/layout.js';
@@ -33,7 +33,7 @@ export interface ReaderPrompt {
   file?: string;
   /** The template (absent for kfbench's own wording). */
   template?: string;
-  /** sha256 of the template, 12 hex (kfbench: of listwise.md and the instructions' code, as `kfbench`). */
+  /** sha256 of the template, 12 hex (kfbench's own wording: listwise.md's). */
   version: string;
   /** What of the example's film could not be placed (a derived template only). */
   not_placed: string[];
@@ -172,7 +172,12 @@ export function filmText(
   };
 }
 
-const KFBENCH: ReaderPrompt = { source: 'kfbench', version: 'kfbench', not_placed: [] };
+/** kfbench's own wording: its version is listwise.md's (heroInstructions is code). */
+const kfbenchPrompt = (): ReaderPrompt => ({
+  source: 'kfbench',
+  version: loadTemplate('listwise').version,
+  not_placed: [],
+});
 
 /**
  * Which wording the reader gets for a root: `--prompt-template FILE` if given, else the release's
@@ -196,7 +201,7 @@ export function resolveReaderPrompt(
     };
   }
   const file = datasetPaths(data).judgePromptExample;
-  if (!existsSync(file)) return KFBENCH;
+  if (!existsSync(file)) return kfbenchPrompt();
   const ex = exampleFilm(file, films());
   const { template, not_placed } = deriveTemplate(ex.prompt, ex.film, ex.slots.length - 1);
   return {

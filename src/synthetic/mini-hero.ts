@@ -298,7 +298,9 @@ async function placeholderChains(
       for (const m of members) {
         const file = imagePath(p.data, row.movie_id, m.id);
         await writeFileAtomic(file, m.bytes);
-        shaRows.push({ path: `images/${row.movie_id}/${m.id}.jpg`, sha256: sha256Hex(m.bytes) });
+        // a frame drawn for both chains of a film is one image file: listed once
+        const path = `images/${row.movie_id}/${m.id}.jpg`;
+        if (!shaRows.some((r) => r.path === path)) shaRows.push({ path, sha256: sha256Hex(m.bytes) });
       }
       const clipsUsed = new Set(members.flatMap((m) => (m.clip ? [m.clip] : [])));
       chains.push({
@@ -353,7 +355,7 @@ async function writeJudgePromptExample(root: string): Promise<void> {
   const chain = f.chains[0]!;
   const candidate = f.chains[1]?.images.find((i) => i.source === 'still')?.image_id ?? chain.order.at(-1)!;
   const film = filmText(movieId, ds.movies.get(movieId), rubrics.get(movieId));
-  const kfbench = { source: 'kfbench' as const, version: 'kfbench', not_placed: [] };
+  const kfbench = { source: 'kfbench' as const, version: '', not_placed: [] }; // no template: kfbench's wording
   await writeFileAtomic(
     datasetPaths(root).judgePromptExample,
     requestText(readerPromptText(kfbench, film, chain.order.length), [...chain.order, candidate]),

@@ -166,7 +166,7 @@ describe('the reader prompt from eval/judge_prompt_example.md', () => {
     rmSync(datasetPaths(root).judgePromptExample);
     const shown = await runCli(['hero', 'prompt', '9001_Astronaut_Diaries', '--data', root]);
     expect(shown.code, shown.stderr).toBe(0);
-    expect(shown.stderr).toMatch(/^kfbench prompt/);
+    expect(shown.stderr).toMatch(/^kfbench prompt [0-9a-f]{12}\n/);
     expect(`${shown.stdout}`).toBe(example.replace(/\[image 7: [^\]]+\]/, '[image 7: candidate]'));
     rmSync(root, { recursive: true, force: true });
   });
