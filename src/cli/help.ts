@@ -234,7 +234,13 @@ export const EXAMPLES: readonly Example[] = [
     line: kf(`hero check-reader --data ${HERO_DATA} --judge ${READER}`),
     needs: NEEDS_READER,
     prints:
-      /^local:reader-\w+, listwise: places \d+\/\d+ chain images exactly where their chain has them = [\d.]+ % \(95 % Wilson /,
+      /^local:reader-\w+, listwise \(release prompt [0-9a-f]{12}\): places \d+\/\d+ chain images exactly where their chain has them = [\d.]+ % \(95 % Wilson /,
+  },
+  {
+    command: 'hero prompt',
+    line: kf(`hero prompt 9001_Astronaut_Diaries --data ${HERO_DATA}`),
+    needs: NEEDS_HERO,
+    prints: /^You will see 7 images\. [\s\S]*"Astronaut Diaries" \(1998\)[\s\S]*\[image 7: candidate\]\n$/,
   },
   {
     command: 'hero analyze corpus',

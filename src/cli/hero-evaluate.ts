@@ -42,6 +42,7 @@ interface EvaluateFlags extends JudgeFlagValues {
   track: string;
   protocol: string;
   bothOrders?: boolean;
+  promptTemplate?: string;
   disagreement: string;
   includeStills?: boolean;
   stills: string;
@@ -168,6 +169,10 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
       '--max-calls <n>',
       'make at most this many judge calls, at any --concurrency (exit 5; run again to resume from the judge cache)',
     )
+    .option(
+      '--prompt-template <file>',
+      "the reader's listwise prompt as a template (default: derived from the release's eval/judge_prompt_example.md, else kfbench's wording; see kfbench hero prompt)",
+    )
     .option('--out <dir>', 'output folder', 'hero-eval')
     .option('--movies <ids...>', 'only these films (a merge then needs the others from other folders)')
     .option(
@@ -223,6 +228,7 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
           stills,
           stillsDir: o.stillsDir,
           rescoreOfficial: !!o.rescoreOfficial,
+          promptTemplate: o.promptTemplate,
           missing,
           dryRun: !!o.dryRun,
           maxCalls,

@@ -137,11 +137,16 @@ export function registerHeroReaders(hero: Command, impls: CliImpls): void {
     )
     .option('--sample <n>', 'a seeded sample of this many pairs (default: all)')
     .option('--seed <s>', 'seed', '0')
+    .option(
+      '--prompt-template <file>',
+      "listwise: the reader's prompt as a template (default: derived from the release's eval/judge_prompt_example.md, else kfbench's wording; see kfbench hero prompt)",
+    )
     .option('--json', 'print JSON')
     .action(
       async (
         o: JudgeFlagValues & {
           data: string;
+          promptTemplate?: string;
           protocol: string;
           sample?: string;
           seed: string;
@@ -159,11 +164,13 @@ export function registerHeroReaders(hero: Command, impls: CliImpls): void {
           data: o.data,
           ...(sample ? { sample } : {}),
           seed: o.seed,
+          promptTemplate: o.promptTemplate,
         });
         if (o.json) printJson(r);
         else if (r.protocol === 'listwise')
           printLines([
-            `${r.reader}, listwise: places ${r.agree}/${r.insertions} chain images exactly where their chain has them = ${(100 * r.agreement).toFixed(1)} % (95 % Wilson ${(100 * r.ci[0]).toFixed(1)}–${(100 * r.ci[1]).toFixed(1)} %), ${(100 * r.within_one).toFixed(1)} % within one position, mean |error| ${r.mean_abs_error.toFixed(2)}, ${r.unresolved} unresolved`,
+            `${r.reader}, listwise (${r.prompt.source} prompt ${r.prompt.version}): places ${r.agree}/${r.insertions} chain images exactly where their chain has them = ${(100 * r.agreement).toFixed(1)} % (95 % Wilson ${(100 * r.ci[0]).toFixed(1)}–${(100 * r.ci[1]).toFixed(1)} %), ${(100 * r.within_one).toFixed(1)} % within one position, mean |error| ${r.mean_abs_error.toFixed(2)}, ${r.unresolved} unresolved`,
+            ...r.prompt.not_placed.map((w) => `warning: reader prompt — not placed: ${w}`),
           ]);
         else
           printLines([

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { registerHeroDataset } from './hero-dataset.js';
 import { registerHeroEvaluate } from './hero-evaluate.js';
+import { registerHeroPrompt } from './hero-prompt.js';
 import { registerHeroReaders } from './hero-readers.js';
 import { registerHeroTrack } from './hero-track.js';
 import { type CliImpls, LIBRARY } from './impls.js';
@@ -14,4 +15,5 @@ export function registerHero(program: Command, impls: CliImpls = LIBRARY): void 
   registerHeroTrack(hero, impls);
   registerHeroReaders(hero, impls);
   registerHeroEvaluate(hero, impls);
+  registerHeroPrompt(hero);
 }

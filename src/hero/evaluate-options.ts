@@ -38,6 +38,11 @@ export interface EvaluateOptions {
   /** The publicity stills folder `hero build` read (`<dir>/<movie_id>/<image_id>.jpg`): the deleted stills' images. */
   stillsDir?: string | undefined;
   rescoreOfficial?: boolean;
+  /**
+   * `--prompt-template FILE`: the reader's listwise prompt as a template (reader-prompt.ts); default
+   * the one derived from the release's eval/judge_prompt_example.md, else kfbench's own wording.
+   */
+  promptTemplate?: string | undefined;
   missing?: 'error' | 'zero';
   dryRun?: boolean;
   maxCalls?: number | undefined;

@@ -11,6 +11,7 @@ import {
 } from '../judge/insertion.js';
 import { CallBudgetSpent } from '../judge/judge.js';
 import { pairQuestions } from '../judge/pairwise.js';
+import type { Template } from '../judge/prompts.js';
 import type { JudgeImage } from '../judge/types.js';
 import { phaseReporter } from '../progress.js';
 import { imagePath, trackFramePath } from './dataset/layout.js';
@@ -18,6 +19,7 @@ import type { Chain } from './dataset/schemas.js';
 import { type ValidatedInputs, validateEvaluation } from './evaluate-inputs.js';
 import type { EvaluateOptions, StillsRule } from './evaluate-options.js';
 import { heroInstructions } from './prompt.js';
+import { filmTemplate, filmText, type ReaderPrompt, resolveReaderPrompt } from './reader-prompt.js';
 import type { FilmScore, HeroSummary, InsertionRecord, MethodSummary } from './results.js';
 import { type ScoreContext, STILL_ROW, scoreInsertions } from './score.js';
 import { listStills } from './stills-folder.js';
@@ -44,6 +46,8 @@ export interface EvaluateResult {
    */
   films: { all: string[]; selected: string[]; every?: string[] };
   dryRun?: { insertions: number; questions: number; cached: number; upper_bound: boolean };
+  /** The wording the reader was asked in (reader-prompt.ts). */
+  readerPrompt?: ReaderPrompt;
 }
 
 interface Task {
@@ -108,6 +112,8 @@ interface RunContext {
   protocol: InsertionProtocol;
   settings: { bothOrders: boolean; disagreement: DisagreementRule };
   instructions: (film: string) => string;
+  /** The film's listwise template (undefined: kfbench's own wording). */
+  template: (film: string) => Template | undefined;
   chainImages: (film: string, c: Chain) => Promise<JudgeImage[]>;
 }
 
@@ -128,7 +134,9 @@ async function countQuestions(
     const orders: ChainOrder[] = x.settings.bothOrders ? ['best-first', 'worst-first'] : ['best-first'];
     const qs =
       x.protocol === 'listwise'
-        ? orders.map((order) => listwiseQuestion(cand, chain, x.instructions(t.movie_id), order))
+        ? orders.map((order) =>
+            listwiseQuestion(cand, chain, x.instructions(t.movie_id), order, x.template(t.movie_id)),
+          )
         : chain.flatMap((c) => [...pairQuestions(cand, c, x.instructions(t.movie_id))]);
     questions += qs.length;
     cached += qs.filter((q) => x.o.judge.isCached(q)).length;
@@ -162,7 +170,7 @@ async function runInsertions(
           chain,
           x.instructions(t.movie_id),
           x.protocol,
-          x.settings,
+          { ...x.settings, template: x.template(t.movie_id) },
         );
       } catch (e) {
         if (e instanceof CallBudgetSpent) {
@@ -215,12 +223,24 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
   const settings = { bothOrders, disagreement: o.disagreement ?? 'error' };
   const v = await validateEvaluation(o);
   const tasks = planInsertions(v, o);
+  const film = (id: string) => filmText(id, v.ds.movies.get(id), v.rubrics.get(id));
+  const readerPrompt = resolveReaderPrompt(
+    o.data,
+    () =>
+      [...v.chains].map(([id, f]) => ({ text: film(id), images: new Set(f.chains.flatMap((c) => c.order)) })),
+    o.promptTemplate,
+  );
+  const templates = new Map<string, Template | undefined>();
   const x: RunContext = {
     o,
     protocol,
     settings,
     instructions: (film) =>
       heroInstructions(v.ds.movies.get(film) ?? { title: film, year: 0 }, v.rubrics.get(film)),
+    template: (id) => {
+      if (!templates.has(id)) templates.set(id, filmTemplate(readerPrompt, film(id)));
+      return templates.get(id);
+    },
     chainImages: (film, c) =>
       Promise.all(c.order.map((id) => o.encoder.fromFile(imagePath(o.data, film, id)))),
   };
@@ -228,7 +248,14 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
   const films = { all: v.allFilms, selected: v.films, every: v.everyFilm };
   if (o.dryRun) {
     const empty = scoreInsertions([], { ...context(o, protocol, bothOrders, v), methods: [], official: [] });
-    return { ...empty, insertions: [], complete: false, films, dryRun: await countQuestions(tasks, x) };
+    return {
+      ...empty,
+      insertions: [],
+      complete: false,
+      films,
+      readerPrompt,
+      dryRun: await countQuestions(tasks, x),
+    };
   }
   const run = await runInsertions(tasks, x);
   const scored = scoreInsertions(run.insertions, {
@@ -238,11 +265,13 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
   });
   const stillsWarning = survivingStillsWarning(!!o.includeStills, o.stills, o.stillsDir);
   if (stillsWarning) scored.summary.warnings.push(stillsWarning);
+  for (const what of readerPrompt.not_placed)
+    scored.summary.warnings.push(`reader prompt: ${readerPrompt.file} — not placed: ${what}`);
   if (!run.complete)
     scored.summary.warnings.push(
       `stopped at the call budget after ${run.insertions.length} of ${tasks.length} insertions; run again to resume from the cache`,
     );
-  return { ...scored, insertions: run.insertions, complete: run.complete, films };
+  return { ...scored, insertions: run.insertions, complete: run.complete, films, readerPrompt };
 }
 
 /** The warning of a stills row that could score only the surviving stills (also said by a merge of shards). */

@@ -78,6 +78,16 @@ export async function heroShardRecord(
       seed: String(o.seed ?? 0),
       bootstrap: o.bootstrapB ?? 1000,
       judge,
+      // which wording the reader got (reader-prompt.ts): runs asked differently are not comparable
+      ...(r.readerPrompt
+        ? {
+            reader_prompt: {
+              source: r.readerPrompt.source,
+              version: r.readerPrompt.version,
+              ...(r.readerPrompt.file ? { file: r.readerPrompt.file } : {}),
+            },
+          }
+        : {}),
     },
     // every film with chains, not only --movies': folders split by --movies merge like shards
     all: r.films.every ?? r.films.all,

@@ -22,6 +22,7 @@ import { createRng, shuffled } from '../stats/rng.js';
 import { imagePath } from './dataset/layout.js';
 import { loadChains, loadCore, loadRubrics } from './dataset/load.js';
 import { heroInstructions } from './prompt.js';
+import { filmTemplate, filmText, resolveReaderPrompt } from './reader-prompt.js';
 
 export interface ConfidentPair {
   movie_id: string;
@@ -146,6 +147,8 @@ export interface ListwiseReaderCheck {
   unresolved: number;
   agreement: number;
   ci: [number, number];
+  /** The wording the reader was asked in: kfbench | release | file, and the template's hash. */
+  prompt: { source: string; version: string; not_placed: string[] };
 }
 
 export interface ReaderCheckOptions {
@@ -155,6 +158,8 @@ export interface ReaderCheckOptions {
   /** A seeded sample of this many items (default: all). */
   sample?: number;
   seed?: number | string;
+  /** `--prompt-template FILE` (listwise; default: the release's example, else kfbench's wording — reader-prompt.ts). */
+  promptTemplate?: string | undefined;
 }
 
 /** What a check reads: the dataset, the rubrics and its items (chain images or pairs), or a seeded sample of them. */
@@ -193,6 +198,14 @@ export async function checkReaderListwise(o: ReaderCheckOptions): Promise<Listwi
         for (let index = 0; index < c.order.length; index++) out.push({ movie_id, order: c.order, index });
     return out;
   });
+  const chains = await loadChains(o.data);
+  const film = (id: string) => filmText(id, ds.movies.get(id), rubrics.get(id));
+  const prompt = resolveReaderPrompt(
+    o.data,
+    () =>
+      [...chains].map(([id, f]) => ({ text: film(id), images: new Set(f.chains.flatMap((c) => c.order)) })),
+    o.promptTemplate,
+  );
   let agree = 0;
   let withinOne = 0;
   let absError = 0;
@@ -208,6 +221,7 @@ export async function checkReaderListwise(o: ReaderCheckOptions): Promise<Listwi
         rest,
         heroInstructions(movie, rubrics.get(h.movie_id)),
         'listwise',
+        { template: filmTemplate(prompt, film(h.movie_id)) },
       );
       const truth = h.order.length - 1 - h.index;
       if (out.unresolved) unresolved++;
@@ -227,6 +241,7 @@ export async function checkReaderListwise(o: ReaderCheckOptions): Promise<Listwi
     unresolved,
     agreement: n ? agree / n : Number.NaN,
     ci: wilson(agree, n),
+    prompt: { source: prompt.source, version: prompt.version, not_placed: prompt.not_placed },
   };
 }
 

@@ -20,7 +20,7 @@ import { z } from 'zod';
 import { InternalError } from '../errors.js';
 import { askAll, type Judge } from './judge.js';
 import { comparePair, type PairOutcome } from './pairwise.js';
-import { loadTemplate, render } from './prompts.js';
+import { loadTemplate, render, type Template } from './prompts.js';
 import type { JudgeImage } from './types.js';
 
 export type InsertionProtocol = 'pairwise' | 'listwise' | 'binary';
@@ -34,6 +34,12 @@ export interface InsertionSettings {
   /** Listwise only: ask again with the chain shown worst first. */
   bothOrders?: boolean;
   disagreement?: DisagreementRule;
+  /**
+   * Listwise, chain shown best first: the whole prompt's template instead of `listwise` (a benchmark's
+   * own wording, e.g. HeroFrame's published prompt); `{{n}}` and `{{total}}` are filled here. Its
+   * version goes into the cache key.
+   */
+  template?: Template | undefined;
 }
 
 /** One listwise answer, in the order the chain was shown. */
@@ -78,15 +84,32 @@ function listwiseSchema(n: number) {
   return s;
 }
 
+function listwiseTemplate(order: ChainOrder, template?: Template): Template {
+  return order === 'best-first' && template
+    ? template
+    : loadTemplate(order === 'best-first' ? 'listwise' : 'listwise-reversed');
+}
+
+/** The listwise prompt's text for a chain of n images shown in `order` (`template`: see InsertionSettings). */
+export function listwisePrompt(
+  n: number,
+  instructions: string,
+  order: ChainOrder = 'best-first',
+  template?: Template,
+): string {
+  return render(listwiseTemplate(order, template), { instructions, n, total: n + 1 });
+}
+
 /** The listwise question for a candidate and a chain (given best first; shown in `order`). */
 export function listwiseQuestion(
   candidate: JudgeImage,
   chain: readonly JudgeImage[],
   instructions: string,
   order: ChainOrder = 'best-first',
+  template?: Template,
 ) {
   const n = chain.length;
-  const t = loadTemplate(order === 'best-first' ? 'listwise' : 'listwise-reversed');
+  const t = listwiseTemplate(order, template);
   return {
     prompt: render(t, { instructions, n, total: n + 1 }),
     images: [...(order === 'best-first' ? chain : [...chain].reverse()), candidate],
@@ -110,7 +133,7 @@ export async function insertIntoChain(
     const orders: ChainOrder[] = settings.bothOrders ? ['best-first', 'worst-first'] : ['best-first'];
     const vs = await askAll(
       judge,
-      orders.map((order) => listwiseQuestion(candidate, chain, instructions, order)),
+      orders.map((order) => listwiseQuestion(candidate, chain, instructions, order, settings.template)),
     );
     const answers: ListwiseAnswer[] = vs.map((v, k) => ({
       order: orders[k]!,

@@ -8,8 +8,10 @@ import { join } from 'node:path';
 import { InternalError } from '../errors.js';
 import { datasetPaths, imagePath } from '../hero/dataset/layout.js';
 import { DEFAULT_SUFFIX_PER_SECOND } from '../hero/dataset/layout-map.js';
+import { loadChains, loadCore, loadRubrics } from '../hero/dataset/load.js';
 import { sampledImageId } from '../hero/dataset/release.js';
 import { FilmChains, FilmClips, FilmRubric, ImageHash, Movie } from '../hero/dataset/schemas.js';
+import { filmText, readerPromptText, requestText } from '../hero/reader-prompt.js';
 import { makeIndex } from '../hero/track/make-index.js';
 import { rebuildTrack } from '../hero/track/rebuild.js';
 import { Timeline } from '../hero/track/timeline.js';
@@ -26,7 +28,7 @@ import { writeJsonl } from '../store/jsonl.js';
 import { copyFromMaterialCache, finishBuild, isBuilt, startBuild } from './build-folder.js';
 import { contrast, type FilmSpec, KINDS, makeClip, makeStill, rational } from './mini-hero-footage.js';
 
-export const MINI_VERSION = '3';
+export const MINI_VERSION = '4';
 
 export type { FilmSpec } from './mini-hero-footage.js';
 
@@ -201,6 +203,7 @@ export async function buildMiniHero(
     ds.query,
     'A single frame from the film that would work as its cover, thumbnail or poster.\n',
   );
+  await writeJudgePromptExample(p.data);
   await finishBuild(folder, { films: films.length });
   return p;
 }
@@ -295,7 +298,9 @@ async function placeholderChains(
       for (const m of members) {
         const file = imagePath(p.data, row.movie_id, m.id);
         await writeFileAtomic(file, m.bytes);
-        shaRows.push({ path: `images/${row.movie_id}/${m.id}.jpg`, sha256: sha256Hex(m.bytes) });
+        // a frame drawn for both chains of a film is one image file: listed once
+        const path = `images/${row.movie_id}/${m.id}.jpg`;
+        if (!shaRows.some((r) => r.path === path)) shaRows.push({ path, sha256: sha256Hex(m.bytes) });
       }
       const clipsUsed = new Set(members.flatMap((m) => (m.clip ? [m.clip] : [])));
       chains.push({
@@ -337,6 +342,25 @@ async function placeholderChains(
 }
 
 const SUFFIX_PER_SECOND = DEFAULT_SUFFIX_PER_SECOND;
+
+/**
+ * eval/judge_prompt_example.md written the way the card describes the release's ("the scoring prompt
+ * rendered verbatim on a real film"): kfbench's own listwise prompt on the first film's first chain,
+ * the candidate being that film's second chain's still, in the text form of reader-prompt.ts.
+ */
+async function writeJudgePromptExample(root: string): Promise<void> {
+  const ds = await loadCore(root);
+  const rubrics = await loadRubrics(root);
+  const [movieId, f] = [...(await loadChains(root))].sort((a, b) => a[0].localeCompare(b[0]))[0]!;
+  const chain = f.chains[0]!;
+  const candidate = f.chains[1]?.images.find((i) => i.source === 'still')?.image_id ?? chain.order.at(-1)!;
+  const film = filmText(movieId, ds.movies.get(movieId), rubrics.get(movieId));
+  const kfbench = { source: 'kfbench' as const, version: '', not_placed: [] }; // no template: kfbench's wording
+  await writeFileAtomic(
+    datasetPaths(root).judgePromptExample,
+    requestText(readerPromptText(kfbench, film, chain.order.length), [...chain.order, candidate]),
+  );
+}
 
 /** A film's `summary` as the release has it, computed from chains in the release's shape. */
 export function filmSummary(

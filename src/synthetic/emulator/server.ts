@@ -50,6 +50,8 @@ export interface LoggedRequest {
   seed?: number;
   /** Prompt + completion tokens it was charged (the rate limiter's count). */
   tokens?: number;
+  /** The request's text parts, joined (what the reader was asked). */
+  text?: string;
 }
 
 export interface Emulator {
@@ -131,6 +133,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       });
     }
     const { text, images: bytes, audio } = chatParts(body);
+    entry.text = text;
     if (audio) entry.audio = true;
     if (typeof body.seed === 'number') entry.seed = body.seed;
     // each image hashed once: its features are remembered by it, the request's key is made of them

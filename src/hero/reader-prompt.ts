@@ -1,0 +1,300 @@
+/**
+ * The reader's prompt (issue 44 item 4). The card: "judge_prompt_example.md is the scoring prompt
+ * rendered verbatim on a real film" (HeroFrame-Bench, "What is in this repository", eval/). When a
+ * root holds that file, the reader is asked in its words: the example is turned into a template by
+ * putting placeholders where the film's own text stands (`{{title}}`, `{{year}}`, `{{synopsis}}`,
+ * `{{guidelines}}` for the rubric's `- <as_the_judge_read_it>` lines, `{{n}}` / `{{total}}` for the
+ * chain length and image count), and whatever of the film could not be found in it is reported.
+ * `--prompt-template FILE` gives such a template directly; with neither, kfbench's own wording
+ * (assets/prompts/listwise.md around `heroInstructions`). The template's hash is its version, which
+ * the judge puts into every cache key, so a different prompt is a different question.
+ *
+ * The example's text form: the prompt, a blank line, then each image as the request sends it — its
+ * label line `Image k:` and the slot `[image k: <image_id>]` (judge/body.ts sends the prompt first,
+ * then each image after its label). The images identify the film (by its chains).
+ */
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { BadInputError, UsageError } from '../errors.js';
+import { listwisePrompt } from '../judge/insertion.js';
+import { loadTemplate, type Template } from '../judge/prompts.js';
+import { sha256Hex } from '../store/canonical.js';
+import { readTextFile } from '../store/limits.js';
+import { datasetPaths, imagePath } from './dataset/layout.js';
+import { loadChains, loadCore, loadRubrics } from './dataset/load.js';
+import { heroInstructions } from './prompt.js';
+
+export type ReaderPromptSource = 'kfbench' | 'release' | 'file';
+
+/** Which wording the reader gets, recorded in settings.json so runs are comparable. */
+export interface ReaderPrompt {
+  source: ReaderPromptSource;
+  /** The example (release) or template (file) it came from. */
+  file?: string;
+  /** The template (absent for kfbench's own wording). */
+  template?: string;
+  /** sha256 of the template, 12 hex (kfbench's own wording: listwise.md's). */
+  version: string;
+  /** What of the example's film could not be placed (a derived template only). */
+  not_placed: string[];
+  /** The film the example was rendered on (a derived template only). */
+  film?: string;
+}
+
+/** The film's text a template's placeholders stand for. */
+export interface FilmText {
+  movie_id: string;
+  title: string;
+  year: number;
+  synopsis?: string | undefined;
+  guidelines: readonly string[];
+}
+
+const SLOT = /^\[image (\d+): (.*)\]$/;
+
+/** The example split into its prompt and its image slots (label and image id, in order). */
+export function splitExample(
+  text: string,
+  file: string,
+): { prompt: string; slots: { label: string; id: string }[] } {
+  const lines = text.split('\n');
+  const at = lines.findIndex((l, i) => l === 'Image 1:' && SLOT.test(lines[i + 1] ?? ''));
+  if (at < 0) throw new BadInputError('no image slots ("Image 1:" then "[image 1: <image_id>]")', { file });
+  const slots: { label: string; id: string }[] = [];
+  for (let i = at; i < lines.length; i += 2) {
+    if (lines[i] === '' && i === lines.length - 1) break;
+    const label = /^Image (.+):$/.exec(lines[i]!)?.[1];
+    const slot = SLOT.exec(lines[i + 1] ?? '');
+    if (!label || !slot)
+      throw new BadInputError(`line ${i + 1} is not an image slot: the slots end the example`, {
+        file,
+        line: i + 1,
+      });
+    slots.push({ label, id: slot[2]! });
+  }
+  return { prompt: lines.slice(0, at).join('\n').trim(), slots };
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A template from an example rendered on `film` with a chain of `n` images (n + 1 shown). Each
+ * field is replaced wherever it stands verbatim; one not found is reported in `not_placed`.
+ */
+export function deriveTemplate(
+  prompt: string,
+  film: FilmText,
+  n: number,
+): { template: string; not_placed: string[] } {
+  let t = prompt;
+  const notPlaced: string[] = [];
+  if (film.guidelines.length) {
+    const block = film.guidelines.map((g) => `- ${g}`).join('\n');
+    if (t.includes(block)) t = t.split(block).join('{{guidelines}}');
+    else
+      notPlaced.push(`the rubric of ${film.movie_id} (${film.guidelines.length} "- <rule>" lines in a row)`);
+  }
+  // a film without a rubric cannot show where one goes: fillFilm puts it after the paragraph naming
+  // the title, as kfbench's own wording does
+  const place = (name: string, value: string | undefined, pattern: RegExp) => {
+    if (value === undefined || value === '') return;
+    if (pattern.test(t)) t = t.replace(new RegExp(pattern.source, 'g'), `{{${name}}}`);
+    else if (name !== 'synopsis') notPlaced.push(`${name} "${value}"`);
+  };
+  place('synopsis', film.synopsis, new RegExp(escapeRegExp(film.synopsis ?? '')));
+  place('title', film.title, new RegExp(escapeRegExp(film.title)));
+  place('year', String(film.year), new RegExp(`\\b${film.year}\\b`));
+  place('total', String(n + 1), new RegExp(`\\b${n + 1}\\b`));
+  place('n', String(n), new RegExp(`\\b${n}\\b`));
+  return { template: t, not_placed: notPlaced };
+}
+
+/** The template filled with the film's text (`{{n}}` and `{{total}}` are left to the judge's render). */
+export function fillFilm(template: string, film: FilmText): string {
+  let t = template;
+  const rubric = film.guidelines.map((g) => `- ${g}`).join('\n');
+  if (t.includes('{{guidelines}}')) {
+    // an empty rubric leaves no empty line where it stood
+    if (!rubric) t = t.replace(/^\{\{guidelines\}\}\n?/gm, '');
+    t = t.split('{{guidelines}}').join(rubric);
+  } else if (rubric) {
+    const paras = t.split('\n\n');
+    const k = Math.max(
+      0,
+      paras.findIndex((p) => p.includes('{{title}}')),
+    );
+    paras.splice(k + 1, 0, `Guidelines for this film:\n${rubric}`);
+    t = paras.join('\n\n');
+  }
+  return t
+    .split('{{title}}')
+    .join(film.title)
+    .split('{{year}}')
+    .join(String(film.year))
+    .split('{{synopsis}}')
+    .join(film.synopsis ?? '');
+}
+
+/** The judge template a film's listwise question is rendered from (undefined: kfbench's own wording). */
+export function filmTemplate(rp: ReaderPrompt, film: FilmText): Template | undefined {
+  if (rp.template === undefined) return undefined;
+  return { name: `hero-reader-${rp.source}`, text: fillFilm(rp.template, film), version: rp.version };
+}
+
+/** The prompt text the reader gets for a film and a chain of n images (best first). */
+export function readerPromptText(rp: ReaderPrompt, film: FilmText, n: number): string {
+  return listwisePrompt(
+    n,
+    heroInstructions(film, { criteria: film.guidelines.map((g) => ({ as_the_judge_read_it: g })) }),
+    'best-first',
+    filmTemplate(rp, film),
+  );
+}
+
+/** The prompt and its image slots as text (the example's form). */
+export function requestText(prompt: string, ids: readonly string[]): string {
+  const slots = ids.map((id, i) => `Image ${i + 1}:\n[image ${i + 1}: ${id}]`);
+  return `${prompt}\n\n${slots.join('\n')}\n`;
+}
+
+/** What a film's text is, from movies.jsonl and rubrics.jsonl rows. */
+export function filmText(
+  movie_id: string,
+  movie: { title: string; year: number; synopsis?: string | undefined } | undefined,
+  rubric: { criteria: readonly { as_the_judge_read_it: string }[] } | undefined,
+): FilmText {
+  return {
+    movie_id,
+    title: movie?.title ?? movie_id,
+    year: movie?.year ?? 0,
+    synopsis: movie?.synopsis,
+    guidelines: rubric?.criteria.map((c) => c.as_the_judge_read_it) ?? [],
+  };
+}
+
+/** kfbench's own wording: its version is listwise.md's (heroInstructions is code). */
+const kfbenchPrompt = (): ReaderPrompt => ({
+  source: 'kfbench',
+  version: loadTemplate('listwise').version,
+  not_placed: [],
+});
+
+/**
+ * Which wording the reader gets for a root: `--prompt-template FILE` if given, else the release's
+ * example (derived), else kfbench's own. `films`: the root's films (text and chains' image ids).
+ */
+export function resolveReaderPrompt(
+  data: string,
+  films: () => { text: FilmText; images: ReadonlySet<string> }[],
+  promptTemplate?: string,
+): ReaderPrompt {
+  if (promptTemplate !== undefined) {
+    if (!existsSync(promptTemplate))
+      throw new BadInputError('no such prompt template', { file: promptTemplate });
+    const template = readTextFile(promptTemplate).trim();
+    return {
+      source: 'file',
+      file: promptTemplate,
+      template,
+      version: sha256Hex(template).slice(0, 12),
+      not_placed: [],
+    };
+  }
+  const file = datasetPaths(data).judgePromptExample;
+  if (!existsSync(file)) return kfbenchPrompt();
+  const ex = exampleFilm(file, films());
+  const { template, not_placed } = deriveTemplate(ex.prompt, ex.film, ex.slots.length - 1);
+  return {
+    source: 'release',
+    file,
+    template,
+    version: sha256Hex(template).slice(0, 12),
+    not_placed,
+    film: ex.film.movie_id,
+  };
+}
+
+/** The example's prompt, slots and film (the film whose chains hold its first image). */
+export function exampleFilm(file: string, films: { text: FilmText; images: ReadonlySet<string> }[]) {
+  const { prompt, slots } = splitExample(readTextFile(file), file);
+  // by its chains, else by the image files (a rebuilt root's chains may no longer hold the example's images)
+  const root = dirname(dirname(file));
+  const id = slots[0]!.id;
+  const f =
+    films.find((x) => x.images.has(id)) ??
+    films.find((x) => existsSync(imagePath(root, x.text.movie_id, id)));
+  if (!f)
+    throw new BadInputError(
+      `image ${slots[0]!.id} is in no film's chains or images folder: which film it shows is unknown`,
+      {
+        file,
+      },
+    );
+  if (slots.length < 2)
+    throw new BadInputError('one image slot: a chain and a candidate are at least two', { file });
+  return { prompt, slots, film: f.text };
+}
+
+/** A unified line diff of a and b (the whole text as one hunk; "" when equal). */
+export function lineDiff(a: string, b: string, names: [string, string]): string {
+  if (a === b) return '';
+  const x = a.split('\n');
+  const y = b.split('\n');
+  const L = Array.from({ length: x.length + 1 }, () => new Array<number>(y.length + 1).fill(0));
+  for (let i = x.length - 1; i >= 0; i--)
+    for (let j = y.length - 1; j >= 0; j--)
+      L[i]![j] = x[i] === y[j] ? L[i + 1]![j + 1]! + 1 : Math.max(L[i + 1]![j]!, L[i]![j + 1]!);
+  const out = [`--- ${names[0]}`, `+++ ${names[1]}`, `@@ -1,${x.length} +1,${y.length} @@`];
+  let i = 0;
+  let j = 0;
+  while (i < x.length || j < y.length) {
+    if (i < x.length && j < y.length && x[i] === y[j]) {
+      out.push(` ${x[i++]}`);
+      j++;
+    } else if (j < y.length && (i === x.length || L[i]![j + 1]! >= L[i + 1]![j]!)) out.push(`+${y[j++]}`);
+    else out.push(`-${x[i++]}`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** `hero prompt`: the text the reader gets for a film's chain (`film`), or the example checked (`check`). */
+export async function showReaderPrompt(o: {
+  data: string;
+  film?: string | undefined;
+  chain?: number | undefined;
+  promptTemplate?: string | undefined;
+  check?: boolean | undefined;
+}): Promise<{
+  prompt: ReaderPrompt;
+  text: string;
+  check?: { file: string; film: string; equal: boolean; diff: string };
+}> {
+  const ds = await loadCore(o.data);
+  const rubrics = await loadRubrics(o.data);
+  const chains = await loadChains(o.data);
+  const film = (id: string) => filmText(id, ds.movies.get(id), rubrics.get(id));
+  const films = () =>
+    [...chains].map(([id, f]) => ({ text: film(id), images: new Set(f.chains.flatMap((c) => c.order)) }));
+  const prompt = resolveReaderPrompt(o.data, films, o.promptTemplate);
+  if (o.check) {
+    const file = datasetPaths(o.data).judgePromptExample;
+    if (!existsSync(file))
+      throw new BadInputError('no example to check against (eval/judge_prompt_example.md)', { file });
+    const ex = exampleFilm(file, films());
+    const text = requestText(
+      readerPromptText(prompt, ex.film, ex.slots.length - 1),
+      ex.slots.map((s) => s.id),
+    );
+    const diff = lineDiff(readTextFile(file), text, [file, `rendered (${prompt.source} prompt)`]);
+    return { prompt, text, check: { file, film: ex.film.movie_id, equal: diff === '', diff } };
+  }
+  if (!o.film) throw new UsageError('name a film (kfbench hero prompt FILM), or --check');
+  const f = chains.get(o.film);
+  if (!f) throw new BadInputError(`film ${o.film} has no chains`, { file: datasetPaths(o.data).chains });
+  const k = o.chain ?? 0;
+  const c = f.chains[k];
+  if (!c)
+    throw new UsageError(`--chain ${k}: ${o.film} has ${f.chains.length} chains (0–${f.chains.length - 1})`);
+  const text = requestText(readerPromptText(prompt, film(o.film), c.order.length), [...c.order, 'candidate']);
+  return { prompt, text };
+}
