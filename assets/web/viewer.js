@@ -34,6 +34,42 @@
       seek((duration * (e.clientX - r.left)) / r.width);
     }
   });
+  // a click on a score table's column header re-sorts its rows by that column (numbers
+  // numerically, highest first; text A–Z; a second click reverses); a row with a colspan (the case total) stays last
+  document.addEventListener('click', (e) => {
+    const th = e.target instanceof Element ? e.target.closest('table.scores thead th') : null;
+    if (!th) return;
+    const table = th.closest('table');
+    const body = table?.tBodies[0];
+    if (!body) return;
+    const col = [...th.parentElement.children].indexOf(th);
+    const rows = [...body.rows].filter((r) => ![...r.cells].some((c) => c.colSpan > 1));
+    const fixed = [...body.rows].filter((r) => !rows.includes(r));
+    const value = (r) => {
+      const text = r.cells[col]?.textContent.trim() ?? '';
+      const n = Number.parseFloat(text);
+      return Number.isFinite(n) && /^[-+.\d]/.test(text) ? n : text;
+    };
+    // first click: numbers best (highest) first, text A–Z; the same header again reverses
+    const again = table.dataset.sortCol === String(col);
+    const desc = again ? table.dataset.sortDir !== 'desc' : rows.some((r) => typeof value(r) === 'number');
+    rows.sort((a, b) => {
+      const x = value(a);
+      const y = value(b);
+      const c =
+        typeof x === 'number' && typeof y === 'number'
+          ? x - y
+          : typeof x === 'number'
+            ? 1
+            : typeof y === 'number'
+              ? -1
+              : String(x).localeCompare(String(y));
+      return desc ? -c : c;
+    });
+    for (const r of [...rows, ...fixed]) body.appendChild(r);
+    table.dataset.sortCol = String(col);
+    table.dataset.sortDir = desc ? 'desc' : 'asc';
+  });
   if (video) {
     video.addEventListener('timeupdate', show);
     video.addEventListener('seeked', show);

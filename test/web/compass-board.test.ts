@@ -9,6 +9,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { METRICS } from '../../src/compass/results.js';
 import { type Emulator, startEmulator } from '../../src/synthetic/emulator/server.js';
 import { loadViewerData } from '../../src/web/data.js';
 import { MediaCache } from '../../src/web/media.js';
@@ -119,7 +120,8 @@ describe('the Compass section of the viewer', () => {
       els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent),
     );
     expect(cut).toEqual([]);
-    for (const t of await caps.allInnerTexts()) expect(t).toMatch(/target \d+\.\d s/);
+    // the target as the case gives it, to the millisecond (2.040 s), not rounded to 2.0 s
+    for (const t of await caps.allInnerTexts()) expect(t).toMatch(/target \d+\.\d{3} s/);
     // nothing wider than the window
     const wide = await page.evaluate(() =>
       [...document.querySelectorAll('body *')]
@@ -128,6 +130,72 @@ describe('the Compass section of the viewer', () => {
         .slice(0, 3),
     );
     expect(wide).toEqual([]);
+    await page.close();
+  });
+
+  it('defines t(k), f*, S_f and the six metric names one line each, on the board and on a case page', async () => {
+    const want = ['f*', 't(k)', 'S_f', ...METRICS];
+    for (const name of ['index.html', 'case-ot-03~minimal~faithful.html']) {
+      const page = await open(name, 1280);
+      const terms = await page.locator('dl.compass-defs dt').allInnerTexts();
+      expect(terms, name).toEqual(want);
+      for (const d of await page.locator('dl.compass-defs dd').allInnerTexts())
+        expect(d.length).toBeGreaterThan(10);
+      await page.close();
+    }
+  });
+
+  it('the response table is in the ranking of the KF fidelity chart beside it; a header click re-sorts', async () => {
+    const page = await open('index.html', 1280);
+    const board = page.locator('#compass section.board').first();
+    const chart = await board
+      .locator('svg[aria-label^="Compass KF fidelity per model"] g.bar')
+      .evaluateAll((gs) => gs.map((g) => g.getAttribute('data-label')));
+    const table = board.locator('table.compass-scores');
+    const rows = () =>
+      table.locator('tbody tr').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-model')));
+    expect(chart).toEqual(['faithful', 'cut']);
+    expect(await rows()).toEqual(chart);
+    await table.locator('thead th', { hasText: /^model$/ }).click();
+    expect(await rows()).toEqual(['cut', 'faithful']);
+    await table.locator('thead th', { hasText: /^model$/ }).click();
+    expect(await rows()).toEqual(['faithful', 'cut']);
+    await table.locator('thead th', { hasText: /^presence$/ }).click();
+    const presence = await table.locator('tbody tr td:nth-child(4)').allInnerTexts();
+    expect(presence.map(Number)).toEqual([...presence.map(Number)].sort((a, b) => b - a));
+    await page.close();
+  });
+
+  it('at 1280 px no method row is clipped: the page is no wider than the window, wide tables scroll', async () => {
+    const page = await open('index.html', 1280);
+    const out = await page.evaluate(() => {
+      const scroll = (e: Element) => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX);
+      return [...document.querySelectorAll('body *')]
+        .filter((e) => e.getBoundingClientRect().right > 1281)
+        .filter((e) => {
+          // inside a box that scrolls horizontally and itself fits the window: reachable, not clipped
+          for (let p = e.parentElement; p; p = p.parentElement)
+            if (scroll(p) && p.getBoundingClientRect().right <= 1281) return false;
+          return true;
+        })
+        .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`)
+        .slice(0, 3);
+    });
+    expect(out).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    // each model's name (the row's first cell) is in view
+    for (const th of await page.locator('#compass tr[data-model] > th').all()) {
+      const box = await th.boundingBox();
+      expect(box!.x + box!.width).toBeLessThanOrEqual(1281);
+    }
+    await page.close();
+  });
+
+  it('a case page shows the per-keyframe table once when two folders hold the same response', async () => {
+    const page = await open('case-ot-03~minimal~faithful.html', 1280);
+    expect(await page.locator('section.result').count()).toBe(2);
+    expect(await page.locator('table.kf-table').count()).toBe(1);
+    expect(await page.locator('p.same-response').count()).toBe(1);
     await page.close();
   });
 });

@@ -16,6 +16,44 @@ import { casePageName, pageHref } from '../page-names.js';
 import type { Site, VideoSource } from '../site.js';
 import { page } from './layout.js';
 
+/**
+ * What the Compass columns mean, one line each, in SPEC §3.2's words. The six names follow seed 001
+ * (§1, p. 2): "Keyframe response covers presence, fidelity, ordering, timing, persistence, and
+ * uniqueness"; the failures each catches are the seed's "omission, inaccurate reproduction,
+ * mistiming, reordering" (§1). docs/viewer.md lists the same lines.
+ */
+export const COMPASS_METRIC_LINES: readonly (readonly [string, string])[] = [
+  [
+    'f*',
+    "f*(k): the video frame most like keyframe k in pixels, inside the run of frames whose cosine to k is ≥ γ (column 'f* at': its time)",
+  ],
+  [
+    't(k)',
+    'the time keyframe k is placed at: the middle of the hold around f* (frames matching k as well as f* does); JSON t_best_s',
+  ],
+  [
+    'S_f',
+    'not a Compass score: HeroFrame’s per-film score (mean of s over a method’s frames and the film’s chains)',
+  ],
+  ['presence', 'hit rate: keyframes matched (best cosine ≥ γ) / N — catches omission'],
+  [
+    'fidelity',
+    'KFS: ½·(pixel score from PSNR and SSIM + cosine) per matched keyframe, 0 if unmatched, mean over all N — catches inaccurate reproduction',
+  ],
+  ['ordering', 'longest strictly increasing run of t(k) in the prescribed order / N — catches reordering'],
+  [
+    'localization',
+    'timing: one-take 1 − |t(k) − target| / τ (τ = half the gap to the nearest target); multi-shot 1 in the intended shot and position, 0.5 in the right shot — catches mistiming',
+  ],
+  ['persistence', 'min(1, d / 0.5 s), d = how long the frames around f* stay ≥ γ'],
+  ['uniqueness', '1 / (separate runs where k matches), halved when its run overlaps another keyframe’s'],
+];
+
+/** The Compass definitions as a one-line-each list (same look as the HeroFrame board's). */
+export function compassDefinitions(): Html {
+  return html`<dl class="metric-defs compass-defs">${COMPASS_METRIC_LINES.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>`;
+}
+
 const pct = (t: number, d: number) => `${((100 * Math.max(0, Math.min(d, t))) / d).toFixed(3)}%`;
 const sec = (t: number | null | undefined) => (typeof t === 'number' ? `${t.toFixed(2)} s` : '—');
 
@@ -43,7 +81,7 @@ function timeline(site: Site, view: CompassView, c: LoadedCase, row: ResponseRow
   return html`<div class="tl-wrap" data-duration="${D}">
 <ol class="kf-strip">${c.keyframes.map((kf, k) => {
     const r = row?.keyframes[k];
-    return html`<li class="kf ${r ? (r.matched ? 'matched' : 'missing') : ''}" data-kf="${kf.kf_id}" style="${`left:${kf.t_target_s !== undefined ? pct(kf.t_target_s, D) : `${((100 * (k + 0.5)) / n).toFixed(3)}%`}`}">${kfImg(site, view, c, k)}<div class="cap">k${k + 1} ${kf.kf_id}${kf.t_target_s !== undefined ? ` · target ${kf.t_target_s.toFixed(1)} s` : kf.shot_index !== undefined ? ` · shot ${kf.shot_index}` : ''}</div>${r ? (r.matched ? seek(r.t_best_s, `found ${sec(r.t_best_s)}`) : html`<span class="missing">not found</span>`) : ''}</li>`;
+    return html`<li class="kf ${r ? (r.matched ? 'matched' : 'missing') : ''}" data-kf="${kf.kf_id}" style="${`left:${kf.t_target_s !== undefined ? pct(kf.t_target_s, D) : `${((100 * (k + 0.5)) / n).toFixed(3)}%`}`}">${kfImg(site, view, c, k)}<div class="cap">k${k + 1} ${kf.kf_id}${kf.t_target_s !== undefined ? ` · target ${kf.t_target_s.toFixed(3)} s` : kf.shot_index !== undefined ? ` · shot ${kf.shot_index}` : ''}</div>${r ? (r.matched ? seek(r.t_best_s, `found ${sec(r.t_best_s)}`) : html`<span class="missing">not found</span>`) : ''}</li>`;
   })}</ol>
 <div class="timeline" id="timeline" title="click to seek">
 ${(row?.shots ?? []).map((s, i) => html`<div class="shot s${i % 2}" style="${`left:${pct(s.start_s, D)};width:${pct(s.end_s - s.start_s, D)}`}" title="${`shot ${i}: ${s.start_s.toFixed(2)}–${s.end_s.toFixed(2)} s${s.keyframes.length ? `, keyframes ${s.keyframes.join(', ')}` : ''}`}"><span>shot ${i}</span></div>`)}
@@ -71,6 +109,13 @@ ${row.keyframes.map(
 ${METRICS.map((m) => html`<td class="${r.scores[m] < 0.5 ? 'low' : ''}">${f3(r.scores[m])}</td>`)}</tr>`,
 )}
 <tr class="case-row"><th colspan="8">case</th>${METRICS.map((m) => html`<td>${f3(row.metrics[m])}</td>`)}</tr></tbody></table>`;
+}
+
+/** Two folders hold the same keyframe response for a video (e.g. compass score's and compass evaluate's). */
+function sameResponse(a: ResponseRow, b: ResponseRow): boolean {
+  return (
+    JSON.stringify([a.keyframes, a.metrics, a.gamma]) === JSON.stringify([b.keyframes, b.metrics, b.gamma])
+  );
 }
 
 function checklistSection(r: CompassResults, c: LoadedCase, mode: PromptMode, model: string): Html {
@@ -135,8 +180,11 @@ ${withRow.map((r) => {
   const row = r.responses.get(key)!;
   // "no evaluation, run compass evaluate" only when no folder shown holds one for this video
   const evaluated = withRow.some((x) => x.evaluations.has(key));
+  // one per-keyframe table for the same response: a second folder with the same row says so instead
+  const same = withRow.findIndex((x) => sameResponse(x.responses.get(key)!, row));
+  const first = withRow[same]!;
   return html`<section class="result" data-results="${r.label}"><h2>Keyframe response <span class="meta">${r.label} · γ ${row.gamma} · KF fidelity ${f3(row.groups.keyframe_fidelity)} · temporal org. ${f3(row.groups.temporal_organization)}</span></h2>
-${keyframeTable(site, view, c, row, abs)}
+${first === r ? keyframeTable(site, view, c, row, abs) : html`<p class="meta same-response">per-keyframe table: the same as in ${first.label} above</p>`}
 ${r.evaluations.has(key) || !evaluated ? html`<h2>Video quality checklist</h2>${checklistSection(r, c, sel.mode, sel.model)}` : ''}</section>`;
 })}`;
   }
@@ -144,7 +192,8 @@ ${r.evaluations.has(key) || !evaluated ? html`<h2>Video quality checklist</h2>${
 <p class="meta">${c.domain} · ${c.structure.replace('_', '-')} · ${c.keyframes.length} keyframes · ${c.duration_s} s · ${c.conditioning.replace('_', ' ')}</p>
 <p class="story">${c.story_summary}</p>
 ${sel ? html`<details class="prompt"><summary>${sel.mode} prompt</summary><p>${c.prompts[sel.mode]}</p></details>` : ''}
-${links}${main}`;
+${links}${main}
+${sel ? html`<h2>Definitions</h2>${compassDefinitions()}` : ''}`;
   return page({
     title,
     problems: site.data.problems.filter((p) => p.area === 'compass'),

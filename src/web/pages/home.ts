@@ -14,6 +14,7 @@ import { type CompassResults, type HeroResults, hasVideo } from '../data.js';
 import { f3, type Html, html } from '../html.js';
 import { casePageName, filmPageName, pageHref } from '../page-names.js';
 import type { Site } from '../site.js';
+import { compassDefinitions } from './case.js';
 import { page } from './layout.js';
 
 const GROUP_LABEL: Record<string, string> = {
@@ -38,6 +39,7 @@ export const HERO_METRIC_LINES: readonly (readonly [string, string])[] = [
     'S',
     "s = (number of images of the film's six-image chain the frame was placed above) / 6; S = mean over films of the mean of s over the method's frames and the film's chains",
   ],
+  ['S_f', "a film's score: mean of s over the method's frames and the film's chains"],
   ['S@k', 'S using only the frames of rank ≤ k (S@1: each film’s first frame of the method)'],
   ['top-1', 'share of insertions with s = 1 (placed above all six), averaged per film first, like S'],
   [
@@ -99,7 +101,9 @@ function cellRow(label: string, c: SummaryCell, coverage?: { present: number; ex
 }
 
 function responseTables(s: ResponseSummary): Html {
-  const models = Object.keys(s.models).sort();
+  // in the ranking of the chart beside the table (KF fidelity, best first; ties by name)
+  const kf = (m: string) => s.models[m]!.all.groups.keyframe_fidelity ?? -1;
+  const models = Object.keys(s.models).sort((a, b) => kf(b) - kf(a) || a.localeCompare(b));
   const head = html`<thead><tr><th>model</th><th>videos</th>${METRICS.map((m) => html`<th>${m}</th>`)}<th>KF fidelity</th><th>temporal org.</th></tr></thead>`;
   const allHead = html`<thead><tr><th>model</th><th>videos</th><th>coverage</th>${METRICS.map((m) => html`<th>${m}</th>`)}<th>KF fidelity</th><th>temporal org.</th></tr></thead>`;
   const factors = [
@@ -249,6 +253,7 @@ ${
   compass
     ? html`<section id="compass"><h2>Compass leaderboard</h2>
 <p class="meta">cases <code>${compass.casesFile}</code></p>
+${compassDefinitions()}
 ${compass.results.length ? compass.results.map(compassBoard) : html`<p class="empty">No Compass results folder was given (<code>--compass-results</code>).</p>`}
 <h2>Cases</h2><table class="cases"><thead><tr><th>case</th><th>structure</th><th>keyframes</th><th>domain</th>${compass.models.map((m) => html`<th>${m}</th>`)}</tr></thead><tbody>
 ${compass.cases.map(
