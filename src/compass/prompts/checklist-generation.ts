@@ -9,7 +9,7 @@
  */
 import type { Template } from '../../judge/prompts.js';
 import type { QualityMetric } from '../quality/metrics.js';
-import { METRIC_PROMPTS } from './index.js';
+import { METRIC_PROMPTS } from './by-metric.js';
 
 export const CHECKLIST_TEMPLATE_VERSION = 'checklist-2';
 

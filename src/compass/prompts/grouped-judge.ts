@@ -14,7 +14,7 @@
  */
 import type { Template } from '../../judge/prompts.js';
 import { METRIC_NAMES, type QualityMetric } from '../quality/metrics.js';
-import { anchorLines, METRIC_PROMPTS } from './index.js';
+import { anchorLines, METRIC_PROMPTS } from './by-metric.js';
 
 export const GROUPED_TEMPLATE_VERSION = 'grouped-2';
 

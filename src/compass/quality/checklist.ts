@@ -13,8 +13,8 @@ import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
 import { render } from '../../judge/prompts.js';
 import type { LoadedCase, PromptMode } from '../cases.js';
+import { METRIC_PROMPTS } from '../prompts/by-metric.js';
 import { checklistTemplate } from '../prompts/checklist-generation.js';
-import { METRIC_PROMPTS } from '../prompts/index.js';
 import { type Checklist, ChecklistItem } from '../results.js';
 import { METRIC_NAMES, type QualityMetric } from './metrics.js';
 

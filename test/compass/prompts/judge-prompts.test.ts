@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { LoadedCase } from '../../../src/compass/cases.js';
-import { METRIC_PROMPTS } from '../../../src/compass/prompts/index.js';
+import { METRIC_PROMPTS } from '../../../src/compass/prompts/by-metric.js';
 import { checklistQuestion, checklistSchema } from '../../../src/compass/quality/checklist.js';
 import { groupedQuestion, parseMetric } from '../../../src/compass/quality/grouped.js';
 import { QUALITY_METRICS, type QualityMetric } from '../../../src/compass/quality/metrics.js';
