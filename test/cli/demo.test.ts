@@ -122,6 +122,11 @@ describe('kfbench demo', () => {
     const rows = [...overall(r.stdout).matchAll(/^(\S+)\s+(0\.\d{3}|1\.000)\s/gm)].map((m) => m[1]);
     expect(new Set(rows)).toEqual(new Set(DEMO_QUALITY_MODELS));
     expect(rows[0]).toBe('faithful');
+    // the demo shows compass evaluate's default: shots from the judge segmenter
+    expect(overall(r.stdout)).toMatch(/segmenter judge/);
+    expect(JSON.parse(readFileSync(join(out, 'compass-eval', 'leaderboard.json'), 'utf8')).segmenter).toBe(
+      'judge',
+    );
     expect(r.stdout).toMatch(/judge calls [1-9]\d*, from the cache 0, unresolved 0/);
     expect(again.stdout).toMatch(/judge calls 0, from the cache [1-9]\d*, unresolved 0/);
     expect(overall(again.stdout)).toBe(overall(r.stdout));
