@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import {
   checkContracts,
   HERO_CONTRACTS,
 } from '../support/contracts.js';
-import { tempDir } from '../support/paths.js';
+import { ROOT, tempDir } from '../support/paths.js';
 import { servesHome } from '../support/serve.js';
 
 /**
@@ -76,6 +77,20 @@ describe('kfbench demo', () => {
     expect(existsSync(join(out, 'hero-eval', 'report.html'))).toBe(true);
     expect(existsSync(join(out, 'mini-hero', 'heroframe', 'eval', 'baselines.jsonl'))).toBe(true);
     const summary = readFileSync(join(out, 'hero-eval', 'summary.json'), 'utf8');
+    // the random-baseline figures docs/heroframe.md states are the ones the demo prints
+    const heroDoc = readFileSync(join(ROOT, 'docs', 'heroframe.md'), 'utf8').replace(/\s+/g, ' ');
+    const randomS = (label: string) =>
+      new RegExp(`^${label}\\s+\\S+\\s+(0\\.\\d{3})\\s`, 'm').exec(r.stdout)?.[1];
+    expect(heroDoc).toContain(`${randomS('random')} for the demo's local reader`);
+    expect(heroDoc).toContain(`${randomS('random \\(official\\)')} for the emulator over HTTP`);
+    // docs/compass.md's fault table is what its script prints on the demo's keyframe-response run
+    const table = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/compass-fault-table.ts', join(out, 'compass-response', 'response.jsonl')],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    const compassDoc = readFileSync(join(ROOT, 'docs', 'compass.md'), 'utf8');
+    for (const line of table.trim().split('\n')) expect(compassDoc).toContain(line);
     // Compass: every fault model scored in both prompt modes; faithful leads, missing trails
     expect(r.stdout).toMatch(/8 cases × 7 fault "models" × 2 prompt modes = 112 videos \(56 decoded/);
     const board = r.stdout.slice(r.stdout.indexOf('== Compass'));
