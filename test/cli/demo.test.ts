@@ -142,7 +142,11 @@ describe('kfbench demo', () => {
     expect(JSON.parse(readFileSync(join(out, 'compass-eval', 'leaderboard.json'), 'utf8')).segmenter).toBe(
       'judge',
     );
-    expect(r.stdout).toMatch(/judge calls [1-9]\d*, from the cache 0, unresolved 0/);
+    // cold: the only answers from the cache are segmentations of a video already segmented (a
+    // case's two prompt modes may be the same bytes: one segmentation each, the second cached)
+    const cold = /judge calls [1-9]\d*, from the cache (\d+), unresolved 0/.exec(r.stdout);
+    expect(cold).not.toBeNull();
+    expect(Number(cold![1])).toBeLessThanOrEqual(DEMO_QUALITY_MODELS.length * 8);
     expect(again.stdout).toMatch(/judge calls 0, from the cache [1-9]\d*, unresolved 0/);
     expect(overall(again.stdout)).toBe(overall(r.stdout));
     expect(r.stdout).toMatch(/^done in \d+\.\d s/m);
