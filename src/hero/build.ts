@@ -20,8 +20,8 @@
  * images/ as `<image_id>.jpg`.
  * Writes chains.jsonl, the chain images under images/ and images/image_sha256.jsonl in the
  * published shape, atomically. With `learnRubric`, steps 5 (rubric learning, `rubric-learn.ts`)
- * and 6 (Phase B: rules whose source pair holds a still that a floor step deleted *in the chain the
- * rule came from* are moved to `pruned_by_phase_b`) come before the final build, and rubrics.jsonl and
+ * and 6 (Phase B: rules whose source anchor — the publicity still of the chain the rule came from —
+ * a floor step deleted *in that chain* are moved to `pruned_by_phase_b`) come before the final build, and rubrics.jsonl and
  * stats/rubric_proposals.jsonl are written too. One film's chains are built by `build/film.ts`.
  */
 import { createBuiltinEmbedder } from '../embed/builtin.js';

@@ -13,9 +13,11 @@
  *    admitted inside a round, that chain's pairs are judged again under the grown rubric, so a
  *    later proposal is not blamed for what an earlier admission changed.
  * Every proposal is logged with the gate that rejected it. Each rule records the chain it came
- * from (`source_chain`). Phase B (step 6) is the caller's (`phaseBFinal`): a rule is pruned when a
- * still of its source pair was deleted by a floor step in that chain of the *final* build — a still
- * deleted in an earlier round that is back in the final chain prunes nothing.
+ * from (`source_chain`) and that chain's publicity still when it was learned (`source_anchor`).
+ * Phase B (step 6) is the caller's (`phaseBFinal`): a rule is pruned when its source anchor was
+ * deleted by a floor step in that chain of the *final* build, whichever pair it came from —
+ * HeroFrame-Bench card: "They appear under pruned_by_phase_b because their source anchor was
+ * deleted." A still deleted in an earlier round that is back in the final chain prunes nothing.
  */
 import { z } from 'zod';
 import type { Embedder } from '../embed/embedder.js';
@@ -43,7 +45,8 @@ export interface RoundBuild {
     chain_id: string;
     pairs: { a: string; b: string; winner: string | null; status: 'confident' | 'unresolved' }[];
   }[];
-  members: { id: string; image: JudgeImage; bytes: Buffer }[][];
+  /** Each chain's members; `source: 'still'` marks the chain's anchor (its publicity still). */
+  members: { id: string; image: JudgeImage; bytes: Buffer; source?: 'still' | 'sampled' }[][];
   /** Stills the floor deleted, by chain id (Phase B reads only the final build's: `phaseBFinal`). */
   deletedIn: ReadonlyMap<string, ReadonlySet<string>>;
 }
@@ -98,12 +101,20 @@ export async function mostDissimilar(members: RoundBuild['members'], embedder: E
   return best;
 }
 
-const rule = (text: string, pair: [string, string], round: number, id: string, chain: string): Criterion => ({
+const rule = (
+  text: string,
+  pair: [string, string],
+  round: number,
+  id: string,
+  chain: string,
+  anchor: string | undefined,
+): Criterion => ({
   criterion_id: id,
   as_the_judge_read_it: text,
   source_pair: pair,
   round,
   source_chain: chain,
+  ...(anchor === undefined ? {} : { source_anchor: anchor }),
 });
 
 export async function learnRubric(
@@ -174,8 +185,10 @@ export async function learnRubric(
       }
       const id = `r${round}_${String(criteria.length + 1).padStart(2, '0')}`;
       const chainId = fb.chains[ci]!.chain_id;
-      const withG = o.instructionsFor([...criteria, rule(prop.guideline, pair, round, id, chainId)]);
-      const withRev = o.instructionsFor([...criteria, rule(prop.reversed, pair, round, id, chainId)]);
+      // the chain's anchor as this round built it (the still Phase B asks about)
+      const anchor = fb.members[ci]!.find((m) => m.source === 'still')?.id;
+      const withG = o.instructionsFor([...criteria, rule(prop.guideline, pair, round, id, chainId, anchor)]);
+      const withRev = o.instructionsFor([...criteria, rule(prop.reversed, pair, round, id, chainId, anchor)]);
       const [g1, g2] = await Promise.all([
         comparePair(o.judge, a, b, withG),
         comparePair(o.judge, a, b, withRev),
@@ -201,7 +214,7 @@ export async function learnRubric(
         log('gate2', prop.guideline, prop.reversed);
         continue;
       }
-      criteria.push(rule(prop.guideline, pair, round, id, chainId));
+      criteria.push(rule(prop.guideline, pair, round, id, chainId, anchor));
       r.admitted++;
       const grown = o.instructionsFor(criteria);
       standing = await Promise.all(
@@ -225,19 +238,31 @@ export async function learnRubric(
   return { criteria, proposals, rounds };
 }
 
+/** What Phase B reads of a rule. */
+interface PhaseBRule {
+  source_pair: readonly [string, string];
+  source_chain?: string;
+  source_anchor?: string;
+}
+
 /**
- * Phase B: a rule is moved out of the rubric when an image of its source pair was deleted in the
- * chain the rule came from (`source_chain`); a rule that does not say its chain (written before
- * kfbench recorded it) falls back to a deletion in any chain of the film.
+ * Phase B: a rule is moved out of the rubric when its source anchor (`source_anchor`, the
+ * publicity still of the chain it came from) was deleted in that chain (`source_chain`) — the card:
+ * "They appear under pruned_by_phase_b because their source anchor was deleted" — whether or not
+ * the anchor was one of its source pair. A rule that does not record its anchor (written before
+ * kfbench did) falls back to the images of its source pair (the floor deletes only stills, so the
+ * one that can be deleted is the anchor); one that does not say its chain, to a deletion in any
+ * chain of the film.
  */
-export function phaseB<C extends { source_pair: readonly [string, string]; source_chain?: string }>(
+export function phaseB<C extends PhaseBRule>(
   criteria: readonly C[],
   deletedIn: ReadonlyMap<string, ReadonlySet<string>>,
 ): { kept: C[]; pruned: C[] } {
   const anywhere = new Set([...deletedIn.values()].flatMap((s) => [...s]));
   const pruned = criteria.filter((c) => {
     const deleted = c.source_chain === undefined ? anywhere : deletedIn.get(c.source_chain);
-    return c.source_pair.some((id) => deleted?.has(id) === true);
+    const asked = c.source_anchor === undefined ? c.source_pair : [c.source_anchor];
+    return asked.some((id) => deleted?.has(id) === true);
   });
   return { kept: criteria.filter((c) => !pruned.includes(c)), pruned };
 }
@@ -247,7 +272,7 @@ export function phaseB<C extends { source_pair: readonly [string, string]; sourc
  * the learned rubric, which are the ones published), never those of the learning rounds. A still
  * that is a member of its final chain is never counted as deleted there.
  */
-export function phaseBFinal<C extends { source_pair: readonly [string, string]; source_chain?: string }>(
+export function phaseBFinal<C extends PhaseBRule>(
   criteria: readonly C[],
   final: {
     deletedIn: ReadonlyMap<string, ReadonlySet<string>>;

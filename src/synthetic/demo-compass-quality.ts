@@ -3,7 +3,9 @@
  * mini "models" in both prompt modes, judged by the VLM emulator started in-process on 127.0.0.1
  * and reached over HTTP through the real client. The keyframe-response scans come from the scan
  * cache the response demo filled; judge answers are cached, so a warm run asks nothing, and the
- * evaluation cache maps each video to its answers, so a warm run decodes nothing either.
+ * evaluation cache maps each video to its answers, so a warm run decodes nothing either. Shots
+ * come from the judge segmenter at the quality judge's frame settings, as `compass evaluate` does by
+ * default (`--segmenter judge`).
  */
 import { join } from 'node:path';
 import { loadCases, PROMPT_MODES } from '../compass/cases.js';
@@ -11,9 +13,12 @@ import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
 import { evaluateCompass } from '../compass/quality/evaluate.js';
 import { type Leaderboard, leaderboard } from '../compass/quality/leaderboard.js';
 import { writeEvaluationRun } from '../compass/quality/outputs.js';
+import { DEFAULT_QUALITY_OPTIONS } from '../compass/quality/video.js';
 import { ScanCache } from '../compass/response/scan-cache.js';
+import { judgeSegmenter } from '../compass/segment.js';
 import { createBuiltinEmbedder } from '../embed/builtin.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
+import { probe } from '../media/probe.js';
 import type { OnProgress } from '../progress.js';
 import { startEmulator } from './emulator/server.js';
 import type { MiniCompassPaths } from './mini-compass/build.js';
@@ -58,6 +63,8 @@ export async function runCompassQualityDemo(
     );
     try {
       const models = [...DEMO_QUALITY_MODELS];
+      const evaluationCache = evaluationCacheIn(judge.cache);
+      const q = DEFAULT_QUALITY_OPTIONS;
       const r = await evaluateCompass({
         cases,
         videos: mini.videos,
@@ -67,13 +74,19 @@ export async function runCompassQualityDemo(
         judge: judge.judge,
         encoder: judge.encoder,
         cache,
-        evaluationCache: evaluationCacheIn(judge.cache),
+        evaluationCache,
+        // compass evaluate's default segmenter, with the frames it would send
+        segment: judgeSegmenter(judge.judge, judge.encoder, probe, evaluationCache, {
+          fps: q.fps,
+          frameWidth: q.frameWidth,
+          budget: q.budget,
+        }),
         onProgress,
       });
       const lb = leaderboard(
         r.videos,
         models,
-        { judge: judge.judge.name, embedder: embedder.id, runs: 1 },
+        { judge: judge.judge.name, embedder: embedder.id, runs: 1, segmenter: 'judge' },
         'zero',
         r.checklists,
       );

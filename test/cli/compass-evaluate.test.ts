@@ -305,6 +305,30 @@ describe('kfbench compass evaluate / report', () => {
     );
   });
 
+  it('--dry-run plans the judge segmenter at --quality-fps and under --frame-budget, as the run sends them', async () => {
+    const info = await probe(join(dir, 'videos', 'faithful', 'ot-03__minimal.mp4'));
+    const segLines = (stdout: string) =>
+      stdout.split('\n').filter((l) => /^faithful\/ot-03__\S+ segment\s+segment/.test(l));
+    const slow = await evaluate(emu, join(dir, 'dry-fps'), ['faithful'], '--dry-run', '--quality-fps', '4');
+    expect(slow.code, slow.stderr).toBe(0);
+    const n = Math.floor(info.duration_s * 4);
+    expect(n).not.toBe(Math.floor(info.duration_s * 8));
+    expect(segLines(slow.stdout)).toHaveLength(2);
+    for (const l of segLines(slow.stdout))
+      expect(l).toMatch(new RegExp(`segment\\s+${n}\\s+${n + 3}\\s+\\d+\\s*$`));
+    const capped = await evaluate(
+      emu,
+      join(dir, 'dry-fps'),
+      ['faithful'],
+      '--dry-run',
+      '--frame-budget',
+      '4',
+    );
+    expect(capped.code, capped.stderr).toBe(0);
+    expect(segLines(capped.stdout)).toHaveLength(2);
+    for (const l of segLines(capped.stdout)) expect(l).toMatch(/segment\s+4\s+7\s+\d+\s*$/);
+  });
+
   it('compass score --segmenter judge: shots from the judge (pixel is the default), named in every report', async () => {
     const out = join(dir, 'seg');
     const args = [

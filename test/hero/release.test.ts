@@ -319,6 +319,26 @@ describe('validate and inspect on a mis-shaped root', () => {
     expect(v.stderr).toBe('');
     expect(v.code).toBe(0);
   });
+
+  it('hero inspect says what the sampled-id suffix is assumed to be, from the layout map', async () => {
+    // the card: sampled frames "are named for their source clip and timecode" — the suffix's unit is ours
+    const t = await runCli(['hero', 'inspect', '--data', mini.data]);
+    expect(t.code, t.stderr).toBe(0);
+    expect(t.stdout).toMatch(
+      /^sampled image ids <clip id>_<n>: n assumed to be frames at 25 per second \(PAL\) from the clip's start, t_in_clip = n \/ 25 /m,
+    );
+    const map = join(tempDir(), 'ms.json');
+    writeFileSync(map, JSON.stringify({ 'sampled.suffix_per_second': 1000 }));
+    const j = await runCli(['hero', 'inspect', '--data', mini.data, '--json'], {
+      env: { KFBENCH_HERO_LAYOUT: map },
+    });
+    expect(j.code, j.stderr).toBe(0);
+    expect(JSON.parse(j.stdout).sampled_id_suffix).toEqual({
+      per_second: 1000,
+      reading: "milliseconds from the clip's start",
+      assumed: true,
+    });
+  });
 });
 
 describe('hero evaluate reads both shapes the same', () => {

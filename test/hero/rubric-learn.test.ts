@@ -275,6 +275,38 @@ describe('hero build --learn-rubric', () => {
       for (const c of [...r.criteria, ...r.pruned_by_phase_b])
         expect(chains.get(r.movie_id)).toContain(c.source_chain);
   });
+
+  it('every learned rule records its source anchor: a publicity still (rm-prefixed id)', () => {
+    const rubrics = jsonl(join(normal.data, 'data', 'rubrics.jsonl'));
+    const rules = rubrics.flatMap((r) => [...r.criteria, ...r.pruned_by_phase_b]);
+    expect(rules.length).toBeGreaterThan(0);
+    for (const c of rules) expect(c.source_anchor).toMatch(/^rm/);
+  });
+});
+
+describe('Phase B reads the source anchor', () => {
+  // HeroFrame-Bench card: "They appear under pruned_by_phase_b because their source anchor was deleted."
+  it('prunes every rule whose source anchor was deleted in its chain, even one learned from two sampled frames', () => {
+    const rules = [
+      // learned from two sampled frames of c00, whose anchor s1 the floor deleted
+      { id: 1, source_pair: ['f1', 'f2'] as const, source_chain: 'c00', source_anchor: 's1' },
+      // c01's anchor s2 survived: nothing of this rule was deleted
+      { id: 2, source_pair: ['f3', 'f4'] as const, source_chain: 'c01', source_anchor: 's2' },
+      // learned when c00 was anchored by s3 (a replacement that stayed in the final chain)
+      { id: 3, source_pair: ['s3', 'f5'] as const, source_chain: 'c00', source_anchor: 's3' },
+    ];
+    const r = phaseB(rules, new Map([['c00', new Set(['s1'])]]));
+    expect(r.pruned.map((x) => x.id)).toEqual([1]);
+    expect(r.kept.map((x) => x.id)).toEqual([2, 3]);
+    const final = {
+      deletedIn: new Map([['c00', new Set(['s1'])]]),
+      chains: [
+        { chain_id: 'c00', order: ['s3', 'f1', 'f2', 'f5', 'f6', 'f7'] },
+        { chain_id: 'c01', order: ['s2', 'f3', 'f4', 'f8', 'f9', 'f10'] },
+      ],
+    };
+    expect(phaseBFinal(rules, final).pruned.map((x) => x.id)).toEqual([1]);
+  });
 });
 
 describe('roundTotals', () => {

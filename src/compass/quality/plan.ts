@@ -94,15 +94,19 @@ export function videoPlan(
   return out;
 }
 
-/** The judge segmenter's call for one video: 8 fps over the whole video, then the keyframes. */
+/**
+ * The judge segmenter's call for one video: frames at the quality judge's rate and budget
+ * (`--quality-fps`, `--frame-budget`, as `judgeSegmenter` is given them) over the whole video,
+ * then the keyframes.
+ */
 export function segmentPlan(
   c: LoadedCase,
   video: { label: string; duration_s: number; width: number; height: number },
-  frameWidth: number,
+  q: Pick<QualityOptions, 'fps' | 'budget' | 'frameWidth'>,
   maxSide: number,
 ): CallPlan {
-  const { times } = qualityTimes(video.duration_s, { fps: 8, budget: undefined });
-  const fw = Math.min(frameWidth, video.width);
+  const { times } = qualityTimes(video.duration_s, q);
+  const fw = Math.min(q.frameWidth, video.width);
   const fh = Math.round((video.height * fw) / video.width);
   const t = loadTemplate('compass-segment').text.length;
   return {
@@ -156,8 +160,7 @@ export async function planEvaluation(o: {
         const info = await probe(file);
         kfTokens ||= imageTokens(info.width, info.height, o.maxSide);
         const label = `${model}/${c.case_id}__${mode}`;
-        if (o.segmenter === 'judge')
-          segments.push(segmentPlan(c, { label, ...info }, o.quality.frameWidth, o.maxSide));
+        if (o.segmenter === 'judge') segments.push(segmentPlan(c, { label, ...info }, o.quality, o.maxSide));
         grouped.push(...videoPlan(c, mode, { label, ...info }, o.quality, o.maxSide));
       }
   const checklists = o.cases.flatMap((c) =>

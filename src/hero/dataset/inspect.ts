@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { BadInputError } from '../../errors.js';
 import { readJsonlLenient } from '../../store/jsonl.js';
 import { datasetPaths } from './layout.js';
-import { atPath, type Layout, type LayoutKey, resolveLayout } from './layout-map.js';
+import { atPath, type Layout, type LayoutKey, resolveLayout, suffixReading } from './layout-map.js';
 
 /** How many records of each file are read. */
 export const INSPECT_RECORDS = 3;
@@ -49,6 +49,11 @@ export interface InspectFile {
 export interface InspectReport {
   root: string;
   layout: string;
+  /**
+   * What the suffix `n` of a sampled image id `<clip id>_<n>` is assumed to be (the layout map's
+   * `sampled.suffix_per_second`): `t_in_clip = n / per_second`.
+   */
+  sampled_id_suffix: { per_second: number; reading: string; assumed: true };
   files: InspectFile[];
   /** Every need with status `missing`, as `file: field`. */
   missing: string[];
@@ -322,12 +327,26 @@ export async function inspectDataset(root: string, layout?: Layout | string): Pr
     }));
     for (const n of entry.needs) if (n.status === 'missing') missing.push(`${rel}: ${n.field}`);
   }
-  return { root, layout: map.source, files, missing };
+  return {
+    root,
+    layout: map.source,
+    sampled_id_suffix: {
+      per_second: map.suffixPerSecond,
+      reading: suffixReading(map.suffixPerSecond),
+      assumed: true,
+    },
+    files,
+    missing,
+  };
 }
 
 /** The report as text: per file, the field tree with what each maps to, then what is missing. */
 export function inspectLines(r: InspectReport): string[] {
-  const out = [`${r.root} (layout map: ${r.layout})`];
+  const sfx = r.sampled_id_suffix;
+  const out = [
+    `${r.root} (layout map: ${r.layout})`,
+    `sampled image ids <clip id>_<n>: n assumed to be ${sfx.reading}, t_in_clip = n / ${sfx.per_second} (the card says only "named for their source clip and timecode"; "sampled.suffix_per_second" in a layout map changes it)`,
+  ];
   for (const f of r.files) {
     out.push(
       '',

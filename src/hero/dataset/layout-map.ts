@@ -98,6 +98,18 @@ export type LayoutKey = keyof typeof DEFAULT_LAYOUT;
  */
 export const DEFAULT_SUFFIX_PER_SECOND = 25;
 
+/**
+ * What a suffix rate reads the sampled-id suffix as (printed by `hero inspect`). The card says only
+ * that sampled frames "are named for their source clip and timecode" (HeroFrame-Bench card, Files).
+ */
+export function suffixReading(perSecond: number): string {
+  if (perSecond === 25) return "frames at 25 per second (PAL) from the clip's start";
+  if (perSecond === 1000) return "milliseconds from the clip's start";
+  if (perSecond === 100) return "hundredths of a second from the clip's start";
+  if (perSecond === 1) return "seconds from the clip's start";
+  return `units of 1/${perSecond} s from the clip's start`;
+}
+
 export interface Layout {
   paths: Record<LayoutKey, readonly string[]>;
   /** `t_in_clip = suffix / suffixPerSecond` for a sampled image id `<clip id>_<suffix>`. */

@@ -96,6 +96,8 @@ export const Criterion = z.looseObject({
   round: z.number().int().nonnegative(),
   /** `hero build --learn-rubric`: the chain the source pair came from (Phase B prunes by it). */
   source_chain: SafeId.optional(),
+  /** `hero build --learn-rubric`: the source chain's publicity still when the rule was learned (Phase B prunes when it is deleted). */
+  source_anchor: SafeId.optional(),
 });
 export const FilmRubricRecord = z.looseObject({
   movie_id: SafeId,
