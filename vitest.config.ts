@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { workersFromDist } from './test/support/dist-workers.js';
+import SuiteFiguresReporter from './test/support/suite-figures-reporter.js';
 
 /**
  * The files that take minutes start first, in this order: on a fresh clone vitest knows no
@@ -54,7 +55,8 @@ export default defineConfig({
     // one more worker than cores: many tests wait on ffmpeg, the emulator or the browser, and a
     // third worker fills that wait (measured: see README, "Development")
     maxWorkers: 3,
-    reporters: ['default'],
+    // the README's count of files and tests is checked against a whole-suite run (bench/readme-figures.ts)
+    reporters: ['default', new SuiteFiguresReporter()],
     sequence: { sequencer: LongFirstSequencer },
   },
 });

@@ -1,16 +1,30 @@
 /**
- * The README's table of what the mini sets are (section "Quickstart") states figures of the
- * generated material; each is checked here against the definitions the sets are built from, so
- * the table cannot drift from the code.
+ * The README's figures. The table of what the mini sets are (section "Quickstart") states figures
+ * of the generated material; each is checked here against the definitions the sets are built from,
+ * so the table cannot drift from the code. The Quickstart's measured figures (the demo's time and
+ * judge calls, the suite's size, the CI run) are rendered from bench/readme-figures.json, which
+ * only the measuring scripts write; here the README is checked against that record, and the record
+ * against what can be counted now; the demo test checks its judge calls against the demo it runs,
+ * and test/support/suite-figures-reporter.ts its file and test counts against the run itself.
  */
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import {
+  ciLines,
+  parseTimeV,
+  readFigures,
+  readmeFigures,
+  renderFigures,
+  wrap,
+} from '../bench/readme-figures.js';
 import { DEMO_CHAINS_PER_FILM } from '../src/synthetic/demo-hero.js';
 import { MINI_CASES } from '../src/synthetic/mini-compass/build.js';
 import { MODELS, QUALITY_MODELS } from '../src/synthetic/mini-compass/plans.js';
 import { MINI_FILMS } from '../src/synthetic/mini-hero.js';
 import { ROOT } from './support/paths.js';
+import { testFilesOnDisk } from './support/suite-figures-reporter.js';
 
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 /** The mini-set column of the table row whose first cell is `label`. */
@@ -39,5 +53,62 @@ describe("the README's mini-set table", () => {
     expect(mini('Compass "models"')).toBe(
       `generated faults: ${names(MODELS)} (response) and ${names(QUALITY_MODELS)} (quality)`,
     );
+  });
+});
+
+describe("the README's measured figures", () => {
+  const figures = readFigures();
+
+  it('are the ones bench/readme-figures.json records, rendered by bench/readme-figures.ts', () => {
+    expect(readmeFigures(readme)).toBe(wrap(renderFigures(figures)));
+  });
+
+  it("count the suite's files and workers as they are now, and the CI run ran that suite", () => {
+    expect(figures.suite.files).toBe(testFilesOnDisk());
+    const workers = readFileSync(join(ROOT, 'vitest.config.ts'), 'utf8').match(/^\s*maxWorkers: (\d+),/m);
+    expect(Number(workers?.[1])).toBe(figures.suite.workers);
+    for (const line of figures.ci.lines) {
+      expect(line.files, line.node).toBe(figures.suite.files);
+      expect(line.tests, line.node).toBe(figures.suite.tests);
+    }
+    // the two lines are the lowest and the newest release .ci/run installs
+    const ci = readFileSync(join(ROOT, '.ci', 'run'), 'utf8').match(/^for version in ([\d. ]+); do$/m);
+    expect(figures.ci.lines.map((l) => l.node).join(' ')).toBe(ci?.[1]);
+  });
+
+  it.runIf(existsSync(join(ROOT, '.git')))('name commits of this repository', () => {
+    for (const c of [figures.demo.commit, figures.ci.commit, figures.busy?.commit].filter(Boolean))
+      expect(
+        () => execFileSync('git', ['cat-file', '-e', `${c}^{commit}`], { cwd: ROOT, stdio: 'ignore' }),
+        c,
+      ).not.toThrow();
+  });
+
+  it("are read from /usr/bin/time -v's report and Vitest's summaries as printed", () => {
+    const time = [
+      '\tCommand being timed: "bash .ci/run"',
+      '\tUser time (seconds): 1116.76',
+      '\tSystem time (seconds): 374.73',
+      '\tElapsed (wall clock) time (h:mm:ss or m:ss): 1:13:19.79',
+      '\tMaximum resident set size (kbytes): 662328',
+    ].join('\n');
+    expect(parseTimeV(time)).toEqual({ wall_s: 4399.8, cpu_s: 1491.5, peak_rss_gb: 0.63 });
+    const log = [
+      'ci-node: v22.15.0 from the node package',
+      ' Test Files  162 passed | 1 skipped (163)',
+      '      Tests  1052 passed | 3 skipped (1055)',
+      '   Duration  377.12s (transform 1.2s)',
+      'ci: Node 22.15.0 passed in 393 s',
+      'ci-node: v24.21.0 from the node package',
+      ' \u001b[2mTest Files \u001b[22m 163 passed (163)',
+      '      Tests  1055 passed (1055)',
+      '   Duration  387.9s',
+    ].join('\n');
+    expect(ciLines(log, 500)).toEqual([
+      { node: '22.15.0', line_s: 393, vitest_s: 377, files: 163, files_skipped: 1, tests: 1055, skipped: 3 },
+      { node: '24.21.0', line_s: 500, vitest_s: 388, files: 163, files_skipped: 0, tests: 1055, skipped: 0 },
+    ]);
+    // a run with a failure is no measurement of the suite
+    expect(() => ciLines(log.replace('1052 passed', '1 failed | 1051 passed'), 500)).toThrow(/22\.15\.0/);
   });
 });
