@@ -309,7 +309,7 @@ export async function judgeVideoQualityCached(
         verdicts.map((v, i) =>
           judgementsOf(v, {
             metrics: settled.groups[i]!,
-            checklists: new Map(settled.groups[i]!.map((m) => [m, a.checklists.get(m)!.items])),
+            checklists: new Map(settled.groups[i]!.map((m) => [m, checklistOf(a, m).items])),
             duration_s: hit.duration_s,
           }),
         ),
@@ -322,4 +322,11 @@ export async function judgeVideoQualityCached(
   const r = await askVideoQuality(await ask());
   a.cache.put(key, { v: 1, kind: 'grouped', ...r.facts, calls: r.calls });
   return r.report;
+}
+
+/** The case's checklist for a metric the judge is asked about (the caller passes one per asked metric). */
+function checklistOf(a: Pick<VideoQualityInput, 'c' | 'mode' | 'checklists'>, m: QualityMetric): Checklist {
+  const cl = a.checklists.get(m);
+  if (!cl) throw new InternalError(`case ${a.c.case_id} (${a.mode}): no checklist for ${m}`);
+  return cl;
 }
