@@ -7,17 +7,19 @@
  */
 import { join } from 'node:path';
 import { z } from 'zod';
-import { BadInputError } from '../errors.js';
+import { BadInputError, InternalError } from '../errors.js';
 import { emptyStats, type JudgeStats } from '../judge/types.js';
 import { readJsonFile } from '../store/jsonl.js';
 import {
   checkRowsRead,
   checkShards,
   hashInputs,
+  type OutputsRecord,
   readShardFolders,
   readShardRows,
   SETTINGS_FILE,
   type Shard,
+  type ShardFolder,
   type ShardRecord,
   selectItems,
   verifyShardOutputs,
@@ -106,33 +108,12 @@ function isStat(stats: JudgeStats, k: string): k is keyof JudgeStats {
   return Object.hasOwn(stats, k);
 }
 
-/** Merge compass score or compass evaluate shard folders (see checkShards for what is refused). */
-export async function mergeCompass(dirs: readonly string[]): Promise<MergedCompass> {
-  const folders = await readShardFolders(dirs);
-  const recorded = folders[0]!.record.kind;
-  if (recorded === 'hero evaluate')
-    throw new BadInputError(`${folders[0]!.dir} holds a hero evaluate result: use kfbench merge hero`);
-  if (recorded !== 'compass score' && recorded !== 'compass evaluate')
-    throw new BadInputError(`${folders[0]!.dir} holds a ${recorded} result, not a Compass one`);
-  const kind = recorded;
-  const rowFiles = (k: string) =>
-    k === 'compass evaluate'
-      ? ['response.jsonl', 'evaluation.jsonl', 'checklists.jsonl']
-      : ['response.jsonl'];
-  // first: each shard's files must be as it wrote them (outputs.json), before anything is compared
-  // (the files of its own kind: a shard of another kind is then named by checkShards)
-  const recs = [];
-  for (const f of folders)
-    recs.push(await verifyShardOutputs(f, [SETTINGS_FILE, 'run.json', ...rowFiles(f.record.kind)]));
-  const all = checkShards(folders, kind);
-  const first = folders[0]!.record;
-  const parsed = Settings.safeParse(first.settings);
-  if (!parsed.success)
-    throw new BadInputError(`${folders[0]!.dir}/settings.json does not record a Compass run's settings`);
-  const s = parsed.data;
-  const rank = (r: { model: string; case_id: string; prompt_mode: string }) =>
-    (s.models.indexOf(r.model) * all.length + all.indexOf(r.case_id)) * s.modes.length +
-    s.modes.indexOf(r.prompt_mode);
+/** Each shard's rows and run record, read in shard order (its files checked against outputs.json). */
+async function readShardFiles(
+  folders: readonly ShardFolder[],
+  recs: readonly OutputsRecord[],
+  kind: MergedCompass['kind'],
+) {
   const rows: ResponseRow[] = [];
   const videos: VideoEvaluation[] = [];
   const checklists: Checklist[] = [];
@@ -148,7 +129,8 @@ export async function mergeCompass(dirs: readonly string[]): Promise<MergedCompa
   const judge = emptyStats();
   for (const [i, f] of folders.entries()) {
     // its rows: of the cases it holds, as many of each as it wrote
-    const rec = recs[i]!;
+    const rec = recs[i];
+    if (!rec) throw new InternalError(`merge: shard ${f.dir} has no verified outputs`);
     const mine = await readShardRows(join(f.dir, 'response.jsonl'), ResponseRow);
     checkRowsRead(f, rec, 'response.jsonl', mine);
     rows.push(...mine);
@@ -173,6 +155,39 @@ export async function mergeCompass(dirs: readonly string[]): Promise<MergedCompa
       checklists.push(...c);
     }
   }
+  return { rows, videos, checklists, response, judge };
+}
+
+/** Merge compass score or compass evaluate shard folders (see checkShards for what is refused). */
+export async function mergeCompass(dirs: readonly string[]): Promise<MergedCompass> {
+  const folders = await readShardFolders(dirs);
+  const head = folders[0];
+  if (!head) throw new InternalError('merge: readShardFolders gave no folder'); // it refuses none given
+  const recorded = head.record.kind;
+  if (recorded === 'hero evaluate')
+    throw new BadInputError(`${head.dir} holds a hero evaluate result: use kfbench merge hero`);
+  if (recorded !== 'compass score' && recorded !== 'compass evaluate')
+    throw new BadInputError(`${head.dir} holds a ${recorded} result, not a Compass one`);
+  const kind = recorded;
+  const rowFiles = (k: string) =>
+    k === 'compass evaluate'
+      ? ['response.jsonl', 'evaluation.jsonl', 'checklists.jsonl']
+      : ['response.jsonl'];
+  // first: each shard's files must be as it wrote them (outputs.json), before anything is compared
+  // (the files of its own kind: a shard of another kind is then named by checkShards)
+  const recs = [];
+  for (const f of folders)
+    recs.push(await verifyShardOutputs(f, [SETTINGS_FILE, 'run.json', ...rowFiles(f.record.kind)]));
+  const all = checkShards(folders, kind);
+  const first = head.record;
+  const parsed = Settings.safeParse(first.settings);
+  if (!parsed.success)
+    throw new BadInputError(`${head.dir}/settings.json does not record a Compass run's settings`);
+  const s = parsed.data;
+  const rank = (r: { model: string; case_id: string; prompt_mode: string }) =>
+    (s.models.indexOf(r.model) * all.length + all.indexOf(r.case_id)) * s.modes.length +
+    s.modes.indexOf(r.prompt_mode);
+  const { rows, videos, checklists, response, judge } = await readShardFiles(folders, recs, kind);
   const stray = rows.find((r) => rank(r) < 0 || !all.includes(r.case_id));
   if (stray)
     throw new BadInputError(

@@ -2,15 +2,26 @@
  * The files `compass score` and `compass evaluate` write and kfbench reads again (the viewer,
  * `compass report`), one zod schema each, in one place: response.jsonl (`ResponseRow`),
  * summary.json (`ResponseSummary`), checklists.jsonl (`Checklist`), evaluation.jsonl
- * (`VideoEvaluation`), leaderboard.json (`Leaderboard`) and the two run.json files; also the scan
+ * (`VideoEvaluation`), leaderboard.json (`Leaderboard`, leaderboard-schema.ts) and the two run.json files; also the scan
  * kept in the scan cache (`Scan`). The writers' types are `z.infer` of these schemas (the modules
  * that compute them re-export the types) and every reader parses with them. A value that could not
  * be computed is `null`, never NaN, and the type says so.
  */
 import { z } from 'zod';
-import { UnresolvedShare } from '../judge/unresolved.js';
 import { PROMPT_MODES, STRUCTURES } from './cases.js';
+import { MissingPolicy } from './leaderboard-schema.js';
 import { QUALITY_GROUP_NAMES, QUALITY_METRICS } from './quality/metrics.js';
+
+export {
+  BOARD_TABLES,
+  BoardTable,
+  FACTOR_NAMES,
+  type Factor,
+  Leaderboard,
+  LeaderboardTable,
+  MissingPolicy,
+  ModelOverall,
+} from './leaderboard-schema.js';
 
 const Count = z.number().int().nonnegative();
 const Seconds = z.number().nonnegative();
@@ -100,9 +111,6 @@ export const SummaryCell = z.object({
   groups: ResponseGroups,
 });
 export type SummaryCell = z.infer<typeof SummaryCell>;
-
-export const MissingPolicy = z.enum(['zero', 'skip']);
-export type MissingPolicy = z.infer<typeof MissingPolicy>;
 
 /** summary.json of `compass score` (and `compass evaluate`): means by model and factor. */
 export const ResponseSummary = z.object({
@@ -301,81 +309,6 @@ export const VideoEvaluation = z.object({
   overall: OverallResult,
 });
 export type VideoEvaluation = z.infer<typeof VideoEvaluation>;
-
-export const ModelOverall = z.object({
-  model: z.string(),
-  /**
-   * Mean over runs of the per-run Overall (mean over the table's cases of the per-case Overall, the
-   * mean of its prompt modes), by the table's formula (`Leaderboard.formula`).
-   */
-  overall: z.number().nullable(),
-  /** Standard deviation over runs (0 for one run). */
-  overall_sd: z.number().nonnegative(),
-  runs: Count,
-  cases: Count,
-  /** Groups of the table's formula that could not be measured for some case (left out of its mean, never zero). */
-  flagged: z.array(z.string()),
-  /** Joint table: the videos without an audio track, scored AV Coordination 0 ("case__mode"). */
-  no_audio_track: z.array(z.string()).optional(),
-  /** Videos judged below the published 8 fps (--frame-budget, --quality-fps or a slow video): "case__mode at R fps". */
-  below_rate: z.array(z.string()),
-  /** Videos present (scored) / expected, per run; missing and undecodable ones are not present. */
-  coverage: z.object({ present: Count, expected: Count }),
-  groups: z.record(z.string(), z.number().nullable()),
-});
-export type ModelOverall = z.infer<typeof ModelOverall>;
-
-export const FACTOR_NAMES = ['keyframes', 'structure', 'prompt_mode', 'conditioning'] as const;
-export type Factor = (typeof FACTOR_NAMES)[number];
-
-/**
- * The two leaderboards (seed §4.2, Table 3; docs/compass.md "How the leaderboard is computed"):
- * `joint`, the joint audio-video one, over the common set of cases every compared model answered
- * (the models whose videos carry audio), AV Coordination in the mean; `video`, the video-only one,
- * over all cases and every model, without AV Coordination.
- */
-export const BOARD_TABLES = ['joint', 'video'] as const;
-export const BoardTable = z.enum(BOARD_TABLES);
-export type BoardTable = z.infer<typeof BoardTable>;
-
-/** One leaderboard: which table, its formula, its cases, and its rows overall and by factor. */
-export const LeaderboardTable = z.object({
-  table: BoardTable,
-  /** The Overall's formula, in words. */
-  formula: z.string(),
-  /** The cases the table averages over: all evaluated cases (video) or the common set (joint). */
-  cases: z.object({ count: Count, ids: z.array(z.string()) }),
-  /** Joint table: evaluated models left off it because none of their videos has an audio track. */
-  models_without_audio: z.array(z.string()).optional(),
-  models: z.array(ModelOverall),
-  by: z.record(z.enum(FACTOR_NAMES), z.record(z.string(), z.array(ModelOverall))),
-});
-export type LeaderboardTable = z.infer<typeof LeaderboardTable>;
-
-/**
- * leaderboard.json: the ranked table (the joint one by default whenever audio was judged and some
- * model's videos carry audio, else the video-only one; `--rank-by`) at the top level, the other
- * one in `other`. Files written before the two tables have neither `table` nor `other`: video.
- */
-export const Leaderboard = LeaderboardTable.partial({ table: true, formula: true, cases: true }).extend({
-  judge: z.string(),
-  embedder: z.string(),
-  runs: Count,
-  /** What cut the videos into shots (pixel detector or judge, seed E.2). */
-  segmenter: z.string().optional(),
-  missing: MissingPolicy,
-  /** Checklists kept with an item count outside the published preference, per metric. */
-  checklists_outside_preferred_size: z.record(z.string(), Count).optional(),
-  /**
-   * Quality metrics of the judged videos (every run) that the judge left unresolved (no checklist,
-   * a reply that could not be read, no valid item), out of those it was asked for; absent in files
-   * written before it.
-   */
-  unresolved: UnresolvedShare.optional(),
-  /** The table not ranked (absent when there is only one: no audio judged, or no model with audio). */
-  other: LeaderboardTable.optional(),
-});
-export type Leaderboard = z.infer<typeof Leaderboard>;
 
 /** run.json of `compass evaluate`. */
 export const EvaluationRunFile = z.object({

@@ -39,6 +39,11 @@ export const ScanRefine = z.object({
   ssim: z.number(),
   /** Stage 1's cosine of f*(k) when stage 1 sampled it (null: a frame between two samples). */
   cos: z.number().nullable(),
+  /**
+   * Frames of the window not kept: the window was longer than stage 2's limit (`STAGE2_MAX_KEPT`,
+   * response/window-match.ts), so they were not compared and the hold may be cut there. Absent: none.
+   */
+  dropped: Count.optional(),
 });
 export type ScanRefine = z.infer<typeof ScanRefine>;
 

@@ -11,19 +11,11 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { runPool } from '../concurrency/pool.js';
-import type { Embedder } from '../embed/embedder.js';
 import { BadInputError } from '../errors.js';
-import { CallBudgetSpent } from '../judge/judge.js';
-import { checkMaxDuration, refuseLonger } from '../media/duration.js';
-import type { ShotOptions } from '../media/shots.js';
-import { type OnProgress, phaseReporter } from '../progress.js';
+import { phaseReporter } from '../progress.js';
 import { mean } from '../stats/mean.js';
-import type { FileHashes } from '../store/file-hashes.js';
 import { type LoadedCase, type PromptMode, videoPath } from './cases.js';
-import type { ResponseOptions, ScanOptions } from './response/options.js';
-import { METRICS, scoreResponse, zeroResponse } from './response/report.js';
-import { type ScanTimings, scanVideo } from './response/scan.js';
-import { cachedScan, type ScanCache } from './response/scan-cache.js';
+import { METRICS } from './response/report.js';
 import { ScanPool } from './response/scan-pool.js';
 import {
   MetricScores,
@@ -31,54 +23,15 @@ import {
   type ResponseRow,
   type ResponseSummary,
   type SummaryCell,
-  type VideoStatus,
 } from './results.js';
-import type { SegmentFn } from './segment.js';
 
 /** How leaderboards treat a missing or undecodable video (MissingPolicy): 0 on every metric, or skip its case for every model. */
 export type { MissingPolicy, ResponseRow, ResponseSummary, SummaryCell, VideoStatus } from './results.js';
 
-export interface ScoreRun {
-  rows: ResponseRow[];
-  missing: string[];
-  failed: { video: string; error: string }[];
-  cached: number;
-  scanned: number;
-  timings: ScanTimings;
-  /** Videos not segmented because the call budget (`maxCalls`) ran out: no row; run again to resume. */
-  skipped: string[];
-}
+import type { ScoreInput, ScoreRun } from './score-input.js';
+import { type Outcome, type ScoreJob, scoreVideo } from './score-video.js';
 
-export interface ScoreInput {
-  cases: readonly LoadedCase[];
-  videos: string;
-  models: readonly string[];
-  modes: readonly PromptMode[];
-  embedder: Embedder;
-  response?: Partial<ResponseOptions>;
-  scan?: Partial<ScanOptions>;
-  shots?: Partial<ShotOptions>;
-  cache?: ScanCache | undefined;
-  /** The run's file hashes, shared with the judge's cache keys (compass evaluate): each video read once. */
-  hashes?: FileHashes | undefined;
-  /** Segment with the judge (seed E.2) instead of the pixel detector; absent = pixel. */
-  segment?: SegmentFn | undefined;
-  /** The judge segmenter's share of a run's call budget (`--max-calls`): it asks nothing past it. */
-  maxCalls?: number | undefined;
-  /**
-   * A video whose header says it lasts longer (seconds) is a failed video with that reason, decided
-   * before anything decodes it (`--max-duration`; none by default here, 120 s from the CLI).
-   */
-  maxDuration?: number | undefined;
-  /**
-   * Videos scanned at once (`--jobs`, 1 by default); rows keep the sequential order. Above 1 each
-   * scan runs in a worker thread of its own (scan-pool.ts) when the embedder has a `spec`.
-   */
-  jobs?: number;
-  signal?: AbortSignal | undefined;
-  /** Phase `scan`: one item per expected video (a cache hit when its scan was kept; a failure when it does not decode). */
-  onProgress?: OnProgress;
-}
+export type { ScoreInput, ScoreRun } from './score-input.js';
 
 /**
  * The videos folder before anything is read or written: a missing folder, an empty one, a requested
@@ -119,19 +72,20 @@ export function checkVideosFolder(
     );
 }
 
-type Outcome =
-  | { kind: 'row'; row: ResponseRow; cached: boolean }
-  | { kind: 'missing'; video: string; row: ResponseRow }
-  | { kind: 'failed'; video: string; error: string; row: ResponseRow }
-  | { kind: 'budget'; video: string };
-
 export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
   // rows come model by model (`at`); the scans run case by case, so that a case's keyframes are
   // prepared once for every model's videos (keyframe-prep.ts keeps the last two sets) — unless the
   // judge segments, whose calls, and so where `maxCalls` stops, keep the rows' order
   const C = o.cases.length;
   const M = o.modes.length;
-  const job = (model: string, mi: number, c: LoadedCase, ci: number, mode: PromptMode, di: number) => ({
+  const job = (
+    model: string,
+    mi: number,
+    c: LoadedCase,
+    ci: number,
+    mode: PromptMode,
+    di: number,
+  ): ScoreJob => ({
     model,
     c,
     mode,
@@ -167,74 +121,7 @@ export async function scoreModels(o: ScoreInput): Promise<ScoreRun> {
   };
   const scanned = await runPool(
     jobs,
-    async (j, _i, signal): Promise<Outcome> => {
-      const label = `${j.model}/${j.c.case_id}__${j.mode}`;
-      const meta = {
-        model: j.model,
-        prompt_mode: j.mode,
-        structure: j.c.structure,
-        n_keyframes: j.c.keyframes.length,
-        conditioning: j.c.conditioning,
-      };
-      const zero = (status: VideoStatus): ResponseRow => ({
-        ...meta,
-        status,
-        segmenter: o.segment ? 'judge' : 'pixel',
-        ...zeroResponse(j.c, o.embedder, o.response),
-      });
-      if (!existsSync(j.video)) {
-        progress.done(label);
-        return { kind: 'missing', video: j.video, row: zero('missing') };
-      }
-      try {
-        // the header check before a scan that runs; a cached scan is held to the limit by the
-        // duration it recorded (a warm run starts no ffprobe)
-        const limit = o.maxDuration;
-        const { scan, cached } = await cachedScan(
-          { video: j.video, keyframes: j.c.keyframes },
-          o.embedder,
-          scanOpts,
-          o.shots ?? {},
-          o.cache,
-          run.timings,
-          // in this thread too, an abort kills the decoder of the video being scanned
-          pool?.scanFn(signal) ?? ((i, e, so, sh, t) => scanVideo(i, e, so, sh, t, signal)),
-          o.hashes,
-          limit === undefined ? undefined : () => checkMaxDuration(j.video, limit),
-        );
-        if (cached && limit !== undefined && Number.isFinite(limit))
-          refuseLonger(j.video, scan.video.duration_s, limit);
-        // the segmenter's calls stop with the pool (a failure elsewhere, Ctrl-C) and count
-        // against the run's budget; a video the budget did not reach waits for the next run
-        let seg: Awaited<ReturnType<SegmentFn>> | undefined;
-        try {
-          seg = o.segment
-            ? await o.segment(j.c, j.video, scan.shots, signal, { maxCalls: o.maxCalls }, o.hashes)
-            : undefined;
-        } catch (e) {
-          if (!(e instanceof CallBudgetSpent)) throw e;
-          progress.done(label);
-          return { kind: 'budget', video: j.video };
-        }
-        const report = scoreResponse(j.c, seg ? { ...scan, shots: seg.shots } : scan, o.embedder, o.response);
-        const row: ResponseRow = {
-          ...meta,
-          status: 'scored',
-          segmenter: seg?.segmenter ?? 'pixel',
-          ...(seg?.assignments ? { judge_assignments: seg.assignments } : {}),
-          ...report,
-        };
-        if (cached) progress.cached(label);
-        else progress.done(label);
-        return { kind: 'row', row, cached };
-      } catch (e) {
-        // only bad input makes a failed (zero) row: a cancelled run, a spent call budget or a
-        // backend that is down (the judge segmenter's) stop the run instead of scoring 0
-        if (!(e instanceof BadInputError)) throw e;
-        progress.failed(label, e.message);
-        return { kind: 'failed', video: j.video, error: e.message, row: zero('failed') };
-      }
-    },
+    (j, _i, signal) => scoreVideo(o, j, signal, { progress, pool, scanOpts, timings: run.timings }),
     { concurrency, signal: o.signal },
   ).finally(() => pool?.close());
   progress.finish();

@@ -1,4 +1,11 @@
-/** HTML escaping for everything rendered from data (titles, reasons and method names come from strangers). */
+/**
+ * HTML escaping for everything rendered from data (titles, reasons and method names come from
+ * strangers). Kept beside Hono's `html` (which the viewer's templates use, web/html.ts; issue 47
+ * item 7): the reports build Markdown (`mdText`) and standalone HTML files from plain strings, and
+ * Hono exposes its escaping only through the tagged template (its `escapeToBuffer` is an internal
+ * buffer API). Both write the same bytes: `& < > " '` as `&amp; &lt; &gt; &quot; &#39;`
+ * (test/web/html-escape.test.ts).
+ */
 export function esc(s: unknown): string {
   return String(s).replace(
     /[&<>"']/g,

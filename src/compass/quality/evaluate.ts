@@ -8,29 +8,26 @@
  */
 import { runPool } from '../../concurrency/pool.js';
 import type { Embedder } from '../../embed/embedder.js';
-import { PartialError } from '../../errors.js';
+import { InternalError, PartialError } from '../../errors.js';
 import type { ImageEncoder } from '../../judge/images.js';
 import { CallBudgetSpent, type Judge } from '../../judge/judge.js';
 import { type OnProgress, phaseReporter } from '../../progress.js';
 import { type LoadedCase, type PromptMode, videoPath } from '../cases.js';
 import type { ResponseOptions, ScanOptions } from '../response/options.js';
 import type { ScanCache } from '../response/scan-cache.js';
-import type { QualityMetricReport, VideoEvaluation } from '../results.js';
+import type { VideoEvaluation } from '../results.js';
 import { type ResponseRow, type ScoreRun, scoreModels } from '../score.js';
 import type { SegmentFn } from '../segment.js';
-import { type KeyframeControlReading, overallOf, qualityGroups } from './aggregate.js';
+import type { KeyframeControlReading } from './aggregate.js';
 import { type Checklist, generateChecklist } from './checklist.js';
 import type { EvaluationCache } from './eval-cache.js';
 import { FileHashes } from './eval-cache.js';
-import { applicability, byMetric, QUALITY_METRICS, type QualityMetric } from './metrics.js';
-import {
-  DEFAULT_QUALITY_OPTIONS,
-  judgeVideoQualityCached,
-  type QualityOptions,
-  type QualityReport,
-} from './video.js';
+import { checklistMetrics, evaluateVideo, type VideoTaskContext } from './evaluate-video.js';
+import type { QualityMetric } from './metrics.js';
+import { DEFAULT_QUALITY_OPTIONS, type QualityOptions } from './video.js';
 
 export type { ModelOverall, VideoEvaluation } from '../results.js';
+export { checklistMetrics, zeroEvaluation } from './evaluate-video.js';
 
 export interface EvaluateInput {
   cases: readonly LoadedCase[];
@@ -82,17 +79,6 @@ export interface EvaluateResult {
   skipped: string[];
 }
 
-/** The metrics a case needs checklists for in a mode (those that apply, and are not audio-only without audio). */
-export function checklistMetrics(
-  c: LoadedCase,
-  mode: PromptMode,
-  q: Pick<QualityOptions, 'audio'>,
-): QualityMetric[] {
-  return QUALITY_METRICS.filter(
-    (m) => applicability(c, mode, m).applies && (q.audio || (m !== 'AMA' && m !== 'AVC')),
-  );
-}
-
 /** What a task of the pool gives: its checklist or evaluation, absent where the budget stopped it. */
 type TaskResult = { kind: 'checklist'; cl?: Checklist } | { kind: 'video'; v?: VideoEvaluation };
 
@@ -127,38 +113,33 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
   // case's checklists, which were queued before it, so the pool never waits on a task it has not
   // started. Results land in their slot: the output order is the sequential one (checklists by
   // case, mode, metric; videos by run, then row) whatever order calls finish in.
-  type Task =
-    | { kind: 'checklist'; c: LoadedCase; mode: PromptMode; metric: QualityMetric; slot: number }
-    | { kind: 'video'; run: number; row: ResponseRow; video: string; slot: number };
-  const tasks: Task[] = [];
-  const ready = new Map<string, Deferred<Checklist | undefined>>();
-  const keyOf = (caseId: string, mode: PromptMode, metric: QualityMetric) => `${caseId}/${mode}/${metric}`;
-  let checklistSlots = 0;
-  for (const c of o.cases)
-    for (const mode of o.modes)
-      for (const metric of checklistMetrics(c, mode, q)) {
-        tasks.push({ kind: 'checklist', c, mode, metric, slot: checklistSlots++ });
-        ready.set(keyOf(c.case_id, mode, metric), deferred());
-      }
-  for (let run = 0; run < runs; run++)
-    for (const [i, row] of response.rows.entries())
-      tasks.push({
-        kind: 'video',
-        run,
-        row,
-        video: videoPath(o.videos, row.model, row.case_id, row.prompt_mode),
-        slot: run * response.rows.length + i,
-      });
+  const { tasks, ready, checklistSlots } = planTasks(o, response, q, runs);
   const total = response.rows.length * runs;
   const checklistProgress = phaseReporter(o.onProgress, 'checklists', 'questions');
   const judgeProgress = phaseReporter(o.onProgress, 'judge', 'videos');
   checklistProgress.start(checklistSlots);
   judgeProgress.start(total, runs > 1 ? `${runs} runs` : undefined);
+  const checklistOf = (caseId: string, mode: PromptMode, metric: QualityMetric) => {
+    const d = ready.get(keyOf(caseId, mode, metric));
+    if (!d) throw new InternalError(`evaluate: no checklist task for ${keyOf(caseId, mode, metric)}`);
+    return d;
+  };
+  const videoCtx: VideoTaskContext = {
+    judge: o.judge,
+    encoder: o.encoder,
+    q,
+    cache: o.evaluationCache,
+    keyframeControl: o.keyframeControl,
+    hashes,
+    limits,
+    progress: judgeProgress,
+    checklist: (caseId, mode, metric) => checklistOf(caseId, mode, metric).promise,
+  };
   const pool = await runPool(
     tasks,
     async (t, _i, signal): Promise<TaskResult> => {
       if (t.kind === 'checklist') {
-        const slot = ready.get(keyOf(t.c.case_id, t.mode, t.metric))!;
+        const slot = checklistOf(t.c.case_id, t.mode, t.metric);
         try {
           const cl = await generateChecklist(
             o.judge.withSignal(signal, limits),
@@ -176,76 +157,66 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
           throw e;
         }
       }
-      const { row, run } = t;
-      const c = cases.get(row.case_id)!;
-      if (row.status !== 'scored') {
-        // missing or undecodable: 0 on every metric of the case, never judged
-        judgeProgress.done(`${row.model}/${row.case_id}__${row.prompt_mode}`);
-        return { kind: 'video', v: zeroEvaluation(row, run, c, q, o.keyframeControl) };
-      }
-      const got = await Promise.all(
-        checklistMetrics(c, row.prompt_mode, q).map(
-          async (m) => [m, await ready.get(keyOf(row.case_id, row.prompt_mode, m))!.promise] as const,
-        ),
-      );
-      // a checklist the budget did not reach: the video waits for the next run
-      if (got.some(([, cl]) => !cl)) return { kind: 'video' };
-      const judge = (run === 0 ? o.judge : runJudge(o.judge, run)).withSignal(signal, limits);
-      try {
-        const quality = await judgeVideoQualityCached({
-          judge,
-          encoder: o.encoder,
-          c,
-          mode: row.prompt_mode,
-          video: t.video,
-          checklists: new Map(got.map(([m, cl]) => [m, cl!])),
-          shots: row.shots,
-          options: q,
-          cache: o.evaluationCache,
-          run,
-          hashes,
-        });
-        judgeProgress.done(`${row.model}/${row.case_id}__${row.prompt_mode}`);
-        const v: VideoEvaluation = {
-          case_id: row.case_id,
-          model: row.model,
-          prompt_mode: row.prompt_mode,
-          run,
-          status: 'scored',
-          structure: row.structure,
-          n_keyframes: row.n_keyframes,
-          conditioning: row.conditioning,
-          response: { metrics: row.metrics, groups: row.groups },
-          quality,
-          overall: overallOf(
-            {
-              keyframe_fidelity: row.groups.keyframe_fidelity,
-              temporal_organization: row.groups.temporal_organization,
-              visual_quality: quality.groups.visual_quality.score,
-              spatiotemporal_coherence: quality.groups.spatiotemporal_coherence.score,
-              instruction_adherence: quality.groups.instruction_adherence.score,
-            },
-            quality,
-            o.keyframeControl,
-          ),
-        };
-        return { kind: 'video', v };
-      } catch (e) {
-        if (e instanceof CallBudgetSpent) return { kind: 'video' };
-        throw e;
-      }
+      const c = cases.get(t.row.case_id);
+      if (!c) throw new InternalError(`evaluate: row of case ${t.row.case_id}, not among the cases scored`);
+      return { kind: 'video', v: await evaluateVideo(videoCtx, c, t.row, t.run, t.video, signal) };
     },
     // the backend's own limit keeps `concurrency` calls in flight; tasks waiting for it cost little
     { concurrency: Math.max(1, o.concurrency ?? 16) * 8, signal: o.signal },
   );
   checklistProgress.finish();
   judgeProgress.finish();
+  const { checklists, videos, skipped } = collect(tasks, pool.results, checklistSlots, response, runs);
+  return { response, checklists, videos, skipped };
+}
+
+/** A task of the pool: a checklist (case × mode × metric) or a video (run × row), with its output slot. */
+type Task =
+  | { kind: 'checklist'; c: LoadedCase; mode: PromptMode; metric: QualityMetric; slot: number }
+  | { kind: 'video'; run: number; row: ResponseRow; video: string; slot: number };
+
+const keyOf = (caseId: string, mode: PromptMode, metric: QualityMetric) => `${caseId}/${mode}/${metric}`;
+
+/**
+ * Every checklist task, then every video task (see evaluateCompass), and each checklist's promise
+ * (`ready`, keyed by `keyOf`) that its case's videos wait for.
+ */
+function planTasks(o: EvaluateInput, response: ScoreRun, q: QualityOptions, runs: number) {
+  const tasks: Task[] = [];
+  const ready = new Map<string, Deferred<Checklist | undefined>>();
+  let checklistSlots = 0;
+  for (const c of o.cases)
+    for (const mode of o.modes)
+      for (const metric of checklistMetrics(c, mode, q)) {
+        tasks.push({ kind: 'checklist', c, mode, metric, slot: checklistSlots++ });
+        ready.set(keyOf(c.case_id, mode, metric), deferred());
+      }
+  for (let run = 0; run < runs; run++)
+    for (const [i, row] of response.rows.entries())
+      tasks.push({
+        kind: 'video',
+        run,
+        row,
+        video: videoPath(o.videos, row.model, row.case_id, row.prompt_mode),
+        slot: run * response.rows.length + i,
+      });
+  return { tasks, ready, checklistSlots };
+}
+
+/** The pool's results in their slots: the sequential order, whatever order calls finished in. */
+function collect(
+  tasks: readonly Task[],
+  results: readonly (TaskResult | undefined)[],
+  checklistSlots: number,
+  response: ScoreRun,
+  runs: number,
+) {
   const checklistSlot: (Checklist | undefined)[] = new Array(checklistSlots);
   const videoSlot: { t: Extract<Task, { kind: 'video' }>; v: VideoEvaluation | undefined }[] = new Array(
     response.rows.length * runs,
   );
   for (const [i, t] of tasks.entries()) {
-    const r = pool.results[i];
+    const r = results[i];
     if (t.kind === 'checklist') checklistSlot[t.slot] = r?.kind === 'checklist' ? r.cl : undefined;
     else videoSlot[t.slot] = { t, v: r?.kind === 'video' ? r.v : undefined };
   }
@@ -257,52 +228,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
     if (v) videos.push(v);
     else skipped.push(`${t.video}${runs > 1 ? ` (run ${t.run + 1})` : ''}`);
   }
-  return { response, checklists, videos, skipped };
-}
-
-/** A missing or undecodable video's evaluation: every applicable metric and group 0. */
-export function zeroEvaluation(
-  row: ResponseRow,
-  run: number,
-  c: LoadedCase,
-  q: Pick<QualityOptions, 'fps'>,
-  keyframeControl?: KeyframeControlReading,
-): VideoEvaluation {
-  const reason = `the video is ${row.status === 'missing' ? 'missing' : 'not decodable'}: 0 on every metric`;
-  const metrics = byMetric((m): QualityMetricReport => {
-    const ap = applicability(c, row.prompt_mode, m);
-    return ap.applies
-      ? { status: 'scored', score: 0, reason }
-      : { status: 'not_applicable', score: null, reason: ap.reason };
-  });
-  const quality: QualityReport = {
-    frames: { count: 0, fps: q.fps, effective_fps: 0, capped_by_budget: false },
-    metrics,
-    groups: qualityGroups(metrics),
-  };
-  return {
-    case_id: row.case_id,
-    model: row.model,
-    prompt_mode: row.prompt_mode,
-    run,
-    status: row.status,
-    structure: row.structure,
-    n_keyframes: row.n_keyframes,
-    conditioning: row.conditioning,
-    response: { metrics: row.metrics, groups: row.groups },
-    quality,
-    overall: overallOf(
-      {
-        keyframe_fidelity: 0,
-        temporal_organization: 0,
-        visual_quality: quality.groups.visual_quality.score,
-        spatiotemporal_coherence: quality.groups.spatiotemporal_coherence.score,
-        instruction_adherence: quality.groups.instruction_adherence.score,
-      },
-      quality,
-      keyframeControl,
-    ),
-  };
+  return { checklists, videos, skipped };
 }
 
 interface Deferred<T> {
@@ -316,27 +242,6 @@ function deferred<T>(): Deferred<T> {
     resolve = r;
   });
   return { promise, resolve };
-}
-
-/** The same judge with run k's questions cached apart (their protocol version carries `#run k`). */
-function runJudge(judge: Judge, run: number): Judge {
-  return new Proxy(judge, {
-    get(target, prop, receiver) {
-      if (prop === 'ask')
-        return (
-          question: Parameters<Judge['ask']>[0],
-          ...rest: Parameters<Judge['ask']> extends [unknown, ...infer R] ? R : never
-        ) =>
-          target.ask(
-            {
-              ...question,
-              protocol: { ...question.protocol, version: `${question.protocol.version}#run${run}` },
-            },
-            ...rest,
-          );
-      return Reflect.get(target, prop, receiver);
-    },
-  });
 }
 
 /** Throw exit 5 when the budget left videos unjudged (the rest are written first by the caller). */

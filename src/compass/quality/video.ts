@@ -12,7 +12,6 @@ import { InternalError } from '../../errors.js';
 import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
 import { extractAudio } from '../../media/audio.js';
-import { type SideFrames, streamFrames } from '../../media/frames.js';
 import { DEFAULT_MOTION_OPTIONS, motionMeter, type ShotMotion } from '../../media/motion.js';
 import { probe, type VideoInfo } from '../../media/probe.js';
 import type { LoadedCase, PromptMode } from '../cases.js';
@@ -32,6 +31,10 @@ import {
 
 export type { QualityMetricReport, QualityReport } from '../results.js';
 
+import { judgeFrames, qualityTimes, sentRate } from './judge-frames.js';
+
+export { judgeFrames, qualityTimes, sentRate };
+
 export interface QualityOptions {
   /** Frames per second sent to the judge. */
   fps: number;
@@ -49,53 +52,6 @@ export const DEFAULT_QUALITY_OPTIONS: QualityOptions = {
   frameWidth: 384,
   audio: false,
 };
-
-/**
- * Sample times over the whole video: (k + ½)/fps; only when an opt-in `budget` is smaller than
- * that count, `budget` evenly spread midpoints (`capped`, at `effective_fps`).
- */
-export function qualityTimes(
-  duration_s: number,
-  o: Pick<QualityOptions, 'fps' | 'budget'>,
-): { times: number[]; capped: boolean; effective_fps: number } {
-  const n = Math.max(1, Math.floor(duration_s * o.fps));
-  if (o.budget === undefined || n <= o.budget)
-    return {
-      times: Array.from({ length: n }, (_, k) => (k + 0.5) / o.fps),
-      capped: false,
-      effective_fps: o.fps,
-    };
-  const b = o.budget;
-  return {
-    times: Array.from({ length: b }, (_, k) => ((k + 0.5) * duration_s) / b),
-    capped: true,
-    effective_fps: b / duration_s,
-  };
-}
-
-/** The frames at these times (those inside the video), encoded for the judge, with their times. */
-export async function judgeFrames(
-  info: VideoInfo,
-  encoder: ImageEncoder,
-  times: readonly number[],
-  frameWidth: number,
-  /** Another request served by the same decode (camera motion's grey frames). */
-  side?: SideFrames,
-): Promise<{ image: Awaited<ReturnType<ImageEncoder['fromRaw']>>; time_s: number }[]> {
-  const usable = times.filter((t) =>
-    info.times ? t < info.duration_s : Math.floor(t * info.fps + 1e-6) < info.frames,
-  );
-  const frames: { image: Awaited<ReturnType<ImageEncoder['fromRaw']>>; time_s: number }[] = [];
-  for await (const f of streamFrames(
-    info,
-    { kind: 'times', times: usable },
-    { width: Math.min(frameWidth, info.width) },
-    undefined,
-    side,
-  ))
-    frames.push({ image: await encoder.fromRaw(f), time_s: f.time_s });
-  return frames;
-}
 
 export function evidenceText(
   c: LoadedCase,
@@ -218,14 +174,6 @@ function reportOf(
   if (!everyMetric(metrics))
     throw new InternalError('a quality report lacks a metric: neither settled nor judged');
   return { frames, metrics, groups: qualityGroups(metrics), audio_track };
-}
-
-/**
- * The rate the judge really sees: a video with fewer frames per second than asked yields each
- * frame once (duplicated times are dropped), so `sent` frames over its duration; else the plan's.
- */
-export function sentRate(sent: number, asked: number, duration_s: number, planned: number): number {
-  return sent < asked && duration_s > 0 ? sent / duration_s : planned;
 }
 
 /** Decode, ask every group, and report with what the evaluation cache keeps of it. */
@@ -361,7 +309,7 @@ export async function judgeVideoQualityCached(
         verdicts.map((v, i) =>
           judgementsOf(v, {
             metrics: settled.groups[i]!,
-            checklists: new Map(settled.groups[i]!.map((m) => [m, a.checklists.get(m)!.items])),
+            checklists: new Map(settled.groups[i]!.map((m) => [m, checklistOf(a, m).items])),
             duration_s: hit.duration_s,
           }),
         ),
@@ -374,4 +322,11 @@ export async function judgeVideoQualityCached(
   const r = await askVideoQuality(await ask());
   a.cache.put(key, { v: 1, kind: 'grouped', ...r.facts, calls: r.calls });
   return r.report;
+}
+
+/** The case's checklist for a metric the judge is asked about (the caller passes one per asked metric). */
+function checklistOf(a: Pick<VideoQualityInput, 'c' | 'mode' | 'checklists'>, m: QualityMetric): Checklist {
+  const cl = a.checklists.get(m);
+  if (!cl) throw new InternalError(`case ${a.c.case_id} (${a.mode}): no checklist for ${m}`);
+  return cl;
 }

@@ -22,8 +22,8 @@ export function inHold(
 }
 
 /**
- * The hold around f*(k) (frame `best`), the one rule both ways of reading stage 2 use (`refine`,
- * `StageTwoAlong`): the contiguous frames from `lo` to `hi` around it that `held` accepts (`inHold`).
+ * The hold around f*(k) (frame `best`), the one rule both ways of reading stage 2 use (through
+ * `WindowMatch`, window-match.ts): the contiguous frames from `lo` to `hi` around it that `held` accepts (`inHold`).
  */
 export function holdAround(
   best: number,

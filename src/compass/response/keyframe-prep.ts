@@ -7,8 +7,10 @@
  * files are known by their identity and change times (`stat`), so a keyframe rewritten between
  * two scans is prepared again. What comes out is the same either way: the cache saves time only.
  */
+
 import { stat } from 'node:fs/promises';
 import type { Embedder } from '../../embed/embedder.js';
+import { InternalError } from '../../errors.js';
 import { loadImage, type ResizeFit, resizeImage } from '../../media/image.js';
 import { imagesAsFramePairs, pairPixelFormat } from '../../media/pairs.js';
 import type { VideoInfo } from '../../media/probe.js';
@@ -136,7 +138,9 @@ async function prepare(
   );
   const refs: (SsimReference | undefined)[] = [];
   const reference = (k: number) => {
-    refs[k] ??= ssimReference(pixels[k]!);
+    const p = pixels[k];
+    if (!p) throw new InternalError(`no pixel-size image of keyframe ${k} (${pixels.length} prepared)`);
+    refs[k] ??= ssimReference(p);
     return refs[k];
   };
   return { kvecs, pixels, reference, luma: await luma };

@@ -10,6 +10,7 @@
  *    "representative"), 0.5 in that shot at the wrong position, else 0.
  * Unmatched → 0.
  */
+import { InternalError } from '../../errors.js';
 import type { Keyframe, Structure } from '../cases.js';
 import type { ResponseOptions } from './options.js';
 import type { Placement } from './placement.js';
@@ -94,7 +95,10 @@ export function localize(
     const tau = targetTolerances(keyframes.map((k) => k.t_target_s ?? 0));
     const scores = p.map((x, k) => {
       if (x.t_s === null) return 0;
-      const d = Math.abs(x.t_s - keyframes[k]!.t_target_s!);
+      const target = keyframes[k]?.t_target_s;
+      // the case loader refuses a one-take keyframe without one (cases.ts)
+      if (target === undefined) throw new InternalError(`one-take keyframe ${k + 1} has no t_target_s`);
+      const d = Math.abs(x.t_s - target);
       return Math.max(0, 1 - d / tau[k]!);
     });
     return { scores, alignment: [] };

@@ -13,6 +13,7 @@
  * uniqueness) and which run places the keyframe stay stage 1's.
  */
 
+import { InternalError } from '../../errors.js';
 import type { Scan } from '../results.js';
 import type { ResponseOptions } from './options.js';
 
@@ -78,7 +79,11 @@ export function placingRun(s: readonly number[], gamma: number, holdEps: number)
 }
 
 export function place(scan: Scan, k: number, gamma: number, o: Pick<ResponseOptions, 'holdEps'>): Placement {
-  const s = scan.sims[k]!;
+  const s = scan.sims[k];
+  if (!s)
+    throw new InternalError(
+      `the scan holds no similarity curve for keyframe ${k} (it holds ${scan.sims.length})`,
+    );
   const peak = argmaxIn(s, 0, s.length - 1);
   const best = s[peak]!;
   const t_peak_s = scan.times[peak]!;

@@ -3,6 +3,7 @@
  * the case, the two groups, and the shots with the keyframes assigned to them. A pure function
  * of a `Scan` and the metric constants, so re-scoring with other constants costs no decoding.
  */
+import { InternalError } from '../../errors.js';
 import { mean } from '../../stats/mean.js';
 import type { LoadedCase } from '../cases.js';
 import { type KeyframeResponse, METRICS, type MetricScores, type ResponseReport } from '../results.js';
@@ -83,6 +84,12 @@ export function scoreResponse(
   opts: Partial<ResponseOptions> = {},
 ): ResponseReport {
   const o = { ...DEFAULT_RESPONSE_OPTIONS, ...opts };
+  const K = c.keyframes.length;
+  // a scan of another case's keyframes (the scan cache keys scans by the keyframe files)
+  if (scan.sims.length !== K || scan.peaks.length !== K)
+    throw new InternalError(
+      `case ${c.case_id}: ${K} keyframes, but its scan holds ${scan.sims.length} similarity curves and ${scan.peaks.length} peaks`,
+    );
   const gamma = resolveGamma(o, embedder.defaultThreshold);
   // a one-take keyframe whose target lies past the video's end cannot be reached: a miss
   const p = c.keyframes.map((kf, k) =>

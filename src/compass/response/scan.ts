@@ -17,16 +17,15 @@ import { cosine } from '../../embed/embedder.js';
 import { BadInputError } from '../../errors.js';
 import { planFrames } from '../../media/frame-plan.js';
 import { loadImage, type ResizeFit } from '../../media/image.js';
-import { type FramePair, pixelFrameSize, startFramePairs, streamFramePairs } from '../../media/pairs.js';
+import { pixelFrameSize, startFramePairs, streamFramePairs } from '../../media/pairs.js';
 import { probe, type VideoInfo } from '../../media/probe.js';
-import { compareRaw, type ImageComparison } from '../../media/quality.js';
-import type { RawImage } from '../../media/raw.js';
 import { DEFAULT_SHOT_OPTIONS, ShotDetector, type ShotOptions } from '../../media/shots.js';
 import { workingSize } from '../../media/window.js';
-import type { Scan, ScanPeak, ScanTimings } from '../results.js';
-import { holdsFiles, keyframeFiles, prepareKeyframes } from './keyframe-prep.js';
+import type { Scan, ScanRefine, ScanTimings } from '../results.js';
+import { holdsFiles, keyframeFiles, type PreparedKeyframes, prepareKeyframes } from './keyframe-prep.js';
 import { DEFAULT_SCAN_OPTIONS, type KeyframeFit, type ScanOptions } from './options.js';
-import { refine, StageTwoAlong } from './stage2.js';
+import { StageOne } from './stage1.js';
+import { refine, type StageTwoAlong } from './stage2.js';
 
 export type { Scan, ScanPeak, ScanShot, ScanTimings } from '../results.js';
 
@@ -51,36 +50,121 @@ export async function scanVideo(
   // prepared from them is kept (keyframe-prep.ts: once per run, not per video)
   const paths = input.keyframes.map((k) => k.image);
   const identity = keyframeFiles(paths);
-  // ffmpeg starts beside ffprobe when the embedder's input size does not depend on the video's
-  // (its own start then overlaps the probe); the probe decides whether that decoder is used
-  const guess = embedder.inputSize(1920, 1080);
-  const fixed = sameSize(guess, embedder.inputSize(480, 854));
-  const early =
-    fixed && o.earlyStart
-      ? startFramePairs(
-          input.video,
-          guess,
-          o.pixelSize,
-          signal,
-          o.decodeThreads,
-          o.refine ? (o.matchSize === o.pixelSize ? 'full' : o.matchSize) : undefined,
-        )
-      : undefined;
+  const early = startEarly(input.video, embedder, o, signal);
   const files = await identity;
   const images = holdsFiles(embedder, files) ? undefined : Promise.all(paths.map((f) => loadImage(f)));
   images?.catch(() => {}); // awaited below; a failure surfaces there
-  let info: VideoInfo;
+  const info = await probeVideo(input.video, early);
+  const plan = readPlan(info, embedder, o);
+  // keyframes at the pixel frame size (for PSNR/SSIM), then through the frames' own scaling chain;
+  // prepared while the first frames decode
+  const prepared = prepareKeyframes(
+    embedder,
+    files,
+    {
+      images: paths,
+      info,
+      fit: FIT[o.keyframeFit],
+      full: plan.fullSize,
+      small: plan.small,
+      work: plan.keyWork,
+    },
+    images,
+  );
+  prepared.catch(() => {}); // awaited below; a failure surfaces there
+  let shots: ShotDetector;
   try {
-    info = await probe(input.video);
+    shots = new ShotDetector(plan.sampleFps, { ...DEFAULT_SHOT_OPTIONS, ...shotOpts }, plan.lastDuration);
+  } catch (e) {
+    early?.cancel(); // no decoder left waiting to be read
+    throw e;
+  }
+  const gamma = o.gamma ?? embedder.defaultThreshold ?? 0.8;
+  const s1 = new StageOne(input.keyframes.length, embedder, prepared, shots, {
+    info,
+    sampleFps: plan.sampleFps,
+    capped: plan.capped,
+    sampled: plan.sampled,
+    along: plan.rideAlong
+      ? { gamma, holdTolerance_db: o.holdTolerance_db, holdMatch_db: o.holdMatch_db }
+      : undefined,
+    batch: o.batch,
+  });
+  const req =
+    plan.capped && !plan.sampled ? { kind: 'rate' as const, rate: o.fpsCap } : { kind: 'all' as const };
+  const pairs =
+    early?.take(info, req, plan.small) ??
+    streamFramePairs(
+      info,
+      req,
+      plan.small,
+      {
+        pixelSize: o.pixelSize,
+        threads: o.decodeThreads,
+        workSize: plan.rideAlong ? (plan.workIsFull ? 'full' : o.matchSize) : undefined,
+      },
+      signal,
+    );
+  for await (const pair of pairs) await s1.add(pair);
+  await s1.flush();
+  if (s1.times.length === 0) throw new BadInputError('has no decodable frames', { file: input.video });
+  const t1 = performance.now();
+  const p = await prepared;
+  const { peaks, compare } = s1.peaks(p);
+  const t2 = performance.now();
+  const staged = await stageTwo(s1, p, compare, { info, o, plan, gamma, signal });
+  const refined = staged && (await ownCosines(staged, s1, embedder));
+  if (timings) {
+    timings.decode_embed_s += (t1 - t0) / 1000;
+    timings.pixels_s += (t2 - t1) / 1000;
+    timings.stage2_s = (timings.stage2_s ?? 0) + (performance.now() - t2) / 1000;
+  }
+  return scanResult(info, plan.sampleFps, s1, peaks, shots, refined);
+}
+
+type Early = ReturnType<typeof startFramePairs>;
+
+/**
+ * ffmpeg starts beside ffprobe when the embedder's input size does not depend on the video's (its
+ * own start then overlaps the probe); the probe decides whether that decoder is used.
+ */
+function startEarly(
+  video: string,
+  embedder: Embedder,
+  o: ScanOptions,
+  signal: AbortSignal | undefined,
+): Early | undefined {
+  const guess = embedder.inputSize(1920, 1080);
+  const fixed = sameSize(guess, embedder.inputSize(480, 854));
+  if (!fixed || !o.earlyStart) return undefined;
+  return startFramePairs(
+    video,
+    guess,
+    o.pixelSize,
+    signal,
+    o.decodeThreads,
+    o.refine ? (o.matchSize === o.pixelSize ? 'full' : o.matchSize) : undefined,
+  );
+}
+
+/** The video's header; the response is placed in time, so a "video" of one frame is bad input. */
+async function probeVideo(video: string, early: Early | undefined): Promise<VideoInfo> {
+  try {
+    const info = await probe(video);
     // the response is placed in time: a "video" of one frame (a picture) has no duration to score
     if (info.frames < 2)
       throw new BadInputError(`has ${info.frames} frame: a still picture, not a video`, {
-        file: input.video,
+        file: video,
       });
+    return info;
   } catch (e) {
     early?.cancel();
     throw e;
   }
+}
+
+/** How the video is read: its sampling rate, the sizes, and whether stage 2 rides along. */
+function readPlan(info: VideoInfo, embedder: Embedder, o: ScanOptions) {
   // a variable-rate video is sampled at its real mean rate, and every time is its frame's pts
   const rate = info.times ? info.mean_fps : info.fps;
   const sampleFps = Math.min(rate, o.fpsCap);
@@ -91,32 +175,7 @@ export async function scanVideo(
   // frame already carries
   const workIsFull = o.matchSize === o.pixelSize;
   const work = workIsFull ? fullSize : workingSize(info.width, info.height, o.matchSize);
-  // keyframes at the pixel frame size (for PSNR/SSIM), then through the frames' own scaling chain;
-  // prepared while the first frames decode
-  const prepared = prepareKeyframes(
-    embedder,
-    files,
-    {
-      images: paths,
-      info,
-      fit: FIT[o.keyframeFit],
-      full: fullSize,
-      small,
-      work: !o.refine ? undefined : workIsFull ? 'full' : work,
-    },
-    images,
-  );
-  prepared.catch(() => {}); // awaited below; a failure surfaces there
-  const lastDuration = info.times ? info.duration_s - info.times[info.times.length - 1]! : undefined;
-  let shots: ShotDetector;
-  try {
-    shots = new ShotDetector(sampleFps, { ...DEFAULT_SHOT_OPTIONS, ...shotOpts }, lastDuration);
-  } catch (e) {
-    early?.cancel(); // no decoder left waiting to be read
-    throw e;
-  }
-  const K = input.keyframes.length;
-  const gamma = o.gamma ?? embedder.defaultThreshold ?? 0.8;
+  const lastDuration = info.times ? info.duration_s - (info.times[info.times.length - 1] ?? 0) : undefined;
   // stage 2 rides along stage 1 — which then reads every frame, sampling in kfbench when the video
   // is above the cap (up to twice the cap, constant rate) — or else seeks to the windows afterwards
   const rideAlong = o.refine && (!capped || (!info.times && rate <= 2 * o.fpsCap));
@@ -124,135 +183,89 @@ export async function scanVideo(
     rideAlong && capped
       ? new Set(planFrames(info, { kind: 'rate', rate: o.fpsCap }).indices ?? [])
       : undefined;
-  let along: StageTwoAlong | undefined;
-  const sims: number[][] = input.keyframes.map(() => []);
-  const best = new Array<number>(K).fill(Number.NEGATIVE_INFINITY);
-  const bestFrame: ((() => RawImage) | undefined)[] = new Array(K).fill(undefined);
-  const bestIndex = new Array<number>(K).fill(0);
-  const times: number[] = [];
-  /** Each sampled frame's index among the samples, by its frame number in the file. */
-  const sampledAt = new Map<number, number>();
-  let batch: FramePair[] = [];
-  let kvecs: Float32Array[] = [];
-  const flush = async () => {
-    if (!batch.length) return;
-    if (!kvecs.length) {
-      const p = await prepared;
-      kvecs = p.kvecs;
-      if (rideAlong) along = new StageTwoAlong(p.luma, gamma, o.holdTolerance_db, o.holdMatch_db);
-    }
-    const read = batch;
-    batch = [];
-    const ones = sampled ? read.filter((p) => sampled.has(p.index)) : read;
-    const vecs = ones.length ? await embedder.embed(ones.map((p) => p.small)) : [];
-    const row = new Array<number>(K);
-    let b = -1;
-    for (const pair of read) {
-      if (sampled && !sampled.has(pair.index)) {
-        along?.between(pair);
-        continue;
-      }
-      b++;
-      const j = times.length;
-      sampledAt.set(pair.index, j);
-      times.push(capped && !info.times ? j / sampleFps : pair.time_s);
-      shots.push(pair.small, info.times ? pair.time_s : undefined);
-      for (let k = 0; k < K; k++) {
-        const s = cosine(kvecs[k]!, vecs[b]!);
-        sims[k]!.push(s);
-        row[k] = s;
-        if (s > best[k]!) {
-          best[k] = s;
-          bestFrame[k] = pair.fullLuma;
-          bestIndex[k] = j;
-        }
-      }
-      along?.push(j, pair, row);
-    }
+  // the keyframes' luma for stage 2, at the working size
+  const keyWork = !o.refine ? undefined : workIsFull ? ('full' as const) : work;
+  return {
+    rate,
+    sampleFps,
+    capped,
+    fullSize,
+    small,
+    workIsFull,
+    work,
+    keyWork,
+    lastDuration,
+    rideAlong,
+    sampled,
   };
-  const req = capped && !sampled ? { kind: 'rate' as const, rate: o.fpsCap } : { kind: 'all' as const };
-  const pairs =
-    early?.take(info, req, small) ??
-    streamFramePairs(
-      info,
-      req,
-      small,
-      {
-        pixelSize: o.pixelSize,
-        threads: o.decodeThreads,
-        workSize: rideAlong ? (workIsFull ? 'full' : o.matchSize) : undefined,
-      },
-      signal,
-    );
-  let inBatch = 0;
-  for await (const pair of pairs) {
-    batch.push(pair);
-    if (!sampled || sampled.has(pair.index)) inBatch++;
-    if (inBatch >= o.batch) {
-      inBatch = 0;
-      await flush();
-    }
-  }
-  await flush();
-  if (times.length === 0) throw new BadInputError('has no decodable frames', { file: input.video });
-  const t1 = performance.now();
-  const peaks: ScanPeak[] = [];
-  const { pixels, luma, reference } = await prepared;
-  // each keyframe's pixel score on a frame, once: stage 2's f*(k) is often stage 1's best frame
-  const scored = input.keyframes.map(() => new Map<() => RawImage, ImageComparison>());
-  const compare = (k: number, frame: () => RawImage) => {
-    let cmp = scored[k]!.get(frame);
-    if (!cmp) {
-      cmp = compareRaw(frame(), pixels[k]!, reference(k));
-      scored[k]!.set(frame, cmp);
-    }
-    return cmp;
-  };
-  for (let k = 0; k < K; k++) {
-    const cmp = compare(k, bestFrame[k]!);
-    peaks.push({ frame: bestIndex[k]!, cos: best[k]!, psnr_db: cmp.psnr_db, ssim: cmp.ssim });
-  }
-  const t2 = performance.now();
-  const staged = along
-    ? along.finish(sims, o.holdEps, pixels, rate, lastDuration, compare)
-    : o.refine
-      ? await refine({
-          info,
-          times,
-          sims,
-          sampleFps,
-          vfr: !!info.times,
-          gamma,
-          holdEps: o.holdEps,
-          luma,
-          pixels,
-          reference,
-          size: work,
-          full: fullSize,
-          holdTolerance_db: o.holdTolerance_db,
-          holdMatch_db: o.holdMatch_db,
-          threads: o.decodeThreads,
-          signal,
-        })
-      : undefined;
-  // f*(k)'s own cosine (the KFS frame, fidelity.ts): stage 1's when it sampled that frame; else,
-  // when stage 2 rode along, f*(k) embedded now (one batch); else (windows read by seeking) none
-  const unsampled = (staged ?? []).flatMap((r, k) =>
-    r && !sampledAt.has(r.frame) && along?.small[k] ? [k] : [],
-  );
-  const extra = unsampled.length ? await embedder.embed(unsampled.map((k) => along!.small[k]!)) : [];
-  const refined = staged?.map((r, k) => {
+}
+
+/** Stage 2's refinements: from the ride along, else by seeking to the windows, else (`refine` off) none. */
+async function stageTwo(
+  s1: StageOne,
+  p: PreparedKeyframes,
+  compare: Parameters<StageTwoAlong['finish']>[5],
+  x: {
+    info: VideoInfo;
+    o: ScanOptions;
+    plan: ReturnType<typeof readPlan>;
+    gamma: number;
+    signal: AbortSignal | undefined;
+  },
+): Promise<(ScanRefine | null)[] | undefined> {
+  const { info, o, plan } = x;
+  if (s1.along) return s1.along.finish(s1.sims, o.holdEps, p.pixels, plan.rate, plan.lastDuration, compare);
+  if (!o.refine) return undefined;
+  return refine({
+    info,
+    times: s1.times,
+    sims: s1.sims,
+    sampleFps: plan.sampleFps,
+    vfr: !!info.times,
+    gamma: x.gamma,
+    holdEps: o.holdEps,
+    luma: p.luma,
+    pixels: p.pixels,
+    reference: p.reference,
+    size: plan.work,
+    full: plan.fullSize,
+    holdTolerance_db: o.holdTolerance_db,
+    holdMatch_db: o.holdMatch_db,
+    threads: o.decodeThreads,
+    signal: x.signal,
+  });
+}
+
+/**
+ * f*(k)'s own cosine (the KFS frame, fidelity.ts): stage 1's when it sampled that frame; else, when
+ * stage 2 rode along, f*(k) embedded now (one batch); else (windows read by seeking) none.
+ */
+async function ownCosines(
+  staged: readonly (ScanRefine | null)[],
+  s1: StageOne,
+  embedder: Embedder,
+): Promise<(ScanRefine | null)[]> {
+  const small = s1.along?.small ?? [];
+  const unsampled = staged.flatMap((r, k) => (r && !s1.sampledAt.has(r.frame) && small[k] ? [k] : []));
+  const images = unsampled.flatMap((k) => small[k] ?? []);
+  const extra = images.length ? await embedder.embed(images) : [];
+  return staged.map((r, k) => {
     if (!r) return null;
-    const j = sampledAt.get(r.frame);
-    const e = unsampled.indexOf(k);
-    const cos = j !== undefined ? sims[k]![j]! : e >= 0 ? cosine(kvecs[k]!, extra[e]!) : null;
+    const j = s1.sampledAt.get(r.frame);
+    const e = extra[unsampled.indexOf(k)];
+    const cos = j !== undefined ? (s1.sims[k]?.[j] ?? null) : e ? cosine(s1.kvec(k), e) : null;
     return { ...r, cos };
   });
-  if (timings) {
-    timings.decode_embed_s += (t1 - t0) / 1000;
-    timings.pixels_s += (t2 - t1) / 1000;
-    timings.stage2_s = (timings.stage2_s ?? 0) + (performance.now() - t2) / 1000;
-  }
+}
+
+function scanResult(
+  info: VideoInfo,
+  sampleFps: number,
+  s1: StageOne,
+  peaks: Scan['peaks'],
+  shots: ShotDetector,
+  refined: (ScanRefine | null)[] | undefined,
+): Scan {
   const detected = shots.finish();
   return {
     video: {
@@ -267,8 +280,8 @@ export async function scanVideo(
         : {}),
     },
     sample_fps: sampleFps,
-    times,
-    sims,
+    times: s1.times,
+    sims: s1.sims,
     peaks,
     shots: detected.shots.map((s) =>
       info.times

@@ -1,0 +1,88 @@
+/**
+ * leaderboard.json's schema (`Leaderboard`, results.ts re-exports it): the ranked table and the
+ * other one, each with its rows overall and by factor, and how a missing video is treated
+ * (`MissingPolicy`). Part of the Compass file schemas (results.ts).
+ */
+import { z } from 'zod';
+import { UnresolvedShare } from '../judge/unresolved.js';
+
+const Count = z.number().int().nonnegative();
+
+/** How leaderboards treat a missing or undecodable video: 0 on every metric, or skip its case for every model. */
+export const MissingPolicy = z.enum(['zero', 'skip']);
+export type MissingPolicy = z.infer<typeof MissingPolicy>;
+
+export const ModelOverall = z.object({
+  model: z.string(),
+  /**
+   * Mean over runs of the per-run Overall (mean over the table's cases of the per-case Overall, the
+   * mean of its prompt modes), by the table's formula (`Leaderboard.formula`).
+   */
+  overall: z.number().nullable(),
+  /** Standard deviation over runs (0 for one run). */
+  overall_sd: z.number().nonnegative(),
+  runs: Count,
+  cases: Count,
+  /** Groups of the table's formula that could not be measured for some case (left out of its mean, never zero). */
+  flagged: z.array(z.string()),
+  /** Joint table: the videos without an audio track, scored AV Coordination 0 ("case__mode"). */
+  no_audio_track: z.array(z.string()).optional(),
+  /** Videos judged below the published 8 fps (--frame-budget, --quality-fps or a slow video): "case__mode at R fps". */
+  below_rate: z.array(z.string()),
+  /** Videos present (scored) / expected, per run; missing and undecodable ones are not present. */
+  coverage: z.object({ present: Count, expected: Count }),
+  groups: z.record(z.string(), z.number().nullable()),
+});
+export type ModelOverall = z.infer<typeof ModelOverall>;
+
+export const FACTOR_NAMES = ['keyframes', 'structure', 'prompt_mode', 'conditioning'] as const;
+export type Factor = (typeof FACTOR_NAMES)[number];
+
+/**
+ * The two leaderboards (seed §4.2, Table 3; docs/compass.md "How the leaderboard is computed"):
+ * `joint`, the joint audio-video one, over the common set of cases every compared model answered
+ * (the models whose videos carry audio), AV Coordination in the mean; `video`, the video-only one,
+ * over all cases and every model, without AV Coordination.
+ */
+export const BOARD_TABLES = ['joint', 'video'] as const;
+export const BoardTable = z.enum(BOARD_TABLES);
+export type BoardTable = z.infer<typeof BoardTable>;
+
+/** One leaderboard: which table, its formula, its cases, and its rows overall and by factor. */
+export const LeaderboardTable = z.object({
+  table: BoardTable,
+  /** The Overall's formula, in words. */
+  formula: z.string(),
+  /** The cases the table averages over: all evaluated cases (video) or the common set (joint). */
+  cases: z.object({ count: Count, ids: z.array(z.string()) }),
+  /** Joint table: evaluated models left off it because none of their videos has an audio track. */
+  models_without_audio: z.array(z.string()).optional(),
+  models: z.array(ModelOverall),
+  by: z.record(z.enum(FACTOR_NAMES), z.record(z.string(), z.array(ModelOverall))),
+});
+export type LeaderboardTable = z.infer<typeof LeaderboardTable>;
+
+/**
+ * leaderboard.json: the ranked table (the joint one by default whenever audio was judged and some
+ * model's videos carry audio, else the video-only one; `--rank-by`) at the top level, the other
+ * one in `other`. Files written before the two tables have neither `table` nor `other`: video.
+ */
+export const Leaderboard = LeaderboardTable.partial({ table: true, formula: true, cases: true }).extend({
+  judge: z.string(),
+  embedder: z.string(),
+  runs: Count,
+  /** What cut the videos into shots (pixel detector or judge, seed E.2). */
+  segmenter: z.string().optional(),
+  missing: MissingPolicy,
+  /** Checklists kept with an item count outside the published preference, per metric. */
+  checklists_outside_preferred_size: z.record(z.string(), Count).optional(),
+  /**
+   * Quality metrics of the judged videos (every run) that the judge left unresolved (no checklist,
+   * a reply that could not be read, no valid item), out of those it was asked for; absent in files
+   * written before it.
+   */
+  unresolved: UnresolvedShare.optional(),
+  /** The table not ranked (absent when there is only one: no audio judged, or no model with audio). */
+  other: LeaderboardTable.optional(),
+});
+export type Leaderboard = z.infer<typeof Leaderboard>;

@@ -1,0 +1,178 @@
+/**
+ * Compass quality for one video (evaluate.ts runs these in its pool): a missing or undecodable
+ * video scores 0 on every metric of its case and is never judged; a scored one is judged on its
+ * case's checklists (`judgeVideoQualityCached`), and its Overall combines its keyframe response and
+ * its quality groups (aggregate.ts).
+ */
+import type { ImageEncoder } from '../../judge/images.js';
+import { CallBudgetSpent, type Judge } from '../../judge/judge.js';
+import type { phaseReporter } from '../../progress.js';
+import type { LoadedCase, PromptMode } from '../cases.js';
+import type { QualityMetricReport, ResponseRow, VideoEvaluation } from '../results.js';
+import { type KeyframeControlReading, overallOf, qualityGroups } from './aggregate.js';
+import type { Checklist } from './checklist.js';
+import type { EvaluationCache, FileHashes } from './eval-cache.js';
+import { applicability, byMetric, QUALITY_METRICS, type QualityMetric } from './metrics.js';
+import { judgeVideoQualityCached, type QualityOptions, type QualityReport } from './video.js';
+
+/** The metrics a case needs checklists for in a mode (those that apply, and are not audio-only without audio). */
+export function checklistMetrics(
+  c: LoadedCase,
+  mode: PromptMode,
+  q: Pick<QualityOptions, 'audio'>,
+): QualityMetric[] {
+  return QUALITY_METRICS.filter(
+    (m) => applicability(c, mode, m).applies && (q.audio || (m !== 'AMA' && m !== 'AVC')),
+  );
+}
+
+/** What the videos of one evaluation share. */
+export interface VideoTaskContext {
+  judge: Judge;
+  encoder: ImageEncoder;
+  q: QualityOptions;
+  cache: EvaluationCache | undefined;
+  keyframeControl: KeyframeControlReading | undefined;
+  hashes: FileHashes;
+  limits: { maxCalls?: number | undefined };
+  progress: ReturnType<typeof phaseReporter>;
+  /** A case's checklist for a mode and metric, once its task is done (undefined: the budget did not reach it). */
+  checklist: (caseId: string, mode: PromptMode, metric: QualityMetric) => Promise<Checklist | undefined>;
+}
+
+/** One video's evaluation in run `run`; undefined when the call budget did not reach it (it waits for the next run). */
+export async function evaluateVideo(
+  ctx: VideoTaskContext,
+  c: LoadedCase,
+  row: ResponseRow,
+  run: number,
+  video: string,
+  signal: AbortSignal,
+): Promise<VideoEvaluation | undefined> {
+  if (row.status !== 'scored') {
+    // missing or undecodable: 0 on every metric of the case, never judged
+    ctx.progress.done(`${row.model}/${row.case_id}__${row.prompt_mode}`);
+    return zeroEvaluation(row, run, c, ctx.q, ctx.keyframeControl);
+  }
+  const got = await Promise.all(
+    checklistMetrics(c, row.prompt_mode, ctx.q).map(
+      async (m) => [m, await ctx.checklist(row.case_id, row.prompt_mode, m)] as const,
+    ),
+  );
+  // a checklist the budget did not reach: the video waits for the next run
+  const checklists = new Map<QualityMetric, Checklist>();
+  for (const [m, cl] of got) {
+    if (!cl) return undefined;
+    checklists.set(m, cl);
+  }
+  const judge = (run === 0 ? ctx.judge : runJudge(ctx.judge, run)).withSignal(signal, ctx.limits);
+  try {
+    const quality = await judgeVideoQualityCached({
+      judge,
+      encoder: ctx.encoder,
+      c,
+      mode: row.prompt_mode,
+      video,
+      checklists,
+      shots: row.shots,
+      options: ctx.q,
+      cache: ctx.cache,
+      run,
+      hashes: ctx.hashes,
+    });
+    ctx.progress.done(`${row.model}/${row.case_id}__${row.prompt_mode}`);
+    const v: VideoEvaluation = {
+      case_id: row.case_id,
+      model: row.model,
+      prompt_mode: row.prompt_mode,
+      run,
+      status: 'scored',
+      structure: row.structure,
+      n_keyframes: row.n_keyframes,
+      conditioning: row.conditioning,
+      response: { metrics: row.metrics, groups: row.groups },
+      quality,
+      overall: overallOf(
+        {
+          keyframe_fidelity: row.groups.keyframe_fidelity,
+          temporal_organization: row.groups.temporal_organization,
+          visual_quality: quality.groups.visual_quality.score,
+          spatiotemporal_coherence: quality.groups.spatiotemporal_coherence.score,
+          instruction_adherence: quality.groups.instruction_adherence.score,
+        },
+        quality,
+        ctx.keyframeControl,
+      ),
+    };
+    return v;
+  } catch (e) {
+    if (e instanceof CallBudgetSpent) return undefined;
+    throw e;
+  }
+}
+
+/** A missing or undecodable video's evaluation: every applicable metric and group 0. */
+export function zeroEvaluation(
+  row: ResponseRow,
+  run: number,
+  c: LoadedCase,
+  q: Pick<QualityOptions, 'fps'>,
+  keyframeControl?: KeyframeControlReading,
+): VideoEvaluation {
+  const reason = `the video is ${row.status === 'missing' ? 'missing' : 'not decodable'}: 0 on every metric`;
+  const metrics = byMetric((m): QualityMetricReport => {
+    const ap = applicability(c, row.prompt_mode, m);
+    return ap.applies
+      ? { status: 'scored', score: 0, reason }
+      : { status: 'not_applicable', score: null, reason: ap.reason };
+  });
+  const quality: QualityReport = {
+    frames: { count: 0, fps: q.fps, effective_fps: 0, capped_by_budget: false },
+    metrics,
+    groups: qualityGroups(metrics),
+  };
+  return {
+    case_id: row.case_id,
+    model: row.model,
+    prompt_mode: row.prompt_mode,
+    run,
+    status: row.status,
+    structure: row.structure,
+    n_keyframes: row.n_keyframes,
+    conditioning: row.conditioning,
+    response: { metrics: row.metrics, groups: row.groups },
+    quality,
+    overall: overallOf(
+      {
+        keyframe_fidelity: 0,
+        temporal_organization: 0,
+        visual_quality: quality.groups.visual_quality.score,
+        spatiotemporal_coherence: quality.groups.spatiotemporal_coherence.score,
+        instruction_adherence: quality.groups.instruction_adherence.score,
+      },
+      quality,
+      keyframeControl,
+    ),
+  };
+}
+
+/** The same judge with run k's questions cached apart (their protocol version carries `#run k`). */
+function runJudge(judge: Judge, run: number): Judge {
+  return new Proxy(judge, {
+    get(target, prop, receiver) {
+      if (prop === 'ask')
+        return (
+          question: Parameters<Judge['ask']>[0],
+          ...rest: Parameters<Judge['ask']> extends [unknown, ...infer R] ? R : never
+        ) =>
+          target.ask(
+            {
+              ...question,
+              protocol: { ...question.protocol, version: `${question.protocol.version}#run${run}` },
+            },
+            ...rest,
+          );
+      return Reflect.get(target, prop, receiver);
+    },
+  });
+}
