@@ -22,7 +22,7 @@ import { copyFromMaterialCache, finishBuild, isBuilt, startBuild } from './build
 import { placeholderChains } from './mini-hero-chains.js';
 import { type FilmSpec, KINDS, makeClip, makeStill, rational } from './mini-hero-footage.js';
 
-export const MINI_VERSION = '4';
+export const MINI_VERSION = '5';
 
 export { filmSummary } from './mini-hero-chains.js';
 export type { FilmSpec } from './mini-hero-footage.js';
