@@ -4,9 +4,11 @@
  * and sharpened from the same photographs. Every clip reads one input file (the photograph, or a
  * lavfi source): a second source is a filter inside the graph, never a second `-i`. ffmpeg 5 reads
  * each input file in a thread of its own, and with two (the photograph and a lavfi source) the
- * clutter and cut clips came out different from one build to the next (2 of 7 builds of film 9004
- * under load; a few pixels to a few hundred per frame), which moved the demo's local-reader
- * random row between 0.361 and 0.363; with one input, 9 of 9 builds were byte-identical.
+ * clutter and cut clips came out different from one build to another (one clutter clip of film
+ * 9004: three outputs from two demo runs and a lone build; another: one of seven builds run three
+ * at a time; from 4 pixels of one frame to over a thousand in a frame), which moved the demo's
+ * local-reader random row between 0.361 and 0.363 on one commit;
+ * with one input, 9 of 9 builds were byte-identical (test/synthetic/mini-hero-footage.test.ts).
  */
 import { rename } from 'node:fs/promises';
 import { ffmpegRun } from '../media/ffmpeg.js';
