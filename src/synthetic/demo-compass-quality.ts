@@ -5,7 +5,12 @@
  * cache the response demo filled; judge answers are cached, so a warm run asks nothing, and the
  * evaluation cache maps each video to its answers, so a warm run decodes nothing either. Shots
  * come from the judge segmenter at the quality judge's frame settings, as `compass evaluate` does by
- * default (`--segmenter judge`).
+ * default (`--segmenter judge`). Audio is judged (`compass evaluate --judge-audio`): every mini video
+ * has a sound track, so AV Coordination is asked of every video ("Audio-Visual Coordination judges
+ * intrinsic audio–video semantic and temporal agreement independently of the prompt", App. D) and
+ * Audio Adherence only where the case requests audio ("not applicable when no audio requirement
+ * exists", §E.3); the leaderboard then ranks by the joint audio-video table, as `compass evaluate`
+ * does by default once audio is judged.
  */
 import { join } from 'node:path';
 import { loadCases, PROMPT_MODES } from '../compass/cases.js';
@@ -23,7 +28,7 @@ import type { OnProgress } from '../progress.js';
 import { startEmulator } from './emulator/server.js';
 import type { MiniCompassPaths } from './mini-compass/build.js';
 
-/** One clean model, two keyframe-response faults and three quality faults. */
+/** One clean model, two keyframe-response faults, three quality faults and an audio fault. */
 export const DEMO_QUALITY_MODELS = [
   'faithful',
   'swapped',
@@ -31,6 +36,7 @@ export const DEMO_QUALITY_MODELS = [
   'blurred',
   'flicker',
   'frozen',
+  'audio-lag',
 ] as const;
 
 export interface CompassQualityDemo {
@@ -64,7 +70,7 @@ export async function runCompassQualityDemo(
     try {
       const models = [...DEMO_QUALITY_MODELS];
       const evaluationCache = evaluationCacheIn(judge.cache);
-      const q = DEFAULT_QUALITY_OPTIONS;
+      const q = { ...DEFAULT_QUALITY_OPTIONS, audio: true };
       const r = await evaluateCompass({
         cases,
         videos: mini.videos,
@@ -75,6 +81,7 @@ export async function runCompassQualityDemo(
         encoder: judge.encoder,
         cache,
         evaluationCache,
+        quality: q,
         // compass evaluate's default segmenter, with the frames it would send
         segment: judgeSegmenter(judge.judge, judge.encoder, probe, evaluationCache, {
           fps: q.fps,

@@ -21,7 +21,7 @@ import { evaluateHeroFolder } from '../report/hero-outputs.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { writeJsonl } from '../store/jsonl.js';
 import { startEmulator } from './emulator/server.js';
-import { buildMiniHero } from './mini-hero.js';
+import { buildMiniHero, type MiniHeroPaths } from './mini-hero.js';
 
 export const DEMO_CHAINS_PER_FILM = 4;
 
@@ -37,92 +37,10 @@ export interface HeroDemoResult {
 
 export async function runHeroDemo(out: string, onProgress: OnProgress): Promise<HeroDemoResult> {
   const mini = await buildMiniHero(join(out, 'mini-hero'), { onProgress });
+  const methods = METHODS.map((m) => ({ method: m.name, file: join(out, 'selections', `${m.name}.jsonl`) }));
   const emu = await startEmulator();
-  const judgeSpec = `openai:kfbench-emulator@${emu.url}`;
-  const calls = { build: 0, baselines: 0, local: 0 };
   try {
-    const emuJudge = await openJudge(
-      resolveJudgeSettings({ judge: judgeSpec, cache: join(out, 'emulator-cache.sqlite') }, {}),
-    );
-    try {
-      const stamp = join(mini.data, '.chains-built.json');
-      if (!existsSync(stamp)) {
-        await buildChains({
-          data: mini.data,
-          lsmdc: mini.lsmdc,
-          stills: mini.stills,
-          judge: emuJudge.judge,
-          encoder: emuJudge.encoder,
-          chainsPerFilm: DEMO_CHAINS_PER_FILM,
-          seed: 0,
-          onProgress,
-        });
-        await writeFileAtomic(
-          stamp,
-          `${JSON.stringify({ reader: emuJudge.judge.name, chains_per_film: DEMO_CHAINS_PER_FILM })}\n`,
-        );
-      }
-      calls.build = emuJudge.judge.stats.calls;
-      const selDir = join(out, 'selections');
-      const methods: { method: string; file: string }[] = [];
-      for (const m of METHODS) {
-        const file = join(selDir, `${m.name}.jsonl`);
-        if (!existsSync(file))
-          await runSelection({
-            method: m,
-            data: mini.data,
-            track: mini.track,
-            lsmdc: mini.lsmdc,
-            judge: { judge: emuJudge.judge, encoder: emuJudge.encoder },
-            out: file,
-            k: 5,
-            seed: 0,
-            onProgress,
-          });
-        methods.push({ method: m.name, file });
-      }
-      const baselines = datasetPaths(mini.data).baselines;
-      if (!existsSync(baselines)) {
-        const r = await evaluate({
-          data: mini.data,
-          track: mini.track,
-          methods,
-          judge: emuJudge.judge,
-          encoder: emuJudge.encoder,
-          protocol: 'listwise',
-          bootstrapB: 200,
-          concurrency: 16,
-        });
-        // eval/baselines.jsonl in its published shape: a method that scored nothing has no row
-        const rows: BaselineRow[] = r.summary.methods.flatMap((m) =>
-          m.S === null || m.top1_rate === null || m.beat_still_rate === null
-            ? []
-            : [
-                {
-                  method: m.method,
-                  reader: m.reader,
-                  S: m.S,
-                  S_at_k: Object.fromEntries(
-                    Object.entries(m.S_at_k).flatMap(([k, v]) => (v === null ? [] : [[k, v]])),
-                  ),
-                  top1_rate: m.top1_rate,
-                  beat_still_rate: m.beat_still_rate,
-                  per_film: r.perFilm
-                    .filter((f) => f.method === m.method)
-                    .map((f) => ({ movie_id: f.movie_id, S: f.S })),
-                  selections: readFileSync(methods.find((x) => x.method === m.method)!.file, 'utf8')
-                    .trim()
-                    .split('\n')
-                    .map((l) => Selection.parse(JSON.parse(l))),
-                },
-              ],
-        );
-        await writeJsonl(baselines, BaselineRow, rows);
-      }
-      calls.baselines = emuJudge.judge.stats.calls - calls.build;
-    } finally {
-      await emuJudge.close();
-    }
+    const calls = await judgeWithEmulator(out, mini, emu.url, methods, onProgress);
     const readerFile = join(out, 'reader.json');
     // refitted only when the chains, the images or the settings changed (a warm demo reuses it)
     const fit = await fitHeroReaderCached({ data: mini.data, out: readerFile });
@@ -134,12 +52,11 @@ export async function runHeroDemo(out: string, onProgress: OnProgress): Promise<
       ),
       data: mini.data,
       track: mini.track,
-      methods: METHODS.map((m) => ({ method: m.name, file: join(out, 'selections', `${m.name}.jsonl`) })),
+      methods,
       protocol: 'listwise',
       includeStills: true,
       stillsDir: mini.stills,
     });
-    calls.local = evaluated.run.calls;
     return {
       data: mini.data,
       cvAgreement: fit.cv_agreement,
@@ -147,9 +64,99 @@ export async function runHeroDemo(out: string, onProgress: OnProgress): Promise<
       localReader: evaluated.run.reader,
       result: evaluated.result,
       report: evaluated.files[5]!,
-      calls,
+      calls: { ...calls, local: evaluated.run.calls },
     };
   } finally {
     await emu.close();
   }
+}
+
+type Methods = { method: string; file: string }[];
+
+/**
+ * What the emulator judges (each step skipped when its output is there): the chains (`hero
+ * build`), every method's selection, and eval/baselines.jsonl. Returns the calls made for each.
+ */
+async function judgeWithEmulator(
+  out: string,
+  mini: MiniHeroPaths,
+  url: string,
+  methods: Methods,
+  onProgress: OnProgress,
+): Promise<{ build: number; baselines: number }> {
+  const emuJudge = await openJudge(
+    resolveJudgeSettings(
+      { judge: `openai:kfbench-emulator@${url}`, cache: join(out, 'emulator-cache.sqlite') },
+      {},
+    ),
+  );
+  try {
+    const judge = { judge: emuJudge.judge, encoder: emuJudge.encoder };
+    const stamp = join(mini.data, '.chains-built.json');
+    if (!existsSync(stamp)) {
+      const common = { data: mini.data, lsmdc: mini.lsmdc, stills: mini.stills, ...judge };
+      await buildChains({ ...common, chainsPerFilm: DEMO_CHAINS_PER_FILM, seed: 0, onProgress });
+      await writeFileAtomic(
+        stamp,
+        `${JSON.stringify({ reader: emuJudge.judge.name, chains_per_film: DEMO_CHAINS_PER_FILM })}\n`,
+      );
+    }
+    const build = emuJudge.judge.stats.calls;
+    for (const [i, m] of METHODS.entries())
+      if (!existsSync(methods[i]!.file))
+        await runSelection({
+          method: m,
+          data: mini.data,
+          track: mini.track,
+          lsmdc: mini.lsmdc,
+          judge,
+          out: methods[i]!.file,
+          k: 5,
+          seed: 0,
+          onProgress,
+        });
+    const baselines = datasetPaths(mini.data).baselines;
+    if (!existsSync(baselines)) {
+      const r = await evaluate({
+        data: mini.data,
+        track: mini.track,
+        methods,
+        ...judge,
+        protocol: 'listwise',
+        bootstrapB: 200,
+        concurrency: 16,
+      });
+      await writeJsonl(baselines, BaselineRow, baselineRows(r, methods));
+    }
+    return { build, baselines: emuJudge.judge.stats.calls - build };
+  } finally {
+    await emuJudge.close();
+  }
+}
+
+/** eval/baselines.jsonl in its published shape: a method that scored nothing has no row. */
+function baselineRows(r: EvaluateResult, methods: Methods): BaselineRow[] {
+  return r.summary.methods.flatMap((m) =>
+    m.S === null || m.top1_rate === null || m.beat_still_rate === null
+      ? []
+      : [
+          {
+            method: m.method,
+            reader: m.reader,
+            S: m.S,
+            S_at_k: Object.fromEntries(
+              Object.entries(m.S_at_k).flatMap(([k, v]) => (v === null ? [] : [[k, v]])),
+            ),
+            top1_rate: m.top1_rate,
+            beat_still_rate: m.beat_still_rate,
+            per_film: r.perFilm
+              .filter((f) => f.method === m.method)
+              .map((f) => ({ movie_id: f.movie_id, S: f.S })),
+            selections: readFileSync(methods.find((x) => x.method === m.method)!.file, 'utf8')
+              .trim()
+              .split('\n')
+              .map((l) => Selection.parse(JSON.parse(l))),
+          },
+        ],
+  );
 }

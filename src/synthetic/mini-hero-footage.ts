@@ -1,7 +1,14 @@
 /**
  * The mini HeroFrame set's footage and stills, made by ffmpeg from shipped photographs: clips of
  * eight kinds (pans, dark, blurred, cluttered, procedural, with a cut), and stills cropped, tinted
- * and sharpened from the same photographs.
+ * and sharpened from the same photographs. Every clip reads one input file (the photograph, or a
+ * lavfi source): a second source is a filter inside the graph, never a second `-i`. ffmpeg 5 reads
+ * each input file in a thread of its own, and with two (the photograph and a lavfi source) the
+ * clutter and cut clips came out different from one build to another (one clutter clip of film
+ * 9004: three outputs from two demo runs and a lone build; another: one of seven builds run three
+ * at a time; from 4 pixels of one frame to over a thousand in a frame), which moved the demo's
+ * local-reader random row between 0.361 and 0.363 on one commit;
+ * with one input, 9 of 9 builds were byte-identical (test/synthetic/mini-hero-footage.test.ts).
  */
 import { rename } from 'node:fs/promises';
 import { ffmpegRun } from '../media/ffmpeg.js';
@@ -66,8 +73,8 @@ export function clipGraph(
       return { inputs: photoIn, graph: `[0:v]${pan}${hue},gblur=sigma=5,${norm}[out]` };
     case 'clutter':
       return {
-        inputs: [...photoIn, '-f', 'lavfi', '-t', d, '-i', `testsrc2=s=320x180:r=${fps}`],
-        graph: `[0:v]${pan}${hue},${norm}[p];[1:v]${norm}[t];[p][t]blend=all_expr='A*0.55+B*0.45',${norm}[out]`,
+        inputs: photoIn,
+        graph: `testsrc2=s=320x180:r=${fps},trim=duration=${d}[src];[0:v]${pan}${hue},${norm}[p];[src]${norm}[t];[p][t]blend=all_expr='A*0.55+B*0.45',${norm}[out]`,
       };
     case 'procedural':
       return {
@@ -78,8 +85,8 @@ export function clipGraph(
       // a hard cut inside the clip: the photo pan, then a procedural source
       const half = (frames / 2 / rational(fps)).toFixed(4);
       return {
-        inputs: [...photoIn, '-f', 'lavfi', '-t', d, '-i', `${procSpec}:r=${fps}`],
-        graph: `[0:v]${pan}${hue},${norm},trim=duration=${half},setpts=PTS-STARTPTS[a];[1:v]scale=320:180,${norm},trim=duration=${half},setpts=PTS-STARTPTS[b];[a][b]concat=n=2:v=1:a=0,${norm}[out]`,
+        inputs: photoIn,
+        graph: `${procSpec}:r=${fps},trim=duration=${d}[src];[0:v]${pan}${hue},${norm},trim=duration=${half},setpts=PTS-STARTPTS[a];[src]scale=320:180,${norm},trim=duration=${half},setpts=PTS-STARTPTS[b];[a][b]concat=n=2:v=1:a=0,${norm}[out]`,
       };
     }
   }

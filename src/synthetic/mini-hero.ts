@@ -6,30 +6,25 @@
 import { mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InternalError } from '../errors.js';
-import { datasetPaths, imagePath } from '../hero/dataset/layout.js';
-import { DEFAULT_SUFFIX_PER_SECOND } from '../hero/dataset/layout-map.js';
+import { datasetPaths } from '../hero/dataset/layout.js';
 import { loadChains, loadCore, loadRubrics } from '../hero/dataset/load.js';
-import { sampledImageId } from '../hero/dataset/release.js';
-import { FilmChains, FilmClips, FilmRubric, ImageHash, Movie } from '../hero/dataset/schemas.js';
+import { FilmClips, Movie } from '../hero/dataset/schemas.js';
 import { filmText, readerPromptText, requestText } from '../hero/reader-prompt.js';
 import { makeIndex } from '../hero/track/make-index.js';
 import { rebuildTrack } from '../hero/track/rebuild.js';
-import { Timeline } from '../hero/track/timeline.js';
-import { planFrames } from '../media/frame-plan.js';
-import { streamClips } from '../media/frames.js';
-import { encodeImage, loadImage } from '../media/image.js';
 import { probe, type VideoInfo } from '../media/probe.js';
-import type { RawImage } from '../media/raw.js';
 import { type OnProgress, phaseReporter } from '../progress.js';
 import { createRng } from '../stats/rng.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { sha256Hex } from '../store/canonical.js';
 import { writeJsonl } from '../store/jsonl.js';
 import { copyFromMaterialCache, finishBuild, isBuilt, startBuild } from './build-folder.js';
-import { contrast, type FilmSpec, KINDS, makeClip, makeStill, rational } from './mini-hero-footage.js';
+import { placeholderChains } from './mini-hero-chains.js';
+import { type FilmSpec, KINDS, makeClip, makeStill, rational } from './mini-hero-footage.js';
 
-export const MINI_VERSION = '4';
+export const MINI_VERSION = '5';
 
+export { filmSummary } from './mini-hero-chains.js';
 export type { FilmSpec } from './mini-hero-footage.js';
 
 export const MINI_FILMS: FilmSpec[] = [
@@ -198,7 +193,7 @@ export async function buildMiniHero(
       `mini set: rebuilding ${rebuilt.failed[0]!.movie_id} failed: ${rebuilt.failed[0]!.reason}`,
     );
   await makeIndex({ track: p.track, data: p.data });
-  await placeholderChains(p, clipsRows, stillIds, clipInfo);
+  await placeholderChains({ paths: p, clipsRows, stillIds, clipInfo });
   await writeFileAtomic(
     ds.query,
     'A single frame from the film that would work as its cover, thumbnail or poster.\n',
@@ -207,141 +202,6 @@ export async function buildMiniHero(
   await finishBuild(folder, { films: films.length });
   return p;
 }
-
-/**
- * Placeholder chains in the release's shape (SPEC §2.1): per film `block`, `method_tag`, `n_chains`,
- * `chain_size`, `summary`, `chains`, `removed_anchors`; per chain `chain_index`, `anchor`,
- * `group_id`, `coverage`, `freeze_reason`, `freeze_draw_index`, `n_draws_used`, `rubric_ids`, the
- * images with `gamma` / `theta_0_100` and the 15 pairs. No `chain_id`, no `order` (the images by
- * gamma), no `source` / `clip_id` / `t_in_clip`: kfbench reads those from the anchor and the ids,
- * as it must for the published files. Sampled images are named `<LSMDC clip id>_<n>`, taken at
- * n / 25 s into the clip (the suffix as layout-map.ts reads it).
- */
-async function placeholderChains(
-  p: MiniHeroPaths,
-  clipsRows: { movie_id: string; clips: { clip_id: string; start: string; end: string }[] }[],
-  stillIds: Map<string, string[]>,
-  clipInfo: ReadonlyMap<string, VideoInfo>,
-): Promise<void> {
-  const ds = datasetPaths(p.data);
-  const chainsRows = [];
-  const shaRows: { path: string; sha256: string }[] = [];
-  for (const row of clipsRows) {
-    const tl = new Timeline(row.movie_id, row.clips);
-    const rng = createRng(`mini-hero/chains/${row.movie_id}`);
-    // each chain's five frames drawn first (the draw never depends on pixels), then the film's
-    // ten decoded by one ffmpeg (`streamClips`) instead of one each
-    const picks: { chain: number; id: string; clip: string; info: VideoInfo; index: number }[] = [];
-    for (let c = 0; c < 2; c++) {
-      const at = new Set<number>();
-      while (at.size < 5) at.add(rng.int(tl.frameCount));
-      for (const k of [...at].sort((a, b) => a - b)) {
-        const f = tl.frame(k);
-        // off the 1 fps grid: about a quarter second before the bucket's midpoint (after it near a
-        // clip start), on the 25-per-second grid of the id suffix
-        const n = Math.round(
-          (f.t_in_clip >= 0.25 ? f.t_in_clip - 0.25 : f.t_in_clip + 0.25) * SUFFIX_PER_SECOND,
-        );
-        const t = n / SUFFIX_PER_SECOND;
-        const info =
-          clipInfo.get(f.clip_id) ?? (await probe(join(p.lsmdc, row.movie_id, `${f.clip_id}.mp4`)));
-        const [index] = planFrames(info, { kind: 'times', times: [t] }).indices!;
-        picks.push({
-          chain: c,
-          id: sampledImageId(f.clip_id, t, SUFFIX_PER_SECOND),
-          clip: f.clip_id,
-          info,
-          index: index!,
-        });
-      }
-    }
-    const { width, height } = picks[0]!.info;
-    if (picks.some((x) => x.info.width !== width || x.info.height !== height))
-      throw new InternalError(`mini set: the clips of ${row.movie_id} differ in size`);
-    const frames: RawImage[] = new Array(picks.length);
-    for await (const fr of streamClips(
-      picks.map((x) => ({ info: x.info, indices: [x.index] })),
-      { width, height },
-    ))
-      frames[fr.clip] = fr;
-    const chains = [];
-    for (let c = 0; c < 2; c++) {
-      const stillId = stillIds.get(row.movie_id)![c]!;
-      const still = await loadImage(join(p.stills, row.movie_id, `${stillId}.jpg`));
-      const members: { id: string; clip?: string; score: number; bytes: Buffer }[] = [];
-      members.push({
-        id: stillId,
-        score: contrast(still),
-        bytes: await encodeImage(still, { format: 'jpeg', quality: 92 }),
-      });
-      for (const [j, x] of picks.entries()) {
-        if (x.chain !== c) continue;
-        const fr = frames[j];
-        if (!fr) throw new InternalError(`mini set: frame ${x.index} of ${x.clip} did not decode`);
-        members.push({
-          id: x.id,
-          clip: x.clip,
-          score: contrast(fr),
-          bytes: await encodeImage(fr, { format: 'jpeg', quality: 92 }),
-        });
-      }
-      members.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
-      const images = members.map((m, rank) => ({
-        image_id: m.id,
-        gamma: 1.25 - 0.5 * rank,
-        theta_0_100: 100 - 20 * rank,
-      }));
-      const pairs = [];
-      for (let a = 0; a < members.length; a++)
-        for (let b = a + 1; b < members.length; b++)
-          pairs.push({ a: members[a]!.id, b: members[b]!.id, winner: members[a]!.id, status: 'confident' });
-      for (const m of members) {
-        const file = imagePath(p.data, row.movie_id, m.id);
-        await writeFileAtomic(file, m.bytes);
-        // a frame drawn for both chains of a film is one image file: listed once
-        const path = `images/${row.movie_id}/${m.id}.jpg`;
-        if (!shaRows.some((r) => r.path === path)) shaRows.push({ path, sha256: sha256Hex(m.bytes) });
-      }
-      const clipsUsed = new Set(members.flatMap((m) => (m.clip ? [m.clip] : [])));
-      chains.push({
-        chain_index: c,
-        anchor: stillId,
-        group_id: `${row.movie_id}-${stillId}-d0`,
-        coverage: Math.round((clipsUsed.size / row.clips.length) * 1000) / 1000,
-        freeze_reason: 'most_confident_draw',
-        freeze_draw_index: 0,
-        n_draws_used: 1,
-        rubric_ids: [],
-        images,
-        pairs,
-        placeholder: 'ordered by luma contrast until hero build judges it',
-      });
-    }
-    chainsRows.push({
-      movie_id: row.movie_id,
-      block: '02_chains',
-      method_tag: 'kfbench-mini_placeholder_luma-contrast',
-      n_chains: chains.length,
-      chain_size: 6,
-      summary: filmSummary(chains),
-      chains,
-      removed_anchors: [],
-    });
-  }
-  await writeJsonl(ds.chains, FilmChains, chainsRows);
-  await writeJsonl(
-    ds.rubrics,
-    FilmRubric,
-    clipsRows.map((r) => ({ movie_id: r.movie_id, criteria: [] })),
-  );
-  await writeJsonl(ds.imageSha, ImageHash, shaRows);
-  await writeFileAtomic(
-    ds.corpusStats,
-    `${JSON.stringify({ films: clipsRows.length, chains: chainsRows.reduce((a, r) => a + r.chains.length, 0), note: 'mini set' }, null, 1)}\n`,
-  );
-}
-
-const SUFFIX_PER_SECOND = DEFAULT_SUFFIX_PER_SECOND;
 
 /**
  * eval/judge_prompt_example.md written the way the card describes the release's ("the scoring prompt
@@ -360,34 +220,4 @@ async function writeJudgePromptExample(root: string): Promise<void> {
     datasetPaths(root).judgePromptExample,
     requestText(readerPromptText(kfbench, film, chain.order.length), [...chain.order, candidate]),
   );
-}
-
-/** A film's `summary` as the release has it, computed from chains in the release's shape. */
-export function filmSummary(
-  chains: {
-    anchor: string;
-    images: { image_id: string; gamma: number }[];
-    pairs: { status: string }[];
-  }[],
-) {
-  const rank = (c: (typeof chains)[number]) =>
-    [...c.images].sort((a, b) => b.gamma - a.gamma).findIndex((i) => i.image_id === c.anchor) + 1;
-  const uses = new Map<string, number>();
-  for (const c of chains) for (const i of c.images) uses.set(i.image_id, (uses.get(i.image_id) ?? 0) + 1);
-  const shared = [...uses]
-    .filter(([, n]) => n > 1)
-    .map(([id]) => id)
-    .sort();
-  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
-  return {
-    mean_confident_rate: mean(
-      chains.map((c) => c.pairs.filter((p) => p.status === 'confident').length / (c.pairs.length || 1)),
-    ),
-    n_anchor_top1: chains.filter((c) => rank(c) === 1).length,
-    mean_anchor_rank: mean(chains.map(rank)),
-    n_removed_anchors: 0,
-    n_unique_images: uses.size,
-    n_images_shared_by_more_than_one_chain: shared.length,
-    images_shared_by_more_than_one_chain: shared,
-  };
 }

@@ -123,120 +123,162 @@ export async function buildPublishedHero(
     version: `${PUBLISHED_HERO_VERSION}/${films}`,
     what: 'a generated HeroFrame set at the published size',
   };
-  const ds = datasetPaths(p.data);
   const counts: PublishedHeroCounts = { films, chains: 0, images: 0, track_frames: 0, verify_rows: 0 };
   if (await isBuilt(folder)) return { ...p, counts: await readCounts(out) };
   await startBuild(folder);
   const plans = Array.from({ length: films }, (_, i) => planFilm(i));
   const progress = phaseReporter(opts.onProgress, 'published-hero', 'films');
   progress.start(films, 'images, chains and track frames');
-  const chainRows = [];
-  const rubricRows = [];
-  const shaRows: { path: string; sha256: string }[] = [];
-  const verifyRows: { movie_id: string; frame_idx: number; dhash: string }[] = [];
-  const selections = [];
+  const rows: SetRows = { chains: [], rubrics: [], sha: [], verify: [], selections: [] };
   for (const [i, f] of plans.entries()) {
-    const rng = createRng(`published-hero/chains/${f.movie_id}`);
-    await mkdir(join(p.data, 'images', f.movie_id), { recursive: true });
-    const written = new Set<string>();
-    const write = async (id: string) => {
-      if (written.has(id)) return;
-      written.add(id);
-      const bytes = await jpeg(createRng(`published-hero/image/${f.movie_id}/${id}`), 96, 54);
-      await writeFileAtomic(imagePath(p.data, f.movie_id, id), bytes);
-      shaRows.push({ path: `images/${f.movie_id}/${id}.jpg`, sha256: sha256Hex(bytes) });
-    };
-    const stills = Array.from(
-      { length: STILLS_PER_FILM },
-      (_, s) => `rm${sha256Hex(`${f.movie_id}/still/${s}`).replace(/\D/g, '').slice(0, 8).padEnd(8, '0')}`,
-    );
-    const criteria = Array.from({ length: CRITERIA }, (_, c) => `L${c + 1}`);
-    const chains = [];
-    for (let c = 0; c < chainsOf(i); c++) {
-      const anchor = stills[c % STILLS_PER_FILM]!;
-      const ids = [anchor];
-      while (ids.length < 6) {
-        const fr = f.tl.frame(rng.int(f.tl.frameCount));
-        const t = fr.t_in_clip >= 0.25 ? fr.t_in_clip - 0.25 : fr.t_in_clip + 0.25;
-        const id = sampledImageId(fr.clip_id, t, DEFAULT_SUFFIX_PER_SECOND);
-        if (!ids.includes(id)) ids.push(id);
-      }
-      for (const id of ids) await write(id);
-      // a random strength order; the pairs follow it, a tenth of them unresolved
-      const order = ids.map((id) => ({ id, g: rng.next() })).sort((a, b) => b.g - a.g);
-      const images = order.map((m, rank) => ({
-        image_id: m.id,
-        gamma: Math.round((1.25 - 0.5 * rank) * 1000) / 1000,
-        theta_0_100: 100 - 20 * rank,
-      }));
-      const pairs = [];
-      for (let a = 0; a < order.length; a++)
-        for (let b = a + 1; b < order.length; b++) {
-          const sure = rng.next() >= 0.1;
-          pairs.push({
-            a: order[a]!.id,
-            b: order[b]!.id,
-            winner: sure ? order[a]!.id : null,
-            status: sure ? 'confident' : 'unresolved',
-          });
-        }
-      chains.push({
-        chain_index: c,
-        anchor,
-        group_id: `${f.movie_id}-${anchor}-d${Math.floor(c / STILLS_PER_FILM)}`,
-        coverage: Math.round(rng.next() * 1000) / 1000,
-        freeze_reason: 'most_confident_draw',
-        freeze_draw_index: 0,
-        n_draws_used: 1,
-        rubric_ids: criteria.filter(() => rng.next() < 0.5),
-        images,
-        pairs,
-      });
-    }
-    chainRows.push({
-      movie_id: f.movie_id,
-      block: '02_chains',
-      method_tag: 'kfbench-published-size_synthetic',
-      n_chains: chains.length,
-      chain_size: 6,
-      summary: filmSummary(chains),
-      chains,
-      removed_anchors: [],
-    });
-    const first = chains[0]!.images;
-    rubricRows.push({
-      movie_id: f.movie_id,
-      criteria: criteria.map((id, c) => ({
-        criterion_id: id,
-        as_the_judge_read_it: `Prefer the frame with more of the film's subject (synthetic rule ${c + 1}).`,
-        source_pair: [first[c % 6]!.image_id, first[(c + 1) % 6]!.image_id],
-        round: c % 2,
-      })),
-    });
-    // the track frames the verify rows and the selections name, nothing else
-    const n = f.tl.frameCount;
-    const picked = Array.from({ length: SELECTED_PER_FILM }, (_, k) =>
-      Math.floor(((k + 0.5) * n) / SELECTED_PER_FILM),
-    );
-    selections.push({
-      movie_id: f.movie_id,
-      frames: picked.map((frame_idx, k) => ({ rank: k + 1, frame_idx })),
-    });
-    const verify = new Set(verifyFrames(n, VERIFY_PER_FILM));
-    await mkdir(join(p.track, f.movie_id), { recursive: true });
-    for (const k of [...new Set([...verify, ...picked])].sort((a, b) => a - b)) {
-      const file = trackFramePath(p.track, f.movie_id, k);
-      await writeFileAtomic(file, await jpeg(createRng(`published-hero/track/${f.movie_id}/${k}`), 64, 36));
-      if (verify.has(k))
-        verifyRows.push({ movie_id: f.movie_id, frame_idx: k, dhash: await dhashFile(file) });
-    }
-    counts.chains += chains.length;
-    counts.images += written.size;
-    counts.track_frames += n;
+    const film = await publishedFilm(p, f, i, rows);
+    counts.chains += film.chains;
+    counts.images += film.images;
+    counts.track_frames += f.tl.frameCount;
     progress.done(f.movie_id);
   }
   progress.finish();
-  counts.verify_rows = verifyRows.length;
+  counts.verify_rows = rows.verify.length;
+  await writeSetFiles(p, plans, rows, counts);
+  await finishBuild(folder, { fraction: opts.fraction, ...counts });
+  return { ...p, counts };
+}
+
+/** The rows of the set's files, film after film. */
+interface SetRows {
+  chains: unknown[];
+  rubrics: unknown[];
+  sha: { path: string; sha256: string }[];
+  verify: { movie_id: string; frame_idx: number; dhash: string }[];
+  selections: { movie_id: string; frames: { rank: number; frame_idx: number }[] }[];
+}
+
+/** One film: its images, chains, rubric, selection and track frames; adds its rows to `rows`. */
+async function publishedFilm(
+  p: PublishedHeroPaths,
+  f: FilmPlan,
+  i: number,
+  rows: SetRows,
+): Promise<{ chains: number; images: number }> {
+  await mkdir(join(p.data, 'images', f.movie_id), { recursive: true });
+  const written = new Set<string>();
+  const write = async (id: string) => {
+    if (written.has(id)) return;
+    written.add(id);
+    const bytes = await jpeg(createRng(`published-hero/image/${f.movie_id}/${id}`), 96, 54);
+    await writeFileAtomic(imagePath(p.data, f.movie_id, id), bytes);
+    rows.sha.push({ path: `images/${f.movie_id}/${id}.jpg`, sha256: sha256Hex(bytes) });
+  };
+  const criteria = Array.from({ length: CRITERIA }, (_, c) => `L${c + 1}`);
+  const chains = await syntheticChains(f, chainsOf(i), criteria, write);
+  rows.chains.push({
+    movie_id: f.movie_id,
+    block: '02_chains',
+    method_tag: 'kfbench-published-size_synthetic',
+    n_chains: chains.length,
+    chain_size: 6,
+    summary: filmSummary(chains),
+    chains,
+    removed_anchors: [],
+  });
+  const first = chains[0]!.images;
+  rows.rubrics.push({
+    movie_id: f.movie_id,
+    criteria: criteria.map((id, c) => ({
+      criterion_id: id,
+      as_the_judge_read_it: `Prefer the frame with more of the film's subject (synthetic rule ${c + 1}).`,
+      source_pair: [first[c % 6]!.image_id, first[(c + 1) % 6]!.image_id],
+      round: c % 2,
+    })),
+  });
+  await trackFrames(p, f, rows);
+  return { chains: chains.length, images: written.size };
+}
+
+/** A film's chains: each its anchor still and five sampled frames in a random strength order. */
+async function syntheticChains(
+  f: FilmPlan,
+  n: number,
+  criteria: readonly string[],
+  write: (id: string) => Promise<void>,
+) {
+  const rng = createRng(`published-hero/chains/${f.movie_id}`);
+  const stills = Array.from(
+    { length: STILLS_PER_FILM },
+    (_, s) => `rm${sha256Hex(`${f.movie_id}/still/${s}`).replace(/\D/g, '').slice(0, 8).padEnd(8, '0')}`,
+  );
+  const chains = [];
+  for (let c = 0; c < n; c++) {
+    const anchor = stills[c % STILLS_PER_FILM]!;
+    const ids = [anchor];
+    while (ids.length < 6) {
+      const fr = f.tl.frame(rng.int(f.tl.frameCount));
+      const t = fr.t_in_clip >= 0.25 ? fr.t_in_clip - 0.25 : fr.t_in_clip + 0.25;
+      const id = sampledImageId(fr.clip_id, t, DEFAULT_SUFFIX_PER_SECOND);
+      if (!ids.includes(id)) ids.push(id);
+    }
+    for (const id of ids) await write(id);
+    // a random strength order; the pairs follow it, a tenth of them unresolved
+    const order = ids.map((id) => ({ id, g: rng.next() })).sort((a, b) => b.g - a.g);
+    const images = order.map((m, rank) => ({
+      image_id: m.id,
+      gamma: Math.round((1.25 - 0.5 * rank) * 1000) / 1000,
+      theta_0_100: 100 - 20 * rank,
+    }));
+    const pairs = [];
+    for (let a = 0; a < order.length; a++)
+      for (let b = a + 1; b < order.length; b++) {
+        const sure = rng.next() >= 0.1;
+        pairs.push({
+          a: order[a]!.id,
+          b: order[b]!.id,
+          winner: sure ? order[a]!.id : null,
+          status: sure ? 'confident' : 'unresolved',
+        });
+      }
+    chains.push({
+      chain_index: c,
+      anchor,
+      group_id: `${f.movie_id}-${anchor}-d${Math.floor(c / STILLS_PER_FILM)}`,
+      coverage: Math.round(rng.next() * 1000) / 1000,
+      freeze_reason: 'most_confident_draw',
+      freeze_draw_index: 0,
+      n_draws_used: 1,
+      rubric_ids: criteria.filter(() => rng.next() < 0.5),
+      images,
+      pairs,
+    });
+  }
+  return chains;
+}
+
+/** The track frames the verify rows and the selections name, nothing else. */
+async function trackFrames(p: PublishedHeroPaths, f: FilmPlan, rows: SetRows): Promise<void> {
+  const n = f.tl.frameCount;
+  const picked = Array.from({ length: SELECTED_PER_FILM }, (_, k) =>
+    Math.floor(((k + 0.5) * n) / SELECTED_PER_FILM),
+  );
+  rows.selections.push({
+    movie_id: f.movie_id,
+    frames: picked.map((frame_idx, k) => ({ rank: k + 1, frame_idx })),
+  });
+  const verify = new Set(verifyFrames(n, VERIFY_PER_FILM));
+  await mkdir(join(p.track, f.movie_id), { recursive: true });
+  for (const k of [...new Set([...verify, ...picked])].sort((a, b) => a - b)) {
+    const file = trackFramePath(p.track, f.movie_id, k);
+    await writeFileAtomic(file, await jpeg(createRng(`published-hero/track/${f.movie_id}/${k}`), 64, 36));
+    if (verify.has(k)) rows.verify.push({ movie_id: f.movie_id, frame_idx: k, dhash: await dhashFile(file) });
+  }
+}
+
+/** The set's files from the rows of every film. */
+async function writeSetFiles(
+  p: PublishedHeroPaths,
+  plans: readonly FilmPlan[],
+  rows: SetRows,
+  counts: PublishedHeroCounts,
+): Promise<void> {
+  const ds = datasetPaths(p.data);
   await writeJsonl(
     ds.movies,
     Movie,
@@ -252,9 +294,9 @@ export async function buildPublishedHero(
     FilmClips,
     plans.map((f) => ({ movie_id: f.movie_id, clips: f.clips })),
   );
-  await writeJsonl(ds.chains, FilmChains, chainRows);
-  await writeJsonl(ds.rubrics, FilmRubric, rubricRows);
-  await writeJsonl(ds.imageSha, ImageHash, shaRows);
+  await writeJsonl(ds.chains, FilmChains, rows.chains);
+  await writeJsonl(ds.rubrics, FilmRubric, rows.rubrics);
+  await writeJsonl(ds.imageSha, ImageHash, rows.sha);
   await writeJsonl(
     ds.trackIndex,
     TrackRow,
@@ -262,8 +304,8 @@ export async function buildPublishedHero(
       for (const f of plans) for (const fr of f.tl.frames()) yield { movie_id: f.movie_id, ...fr };
     })(),
   );
-  await writeJsonl(ds.verifyDhash, VerifyRow, verifyRows);
-  await writeJsonl(p.selections, Selection, selections);
+  await writeJsonl(ds.verifyDhash, VerifyRow, rows.verify);
+  await writeJsonl(p.selections, Selection, rows.selections);
   await writeFileAtomic(
     ds.query,
     'A single frame from the film that would work as its cover, thumbnail or poster.\n',
@@ -272,8 +314,6 @@ export async function buildPublishedHero(
     ds.corpusStats,
     `${JSON.stringify({ ...counts, note: 'generated at a fraction of the published size' }, null, 1)}\n`,
   );
-  await finishBuild(folder, { fraction: opts.fraction, ...counts });
-  return { ...p, counts };
 }
 
 /** What a finished build stamped beside its version: its counts. */

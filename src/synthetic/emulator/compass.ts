@@ -8,7 +8,8 @@
  *    SVQ from the frames' sharpness against the keyframes'; DVQ from frozen stretches (≥ 2 s of
  *    identical frames) and flicker (brightness jumping back and forth); AC from how far the frames
  *    closest to each keyframe drift from its colour; VMA from the measured shot count against the
- *    requested structure; SOC and PR are not visible to it (0.75, "no evidence against").
+ *    requested structure; AMA and AVC from the attached track's loudness (`compass-audio.ts`); SOC
+ *    and PR are not visible to it (0.75, "no evidence against"), nor is audio without a track.
  *  - shot segmentation → edit boundaries from isolated jumps in its frame differences, keyframes
  *    assigned to the shot of their closest frame (see `segmentHandler`).
  * On request (`malformed`) the grouped reply is wrong on purpose, item by item: a score of 0.6, an
@@ -20,6 +21,8 @@ import { z } from 'zod';
 import { InternalError } from '../../errors.js';
 import { hamming } from '../../media/hash.js';
 import { readTextFile } from '../../store/limits.js';
+import type { AudioFeatures } from './audio.js';
+import { judgeAudio } from './compass-audio.js';
 import type { ImageFeatures } from './features.js';
 import type { PromptHandler } from './handler.js';
 
@@ -83,7 +86,9 @@ function judge(
   kfs: ImageFeatures[],
   text: string,
   dt: number,
+  audio: AudioFeatures | undefined,
 ): { score: number; from: number; to: number; why: string } {
+  if ((metric === 'AMA' || metric === 'AVC') && audio) return judgeAudio(metric, frames, audio);
   const first = frames[0]?.t ?? 0;
   const last = frames[frames.length - 1]?.t ?? 0;
   switch (metric) {
@@ -171,7 +176,7 @@ interface GroupedItem {
 export const groupedHandler: PromptHandler = {
   kind: 'compass-grouped',
   matches: (t) => /"metrics":\[\{"metric"/.test(t),
-  answer: ({ text, images, malformed }) => {
+  answer: ({ text, images, audio, malformed }) => {
     const labels = [...text.matchAll(/^Image (\S+):$/gm)].map((m) => m[1]!);
     const frames: Frame[] = [];
     const kfs: ImageFeatures[] = [];
@@ -188,7 +193,7 @@ export const groupedHandler: PromptHandler = {
       items: JSON.parse(m[2]!) as { item_id: string; not_applicable?: boolean }[],
     }));
     const metrics = lists.map(({ metric, items }) => {
-      const j = judge(metric, frames, kfs, text, dt);
+      const j = judge(metric, frames, kfs, text, dt, audio);
       const scored: GroupedItem[] = items.map((it, i) => {
         if (it.not_applicable) return { item_id: it.item_id, not_applicable: true };
         // the first item carries the measurement; the others agree with it, a notch kinder

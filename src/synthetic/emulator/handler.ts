@@ -1,9 +1,12 @@
 /** What a prompt handler of the emulator is: it recognises its prompt and answers it. */
+import type { AudioFeatures } from './audio.js';
 import type { ImageFeatures } from './features.js';
 
 export interface PromptContext {
   text: string;
   images: ImageFeatures[];
+  /** The attached audio track's loudness, when a WAV track was attached. */
+  audio?: AudioFeatures;
   positionBias: number;
   /** Pairwise: a bonus for the image labelled "A", wherever it is shown. */
   labelBias?: number;

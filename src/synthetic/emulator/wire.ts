@@ -8,7 +8,14 @@ export interface ChatBody {
   max_tokens?: number;
   messages?: {
     role: string;
-    content: string | { type: string; text?: string; image_url?: { url: string } }[];
+    content:
+      | string
+      | {
+          type: string;
+          text?: string;
+          image_url?: { url: string };
+          input_audio?: { data?: string; format?: string };
+        }[];
   }[];
 }
 
@@ -50,8 +57,8 @@ export function completion(model: string, content: string, promptTokens: number)
   };
 }
 
-/** What a chat request shows the emulator: its text parts joined, its images' bytes, audio or not. */
-export function chatParts(body: ChatBody): { text: string; images: Buffer[]; audio: boolean } {
+/** What a chat request shows the emulator: its text parts joined, its images' bytes, its audio track's. */
+export function chatParts(body: ChatBody): { text: string; images: Buffer[]; audio: Buffer | null } {
   const parts = (body.messages ?? []).flatMap((m) =>
     typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content,
   );
@@ -59,10 +66,11 @@ export function chatParts(body: ChatBody): { text: string; images: Buffer[]; aud
     .filter((p) => p.type === 'text')
     .map((p) => p.text ?? '')
     .join('\n');
+  const audio = parts.find((p) => p.type === 'input_audio');
   const urls = parts.filter((p) => p.type === 'image_url').map((p) => p.image_url?.url ?? '');
   return {
     text,
     images: urls.map((u) => Buffer.from(u.slice(u.indexOf(',') + 1), 'base64')),
-    audio: parts.some((p) => p.type === 'input_audio'),
+    audio: audio ? Buffer.from(audio.input_audio?.data ?? '', 'base64') : null,
   };
 }

@@ -3,7 +3,9 @@
  * `cases.jsonl`, `keyframes/<case_id>/<kf_id>.png`, and
  * `videos/<model>/<case_id>__<prompt_mode>.mp4` for every fault "model" of `plans.ts` and both
  * prompt modes (a mini model ignores the prompt, so both files hold the same video). Eight
- * cases: one-take and multi-shot × 3, 6, 9 and 12 keyframes, 320×180 at 24 fps.
+ * cases: one-take and multi-shot × 3, 6, 9 and 12 keyframes, 320×180 at 24 fps. Every video has
+ * a sound track (AAC, mono): a tone while the picture holds still (`audio.ts`), in sync but for
+ * the `audio-lag` model's.
  * Beside them `pairs.jsonl`, labelled pairs for `kfbench embed calibrate`: each keyframe with the
  * frame the `drift` model shows for it (`pairs/<case_id>/<kf_id>.png`, label 1) and with the one
  * it shows for the case's next keyframe (label 0) — the paper's validation pairs are a keyframe
@@ -21,6 +23,9 @@ import { writeJsonl } from '../../store/jsonl.js';
 import { copyFromMaterialCache, finishBuild, isBuilt, startBuild } from '../build-folder.js';
 import { driftImage, imagePool, MINI_H, MINI_W } from './images.js';
 import {
+  AUDIO_LAG,
+  AUDIO_MODELS,
+  type AudioModel,
   MODELS,
   type Model,
   multiShotDuration,
@@ -35,7 +40,7 @@ import {
 } from './plans.js';
 import { MINI_FPS, renderVideo } from './render.js';
 
-export const MINI_COMPASS_VERSION = '3';
+export const MINI_COMPASS_VERSION = '4';
 const KEYFRAMES = 12;
 const FILLERS = 4;
 
@@ -123,6 +128,8 @@ export interface MiniCompassPaths {
   models: readonly Model[];
   /** Video-quality faults, each on top of the faithful video. */
   qualityModels: readonly QualityModel[];
+  /** Audio faults: the faithful video with its sound track changed. */
+  audioModels: readonly AudioModel[];
   /** Labelled keyframe/frame pairs (`{"a", "b", "label": 1|0}`) for `embed calibrate`. */
   pairs: string;
 }
@@ -134,6 +141,7 @@ export function miniCompassPaths(out: string): MiniCompassPaths {
     videos: join(out, 'videos'),
     models: MODELS,
     qualityModels: QUALITY_MODELS,
+    audioModels: AUDIO_MODELS,
     pairs: join(out, 'pairs.jsonl'),
   };
 }
@@ -195,7 +203,7 @@ export async function buildMiniCompass(
   const records: Case[] = [];
   const pairs: CalibrationPair[] = [];
   const progress = phaseReporter(opts.onProgress, 'mini-compass', 'videos');
-  progress.start(specs.length * (MODELS.length + QUALITY_MODELS.length), 'rendering');
+  progress.start(specs.length * (MODELS.length + QUALITY_MODELS.length + AUDIO_MODELS.length), 'rendering');
   for (const [i, spec] of specs.entries()) {
     // each case takes its keyframes from the pool in its own order (the same in any subset)
     const known = MINI_CASES.findIndex((x) => x.case_id === spec.case_id);
@@ -215,7 +223,9 @@ export async function buildMiniCompass(
       pairs.push({ a, b: `pairs/${spec.case_id}/${kfId(i)}.png`, label: 1 });
       pairs.push({ a, b: `pairs/${spec.case_id}/${kfId((i + 1) % spec.n)}.png`, label: 0 });
     }
-    const jobs: { model: Model | QualityModel; plan: QualityPlan }[] = [
+    const faithful =
+      spec.structure === 'one_take' ? planOneTake('faithful', images) : planMultiShot('faithful', images);
+    const jobs: { model: Model | QualityModel | AudioModel; plan: QualityPlan; lag?: number }[] = [
       ...MODELS.map((model) => ({
         model,
         plan: {
@@ -226,14 +236,16 @@ export async function buildMiniCompass(
         model,
         plan: qualityPlan(model, spec.structure, images, MINI_FPS),
       })),
+      ...AUDIO_MODELS.map((model) => ({ model, plan: { segments: faithful }, lag: AUDIO_LAG })),
     ];
-    for (const { model, plan } of jobs) {
+    for (const { model, plan, lag } of jobs) {
       const mdir = join(p.videos, model);
       await mkdir(mdir, { recursive: true });
       const first = join(mdir, `${spec.case_id}__${PROMPT_MODES[0]}.mp4`);
       await renderVideo(first, plan.segments, MINI_W, MINI_H, {
         ...(plan.filter ? { filter: plan.filter } : {}),
         ...(plan.freeze ? { freeze: plan.freeze } : {}),
+        audio: { lag: lag ?? 0 },
       });
       for (const mode of PROMPT_MODES.slice(1)) {
         const f = join(mdir, `${spec.case_id}__${mode}.mp4`);
@@ -247,6 +259,11 @@ export async function buildMiniCompass(
   progress.finish();
   await writeJsonl(p.cases, Case, records);
   await writeJsonl(p.pairs, CalibrationPair, pairs);
-  await finishBuild(folder, { cases: specs.length, models: MODELS, quality_models: QUALITY_MODELS });
+  await finishBuild(folder, {
+    cases: specs.length,
+    models: MODELS,
+    quality_models: QUALITY_MODELS,
+    audio_models: AUDIO_MODELS,
+  });
   return p;
 }

@@ -32,6 +32,16 @@ export type Model = (typeof MODELS)[number];
 export const QUALITY_MODELS = ['blurred', 'flicker', 'frozen', 'colour-drift', 'cut'] as const;
 export type QualityModel = (typeof QUALITY_MODELS)[number];
 
+/**
+ * Audio faults, for the audio judge (the faithful video, its sound track changed; every other mini
+ * video's track is in sync, see `audio.ts`): `audio-lag` plays the track 0.75 s late, so the tone
+ * meant for a held keyframe sounds while the picture slides on (AV Coordination's fault).
+ */
+export const AUDIO_MODELS = ['audio-lag'] as const;
+export type AudioModel = (typeof AUDIO_MODELS)[number];
+/** How late `audio-lag`'s track plays, in frames (0.75 s at 24 fps: half a one-take slot). */
+export const AUDIO_LAG = 18;
+
 export interface QualityPlan {
   segments: Segment[];
   filter?: string;

@@ -3,11 +3,13 @@
  * images held still over frame ranges, and the frames between two holds a slide from one image
  * to the next (a pan, not a blend, so the shot detector sees no transition). Frames are composed
  * in memory one at a time and piped to ffmpeg (H.264, near-lossless), so a video is exact to the
- * frame.
+ * frame. With `audio`, a sound track rides along (`audio.ts`): a tone while the picture holds
+ * still, silence while it slides.
  */
-import { rename } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { ffmpegEncodeRaw } from '../../media/ffmpeg.js';
 import type { RawImage } from '../../media/raw.js';
+import { soundtrack } from './audio.js';
 
 export const MINI_FPS = 24;
 
@@ -38,12 +40,19 @@ function slide(from: RawImage, to: RawImage, frac: number): Uint8Array {
   return out;
 }
 
-function* segmentFrames(s: Segment): Generator<Uint8Array> {
+/** One frame of a plan: whether it holds an image still (a keyframe shown), and its pixels. */
+interface PlannedFrame {
+  still: boolean;
+  pixels: () => Uint8Array;
+}
+
+function* segmentFrames(s: Segment): Generator<PlannedFrame> {
   const holds = [...s.holds].sort((a, b) => a.start - b.start);
   for (let f = 0; f < s.frames; f++) {
     const i = holds.findIndex((h) => f >= h.start && f < h.end);
     if (i >= 0) {
-      yield holds[i]!.image.data;
+      const data = holds[i]!.image.data;
+      yield { still: true, pixels: () => data };
       continue;
     }
     const prevIdx = holds.findLastIndex((h) => h.end <= f);
@@ -52,7 +61,7 @@ function* segmentFrames(s: Segment): Generator<Uint8Array> {
     const to = nextIdx >= 0 ? holds[nextIdx]!.image : s.tail;
     const a = prevIdx >= 0 ? holds[prevIdx]!.end : 0;
     const b = nextIdx >= 0 ? holds[nextIdx]!.start : s.frames;
-    yield slide(from, to, (f - a + 1) / (b - a + 1));
+    yield { still: false, pixels: () => slide(from, to, (f - a + 1) / (b - a + 1)) };
   }
 }
 
@@ -67,64 +76,64 @@ export function totalFrames(segments: readonly Segment[]): number {
   return segments.reduce((n, s) => n + s.frames, 0);
 }
 
+/** The frames as encoded: the segments in order, with the freeze's repeats and skipped frames. */
+function* planFrames(segments: readonly Segment[], fr: Freeze | undefined): Generator<PlannedFrame> {
+  let i = 0;
+  let skip = 0;
+  for (const s of segments)
+    for (const f of segmentFrames(s)) {
+      if (skip > 0) {
+        skip--;
+        i++;
+        continue;
+      }
+      yield f;
+      if (fr && i === fr.at) {
+        // a frozen picture holds still, whatever the frame was
+        for (let k = 0; k < fr.frames; k++) yield { still: true, pixels: f.pixels };
+        skip = fr.skip;
+      }
+      i++;
+    }
+}
+
+export interface RenderOptions {
+  filter?: string;
+  crf?: number;
+  freeze?: Freeze;
+  /** Give the video a sound track (see `soundtrack`): in sync, or late by `lag` frames. */
+  audio?: { lag: number };
+}
+
 /** Encode the plan to `file` (written to a temp name, then renamed). */
 export async function renderVideo(
   file: string,
   segments: readonly Segment[],
   w: number,
   h: number,
-  opts: { filter?: string; crf?: number; freeze?: Freeze } = {},
+  opts: RenderOptions = {},
 ): Promise<void> {
   const tmp = `${file}.partial.mp4`;
-  const fr = opts.freeze;
-  function* all() {
-    let i = 0;
-    let skip = 0;
-    for (const s of segments)
-      for (const f of segmentFrames(s)) {
-        if (skip > 0) {
-          skip--;
-          i++;
-          continue;
-        }
-        yield f;
-        if (fr && i === fr.at) {
-          for (let k = 0; k < fr.frames; k++) yield f;
-          skip = fr.skip;
-        }
-        i++;
-      }
+  const wav = `${file}.partial.wav`;
+  if (opts.audio) {
+    const still = [...planFrames(segments, opts.freeze)].map((f) => f.still);
+    await writeFile(wav, soundtrack(still, MINI_FPS, opts.audio.lag));
+  }
+  function* pixels() {
+    for (const f of planFrames(segments, opts.freeze)) yield f.pixels();
   }
   await ffmpegEncodeRaw(
     [
-      '-y',
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'rgb24',
-      '-s',
-      `${w}x${h}`,
-      '-r',
-      String(MINI_FPS),
-      '-i',
-      'pipe:0',
+      ...['-y', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${w}x${h}`, '-r', String(MINI_FPS)],
+      ...['-i', 'pipe:0', ...(opts.audio ? ['-i', wav] : [])],
       ...(opts.filter ? ['-vf', opts.filter] : []),
-      '-c:v',
-      'libx264',
-      '-preset',
-      'veryfast',
-      '-crf',
-      String(opts.crf ?? 8),
-      '-pix_fmt',
-      'yuv420p',
-      '-threads',
-      '1',
-      '-movflags',
-      '+faststart',
-      tmp,
+      ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', String(opts.crf ?? 8), '-pix_fmt', 'yuv420p'],
+      ...(opts.audio ? ['-c:a', 'aac', '-b:a', '64k'] : []),
+      ...['-threads', '1', '-movflags', '+faststart', tmp],
     ],
-    all(),
+    pixels(),
     file,
   );
+  if (opts.audio) await rm(wav, { force: true });
   await rename(tmp, file);
 }

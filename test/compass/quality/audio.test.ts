@@ -1,6 +1,8 @@
 /**
  * Audio: AMA and AVC are asked only of a judge declared to take audio, with the video's track
  * attached as an OpenAI-compatible `input_audio` part; otherwise they are reported not measured.
+ * The mini set's videos carry a sound track (a tone while the picture holds still), and the
+ * emulator judges AMA and AVC from the track's loudness: in sync, late (`audio-lag`), silent.
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,17 +15,20 @@ import { ImageEncoder } from '../../../src/judge/images.js';
 import { extractAudio } from '../../../src/media/audio.js';
 import { ffmpegRun } from '../../../src/media/ffmpeg.js';
 import { probe } from '../../../src/media/probe.js';
+import type { MiniCompassPaths } from '../../../src/synthetic/mini-compass/build.js';
 import { emulatorJudge } from '../../support/emulator.js';
 import { sharedMiniCompass } from '../../support/mini-compass.js';
 import { tempDir } from '../../support/paths.js';
 
 let dir = '';
 let c: LoadedCase;
+let mini: MiniCompassPaths;
 let quiet: LoadedCase;
 const closers: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
   const p = await sharedMiniCompass();
+  mini = p;
   const all = await loadCases(p.cases);
   c = all.find((x) => x.case_id === 'ms-06')!; // requests audio
   quiet = all.find((x) => x.case_id === 'ot-03')!; // requests none
@@ -41,6 +46,7 @@ beforeAll(async () => {
       '-i',
       'sine=frequency=440:sample_rate=44100',
       '-shortest',
+      ...['-map', '0:v', '-map', '1:a'],
       '-c:v',
       'copy',
       '-c:a',
@@ -62,6 +68,7 @@ beforeAll(async () => {
       '-i',
       'anullsrc=channel_layout=mono:sample_rate=44100',
       '-shortest',
+      ...['-map', '0:v', '-map', '1:a'],
       '-c:v',
       'copy',
       '-c:a',
@@ -70,7 +77,20 @@ beforeAll(async () => {
     ],
     src,
   );
-  copyFileSync(src, join(dir, 'videos', 'mute', 'ms-06__segment_specific.mp4'));
+  // the mini videos carry a sound track: the mute one has it dropped
+  await ffmpegRun(
+    [
+      '-y',
+      '-i',
+      src,
+      '-map',
+      '0:v',
+      '-c:v',
+      'copy',
+      join(dir, 'videos', 'mute', 'ms-06__segment_specific.mp4'),
+    ],
+    src,
+  );
   // ot-03 asks for no audio; the generator gave it a sound track anyway
   const quietSrc = join(p.videos, 'faithful', 'ot-03__segment_specific.mp4');
   await ffmpegRun(
@@ -83,6 +103,7 @@ beforeAll(async () => {
       '-i',
       'sine=frequency=440:sample_rate=44100',
       '-shortest',
+      ...['-map', '0:v', '-map', '1:a'],
       '-c:v',
       'copy',
       '-c:a',
@@ -225,5 +246,46 @@ describe('audio for the judge', () => {
     expect(joint.models.map((m) => m.model)).toEqual(['silent']);
     expect(joint.models_without_audio).toEqual(['mute']);
     expect(joint.other!.models.map((m) => m.model).sort()).toEqual(['mute', 'silent']);
+  });
+
+  it('the mini videos carry a sound track; the emulator hears it: in sync AVC 1, late (audio-lag) and silent tracks lose AVC, silence loses AMA', async () => {
+    for (const m of ['faithful', 'audio-lag', 'blurred', 'missing'])
+      expect((await probe(join(mini.videos, m, 'ms-06__segment_specific.mp4'))).has_audio, m).toBe(true);
+    mkdirSync(join(dir, 'videos', 'faithful'), { recursive: true });
+    mkdirSync(join(dir, 'videos', 'audio-lag'), { recursive: true });
+    for (const m of ['faithful', 'audio-lag'])
+      for (const id of ['ms-06', 'ot-03'])
+        copyFileSync(
+          join(mini.videos, m, `${id}__segment_specific.mp4`),
+          join(dir, 'videos', m, `${id}__segment_specific.mp4`),
+        );
+    const j = await emulatorJudge();
+    closers.push(() => j.close());
+    const r = await evaluateCompass({
+      cases: [c, quiet],
+      videos: join(dir, 'videos'),
+      models: ['faithful', 'audio-lag', 'silent'],
+      modes: ['segment_specific'],
+      embedder: createBuiltinEmbedder(),
+      judge: j.judge,
+      encoder: new ImageEncoder(384),
+      quality: { audio: true },
+    });
+    const get = (m: string, id: string) =>
+      r.videos.find((v) => v.model === m && v.case_id === id)!.quality.metrics;
+    for (const id of ['ms-06', 'ot-03']) {
+      expect(get('faithful', id).AVC.score, id).toBe(1);
+      expect(get('audio-lag', id).AVC.score!, id).toBeLessThanOrEqual(0.5);
+    }
+    // ms-06 requests audio: a track that sounds adheres, a silent one does not; silence has nothing to coordinate
+    expect(get('faithful', 'ms-06').AMA.score).toBe(1);
+    expect(get('audio-lag', 'ms-06').AMA.score).toBe(1);
+    // (the emulator's first item carries the measurement, the others a notch kinder)
+    for (const m of ['AMA', 'AVC'] as const) {
+      expect(get('silent', 'ms-06')[m].items![0]!.score, m).toBe(0);
+      expect(get('silent', 'ms-06')[m].score!, m).toBeLessThanOrEqual(0.25);
+    }
+    const avc = get('audio-lag', 'ot-03').AVC.items![0]!.evidence[0]!.observation;
+    expect(avc).toMatch(/sound and picture agree at \d+ % of the sampled frames/);
   });
 });
