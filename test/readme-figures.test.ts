@@ -21,7 +21,7 @@ import {
 } from '../bench/readme-figures.js';
 import { DEMO_CHAINS_PER_FILM } from '../src/synthetic/demo-hero.js';
 import { MINI_CASES } from '../src/synthetic/mini-compass/build.js';
-import { MODELS, QUALITY_MODELS } from '../src/synthetic/mini-compass/plans.js';
+import { AUDIO_MODELS, MODELS, QUALITY_MODELS } from '../src/synthetic/mini-compass/plans.js';
 import { MINI_FILMS } from '../src/synthetic/mini-hero.js';
 import { ROOT } from './support/paths.js';
 import { testFilesOnDisk } from './support/suite-figures-reporter.js';
@@ -51,7 +51,7 @@ describe("the README's mini-set table", () => {
     expect(mini('Compass cases')).toBe(`${MINI_CASES.length}: one per structure and keyframe count`);
     const names = (l: readonly string[]) => l.map((m) => `\`${m}\``).join(', ');
     expect(mini('Compass "models"')).toBe(
-      `generated faults: ${names(MODELS)} (response) and ${names(QUALITY_MODELS)} (quality)`,
+      `generated faults: ${names(MODELS)} (response) and ${names(QUALITY_MODELS)} (quality) and ${names(AUDIO_MODELS)} (audio); every video has a sound track`,
     );
   });
 });
