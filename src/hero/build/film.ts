@@ -257,7 +257,8 @@ export async function buildFilm(
   if (stillIds.length === 0)
     throw new BadInputError(`no publicity stills for ${movie} (expected ${stillDir}/<image_id>.jpg)`);
   const timeline = ds.timelines.get(movie);
-  if (!timeline) throw new BadInputError(`movie ${movie} has no row in data/clips.jsonl`, { file: o.data });
+  // the callers build the films of the dataset's timelines: one without is kfbench's fault
+  if (!timeline) throw new InternalError(`buildFilm: movie ${movie} has no timeline`);
   const rng = createRng(`${o.seed ?? 0}/build/${movie}`);
   const ctx: FilmContext = {
     o,
