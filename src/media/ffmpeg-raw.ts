@@ -1,7 +1,10 @@
 /**
  * Raw frames streamed from one ffmpeg process: its stdout a Unix socket read into one reused
- * buffer (socket-frames.ts; `bench/frame-reading.ts`: 22–37 % less of node's CPU than a pipe), an
- * optional second output on `pipe:3` read as it flows.
+ * buffer (socket-frames.ts), an optional second output on `pipe:3` read as it flows (small frames,
+ * a pipe). The socket is kept over a pipe for the main output because it pays: `npx tsx
+ * bench/frame-reading.ts --rounds 7` (the scan's 512×288 frames, 240 a decode) measured node's CPU
+ * a decode at 68.7 → 53.2 ms and 63.4 → 48.0 ms (−23 %, −24 %; load 6–15) on 2026-12-05, and
+ * 99.8 → 62.8 ms (−37 %, load 1) when it came in (bench/RESULTS.md); the issue #47 bar was 10 %.
  */
 import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
@@ -37,9 +40,9 @@ export interface RawPipeOptions {
 }
 
 /**
- * Stream fixed-size raw frames from one ffmpeg process through a pipe. Back-pressure comes from
- * the async iterator (the pipe pauses while the consumer is busy); breaking out of the loop or
- * aborting `signal` kills the process.
+ * Stream fixed-size raw frames from one ffmpeg process through a Unix socket. Back-pressure comes
+ * from the async iterator (the socket pauses while the consumer is busy); breaking out of the loop
+ * or aborting `signal` kills the process.
  */
 export async function* ffmpegRawFrames(opts: RawPipeOptions): AsyncGenerator<Buffer, void, void> {
   const bin = ffmpegBinary();
