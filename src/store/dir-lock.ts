@@ -6,8 +6,8 @@
  *
  * The stale rule — a lock is taken over at once when its holder is stale:
  * - the holder is on this host (`os.hostname()`) and its pid is no live process (killed mid-work);
- * - the holder is on another host (a shared folder: its pid cannot be checked) and its record is
- *   older than `staleMs`;
+ * - the holder is on another host (a shared folder: its pid cannot be checked) and the lock file
+ *   has not been touched for `staleMs` (a holder touches it every 4 s while it works);
  * - the record cannot be read (a holder killed between creating and writing it) and the file is
  *   older than 10 s (younger, it counts as held).
  * A live holder on this host is waited for (polled every 200 ms); after `staleMs` of waiting, a
@@ -15,8 +15,8 @@
  * beside a live one. Taking over is itself guarded by an exclusive `<lock>.takeover` file (removed
  * when older than 10 s), so two waiters that both find the lock stale cannot remove a fresh one.
  * A lock in the format before this one (a directory holding a pid, made by older checkouts that
- * share the temporary folder) is read as a holder on this host; while held, the file's time is
- * touched every 4 s, since those checkouts count a young lock they cannot read as held.
+ * share the temporary folder) is read as a holder on this host; the 4 s touch also keeps those
+ * checkouts, which count a young lock they cannot read as held, waiting.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -97,7 +97,7 @@ const fileAge = (file: string): number | undefined => {
 export function isStale(lock: string, staleMs: number, h = readHolder(lock)): boolean {
   if (!h) return (fileAge(lock) ?? 0) > YOUNG_MS;
   if (h.host === hostname()) return !pidAlive(h.pid);
-  return Date.now() - h.since > staleMs;
+  return (fileAge(lock) ?? 0) > staleMs;
 }
 
 /** Make the lock file with our record; false when it exists. */
@@ -161,7 +161,8 @@ export async function withDirLock<T>(
   opts: { staleMs?: number } = {},
 ): Promise<T> {
   const me = await acquire(lock, opts.staleMs ?? 30 * 60_000);
-  // the file's time kept fresh: the older directory format counts a young unreadable lock as held
+  // the file's time kept fresh: a sign of life for another host, and for the older directory
+  // format (which counts a young lock it cannot read as held)
   const beat = setInterval(() => {
     try {
       const t = new Date();

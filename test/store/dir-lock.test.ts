@@ -1,7 +1,7 @@
 /**
  * The lock between processes (src/store/dir-lock.ts): exclusive create naming its holder (pid,
- * host, time), the stale rule (pid dead on this host; another host's record older than staleMs; an
- * unreadable record older than 10 s), two real processes that never hold it at once, a holder
+ * host, time), the stale rule (pid dead on this host; another host's lock untouched for staleMs;
+ * an unreadable record older than 10 s), two real processes that never hold it at once, a holder
  * killed mid-work taken over at once, a live holder named in the error, and the older directory
  * format still honoured.
  */
@@ -91,12 +91,14 @@ describe('the lock between processes', () => {
     expect(existsSync(lock)).toBe(false);
   });
 
-  it("judges another host's holder by age, and an unreadable record by the file's age", () => {
+  it("judges another host's holder by the lock's last touch, and an unreadable record by the file's age", () => {
     const dir = tempDir();
     const lock = join(dir, 'd.lock');
-    const other = (since: number) =>
-      writeFileSync(lock, JSON.stringify({ pid: 1, host: `not-${hostname()}`, since, token: 't' }));
-    other(Date.now() - 5_000);
+    const since = Date.now() - 3_600_000; // taken an hour ago: its age alone says nothing
+    writeFileSync(lock, JSON.stringify({ pid: 1, host: `not-${hostname()}`, since, token: 't' }));
+    expect(isStale(lock, 60_000)).toBe(false); // touched just now
+    const touched = new Date(Date.now() - 5_000);
+    utimesSync(lock, touched, touched);
     expect(isStale(lock, 60_000)).toBe(false);
     expect(isStale(lock, 1_000)).toBe(true);
     writeFileSync(lock, ''); // created, not yet written
