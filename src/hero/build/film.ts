@@ -81,7 +81,11 @@ async function judgeAll(ctx: FilmContext, members: Member[], outcomes: Outcomes)
   );
 }
 
-/** Bradley–Terry over the pairs of the current members, and the members strongest first. */
+/**
+ * Step 3, Bradley–Terry over the pairs of the current members (an unresolved pair a tie, 0.5 each:
+ * build.ts's step 3), and the members strongest first. The card: "Each carries the six-image order
+ * with Bradley-Terry strengths".
+ */
 function rank(o: BuildOptions, members: Member[], outcomes: Outcomes) {
   const comps = [...outcomes.values()]
     .filter((p) => members.some((m) => m.id === p.a) && members.some((m) => m.id === p.b))
@@ -105,7 +109,9 @@ function fitted(values: Record<string, number>, id: string): number {
 
 /**
  * Step 4, the still floor: while the still ranks in the bottom half, replace it by the next unused
- * still of the film and judge again. Whether the floor stayed unmet (no still left).
+ * still of the film and judge again. Whether the floor stayed unmet (no still left). HeroFrame-Bench
+ * card: "The still's only privilege is a floor: if it falls into the bottom half it is deleted and
+ * replaced".
  */
 async function stillFloor(
   ctx: FilmContext,
