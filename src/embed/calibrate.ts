@@ -9,7 +9,7 @@ import { loadImage } from '../media/image.js';
 import { equalErrorRate, ratesAt } from '../stats/eer.js';
 import { mean } from '../stats/mean.js';
 import { readJsonlAll } from '../store/jsonl.js';
-import { cosine, DINOV3_GAMMA, type Embedder } from './embedder.js';
+import { cosine, DINOV3_GAMMA, type Embedder, embedTwo } from './embedder.js';
 
 /** One line of a labelled pair file (`embed calibrate --pairs`); paths relative to the file's folder. */
 export const CalibrationPair = z.object({
@@ -45,8 +45,8 @@ export async function calibrateFromPairs(
   const scored: { score: number; label: 0 | 1 }[] = [];
   for (const l of lines) {
     const [a, b] = await Promise.all([loadImage(at(l.value.a)), loadImage(at(l.value.b))]);
-    const [va, vb] = await embedder.embed([a, b]);
-    scored.push({ score: cosine(va!, vb!), label: l.value.label });
+    const [va, vb] = await embedTwo(embedder, a, b);
+    scored.push({ score: cosine(va, vb), label: l.value.label });
   }
   const pos = scored.filter((s) => s.label === 1).map((s) => s.score);
   const neg = scored.filter((s) => s.label === 0).map((s) => s.score);

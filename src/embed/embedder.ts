@@ -1,6 +1,6 @@
 /** The embedder port: images → L2-normalised vectors. Backends live in one file each. */
 
-import { InternalError } from '../errors.js';
+import { BackendError, InternalError } from '../errors.js';
 import type { RawImage } from '../media/raw.js';
 import type { OnProgress } from '../progress.js';
 import type { OnnxOptions } from './onnx-options.js';
@@ -62,4 +62,29 @@ export function cosine(a: Float32Array, b: Float32Array): number {
 /** What making an embedder may report (a hub model's download progress). */
 export interface EmbedderHooks {
   onProgress?: OnProgress | undefined;
+}
+
+/**
+ * `e.embed(images)` checked to give one vector an image, in order: an embedder that gives fewer or
+ * more (a broken model or backend) is a BackendError naming it, not an undefined vector later.
+ */
+export async function embedEach(e: Embedder, images: readonly RawImage[]): Promise<Float32Array[]> {
+  const out = await e.embed(images);
+  if (out.length !== images.length)
+    throw new BackendError(`embedder ${e.id} gave ${out.length} vectors for ${images.length} images`);
+  return out;
+}
+
+/** The vector of one image (`embedEach`). */
+export async function embedOne(e: Embedder, image: RawImage): Promise<Float32Array> {
+  const [v] = await embedEach(e, [image]);
+  if (!v) throw new BackendError(`embedder ${e.id} gave no vector for an image`);
+  return v;
+}
+
+/** The vectors of two images (`embedEach`). */
+export async function embedTwo(e: Embedder, a: RawImage, b: RawImage): Promise<[Float32Array, Float32Array]> {
+  const [va, vb] = await embedEach(e, [a, b]);
+  if (!va || !vb) throw new BackendError(`embedder ${e.id} gave no vector for an image`);
+  return [va, vb];
 }

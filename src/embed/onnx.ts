@@ -31,13 +31,14 @@ import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type * as Ort from 'onnxruntime-node';
 import { BackendError, BadInputError, messageOf } from '../errors.js';
-import { resizeImage } from '../media/image.js';
-import { cropRaw, type RawImage } from '../media/raw.js';
+import type { RawImage } from '../media/raw.js';
 import { loadNative } from '../native.js';
 import { describeZodError } from '../store/jsonl.js';
 import { readTextFile } from '../store/limits.js';
-import { type Embedder, type EmbedderSpec, l2normalize } from './embedder.js';
+import type { Embedder, EmbedderSpec } from './embedder.js';
+import { fitImage, inputSizeFor, type ModelInput } from './onnx-fit.js';
 import { type OnnxDevice, type OnnxOptions, Preprocess } from './onnx-options.js';
+import { type Pooling, poolOutput } from './onnx-pool.js';
 
 export { ONNX_DEVICES, type OnnxDevice, type OnnxOptions, Preprocess } from './onnx-options.js';
 
@@ -132,26 +133,23 @@ function readPreprocess(
   return parsed.data;
 }
 
-export async function loadOnnxEmbedder(
-  modelPath: string,
-  opts: OnnxOptions = {},
-  source?: OnnxSource,
-): Promise<Embedder> {
-  if (!existsSync(modelPath)) throw new BadInputError('no such model file', { file: modelPath });
-  const pre = readPreprocess(modelPath, opts.overrides, source);
-  const [H, W] = typeof pre.input_size === 'number' ? [pre.input_size, pre.input_size] : pre.input_size;
-  let session: Ort.InferenceSession;
-  try {
-    session = await createSession(modelPath, opts.threads ?? availableParallelism(), opts.device ?? 'cpu');
-  } catch (e) {
-    if (e instanceof BackendError) throw e;
-    throw new BadInputError(`not a loadable ONNX model (${messageOf(e).split('\n')[0]})`, {
-      file: modelPath,
-    });
-  }
-  const inputName = pre.input ?? session.inputNames[0]!;
+/**
+ * The model's input and output the embedder uses, checked against the preprocessing: named ones
+ * present, a float32 input of the shape the preprocessing gives; and the pooling (by the output's
+ * rank unless set).
+ */
+function modelIo(
+  session: Ort.InferenceSession,
+  pre: Preprocess,
+  size: { W: number; H: number; file: string },
+  source: OnnxSource | undefined,
+): { inputName: string; outputName: string; pooling: Pooling } {
+  const { W, H, file: modelPath } = size;
+  const inputName = pre.input ?? session.inputNames[0];
+  if (inputName === undefined) throw new BadInputError('the model has no inputs', { file: modelPath });
   const outputName =
-    pre.output ?? source?.outputs.find((n) => session.outputNames.includes(n)) ?? session.outputNames[0]!;
+    pre.output ?? source?.outputs.find((n) => session.outputNames.includes(n)) ?? session.outputNames[0];
+  if (outputName === undefined) throw new BadInputError('the model has no outputs', { file: modelPath });
   if (!session.inputNames.includes(inputName)) {
     throw new BadInputError(
       `the model has no input "${inputName}" (it has ${session.inputNames.join(', ')})`,
@@ -185,39 +183,35 @@ export async function loadOnnxEmbedder(
   const outMeta = session.outputMetadata.find((m) => m.name === outputName);
   const outRank = outMeta?.isTensor ? outMeta.shape.length : undefined;
   const pooling = pre.pooling ?? (outRank === 2 ? 'pooled' : 'cls');
+  return { inputName, outputName, pooling };
+}
+
+export async function loadOnnxEmbedder(
+  modelPath: string,
+  opts: OnnxOptions = {},
+  source?: OnnxSource,
+): Promise<Embedder> {
+  if (!existsSync(modelPath)) throw new BadInputError('no such model file', { file: modelPath });
+  const pre = readPreprocess(modelPath, opts.overrides, source);
+  const [H, W] = typeof pre.input_size === 'number' ? [pre.input_size, pre.input_size] : pre.input_size;
+  let session: Ort.InferenceSession;
+  try {
+    session = await createSession(modelPath, opts.threads ?? availableParallelism(), opts.device ?? 'cpu');
+  } catch (e) {
+    if (e instanceof BackendError) throw e;
+    throw new BadInputError(`not a loadable ONNX model (${messageOf(e).split('\n')[0]})`, {
+      file: modelPath,
+    });
+  }
+  const { inputName, outputName, pooling } = modelIo(session, pre, { W, H, file: modelPath }, source);
   const version = createHash('sha256').update(readFileSync(modelPath)).digest('hex').slice(0, 16);
   const batch = Math.max(1, opts.batch ?? 8);
 
-  const cropFrom = (w: number, h: number): { width: number; height: number } | undefined => {
-    if (pre.crop_from === undefined || pre.resize === 'squash') return undefined;
-    if (typeof pre.crop_from !== 'number') return { width: pre.crop_from[1], height: pre.crop_from[0] };
-    // the shorter side to crop_from, the longer one scaled and truncated (as transformers does)
-    const s = pre.crop_from;
-    return w <= h
-      ? { width: s, height: Math.floor((s * h) / w) }
-      : { width: Math.floor((s * w) / h), height: s };
-  };
-  const fitImage = async (img0: RawImage): Promise<RawImage> => {
-    if (img0.width === W && img0.height === H && img0.channels === 3) return img0;
-    const first = cropFrom(img0.width, img0.height);
-    if (!first) return resizeImage(img0, W, H, pre.resize === 'squash' ? 'fill' : 'cover');
-    const sized =
-      img0.width === first.width && img0.height === first.height && img0.channels === 3
-        ? img0
-        : await resizeImage(img0, first.width, first.height, 'fill');
-    if (sized.width < W || sized.height < H)
-      throw new BadInputError(
-        `crop_from ${JSON.stringify(pre.crop_from)} gives ${sized.width}×${sized.height}, smaller than the ${W}×${H} crop`,
-        { file: source?.file ?? modelPath },
-      );
-    // the centre, its offsets rounded down (transformers' center_crop)
-    return cropRaw(sized, Math.floor((sized.width - W) / 2), Math.floor((sized.height - H) / 2), W, H);
-  };
-
+  const input: ModelInput = { W, H, file: source?.file ?? modelPath };
   const toTensor = async (images: readonly RawImage[]): Promise<Ort.Tensor> => {
     const data = new Float32Array(images.length * 3 * H * W);
     for (const [k, img0] of images.entries()) {
-      const img = await fitImage(img0);
+      const img = await fitImage(pre, input, img0);
       const d = img.data;
       const off = k * 3 * H * W;
       for (let p = 0; p < H * W; p++) {
@@ -232,31 +226,6 @@ export async function loadOnnxEmbedder(
       data,
       pre.layout === 'NCHW' ? [images.length, 3, H, W] : [images.length, H, W, 3],
     );
-  };
-
-  const pool = (t: Ort.Tensor): Float32Array[] => {
-    const data = t.data as Float32Array;
-    const dims = t.dims;
-    const n = dims[0]!;
-    const out: Float32Array[] = [];
-    if (pooling === 'pooled' || dims.length === 2) {
-      const D = dims[dims.length - 1]!;
-      for (let i = 0; i < n; i++) out.push(l2normalize(data.slice(i * D, (i + 1) * D)));
-      return out;
-    }
-    const T = dims[1]!;
-    const D = dims[2]!;
-    for (let i = 0; i < n; i++) {
-      const base = i * T * D;
-      if (pooling === 'cls') out.push(l2normalize(data.slice(base, base + D)));
-      else {
-        const acc = new Float64Array(D);
-        for (let t = 1; t < T; t++) for (let j = 0; j < D; j++) acc[j]! += data[base + t * D + j]!;
-        for (let j = 0; j < D; j++) acc[j] = acc[j]! / Math.max(1, T - 1);
-        out.push(l2normalize(acc));
-      }
-    }
-    return out;
   };
 
   return {
@@ -279,18 +248,16 @@ export async function loadOnnxEmbedder(
     defaultThreshold: pre.threshold,
     spec: source?.spec ?? { name: `onnx:${modelPath}`, options: structuredClone(opts) },
     inputSize(w, h) {
-      if (pre.resize === 'squash') return { width: W, height: H };
-      const first = cropFrom(w, h);
-      if (first) return first;
-      const k = Math.max(W / w, H / h); // shorter side to the input, then the model's crop
-      return { width: Math.max(W, Math.round(w * k)), height: Math.max(H, Math.round(h * k)) };
+      return inputSizeFor(pre, input, w, h);
     },
     async embed(images) {
       const out: Float32Array[] = [];
       for (let s = 0; s < images.length; s += batch) {
         const tensor = await toTensor(images.slice(s, s + batch));
         const result = await session.run({ [inputName]: tensor }, [outputName]);
-        out.push(...pool(result[outputName]!));
+        const t = result[outputName];
+        if (!t) throw new BackendError(`ONNX Runtime returned no output "${outputName}" for ${modelPath}`);
+        out.push(...poolOutput({ data: t.data as Float32Array, dims: t.dims }, pooling));
       }
       return out;
     },

@@ -7,7 +7,7 @@ import { loadImage } from '../media/image.js';
 import type { OnProgress } from '../progress.js';
 import { withEmbeddingCache } from './cache.js';
 import { type CalibrationReport, calibrateFromPairs } from './calibrate.js';
-import { cosine, type Embedder } from './embedder.js';
+import { cosine, type Embedder, embedTwo } from './embedder.js';
 import type { OnnxOptions } from './onnx.js';
 import { createEmbedder } from './registry.js';
 
@@ -37,8 +37,8 @@ export function imageSimilarity(
   b: string,
 ): Promise<{ cosine: number; embedder: string; threshold: number | undefined }> {
   return withEmbedder(c, async (e) => {
-    const [va, vb] = await e.embed([await loadImage(a), await loadImage(b)]);
-    return { cosine: cosine(va!, vb!), embedder: e.id, threshold: e.defaultThreshold };
+    const [va, vb] = await embedTwo(e, await loadImage(a), await loadImage(b));
+    return { cosine: cosine(va, vb), embedder: e.id, threshold: e.defaultThreshold };
   });
 }
 

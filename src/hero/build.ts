@@ -33,9 +33,10 @@ import { writeJsonFile, writeJsonl } from '../store/jsonl.js';
 import { buildFilm, type ChainRow } from './build/film.js';
 import type { BuildOptions } from './build/options.js';
 import { datasetPaths, imagePath } from './dataset/layout.js';
-import { loadCore, loadRubrics } from './dataset/load.js';
+import { type HeroDataset, loadCore, loadRubrics } from './dataset/load.js';
 import {
   BuildReport,
+  type Criterion,
   FilmChainsRecord,
   type FilmRubric,
   FilmRubricRecord,
@@ -49,6 +50,29 @@ export type { BuildOptions } from './build/options.js';
 
 const STABILITY_MEASURES =
   'a sample of chains re-judged pair by pair in both placements with the letters swapped between the two images and sampling seed 1 (for backends that take a seed): the share of pair outcomes that came out the same, and Kendall τ between the two strength orders (how much an order depends on the labels of the question and, above temperature 0, on sampling; at temperature 0 only the labels vary)';
+
+/** Steps 5 and 6's learning for one film (`--learn-rubric`), from its current rubric `start`. */
+function learnFilmRubric(
+  o: BuildOptions,
+  ds: HeroDataset,
+  movie: string,
+  movieRow: Parameters<typeof heroInstructions>[0],
+  start: readonly Criterion[],
+) {
+  return learnRubric(
+    {
+      judge: o.judge,
+      embedder: o.embedder ?? createBuiltinEmbedder(),
+      rounds: o.rounds ?? 2,
+      maxRules: o.maxRules ?? 20,
+      seed: o.seed ?? 0,
+      movie,
+      instructionsFor: (criteria) => heroInstructions(movieRow, { criteria }),
+      build: (criteria) => buildFilm(o, ds, movie, heroInstructions(movieRow, { criteria })),
+    },
+    start,
+  );
+}
 
 export async function buildChains(o: BuildOptions): Promise<BuildReport> {
   const ds = await loadCore(o.data);
@@ -78,19 +102,7 @@ export async function buildChains(o: BuildOptions): Promise<BuildReport> {
   for (const movie of films) {
     const movieRow = ds.movies.get(movie) ?? { title: movie, year: 0 };
     const learned = o.learnRubric
-      ? await learnRubric(
-          {
-            judge: o.judge,
-            embedder: o.embedder ?? createBuiltinEmbedder(),
-            rounds: o.rounds ?? 2,
-            maxRules: o.maxRules ?? 20,
-            seed: o.seed ?? 0,
-            movie,
-            instructionsFor: (criteria) => heroInstructions(movieRow, { criteria }),
-            build: (criteria) => buildFilm(o, ds, movie, heroInstructions(movieRow, { criteria })),
-          },
-          rubrics.get(movie)?.criteria ?? [],
-        )
+      ? await learnFilmRubric(o, ds, movie, movieRow, rubrics.get(movie)?.criteria ?? [])
       : undefined;
     const fb = await buildFilm(
       o,
@@ -98,14 +110,14 @@ export async function buildChains(o: BuildOptions): Promise<BuildReport> {
       movie,
       heroInstructions(movieRow, learned ? { criteria: learned.criteria } : rubrics.get(movie)),
     );
-    if (learned) {
+    if (learned && report.rubric) {
       // Phase B against the final chains only (a still deleted in a learning round may be back)
       const { kept, pruned } = phaseBFinal(learned.criteria, fb);
       rubricRows.push({ movie_id: movie, criteria: kept, pruned_by_phase_b: pruned });
       proposalRows.push(...learned.proposals.map((p) => ({ movie_id: movie, ...p })));
-      report.rubric!.rounds.push(...learned.rounds.map((r) => ({ movie_id: movie, ...r })));
-      report.rubric!.rules += kept.length;
-      report.rubric!.pruned_by_phase_b += pruned.length;
+      report.rubric.rounds.push(...learned.rounds.map((r) => ({ movie_id: movie, ...r })));
+      report.rubric.rules += kept.length;
+      report.rubric.pruned_by_phase_b += pruned.length;
     }
     const chains = fb.chains;
     report.still_replacements += fb.replacements;

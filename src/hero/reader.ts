@@ -7,7 +7,7 @@
  */
 
 import { runPool } from '../concurrency/pool.js';
-import type { Embedder } from '../embed/embedder.js';
+import { type Embedder, embedOne } from '../embed/embedder.js';
 import type { OnnxOptions } from '../embed/onnx.js';
 import { createEmbedder } from '../embed/registry.js';
 import { BadInputError } from '../errors.js';
@@ -58,9 +58,7 @@ async function featureLoader(data: string, embedder: Embedder) {
     if (!p) {
       p = enc
         .fromFile(imagePath(data, movie, id))
-        .then(
-          async (j) => (await embedder.embed([await decodeImage(j.bytes, imagePath(data, movie, id))]))[0]!,
-        );
+        .then(async (j) => embedOne(embedder, await decodeImage(j.bytes, imagePath(data, movie, id))));
       cache.set(k, p);
     }
     return p;

@@ -22,12 +22,13 @@
 import { z } from 'zod';
 import type { Embedder } from '../embed/embedder.js';
 import { cosine } from '../embed/embedder.js';
+import { InternalError } from '../errors.js';
 import type { Judge } from '../judge/judge.js';
 import { comparePair } from '../judge/pairwise.js';
 import { loadTemplate, render } from '../judge/prompts.js';
 import type { JudgeImage } from '../judge/types.js';
 import { decodeImage } from '../media/image.js';
-import { createRng, shuffled } from '../stats/rng.js';
+import { createRng, type Rng, shuffled } from '../stats/rng.js';
 import type { Criterion, ProposalOutcome, RoundReport, RubricProposal } from './dataset/schemas.js';
 
 export type { Criterion, ProposalOutcome, RoundReport };
@@ -117,6 +118,65 @@ const rule = (
   ...(anchor === undefined ? {} : { source_anchor: anchor }),
 });
 
+/** A chain member's image by its id (a pair names only members of its own chain). */
+function imageOf(members: readonly { id: string; image: JudgeImage }[], id: string): JudgeImage {
+  const m = members.find((x) => x.id === id);
+  if (!m) throw new InternalError(`pair names ${id}, not a member of its chain`);
+  return m.image;
+}
+
+type Standing = { a: string; b: string; winner: string | null; status: 'confident' | 'unresolved' }[];
+
+/** A round's candidate pairs: every unresolved pair and a seeded sample of two confident ones per chain. */
+function candidatesOf<P extends { status: string }>(chains: readonly { pairs: P[] }[], rng: Rng) {
+  return chains.flatMap((c, ci) => {
+    const unresolved = c.pairs.filter((p) => p.status === 'unresolved');
+    const confident = shuffled(
+      c.pairs.filter((p) => p.status === 'confident'),
+      rng,
+    ).slice(0, 2);
+    return [...unresolved, ...confident].map((p) => ({ ci, p }));
+  });
+}
+
+/** Gate 2: whether, with the guideline's instructions, a confident pair of the group other than `pair` changes outcome. */
+async function disturbs(
+  judge: Judge,
+  standing: Standing,
+  pair: [string, string],
+  groupImage: (id: string) => JudgeImage,
+  instructions: string,
+): Promise<boolean> {
+  const [pa, pb] = pair;
+  for (const q of standing) {
+    if (q.status !== 'confident' || (q.a === pa && q.b === pb) || (q.a === pb && q.b === pa)) continue;
+    const out = await comparePair(judge, groupImage(q.a), groupImage(q.b), instructions);
+    const w = out.status === 'confident' ? (out.winner === 'A' ? q.a : q.b) : null;
+    if (w !== q.winner) return true;
+  }
+  return false;
+}
+
+/** The group's pairs judged again under the grown rubric (after an admission). */
+function rejudge(
+  judge: Judge,
+  standing: Standing,
+  groupImage: (id: string) => JudgeImage,
+  instructions: string,
+): Promise<Standing> {
+  return Promise.all(
+    standing.map(async (q) => {
+      const out = await comparePair(judge, groupImage(q.a), groupImage(q.b), instructions);
+      return {
+        a: q.a,
+        b: q.b,
+        winner: out.status === 'confident' ? (out.winner === 'A' ? q.a : q.b) : null,
+        status: out.status,
+      };
+    }),
+  );
+}
+
 export async function learnRubric(
   o: LearnOptions,
   start: readonly Criterion[],
@@ -132,7 +192,7 @@ export async function learnRubric(
     const fb = await o.build(criteria);
     const group = await mostDissimilar(fb.members, o.embedder);
     const gm = fb.members[group]!;
-    const groupImage = (id: string) => gm.find((m) => m.id === id)!.image;
+    const groupImage = (id: string) => imageOf(gm, id);
     // the group's outcomes as they stand: the round's build, then re-judged after each admission
     let standing = fb.chains[group]!.pairs.map((q) => ({
       a: q.a,
@@ -141,14 +201,7 @@ export async function learnRubric(
       status: q.status,
     }));
     const rng = createRng(`${o.seed}/rubric/${o.movie}/${round}`);
-    const candidates = fb.chains.flatMap((c, ci) => {
-      const unresolved = c.pairs.filter((p) => p.status === 'unresolved');
-      const confident = shuffled(
-        c.pairs.filter((p) => p.status === 'confident'),
-        rng,
-      ).slice(0, 2);
-      return [...unresolved, ...confident].map((p) => ({ ci, p }));
-    });
+    const candidates = candidatesOf(fb.chains, rng);
     const r: RoundReport = {
       round,
       proposals: 0,
@@ -173,7 +226,7 @@ export async function learnRubric(
         log('max_rules');
         continue;
       }
-      const img = (id: string) => fb.members[ci]!.find((m) => m.id === id)!.image;
+      const img = (id: string) => imageOf(fb.members[ci]!, id);
       const a = img(p.a);
       const b = img(p.b);
       r.proposals++;
@@ -198,18 +251,7 @@ export async function learnRubric(
         log('gate1', prop.guideline, prop.reversed);
         continue;
       }
-      let disturbed = false;
-      for (const q of standing) {
-        if (q.status !== 'confident' || (q.a === p.a && q.b === p.b) || (q.a === p.b && q.b === p.a))
-          continue;
-        const out = await comparePair(o.judge, groupImage(q.a), groupImage(q.b), withG);
-        const w = out.status === 'confident' ? (out.winner === 'A' ? q.a : q.b) : null;
-        if (w !== q.winner) {
-          disturbed = true;
-          break;
-        }
-      }
-      if (disturbed) {
+      if (await disturbs(o.judge, standing, pair, groupImage, withG)) {
         r.rejected_gate2++;
         log('gate2', prop.guideline, prop.reversed);
         continue;
@@ -217,17 +259,7 @@ export async function learnRubric(
       criteria.push(rule(prop.guideline, pair, round, id, chainId, anchor));
       r.admitted++;
       const grown = o.instructionsFor(criteria);
-      standing = await Promise.all(
-        standing.map(async (q) => {
-          const out = await comparePair(o.judge, groupImage(q.a), groupImage(q.b), grown);
-          return {
-            a: q.a,
-            b: q.b,
-            winner: out.status === 'confident' ? (out.winner === 'A' ? q.a : q.b) : null,
-            status: out.status,
-          };
-        }),
-      );
+      standing = await rejudge(o.judge, standing, groupImage, grown);
       log('admitted', prop.guideline, prop.reversed);
     }
     const judged = r.proposals - r.no_proposal;

@@ -28,6 +28,7 @@ import {
   type SqliteStatement,
   type SqlValue,
 } from '../store/sqlite.js';
+import { ImageHashMemo } from './cache-image-hashes.js';
 import { ANSWER_COLUMNS, type CachedAnswer, CLAIM_COLUMNS, toAnswer } from './cache-rows.js';
 
 export const JUDGE_CACHE_NAMESPACE = 'kfbench/judge/v1';
@@ -95,12 +96,7 @@ export class JudgeCache {
   private renewTimer: NodeJS.Timeout | undefined;
   /** The claim statements, prepared on first use (a cache read only may have no judge_claims). */
   private claimStmts: ClaimStatements | undefined;
-  private imageGetStmt: SqliteStatement<{ sha256: string }> | undefined;
-  private imagePutStmt: SqliteStatement | undefined;
-  private readonly readOnly: boolean;
-  /** Image hashes learnt and not yet written (written together, in one transaction a tick). */
-  private readonly pendingImages = new Map<string, string>();
-  private closed = false;
+  private readonly images: ImageHashMemo;
   constructor(
     readonly path: string,
     opts: JudgeCacheOptions = {},
@@ -128,8 +124,7 @@ export class JudgeCache {
       `INSERT OR IGNORE INTO judge_answers (key, backend, model, protocol, answer, unresolved, raw, prompt_tokens, completion_tokens, latency_ms, created)
        VALUES (@key, @backend, @model, @protocol, @answer, @unresolved, @raw, @prompt_tokens, @completion_tokens, @latency_ms, @created)`,
     );
-    this.readOnly = !!opts.readOnly;
-    if (this.db.hasTable('judge_image_hashes')) this.prepareImageHashes();
+    this.images = new ImageHashMemo(this.db, !!opts.readOnly);
   }
 
   /**
@@ -151,14 +146,6 @@ export class JudgeCache {
     return this.claimStmts;
   }
 
-  private prepareImageHashes(): void {
-    this.imageGetStmt = this.db.prepare('SELECT sha256 FROM judge_image_hashes WHERE source = ?');
-    if (!this.readOnly)
-      this.imagePutStmt = this.db.prepare(
-        'INSERT OR IGNORE INTO judge_image_hashes (source, sha256) VALUES (?, ?)',
-      );
-  }
-
   private createTables(): void {
     this.db.exec(`CREATE TABLE IF NOT EXISTS judge_answers (
       key TEXT PRIMARY KEY, backend TEXT NOT NULL, model TEXT NOT NULL, protocol TEXT NOT NULL,
@@ -171,36 +158,12 @@ export class JudgeCache {
 
   /** The sha256 of the image encoded from `source` (a key of the file and the settings), if known. */
   imageHash(source: string): string | undefined {
-    return this.pendingImages.get(source) ?? this.imageGetStmt?.get(source)?.sha256;
+    return this.images.get(source);
   }
 
   /** Remember what `source` encodes to (written with the others learnt in the same tick). */
   rememberImageHash(source: string, sha256: string): void {
-    if (this.readOnly || this.closed || this.pendingImages.has(source)) return;
-    if (this.pendingImages.size === 0) setImmediate(() => this.flushImageHashes());
-    this.pendingImages.set(source, sha256);
-  }
-
-  private flushImageHashes(): void {
-    if (this.pendingImages.size === 0 || this.closed) return;
-    const created = !this.imagePutStmt;
-    try {
-      this.db.transaction(() => {
-        // the table appears with the first hash (a cache of answers only keeps its layout)
-        if (created) {
-          this.db.exec(
-            'CREATE TABLE IF NOT EXISTS judge_image_hashes (source TEXT PRIMARY KEY, sha256 TEXT NOT NULL)',
-          );
-          this.prepareImageHashes();
-        }
-        for (const [source, sha] of this.pendingImages) this.imagePutStmt!.run(source, sha);
-      });
-    } catch {
-      // a memo only: a busy or failing file costs the next run an encode, never an answer; a
-      // table created in the failed transaction is gone again, and so must its statements be
-      if (created) this.imageGetStmt = this.imagePutStmt = undefined;
-    }
-    this.pendingImages.clear();
+    this.images.remember(source, sha256);
   }
 
   /**
@@ -348,10 +311,9 @@ export class JudgeCache {
   }
 
   close(): void {
-    this.flushImageHashes();
+    this.images.flush(true);
     for (const k of [...this.held]) this.release(k);
     this.stopRenewing();
-    this.closed = true;
     this.db.close();
   }
 }

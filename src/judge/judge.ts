@@ -10,70 +10,16 @@
  */
 import type { z } from 'zod';
 import { abortReason, withLinkedSignal } from '../concurrency/abort.js';
-import { KfbenchError } from '../errors.js';
-import { JUDGE_CALLS, type OnProgress } from '../progress.js';
-import { type CachedAnswer, type JudgeCache, judgeCacheKey } from './cache.js';
+import { callBackend, countCall } from './backend-call.js';
+import { type CachedAnswer, judgeCacheKey } from './cache.js';
 import { loadJudgeImages } from './images.js';
 import { parseReply } from './parse.js';
+import { CallBudgetSpent, type CallLimits, type JudgeOptions, type Question } from './question.js';
 import { DEFAULT_MAX_REPLY_BYTES, KEPT_OF_LONG_REPLY } from './reply-limit.js';
-import {
-  type BackendReply,
-  type BackendRequest,
-  type CallTracker,
-  emptyStats,
-  type JudgeAudio,
-  type JudgeBackend,
-  type JudgeImage,
-  type JudgeStats,
-  type Sampling,
-  type Verdict,
-} from './types.js';
+import { emptyStats, type JudgeBackend, type JudgeStats, type Sampling, type Verdict } from './types.js';
 
-export interface Question<S extends z.ZodType> {
-  prompt: string;
-  images: JudgeImage[];
-  /** The label shown before each image, in placement order. */
-  labels: string[];
-  /** An audio track (only for judges that accept audio input). */
-  audio?: JudgeAudio | undefined;
-  protocol: { name: string; version: string };
-  schema: S;
-  /** Ask with this sampling seed (enters the cache key; backends without seeds ignore it). */
-  seed?: number;
-}
-
-export interface JudgeOptions {
-  cache?: JudgeCache | undefined;
-  sampling?: Partial<Sampling>;
-  signal?: AbortSignal | undefined;
-  /**
-   * Longest reply kept, in UTF-8 bytes (default DEFAULT_MAX_REPLY_BYTES): a longer one is not
-   * parsed, is asked once more like an unparsable one and, if again too long, recorded as
-   * unresolved with that reason; only its first KiB is kept as its raw text.
-   */
-  maxReplyBytes?: number | undefined;
-  /**
-   * The progress stream: every backend call is a `call-started` and then a `call-finished` event
-   * of the judge's calls (JUDGE_CALLS), re-asks included — what a long judge phase shows while
-   * its items take minutes. Cache hits make no call and no event.
-   */
-  onProgress?: OnProgress | undefined;
-}
-
+export { CallBudgetSpent, type CallLimits, type JudgeOptions, type Question } from './question.js';
 export { DEFAULT_MAX_REPLY_BYTES } from './reply-limit.js';
-
-export interface CallLimits {
-  /** Start no new question once this many backend calls have started (see `Judge.ask`). */
-  maxCalls?: number | undefined;
-}
-
-/** The call budget (--max-calls) is spent: the question was not asked. Exit 5 when it ends a run. */
-export class CallBudgetSpent extends KfbenchError {
-  constructor(readonly maxCalls: number) {
-    super('PARTIAL', `the call budget of ${maxCalls} is spent (run again to resume)`);
-    this.name = 'CallBudgetSpent';
-  }
-}
 
 /**
  * Every question asked at once; waits until all have settled before throwing the first error, so no
@@ -287,7 +233,8 @@ export class Judge {
       // concurrent questions cannot all pass a budget of one call left (--max-calls)
       this.begun++;
       if (attempt === 0) await loadJudgeImages(q.images); // images known by their hash only are encoded now
-      const r = await this.call(
+      const r = await callBackend(
+        this.backend,
         {
           prompt: q.prompt,
           images: q.images,
@@ -298,7 +245,8 @@ export class Judge {
           attempt,
           maxReplyBytes: cap,
         },
-        signal,
+        { judge: this.opts.signal, call: signal },
+        this.opts.onProgress,
       );
       // too long: the backend stopped reading it (r.tooLong), or it came whole and is over the cap
       const bytes = r.tooLong ? 0 : Buffer.byteLength(r.text);
@@ -308,12 +256,7 @@ export class Judge {
       usage.prompt_tokens += r.usage.prompt_tokens;
       usage.completion_tokens += r.usage.completion_tokens;
       latency += r.latency_ms;
-      this.stats.calls++;
-      this.stats.retries += r.retries;
-      this.stats.prompt_tokens += r.usage.prompt_tokens;
-      this.stats.completion_tokens += r.usage.completion_tokens;
-      this.stats.latency_ms += r.latency_ms;
-      if (attempt === 1) this.stats.reasks++;
+      countCall(this.stats, r, attempt);
       if (tooLong) {
         reason =
           r.tooLong ?? `reply of ${bytes} bytes is longer than the ${cap}-byte limit (max_reply_bytes)`;
@@ -332,40 +275,6 @@ export class Judge {
       usage,
       latency_ms: latency,
     };
-  }
-
-  /**
-   * One backend call, told to the progress stream when it goes out (the backend says when: after
-   * waiting for one of its slots) and when it comes back. A backend that never says is told of
-   * once it has answered.
-   */
-  private async call(req: BackendRequest, signal: AbortSignal | undefined): Promise<BackendReply> {
-    const emit = this.opts.onProgress;
-    if (!emit) return this.backend.complete(req, this.opts.signal, signal);
-    let started = false;
-    let finished = false;
-    const track: CallTracker = {
-      started() {
-        if (started) return;
-        started = true;
-        emit({ type: 'call-started', phase: JUDGE_CALLS });
-      },
-      finished(ok) {
-        if (!started || finished) return;
-        finished = true;
-        emit({ type: 'call-finished', phase: JUDGE_CALLS, ok });
-      },
-    };
-    let r: BackendReply;
-    try {
-      r = await this.backend.complete(req, this.opts.signal, signal, track);
-    } catch (e) {
-      track.finished(false); // a backend that said it started but not that it ended
-      throw e;
-    }
-    track.started();
-    track.finished(true);
-    return r;
   }
 
   private toVerdict<T>(

@@ -11,7 +11,7 @@
  */
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
-import type { Embedder } from '../embed/embedder.js';
+import { type Embedder, embedOne } from '../embed/embedder.js';
 import { createEmbedder } from '../embed/registry.js';
 import { BadInputError, messageOf, UsageError } from '../errors.js';
 import { decodeImage } from '../media/image.js';
@@ -76,13 +76,13 @@ export class LocalBackend implements JudgeBackend {
   async utility(img: { bytes: Buffer; sha256: string }): Promise<number> {
     let u = this.utilities.get(img.sha256);
     if (u === undefined) {
-      const [v] = await this.embedder.embed([await decodeImage(img.bytes, 'judge image')]);
-      if (v!.length !== this.reader.w.length)
+      const v = await embedOne(this.embedder, await decodeImage(img.bytes, 'judge image'));
+      if (v.length !== this.reader.w.length)
         throw new BadInputError(
-          `reader has ${this.reader.w.length} weights but the embedder gives ${v!.length} features`,
+          `reader has ${this.reader.w.length} weights but the embedder gives ${v.length} features`,
         );
       u = 0;
-      for (let i = 0; i < v!.length; i++) u += this.reader.w[i]! * v![i]!;
+      for (let i = 0; i < v.length; i++) u += this.reader.w[i]! * v[i]!;
       this.utilities.set(img.sha256, u);
     }
     return u;

@@ -18,8 +18,9 @@ import { BackendError } from '../errors.js';
 import { JUDGE_CALLS, type OnProgress } from '../progress.js';
 import { chatBody } from './body.js';
 import { type Endpoint, EndpointPool, redactUrl } from './endpoints.js';
-import { HttpEndpoint, HttpFailure, type HttpReply } from './http.js';
-import { DEFAULT_MAX_REPLY_BYTES, KEPT_OF_LONG_REPLY, replyBodyLimit } from './reply-limit.js';
+import { HttpEndpoint, HttpFailure } from './http.js';
+import { readReply } from './openai-reply.js';
+import { DEFAULT_MAX_REPLY_BYTES, replyBodyLimit } from './reply-limit.js';
 import type { BackendReply, BackendRequest, CallTracker, JudgeBackend } from './types.js';
 
 export interface OpenAiOptions {
@@ -48,30 +49,11 @@ export interface OpenAiOptions {
   onProgress?: OnProgress | undefined;
 }
 
-const RETRY_STATUS = new Set([408, 409, 429, 500, 502, 503, 504]);
-
 /** 5 minutes: a server asking for longer (an exhausted daily quota) is not waited for in full. */
 export const DEFAULT_MAX_RETRY_WAIT_MS = 300_000;
 
 /** A wait as the retry event states it: seconds, to the millisecond. */
 const secs = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
-
-function retryAfterMs(headers: HttpReply['headers']): number | undefined {
-  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-  const ms = one(headers['retry-after-ms']);
-  if (ms && Number.isFinite(Number(ms))) return Number(ms);
-  const ra = one(headers['retry-after']);
-  if (!ra) return undefined;
-  if (Number.isFinite(Number(ra))) return Number(ra) * 1000;
-  const at = Date.parse(ra);
-  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : undefined;
-}
-
-/** The parts of a chat completion this client reads (anything else in the reply is ignored). */
-interface Completion {
-  choices?: { message?: { content?: string | null } }[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number };
-}
 
 export class OpenAiBackend implements JudgeBackend {
   readonly name = 'openai';
@@ -186,70 +168,23 @@ export class OpenAiBackend implements JudgeBackend {
           (own) => ep.client.post(body, this.headers, this.o.timeoutMs, own, limit),
           { own: true },
         );
-        const s = r.status;
         // the call's time budget: the reply's parse comes out of what the request left of it
         const deadline = t0 + this.o.timeoutMs;
-        if (s >= 200 && s < 300 && r.overLimit) {
-          // a reply, but too long to read (issue 46): recorded as such by the judge, not retried here
+        const o = readReply(r, { t0, retries, deadline, limit, estimate, model: this.model });
+        if (o.kind === 'reply') {
           this.pool.succeeded(ep);
-          ticket.settle(estimate);
-          const why = '(6 × max_reply_bytes + 64 KiB)';
-          return {
-            text: r.body.slice(0, KEPT_OF_LONG_REPLY),
-            tooLong:
-              r.overLimit.declared !== undefined
-                ? `reply body of ${r.overLimit.declared} bytes (its content-length) is longer than the ${limit}-byte limit ${why}: not read`
-                : `reply body longer than the ${limit}-byte limit ${why}: reading stopped there`,
-            usage: { prompt_tokens: 0, completion_tokens: 0 },
-            latency_ms: performance.now() - t0,
-            retries,
-            deadline,
-          };
+          ticket.settle(o.tokens);
+          return o.reply;
         }
-        let c: Completion | undefined;
-        if (s >= 200 && s < 300) {
-          try {
-            c = JSON.parse(r.body) as Completion;
-          } catch {
-            // a proxy's HTML page, or a reply cut where the HTTP layer cannot tell (no length, the
-            // connection closed): retried like a dropped connection, never the run's end
-            last = `HTTP ${s} with a body that is not JSON`;
-          }
-        }
-        if (c) {
-          this.pool.succeeded(ep);
-          ticket.settle((c.usage?.prompt_tokens ?? 0) + (c.usage?.completion_tokens ?? 0) || estimate);
-          return {
-            text: c.choices?.[0]?.message?.content ?? '',
-            usage: {
-              prompt_tokens: c.usage?.prompt_tokens ?? 0,
-              completion_tokens: c.usage?.completion_tokens ?? 0,
-            },
-            latency_ms: performance.now() - t0,
-            retries,
-            deadline,
-          };
-        }
-        if (s >= 200 && s < 300) {
-          this.pool.failed(ep);
-          ticket.settle(0);
-        } else {
-          if (!RETRY_STATUS.has(s) && s < 500) {
-            const what =
-              s === 401 || s === 403
-                ? 'authentication failed: check KFBENCH_API_KEY'
-                : s === 404
-                  ? `model "${this.model}" or path not found`
-                  : 'request rejected';
-            throw new BackendError(`judge endpoint ${ep.url}: HTTP ${s} (${what})`);
-          }
-          last = `HTTP ${s}`;
-          asked = retryAfterMs(r.headers);
-          this.pool.failed(ep);
-          // a rejected request used no tokens; a server's "wait" holds back every caller (up to the cap)
-          ticket.settle(0);
-          if (s === 429 && asked !== undefined) this.limiter.pause(Math.min(asked, this.o.maxRetryWaitMs));
-        }
+        if (o.kind === 'rejected')
+          throw new BackendError(`judge endpoint ${ep.url}: HTTP ${r.status} (${o.what})`);
+        last = o.last ?? last;
+        asked = o.asked;
+        this.pool.failed(ep);
+        // a rejected request used no tokens; a server's "wait" holds back every caller (up to the cap)
+        ticket.settle(0);
+        if (r.status === 429 && asked !== undefined)
+          this.limiter.pause(Math.min(asked, this.o.maxRetryWaitMs));
       } catch (e) {
         if (!(e instanceof HttpFailure)) throw e;
         if (e.kind === 'aborted' || signal?.aborted)
@@ -267,23 +202,37 @@ export class OpenAiBackend implements JudgeBackend {
       }
       if (attempt === this.o.maxRetries) break;
       retries++;
-      // Retry-After is a minimum: a little jitter keeps every caller told the same from coming back
-      // at once; never past --max-retry-wait, and the retry event says what was asked and what is done
-      const cap = this.o.maxRetryWaitMs;
-      const waitMs =
-        asked !== undefined ? Math.min(cap, asked * (1 + 0.5 * this.o.random())) : this.backoff(attempt);
-      if (asked !== undefined)
-        last += `: the server asked to wait ${secs(asked)} (Retry-After)${asked > cap ? `, more than --max-retry-wait ${secs(cap)}` : ''}; waiting ${secs(waitMs)}`;
-      this.o.onProgress?.({
-        type: 'retry',
-        phase: JUDGE_CALLS,
-        item: redactUrl(ep.url),
-        attempt: retries,
-        reason: last,
-      });
-      await sleep(waitMs, stop);
+      last = await this.waitToRetry({ attempt, retries, asked, last, url: ep.url }, stop);
     }
     throw new BackendError(`judge gave up after ${this.o.maxRetries + 1} attempts (last: ${last})`);
+  }
+
+  /**
+   * The wait before the next attempt, told to the progress stream; the reason with the server's
+   * ask added. Retry-After is a minimum: a little jitter keeps every caller told the same from
+   * coming back at once; never past --max-retry-wait, and the retry event says what was asked and
+   * what is done.
+   */
+  private async waitToRetry(
+    at: { attempt: number; retries: number; asked: number | undefined; last: string; url: string },
+    stop: AbortSignal | undefined,
+  ): Promise<string> {
+    const { asked } = at;
+    let last = at.last;
+    const cap = this.o.maxRetryWaitMs;
+    const waitMs =
+      asked !== undefined ? Math.min(cap, asked * (1 + 0.5 * this.o.random())) : this.backoff(at.attempt);
+    if (asked !== undefined)
+      last += `: the server asked to wait ${secs(asked)} (Retry-After)${asked > cap ? `, more than --max-retry-wait ${secs(cap)}` : ''}; waiting ${secs(waitMs)}`;
+    this.o.onProgress?.({
+      type: 'retry',
+      phase: JUDGE_CALLS,
+      item: redactUrl(at.url),
+      attempt: at.retries,
+      reason: last,
+    });
+    await sleep(waitMs, stop);
+    return last;
   }
 
   async close(): Promise<void> {

@@ -4,10 +4,10 @@
  */
 import { createRequire } from 'node:module';
 import type Sharp from 'sharp';
-import { BackendError, BadInputError, errnoCode } from '../errors.js';
+import type { Metadata } from 'sharp';
+import { BackendError, BadInputError } from '../errors.js';
 import { loadNative } from '../native.js';
 import { readCappedFile } from '../store/limits.js';
-import { plainImageHeader } from './image-header.js';
 import type { RawImage } from './raw.js';
 
 let sharpModule: typeof Sharp | undefined;
@@ -183,8 +183,33 @@ export async function encodeJpegWithin(
 }
 
 /**
+ * The size of a plain image, read by libvips from the header only (no pixel is decoded): an 8-bit
+ * JPEG (grey or three-component) or an 8-bit PNG (grey, RGB or palette) without transparency.
+ * Anything else — alpha (a tRNS chunk too), 16 bits, CMYK, another format, a header that does not
+ * parse — is undefined: `encodeJpegWithin` decodes such files to RGB first. (It replaced a
+ * hand-written header parser, issue #47 item 7: ≈ 0.1 ms of CPU an image more, 2–3 % of the
+ * image's encode.)
+ */
+export async function plainImageSize(
+  bytes: Uint8Array,
+): Promise<{ width: number; height: number } | undefined> {
+  let m: Metadata;
+  try {
+    m = await sharp()(bytes).metadata();
+  } catch {
+    return undefined;
+  }
+  if (m.format !== 'jpeg' && m.format !== 'png') return undefined;
+  if (m.depth !== 'uchar' || m.hasAlpha || (m.channels !== 1 && m.channels !== 3)) return undefined;
+  // PNG grey and RGB at 8 bits a sample; palette at any depth (decoded to 8-bit RGB)
+  if (m.format === 'png' && !m.isPalette && m.bitsPerSample !== 8) return undefined;
+  if (!m.width || !m.height) return undefined;
+  return { width: m.width, height: m.height };
+}
+
+/**
  * `encodeJpegWithin` of an image file's bytes in one pipeline, from the file to the JPEG, when its
- * header shows a plain image (`plainImageHeader`: 8-bit JPEG or PNG, no alpha, not CMYK): such an
+ * header shows a plain image (`plainImageSize`: 8-bit JPEG or PNG, no alpha, not CMYK): such an
  * image is decoded, colour-managed and resized as the steps do it, the extract (the whole image)
  * keeping libjpeg from shrinking on load, which the steps do not. Undefined for other images (alpha
  * is premultiplied before resizing and 16 bits resized before their cast, so one pipeline would
@@ -195,7 +220,7 @@ export async function jpegWithinInOnePipeline(
   maxSide: number,
   quality: number,
 ): Promise<Buffer | undefined> {
-  const header = plainImageHeader(bytes);
+  const header = await plainImageSize(bytes);
   if (!header) return undefined;
   const { width, height } = header;
   const to = sizeWithin(width, height, maxSide);

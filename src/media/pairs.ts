@@ -4,58 +4,17 @@
  * the small copy in RGB and the full one converted only on demand. Still images meant to be
  * compared with those frames go through the same chain (`imagesAsFramePairs`).
  */
-import { BackendError, InternalError } from '../errors.js';
-import { ffmpegFilterRaw } from './ffmpeg.js';
+import { BackendError } from '../errors.js';
 import { ffmpegRawFramePairs } from './frame-pairs-pipe.js';
 import { checkPlanCount, type FramePlan, type FrameRequest, planFrames } from './frame-plan.js';
+import { pairPixelFormat, pixelFrameExpr, pixelFrameSize } from './pair-sizes.js';
 import { decodeChain, frameTime, type VideoInfo, videoStream } from './probe.js';
 import { luma601, type RawImage } from './raw.js';
 import { workingSize, workingSizeExpr } from './working-size.js';
 import { planarBytes, yuvMatrix, yuvToLuma601, yuvToRgb } from './yuv.js';
 
-/**
- * The planar format `streamFramePairs` carries a video's frames in: 4:2:0 only for an 8-bit 4:2:0
- * source (its chroma as decoded, read back as swscale's own yuv420p → rgb24 does) whose small copy
- * has an even height (the rule of when the small copy was stacked above the frame, kept so that
- * the frames, and so the scans, stay the same); any other source keeps
- * full chroma, so nothing is lost on the way. Keyframe images meant to be compared with those
- * frames go through the same format (`imagesAsFramePairs`).
- */
-export function pairPixelFormat(
-  info: Pick<VideoInfo, 'pix_fmt'>,
-  small: { width: number; height: number },
-): 'yuv420p' | 'yuv444p' {
-  return /^yuvj?420p$/.test(info.pix_fmt ?? '') && small.height % 2 === 0 ? 'yuv420p' : 'yuv444p';
-}
-
-/**
- * The size a frame is compared at (PSNR/SSIM): the long side scaled to `pixelSize`, the width
- * rounded down to even (at least 2), the height in proportion; the video's own size when
- * `pixelSize` is 0 or not smaller than its long side (never up). `pixelFrameExpr` is the same rule
- * as ffmpeg `scale` expressions, so that a decoder can start before the video's size is known.
- */
-export function pixelFrameSize(
-  width: number,
-  height: number,
-  pixelSize: number,
-): { width: number; height: number } {
-  const long = Math.max(width, height);
-  if (!pixelSize || pixelSize >= long) return { width, height };
-  const w0 = Math.round((width * pixelSize) / long);
-  const w = Math.max(2, w0 - (w0 % 2));
-  return { width: w, height: Math.max(1, Math.round((w * height) / width)) };
-}
-
-export function pixelFrameExpr(pixelSize: number): { w: string; h: string } {
-  if (!pixelSize) return { w: 'iw', h: 'ih' };
-  const P = pixelSize;
-  const w0 = `round(iw*${P}/max(iw,ih))`;
-  return {
-    // quoted: the filtergraph parser keeps the commas inside
-    w: `'if(gte(${P},max(iw,ih)),iw,max(2,${w0}-mod(${w0},2)))'`,
-    h: `'if(gte(${P},max(iw,ih)),ih,max(1,round(ow*ih/iw)))'`,
-  };
-}
+export { imagesAsFramePairs } from './images-as-pairs.js';
+export { pairPixelFormat, pixelFrameExpr, pixelFrameSize } from './pair-sizes.js';
 
 export interface FramePair {
   /** Frame number in the file, from 0. */
@@ -359,42 +318,4 @@ export function startFramePairs(
       return pairsOf(frames, info, plan, full, small, 2, workSize === 'full' ? 'full' : work);
     },
   };
-}
-
-/**
- * Put still images through the same scaling chain `streamFramePairs` applies to video frames, in
- * one ffmpeg process: each image (already at the `full` frame size) is converted to the frames'
- * planar format (`pairPixelFormat`; `yuv420p` by default, the chroma subsampling of nearly every
- * encoded video), area-scaled to `small` and read back to RGB by yuv.ts. An image and a frame
- * showing it are then resampled alike — some embedders' features depend on the resampler — and
- * subsampling is no difference either.
- */
-export async function imagesAsFramePairs(
-  images: readonly RawImage[],
-  small: { width: number; height: number },
-  pixFmt = 'yuv420p',
-): Promise<RawImage[]> {
-  if (images.length === 0) return [];
-  const { width: fw, height: fh } = images[0]!;
-  for (const img of images)
-    if (img.width !== fw || img.height !== fh || img.channels !== 3)
-      // the caller resizes first: a mismatch here is kfbench's own fault, not the user's
-      throw new InternalError('imagesAsFramePairs needs RGB images of one size');
-  const { width: sw, height: sh } = small;
-  const sub: 1 | 2 = sw % 2 === 0 && sh % 2 === 0 && pixFmt === 'yuv420p' ? 2 : 1;
-  const outFmt = sub === 2 ? 'yuv420p' : 'yuv444p';
-  const frames = await ffmpegFilterRaw({
-    args: [
-      ...['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${fw}x${fh}`, '-r', '1', '-i', 'pipe:0'],
-      ...['-vf', `format=${pixFmt},scale=${sw}:${sh}:flags=area:out_range=tv,setsar=1,format=${outFmt}`],
-      ...['-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', outFmt, 'pipe:1'],
-    ],
-    input: images.map((i) => i.data),
-    frameBytes: planarBytes(sw, sh, sub),
-    file: 'keyframe images',
-  });
-  if (frames.length !== images.length)
-    throw new BackendError(`ffmpeg returned ${frames.length} of ${images.length} keyframe images`);
-  // RGB in, so swscale chose BT.601 on the way to YUV; read back with the same matrix
-  return frames.map((data) => yuvToRgb({ width: sw, height: sh, sub, data }, 0, sw, sh, 'bt601'));
 }

@@ -14,47 +14,10 @@ import type * as NodeSqlite from 'node:sqlite';
 import { pathToFileURL } from 'node:url';
 import { BackendError, BadInputError, InternalError, KfbenchError } from '../errors.js';
 import { loadNative } from '../native.js';
+import type { OpenOptions, SqliteDatabase, SqliteStatement, SqlParams, SqlValue } from './sqlite-types.js';
 
-/** A value SQLite stores: what a statement binds and what a row holds. */
-export type SqlValue = null | number | bigint | string | Uint8Array;
-/** Positional values, or one object of named values (`@name` in the SQL, `name` in the object). */
-export type SqlParams = SqlValue[] | [Record<string, SqlValue>];
-
-export interface SqliteStatement<Row = Record<string, SqlValue>> {
-  get(...params: SqlParams): Row | undefined;
-  all(...params: SqlParams): Row[];
-  run(...params: SqlParams): { changes: number };
-  iterate(...params: SqlParams): IterableIterator<Row>;
-}
-
-export interface SqliteDatabase {
-  /** The file (or `:memory:`). */
-  readonly path: string;
-  readonly readOnly: boolean;
-  exec(sql: string): void;
-  prepare<Row = Record<string, SqlValue>>(sql: string): SqliteStatement<Row>;
-  /**
-   * Runs `fn` in one transaction and returns its result; a throw rolls it back. A nested call is a
-   * savepoint. `immediate` takes the write lock before `fn` reads anything.
-   */
-  transaction<R>(fn: () => R, mode?: 'deferred' | 'immediate'): R;
-  /** The value of a pragma that returns one (`page_count`, `journal_mode`, …). */
-  pragma(name: string): SqlValue | undefined;
-  /** `PRAGMA quick_check`: undefined when the file is sound, else SQLite's first complaint. */
-  quickCheck(): string | undefined;
-  /** Whether a table of that name exists. */
-  hasTable(name: string): boolean;
-  /** The column names of a table (none when it does not exist). */
-  columns(table: string): string[];
-  close(): void;
-}
-
-export interface OpenOptions {
-  /** Open for reading only: nothing is created or written, and the file must exist. */
-  readOnly?: boolean;
-  /** The file must already exist (a reading command never creates one). Implied by readOnly. */
-  mustExist?: boolean;
-}
+export { KvTable, requireColumns } from './sqlite-tables.js';
+export type { OpenOptions, SqliteDatabase, SqliteStatement, SqlParams, SqlValue } from './sqlite-types.js';
 
 // SQLite's primary result codes (https://sqlite.org/rescode.html) that say whose fault it is.
 const SQLITE_PERM = 3;
@@ -320,66 +283,5 @@ function readOnlyTarget(path: string): string | URL {
     const url = pathToFileURL(path);
     url.search = 'immutable=1';
     return url;
-  }
-}
-
-/**
- * A file whose table `table` lacks one of `names` (a cache of another program or version: a
- * table of the right name, without its key column) is bad input naming the file, the table and
- * the column — not SQLite's bare "no such column" from the first statement (exit 1).
- */
-export function requireColumns(db: SqliteDatabase, table: string, names: readonly string[]): void {
-  const have = new Set(db.columns(table));
-  const lacking = names.filter((n) => !have.has(n));
-  if (lacking.length)
-    throw new BadInputError(
-      `its ${table} table has no ${lacking.join(', ')} column${lacking.length > 1 ? 's' : ''}: not a kfbench cache of this version (give another file)`,
-      { file: db.path },
-    );
-}
-
-/**
- * A key → bytes table. Keys are hex digests; values opaque. In a file opened read-only that lacks
- * the table (a judge cache no compass run has used), the table is empty: a read-only command (a
- * --dry-run counting what is cached) finds nothing in it rather than failing.
- */
-export class KvTable {
-  private readonly getStmt: SqliteStatement<{ value: Uint8Array }> | undefined;
-  private readonly putStmt: SqliteStatement | undefined;
-  constructor(
-    readonly db: SqliteDatabase,
-    readonly table: string,
-  ) {
-    if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new InternalError(`bad table name ${table}`);
-    if (!db.readOnly) {
-      db.exec(
-        `CREATE TABLE IF NOT EXISTS ${table} (key TEXT PRIMARY KEY, value BLOB NOT NULL, created REAL NOT NULL)`,
-      );
-    } else if (!db.hasTable(table)) {
-      return;
-    }
-    requireColumns(db, table, ['key', 'value', 'created']);
-    this.getStmt = db.prepare(`SELECT value FROM ${table} WHERE key = ?`);
-    this.putStmt = db.readOnly
-      ? undefined
-      : db.prepare(`INSERT OR REPLACE INTO ${table} (key, value, created) VALUES (?, ?, ?)`);
-  }
-  get(key: string): Buffer | undefined {
-    const v = this.getStmt?.get(key)?.value;
-    return v === undefined ? undefined : Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-  }
-  put(key: string, value: Uint8Array): void {
-    if (!this.putStmt)
-      throw new InternalError(`${this.db.path}: ${this.table} written through a read-only open`);
-    this.putStmt.run(key, value, Date.now() / 1000);
-  }
-  putMany(rows: { key: string; value: Uint8Array }[]): void {
-    this.db.transaction(() => {
-      for (const r of rows) this.put(r.key, r.value);
-    });
-  }
-  count(): number {
-    if (!this.getStmt) return 0;
-    return this.db.prepare<{ n: number }>(`SELECT COUNT(*) AS n FROM ${this.table}`).get()?.n ?? 0;
   }
 }

@@ -13,6 +13,7 @@ import { OpenAiBackend } from '../../src/judge/openai.js';
 import { loadImage } from '../../src/media/image.js';
 import { imageStats } from '../../src/media/image-stats.js';
 import type { ProgressEvent } from '../../src/progress.js';
+import { createRng } from '../../src/stats/rng.js';
 import { type Emulator, startEmulator } from '../../src/synthetic/emulator/server.js';
 import type { MiniHeroPaths } from '../../src/synthetic/mini-hero.js';
 import { runCli } from '../support/cli.js';
@@ -206,5 +207,27 @@ describe('selection methods', () => {
     ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--method must be one of random, uniform/);
+  });
+});
+
+describe('what a method reads beyond the track frames', () => {
+  it('a method that reads ctx.judge, ctx.clips or ctx.embedder without it is an internal error naming it', async () => {
+    const ctx = {
+      movieId: 'm',
+      frameCount: 10,
+      k: 5,
+      rng: createRng('needs'),
+      frame: () => Promise.reject(new Error('not read')),
+      stats: () => Promise.reject(new Error('not read')),
+    };
+    for (const [name, what] of [
+      ['vlm-pick', 'judge'],
+      ['shot-centre', 'clips'],
+      ['cluster', 'embedder'],
+    ] as const)
+      await expect(methodByName(name).select(ctx)).rejects.toMatchObject({
+        name: 'InternalError',
+        message: `selection method ${name} reads ctx.${what} without declaring needs.${what}`,
+      });
   });
 });

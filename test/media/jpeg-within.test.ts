@@ -4,7 +4,9 @@
  * profile or an Exif orientation, smaller than the limit or far larger), and the other images
  * (alpha, 16 bits, palette with transparency) left to those steps.
  */
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
@@ -12,12 +14,12 @@ import {
   encodeImage,
   encodeJpegWithin,
   jpegWithinInOnePipeline,
+  plainImageSize,
   resizeImage,
   sizeWithin,
 } from '../../src/media/image.js';
-import { plainImageHeader } from '../../src/media/image-header.js';
 import type { RawImage } from '../../src/media/raw.js';
-import { media } from '../support/paths.js';
+import { media, tempDir } from '../support/paths.js';
 
 /** The three steps the judge's encoder took before (and takes for the images the pipeline leaves). */
 async function steps(bytes: Uint8Array, maxSide: number, quality: number): Promise<Buffer> {
@@ -147,7 +149,7 @@ function otherImages(): [string, Buffer][] {
 describe('the judge JPEG in one pipeline', () => {
   it('gives the bytes of decode, resize and encode for plain JPEG and PNG files', async () => {
     for (const [name, bytes, maxSide] of await plainImages()) {
-      const header = plainImageHeader(bytes);
+      const header = await plainImageSize(bytes);
       const img = await decodeImage(bytes, name);
       expect(header, name).toMatchObject({ width: img.width, height: img.height });
       const once = await jpegWithinInOnePipeline(bytes, maxSide, 90);
@@ -166,7 +168,7 @@ describe('the judge JPEG in one pipeline', () => {
 
   it('leaves alpha, 16 bits and transparency to the steps, with their bytes', async () => {
     for (const [name, bytes] of otherImages()) {
-      expect(plainImageHeader(bytes), name).toBeUndefined();
+      expect(await plainImageSize(bytes), name).toBeUndefined();
       expect(await jpegWithinInOnePipeline(bytes, 48, 90), name).toBeUndefined();
       expect((await encodeJpegWithin(bytes, 48, 90, name)).equals(await steps(bytes, 48, 90)), name).toBe(
         true,
@@ -200,22 +202,50 @@ describe('the judge JPEG in one pipeline', () => {
 
 describe('plain image headers', () => {
   it('reads the size of JPEG and PNG files and refuses what is not plain', async () => {
-    expect(plainImageHeader(readFileSync(media('base.jpg')))).toEqual({
-      format: 'jpeg',
-      width: 320,
-      height: 213,
-    });
-    expect(plainImageHeader(readFileSync(media('coffee.png')))).toEqual({
-      format: 'png',
-      width: 480,
-      height: 320,
-    });
-    expect(plainImageHeader(readFileSync(media('not-an-image.jpg')))).toBeUndefined();
+    expect(await plainImageSize(readFileSync(media('base.jpg')))).toEqual({ width: 320, height: 213 });
+    expect(await plainImageSize(readFileSync(media('coffee.png')))).toEqual({ width: 480, height: 320 });
+    expect(await plainImageSize(readFileSync(media('not-an-image.jpg')))).toBeUndefined();
     const jpeg = await encodeImage(raw(40, 30, 3, 12), { format: 'jpeg' });
-    expect(plainImageHeader(jpeg.subarray(0, 20))).toBeUndefined(); // cut before the frame header
+    expect(await plainImageSize(jpeg.subarray(0, 20))).toBeUndefined(); // cut before the frame header
     const cmyk = Buffer.from(jpeg);
     const sof = cmyk.indexOf(Buffer.from([0xff, 0xc0]));
     cmyk[sof + 9] = 4; // four components (CMYK or YCCK)
-    expect(plainImageHeader(cmyk)).toBeUndefined();
+    expect(await plainImageSize(cmyk)).toBeUndefined();
+    // grey below 8 bits a sample is not plain (the steps decode it)
+    expect(await plainImageSize(png(16, 8, 0, 4, new Uint8Array(64)))).toBeUndefined();
+  });
+});
+
+describe('a hostile image to the judge path', () => {
+  it('a 15000×15000 plain PNG is sized from its header and refused at the pixel limit, in bounded memory', () => {
+    // palette at 1 bit a pixel: a plain image (the one pipeline's kind) of 28 MB of rows, 1.4 GB decoded
+    const w = 15000;
+    const rows = new Uint8Array(w * Math.ceil(w / 8));
+    const file = join(tempDir(), 'huge.png');
+    writeFileSync(file, png(w, w, 3, 1, rows, [chunk('PLTE', palette(2))]));
+    const image = resolve(import.meta.dirname, '../../src/media/image.ts');
+    const script = join(tempDir(), 'judge-image.mts');
+    writeFileSync(
+      script,
+      `import { readFileSync } from 'node:fs';
+       import { encodeJpegWithin, plainImageSize } from ${JSON.stringify(image)};
+       const bytes = readFileSync(process.argv[2]);
+       const size = await plainImageSize(bytes);
+       let error = null;
+       try { await encodeJpegWithin(bytes, 768, 90, process.argv[2]); } catch (e) { error = e.message; }
+       console.log(JSON.stringify({ size, error, max_rss_mb: process.resourceUsage().maxRSS / 1024 }));`,
+    );
+    const r = spawnSync(process.execPath, ['--import', 'tsx', script, file], {
+      cwd: resolve(import.meta.dirname, '../..'),
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout.trim().split('\n').pop()!);
+    expect(out.size).toEqual({ width: w, height: w });
+    expect(out.error).toBe(
+      `${file}: image of 15000×15000 pixels is past the 64,000,000-pixel limit (raise it with KFBENCH_MAX_IMAGE_PIXELS)`,
+    );
+    // the file's 28 MB read whole, the header parsed by libvips: never the 225 MB of pixels
+    expect(out.max_rss_mb).toBeLessThan(250);
   });
 });

@@ -1,6 +1,6 @@
 /** cluster: k-means (seeded, k-means++) on embedder features of the track frames; the frame nearest each centroid, clusters by size. */
-import { cosine } from '../../embed/embedder.js';
-import type { SelectionMethod } from './method.js';
+import { cosine, embedEach } from '../../embed/embedder.js';
+import { needed, type SelectionMethod } from './method.js';
 
 export const cluster: SelectionMethod = {
   name: 'cluster',
@@ -10,11 +10,12 @@ export const cluster: SelectionMethod = {
   async select(ctx) {
     const N = ctx.frameCount;
     const k = Math.min(ctx.k, N);
+    const embedder = needed(ctx.embedder, 'cluster', 'embedder');
     const feats: Float32Array[] = [];
     for (let i = 0; i < N; i += 16) {
       const batch = [];
       for (let j = i; j < Math.min(N, i + 16); j++) batch.push(await ctx.frame(j));
-      feats.push(...(await ctx.embedder!.embed(batch)));
+      feats.push(...(await embedEach(embedder, batch)));
     }
     const dist = (a: Float32Array, b: Float32Array) => 1 - cosine(a, b);
     const centres: Float32Array[] = [Float32Array.from(feats[ctx.rng.int(N)]!)];

@@ -4,6 +4,7 @@
  * that declare it, the full-rate clips) — never the rubric, the stills or any metadata.
  */
 import type { Embedder } from '../../embed/embedder.js';
+import { InternalError } from '../../errors.js';
 import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
 import type { ImageStats } from '../../media/image-stats.js';
@@ -60,4 +61,15 @@ export async function allStats(ctx: SelectContext): Promise<ImageStats[]> {
 /** The minimum spacing used by the photographic-proxy methods: a k-th of the film, halved. */
 export function spreadGap(ctx: SelectContext): number {
   return Math.max(1, Math.floor(ctx.frameCount / (2 * ctx.k)));
+}
+
+/**
+ * What a method reads beyond the track frames (`ctx.clips`, `ctx.judge`, `ctx.embedder`): given
+ * only to a method that declares it in `needs`, so one that reads it without declaring it is
+ * kfbench's fault, named — not a TypeError on undefined.
+ */
+export function needed<T>(value: T | undefined, method: string, what: 'clips' | 'judge' | 'embedder'): T {
+  if (value === undefined)
+    throw new InternalError(`selection method ${method} reads ctx.${what} without declaring needs.${what}`);
+  return value;
 }

@@ -7,7 +7,7 @@
 import { probe, type VideoInfo } from '../../media/probe.js';
 import { detectShotsMany } from '../../media/shots-many.js';
 import { clipFiles } from '../track/clip-files.js';
-import type { SelectionMethod } from './method.js';
+import { needed, type SelectionMethod } from './method.js';
 
 export const shotCentre: SelectionMethod = {
   name: 'shot-centre',
@@ -15,7 +15,7 @@ export const shotCentre: SelectionMethod = {
     'segment the full-rate clips into shots and take the frame at the middle of each of the k longest shots',
   needs: { clips: true },
   async select(ctx) {
-    const { lsmdc, timeline } = ctx.clips!;
+    const { lsmdc, timeline } = needed(ctx.clips, 'shot-centre', 'clips');
     const files = clipFiles(lsmdc, ctx.movieId);
     const shots: { start: number; end: number }[] = [];
     const clips = timeline.clips.filter((c) => files.has(c.clip_id));

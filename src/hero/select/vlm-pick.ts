@@ -5,7 +5,7 @@
  */
 import { runPool } from '../../concurrency/pool.js';
 import { comparePair } from '../../judge/pairwise.js';
-import { allStats, type SelectionMethod } from './method.js';
+import { allStats, needed, type SelectionMethod } from './method.js';
 
 export const SHORTLIST = 8;
 
@@ -15,7 +15,7 @@ export const vlmPick: SelectionMethod = {
     'the judge picks the best of a shortlist of 8 frames (round robin, both placements), given only eval/query.txt',
   needs: { judge: true },
   async select(ctx) {
-    const { judge, encoder, query, trackFrame } = ctx.judge!;
+    const { judge, encoder, query, trackFrame } = needed(ctx.judge, 'vlm-pick', 'judge');
     const st = await allStats(ctx);
     const n = Math.min(SHORTLIST, ctx.frameCount);
     const shortlist: number[] = [];
