@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEMO_CHAINS_PER_FILM } from '../src/synthetic/demo-hero.js';
+import { DEMO_CHAINS_PER_FILM } from '../src/runs/demo-hero.js';
 import { MINI_CASES } from '../src/synthetic/mini-compass/build.js';
 import { MODELS, QUALITY_MODELS } from '../src/synthetic/mini-compass/plans.js';
 import { MINI_FILMS } from '../src/synthetic/mini-hero.js';

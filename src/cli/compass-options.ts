@@ -17,9 +17,9 @@ import { SEGMENTERS, type SegmenterKind } from '../compass/segment.js';
 import { EMBEDDER_FORMS } from '../embed/registry.js';
 import { PartialError, UsageError } from '../errors.js';
 import { DEFAULT_MAX_DURATION_S } from '../media/duration.js';
-import { parseShard } from '../store/shards.js';
 import { onnxFlags, onnxOptions } from './embed.js';
 import { oneOf, parseNumberFlag } from './output.js';
+import { parseShard } from './shard-flag.js';
 
 export interface MetricFlags {
   embedder: string;

@@ -4,7 +4,6 @@ import type { Command } from 'commander';
 import { PROMPT_MODES, PUBLISHED_KEYFRAME_COUNTS, validateCasesFile } from '../compass/cases.js';
 import { casePrompts } from '../compass/prompts.js';
 import type { CompassRunInput } from '../compass/run.js';
-import { scoreVideoResponse } from '../compass/run-score.js';
 import { DEFAULT_GRID } from '../compass/sensitivity.js';
 import { storyboardGrid } from '../compass/storyboard.js';
 import { PartialError, UsageError } from '../errors.js';
@@ -12,6 +11,7 @@ import { resolveJudgeSettings } from '../judge/registry.js';
 import type { OnProgress } from '../progress.js';
 import { compassTable, sensitivityLines } from '../report/compass.js';
 import { responseLines } from '../report/compass-response.js';
+import { scoreVideoResponse } from '../runs/compass-score.js';
 import {
   type FolderFlags,
   folderFlags,

@@ -6,7 +6,6 @@ import { PartialError, UsageError } from '../errors.js';
 import { STILLS_RULES } from '../hero/evaluate.js';
 import { methodName } from '../hero/evaluate-inputs.js';
 import { roundTotals } from '../hero/rubric-learn.js';
-import { parseShard } from '../hero/track/shard.js';
 import { DISAGREEMENT_RULES, INSERTION_PROTOCOLS } from '../judge/insertion.js';
 import { checkUnresolved, unresolvedLine } from '../judge/unresolved.js';
 import { heroTable } from '../report/hero.js';
@@ -21,6 +20,7 @@ import {
 } from './judge.js';
 import { oneOf, parseNumberFlag, printJson, printLines } from './output.js';
 import { renderProgress } from './progress.js';
+import { parseShard } from './shard-flag.js';
 
 /** `hero build`’s flags as commander gives them. */
 interface BuildFlags extends JudgeFlagValues {

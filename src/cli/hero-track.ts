@@ -2,7 +2,6 @@
 import type { Command } from 'commander';
 import { BadInputError, PartialError } from '../errors.js';
 import { makeIndex } from '../hero/track/make-index.js';
-import { parseShard } from '../hero/track/shard.js';
 import { verifyTrack } from '../hero/track/verify.js';
 import { buildMiniHero } from '../synthetic/mini-hero.js';
 import { buildPublishedHero } from '../synthetic/published-hero.js';
@@ -10,6 +9,7 @@ import { parseMiniSize } from '../synthetic/published-size.js';
 import type { CliImpls } from './impls.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 import { renderProgress } from './progress.js';
+import { parseShard } from './shard-flag.js';
 
 export function registerHeroTrack(hero: Command, impls: CliImpls): void {
   const track = hero.command('track').description('the shared 1 fps frame track');

@@ -1,7 +1,7 @@
 /** `kfbench merge hero|compass SHARD_DIR… --out DIR`: sharded evaluations into one, as if run unsharded. */
 import type { Command } from 'commander';
-import { mergeCompassRun } from '../compass/run-merge.js';
-import { mergeHeroRun } from '../report/hero-outputs.js';
+import { mergeCompassRun } from '../runs/compass-merge.js';
+import { mergeHeroRun } from '../runs/hero-merge.js';
 import { printLines } from './output.js';
 
 /** One benchmark's merge: its description, its library call and what it prints. */

@@ -3,11 +3,12 @@
  * run merged (`mergeCompass`) and written to `out` whole or not at all, as the unsharded run would
  * have written them; `out` is never one of the shards.
  */
+
+import { mergeCompass } from '../compass/merge.js';
+import { writeResponseRun } from '../compass/outputs.js';
+import { writeEvaluationRun } from '../compass/quality/outputs.js';
 import { outsideShards, writeOutputFolder } from '../store/out-folder.js';
 import { writeOutputsRecord, writeShardRecord } from '../store/shards.js';
-import { mergeCompass } from './merge.js';
-import { writeResponseRun } from './outputs.js';
-import { writeEvaluationRun } from './quality/outputs.js';
 
 export async function mergeCompassRun(
   dirs: readonly string[],

@@ -17,11 +17,11 @@ import { METHODS } from '../hero/select/registry.js';
 import { runSelection } from '../hero/select/run.js';
 import { openJudge, resolveJudgeSettings } from '../judge/registry.js';
 import type { OnProgress } from '../progress.js';
-import { evaluateHeroFolder } from '../report/hero-outputs.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { writeJsonl } from '../store/jsonl.js';
-import { startEmulator } from './emulator/server.js';
-import { buildMiniHero } from './mini-hero.js';
+import { startEmulator } from '../synthetic/emulator/server.js';
+import { buildMiniHero } from '../synthetic/mini-hero.js';
+import { evaluateHeroFolder } from './hero-evaluate.js';
 
 export const DEMO_CHAINS_PER_FILM = 4;
 
