@@ -1,5 +1,5 @@
 /**
- * Sharded runs and their merge. Shard k of n (1-based; the CLI's `--shard k/n`) takes items (films, cases) sorted by id;
+ * Sharded runs and their merge. Shard k of n (1-based) takes items (films, cases) sorted by id;
  * item i (from 0) belongs to shard (i mod n) + 1, so every item lands in exactly one shard whatever
  * the machine. Every evaluation folder records what it was computed from in `settings.json`
  * (deterministic: the inputs' sha256, the settings that change an answer, the judge, the items
