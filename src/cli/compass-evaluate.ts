@@ -16,20 +16,19 @@ import { checkUnresolved, unresolvedLine } from '../judge/unresolved.js';
 import { leaderboardText } from '../report/compass.js';
 import { textTable } from '../report/table.js';
 import type { CompassEvaluateInput } from '../runs/compass-evaluate.js';
+import { type MetricFlags, metricFlags } from './compass-metric-flags.js';
 import {
   JOBS_HELP,
   KEYFRAME_CONTROL_HELP,
-  type MetricFlags,
   MISSING_HELP,
-  metricFlags,
   partial,
   RANK_BY_HELP,
   rankBy,
   runInput,
   SEGMENTER_HELP,
-  scanCacheFlags,
   shardFlags,
 } from './compass-options.js';
+import { scanCacheFlags } from './compass-scan-cache.js';
 import type { CliImpls } from './impls.js';
 import { withInterruptShown } from './interrupt.js';
 import { judgeFlags, judgeOptions, maxUnresolvedOption, parseMaxUnresolved } from './judge.js';

@@ -13,19 +13,21 @@ import { compassTable, sensitivityLines } from '../report/compass.js';
 import { responseLines } from '../report/compass-response.js';
 import { scoreVideoResponse } from '../runs/compass-score.js';
 import {
-  type FolderFlags,
-  folderFlags,
-  loadCaseFlags,
   type MetricFlags,
   maxDuration,
   metricFlags,
+  responseOptions,
+  scanOptions,
+} from './compass-metric-flags.js';
+import {
+  type FolderFlags,
+  folderFlags,
+  loadCaseFlags,
   type OneCaseFlags,
   oneCaseOptions,
   parseModes,
   partial,
-  responseOptions,
   runInput,
-  scanOptions,
   shardFlags,
 } from './compass-options.js';
 import { onnxFlags } from './embed.js';
