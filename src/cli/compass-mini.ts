@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { buildMiniCompass } from '../synthetic/mini-compass/build.js';
 import { buildPublishedCompass } from '../synthetic/published-compass.js';
 import { parseMiniSize } from '../synthetic/published-size.js';
+import { cliEnv } from './env.js';
 import { printLines } from './output.js';
 import { renderProgress } from './progress.js';
 
@@ -31,9 +32,10 @@ export function registerCompassMini(compass: Command): void {
         ]);
         return;
       }
-      const p = await buildMiniCompass(resolve(o.out), { onProgress: shown.onProgress }).finally(() =>
-        shown.close(),
-      );
+      const p = await buildMiniCompass(resolve(o.out), {
+        onProgress: shown.onProgress,
+        materialCache: cliEnv().materialCache,
+      }).finally(() => shown.close());
       printLines([`cases   ${p.cases}`, `videos  ${p.videos} (${p.models.join(', ')})`]);
     });
 }

@@ -8,6 +8,7 @@ import type { HeroDemoResult } from '../runs/demo-hero.js';
 import type { CompassQualityDemo } from '../synthetic/demo-compass-quality.js';
 import type { MediaDemoResult } from '../synthetic/demo-media.js';
 import { demoViewerInputs, serveCommand } from '../synthetic/demo-viewer.js';
+import { cliEnv } from './env.js';
 import { printLines } from './output.js';
 import { renderProgress } from './progress.js';
 
@@ -95,6 +96,7 @@ export function registerDemo(program: Command): void {
       const r = await runDemo({
         out: o.out,
         mediaOnly,
+        materialCache: cliEnv().materialCache,
         onProgress: shown.onProgress,
         onPart: (p) => showPart(p, mediaOnly),
       }).finally(() => shown.close());

@@ -27,6 +27,8 @@ import { parseShard } from './shard-flag.js';
 
 /** `hero evaluate`’s flags as commander gives them. */
 interface EvaluateFlags extends JudgeFlagValues {
+  /** `--layout FILE` (program.ts adds it to every hero command that reads a root). */
+  layout?: string;
   selections: string[];
   data: string;
   track: string;
@@ -148,6 +150,7 @@ export function heroEvaluateInput(o: EvaluateFlags): Omit<HeroFolderInput, 'sign
     judge: { ...resolved, cache: resolved.cache ?? join(o.out, 'judge-cache.sqlite') },
     out: o.out,
     data: o.data,
+    layout: o.layout,
     track: o.track,
     methods,
     protocol,

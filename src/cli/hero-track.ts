@@ -6,6 +6,7 @@ import { verifyTrack } from '../hero/track/verify.js';
 import { buildMiniHero } from '../synthetic/mini-hero.js';
 import { buildPublishedHero } from '../synthetic/published-hero.js';
 import { parseMiniSize } from '../synthetic/published-size.js';
+import { cliEnv } from './env.js';
 import type { CliImpls } from './impls.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 import { renderProgress } from './progress.js';
@@ -147,7 +148,10 @@ function registerMini(hero: Command): void {
           ]);
         return;
       }
-      const p = await buildMiniHero(o.out, { onProgress: shown.onProgress }).finally(() => shown.close());
+      const p = await buildMiniHero(o.out, {
+        onProgress: shown.onProgress,
+        materialCache: cliEnv().materialCache,
+      }).finally(() => shown.close());
       if (o.json) printJson(p);
       else
         printLines([`dataset ${p.data}`, `footage ${p.lsmdc}`, `stills  ${p.stills}`, `track   ${p.track}`]);

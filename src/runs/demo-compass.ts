@@ -23,8 +23,12 @@ export interface CompassDemo {
   scanCache: string;
 }
 
-export async function runCompassDemo(root: string, onProgress: OnProgress): Promise<CompassDemo> {
-  const p = await buildMiniCompass(join(root, 'mini-compass'), { onProgress });
+export async function runCompassDemo(
+  root: string,
+  onProgress: OnProgress,
+  materialCache?: string,
+): Promise<CompassDemo> {
+  const p = await buildMiniCompass(join(root, 'mini-compass'), { onProgress, materialCache });
   const out = join(root, 'compass-response');
   const scanCache = join(out, 'scan-cache.sqlite');
   const { run, summary } = await scoreCompass({

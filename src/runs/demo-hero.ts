@@ -144,8 +144,12 @@ async function emulatedPart(out: string, mini: MiniHeroPaths, onProgress: OnProg
   }
 }
 
-export async function runHeroDemo(out: string, onProgress: OnProgress): Promise<HeroDemoResult> {
-  const mini = await buildMiniHero(join(out, 'mini-hero'), { onProgress });
+export async function runHeroDemo(
+  out: string,
+  onProgress: OnProgress,
+  materialCache?: string,
+): Promise<HeroDemoResult> {
+  const mini = await buildMiniHero(join(out, 'mini-hero'), { onProgress, materialCache });
   const emulated = await emulatedPart(out, mini, onProgress);
   const readerFile = join(out, 'reader.json');
   // refitted only when the chains, the images or the settings changed (a warm demo reuses it)

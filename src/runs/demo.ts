@@ -16,6 +16,8 @@ export interface DemoOptions {
   out: string;
   /** Only the media building blocks (a few seconds). */
   mediaOnly?: boolean | undefined;
+  /** A folder where the mini sets are built once and copied from (the CLI's `KFBENCH_MATERIAL_CACHE`). */
+  materialCache?: string | undefined;
   onProgress?: OnProgress | undefined;
   /** Each part as soon as it is done, before the next one starts. */
   onPart?: ((p: DemoPart) => void) | undefined;
@@ -45,9 +47,9 @@ export async function runDemo(o: DemoOptions): Promise<DemoOutcome> {
   const media = await runMediaDemo(out);
   onPart({ part: 'media', media });
   if (o.mediaOnly) return { out, media, wall_s: (Date.now() - t0) / 1000 };
-  const hero = await runHeroDemo(out, onProgress);
+  const hero = await runHeroDemo(out, onProgress, o.materialCache);
   onPart({ part: 'hero', hero });
-  const compass = await runCompassDemo(out, onProgress);
+  const compass = await runCompassDemo(out, onProgress, o.materialCache);
   onPart({ part: 'compass', compass });
   const quality = await runCompassQualityDemo(out, compass.mini, compass.scanCache, onProgress);
   onPart({ part: 'quality', quality });
