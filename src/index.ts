@@ -188,6 +188,7 @@ export {
 } from './runs/hero-evaluate.js';
 export { mergeHeroRun } from './runs/hero-merge.js';
 export { type SelectRunInput, selectRun } from './runs/hero-select.js';
+export type { MergeOptions } from './runs/merge-options.js';
 // ── statistics ──────────────────────────────────────────────────────────────────────────────
 export { bootstrap, pairedBootstrap, percentileInterval } from './stats/bootstrap.js';
 export { fitBradleyTerry, toScale0to100 } from './stats/bradley-terry.js';

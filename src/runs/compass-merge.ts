@@ -9,11 +9,12 @@ import { writeResponseRun } from '../compass/outputs.js';
 import { writeEvaluationRun } from '../compass/quality/outputs.js';
 import { outsideShards, writeOutputFolder } from '../store/out-folder.js';
 import { writeOutputsRecord, writeShardRecord } from '../store/shards.js';
+import type { MergeOptions } from './merge-options.js';
 
-export async function mergeCompassRun(
-  dirs: readonly string[],
-  out: string,
-): Promise<{ kind: string; cases: number; videos: number; out: string }> {
+export async function mergeCompassRun({
+  dirs,
+  out,
+}: MergeOptions): Promise<{ kind: string; cases: number; videos: number; out: string }> {
   const target = outsideShards(out, dirs);
   const t0 = Date.now();
   const m = await mergeCompass(dirs);

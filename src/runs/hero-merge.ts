@@ -3,15 +3,16 @@ import { resolve } from 'node:path';
 import { mergeHero } from '../hero/merge.js';
 import { writeHeroRun } from '../report/hero-outputs.js';
 import { outsideShards } from '../store/out-folder.js';
+import type { MergeOptions } from './merge-options.js';
 
 /**
  * `kfbench merge hero` as one call: the shard folders merged (`mergeHero`) and written to `out`
  * as the unsharded run would have written them, `out` never one of the shards.
  */
-export async function mergeHeroRun(
-  dirs: readonly string[],
-  out: string,
-): Promise<{ films: number; insertions: number; files: string[] }> {
+export async function mergeHeroRun({
+  dirs,
+  out,
+}: MergeOptions): Promise<{ films: number; insertions: number; files: string[] }> {
   const target = outsideShards(out, dirs);
   const t0 = Date.now();
   const m = await mergeHero(dirs);
