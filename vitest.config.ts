@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { workersFromDist } from './test/support/dist-workers.js';
@@ -36,9 +36,13 @@ class LongFirstSequencer extends BaseSequencer {
 }
 
 // The full mini sets (`hero mini`, `compass mini`, the demo's material) are built once per run in
-// this folder and copied wherever a test or a command it spawns asks for them
-// (src/synthetic/build-folder.ts, copyFromMaterialCache); test/support/material-cache.ts removes it.
-process.env.KFBENCH_MATERIAL_CACHE ??= join(tmpdir(), `kfbench-test-material-${randomUUID()}`);
+// this run's own folder (never one named from outside: a folder kept from another run could hold
+// sets an older generator made) and copied wherever a command a test spawns asks for them (the CLI
+// passes KFBENCH_MATERIAL_CACHE down, src/cli/env.ts); test/support/material-cache.ts removes it.
+// The test-side shared sets are keyed on their generator's source (test/support/generator-hash.ts).
+// A process this run started (which may load this file again) inherits the run's folder and keeps it.
+if (!basename(process.env.KFBENCH_MATERIAL_CACHE ?? '').startsWith('kfbench-test-material-'))
+  process.env.KFBENCH_MATERIAL_CACHE = join(tmpdir(), `kfbench-test-material-${randomUUID()}`);
 
 export default defineConfig({
   plugins: [workersFromDist()],

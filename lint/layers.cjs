@@ -23,13 +23,18 @@ const LAYERS = [
   },
   { name: 'reports', path: '^src/report/', what: 'pure renderers: terminal, JSON, CSV, Markdown, HTML' },
   { name: 'viewer', path: '^src/web/', what: 'the local read-only viewer (server and pages)' },
-  { name: 'library', path: '^src/index\\.ts$', what: 'the public API: a list of names' },
   {
     name: 'synthetic',
     path: '^src/synthetic/',
-    what: 'generated material: the mini and published-size sets, the demo, the VLM emulator',
+    what: 'generated material: the mini and published-size sets, the demo material, the VLM emulator',
   },
-  { name: 'cli', path: '^src/cli/', what: 'parse, call one library function, print' },
+  {
+    name: 'runs',
+    path: '^src/runs/',
+    what: 'one function per command (hero evaluate, compass score/evaluate, merge, demo): a typed options object in, its outputs back',
+  },
+  { name: 'library', path: '^src/index\\.ts$', what: 'the public API: a list of names' },
+  { name: 'cli', path: '^src/cli/', what: 'parse flags into a run\'s options object, call the run, print' },
 ];
 
 module.exports = { LAYERS };

@@ -6,9 +6,9 @@
  * test/architecture-doc.test.ts checks that the committed file is what this writes.
  */
 
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cruise } from 'dependency-cruiser';
 
@@ -65,40 +65,83 @@ export async function folderEdges(root: string): Promise<{ units: string[]; edge
 
 const id = (unit: string) => unit.replace(/[^A-Za-z0-9]/g, '_');
 
-const WALKS = `## Where a run's options become a run
+/**
+ * One data-flow walk per command people run most: where its flags become its options object, the
+ * run that takes the object, and what the run calls. The names here are checked by
+ * test/architecture-doc.test.ts (each file exists and exports the name); the calls are read from
+ * the run file's imports, so the walk follows the code.
+ */
+export const WALKS = [
+  {
+    command: 'kfbench hero evaluate',
+    cli: 'src/cli/hero-evaluate.ts',
+    parse: 'heroEvaluateInput',
+    options: 'HeroFolderInput',
+    run: 'evaluateHeroFolder',
+    runFile: 'src/runs/hero-evaluate.ts',
+  },
+  {
+    command: 'kfbench compass evaluate',
+    cli: 'src/cli/compass-evaluate.ts',
+    parse: 'compassEvaluateInput',
+    options: 'CompassEvaluateInput',
+    run: 'evaluateCompassRun',
+    runFile: 'src/runs/compass-evaluate.ts',
+  },
+] as const;
 
-A command's options become a run in one place: \`src/cli/*.ts\` parses the flags into the run's
-typed input object and calls one library function; that function opens what it needs (judge,
-embedder, caches), runs the benchmark and writes the outputs; the CLI prints what it returns.
-Progress and errors travel up as typed events and typed errors; only \`src/cli\` prints them.
+/** The names a module imports from each module of src/ (`import { a, type B } from '../x.js'`), type-only names left out. */
+export function importsOf(root: string, file: string): { from: string; names: string[] }[] {
+  const src = readFileSync(join(root, file), 'utf8');
+  const out: { from: string; names: string[] }[] = [];
+  for (const m of src.matchAll(/^import (type )?\{([^}]*)\} from '(\.[^']+)';/gm)) {
+    if (m[1]) continue;
+    const names = m[2]!
+      .split(',')
+      .map((n) => n.trim())
+      .filter((n) => n && !n.startsWith('type '))
+      .map((n) => n.split(' as ')[0]!.trim());
+    const from = join(dirname(file), m[3]!).replace(/\.js$/, '.ts');
+    if (names.length) out.push({ from, names });
+  }
+  return out;
+}
 
-### \`kfbench hero evaluate\`
-1. \`src/cli/hero-evaluate.ts\` parses the flags (selections, data, track, judge, protocol) into a
-   \`HeroRunInput\` and calls \`evaluateHero\` (\`src/cli/impls.ts\`), which is \`evaluateHeroFolder\`.
-2. \`evaluateHeroFolder\` (\`src/report/hero-outputs.ts\`) runs \`evaluateHeroRun\` (\`src/hero/run.ts\`):
-   the judge is opened from its settings (\`src/judge/with-judge.ts\`, \`registry.ts\`, the SQLite
-   cache in \`cache.ts\`), then \`evaluate\` (\`src/hero/evaluate.ts\`) checks the inputs
-   (\`evaluate-inputs.ts\`: dataset, track, selections), inserts every frame into every chain of its
-   film through the judge (\`src/judge/insertion.ts\`) and scores the placements
-   (\`src/hero/score.ts\`: S, S@k, top-1, bootstrap intervals from \`src/stats\`).
-3. \`writeHeroRun\` writes \`summary.json\`, \`per_film.csv\`, \`insertions.jsonl\`, \`report.md\`,
-   \`report.html\` and the run's records (\`settings.json\`, \`outputs.json\`) into a staged folder that
-   replaces the output folder whole (\`src/store\`); the CLI prints the table (\`src/report/hero.ts\`).
-
-### \`kfbench compass evaluate\`
-1. \`src/cli/compass-evaluate.ts\` parses the flags (cases, videos, models, embedder, judge, ranking)
-   into a \`CompassEvaluateInput\` and calls \`evaluateCompassRun\` (\`src/compass/run-evaluate.ts\`), or
-   \`planCompassEvaluation\` for \`--dry-run\`.
-2. \`evaluateCompassRun\` loads the cases (\`src/compass/cases.ts\`), opens the embedder, the scan
-   cache and the judge (\`src/compass/run.ts\`), scans every video once (\`src/compass/response/scan.ts\`:
-   decoding through \`src/media/ffmpeg.ts\`, embedding through \`src/embed\`, shots and PSNR/SSIM
-   through \`src/media\`), scores the six keyframe-response metrics (\`src/compass/response/*\`),
-   judges the checklists and the grouped evidence questions (\`src/compass/quality/*\` through
-   \`src/judge\`), and builds Overall and the leaderboards (\`src/compass/quality/leaderboard.ts\`).
-3. The outputs (\`response.jsonl\`, \`evaluation.jsonl\`, \`checklists.jsonl\`, \`leaderboard.json\`,
-   \`summary.json\`, \`settings.json\`, \`outputs.json\`) are written into a staged folder that replaces
-   the output folder whole; the CLI prints the leaderboard (\`src/report/compass.ts\`).
-`;
+function walkLines(root: string): string[] {
+  const out = [
+    "## Where a run's options become a run",
+    '',
+    "A command's flags become its run's typed options object in one place, the CLI file; the run (one",
+    'function of `src/runs/`, exported by `src/index.ts` as well) opens what it needs (judge, embedder,',
+    'caches), calls the benchmark, writes the outputs and returns them; the CLI prints what it returns.',
+    'Progress and errors travel up as typed events and typed errors; only `src/cli` prints them.',
+    "Generated from the run files' imports (`scripts/architecture-doc.ts`, `WALKS`).",
+  ];
+  for (const w of WALKS) {
+    const imports = importsOf(root, w.runFile);
+    const list = (pick: (i: { from: string; name: string }) => boolean) =>
+      imports
+        .flatMap((i) => i.names.map((name) => ({ from: i.from, name })))
+        .filter((i) => !/^[A-Z_0-9]+$/.test(i.name))
+        .filter(pick)
+        .map((i) => `\`${i.name}\` (\`${i.from}\`)`)
+        .join(', ') || '—';
+    const writer = (n: string) => /^write/.test(n);
+    const benchmark = (f: string) => /^src\/(hero|compass)\//.test(f);
+    out.push(
+      '',
+      `### \`${w.command}\``,
+      '',
+      `1. CLI: \`${w.cli}\` parses the flags with \`${w.parse}\` into a \`${w.options}\` (\`${w.runFile}\`).`,
+      `2. Run: \`${w.run}\` (\`${w.runFile}\`) takes that object.`,
+      `3. Benchmark functions it calls: ${list((i) => benchmark(i.from) && !writer(i.name))}.`,
+      `4. Building blocks it calls: ${list((i) => !benchmark(i.from) && !writer(i.name))}.`,
+      `5. Writers: ${list((i) => writer(i.name))}; the folder is staged and moved into place whole.`,
+      `6. Back in \`${w.cli}\`: the result is printed (the renderers of \`src/report\`).`,
+    );
+  }
+  return out;
+}
 
 /** docs/architecture.md as the tree and lint/layers.cjs make it. */
 export async function architectureDoc(root: string): Promise<string> {
@@ -135,7 +178,7 @@ export async function architectureDoc(root: string): Promise<string> {
     out.push('  end');
   }
   for (const [from, to] of edges) out.push(`  ${id(from)} --> ${id(to)}`);
-  out.push('```', '', WALKS);
+  out.push('```', '', ...walkLines(root), '');
   return `${out.join('\n')}`;
 }
 

@@ -40,14 +40,6 @@ export {
   VideoEvaluation,
 } from './compass/results.js';
 export { type CompassRunInput, scanSettings } from './compass/run.js';
-export {
-  type CompassEvaluateInput,
-  type CompassEvaluation,
-  evaluateCompassRun,
-  planCompassEvaluation,
-} from './compass/run-evaluate.js';
-export { mergeCompassRun } from './compass/run-merge.js';
-export { compassSensitivity, scoreCompass, scoreVideoResponse } from './compass/run-score.js';
 export { scoreModels, summarize } from './compass/score.js';
 export { sensitivity } from './compass/sensitivity.js';
 // ── concurrency ─────────────────────────────────────────────────────────────────────────────
@@ -134,16 +126,6 @@ export {
   MethodSummary,
   PairedDifference,
 } from './hero/results.js';
-export {
-  type BuildRunInput,
-  buildChainsRun,
-  evaluateHeroRun,
-  type HeroRunInput,
-  type HeroRunOutcome,
-  heroRunRecord,
-  type SelectRunInput,
-  selectRun,
-} from './hero/run.js';
 export type { SelectContext, SelectionMethod } from './hero/select/method.js';
 export { METHODS, methodByName } from './hero/select/registry.js';
 export { runSelection, type SelectOptions } from './hero/select/run.js';
@@ -175,11 +157,38 @@ export { sampleToDir } from './media/sample.js';
 export { detectShots, type ShotResult } from './media/shots.js';
 export { noProgress, type OnProgress, type Phase, type ProgressEvent, phaseReporter } from './progress.js';
 export {
-  evaluateHeroFolder,
-  mergeHeroRun,
   writeEvaluation as writeHeroEvaluation,
   writeHeroRun,
 } from './report/hero-outputs.js';
+// ── runs: one function per command, each taking a typed options object (src/runs/) ───────────
+export {
+  type CompassEvaluateInput,
+  type CompassEvaluation,
+  type CompassEvaluationPlan,
+  evaluateCompassRun,
+  planCompassEvaluation,
+} from './runs/compass-evaluate.js';
+export { mergeCompassRun } from './runs/compass-merge.js';
+export {
+  type CompassScoreInput,
+  compassSensitivity,
+  scoreCompass,
+  scoreVideoResponse,
+} from './runs/compass-score.js';
+export { type DemoOptions, type DemoOutcome, type DemoPart, runDemo } from './runs/demo.js';
+export { type BuildRunInput, type BuildRunReport, buildChainsRun } from './runs/hero-build.js';
+export {
+  evaluateHeroFolder,
+  evaluateHeroRun,
+  type HeroFolderInput,
+  type HeroFolderOutcome,
+  type HeroRunInput,
+  type HeroRunOutcome,
+  heroRunRecord,
+} from './runs/hero-evaluate.js';
+export { mergeHeroRun } from './runs/hero-merge.js';
+export { type SelectRunInput, selectRun } from './runs/hero-select.js';
+export type { MergeOptions } from './runs/merge-options.js';
 // ── statistics ──────────────────────────────────────────────────────────────────────────────
 export { bootstrap, pairedBootstrap, percentileInterval } from './stats/bootstrap.js';
 export { fitBradleyTerry, toScale0to100 } from './stats/bradley-terry.js';

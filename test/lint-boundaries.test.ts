@@ -51,8 +51,13 @@ describe('import rules enforced by dependency-cruiser on the resolved paths', ()
     ['src/media/planted.ts', '../hero/score.js', /building-blocks-imports-down/],
     ['src/compass/planted.ts', '../cli/program.js', /benchmarks-imports-down/],
     ['src/report/planted.ts', '../web/site.js', /reports-imports-down/],
-    ['src/web/planted.ts', '../synthetic/demo-compass.js', /viewer-imports-down/],
+    ['src/web/planted.ts', '../synthetic/demo-media.js', /viewer-imports-down/],
     ['src/errors.ts', './hero/score.js', /base-imports-down/],
+    ['src/synthetic/planted.ts', '../runs/demo.js', /synthetic-imports-down/],
+    ['src/report/planted.ts', '../runs/hero-evaluate.js', /reports-imports-down/],
+    ['src/compass/planted.ts', '../runs/compass-evaluate.js', /benchmarks-imports-down/],
+    ['src/runs/planted.ts', '../cli/program.js', /runs-imports-down/],
+    ['src/runs/planted.ts', '../index.js', /runs-imports-down/],
     ['src/planted.ts', './errors.js', /no-unlayered/],
   ];
   for (const [file, from, message] of forbidden) {
@@ -78,6 +83,8 @@ describe('import rules enforced by dependency-cruiser on the resolved paths', ()
       'src/hero/select/planted.ts': importing('../method.js'),
       'src/cli/planted.ts': importing('../index.js'),
       'src/web/planted.ts': importing('../report/compass.js'),
+      'src/runs/planted.ts': importing('../synthetic/demo-media.js'),
+      'src/cli/planted-run.ts': importing('../runs/hero-evaluate.js'),
     });
     expect(r.code, r.out).toBe(0);
   });

@@ -19,7 +19,7 @@ import {
   renderFigures,
   wrap,
 } from '../bench/readme-figures.js';
-import { DEMO_CHAINS_PER_FILM } from '../src/synthetic/demo-hero.js';
+import { DEMO_CHAINS_PER_FILM } from '../src/runs/demo-hero.js';
 import { MINI_CASES } from '../src/synthetic/mini-compass/build.js';
 import { AUDIO_MODELS, MODELS, QUALITY_MODELS } from '../src/synthetic/mini-compass/plans.js';
 import { MINI_FILMS } from '../src/synthetic/mini-hero.js';

@@ -8,6 +8,7 @@ import * as nodeModule from 'node:module';
 import { EXIT_CODES, isKfbenchError, messageOf } from '../errors.js';
 import { isSupportedNode, unsupportedNodeMessage } from '../native.js';
 import { environmentError } from '../store/fs-errors.js';
+import { cliEnv } from './env.js';
 
 async function main(argv: string[]): Promise<number> {
   if (!isSupportedNode(process.versions.node)) {
@@ -45,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
       return env.exitCode;
     }
     process.stderr.write(`kfbench: internal error: ${messageOf(e)}\n`);
-    if (process.env.KFBENCH_DEBUG) process.stderr.write(`${e instanceof Error ? (e.stack ?? '') : ''}\n`);
+    if (cliEnv().debug) process.stderr.write(`${e instanceof Error ? (e.stack ?? '') : ''}\n`);
     return EXIT_CODES.INTERNAL;
   }
 }

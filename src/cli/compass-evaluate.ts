@@ -1,3 +1,8 @@
+/**
+ * `kfbench compass evaluate`: both axes end to end. The flags are parsed into the run's options
+ * object (`compassEvaluateInput` → `CompassEvaluateInput`), the run is `evaluateCompassRun` (or
+ * `planCompassEvaluation` for `--dry-run`, src/runs/compass-evaluate.ts), and its result is printed here.
+ */
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { PROMPT_MODES } from '../compass/cases.js';
@@ -10,28 +15,24 @@ import { resolveJudgeSettings } from '../judge/registry.js';
 import { checkUnresolved, unresolvedLine } from '../judge/unresolved.js';
 import { leaderboardText } from '../report/compass.js';
 import { textTable } from '../report/table.js';
-import { buildMiniCompass } from '../synthetic/mini-compass/build.js';
-import { buildPublishedCompass } from '../synthetic/published-compass.js';
-import { parseMiniSize } from '../synthetic/published-size.js';
+import type { CompassEvaluateInput } from '../runs/compass-evaluate.js';
+import { type MetricFlags, metricFlags } from './compass-metric-flags.js';
 import {
   JOBS_HELP,
   KEYFRAME_CONTROL_HELP,
-  type MetricFlags,
   MISSING_HELP,
-  metricFlags,
   partial,
   RANK_BY_HELP,
   rankBy,
   runInput,
   SEGMENTER_HELP,
-  scanCacheFlags,
   shardFlags,
 } from './compass-options.js';
+import { scanCacheFlags } from './compass-scan-cache.js';
 import type { CliImpls } from './impls.js';
 import { withInterruptShown } from './interrupt.js';
 import { judgeFlags, judgeOptions, maxUnresolvedOption, parseMaxUnresolved } from './judge.js';
 import { oneOf, parseNumberFlag, printLines } from './output.js';
-import { renderProgress } from './progress.js';
 
 /** `--dry-run`: every call with its frames, images and estimated prompt tokens, then the totals. */
 function dryRunLines(p: EvaluationPlan, quality: QualityOptions): string[] {
@@ -45,7 +46,35 @@ function dryRunLines(p: EvaluationPlan, quality: QualityOptions): string[] {
   ];
 }
 
-export function registerCompassEvaluate(compass: Command, impls: CliImpls): void {
+/** `compass evaluate`'s flags as commander gives them. */
+type EvaluateFlags = MetricFlags &
+  Parameters<typeof judgeFlags>[0] & {
+    cases: string;
+    videos: string;
+    model: string[];
+    modes: string;
+    out: string;
+    runs: string;
+    missing: string;
+    segmenter: string;
+    rankBy?: string;
+    keyframeControl: string;
+    qualityFps: string;
+    frameBudget?: string;
+    frameWidth: string;
+    judgeAudio?: boolean;
+    maxTokens: string;
+    maxCalls?: string;
+    jobs: string;
+    dryRun?: boolean;
+    scanCache?: string | false;
+    shard?: string;
+    caseIds?: string[];
+    maxUnresolved: string;
+  };
+
+/** `compass evaluate`'s flags and their help. */
+function evaluateCommand(compass: Command): Command {
   const evaluateCmd = judgeOptions(
     metricFlags(
       compass
@@ -87,130 +116,76 @@ export function registerCompassEvaluate(compass: Command, impls: CliImpls): void
   );
   scanCacheFlags(evaluateCmd, false);
   maxUnresolvedOption(evaluateCmd, 'quality metrics asked of the judge');
-  shardFlags(evaluateCmd).action(
-    async (
-      o: MetricFlags &
-        Parameters<typeof judgeFlags>[0] & {
-          cases: string;
-          videos: string;
-          model: string[];
-          modes: string;
-          out: string;
-          runs: string;
-          missing: string;
-          segmenter: string;
-          rankBy?: string;
-          keyframeControl: string;
-          qualityFps: string;
-          frameBudget?: string;
-          frameWidth: string;
-          judgeAudio?: boolean;
-          maxTokens: string;
-          maxCalls?: string;
-          jobs: string;
-          dryRun?: boolean;
-          scanCache?: string | false;
-          shard?: string;
-          caseIds?: string[];
-          maxUnresolved: string;
-        },
-    ) => {
-      const out = resolve(o.out);
-      const maxUnresolved = parseMaxUnresolved(o.maxUnresolved);
-      const int = (name: string, v: string, min: number) =>
-        parseNumberFlag(name, v, (n) => Number.isInteger(n) && n >= min);
-      const runs = int('--runs', o.runs, 1);
-      const quality = {
-        fps: parseNumberFlag('--quality-fps', o.qualityFps, (n) => n > 0),
-        budget: o.frameBudget === undefined ? undefined : int('--frame-budget', o.frameBudget, 1),
-        frameWidth: int('--frame-width', o.frameWidth, 16),
-        audio: !!o.judgeAudio,
-      };
-      const input = runInput(o, 'judge');
-      const flags = judgeFlags(o);
-      const judge = resolveJudgeSettings({
-        ...flags,
-        cache: flags.cache ?? join(out, 'judge-cache.sqlite'),
-        maxTokens: int('--max-tokens', o.maxTokens, 16),
-      });
-      const maxCalls = o.maxCalls ? int('--max-calls', o.maxCalls, 0) : undefined;
-      const ranking = rankBy(o.rankBy);
-      if (ranking === 'joint' && !quality.audio)
-        throw new UsageError(
-          '--rank-by joint needs --judge-audio: the joint audio-video leaderboard needs AV Coordination judged',
-        );
-      if (o.dryRun) {
-        const d = await withInterruptShown((signal, onProgress) =>
-          impls.planCompassEvaluation({ ...input, judge, quality, runs, signal, onProgress }),
-        );
-        printLines([
-          ...dryRunLines(d.plan, quality),
-          `calls needed: ${Math.max(0, d.plan.calls.length - d.cached)}; already cached: ${d.cached} (judge cache ${d.judgeCache}${d.judgeCacheExists ? '' : ', not made yet'})`,
-        ]);
-        return;
-      }
-      const {
-        result: r,
-        leaderboard: lb,
-        judge: s,
-      } = await withInterruptShown((signal, onProgress) =>
-        impls.evaluateCompassRun({
-          ...input,
-          judge,
-          quality,
-          runs,
-          maxCalls,
-          rankBy: ranking,
-          keyframeControl: oneOf('--keyframe-control', o.keyframeControl, KEYFRAME_CONTROL_READINGS),
-          out,
-          signal,
-          onProgress,
-        }),
-      );
-      printLines([
-        leaderboardText(lb, { factors: false }),
-        `judge calls ${s.calls}, from the cache ${s.cached}, unresolved ${s.unresolved}; results in ${out}`,
-        ...(lb.unresolved ? [unresolvedLine(lb.unresolved, maxUnresolved, 'quality metrics judged')] : []),
-      ]);
-      // the budget first: its message names every video left for the next run
-      budgetCheck(r);
-      partial(r.response);
-      if (lb.unresolved)
-        checkUnresolved(
-          lb.unresolved,
-          maxUnresolved,
-          join(out, 'evaluation.jsonl'),
-          'quality metrics judged',
-        );
-    },
-  );
+  return shardFlags(evaluateCmd);
+}
 
-  compass
-    .command('mini')
-    .description('build the mini Compass set: 8 cases, 7 fault "models", both prompt modes')
-    .requiredOption('--out <dir>', 'where to build it')
-    .option(
-      '--size <size>',
-      'mini, or published (386 cases × 2 prompt modes, model faithful, 160×90 videos) or a fraction of it (1/8, 0.25): for scale benchmarks',
-      'mini',
-    )
-    .action(async (o: { out: string; size: string }) => {
-      const size = parseMiniSize(o.size);
-      const shown = renderProgress();
-      if (size.kind === 'published') {
-        const p = await buildPublishedCompass(resolve(o.out), {
-          fraction: size.fraction,
-          onProgress: shown.onProgress,
-        }).finally(() => shown.close());
-        printLines([
-          `cases   ${p.cases} (${p.counts.cases})`,
-          `videos  ${p.videos} (${p.model}, ${p.counts.videos})`,
-        ]);
-        return;
-      }
-      const p = await buildMiniCompass(resolve(o.out), { onProgress: shown.onProgress }).finally(() =>
-        shown.close(),
-      );
-      printLines([`cases   ${p.cases}`, `videos  ${p.videos} (${p.models.join(', ')})`]);
-    });
+/** The flags parsed into the run's options object (`evaluateCompassRun`, src/runs/compass-evaluate.ts). */
+export function compassEvaluateInput(o: EvaluateFlags): Omit<
+  CompassEvaluateInput,
+  'signal' | 'onProgress'
+> & {
+  out: string;
+} {
+  const out = resolve(o.out);
+  const int = (name: string, v: string, min: number) =>
+    parseNumberFlag(name, v, (n) => Number.isInteger(n) && n >= min);
+  const runs = int('--runs', o.runs, 1);
+  const quality = {
+    fps: parseNumberFlag('--quality-fps', o.qualityFps, (n) => n > 0),
+    budget: o.frameBudget === undefined ? undefined : int('--frame-budget', o.frameBudget, 1),
+    frameWidth: int('--frame-width', o.frameWidth, 16),
+    audio: !!o.judgeAudio,
+  };
+  const input = runInput(o, 'judge');
+  const flags = judgeFlags(o);
+  const judge = resolveJudgeSettings({
+    ...flags,
+    cache: flags.cache ?? join(out, 'judge-cache.sqlite'),
+    maxTokens: int('--max-tokens', o.maxTokens, 16),
+  });
+  const maxCalls = o.maxCalls ? int('--max-calls', o.maxCalls, 0) : undefined;
+  const ranking = rankBy(o.rankBy);
+  if (ranking === 'joint' && !quality.audio)
+    throw new UsageError(
+      '--rank-by joint needs --judge-audio: the joint audio-video leaderboard needs AV Coordination judged',
+    );
+  const keyframeControl = oneOf('--keyframe-control', o.keyframeControl, KEYFRAME_CONTROL_READINGS);
+  return { ...input, judge, quality, runs, maxCalls, rankBy: ranking, keyframeControl, out };
+}
+
+async function runEvaluate(o: EvaluateFlags, impls: CliImpls): Promise<void> {
+  const maxUnresolved = parseMaxUnresolved(o.maxUnresolved);
+  const input = compassEvaluateInput(o);
+  const out = input.out;
+  if (o.dryRun) {
+    const d = await withInterruptShown((signal, onProgress) =>
+      impls.planCompassEvaluation({ ...input, signal, onProgress }),
+    );
+    printLines([
+      ...dryRunLines(d.plan, input.quality),
+      `calls needed: ${Math.max(0, d.plan.calls.length - d.cached)}; already cached: ${d.cached} (judge cache ${d.judgeCache}${d.judgeCacheExists ? '' : ', not made yet'})`,
+    ]);
+    return;
+  }
+  const {
+    result: r,
+    leaderboard: lb,
+    judge: s,
+  } = await withInterruptShown((signal, onProgress) =>
+    impls.evaluateCompassRun({ ...input, signal, onProgress }),
+  );
+  printLines([
+    leaderboardText(lb, { factors: false }),
+    `judge calls ${s.calls}, from the cache ${s.cached}, unresolved ${s.unresolved}; results in ${out}`,
+    ...(lb.unresolved ? [unresolvedLine(lb.unresolved, maxUnresolved, 'quality metrics judged')] : []),
+  ]);
+  // the budget first: its message names every video left for the next run
+  budgetCheck(r);
+  partial(r.response);
+  if (lb.unresolved)
+    checkUnresolved(lb.unresolved, maxUnresolved, join(out, 'evaluation.jsonl'), 'quality metrics judged');
+}
+
+export function registerCompassEvaluate(compass: Command, impls: CliImpls): void {
+  evaluateCommand(compass).action((o: EvaluateFlags) => runEvaluate(o, impls));
 }

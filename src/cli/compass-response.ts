@@ -4,7 +4,6 @@ import type { Command } from 'commander';
 import { PROMPT_MODES, PUBLISHED_KEYFRAME_COUNTS, validateCasesFile } from '../compass/cases.js';
 import { casePrompts } from '../compass/prompts.js';
 import type { CompassRunInput } from '../compass/run.js';
-import { scoreVideoResponse } from '../compass/run-score.js';
 import { DEFAULT_GRID } from '../compass/sensitivity.js';
 import { storyboardGrid } from '../compass/storyboard.js';
 import { PartialError, UsageError } from '../errors.js';
@@ -12,20 +11,23 @@ import { resolveJudgeSettings } from '../judge/registry.js';
 import type { OnProgress } from '../progress.js';
 import { compassTable, sensitivityLines } from '../report/compass.js';
 import { responseLines } from '../report/compass-response.js';
+import { scoreVideoResponse } from '../runs/compass-score.js';
+import {
+  type MetricFlags,
+  maxDuration,
+  metricFlags,
+  responseOptions,
+  scanOptions,
+} from './compass-metric-flags.js';
 import {
   type FolderFlags,
   folderFlags,
   loadCaseFlags,
-  type MetricFlags,
-  maxDuration,
-  metricFlags,
   type OneCaseFlags,
   oneCaseOptions,
   parseModes,
   partial,
-  responseOptions,
   runInput,
-  scanOptions,
   shardFlags,
 } from './compass-options.js';
 import { onnxFlags } from './embed.js';
@@ -50,7 +52,8 @@ function folderInput(o: FolderFlags, signal: AbortSignal, onProgress: OnProgress
   return { ...input, judge, signal, onProgress };
 }
 
-export function registerCompassResponse(compass: Command, impls: CliImpls): void {
+/** `kfbench compass validate`. */
+function registerValidate(compass: Command): void {
   compass
     .command('validate')
     .description(
@@ -77,7 +80,10 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
           .join(', ')}`,
       ]);
     });
+}
 
+/** `kfbench compass response`. */
+function registerResponse(compass: Command): void {
   metricFlags(
     oneCaseOptions(
       compass.command('response').description('the six keyframe-response metrics of one video for one case'),
@@ -101,7 +107,10 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
     if (o.json) printJson({ ...r, segmenter: 'pixel' });
     else printLines(responseLines(r, new Map(c.keyframes.map((k) => [k.kf_id, k.t_target_s])), 'pixel'));
   });
+}
 
+/** `kfbench compass score`. */
+function registerScore(compass: Command, impls: CliImpls): void {
   shardFlags(
     folderFlags(
       compass
@@ -133,7 +142,10 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
         run.skipped,
       );
   });
+}
 
+/** `kfbench compass sensitivity`. */
+function registerSensitivity(compass: Command, impls: CliImpls): void {
   folderFlags(
     compass
       .command('sensitivity')
@@ -160,7 +172,10 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
       partial(run);
     },
   );
+}
 
+/** `kfbench compass grid`. */
+function registerGrid(compass: Command): void {
   oneCaseOptions(
     compass
       .command('grid')
@@ -176,7 +191,10 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
       const r = await storyboardGrid(c, o.out, { labels: o.labels, cellWidth });
       printResult(o.json, r, () => [`${o.out}: ${r.keyframes} keyframes, ${r.width}×${r.height}`]);
     });
+}
 
+/** `kfbench compass prompts`. */
+function registerPrompts(compass: Command): void {
   oneCaseOptions(
     compass
       .command('prompts')
@@ -190,4 +208,13 @@ export function registerCompassResponse(compass: Command, impls: CliImpls): void
         r.flatMap((p) => [`== ${p.case_id} · ${p.mode} (${p.template} ${p.version})`, p.text, '']),
       );
     });
+}
+
+export function registerCompassResponse(compass: Command, impls: CliImpls): void {
+  registerValidate(compass);
+  registerResponse(compass);
+  registerScore(compass, impls);
+  registerSensitivity(compass, impls);
+  registerGrid(compass);
+  registerPrompts(compass);
 }

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { registerCompassEvaluate } from './compass-evaluate.js';
 import { registerCompassInit } from './compass-init.js';
+import { registerCompassMini } from './compass-mini.js';
 import { registerCompassReport } from './compass-report.js';
 import { registerCompassResponse } from './compass-response.js';
 import { type CliImpls, LIBRARY } from './impls.js';
@@ -11,5 +12,6 @@ export function registerCompass(program: Command, impls: CliImpls = LIBRARY): vo
   registerCompassInit(compass);
   registerCompassResponse(compass, impls);
   registerCompassEvaluate(compass, impls);
+  registerCompassMini(compass);
   registerCompassReport(compass);
 }

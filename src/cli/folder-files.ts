@@ -6,10 +6,10 @@
 
 import { RESPONSE_FILES } from '../compass/outputs.js';
 import { EVALUATION_FILES } from '../compass/quality/outputs.js';
-import { SENSITIVITY_FILE } from '../compass/run-score.js';
 import { TRACK_FILES } from '../hero/track/rebuild.js';
 import { SAMPLE_FILE } from '../media/sample.js';
 import { HERO_FOLDER_FILES } from '../report/hero-outputs.js';
+import { SENSITIVITY_FILE } from '../runs/compass-score.js';
 import type { FolderFile } from '../store/out-folder.js';
 import { RECORD_FILES } from '../store/shards.js';
 

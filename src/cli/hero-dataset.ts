@@ -11,8 +11,8 @@ import { registerHeroFrames } from './hero-frames.js';
 import { type JudgeFlagValues, judgeOptions, judgeSettings } from './judge.js';
 import { oneOf, printJson, printLines, printResult } from './output.js';
 
-export function registerHeroDataset(hero: Command): void {
-  const analyze = hero.command('analyze').description('analyses of a HeroFrame dataset and its judge');
+/** `kfbench hero analyze corpus`. */
+function registerCorpus(analyze: Command): void {
   analyze
     .command('corpus')
     .description('corpus statistics: films, chains, images, criteria, confident share, still ranks')
@@ -30,6 +30,10 @@ export function registerHeroDataset(hero: Command): void {
           .join(', ')}`,
       ]);
     });
+}
+
+/** `kfbench hero analyze position`. */
+function registerPosition(analyze: Command): void {
   analyze
     .command('position')
     .description("sampled frames' normalised film time against their chain rank")
@@ -47,7 +51,10 @@ export function registerHeroDataset(hero: Command): void {
         ),
       ]);
     });
+}
 
+/** `kfbench hero analyze human`. */
+function registerHuman(analyze: Command): void {
   judgeOptions(
     analyze
       .command('human')
@@ -67,6 +74,10 @@ export function registerHeroDataset(hero: Command): void {
       `McNemar (${r.mcnemar.method}): b = ${r.mcnemar.b}, c = ${r.mcnemar.c}, p = ${r.mcnemar.p.toFixed(4)}`,
     ]);
   });
+}
+
+/** `kfbench hero analyze rubric-swap`. */
+function registerRubricSwap(analyze: Command): void {
   judgeOptions(
     analyze
       .command('rubric-swap')
@@ -84,7 +95,10 @@ export function registerHeroDataset(hero: Command): void {
       `own vs swapped: p = ${r.p_own_vs_swapped.p.toFixed(4)} (${r.p_own_vs_swapped.exact ? 'exact' : 'sampled'}); swapped vs none: p = ${r.p_swapped_vs_none.p.toFixed(4)} (${r.p_swapped_vs_none.exact ? 'exact' : 'sampled'})`,
     ]);
   });
+}
 
+/** `kfbench hero validate`. */
+function registerValidate(hero: Command): void {
   hero
     .command('validate')
     .description('check a dataset root in the published layout; every problem as file:line')
@@ -105,7 +119,10 @@ export function registerHeroDataset(hero: Command): void {
           `${r.problems.length} problem${r.problems.length > 1 ? 's' : ''} in ${o.data}`,
         );
     });
+}
 
+/** `kfbench hero inspect`. */
+function registerInspect(hero: Command): void {
   hero
     .command('inspect')
     .description(
@@ -116,7 +133,10 @@ export function registerHeroDataset(hero: Command): void {
     .action(async (o: { data: string; json?: boolean }) => {
       printResult(o.json, await inspectDataset(o.data), inspectLines);
     });
+}
 
+/** `kfbench hero check-selections`. */
+function registerCheckSelections(hero: Command): void {
   hero
     .command('check-selections')
     .description(
@@ -146,6 +166,16 @@ export function registerHeroDataset(hero: Command): void {
       // the refusal hero evaluate would print, and its exit code
       if (fault) throw fault;
     });
+}
 
+export function registerHeroDataset(hero: Command): void {
+  const analyze = hero.command('analyze').description('analyses of a HeroFrame dataset and its judge');
+  registerCorpus(analyze);
+  registerPosition(analyze);
+  registerHuman(analyze);
+  registerRubricSwap(analyze);
+  registerValidate(hero);
+  registerInspect(hero);
+  registerCheckSelections(hero);
   registerHeroFrames(hero);
 }

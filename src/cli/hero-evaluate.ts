@@ -1,15 +1,18 @@
-/** `kfbench hero build` and `hero evaluate`: chains for your films, and methods scored by insertion. */
+/**
+ * `kfbench hero evaluate`: methods scored by insertion. The flags are parsed into the run's options
+ * object (`heroEvaluateInput` → `HeroFolderInput`), the run is `evaluateHeroFolder`
+ * (src/runs/hero-evaluate.ts), and what it returns is printed here.
+ */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { PartialError, UsageError } from '../errors.js';
 import { STILLS_RULES } from '../hero/evaluate.js';
 import { methodName } from '../hero/evaluate-inputs.js';
-import { roundTotals } from '../hero/rubric-learn.js';
-import { parseShard } from '../hero/track/shard.js';
 import { DISAGREEMENT_RULES, INSERTION_PROTOCOLS } from '../judge/insertion.js';
 import { checkUnresolved, unresolvedLine } from '../judge/unresolved.js';
 import { heroTable } from '../report/hero.js';
+import type { HeroFolderInput, HeroFolderOutcome } from '../runs/hero-evaluate.js';
 import type { CliImpls } from './impls.js';
 import { withInterruptShown } from './interrupt.js';
 import {
@@ -20,23 +23,12 @@ import {
   parseMaxUnresolved,
 } from './judge.js';
 import { oneOf, parseNumberFlag, printJson, printLines } from './output.js';
-import { renderProgress } from './progress.js';
-
-/** `hero build`’s flags as commander gives them. */
-interface BuildFlags extends JudgeFlagValues {
-  data: string;
-  lsmdc: string;
-  stills: string;
-  chainsPerFilm: string;
-  seed: string;
-  learnRubric?: boolean;
-  rounds: string;
-  maxRules: string;
-  json?: boolean;
-}
+import { parseShard } from './shard-flag.js';
 
 /** `hero evaluate`’s flags as commander gives them. */
 interface EvaluateFlags extends JudgeFlagValues {
+  /** `--layout FILE` (program.ts adds it to every hero command that reads a root). */
+  layout?: string;
   selections: string[];
   data: string;
   track: string;
@@ -60,73 +52,9 @@ interface EvaluateFlags extends JudgeFlagValues {
   json?: boolean;
 }
 
-export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
-  judgeOptions(
-    hero
-      .command('build')
-      .description(
-        'build chains for your films: a still and five off-grid frames, judged in both placements, Bradley–Terry, still floor',
-      ),
-  )
-    .requiredOption(
-      '--data <dir>',
-      'dataset root (movies.jsonl, clips.jsonl; chains.jsonl and images/ are written)',
-    )
-    .requiredOption('--lsmdc <dir>', 'footage: <dir>/<movie_id>/<clip_id>.<ext>')
-    .requiredOption('--stills <dir>', 'publicity stills: <dir>/<movie_id>/<image_id>.jpg')
-    .option('--chains-per-film <n>', 'chains per film', '10')
-    .option('--seed <s>', 'seed', '0')
-    .option(
-      '--learn-rubric',
-      "learn each film's rubric first (rounds of proposals through two admission gates)",
-    )
-    .option('--rounds <n>', 'rubric-learning rounds (stop early when one admits nothing)', '2')
-    .option('--max-rules <n>', 'at most this many rules per film', '20')
-    .option('--json', 'print JSON')
-    .action(async (o: BuildFlags) => {
-      const chainsPerFilm = parseNumberFlag(
-        '--chains-per-film',
-        o.chainsPerFilm,
-        (n) => Number.isInteger(n) && n >= 1,
-      );
-      const rounds = parseNumberFlag('--rounds', o.rounds, (n) => Number.isInteger(n) && n >= 1);
-      const maxRules = parseNumberFlag('--max-rules', o.maxRules, (n) => Number.isInteger(n) && n >= 1);
-      const shown = renderProgress();
-      const r = await impls
-        .buildChains({
-          judge: judgeSettings(o),
-          data: o.data,
-          lsmdc: o.lsmdc,
-          stills: o.stills,
-          chainsPerFilm,
-          seed: o.seed,
-          learnRubric: !!o.learnRubric,
-          rounds,
-          maxRules,
-          onProgress: shown.onProgress,
-        })
-        .finally(() => shown.close());
-      if (o.json) printJson(r);
-      else
-        printLines([
-          `built ${r.chains} chains for ${r.films} films with ${r.reader}: ${r.pairs} pairs, ${(100 * r.confident_share).toFixed(1)} % confident, ${r.still_replacements} still replacements, ${r.still_floor_unmet} chains kept with the still floor unmet (no still left), ridge in ${r.ridge_used} chains`,
-          `stability on ${r.stability.chains} chains re-judged with the letters swapped between the images: agreement ${r.stability.agreement === null ? '—' : `${(100 * r.stability.agreement).toFixed(1)} %`}, Kendall τ ${r.stability.kendall_tau?.toFixed(3) ?? '—'}`,
-          ...(r.rubric
-            ? [
-                `rubric: ${r.rubric.rules} rules kept, ${r.rubric.pruned_by_phase_b} pruned by Phase B; per round ${roundTotals(
-                  r.rubric.rounds,
-                )
-                  .map(
-                    (t) =>
-                      `round ${t.round}: ${t.proposals} proposals, ${t.admitted} admitted, rejection ${(100 * t.rejection_rate).toFixed(1)} % (gate 1 ${t.rejected_gate1}, gate 2 ${t.rejected_gate2})`,
-                  )
-                  .join('; ')}`,
-              ]
-            : []),
-        ]);
-    });
-
-  maxUnresolvedOption(
+/** `hero evaluate`'s flags and their help. */
+function evaluateCommand(hero: Command): Command {
+  return maxUnresolvedOption(
     judgeOptions(
       hero
         .command('evaluate')
@@ -181,100 +109,114 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
     )
     .option('--seed <s>', 'bootstrap seed', '0')
     .option('--bootstrap <n>', 'bootstrap resamples', '1000')
-    .option('--json', 'print the summary as JSON')
-    .action(async (o: EvaluateFlags) => {
-      const maxUnresolved = parseMaxUnresolved(o.maxUnresolved);
-      const protocol = oneOf('--protocol', o.protocol, INSERTION_PROTOCOLS);
-      if (o.bothOrders && protocol !== 'listwise')
-        throw new UsageError(
-          '--both-orders applies to --protocol listwise (pairwise and binary already ask both placements)',
-        );
-      const disagreement = oneOf('--disagreement', o.disagreement, DISAGREEMENT_RULES);
-      const missing = oneOf('--missing', o.missing, ['error', 'zero'] as const);
-      const stills = oneOf('--stills', o.stills, STILLS_RULES);
-      if (o.stillsDir !== undefined && !existsSync(o.stillsDir))
-        throw new UsageError(`--stills-dir ${o.stillsDir} does not exist`);
-      const names = new Map<string, number>();
-      const methods = o.selections.map((file) => {
-        const base = methodName(file);
-        const n = (names.get(base) ?? 0) + 1;
-        names.set(base, n);
-        return { method: n > 1 ? `${base}#${n}` : base, file };
-      });
-      // flags first: a bad --shard is refused before the judge's cache is made
-      const shard = o.shard ? parseShard(o.shard) : undefined;
-      const bootstrapB = parseNumberFlag('--bootstrap', o.bootstrap, (n) => Number.isInteger(n) && n >= 100);
-      const resolved = judgeSettings(o);
-      // the judge cache lives with the results unless given: a second run resumes, a dry run counts
-      // it (and never creates it)
-      const cacheFile = resolved.cache ?? join(o.out, 'judge-cache.sqlite');
-      const maxCalls =
-        o.maxCalls === undefined
-          ? undefined
-          : parseNumberFlag('--max-calls', o.maxCalls, (n) => Number.isInteger(n) && n >= 0);
-      const r = await withInterruptShown((signal, onProgress) =>
-        impls.evaluateHero({
-          judge: { ...resolved, cache: cacheFile },
-          out: o.out,
-          signal,
-          onProgress,
-          data: o.data,
-          track: o.track,
-          methods,
-          protocol,
-          bothOrders: !!o.bothOrders,
-          disagreement,
-          includeStills: !!o.includeStills,
-          stills,
-          stillsDir: o.stillsDir,
-          rescoreOfficial: !!o.rescoreOfficial,
-          promptTemplate: o.promptTemplate,
-          missing,
-          dryRun: !!o.dryRun,
-          maxCalls,
-          seed: o.seed,
-          bootstrapB,
-          movies: o.movies,
-          shard,
-        }),
-      );
-      if (r.kind === 'dry-run') {
-        const d = r.dryRun;
-        const out = {
-          dry_run: true,
-          insertions: d.insertions,
-          questions: d.questions,
-          cached: d.cached,
-          to_ask: d.questions - d.cached,
-          upper_bound: d.upper_bound,
-        };
-        if (o.json) printJson(out);
-        else
-          printLines([
-            `${d.insertions} insertions need ${d.upper_bound ? 'at most ' : ''}${d.questions} questions (re-asks aside); the cache holds ${d.cached}; ${d.questions - d.cached} to ask`,
-          ]);
-        return;
-      }
-      const { summary, insertions } = r.result;
-      const unresolved = summary.unresolved;
-      const what = protocol === 'listwise' ? 'judge answers' : 'comparisons';
-      const last = unresolved ? unresolvedLine(unresolved, maxUnresolved, what) : undefined;
-      if (o.json) {
-        printJson(summary);
-        // the JSON stays one document: the line goes to stderr
-        if (last) process.stderr.write(`${last}\n`);
-      } else
-        printLines([
-          heroTable(summary),
-          `${r.run.calls} calls, ${r.run.cached} from cache (${summary.questions} questions for ${insertions.length} insertions)`,
-          `reports: ${r.files.join(', ')}`,
-          ...(last ? [last] : []),
-        ]);
-      if (!r.result.complete)
-        throw new PartialError(
-          `stopped at --max-calls ${maxCalls} with ${insertions.length} insertions scored; run again to resume from the judge cache ${cacheFile}`,
-          [],
-        );
-      if (unresolved) checkUnresolved(unresolved, maxUnresolved, join(o.out, 'insertions.jsonl'), what);
-    });
+    .option('--json', 'print the summary as JSON');
+}
+
+/** Each selections file as a method named by its file (a second file of one name gets `#2` …). */
+function methodsOf(files: readonly string[]): { method: string; file: string }[] {
+  const names = new Map<string, number>();
+  return files.map((file) => {
+    const base = methodName(file);
+    const n = (names.get(base) ?? 0) + 1;
+    names.set(base, n);
+    return { method: n > 1 ? `${base}#${n}` : base, file };
+  });
+}
+
+/** The flags parsed into the run's options object (`evaluateHeroFolder`, src/runs/hero-evaluate.ts). */
+export function heroEvaluateInput(o: EvaluateFlags): Omit<HeroFolderInput, 'signal' | 'onProgress'> {
+  const protocol = oneOf('--protocol', o.protocol, INSERTION_PROTOCOLS);
+  if (o.bothOrders && protocol !== 'listwise')
+    throw new UsageError(
+      '--both-orders applies to --protocol listwise (pairwise and binary already ask both placements)',
+    );
+  const disagreement = oneOf('--disagreement', o.disagreement, DISAGREEMENT_RULES);
+  const missing = oneOf('--missing', o.missing, ['error', 'zero'] as const);
+  const stills = oneOf('--stills', o.stills, STILLS_RULES);
+  if (o.stillsDir !== undefined && !existsSync(o.stillsDir))
+    throw new UsageError(`--stills-dir ${o.stillsDir} does not exist`);
+  const methods = methodsOf(o.selections);
+  // flags first: a bad --shard is refused before the judge's cache is made
+  const shard = o.shard ? parseShard(o.shard) : undefined;
+  const bootstrapB = parseNumberFlag('--bootstrap', o.bootstrap, (n) => Number.isInteger(n) && n >= 100);
+  const resolved = judgeSettings(o);
+  const maxCalls =
+    o.maxCalls === undefined
+      ? undefined
+      : parseNumberFlag('--max-calls', o.maxCalls, (n) => Number.isInteger(n) && n >= 0);
+  return {
+    // the judge cache lives with the results unless given: a second run resumes, a dry run counts
+    // it (and never creates it)
+    judge: { ...resolved, cache: resolved.cache ?? join(o.out, 'judge-cache.sqlite') },
+    out: o.out,
+    data: o.data,
+    layout: o.layout,
+    track: o.track,
+    methods,
+    protocol,
+    bothOrders: !!o.bothOrders,
+    disagreement,
+    includeStills: !!o.includeStills,
+    stills,
+    stillsDir: o.stillsDir,
+    rescoreOfficial: !!o.rescoreOfficial,
+    promptTemplate: o.promptTemplate,
+    missing,
+    dryRun: !!o.dryRun,
+    maxCalls,
+    seed: o.seed,
+    bootstrapB,
+    movies: o.movies,
+    shard,
+  };
+}
+
+function printDryRun(d: Extract<HeroFolderOutcome, { kind: 'dry-run' }>['dryRun'], json: boolean): void {
+  const out = {
+    dry_run: true,
+    insertions: d.insertions,
+    questions: d.questions,
+    cached: d.cached,
+    to_ask: d.questions - d.cached,
+    upper_bound: d.upper_bound,
+  };
+  if (json) printJson(out);
+  else
+    printLines([
+      `${d.insertions} insertions need ${d.upper_bound ? 'at most ' : ''}${d.questions} questions (re-asks aside); the cache holds ${d.cached}; ${d.questions - d.cached} to ask`,
+    ]);
+}
+
+async function runEvaluate(o: EvaluateFlags, impls: CliImpls): Promise<void> {
+  const maxUnresolved = parseMaxUnresolved(o.maxUnresolved);
+  const input = heroEvaluateInput(o);
+  const r = await withInterruptShown((signal, onProgress) =>
+    impls.evaluateHero({ ...input, signal, onProgress }),
+  );
+  if (r.kind === 'dry-run') return printDryRun(r.dryRun, !!o.json);
+  const { summary, insertions } = r.result;
+  const unresolved = summary.unresolved;
+  const what = input.protocol === 'listwise' ? 'judge answers' : 'comparisons';
+  const last = unresolved ? unresolvedLine(unresolved, maxUnresolved, what) : undefined;
+  if (o.json) {
+    printJson(summary);
+    // the JSON stays one document: the line goes to stderr
+    if (last) process.stderr.write(`${last}\n`);
+  } else
+    printLines([
+      heroTable(summary),
+      `${r.run.calls} calls, ${r.run.cached} from cache (${summary.questions} questions for ${insertions.length} insertions)`,
+      `reports: ${r.files.join(', ')}`,
+      ...(last ? [last] : []),
+    ]);
+  if (!r.result.complete)
+    throw new PartialError(
+      `stopped at --max-calls ${input.maxCalls} with ${insertions.length} insertions scored; run again to resume from the judge cache ${input.judge.cache}`,
+      [],
+    );
+  if (unresolved) checkUnresolved(unresolved, maxUnresolved, join(o.out, 'insertions.jsonl'), what);
+}
+
+export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
+  evaluateCommand(hero).action((o: EvaluateFlags) => runEvaluate(o, impls));
 }

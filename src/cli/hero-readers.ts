@@ -10,7 +10,8 @@ import { type JudgeFlagValues, judgeOptions, judgeSettings } from './judge.js';
 import { oneOf, parseNumberFlag, printJson, printLines } from './output.js';
 import { renderProgress } from './progress.js';
 
-export function registerHeroReaders(hero: Command, impls: CliImpls): void {
+/** `kfbench hero select`. */
+function registerSelect(hero: Command, impls: CliImpls): void {
   judgeOptions(
     onnxOptions(
       hero
@@ -82,7 +83,10 @@ export function registerHeroReaders(hero: Command, impls: CliImpls): void {
         else printLines([`${method.name}: ${r.frames} frames for ${r.films} films → ${o.out}`]);
       },
     );
+}
 
+/** `kfbench hero fit-reader`. */
+function registerFitReader(hero: Command): void {
   onnxOptions(
     hero
       .command('fit-reader')
@@ -125,7 +129,10 @@ export function registerHeroReaders(hero: Command, impls: CliImpls): void {
           ]);
       },
     );
+}
 
+/** `kfbench hero check-reader`. */
+function registerCheckReader(hero: Command): void {
   judgeOptions(
     hero.command('check-reader').description("a reader's agreement with the chains, before trusting it"),
   )
@@ -178,4 +185,10 @@ export function registerHeroReaders(hero: Command, impls: CliImpls): void {
           ]);
       },
     );
+}
+
+export function registerHeroReaders(hero: Command, impls: CliImpls): void {
+  registerSelect(hero, impls);
+  registerFitReader(hero);
+  registerCheckReader(hero);
 }

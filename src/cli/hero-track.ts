@@ -2,17 +2,18 @@
 import type { Command } from 'commander';
 import { BadInputError, PartialError } from '../errors.js';
 import { makeIndex } from '../hero/track/make-index.js';
-import { parseShard } from '../hero/track/shard.js';
 import { verifyTrack } from '../hero/track/verify.js';
 import { buildMiniHero } from '../synthetic/mini-hero.js';
 import { buildPublishedHero } from '../synthetic/published-hero.js';
 import { parseMiniSize } from '../synthetic/published-size.js';
+import { cliEnv } from './env.js';
 import type { CliImpls } from './impls.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 import { renderProgress } from './progress.js';
+import { parseShard } from './shard-flag.js';
 
-export function registerHeroTrack(hero: Command, impls: CliImpls): void {
-  const track = hero.command('track').description('the shared 1 fps frame track');
+/** `kfbench hero track rebuild`. */
+function registerRebuild(impls: CliImpls, track: Command): void {
   track
     .command('rebuild')
     .description("extract every film's 1 fps frames as JPEG (resumable, parallel, shardable)")
@@ -61,7 +62,10 @@ export function registerHeroTrack(hero: Command, impls: CliImpls): void {
           );
       },
     );
+}
 
+/** `kfbench hero track verify`. */
+function registerVerify(track: Command): void {
   track
     .command('verify')
     .description('recompute dHash on the listed frames and diagnose films that do not match')
@@ -98,7 +102,10 @@ export function registerHeroTrack(hero: Command, impls: CliImpls): void {
           );
       },
     );
+}
 
+/** `kfbench hero track make-index`. */
+function registerMakeIndex(track: Command): void {
   track
     .command('make-index')
     .description('write frame_track/track_index.jsonl.zst and verify_dhash.jsonl.zst for a rebuilt track')
@@ -110,7 +117,10 @@ export function registerHeroTrack(hero: Command, impls: CliImpls): void {
       if (o.json) printJson(r);
       else printLines([`indexed ${r.frames} frames of ${r.films} films; ${r.verify} verify hashes`]);
     });
+}
 
+/** `kfbench hero mini`. */
+function registerMini(hero: Command): void {
   hero
     .command('mini')
     .description('build the mini HeroFrame set (generated films, footage, stills, track) if absent')
@@ -138,9 +148,20 @@ export function registerHeroTrack(hero: Command, impls: CliImpls): void {
           ]);
         return;
       }
-      const p = await buildMiniHero(o.out, { onProgress: shown.onProgress }).finally(() => shown.close());
+      const p = await buildMiniHero(o.out, {
+        onProgress: shown.onProgress,
+        materialCache: cliEnv().materialCache,
+      }).finally(() => shown.close());
       if (o.json) printJson(p);
       else
         printLines([`dataset ${p.data}`, `footage ${p.lsmdc}`, `stills  ${p.stills}`, `track   ${p.track}`]);
     });
+}
+
+export function registerHeroTrack(hero: Command, impls: CliImpls): void {
+  const track = hero.command('track').description('the shared 1 fps frame track');
+  registerRebuild(impls, track);
+  registerVerify(track);
+  registerMakeIndex(track);
+  registerMini(hero);
 }

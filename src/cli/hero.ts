@@ -1,5 +1,6 @@
 /** `kfbench hero …`: the HeroFrame benchmark, one file per part of it. */
 import type { Command } from 'commander';
+import { registerHeroBuild } from './hero-build.js';
 import { registerHeroDataset } from './hero-dataset.js';
 import { registerHeroEvaluate } from './hero-evaluate.js';
 import { registerHeroPrompt } from './hero-prompt.js';
@@ -14,6 +15,7 @@ export function registerHero(program: Command, impls: CliImpls = LIBRARY): void 
   registerHeroDataset(hero);
   registerHeroTrack(hero, impls);
   registerHeroReaders(hero, impls);
+  registerHeroBuild(hero, impls);
   registerHeroEvaluate(hero, impls);
   registerHeroPrompt(hero);
 }

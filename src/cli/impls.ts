@@ -3,11 +3,13 @@
  * default, fakes in the parser tests (`buildProgram(fakes)`), which then check what each command
  * line becomes without decoding, judging or spawning anything.
  */
-import { evaluateCompassRun, planCompassEvaluation } from '../compass/run-evaluate.js';
-import { compassSensitivity, scoreCompass } from '../compass/run-score.js';
-import { buildChainsRun, selectRun } from '../hero/run.js';
+
 import { rebuildTrack } from '../hero/track/rebuild.js';
-import { evaluateHeroFolder } from '../report/hero-outputs.js';
+import { evaluateCompassRun, planCompassEvaluation } from '../runs/compass-evaluate.js';
+import { compassSensitivity, scoreCompass } from '../runs/compass-score.js';
+import { buildChainsRun } from '../runs/hero-build.js';
+import { evaluateHeroFolder } from '../runs/hero-evaluate.js';
+import { selectRun } from '../runs/hero-select.js';
 
 export interface CliImpls {
   evaluateHero: typeof evaluateHeroFolder;

@@ -124,11 +124,8 @@ function instructionsFrom(o: JudgeFlagValues): string {
   return instructionsWithRubric(o.instructions ?? DEFAULT_INSTRUCTIONS, o.rubric);
 }
 
-export function registerJudge(program: Command): void {
-  const judge = program
-    .command('judge')
-    .description('ask a judge (a VLM server or the local reader) by hand');
-
+/** `kfbench judge pair`. */
+function registerPair(judge: Command): void {
   judgeOptions(judge.command('pair').description('compare two images under both placements'))
     .argument('<a>')
     .argument('<b>')
@@ -152,7 +149,10 @@ export function registerJudge(program: Command): void {
           ),
         ]);
     });
+}
 
+/** `kfbench judge insert`. */
+function registerInsert(judge: Command): void {
   judgeOptions(judge.command('insert').description('insert an image into a chain ordered best first'))
     .argument('<candidate>')
     .requiredOption('--chain <images>', 'comma-separated chain images, best first')
@@ -181,8 +181,10 @@ export function registerJudge(program: Command): void {
           `position ${r.position} of ${chainFiles.length} (above ${r.position} chain images; ${r.calls} calls, ${r.cached} from cache, ${r.unresolved} unresolved)`,
         ]);
     });
+}
 
-  const cache = program.command('cache').description('the judge cache (SQLite)');
+/** `kfbench cache stats`. */
+function registerStats(cache: Command): void {
   cache
     .command('stats')
     .description('how many answers a cache holds, per judge model and protocol (reads; never creates a file)')
@@ -197,6 +199,10 @@ export function registerJudge(program: Command): void {
           ...s.by_model.map((m) => `  ${m.backend}:${m.model} ${m.protocol}: ${m.n}`),
         ]);
     });
+}
+
+/** `kfbench cache merge`. */
+function registerMerge(cache: Command): void {
   cache
     .command('merge')
     .description(
@@ -220,6 +226,10 @@ export function registerJudge(program: Command): void {
         );
       }
     });
+}
+
+/** `kfbench cache export`. */
+function registerExport(cache: Command): void {
   cache
     .command('export')
     .description('every cached answer as JSON Lines on stdout')
@@ -227,6 +237,10 @@ export function registerJudge(program: Command): void {
     .action((o: { cache: string }) => {
       for (const r of cacheFileRows(o.cache)) process.stdout.write(`${JSON.stringify(r)}\n`);
     });
+}
+
+/** `kfbench cache prune`. */
+function registerPrune(cache: Command): void {
   cache
     .command('prune')
     .description('delete cached answers: unresolved ones, older ones, or one model’s')
@@ -250,4 +264,18 @@ export function registerJudge(program: Command): void {
         else printLines([`deleted ${deleted} answers`]);
       },
     );
+}
+
+export function registerJudge(program: Command): void {
+  const judge = program
+    .command('judge')
+    .description('ask a judge (a VLM server or the local reader) by hand');
+
+  registerPair(judge);
+  registerInsert(judge);
+  const cache = program.command('cache').description('the judge cache (SQLite)');
+  registerStats(cache);
+  registerMerge(cache);
+  registerExport(cache);
+  registerPrune(cache);
 }

@@ -10,9 +10,8 @@ import { detectShotsInFile } from '../media/shots.js';
 import { refuseOverlap } from '../store/path-overlap.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 
-export function registerMedia(program: Command): void {
-  const media = program.command('media').description('video and image building blocks');
-
+/** `kfbench media probe`. */
+function registerProbe(media: Command): void {
   media
     .command('probe')
     .description(
@@ -43,7 +42,10 @@ export function registerMedia(program: Command): void {
           `${video}: ${i.width}×${i.height}, ${i.decodable_frames === undefined ? `${i.frames} frames` : `${i.decodable_frames} frames that decode (the file is truncated: its container lists ${i.frames})`} at ${i.fpsRational.num}/${i.fpsRational.den} fps (${i.fps.toFixed(3)}), ${i.vfr ? `variable rate, mean ${i.mean_fps.toFixed(3)} fps, ` : ''}${i.duration_s.toFixed(3)} s, ${i.has_audio ? 'with' : 'no'} audio${i.rotation ? `, shown turned ${i.rotation}°` : ''}${i.decoding ? `; begins mid-stream: ${i.decoding.dropped} packets dropped and ${i.decoding.concealed} frames concealed by the decoder` : ''}`,
         ]);
     });
+}
 
+/** `kfbench media dhash`. */
+function registerDhash(media: Command): void {
   media
     .command('dhash')
     .description('64-bit difference hash (imagehash.dhash-compatible) of images')
@@ -54,7 +56,10 @@ export function registerMedia(program: Command): void {
       if (o.json) printJson(out);
       else printLines(out.map((r) => `${r.dhash}  ${r.path}`));
     });
+}
 
+/** `kfbench media compare`. */
+function registerCompare(media: Command): void {
   media
     .command('compare')
     .description('PSNR and SSIM on ITU-R 601 luma (B resized to A when sizes differ)')
@@ -69,7 +74,10 @@ export function registerMedia(program: Command): void {
           `PSNR ${r.identical ? '∞ (identical)' : `${r.psnr_db!.toFixed(3)} dB`}  SSIM ${r.ssim.toFixed(5)}`,
         ]);
     });
+}
 
+/** `kfbench media shots`. */
+function registerShots(media: Command): void {
   media
     .command('shots')
     .description('shot segmentation: hard cuts and gradual transitions')
@@ -92,7 +100,10 @@ export function registerMedia(program: Command): void {
           ...r.transitions.map((t) => `${t.kind} at frames ${t.start_frame}–${t.end_frame}`),
         ]);
     });
+}
 
+/** `kfbench media sample`. */
+function registerSample(media: Command): void {
   media
     .command('sample')
     .description('write frames as JPEG files named by frame index: at a rate (bucket midpoints) or at times')
@@ -129,7 +140,10 @@ export function registerMedia(program: Command): void {
         else printLines(files.map((f) => `${f.path}  frame ${f.frame}  t=${f.time_s.toFixed(3)} s`));
       },
     );
+}
 
+/** `kfbench media grid`. */
+function registerGrid(media: Command): void {
   media
     .command('grid')
     .description('storyboard grid: images row-major, cols = ceil(sqrt(N))')
@@ -153,4 +167,15 @@ export function registerMedia(program: Command): void {
         else printLines([`${o.out}  ${r.width}×${r.height}`]);
       },
     );
+}
+
+export function registerMedia(program: Command): void {
+  const media = program.command('media').description('video and image building blocks');
+
+  registerProbe(media);
+  registerDhash(media);
+  registerCompare(media);
+  registerShots(media);
+  registerSample(media);
+  registerGrid(media);
 }

@@ -1,7 +1,7 @@
 /** `kfbench merge hero|compass SHARD_DIR… --out DIR`: sharded evaluations into one, as if run unsharded. */
 import type { Command } from 'commander';
-import { mergeCompassRun } from '../compass/run-merge.js';
-import { mergeHeroRun } from '../report/hero-outputs.js';
+import { mergeCompassRun } from '../runs/compass-merge.js';
+import { mergeHeroRun } from '../runs/hero-merge.js';
 import { printLines } from './output.js';
 
 /** One benchmark's merge: its description, its library call and what it prints. */
@@ -10,7 +10,7 @@ const MERGES = [
     name: 'hero',
     description: 'merge hero evaluate shard folders',
     run: async (dirs: string[], out: string) => {
-      const r = await mergeHeroRun(dirs, out);
+      const r = await mergeHeroRun({ dirs, out });
       return [
         `merged ${dirs.length} shard(s): ${r.films} films, ${r.insertions} insertions`,
         `reports: ${r.files.join(', ')}`,
@@ -21,7 +21,7 @@ const MERGES = [
     name: 'compass',
     description: 'merge compass score or compass evaluate shard folders',
     run: async (dirs: string[], out: string) => {
-      const r = await mergeCompassRun(dirs, out);
+      const r = await mergeCompassRun({ dirs, out });
       return [
         `merged ${dirs.length} ${r.kind} shard(s): ${r.cases} cases, ${r.videos} videos; results in ${r.out}`,
       ];

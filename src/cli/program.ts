@@ -10,6 +10,7 @@ import { registerCompass } from './compass.js';
 import { registerDemo } from './demo.js';
 import { registerDev } from './dev.js';
 import { registerEmbed } from './embed.js';
+import { HERO_LAYOUT_ENV } from './env.js';
 import { exampleOf, helpText } from './help.js';
 import { registerHero } from './hero.js';
 import { type CliImpls, LIBRARY } from './impls.js';
@@ -89,6 +90,6 @@ function addLayoutOption(cmd: Command): void {
     const file: unknown = c.opts().layout;
     if (typeof file !== 'string') return;
     resolveLayout(file);
-    process.env.KFBENCH_HERO_LAYOUT = file;
+    process.env[HERO_LAYOUT_ENV] = file;
   });
 }

@@ -103,162 +103,196 @@ const ETA_AFTER_SHARE = 0.05;
 /** Least time between two redraws of the terminal line. */
 const REDRAW_MS = 100;
 
-export function renderProgress(o: RenderOptions = {}): ProgressRenderer {
-  const stream = o.stream ?? process.stderr;
-  const tty = o.tty ?? !!stream.isTTY;
-  const now = o.now ?? Date.now;
-  const every = o.everyMs ?? everyFromEnv() ?? 5000;
-  const phases = new Map<string, PhaseState>();
-  const calls = new Map<string, CallsState>();
-  let status = false; // a status line is drawn at the bottom (terminal only)
-  let lastDraw = Number.NEGATIVE_INFINITY;
-  const rate = (p: PhaseState) => (p.done * 1000) / Math.max(1, now() - p.t0);
-  // an ETA from the first few items is noise (warm-up, cache hits, one slow call): none until
-  // enough of the phase is done to say something
-  const eta = (p: PhaseState) => {
-    const r = rate(p);
+/** The renderer's state and its drawing; `renderProgress` hands out its `onProgress` and `close`. */
+class ProgressView {
+  private readonly stream: { write(s: string): unknown; isTTY?: boolean };
+  private readonly tty: boolean;
+  private readonly now: () => number;
+  private readonly every: number;
+  private readonly phases = new Map<string, PhaseState>();
+  private readonly calls = new Map<string, CallsState>();
+  /** A status line is drawn at the bottom (terminal only). */
+  private status = false;
+  private lastDraw = Number.NEGATIVE_INFINITY;
+
+  constructor(o: RenderOptions) {
+    this.stream = o.stream ?? process.stderr;
+    this.tty = o.tty ?? !!this.stream.isTTY;
+    this.now = o.now ?? Date.now;
+    this.every = o.everyMs ?? everyFromEnv() ?? 5000;
+  }
+
+  private rate(p: PhaseState): number {
+    return (p.done * 1000) / Math.max(1, this.now() - p.t0);
+  }
+
+  /**
+   * An ETA from the first few items is noise (warm-up, cache hits, one slow call): none until
+   * enough of the phase is done to say something.
+   */
+  private eta(p: PhaseState): string {
+    const r = this.rate(p);
     const enough = p.done >= Math.max(ETA_AFTER_ITEMS, Math.ceil(p.total * ETA_AFTER_SHARE));
     return enough && r > 0 && p.total > p.done ? seconds(((p.total - p.done) / r) * 1000) : '';
-  };
+  }
+
   /** On a terminal: every running phase on one line, rewritten in place. */
-  const draw = (force: boolean) => {
-    if (!tty || phases.size + calls.size === 0) return;
-    const t = now();
-    if (!force && t - lastDraw < REDRAW_MS) return;
-    lastDraw = t;
-    const parts = [...phases].map(([phase, p]) => {
+  private draw(force: boolean): void {
+    if (!this.tty || this.phases.size + this.calls.size === 0) return;
+    const t = this.now();
+    if (!force && t - this.lastDraw < REDRAW_MS) return;
+    this.lastDraw = t;
+    const parts = [...this.phases].map(([phase, p]) => {
       const filled = p.total ? Math.round((BAR * Math.min(p.done, p.total)) / p.total) : 0;
-      const e = eta(p);
+      const e = this.eta(p);
       const extra = [counts(p), p.lastItem].filter(Boolean).join(' · ');
       return `${phase} [${'█'.repeat(filled)}${'░'.repeat(BAR - filled)}] ${p.done}/${p.total} ${p.unit}${e ? ` | ETA ${e}` : ''}${extra ? ` | ${extra}` : ''}`;
     });
-    for (const [phase, c] of calls) parts.push(`${phase} ${callCounts(c, ' · ')}`);
-    stream.write(`\r\x1b[2K${parts.join('   ')}`);
-    status = parts.length > 0;
-  };
+    for (const [phase, c] of this.calls) parts.push(`${phase} ${callCounts(c, ' · ')}`);
+    this.stream.write(`\r\x1b[2K${parts.join('   ')}`);
+    this.status = parts.length > 0;
+  }
+
   /** A line of its own: on a terminal above the status line, which is then drawn again. */
-  const write = (line: string) => {
-    stream.write(tty ? `\r\x1b[2K${line}\n` : `${line}\n`);
-    status = false;
-    draw(true);
-  };
-  const callsLine = (phase: string, c: CallsState) => {
-    c.lastLine = now();
+  private write(line: string): void {
+    this.stream.write(this.tty ? `\r\x1b[2K${line}\n` : `${line}\n`);
+    this.status = false;
+    this.draw(true);
+  }
+
+  private callsLine(phase: string, c: CallsState): void {
+    c.lastLine = this.now();
     c.dirty = false;
-    write(`${phase}: ${callCounts(c, ', ')}`);
-  };
+    this.write(`${phase}: ${callCounts(c, ', ')}`);
+  }
+
   /** A change to a judge's calls: a line at once for the first, then on the cadence (off a terminal). */
-  const callsUpdate = (phase: string, c: CallsState, first: boolean) => {
+  private callsUpdate(phase: string, c: CallsState, first: boolean): void {
     c.dirty = true;
-    if (tty) return draw(false);
-    if (first || now() - c.lastLine >= every) callsLine(phase, c);
-  };
-  const line = (phase: string, p: PhaseState): string => {
-    const e = eta(p);
+    if (this.tty) {
+      this.draw(false);
+      return;
+    }
+    if (first || this.now() - c.lastLine >= this.every) this.callsLine(phase, c);
+  }
+
+  private line(phase: string, p: PhaseState): string {
+    const e = this.eta(p);
     const pct = p.total ? ` (${Math.floor((100 * p.done) / p.total)} %)` : '';
     const extra = counts(p);
-    return `${phase}: ${p.done}/${p.total} ${p.unit}${pct}, ${rate(p).toFixed(1)}/s${e ? `, ETA ${e}` : ''}${extra ? `; ${extra}` : ''}`;
-  };
-  const update = (phase: string, p: PhaseState) => {
-    if (tty) return draw(p.done >= p.total);
-    const t = now();
-    if (t - p.lastLine < every && p.done < p.total) return;
+    return `${phase}: ${p.done}/${p.total} ${p.unit}${pct}, ${this.rate(p).toFixed(1)}/s${e ? `, ETA ${e}` : ''}${extra ? `; ${extra}` : ''}`;
+  }
+
+  private update(phase: string, p: PhaseState): void {
+    if (this.tty) {
+      this.draw(p.done >= p.total);
+      return;
+    }
+    const t = this.now();
+    if (t - p.lastLine < this.every && p.done < p.total) return;
     p.lastLine = t;
-    write(line(phase, p));
-  };
-  const onProgress = (e: ProgressEvent): void => {
-    if (e.type === 'call-started' || e.type === 'call-finished') {
-      let c = calls.get(e.phase);
-      const first = !c;
-      if (!c) {
-        c = {
-          inflight: 0,
-          completed: 0,
-          failed: 0,
-          retries: 0,
-          lastRetry: '',
-          lastLine: now(),
-          dirty: false,
-        };
-        calls.set(e.phase, c);
-      }
-      if (e.type === 'call-started') c.inflight++;
-      else {
-        c.inflight = Math.max(0, c.inflight - 1);
-        if (e.ok) c.completed++;
-        else c.failed++;
-      }
-      callsUpdate(e.phase, c, first);
-      return;
-    }
-    if (e.type === 'retry' && !phases.has(e.phase) && calls.has(e.phase)) {
-      const c = calls.get(e.phase)!;
-      c.retries++;
-      c.lastRetry = `${e.item}: ${e.reason}`;
-      callsUpdate(e.phase, c, false);
-      return;
-    }
-    if (e.type === 'phase-started') {
-      const p: PhaseState = {
-        total: e.total,
-        unit: e.unit,
-        note: e.note ?? '',
-        done: 0,
-        cached: 0,
+    this.write(this.line(phase, p));
+  }
+
+  /** A judge's call went out or came back. */
+  private onCall(e: Extract<ProgressEvent, { type: 'call-started' | 'call-finished' }>): void {
+    let c = this.calls.get(e.phase);
+    const first = !c;
+    if (!c) {
+      c = {
+        inflight: 0,
+        completed: 0,
+        failed: 0,
         retries: 0,
-        failures: 0,
         lastRetry: '',
-        lastItem: '',
-        t0: now(),
-        lastLine: now(),
+        lastLine: this.now(),
+        dirty: false,
       };
-      phases.set(e.phase, p);
-      write(`${e.phase}: ${plural(e.total, e.unit, e.unit)} to do${p.note ? ` (${p.note})` : ''}`);
-      return;
+      this.calls.set(e.phase, c);
     }
-    const p = phases.get(e.phase);
-    if (!p) return; // an event of a phase never started: nothing to draw it against
+    if (e.type === 'call-started') c.inflight++;
+    else {
+      c.inflight = Math.max(0, c.inflight - 1);
+      if (e.ok) c.completed++;
+      else c.failed++;
+    }
+    this.callsUpdate(e.phase, c, first);
+  }
+
+  private onPhaseStarted(e: Extract<ProgressEvent, { type: 'phase-started' }>): void {
+    const p: PhaseState = {
+      total: e.total,
+      unit: e.unit,
+      note: e.note ?? '',
+      done: 0,
+      cached: 0,
+      retries: 0,
+      failures: 0,
+      lastRetry: '',
+      lastItem: '',
+      t0: this.now(),
+      lastLine: this.now(),
+    };
+    this.phases.set(e.phase, p);
+    this.write(`${e.phase}: ${plural(e.total, e.unit, e.unit)} to do${p.note ? ` (${p.note})` : ''}`);
+  }
+
+  /** An event of a phase that started. */
+  private onPhaseEvent(e: ProgressEvent, p: PhaseState): void {
     switch (e.type) {
       case 'item-done':
-        p.done++;
-        p.lastItem = e.item;
-        update(e.phase, p);
-        break;
       case 'cache-hit':
         p.done++;
-        p.cached++;
+        if (e.type === 'cache-hit') p.cached++;
         p.lastItem = e.item;
-        update(e.phase, p);
+        this.update(e.phase, p);
         break;
       case 'retry':
         p.retries++;
         p.lastRetry = `${e.item}: ${e.reason}`;
-        draw(false);
+        this.draw(false);
         break;
       case 'failure':
         p.failures++;
-        write(`${e.phase}: FAILED ${e.item}: ${e.reason}`);
+        this.write(`${e.phase}: FAILED ${e.item}: ${e.reason}`);
         break;
       case 'phase-finished': {
-        phases.delete(e.phase);
+        this.phases.delete(e.phase);
         const extra = counts(p);
-        write(
-          `${e.phase}: finished ${e.done}/${p.total} ${p.unit} in ${seconds(now() - p.t0)}${extra ? ` (${extra})` : ''}`,
+        this.write(
+          `${e.phase}: finished ${e.done}/${p.total} ${p.unit} in ${seconds(this.now() - p.t0)}${extra ? ` (${extra})` : ''}`,
         );
         break;
       }
     }
+  }
+
+  readonly onProgress = (e: ProgressEvent): void => {
+    const c = this.calls.get(e.phase);
+    if (e.type === 'call-started' || e.type === 'call-finished') this.onCall(e);
+    else if (e.type === 'retry' && !this.phases.has(e.phase) && c) {
+      c.retries++;
+      c.lastRetry = `${e.item}: ${e.reason}`;
+      this.callsUpdate(e.phase, c, false);
+    } else if (e.type === 'phase-started') this.onPhaseStarted(e);
+    else {
+      const p = this.phases.get(e.phase);
+      if (p) this.onPhaseEvent(e, p); // an event of a phase never started: nothing to draw it against
+    }
   };
-  return {
-    onProgress,
-    close: () => {
-      // leave the terminal on a fresh line
-      if (tty && status) stream.write('\r\x1b[2K');
-      status = false;
-      phases.clear();
-      // a log's last word on the judge's calls (the terminal showed them all along)
-      if (!tty) for (const [phase, c] of calls) if (c.dirty) callsLine(phase, c);
-      calls.clear();
-    },
+
+  readonly close = (): void => {
+    // leave the terminal on a fresh line
+    if (this.tty && this.status) this.stream.write('\r\x1b[2K');
+    this.status = false;
+    this.phases.clear();
+    // a log's last word on the judge's calls (the terminal showed them all along)
+    if (!this.tty) for (const [phase, c] of this.calls) if (c.dirty) this.callsLine(phase, c);
+    this.calls.clear();
   };
+}
+
+export function renderProgress(o: RenderOptions = {}): ProgressRenderer {
+  const view = new ProgressView(o);
+  return { onProgress: view.onProgress, close: view.close };
 }

@@ -1,7 +1,7 @@
 /**
  * A judge for the length of one call: opened from its settings, handed to `fn`, and closed
  * whatever `fn` does (its cache's claims released, its connections ended). The commands that ask a
- * judge by hand, and the runs in `hero/run.ts`, go through it.
+ * judge by hand, and the runs in `src/runs/`, go through it.
  */
 import { type JudgeSettings, type OpenedJudge, openJudge } from './registry.js';
 

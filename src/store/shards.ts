@@ -1,5 +1,5 @@
 /**
- * Sharded runs and their merge. `--shard k/n` (1-based) takes items (films, cases) sorted by id;
+ * Sharded runs and their merge. Shard k of n (1-based) takes items (films, cases) sorted by id;
  * item i (from 0) belongs to shard (i mod n) + 1, so every item lands in exactly one shard whatever
  * the machine. Every evaluation folder records what it was computed from in `settings.json`
  * (deterministic: the inputs' sha256, the settings that change an answer, the judge, the items
@@ -8,27 +8,20 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { readdir, realpath, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { BadInputError, errnoCode, messageOf, UsageError } from '../errors.js';
+import { BadInputError, messageOf, UsageError } from '../errors.js';
 import { didYouMean } from '../nearest.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { canonicalJson, sha256File } from './canonical.js';
 import { describeZodError, readJsonFile, readLines, writeJsonFile } from './jsonl.js';
+import { listedFileIn } from './listed-file.js';
 import type { FolderFile } from './out-folder.js';
 
 export interface Shard {
   k: number;
   n: number;
-}
-
-export function parseShard(s: string): Shard {
-  const m = /^(\d+)\/(\d+)$/.exec(s);
-  const k = Number(m?.[1]);
-  const n = Number(m?.[2]);
-  if (!m || n < 1 || k < 1 || k > n) throw new UsageError(`--shard must be k/n with 1 ≤ k ≤ n, got "${s}"`);
-  return { k, n };
 }
 
 /**
@@ -171,46 +164,6 @@ export async function writeOutputsRecord(
   const file = join(dir, OUTPUTS_FILE);
   await writeJsonFile(file, OutputsRecord, rec);
   return file;
-}
-
-/** What a file is when it is not a regular file (stat's view: links followed). */
-function kindOf(st: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean }): string {
-  return st.isDirectory() ? 'a folder' : st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a device';
-}
-
-/**
- * The file `name` (an entry of `listedIn`, a file of folder `dir`) names, confined to `dir`: its
- * real path (links resolved) must lie inside `dir`'s and be a regular file, or it is refused in
- * one line naming `listedIn` and the entry — before anything is opened, so a FIFO never blocks
- * the run, a device (`../../dev/zero`) is never read and a file outside (`../../etc/shadow`) is
- * never stat'ed for a size the report would show. `undefined` when nothing is at that path.
- */
-export async function listedFileIn(
-  dir: string,
-  name: string,
-  listedIn: string,
-): Promise<{ path: string; bytes: number } | undefined> {
-  const refuse = (why: string) =>
-    new BadInputError(`entry "${name}" ${why}: an entry must be a regular file inside ${dir}`, {
-      file: listedIn,
-    });
-  const path = resolve(dir, name);
-  const inside = (p: string, root: string) => {
-    const r = relative(root, p);
-    return r !== '' && !r.startsWith(`..${sep}`) && r !== '..' && !isAbsolute(r);
-  };
-  if (isAbsolute(name) || !inside(path, resolve(dir))) throw refuse('names a path outside the folder');
-  let real: string;
-  try {
-    real = await realpath(path);
-  } catch (e) {
-    if (errnoCode(e) === 'ENOENT') return undefined;
-    throw refuse(`cannot be resolved (${errnoCode(e) ?? messageOf(e)})`);
-  }
-  if (!inside(real, await realpath(dir))) throw refuse('is a link to a path outside the folder');
-  const st = await stat(real);
-  if (!st.isFile()) throw refuse(`is ${kindOf(st)}, not a regular file`);
-  return { path, bytes: st.size };
 }
 
 /**

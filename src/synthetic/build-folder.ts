@@ -67,11 +67,9 @@ export async function finishBuild(b: BuildFolder, extra: Record<string, unknown>
   await rm(partialOf(b), { force: true });
 }
 
-/** The environment variable naming a folder where generated sets are built once and copied from. */
-export const MATERIAL_CACHE_ENV = 'KFBENCH_MATERIAL_CACHE';
-
 /**
- * Fill `b.out` from the material cache when `KFBENCH_MATERIAL_CACHE` names one: the set is built
+ * Fill `b.out` from the material cache `root` when one is given (the CLI takes it from
+ * `KFBENCH_MATERIAL_CACHE`, src/cli/env.ts; this module reads no environment): the set is built
  * there once (`build(dir)`, under a lock, so parallel processes build it once between them) and
  * copied into `b.out`. The generated sets are deterministic and relocatable (no absolute paths),
  * so a copy equals a build. Returns false, doing nothing, when no cache is set.
@@ -79,8 +77,8 @@ export const MATERIAL_CACHE_ENV = 'KFBENCH_MATERIAL_CACHE';
 export async function copyFromMaterialCache(
   b: BuildFolder,
   build: (dir: string) => Promise<unknown>,
+  root: string | undefined,
 ): Promise<boolean> {
-  const root = process.env[MATERIAL_CACHE_ENV];
   if (!root) return false;
   const dir = join(resolve(root), `${b.name.replace(/^\./, '')}-v${b.version}`);
   if (resolve(b.out) === dir) return false;

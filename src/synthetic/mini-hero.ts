@@ -118,13 +118,17 @@ export function miniHeroPaths(out: string): MiniHeroPaths {
 /** Build the mini set if it is not complete already. Returns its paths. */
 export async function buildMiniHero(
   out: string,
-  opts: { onProgress?: OnProgress; films?: FilmSpec[] } = {},
+  opts: { onProgress?: OnProgress; films?: FilmSpec[]; materialCache?: string | undefined } = {},
 ): Promise<MiniHeroPaths> {
   const p = miniHeroPaths(out);
   const films = opts.films ?? MINI_FILMS;
   const folder = { out, name: '.mini-hero', version: MINI_VERSION, what: 'a mini HeroFrame set' };
   if (await isBuilt(folder)) return p;
-  if (!opts.films && (await copyFromMaterialCache(folder, (dir) => buildMiniHero(dir, opts)))) return p;
+  if (
+    !opts.films &&
+    (await copyFromMaterialCache(folder, (dir) => buildMiniHero(dir, opts), opts.materialCache))
+  )
+    return p;
   await startBuild(folder);
   const ds = datasetPaths(p.data);
   const movies = [];

@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseShard } from '../../src/cli/shard-flag.js';
 import { BadInputError, UsageError } from '../../src/errors.js';
 import {
   checkShards,
-  parseShard,
   readShardFolders,
   type ShardFolder,
   type ShardRecord,

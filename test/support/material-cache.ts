@@ -1,6 +1,6 @@
 /**
- * Vitest global setup: the run's material cache (vitest.config.ts sets KFBENCH_MATERIAL_CACHE) is
- * removed when the run ends, unless the caller named one of their own.
+ * Vitest global setup: the run's own material cache (vitest.config.ts sets KFBENCH_MATERIAL_CACHE
+ * to a new folder for every run) is removed when the run ends.
  */
 import { rmSync } from 'node:fs';
 import { basename } from 'node:path';

@@ -8,16 +8,17 @@ import { join } from 'node:path';
 import {
   buildMiniCompass,
   MINI_CASES,
-  MINI_COMPASS_VERSION,
   type MiniCompassPaths,
 } from '../../src/synthetic/mini-compass/build.js';
+import { generatorHash } from './generator-hash.js';
 import { sharedBuild } from './shared-build.js';
 
 export const TEST_CASES = MINI_CASES.filter((c) => ['ot-03', 'ot-12', 'ms-06', 'ms-09'].includes(c.case_id));
 
 export function sharedMiniCompass(): Promise<MiniCompassPaths> {
-  return sharedBuild(`kfbench-test-mini-compass-v${MINI_COMPASS_VERSION}`, (out) =>
-    buildMiniCompass(out, { cases: TEST_CASES }),
+  return sharedBuild(
+    `kfbench-test-mini-compass-${generatorHash('src/synthetic/mini-compass/build.ts')}`,
+    (out) => buildMiniCompass(out, { cases: TEST_CASES }),
   );
 }
 

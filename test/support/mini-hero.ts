@@ -5,18 +5,14 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FilmChains } from '../../src/hero/dataset/schemas.js';
-import {
-  buildMiniHero,
-  MINI_FILMS,
-  MINI_VERSION,
-  type MiniHeroPaths,
-} from '../../src/synthetic/mini-hero.js';
+import { buildMiniHero, MINI_FILMS, type MiniHeroPaths } from '../../src/synthetic/mini-hero.js';
+import { generatorHash } from './generator-hash.js';
 import { sharedBuild } from './shared-build.js';
 
 export const TEST_FILMS = [MINI_FILMS[0]!, MINI_FILMS[3]!]; // 24 fps and 30000/1001 fps
 
 export function sharedMiniHero(): Promise<MiniHeroPaths> {
-  return sharedBuild(`kfbench-test-mini-hero-v${MINI_VERSION}`, (out) =>
+  return sharedBuild(`kfbench-test-mini-hero-${generatorHash('src/synthetic/mini-hero.ts')}`, (out) =>
     buildMiniHero(out, { films: TEST_FILMS }),
   );
 }

@@ -1,22 +1,15 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withDirLock } from '../../src/store/dir-lock.js';
 import {
   type BuildFolder,
   copyFromMaterialCache,
   finishBuild,
   isBuilt,
-  MATERIAL_CACHE_ENV,
   startBuild,
 } from '../../src/synthetic/build-folder.js';
 import { tempDir } from '../support/paths.js';
-
-const saved = process.env[MATERIAL_CACHE_ENV];
-afterEach(() => {
-  if (saved === undefined) delete process.env[MATERIAL_CACHE_ENV];
-  else process.env[MATERIAL_CACHE_ENV] = saved;
-});
 
 /** A builder that counts its builds and writes one file, as the mini builders do. */
 function counter() {
@@ -33,13 +26,13 @@ function counter() {
 
 describe('material cache', () => {
   it('builds once for parallel callers and copies a complete set into each folder', async () => {
-    process.env[MATERIAL_CACHE_ENV] = tempDir();
+    const root = tempDir();
     const c = counter();
     const folders = [0, 1, 2].map(
       (): BuildFolder => ({ out: join(tempDir(), 'set'), name: '.toy', version: '1', what: 'a toy set' }),
     );
     const used = await Promise.all(
-      folders.map((b) => copyFromMaterialCache(b, (dir) => c.build({ ...b, out: dir }))),
+      folders.map((b) => copyFromMaterialCache(b, (dir) => c.build({ ...b, out: dir }), root)),
     );
     expect(used).toEqual([true, true, true]);
     expect(c.builds()).toBe(1);
@@ -50,14 +43,12 @@ describe('material cache', () => {
     }
   });
 
-  it('does nothing without the variable, and still refuses a folder that is not a set', async () => {
-    delete process.env[MATERIAL_CACHE_ENV];
+  it('does nothing without a cache folder, and still refuses a folder that is not a set', async () => {
     const b: BuildFolder = { out: tempDir(), name: '.toy', version: '1', what: 'a toy set' };
-    expect(await copyFromMaterialCache(b, async () => undefined)).toBe(false);
-    process.env[MATERIAL_CACHE_ENV] = tempDir();
+    expect(await copyFromMaterialCache(b, async () => undefined, undefined)).toBe(false);
     writeFileSync(join(b.out, 'precious.txt'), 'keep');
     const c = counter();
-    await expect(copyFromMaterialCache(b, (dir) => c.build({ ...b, out: dir }))).rejects.toThrow(
+    await expect(copyFromMaterialCache(b, (dir) => c.build({ ...b, out: dir }), tempDir())).rejects.toThrow(
       /is not a toy set/,
     );
     expect(readFileSync(join(b.out, 'precious.txt'), 'utf8')).toBe('keep');

@@ -190,12 +190,16 @@ export function caseRecord(spec: MiniCaseSpec): Case {
 /** Build the mini Compass set unless a complete one of this version is there. */
 export async function buildMiniCompass(
   out: string,
-  opts: { onProgress?: OnProgress; cases?: MiniCaseSpec[] } = {},
+  opts: { onProgress?: OnProgress; cases?: MiniCaseSpec[]; materialCache?: string | undefined } = {},
 ): Promise<MiniCompassPaths> {
   const p = miniCompassPaths(out);
   const folder = { out, name: '.mini-compass', version: MINI_COMPASS_VERSION, what: 'a mini Compass set' };
   if (await isBuilt(folder)) return p;
-  if (!opts.cases && (await copyFromMaterialCache(folder, (dir) => buildMiniCompass(dir, opts)))) return p;
+  if (
+    !opts.cases &&
+    (await copyFromMaterialCache(folder, (dir) => buildMiniCompass(dir, opts), opts.materialCache))
+  )
+    return p;
   await startBuild(folder);
   const specs = opts.cases ?? MINI_CASES;
   const pool = await imagePool(KEYFRAMES + FILLERS);

@@ -5,19 +5,14 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { JudgeStats } from '../judge/types.js';
-import { probe } from '../media/probe.js';
-import { writeOutputFolder } from '../store/out-folder.js';
-import { outputFiles, refuseOverlap } from '../store/path-overlap.js';
-import { OUTPUTS_FILE, SETTINGS_FILE, writeOutputsRecord, writeShardRecord } from '../store/shards.js';
-import type { LoadedCase } from './cases.js';
-import type { KeyframeControlReading } from './quality/aggregate.js';
-import { evaluationCacheIn } from './quality/eval-cache.js';
-import { type EvaluateInput, type EvaluateResult, evaluateCompass } from './quality/evaluate.js';
-import { type Leaderboard, leaderboard, type RankBy } from './quality/leaderboard.js';
-import { EVALUATION_RUN_FILES, writeEvaluationRun } from './quality/outputs.js';
-import { cachedCalls, type EvaluationPlan, planEvaluation } from './quality/plan.js';
-import type { QualityOptions } from './quality/video.js';
+import type { LoadedCase } from '../compass/cases.js';
+import type { KeyframeControlReading } from '../compass/quality/aggregate.js';
+import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
+import { type EvaluateInput, type EvaluateResult, evaluateCompass } from '../compass/quality/evaluate.js';
+import { type Leaderboard, leaderboard, type RankBy } from '../compass/quality/leaderboard.js';
+import { EVALUATION_RUN_FILES, writeEvaluationRun } from '../compass/quality/outputs.js';
+import { cachedCalls, type EvaluationPlan, planEvaluation } from '../compass/quality/plan.js';
+import type { QualityOptions } from '../compass/quality/video.js';
 import {
   type CompassRunInput,
   compassReads,
@@ -25,8 +20,13 @@ import {
   type RunTools,
   runCases,
   withRunTools,
-} from './run.js';
-import { judgeSegmenter } from './segment.js';
+} from '../compass/run.js';
+import { judgeSegmenter } from '../compass/segment.js';
+import type { JudgeStats } from '../judge/types.js';
+import { probe } from '../media/probe.js';
+import { writeOutputFolder } from '../store/out-folder.js';
+import { outputFiles, refuseOverlap } from '../store/path-overlap.js';
+import { OUTPUTS_FILE, SETTINGS_FILE, writeOutputsRecord, writeShardRecord } from '../store/shards.js';
 
 export interface CompassEvaluateInput extends CompassRunInput {
   /** The judge's settings, its cache file resolved. */

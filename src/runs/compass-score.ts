@@ -4,6 +4,23 @@
  * written — a score folder whole or not at all.
  */
 import { join, resolve } from 'node:path';
+import type { LoadedCase } from '../compass/cases.js';
+import { RESPONSE_RUN_FILES, writeResponseRun } from '../compass/outputs.js';
+import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
+import type { ResponseOptions, ScanOptions } from '../compass/response/options.js';
+import { type ResponseReport, scoreResponse } from '../compass/response/report.js';
+import { cachedScan } from '../compass/response/scan-cache.js';
+import type { ResponseSummary } from '../compass/results.js';
+import {
+  type CompassRunInput,
+  compassReads,
+  compassRunRecord,
+  runCases,
+  withRunTools,
+} from '../compass/run.js';
+import { type ScoreRun, scoreModels } from '../compass/score.js';
+import { judgeSegmenter } from '../compass/segment.js';
+import { type SensitivityGrid, type SensitivityResult, sensitivity } from '../compass/sensitivity.js';
 import type { OnnxOptions } from '../embed/onnx.js';
 import { createEmbedder } from '../embed/registry.js';
 import { checkMaxDuration } from '../media/duration.js';
@@ -12,17 +29,6 @@ import { writeFileAtomic } from '../store/atomic-write.js';
 import { type FolderFile, writeOutputFolder } from '../store/out-folder.js';
 import { outputFiles, refuseOverlap } from '../store/path-overlap.js';
 import { OUTPUTS_FILE, SETTINGS_FILE, writeOutputsRecord, writeShardRecord } from '../store/shards.js';
-import type { LoadedCase } from './cases.js';
-import { RESPONSE_RUN_FILES, writeResponseRun } from './outputs.js';
-import { evaluationCacheIn } from './quality/eval-cache.js';
-import type { ResponseOptions, ScanOptions } from './response/options.js';
-import { type ResponseReport, scoreResponse } from './response/report.js';
-import { cachedScan } from './response/scan-cache.js';
-import type { ResponseSummary } from './results.js';
-import { type CompassRunInput, compassReads, compassRunRecord, runCases, withRunTools } from './run.js';
-import { type ScoreRun, scoreModels } from './score.js';
-import { judgeSegmenter } from './segment.js';
-import { type SensitivityGrid, type SensitivityResult, sensitivity } from './sensitivity.js';
 
 export interface CompassScoreInput extends CompassRunInput {
   /** With `segmenter: 'judge'`: make at most this many judge calls (the rest is `skipped`). */

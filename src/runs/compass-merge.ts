@@ -3,16 +3,18 @@
  * run merged (`mergeCompass`) and written to `out` whole or not at all, as the unsharded run would
  * have written them; `out` is never one of the shards.
  */
+
+import { mergeCompass } from '../compass/merge.js';
+import { writeResponseRun } from '../compass/outputs.js';
+import { writeEvaluationRun } from '../compass/quality/outputs.js';
 import { outsideShards, writeOutputFolder } from '../store/out-folder.js';
 import { writeOutputsRecord, writeShardRecord } from '../store/shards.js';
-import { mergeCompass } from './merge.js';
-import { writeResponseRun } from './outputs.js';
-import { writeEvaluationRun } from './quality/outputs.js';
+import type { MergeOptions } from './merge-options.js';
 
-export async function mergeCompassRun(
-  dirs: readonly string[],
-  out: string,
-): Promise<{ kind: string; cases: number; videos: number; out: string }> {
+export async function mergeCompassRun({
+  dirs,
+  out,
+}: MergeOptions): Promise<{ kind: string; cases: number; videos: number; out: string }> {
   const target = outsideShards(out, dirs);
   const t0 = Date.now();
   const m = await mergeCompass(dirs);

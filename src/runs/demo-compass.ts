@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { loadCases, PROMPT_MODES } from '../compass/cases.js';
 import { DEFAULT_RESPONSE_OPTIONS, DEFAULT_SCAN_OPTIONS } from '../compass/response/options.js';
 import type { ResponseSummary } from '../compass/results.js';
-import { scoreCompass } from '../compass/run-score.js';
 import { DEFAULT_MAX_DURATION_S } from '../media/duration.js';
 import type { OnProgress } from '../progress.js';
-import { buildMiniCompass, type MiniCompassPaths } from './mini-compass/build.js';
+import { buildMiniCompass, type MiniCompassPaths } from '../synthetic/mini-compass/build.js';
+import { scoreCompass } from './compass-score.js';
 
 export interface CompassDemo {
   summary: ResponseSummary;
@@ -23,8 +23,12 @@ export interface CompassDemo {
   scanCache: string;
 }
 
-export async function runCompassDemo(root: string, onProgress: OnProgress): Promise<CompassDemo> {
-  const p = await buildMiniCompass(join(root, 'mini-compass'), { onProgress });
+export async function runCompassDemo(
+  root: string,
+  onProgress: OnProgress,
+  materialCache?: string,
+): Promise<CompassDemo> {
+  const p = await buildMiniCompass(join(root, 'mini-compass'), { onProgress, materialCache });
   const out = join(root, 'compass-response');
   const scanCache = join(out, 'scan-cache.sqlite');
   const { run, summary } = await scoreCompass({

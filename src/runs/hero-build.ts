@@ -1,0 +1,26 @@
+/** `hero build` as one call: the judge opened from its settings and closed, the chains built. */
+import { type BuildOptions, buildChains } from '../hero/build.js';
+import type { BuildReport } from '../hero/dataset/schemas.js';
+import type { JudgeSettings } from '../judge/registry.js';
+import { withJudge } from '../judge/with-judge.js';
+
+export interface BuildRunInput extends Omit<BuildOptions, 'judge' | 'encoder'> {
+  /** The judge's settings (its cache file resolved). */
+  judge: JudgeSettings;
+}
+
+/** What `hero build` made, with the reader that judged and its calls. */
+export type BuildRunReport = BuildReport & { reader: string; calls: number; cached: number };
+
+/** `hero build` as one call: the judge opened from its settings (closed whatever happens), the chains built. */
+export async function buildChainsRun(o: BuildRunInput): Promise<BuildRunReport> {
+  const { judge: settings, ...input } = o;
+  return withJudge(
+    settings,
+    async (j) => {
+      const r = await buildChains({ ...input, judge: j.judge, encoder: j.encoder });
+      return { ...r, reader: j.judge.name, calls: j.judge.stats.calls, cached: j.judge.stats.cached };
+    },
+    { onProgress: o.onProgress },
+  );
+}
