@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseTimeV, ROOT, readFigures, type Timed, writeFigures } from './readme-figures.js';
+import { demoCalls, parseTimeV, ROOT, readFigures, type Timed, writeFigures } from './readme-figures.js';
 
 const COMMAND = '/usr/bin/time -v node dist/cli/bin.js demo --out DIR';
 
@@ -25,14 +25,6 @@ function timed(out: string): { t: Timed; stdout: string } {
   );
   if (r.status !== 0) throw new Error(`the demo exited ${r.status}:\n${r.stderr.slice(-4000)}`);
   return { t: parseTimeV(r.stderr), stdout: r.stdout };
-}
-
-/** The judge calls a cold demo prints: "calls: N to build chains, M for baselines" and "judge calls K, …". */
-export function demoCalls(stdout: string): { chains: number; baselines: number; quality: number } {
-  const hero = stdout.match(/^calls: (\d+) to build chains, (\d+) for baselines/m);
-  const quality = stdout.match(/^judge calls (\d+), from the cache/m);
-  if (!hero || !quality) throw new Error('the demo did not print its judge calls');
-  return { chains: Number(hero[1]), baselines: Number(hero[2]), quality: Number(quality[1]) };
 }
 
 const at = process.argv.indexOf('--beside');

@@ -148,6 +148,14 @@ export function ciLines(log: string, wall: number): CiLine[] {
   });
 }
 
+/** The judge calls a cold demo prints: "calls: N to build chains, M for baselines" and "judge calls K, …". */
+export function demoCalls(stdout: string): { chains: number; baselines: number; quality: number } {
+  const hero = stdout.match(/^calls: (\d+) to build chains, (\d+) for baselines/m);
+  const quality = stdout.match(/^judge calls (\d+), from the cache/m);
+  if (!hero || !quality) throw new Error('the demo did not print its judge calls');
+  return { chains: Number(hero[1]), baselines: Number(hero[2]), quality: Number(quality[1]) };
+}
+
 const BEGIN = '<!-- figures: rendered from bench/readme-figures.json by bench/readme-figures.ts -->';
 const END = '<!-- /figures -->';
 

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { demoCalls, readFigures } from '../../bench/readme-figures.js';
 import { METHODS } from '../../src/hero/select/registry.js';
 import { DEMO_QUALITY_MODELS } from '../../src/synthetic/demo-compass-quality.js';
 import { runCli } from '../support/cli.js';
@@ -169,6 +170,9 @@ describe('kfbench demo', () => {
     const cold = /judge calls [1-9]\d*, from the cache (\d+), unresolved 0/.exec(r.stdout);
     expect(cold).not.toBeNull();
     expect(Number(cold![1])).toBeLessThanOrEqual(DEMO_QUALITY_MODELS.length * 8 + 16 * 4);
+    // the judge calls the README states (bench/readme-figures.json, which bench/measure-demo.ts
+    // writes from a measured cold run) are the ones this cold run made
+    expect(demoCalls(r.stdout)).toEqual(readFigures().demo.calls);
     expect(again.stdout).toMatch(/judge calls 0, from the cache [1-9]\d*, unresolved 0/);
     expect(overall(again.stdout)).toBe(overall(r.stdout));
     expect(r.stdout).toMatch(/^done in \d+\.\d s/m);
