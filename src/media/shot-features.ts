@@ -117,6 +117,13 @@ export const PLAIN_RAMP_MAX = 0.12;
 /** A cut of similar colours: the thumbnail change (mean levels) at least this, and this × its neighbours'. */
 export const STRUCT_MIN = 24;
 export const STRUCT_RATIO = 6;
+/**
+ * A cut of one palette and one motion: the motion-compensated change (mean levels) at least this,
+ * and this × (its neighbours' mean + 1). On the fixtures the cuts stand at ≥ 4.9× and the
+ * frames of shots, dissolves and fades at ≤ 4.1× (bench/shots-accuracy.ts's videos).
+ */
+export const MOTION_MIN = 12;
+export const MOTION_RATIO = 4.5;
 
 /** A thumbnail averaged over COARSE×COARSE blocks. */
 export function coarsen(t: Uint8Array): Uint8Array {

@@ -1,0 +1,53 @@
+/**
+ * A change of content, not of motion (issue 48 item 2): frame n against frame n − 1 moved by the
+ * best global shift. Each frame becomes a 48×27 luma plane (area means, whatever the frame's
+ * size); the change is the least mean absolute difference over the plane's centre (a 4-cell
+ * margin) among shifts of up to ±4 cells (±1/12 of the width, ±4/27 of the height: a fast pan or a
+ * camera bump). Within a shot — a pan, a tilt, a shake — a shift explains the new frame and the
+ * change stays near the compression and sub-cell noise; across a cut between two shots of one
+ * palette and one motion nothing does, so the change jumps while the colour histogram barely moves.
+ */
+import type { RawImage } from './raw.js';
+
+const W = 48;
+const H = 27;
+const R = 4;
+
+/** A frame's 48×27 luma plane (0.299 R + 0.587 G + 0.114 B, area means). */
+export function motionPlane(img: RawImage): Float32Array {
+  const acc = new Float64Array(W * H);
+  const cnt = new Float64Array(W * H);
+  const { width, height, data, channels } = img;
+  for (let y = 0; y < height; y++) {
+    const row = Math.min(H - 1, Math.floor((y * H) / height)) * W;
+    for (let x = 0; x < width; x++) {
+      const k = row + Math.min(W - 1, Math.floor((x * W) / width));
+      const i = (y * width + x) * channels;
+      acc[k]! += channels >= 3 ? 0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]! : data[i]!;
+      cnt[k]! += 1;
+    }
+  }
+  const p = new Float32Array(W * H);
+  for (let k = 0; k < p.length; k++) p[k] = acc[k]! / Math.max(1, cnt[k]!);
+  return p;
+}
+
+/**
+ * The mean absolute luma difference (levels) between `cur` and `prev` shifted by the best (dx, dy)
+ * within ±4 cells, over the centre cells — cur(x, y) against prev(x + dx, y + dy).
+ */
+export function motionDiff(prev: Float32Array, cur: Float32Array): number {
+  const n = (W - 2 * R) * (H - 2 * R);
+  let best = Number.POSITIVE_INFINITY;
+  for (let dy = -R; dy <= R; dy++)
+    for (let dx = -R; dx <= R; dx++) {
+      let s = 0;
+      for (let y = R; y < H - R && s < best; y++) {
+        const c = y * W;
+        const p = (y + dy) * W + dx;
+        for (let x = R; x < W - R; x++) s += Math.abs(cur[c + x]! - prev[p + x]!);
+      }
+      if (s < best) best = s;
+    }
+  return best / n;
+}
