@@ -6,7 +6,15 @@
  * footage (texture that changes every frame), the straight blend holds on 6×4 block means with
  * median residual ≤ `coarseBlendMax`; or a plain field's share falls in equal steps.
  */
-import { BUSY, BUSY_STEP, blendResidual, flatness, meanAbsDiff, median, PLAIN_RAMP_MAX } from './shot-features.js';
+import {
+  BUSY,
+  BUSY_STEP,
+  blendResidual,
+  flatness,
+  meanAbsDiff,
+  median,
+  PLAIN_RAMP_MAX,
+} from './shot-features.js';
 import type { ShotFrames } from './shot-frames.js';
 import type { ShotOptions } from './shot-options.js';
 

@@ -9,9 +9,10 @@
  *    and one motion (issue 48 item 2: "the shot detector's features must separate a change of
  *    content from a change of motion"), where both others change as much every frame.
  */
+
+import { MOTION_MIN, MOTION_RATIO, STRUCT_MIN, STRUCT_RATIO } from './shot-features.js';
 import type { ShotFrames } from './shot-frames.js';
 import type { ShotOptions } from './shot-options.js';
-import { MOTION_MIN, MOTION_RATIO, STRUCT_MIN, STRUCT_RATIO } from './shot-features.js';
 
 function isHistCut(F: ShotFrames, o: ShotOptions, n: number): boolean {
   const d = F.h[n]!;
@@ -40,7 +41,6 @@ function isMotionCut(F: ShotFrames, o: ShotOptions, n: number): boolean {
 export function findCuts(F: ShotFrames, o: ShotOptions): Set<number> {
   const cuts = new Set<number>();
   for (let n = 1; n < F.length; n++)
-    if ((isHistCut(F, o, n) || isStructuralCut(F, o, n) || isMotionCut(F, o, n)) && !F.onRamp(n))
-      cuts.add(n);
+    if ((isHistCut(F, o, n) || isStructuralCut(F, o, n) || isMotionCut(F, o, n)) && !F.onRamp(n)) cuts.add(n);
   return cuts;
 }

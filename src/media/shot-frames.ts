@@ -4,7 +4,7 @@
  * motion-compensated content change (`shot-motion-diff.ts`), with the small frame-to-frame tests
  * the cut and gradual-transition finders share.
  */
-import { motionDiff, motionPlane } from './shot-motion-diff.js';
+
 import type { RawImage } from './raw.js';
 import {
   coarsen,
@@ -15,6 +15,7 @@ import {
   meanAbsDiff,
   RAMP_MAX,
 } from './shot-features.js';
+import { motionDiff, motionPlane } from './shot-motion-diff.js';
 
 /** The features of every frame pushed so far, in order. */
 export class ShotFrames {

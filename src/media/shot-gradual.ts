@@ -1,5 +1,6 @@
 /**
- * Gradual transitions (`shots.ts`): twin comparison (Zhang et al. 1993) with an adaptive floor.
+ * Gradual transitions (`shots.ts`): twin comparison (Zhang, Kankanhalli and Smoliar, 1993) with an
+ * adaptive floor.
  * Frames with h ≥ max(`gradualLow`, `gradualRatio` × the median of h over ±`baseline_s`, a window
  * that keeps its width near the end) are marked; runs of marked frames, gaps of one frame allowed
  * and gaps of flat frames bridged (a fade through black or white), split at cuts, from frame s to
@@ -63,7 +64,12 @@ export function markChanging(F: ShotFrames, o: ShotOptions, fps: number, cuts: S
 }
 
 /** Runs of marked frames [r0, r1]: one-frame gaps allowed, flat gaps bridged, split at cuts. */
-export function changingRuns(F: ShotFrames, marked: boolean[], cuts: Set<number>, maxLen: number): [number, number][] {
+export function changingRuns(
+  F: ShotFrames,
+  marked: boolean[],
+  cuts: Set<number>,
+  maxLen: number,
+): [number, number][] {
   const N = F.length;
   const runs: [number, number][] = [];
   let n = 1;
@@ -81,7 +87,11 @@ export function changingRuns(F: ShotFrames, marked: boolean[], cuts: Set<number>
       while (g < N && g - r0 <= maxLen && F.flat[g] && !marked[g] && !cuts.has(g)) g++;
       return g > k && g < N && marked[g]! && !cuts.has(g) && g - r0 <= maxLen;
     };
-    while (m < N && !cuts.has(m) && (marked[m] || (m + 1 < N && marked[m + 1] && !cuts.has(m + 1)) || bridge(m))) {
+    while (
+      m < N &&
+      !cuts.has(m) &&
+      (marked[m] || (m + 1 < N && marked[m + 1] && !cuts.has(m + 1)) || bridge(m))
+    ) {
       if (marked[m]) r1 = m;
       m++;
     }
@@ -105,6 +115,7 @@ export function findGradual(F: ShotFrames, o: ShotOptions, fps: number, cuts: Se
   const marked = markChanging(F, o, fps, cuts);
   const gradual: Transition[] = [];
   for (const [r0, r1] of changingRuns(F, marked, cuts, maxLen))
-    if (isGradual(F, o, r0 - 1, r1, maxLen)) gradual.push({ kind: 'gradual', start_frame: r0, end_frame: r1 });
+    if (isGradual(F, o, r0 - 1, r1, maxLen))
+      gradual.push({ kind: 'gradual', start_frame: r0, end_frame: r1 });
   return gradual;
 }

@@ -1,32 +1,28 @@
 /**
  * Shot segmentation: hard cuts and gradual transitions (fades, dissolves) → shots [start, end).
  *
- * Features per frame, from small RGB frames decoded by one ffmpeg process (64×36):
- *  - a colour histogram (Y, Cb, Cr; 32 bins each); h[n] = total-variation distance between the
- *    histograms of frames n−1 and n, in [0, 1] — robust to camera motion, which moves content
- *    without changing its colour distribution much. Between two flat frames (luma variance < 16)
- *    h is the largest change of mean Y, Cb or Cr / 255 instead: a one-spike histogram jumps bins
- *    as a level ramps, which is not a change of content;
- *  - a 24×14 luma thumbnail, for the ramp and blend tests.
- * Cuts (in the spirit of PySceneDetect's AdaptiveDetector): h[n] ≥ `cutThreshold` and
- * h[n] ≥ `cutRatio` × the mean of h over ±`window` frames (excluding n−1..n+1) + 0.01, and frame
- * n is not on a ramp (its thumbnail is not near the midpoint of its neighbours': a crossfade or
- * fade moves in equal steps, a cut's first frame already looks like the next).
- * Gradual transitions (twin comparison, Zhang et al. 1993, with an adaptive floor): runs of
- * frames with h ≥ max(`gradualLow`, `gradualRatio` × the median of h over ±`baseline_s`, a window
- * that keeps its width near the end), gaps of one frame allowed and gaps of flat frames bridged
- * (a fade through black or white), split at cuts; a run from frame s to e (3 frames to
- * `maxGradual_s`) is a transition when its end frames differ by ≥ `gradualThreshold`, are not
- * both flat (a level ramp over a uniform field is one shot), and it is blend-like: each inner
- * frame, projected onto the line from f_s to f_e (or, for a fade through a flat colour, the two
- * lines through the run's flattest frame), leaves a residual, relative to |f_e − f_s|, whose
- * median is ≤ `blendMax` — or, when the footage beside the run is busy (texture that changes
- * every frame), the straight blend holds on 6×4 block means with median residual ≤
- * `coarseBlendMax`. A dissolve or fade is a blend of its ends; camera and subject motion is not.
- * A gradual transition's shot boundary is its middle frame. Boundaries closer than `minShot_s`
- * to the previous one are dropped. Times are the frames' presentation times when the caller
- * gives them (variable frame rate), else n/fps. Memory: about 530 bytes of features per frame
- * (decisions need the ±`baseline_s` neighbourhood), i.e. ~45 MB for an hour at 24 fps.
+ * Features per frame (`shot-frames.ts`), from small RGB frames decoded by one ffmpeg process
+ * (64×36): a colour histogram (Y, Cb, Cr; 32 bins each) and its total-variation distance h[n]
+ * between frames n−1 and n, in [0, 1] — robust to camera motion, which moves content without
+ * changing its colour distribution much (between two flat frames, luma variance < 16, the largest
+ * change of mean Y, Cb or Cr / 255 instead: a one-spike histogram jumps bins as a level ramps);
+ * a 24×14 luma thumbnail, for the ramp and blend tests; and the motion-compensated change, frame n
+ * against frame n−1 moved by the best global shift (`shot-motion-diff.ts`), a change of content
+ * that a change of motion does not make.
+ * Then, in order:
+ *  - cuts (`shot-cuts.ts`): a histogram, thumbnail or motion-compensated change that stands out
+ *    from its neighbours' (±`window` frames), at a frame not on a pixel ramp;
+ *  - gradual transitions (`shot-gradual.ts`, `shot-blend.ts`): twin comparison with an adaptive
+ *    floor, runs of changing frames that are a blend of their ends;
+ *  - one dissolve, one transition (`shot-dissolves.ts`, issue 48 item 1): a cut inside a dissolve
+ *    (into busy footage) is absorbed into it, a fade out and in through a flat field is one
+ *    transition, and each transition's bounds are tightened and widened to where the blend
+ *    really starts and ends;
+ *  - shots (`shot-boundaries.ts`): a gradual transition's boundary is its middle frame;
+ *    boundaries closer than `minShot_s` to the previous one are dropped. Times are the frames'
+ *    presentation times when the caller gives them (variable frame rate), else n/fps.
+ * Memory: about 540 bytes of features per frame (decisions need the ±`baseline_s` neighbourhood),
+ * i.e. ~47 MB for an hour at 24 fps.
  */
 
 import { streamFrames } from './frames.js';
@@ -34,6 +30,7 @@ import { probe, type VideoInfo } from './probe.js';
 import type { RawImage } from './raw.js';
 import { shotsOf } from './shot-boundaries.js';
 import { findCuts } from './shot-cuts.js';
+import { absorbCuts, joinThroughFlat, widenAll } from './shot-dissolves.js';
 import { ShotFrames } from './shot-frames.js';
 import { findGradual } from './shot-gradual.js';
 import { DEFAULT_SHOT_OPTIONS, type ShotOptions, type ShotResult, type Transition } from './shot-options.js';
@@ -74,7 +71,10 @@ export class ShotDetector {
   finish(): ShotResult {
     const F = this.frames;
     const cuts = findCuts(F, this.o);
-    const gradual = findGradual(F, this.o, this.fps, cuts);
+    const maxLen = Math.max(3, Math.round(this.o.maxGradual_s * this.fps));
+    const found = findGradual(F, this.o, this.fps, cuts);
+    const { gradual: whole, bounded } = absorbCuts(F, this.o, cuts, found, maxLen);
+    const gradual = widenAll(F, joinThroughFlat(F, whole, cuts, maxLen), cuts, bounded, maxLen);
     const transitions: Transition[] = [
       ...[...cuts].map((c) => ({ kind: 'cut' as const, start_frame: c, end_frame: c })),
       ...gradual,
