@@ -14,8 +14,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SCAN_OPTIONS } from '../../src/compass/response/options.js';
+import { streamFrames } from '../../src/media/frames.js';
 import { probe } from '../../src/media/probe.js';
-import { detectShots } from '../../src/media/shots.js';
+import { detectShots, ShotDetector } from '../../src/media/shots.js';
 import { media } from '../support/paths.js';
 import type { ShotTruth } from '../support/references.js';
 
@@ -45,6 +47,36 @@ describe.each(Object.keys(truth))('shot segmentation on footage/%s', (name) => {
         (s) => s.start_frame >= g.start_frame && s.start_frame <= g.end_frame + 1,
       );
       expect(inside, `${g.start_frame}–${g.end_frame}`).toHaveLength(1);
+    }
+  });
+
+  it("at a Compass scan's sampling rate (24 fps of 25), each dissolve is one gradual transition within two source frames of its true times, each cut one cut", async () => {
+    const info = await probe(media(`footage/${name}`));
+    const rate = DEFAULT_SCAN_OPTIONS.fpsCap;
+    const det = new ShotDetector(rate);
+    const times: number[] = []; // each sampled frame's time (its source frame's)
+    for await (const f of streamFrames(
+      info,
+      { kind: 'rate', rate },
+      { width: 64, height: 36, pixels: 'rgb' },
+    )) {
+      det.push(f);
+      times.push(f.time_s);
+    }
+    const r = det.finish();
+    const fps = info.mean_fps;
+    const near = (sampled: number, frame: number) =>
+      expect(Math.abs(times[sampled]! - frame / fps), `${sampled} for ${frame}`).toBeLessThanOrEqual(
+        2 / fps + 1e-6,
+      );
+    const cuts = r.transitions.filter((x) => x.kind === 'cut');
+    const gradual = r.transitions.filter((x) => x.kind === 'gradual');
+    expect(cuts).toHaveLength(t.cuts.length);
+    for (const [i, c] of t.cuts.entries()) near(cuts[i]!.start_frame, c);
+    expect(gradual).toHaveLength(t.gradual.length);
+    for (const [i, g] of t.gradual.entries()) {
+      near(gradual[i]!.start_frame, g.start_frame);
+      near(gradual[i]!.end_frame, g.end_frame);
     }
   });
 });
