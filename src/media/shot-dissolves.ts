@@ -152,11 +152,11 @@ function along(T: Uint8Array[], m: number, prev: number, from: number, to: numbe
 /**
  * The transition widened while the next frame outside still moves along the line from the frame
  * before it to its last frame (the line of the span so far, which the tested frame is not on) by
- * ≥ EDGE_STEP × the mean step,
- * between the neighbouring edges lo and hi and up to `maxLen` frames.
+ * ≥ EDGE_STEP × the mean step, between the neighbouring edges lo and hi and up to `maxLen`
+ * frames — on the 6×4 block means, which texture and grain changing every frame barely move.
  */
 export function widen(F: ShotFrames, g: Transition, lo: number, hi: number, maxLen: number): Transition {
-  const T = F.thumbs;
+  const T = F.coarse();
   let a = g.start_frame;
   let b = g.end_frame;
   // k = 1, or 2 over a repeated frame (a rate conversion's duplicate moves nothing)
