@@ -6,9 +6,10 @@
  *    dissolve's frames are not on a pixel ramp, so its strongest frame can pass for a cut. The cut
  *    becomes part of a gradual transition when the frames around it are a blend of the span's ends
  *    whose blend weight rises in steps (none over RAMP_JUMP of the whole; of such spans, the one
- *    nearest a straight ramp gives the bounds), or when a gradual
- *    transition begins right after it (or ends right before it) and the cut's frame blends into it;
+ *    nearest a straight ramp gives the bounds), or when a gradual transition begins right after
+ *    it (or ends right before it) and the cut's frame blends into it;
  *  - a fade out to a flat field and the fade in after it (through black or white) are one;
+ *    a held flat card between two dissolves (over a quarter of `maxGradual_s`) is not;
  *  - each gradual transition's bounds are widened to the frames where the blend really starts and
  *    ends: a long dissolve's first and last steps are smaller than the adaptive floor that found
  *    its middle, but they still move the picture along the line from its first frame to its last
@@ -47,7 +48,7 @@ function dissolveAround(
   if (after && isGradual(F, o, c - 1, after.end_frame, maxLen)) return [c, after.end_frame];
   if (before && isGradual(F, o, before.start_frame - 1, c, maxLen)) return [before.start_frame, c];
   // the span whose blend weights come nearest a straight ramp from 0 to 1 (a dissolve's ends are
-  // its two pure shots: a span reaching past them flattens at one end), the shortest on a tie
+  // its two pure shots: a span reaching past them flattens at one end), the earliest on a tie
   const reach = Math.max(4, Math.round(maxLen / 8));
   let best: [number, number] | undefined;
   let bestDev = Number.POSITIVE_INFINITY;
@@ -100,7 +101,10 @@ export function absorbCuts(
   return { gradual: out, bounded };
 }
 
-/** A fade out to a flat field and the fade in from it, a few frames apart, are one transition. */
+/**
+ * A fade out to a flat field and the fade in from it, at most a quarter of `maxLen` apart (1 s
+ * by default) and `maxLen` long together, are one transition.
+ */
 export function joinThroughFlat(
   F: ShotFrames,
   gradual: Transition[],
@@ -113,6 +117,7 @@ export function joinThroughFlat(
     if (
       prev &&
       g.end_frame - prev.start_frame <= maxLen &&
+      g.start_frame - prev.end_frame <= maxLen / 4 && // a held card between two dissolves stays apart
       flatBetween(F, prev.end_frame, g.start_frame, cuts)
     ) {
       out[out.length - 1] = { ...prev, end_frame: g.end_frame };
