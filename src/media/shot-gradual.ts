@@ -6,8 +6,7 @@
  * and gaps of flat frames bridged (a fade through black or white), split at cuts, from frame s to
  * e (3 frames to `maxGradual_s`) are transitions when their end frames differ by ≥
  * `gradualThreshold`, are not both flat (a level ramp over a uniform field is one shot), and the
- * run is a blend of its ends (`shot-blend.ts`) — or, with its last one or two frames left out, is
- * (a run can reach across a one-frame gap into the next shot's own motion).
+ * run is a blend of its ends (`shot-blend.ts`).
  */
 import { isBlend } from './shot-blend.js';
 import { histDistance } from './shot-features.js';
@@ -115,10 +114,8 @@ export function findGradual(F: ShotFrames, o: ShotOptions, fps: number, cuts: Se
   const maxLen = Math.max(3, Math.round(o.maxGradual_s * fps));
   const marked = markChanging(F, o, fps, cuts);
   const gradual: Transition[] = [];
-  for (const [r0, r1] of changingRuns(F, marked, cuts, maxLen)) {
-    // a run can reach a frame or two into the next shot's own motion (across a one-frame gap)
-    const e = [r1, r1 - 1, r1 - 2].find((x) => isGradual(F, o, r0 - 1, x, maxLen));
-    if (e !== undefined) gradual.push({ kind: 'gradual', start_frame: r0, end_frame: e });
-  }
+  for (const [r0, r1] of changingRuns(F, marked, cuts, maxLen))
+    if (isGradual(F, o, r0 - 1, r1, maxLen))
+      gradual.push({ kind: 'gradual', start_frame: r0, end_frame: r1 });
   return gradual;
 }

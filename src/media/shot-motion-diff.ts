@@ -13,7 +13,10 @@ const W = 48;
 const H = 27;
 const R = 4;
 
-/** A frame's 48×27 luma plane (0.299 R + 0.587 G + 0.114 B, area means). */
+/**
+ * A frame's 48×27 luma plane (0.299 R + 0.587 G + 0.114 B, area means) less its mean: a flicker
+ * or an exposure step moves every cell alike and is not a change of content.
+ */
 export function motionPlane(img: RawImage): Float32Array {
   const acc = new Float64Array(W * H);
   const cnt = new Float64Array(W * H);
@@ -28,7 +31,10 @@ export function motionPlane(img: RawImage): Float32Array {
     }
   }
   const p = new Float32Array(W * H);
-  for (let k = 0; k < p.length; k++) p[k] = acc[k]! / Math.max(1, cnt[k]!);
+  let sum = 0;
+  for (let k = 0; k < p.length; k++) sum += p[k] = acc[k]! / Math.max(1, cnt[k]!);
+  const mean = sum / p.length;
+  for (let k = 0; k < p.length; k++) p[k]! -= mean;
   return p;
 }
 
