@@ -18,24 +18,43 @@ const R = 4;
  * or an exposure step moves every cell alike and is not a change of content.
  */
 export function motionPlane(img: RawImage): Float32Array {
-  const acc = new Float64Array(W * H);
-  const cnt = new Float64Array(W * H);
   const { width, height, data, channels } = img;
+  const { cols, rows, count } = gridOf(width, height);
+  const acc = new Float64Array(W * H);
+  let i = 0;
   for (let y = 0; y < height; y++) {
-    const row = Math.min(H - 1, Math.floor((y * H) / height)) * W;
-    for (let x = 0; x < width; x++) {
-      const k = row + Math.min(W - 1, Math.floor((x * W) / width));
-      const i = (y * width + x) * channels;
-      acc[k]! += channels >= 3 ? 0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]! : data[i]!;
-      cnt[k]! += 1;
-    }
+    const row = rows[y]!;
+    if (channels >= 3)
+      for (let x = 0; x < width; x++, i += channels)
+        acc[row + cols[x]!]! += 0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]!;
+    else for (let x = 0; x < width; x++, i += channels) acc[row + cols[x]!]! += data[i]!;
   }
   const p = new Float32Array(W * H);
   let sum = 0;
-  for (let k = 0; k < p.length; k++) sum += p[k] = acc[k]! / Math.max(1, cnt[k]!);
+  for (let k = 0; k < p.length; k++) sum += p[k] = acc[k]! / count[k]!;
   const mean = sum / p.length;
   for (let k = 0; k < p.length; k++) p[k]! -= mean;
   return p;
+}
+
+/** Per frame size: each column's and row's plane cell, and each cell's pixel count (at least 1). */
+const grids = new Map<string, { cols: Uint16Array; rows: Uint32Array; count: Float64Array }>();
+
+function gridOf(width: number, height: number) {
+  const key = `${width}x${height}`;
+  let g = grids.get(key);
+  if (!g) {
+    const cols = new Uint16Array(width);
+    for (let x = 0; x < width; x++) cols[x] = Math.min(W - 1, Math.floor((x * W) / width));
+    const rows = new Uint32Array(height);
+    for (let y = 0; y < height; y++) rows[y] = Math.min(H - 1, Math.floor((y * H) / height)) * W;
+    const count = new Float64Array(W * H);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) count[rows[y]! + cols[x]!]! += 1;
+    for (let k = 0; k < count.length; k++) count[k] = Math.max(1, count[k]!);
+    g = { cols, rows, count };
+    grids.set(key, g);
+  }
+  return g;
 }
 
 /**
