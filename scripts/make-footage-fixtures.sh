@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Generates the real-footage fixtures of issue 48 items 3 and 4 under test/fixtures/media/footage/
+# Generates the real-footage fixtures of issue 48 items 1 to 4 under test/fixtures/media/footage/
 # (committed, like scripts/make-timing-fixtures.sh's: a different ffmpeg build must not change them
 # under the truth below). Deterministic for one ffmpeg build. Run by hand:
 # bash scripts/make-footage-fixtures.sh (needs ffmpeg ≥ 5 with libx264, libvpx-vp9, mpeg2video,
@@ -125,6 +125,56 @@ N25="settb=AVTB,fps=25,format=yuv420p,setsar=1"
 [0:v]scale=600:400,crop=320:180:x='20+n*2':y=100,$N25[a];\
 [1:v]scale=600:400,hflip,crop=320:180:x='120+n*2':y=140,$N25[b];[a][b]concat=n=2:v=1:a=0,$N25[out]" \
   -map "[out]" -c:v libx264 -preset medium -crf 23 -g 50 -bf 0 "${BITEXACT[@]}" "$OUT/matched-cut.mp4"
+
+# --- crossfades.mp4 / matched-motion.mp4 (items 1 and 2, the harder half) -------------------------
+# crossfades.mp4: 320x180, 25 fps, 625 frames: six clips joined by hard cuts, each clip one
+#   transition between two shots (`xfade`, each clip trimmed to an exact frame count, so every
+#   boundary is known by construction: a clip's blended frames are offset·25 … (offset + d)·25 − 1,
+#   the convention of dissolves.mp4's truth; a clip's first frame is a cut)
+#   0–99    chelsea (slow drift) → dissolve 0.2 s (50–54) into a Game of Life (busy)
+#   100–199 coffee (slow pan) → dissolve 0.4 s (150–159) into a fast pan and zoom over astronaut (busy)
+#   200–299 rocket (slow pan) → dissolve 1 s (240–264) into chelsea (calm, another crop)
+#   300–424 coffee (slow pan) → dissolve 2 s (340–389) into astronaut (slow pan, calm)
+#   425–524 astronaut (slow pan) → fade through black 1 s (465–489) into rocket (a flat-field fade)
+#   525–624 a Game of Life (busy) → fade through white 1 s (565–589) into chelsea
+# matched-motion.mp4: 320x180, 25 fps, 120 frames: chelsea (fur and foliage) panned fast, 10 px a
+#   frame (and 3 down), turning back at frame 30 (a change of motion, not a cut); cut at 60 to the
+#   same photograph mirrored (hflip: the same colour histogram) panned at the same speed, with a 24 px camera bump
+#   at frame 90 (a change of motion again). Only frame 60 is a cut.
+CALM_A="crop=400:225:x='t*20':y=30,scale=320:180"
+CALM_B="scale=600:400,crop=480:270:x='t*20':y='40+t*8',scale=320:180"
+CALM_C="scale=1024:1024,crop=320:180:x='100+t*30':y=300"
+CALM_D="scale=480:-2,crop=320:180:x='t*15':y='20+t*5'"
+CALM_E="crop=360:203:x='60+t*10':y=120,scale=320:180"
+BUSY_PAN="scale=1024:1024,crop=w='480-n*2':h='270-n*9/8':x='n*10':y='200+n*3',scale=320:180"
+LIFE="scale=320:180:flags=neighbor"
+T=$(mktemp -d)
+img() { printf '%s' "-loop 1 -framerate 25 -t 6 -i $PHOTOS/$1"; }
+life() { printf '%s' "-f lavfi -i life=s=64x36:r=25:ratio=0.5:seed=$1:mold=0:life_color=white:death_color=black,trim=duration=6"; }
+# clip INPUT_I INPUT_J FILTER_I FILTER_J TRANSITION DURATION OFFSET FRAMES OUT: one transition between
+# two shots (inputs given as ffmpeg input arguments), exactly FRAMES long, lossless
+clip() {
+  # shellcheck disable=SC2086
+  "${FF[@]}" $1 $2 -filter_complex "\
+[0:v]$3,$N25[a];[1:v]$4,$N25[b];[a][b]xfade=transition=$5:duration=$6:offset=$7,trim=end_frame=$8,\
+setpts=PTS-STARTPTS,$N25[out]" -map "[out]" -c:v ffv1 "${BITEXACT[@]}" "$9"
+}
+clip "$(img chelsea.png)" "$(life 11)" "$CALM_A" "$LIFE" fade 0.2 2.0 100 "$T/1.mkv"
+clip "$(img coffee.png)" "$(img astronaut.png)" "$CALM_B" "$BUSY_PAN" fade 0.4 2.0 100 "$T/2.mkv"
+clip "$(img rocket.jpg)" "$(img chelsea.png)" "$CALM_D" "$CALM_E" fade 1 1.6 100 "$T/3.mkv"
+clip "$(img coffee.png)" "$(img astronaut.png)" "$CALM_B" "$CALM_C" fade 2 1.6 125 "$T/4.mkv"
+clip "$(img astronaut.png)" "$(img rocket.jpg)" "$CALM_C" "$CALM_D" fadeblack 1 1.6 100 "$T/5.mkv"
+clip "$(life 5)" "$(img chelsea.png)" "$LIFE" "$CALM_E" fadewhite 1 1.6 100 "$T/6.mkv"
+"${FF[@]}" -i "$T/1.mkv" -i "$T/2.mkv" -i "$T/3.mkv" -i "$T/4.mkv" -i "$T/5.mkv" -i "$T/6.mkv" \
+  -filter_complex "concat=n=6:v=1:a=0,$N25[out]" -map "[out]" \
+  -c:v libx264 -preset medium -crf 23 -g 50 -bf 0 "${BITEXACT[@]}" "$OUT/crossfades.mp4"
+rm -r "$T"
+"${FF[@]}" -loop 1 -framerate 25 -t 2.4 -i "$PHOTOS/chelsea.png" -loop 1 -framerate 25 -t 2.4 -i "$PHOTOS/chelsea.png" \
+  -filter_complex "\
+[0:v]scale=1200:800,crop=320:180:x='40+10*min(n\,30)-10*max(0\,n-30)':y='100+n*3',$N25[a];\
+[1:v]scale=1200:800,hflip,crop=320:180:x='200+n*10+24*gte(n\,30)':y='400+n*3',$N25[b];\
+[a][b]concat=n=2:v=1:a=0,trim=end_frame=120,$N25[out]" \
+  -map "[out]" -c:v libx264 -preset medium -crf 23 -g 50 -bf 0 "${BITEXACT[@]}" "$OUT/matched-motion.mp4"
 cat > "$OUT/truth.json" <<'JSON'
 {
   "dissolves.mp4": {
@@ -137,7 +187,20 @@ cat > "$OUT/truth.json" <<'JSON'
       { "start_frame": 235, "end_frame": 284 }
     ]
   },
-  "matched-cut.mp4": { "frames": 100, "cuts": [50], "gradual": [] }
+  "matched-cut.mp4": { "frames": 100, "cuts": [50], "gradual": [] },
+  "crossfades.mp4": {
+    "frames": 625,
+    "cuts": [100, 200, 300, 425, 525],
+    "gradual": [
+      { "start_frame": 50, "end_frame": 54 },
+      { "start_frame": 150, "end_frame": 159 },
+      { "start_frame": 240, "end_frame": 264 },
+      { "start_frame": 340, "end_frame": 389 },
+      { "start_frame": 465, "end_frame": 489 },
+      { "start_frame": 565, "end_frame": 589 }
+    ]
+  },
+  "matched-motion.mp4": { "frames": 120, "cuts": [60], "gradual": [] }
 }
 JSON
 

@@ -2,7 +2,8 @@
  * The pixel shot detector on real-style transitions (issue 28, item 7), fixtures from
  * scripts/make-staged-fixtures.sh with their truth by construction:
  *  - dissolve-busy.mp4: a one-second dissolve from a plain shot into busy, textured, moving
- *    footage is one gradual transition (before: none), and the later cut is still found;
+ *    footage is one gradual transition (before: none) with its start and end within one frame
+ *    (issue 48 item 1), and the later cut is still found;
  *  - vfr-similar.mp4: in variable-rate footage (frames of a 30 fps source dropped), a hard cut
  *    between two shots of similar colour and brightness is found (before: missed) beside the
  *    other cut of the excerpt, each at its frame's real time.
@@ -34,6 +35,9 @@ describe.each(Object.keys(truth))('shot segmentation on staged/%s', (name) => {
       const got = gradual[i]!;
       const overlap = Math.min(got.end_frame, g.end_frame) - Math.max(got.start_frame, g.start_frame) + 1;
       expect(overlap).toBeGreaterThanOrEqual(0.8 * (g.end_frame - g.start_frame + 1));
+      // issue 48 item 1: its true start and end within one frame (before: from frame 52 for 48)
+      expect(Math.abs(got.start_frame - g.start_frame)).toBeLessThanOrEqual(1);
+      expect(Math.abs(got.end_frame - g.end_frame)).toBeLessThanOrEqual(1);
     });
     expect(r.shots).toHaveLength(t.cuts.length + t.gradual.length + 1);
     if (t.cut_times) {

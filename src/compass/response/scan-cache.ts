@@ -30,9 +30,10 @@ export type ScanFn = (
  * as planar YUV converted by kfbench (media/yuv.ts), and the key names the ffmpeg and sharp/libvips
  * that made the pixels; v5: stage 2 (the refined frame and hold per keyframe) and the keyframe fit,
  * with the settings that make them (fit, match size, hold tolerance, the γ and hold ε refined);
- * v6: f*(k)'s own cosine (`refined[k].cos`, the KFS frame's, issue 44 item 6).
+ * v6: f*(k)'s own cosine (`refined[k].cos`, the KFS frame's, issue 44 item 6); v7: the shot
+ * detector of issue 48 (motion-compensated cuts; one gradual transition per dissolve).
  */
-export const SCAN_CACHE_NAMESPACE = 'kfbench/compass-scan/v6';
+export const SCAN_CACHE_NAMESPACE = 'kfbench/compass-scan/v7';
 
 export class ScanCache {
   readonly db: SqliteDatabase;
