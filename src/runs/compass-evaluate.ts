@@ -9,7 +9,12 @@ import type { LoadedCase } from '../compass/cases.js';
 import type { KeyframeControlReading, VideoQualityReading } from '../compass/quality/aggregate.js';
 import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
 import { type EvaluateInput, type EvaluateResult, evaluateCompass } from '../compass/quality/evaluate.js';
-import { type JointCasesReading, type Leaderboard, leaderboard, type RankBy } from '../compass/quality/leaderboard.js';
+import {
+  type JointCasesReading,
+  type Leaderboard,
+  leaderboard,
+  type RankBy,
+} from '../compass/quality/leaderboard.js';
 import { EVALUATION_RUN_FILES, writeEvaluationRun } from '../compass/quality/outputs.js';
 import { cachedCalls, type EvaluationPlan, planEvaluation } from '../compass/quality/plan.js';
 import type { QualityOptions } from '../compass/quality/video.js';
