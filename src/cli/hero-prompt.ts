@@ -35,17 +35,20 @@ export function registerHeroPrompt(hero: Command): void {
           check: !!o.check,
         });
         const warnings = r.prompt.not_placed.map((w) => `warning: ${r.prompt.file} — not placed: ${w}\n`);
+        const absent = r.prompt.absent?.length
+          ? `absent from the example: ${r.prompt.absent.join(', ')} (so no film's prompt has one)\n`
+          : '';
         if (o.json) printJson(r);
         else if (r.check) {
           process.stderr.write(warnings.join(''));
           process.stdout.write(
             r.check.equal
-              ? `${r.check.file}: the ${r.prompt.source} prompt re-rendered on ${r.check.film} is byte for byte the example\n`
+              ? `${r.check.file}: the ${r.prompt.source} prompt re-rendered on ${r.check.film} is byte for byte the example\n${absent}`
               : r.check.diff,
           );
         } else {
           process.stderr.write(
-            `${r.prompt.source} prompt ${r.prompt.version}${r.prompt.file ? ` (${r.prompt.file})` : ''}\n${warnings.join('')}`,
+            `${r.prompt.source} prompt ${r.prompt.version}${r.prompt.file ? ` (${r.prompt.file})` : ''}\n${absent}${warnings.join('')}`,
           );
           process.stdout.write(r.text);
         }

@@ -25,9 +25,9 @@ import {
   verifyShardOutputs,
 } from '../store/shards.js';
 import { type LoadedCase, type PromptMode, videoPath } from './cases.js';
-import { KEYFRAME_CONTROL_READINGS } from './quality/aggregate.js';
+import { KEYFRAME_CONTROL_READINGS, VIDEO_QUALITY_READINGS } from './quality/aggregate.js';
 import type { EvaluateResult } from './quality/evaluate.js';
-import { type Leaderboard, leaderboard } from './quality/leaderboard.js';
+import { JOINT_CASES_READINGS, type Leaderboard, leaderboard } from './quality/leaderboard.js';
 import {
   BoardTable,
   Checklist,
@@ -87,6 +87,9 @@ const Settings = z.looseObject({
   rank_by: BoardTable.optional(),
   /** `compass evaluate --keyframe-control` (absent: combined). */
   keyframe_control: z.enum(KEYFRAME_CONTROL_READINGS).optional(),
+  /** `compass evaluate --video-quality` and `--joint-cases` (absent: groups, answered). */
+  video_quality: z.enum(VIDEO_QUALITY_READINGS).optional(),
+  joint_cases: z.enum(JOINT_CASES_READINGS).optional(),
   judge: z.looseObject({ name: z.string() }).optional(),
 });
 
@@ -228,6 +231,8 @@ export async function mergeCompass(dirs: readonly string[]): Promise<MergedCompa
           runs: s.runs ?? 1,
           ...(s.segmenter !== undefined ? { segmenter: s.segmenter } : {}),
           ...(s.keyframe_control !== undefined ? { keyframeControl: s.keyframe_control } : {}),
+          ...(s.video_quality !== undefined ? { videoQuality: s.video_quality } : {}),
+          ...(s.joint_cases !== undefined ? { jointCases: s.joint_cases } : {}),
         },
         s.missing,
         checklists,

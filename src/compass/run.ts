@@ -15,7 +15,8 @@ import type { NamedPath } from '../store/path-overlap.js';
 import type { Shard, ShardRecord } from '../store/shards.js';
 import { type LoadedCase, loadCases, type PromptMode } from './cases.js';
 import { compassShardRecord, selectCases } from './merge.js';
-import type { KeyframeControlReading } from './quality/aggregate.js';
+import type { KeyframeControlReading, VideoQualityReading } from './quality/aggregate.js';
+import type { JointCasesReading } from './quality/leaderboard.js';
 import type { QualityOptions } from './quality/video.js';
 import type { ResponseOptions, ScanOptions } from './response/options.js';
 import { ScanCache } from './response/scan-cache.js';
@@ -155,6 +156,9 @@ export function compassRunRecord(
     rankBy?: BoardTable | undefined;
     /** `compass evaluate --keyframe-control`, when given (it changes every Overall: shards must agree). */
     keyframeControl?: KeyframeControlReading | undefined;
+    /** `--video-quality` and `--joint-cases`, when given (they change Overall and the common set: shards must agree). */
+    videoQuality?: VideoQualityReading | undefined;
+    jointCases?: JointCasesReading | undefined;
   },
 ): Promise<ShardRecord> {
   return compassShardRecord({
@@ -177,6 +181,8 @@ export function compassRunRecord(
       ...(run.quality ? { quality: { ...run.quality } } : {}),
       ...(run.rankBy ? { rank_by: run.rankBy } : {}),
       ...(run.keyframeControl ? { keyframe_control: run.keyframeControl } : {}),
+      ...(run.videoQuality ? { video_quality: run.videoQuality } : {}),
+      ...(run.jointCases ? { joint_cases: run.jointCases } : {}),
       ...(run.judge && o.judge ? { judge: judgeIdentity(run.judge.judge.name, o.judge) } : {}),
     },
   });

@@ -37,6 +37,11 @@ export interface ReaderPrompt {
   version: string;
   /** What of the example's film could not be placed (a derived template only). */
   not_placed: string[];
+  /**
+   * What the example does not show of its film, so no film's prompt will (a derived template only):
+   * e.g. `synopsis` when the example's film has one the example does not quote.
+   */
+  absent?: string[];
   /** The film the example was rendered on (a derived template only). */
   film?: string;
 }
@@ -47,6 +52,8 @@ export interface FilmText {
   title: string;
   year: number;
   synopsis?: string | undefined;
+  /** The names of its characters (movies.jsonl `characters`: strings, or objects with a `name`). */
+  characters?: readonly string[] | undefined;
   guidelines: readonly string[];
 }
 
@@ -85,9 +92,10 @@ export function deriveTemplate(
   prompt: string,
   film: FilmText,
   n: number,
-): { template: string; not_placed: string[] } {
+): { template: string; not_placed: string[]; absent: string[] } {
   let t = prompt;
   const notPlaced: string[] = [];
+  const absent: string[] = [];
   if (film.guidelines.length) {
     const block = film.guidelines.map((g) => `- ${g}`).join('\n');
     if (t.includes(block)) t = t.split(block).join('{{guidelines}}');
@@ -99,14 +107,24 @@ export function deriveTemplate(
   const place = (name: string, value: string | undefined, pattern: RegExp) => {
     if (value === undefined || value === '') return;
     if (pattern.test(t)) t = t.replace(new RegExp(pattern.source, 'g'), `{{${name}}}`);
-    else if (name !== 'synopsis') notPlaced.push(`${name} "${value}"`);
+    // a synopsis the example does not quote leaves nothing of its film behind: the release's reader
+    // got none, and neither will any film's (said in `absent`); any other field is not placed
+    else if (name === 'synopsis') absent.push(name);
+    else notPlaced.push(`${name} "${value}"`);
   };
   place('synopsis', film.synopsis, new RegExp(escapeRegExp(film.synopsis ?? '')));
   place('title', film.title, new RegExp(escapeRegExp(film.title)));
   place('year', String(film.year), new RegExp(`\\b${film.year}\\b`));
   place('total', String(n + 1), new RegExp(`\\b${n + 1}\\b`));
   place('n', String(n), new RegExp(`\\b${n}\\b`));
-  return { template: t, not_placed: notPlaced };
+  // kfbench has no placeholder for the characters (the card does not say how they are rendered):
+  // names of the example's film left in the template would reach every film's prompt, so say which
+  const names = (film.characters ?? []).filter((c) => c !== '' && t.includes(c));
+  if (names.length)
+    notPlaced.push(
+      `characters of ${film.movie_id} (${names.map((c) => `"${c}"`).join(', ')}): kfbench places no characters, so this text would reach every film's prompt`,
+    );
+  return { template: t, not_placed: notPlaced, absent };
 }
 
 /** The template filled with the film's text (`{{n}}` and `{{total}}` are left to the judge's render). */
@@ -160,7 +178,14 @@ export function requestText(prompt: string, ids: readonly string[]): string {
 /** What a film's text is, from movies.jsonl and rubrics.jsonl rows. */
 export function filmText(
   movie_id: string,
-  movie: { title: string; year: number; synopsis?: string | undefined } | undefined,
+  movie:
+    | {
+        title: string;
+        year: number;
+        synopsis?: string | undefined;
+        characters?: readonly unknown[] | undefined;
+      }
+    | undefined,
   rubric: { criteria: readonly { as_the_judge_read_it: string }[] } | undefined,
 ): FilmText {
   return {
@@ -168,6 +193,13 @@ export function filmText(
     title: movie?.title ?? movie_id,
     year: movie?.year ?? 0,
     synopsis: movie?.synopsis,
+    characters: movie?.characters?.flatMap((c) =>
+      typeof c === 'string'
+        ? [c]
+        : c && typeof c === 'object' && 'name' in c && typeof c.name === 'string'
+          ? [c.name]
+          : [],
+    ),
     guidelines: rubric?.criteria.map((c) => c.as_the_judge_read_it) ?? [],
   };
 }
@@ -203,13 +235,14 @@ export function resolveReaderPrompt(
   const file = datasetPaths(data).judgePromptExample;
   if (!existsSync(file)) return kfbenchPrompt();
   const ex = exampleFilm(file, films());
-  const { template, not_placed } = deriveTemplate(ex.prompt, ex.film, ex.slots.length - 1);
+  const { template, not_placed, absent } = deriveTemplate(ex.prompt, ex.film, ex.slots.length - 1);
   return {
     source: 'release',
     file,
     template,
     version: sha256Hex(template).slice(0, 12),
     not_placed,
+    ...(absent.length ? { absent } : {}),
     film: ex.film.movie_id,
   };
 }

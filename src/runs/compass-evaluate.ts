@@ -6,10 +6,15 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { LoadedCase } from '../compass/cases.js';
-import type { KeyframeControlReading } from '../compass/quality/aggregate.js';
+import type { KeyframeControlReading, VideoQualityReading } from '../compass/quality/aggregate.js';
 import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
 import { type EvaluateInput, type EvaluateResult, evaluateCompass } from '../compass/quality/evaluate.js';
-import { type Leaderboard, leaderboard, type RankBy } from '../compass/quality/leaderboard.js';
+import {
+  type JointCasesReading,
+  type Leaderboard,
+  leaderboard,
+  type RankBy,
+} from '../compass/quality/leaderboard.js';
 import { EVALUATION_RUN_FILES, writeEvaluationRun } from '../compass/quality/outputs.js';
 import { cachedCalls, type EvaluationPlan, planEvaluation } from '../compass/quality/plan.js';
 import type { QualityOptions } from '../compass/quality/video.js';
@@ -43,6 +48,10 @@ export interface CompassEvaluateInput extends CompassRunInput {
   rankBy?: RankBy | undefined;
   /** How Keyframe Fidelity and Temporal Organization enter Overall (`--keyframe-control`; default combined). */
   keyframeControl?: KeyframeControlReading | undefined;
+  /** How the three quality groups enter Overall (`--video-quality`; default groups). */
+  videoQuality?: VideoQualityReading | undefined;
+  /** Which cases the joint table's common set holds (`--joint-cases`; default answered). */
+  jointCases?: JointCasesReading | undefined;
 }
 
 /** What the evaluation reads, the same for a run and for a dry run's count of the cache. */
@@ -69,6 +78,7 @@ function evaluateInput(
     evaluationCache,
     runs: o.runs,
     keyframeControl: o.keyframeControl,
+    videoQuality: o.videoQuality,
     concurrency: o.judge.concurrency,
     maxDuration: o.maxDuration_s,
     jobs: o.jobs,
@@ -123,6 +133,8 @@ export async function evaluateCompassRun(
         runs: o.runs,
         segmenter: o.segmenter,
         keyframeControl: o.keyframeControl,
+        videoQuality: o.videoQuality,
+        jointCases: o.jointCases,
       },
       o.missing,
       r.checklists,
@@ -139,6 +151,8 @@ export async function evaluateCompassRun(
       quality: o.quality,
       rankBy: o.rankBy,
       keyframeControl: o.keyframeControl,
+      videoQuality: o.videoQuality,
+      jointCases: o.jointCases,
     });
     // written beside out and moved into place: a failure leaves out as it was
     await writeOutputFolder(

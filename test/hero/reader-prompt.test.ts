@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { datasetPaths } from '../../src/hero/dataset/layout.js';
 import { checkReaderListwise } from '../../src/hero/reader.js';
-import { deriveTemplate, fillFilm, splitExample } from '../../src/hero/reader-prompt.js';
+import { deriveTemplate, fillFilm, filmText, splitExample } from '../../src/hero/reader-prompt.js';
 import { ImageEncoder } from '../../src/judge/images.js';
 import type { MiniHeroPaths } from '../../src/synthetic/mini-hero.js';
 import { runCli } from '../support/cli.js';
@@ -39,6 +39,8 @@ describe('the reader prompt from eval/judge_prompt_example.md', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('byte for byte the example');
     expect(r.stderr).not.toContain('not placed');
+    // the mini example, like kfbench's own wording, quotes no synopsis: said, not a warning
+    expect(r.stdout).toMatch(/^absent from the example: synopsis/m);
   });
 
   it('derive puts placeholders where the film text stands and fills them back', () => {
@@ -59,6 +61,31 @@ describe('the reader prompt from eval/judge_prompt_example.md', () => {
     // a title that is not in the example is reported, not silently dropped
     const missing = deriveTemplate(prompt.replace('Night Train', 'Some Film'), film, 6);
     expect(missing.not_placed).toEqual(['title "Night Train"']);
+  });
+
+  it("a synopsis the example does not show, and the example film's character names left in it, are reported", () => {
+    const film = {
+      movie_id: 'x',
+      title: 'Night Train',
+      year: 1951,
+      synopsis: 'A porter keeps a secret from everyone on the night train to the coast, until the last stop.',
+      characters: ['Mabel', 'Otto', 'Nobody Here'],
+      guidelines: [],
+    };
+    const prompt = `"Night Train" (1951), 7 images. Mabel, the porter, and Otto, the conductor.\n\nAnswer {"position": 0 to 6}.`;
+    const d = deriveTemplate(prompt, film, 6);
+    expect(d.absent).toEqual(['synopsis']);
+    expect(d.not_placed).toEqual([
+      'characters of x ("Mabel", "Otto"): kfbench places no characters, so this text would reach every film\'s prompt',
+    ]);
+    // movies.jsonl's characters as strings or as objects with a name
+    expect(
+      filmText(
+        'x',
+        { title: 'T', year: 1, characters: ['A', { name: 'B', role: 'r' }, { role: 'no name' }, 3] },
+        undefined,
+      ).characters,
+    ).toEqual(['A', 'B']);
   });
 
   it('a title the example does not show is reported as not placed by hero prompt', async () => {

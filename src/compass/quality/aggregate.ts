@@ -73,6 +73,28 @@ export const KEYFRAME_CONTROL_READINGS = ['combined', 'separate'] as const;
 export type KeyframeControlReading = (typeof KEYFRAME_CONTROL_READINGS)[number];
 
 /**
+ * How the three general quality groups enter Overall (`--video-quality`): `groups` (the default:
+ * Visual Quality, Spatiotemporal Coherence and Instruction Adherence each a group of Overall) or
+ * `one` (Table 3's "Video Quality" column read as one group, their mean, beside keyframe control
+ * and, on the joint table, AV Coordination: "Gemini-Omni-Flash leads in Video Quality (0.861) and
+ * AV Coordination (0.640)", §4.2). The seed does not say which; docs/compass.md, "How the
+ * leaderboard is computed".
+ */
+export const VIDEO_QUALITY_READINGS = ['groups', 'one'] as const;
+export type VideoQualityReading = (typeof VIDEO_QUALITY_READINGS)[number];
+
+/** The quality part of Overall under a reading: the three groups, or their mean as one. */
+function qualityPart(
+  groups: Partial<Record<OverallGroup, number | null>>,
+  videoQuality: VideoQualityReading,
+): (number | null | undefined)[] {
+  const xs = QUALITY_IN_OVERALL.map((g) => groups[g]);
+  if (videoQuality === 'groups') return xs;
+  const have = xs.filter((x): x is number => typeof x === 'number');
+  return [have.length ? mean(have) : null];
+}
+
+/**
  * Overall of one case in one prompt mode: video-only, and with `quality` (the video's quality
  * report) the joint audio-video Overall and the groups scored from only some of their metrics.
  */
@@ -80,12 +102,13 @@ export function overallOf(
   groups: Partial<Record<OverallGroup, number | null>>,
   quality?: { groups: Readonly<Record<QualityGroup, GroupResult>>; audio_track?: boolean | undefined },
   reading: KeyframeControlReading = 'combined',
+  videoQuality: VideoQualityReading = 'groups',
 ): OverallResult {
   const response =
     reading === 'combined'
       ? [keyframeControl(groups)]
       : [groups.keyframe_fidelity, groups.temporal_organization];
-  const have = [...response, ...QUALITY_IN_OVERALL.map((g) => groups[g])].filter(
+  const have = [...response, ...qualityPart(groups, videoQuality)].filter(
     (x): x is number => typeof x === 'number',
   );
   const out: OverallResult = {

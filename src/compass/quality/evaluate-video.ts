@@ -9,7 +9,12 @@ import { CallBudgetSpent, type Judge } from '../../judge/judge.js';
 import type { phaseReporter } from '../../progress.js';
 import type { LoadedCase, PromptMode } from '../cases.js';
 import type { QualityMetricReport, ResponseRow, VideoEvaluation } from '../results.js';
-import { type KeyframeControlReading, overallOf, qualityGroups } from './aggregate.js';
+import {
+  type KeyframeControlReading,
+  overallOf,
+  qualityGroups,
+  type VideoQualityReading,
+} from './aggregate.js';
 import type { Checklist } from './checklist.js';
 import type { EvaluationCache, FileHashes } from './eval-cache.js';
 import { applicability, byMetric, QUALITY_METRICS, type QualityMetric } from './metrics.js';
@@ -33,6 +38,7 @@ export interface VideoTaskContext {
   q: QualityOptions;
   cache: EvaluationCache | undefined;
   keyframeControl: KeyframeControlReading | undefined;
+  videoQuality: VideoQualityReading | undefined;
   hashes: FileHashes;
   limits: { maxCalls?: number | undefined };
   progress: ReturnType<typeof phaseReporter>;
@@ -52,7 +58,7 @@ export async function evaluateVideo(
   if (row.status !== 'scored') {
     // missing or undecodable: 0 on every metric of the case, never judged
     ctx.progress.done(`${row.model}/${row.case_id}__${row.prompt_mode}`);
-    return zeroEvaluation(row, run, c, ctx.q, ctx.keyframeControl);
+    return zeroEvaluation(row, run, c, ctx.q, ctx.keyframeControl, ctx.videoQuality);
   }
   const got = await Promise.all(
     checklistMetrics(c, row.prompt_mode, ctx.q).map(
@@ -102,6 +108,7 @@ export async function evaluateVideo(
         },
         quality,
         ctx.keyframeControl,
+        ctx.videoQuality,
       ),
     };
     return v;
@@ -118,6 +125,7 @@ export function zeroEvaluation(
   c: LoadedCase,
   q: Pick<QualityOptions, 'fps'>,
   keyframeControl?: KeyframeControlReading,
+  videoQuality?: VideoQualityReading,
 ): VideoEvaluation {
   const reason = `the video is ${row.status === 'missing' ? 'missing' : 'not decodable'}: 0 on every metric`;
   const metrics = byMetric((m): QualityMetricReport => {
@@ -152,6 +160,7 @@ export function zeroEvaluation(
       },
       quality,
       keyframeControl,
+      videoQuality,
     ),
   };
 }

@@ -18,7 +18,7 @@ import type { ScanCache } from '../response/scan-cache.js';
 import type { VideoEvaluation } from '../results.js';
 import { type ResponseRow, type ScoreRun, scoreModels } from '../score.js';
 import type { SegmentFn } from '../segment.js';
-import type { KeyframeControlReading } from './aggregate.js';
+import type { KeyframeControlReading, VideoQualityReading } from './aggregate.js';
 import { type Checklist, generateChecklist } from './checklist.js';
 import type { EvaluationCache } from './eval-cache.js';
 import { FileHashes } from './eval-cache.js';
@@ -48,6 +48,8 @@ export interface EvaluateInput {
   evaluationCache?: EvaluationCache | undefined;
   /** How Keyframe Fidelity and Temporal Organization enter Overall (default `combined`, seed §4.2). */
   keyframeControl?: KeyframeControlReading | undefined;
+  /** How the three quality groups enter Overall (default `groups`; `one`: Table 3's Video Quality column). */
+  videoQuality?: VideoQualityReading | undefined;
   /** Shot segmentation by the judge (the published evaluator's; absent = the pixel detector). */
   segment?: SegmentFn | undefined;
   runs?: number;
@@ -130,6 +132,7 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
     q,
     cache: o.evaluationCache,
     keyframeControl: o.keyframeControl,
+    videoQuality: o.videoQuality,
     hashes,
     limits,
     progress: judgeProgress,

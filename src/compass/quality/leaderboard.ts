@@ -25,7 +25,7 @@ import type {
   VideoEvaluation,
 } from '../results.js';
 import { commonRows, type MissingPolicy } from '../score.js';
-import type { KeyframeControlReading } from './aggregate.js';
+import type { KeyframeControlReading, VideoQualityReading } from './aggregate.js';
 import { modelOverall } from './overall.js';
 
 export type { BoardTable, Factor, Leaderboard, LeaderboardTable } from '../results.js';
@@ -40,17 +40,47 @@ export const FACTORS: Record<Factor, (v: VideoEvaluation) => string> = {
 /** Which table ranks: the joint audio-video one or the video-only one (`--rank-by`). */
 export type RankBy = BoardTable;
 
+/**
+ * Which cases the joint table's common set holds (`--joint-cases`): `answered` (the default: the
+ * cases every model with audio answered with a decodable video, a silent one scoring AV
+ * Coordination 0, marked) or `with-audio` (only the cases where every one of those videos has an
+ * audio track). The seed's "115-sample joint audio-video leaderboard" (§4.2) and "115-sample common
+ * set" (App. C) do not say which; docs/compass.md, "How the leaderboard is computed".
+ */
+export const JOINT_CASES_READINGS = ['answered', 'with-audio'] as const;
+export type JointCasesReading = (typeof JOINT_CASES_READINGS)[number];
+
+/** The readings a leaderboard's Overall and common set were computed under (defaults: the first of each). */
+export interface BoardReadings {
+  keyframeControl?: KeyframeControlReading | undefined;
+  videoQuality?: VideoQualityReading | undefined;
+  jointCases?: JointCasesReading | undefined;
+}
+
 /** Each table's Overall, in words (written into leaderboard.json and every report), by reading. */
-export function formulaOf(table: BoardTable, reading: KeyframeControlReading = 'combined'): string {
+export function formulaOf(
+  table: BoardTable,
+  reading: KeyframeControlReading = 'combined',
+  readings: Omit<BoardReadings, 'keyframeControl'> = {},
+): string {
+  const one = readings.videoQuality === 'one';
   const head =
-    reading === 'combined'
+    (one ? 'Video Quality = mean(Visual Quality, Spatiotemporal Coherence, Instruction Adherence); ' : '') +
+    (reading === 'combined'
       ? 'keyframe control = mean(Keyframe Fidelity, Temporal Organization); per case and prompt mode: mean(keyframe control, '
-      : 'per case and prompt mode: mean(Keyframe Fidelity, Temporal Organization, ';
-  const tail =
-    reading === 'separate' ? ' (--keyframe-control separate: the two response groups kept apart)' : '';
+      : 'per case and prompt mode: mean(Keyframe Fidelity, Temporal Organization, ');
+  const quality = one ? 'Video Quality' : 'Visual Quality, Spatiotemporal Coherence, Instruction Adherence';
+  const tails = [
+    ...(reading === 'separate' ? [' (--keyframe-control separate: the two response groups kept apart)'] : []),
+    ...(one ? [' (--video-quality one: the three quality groups as one)'] : []),
+  ];
+  const set =
+    readings.jointCases === 'with-audio'
+      ? 'the common set of cases (every video of it with an audio track, --joint-cases with-audio)'
+      : 'the common set of cases';
   return table === 'joint'
-    ? `${head}Visual Quality, Spatiotemporal Coherence, Instruction Adherence, AV Coordination), AV Coordination 0 for a video without an audio track; per case: the mean of its prompt modes; per model: the mean over the common set of cases${tail}`
-    : `${head}Visual Quality, Spatiotemporal Coherence, Instruction Adherence); per case: the mean of its prompt modes; per model: the mean over all cases${tail}`;
+    ? `${head}${quality}, AV Coordination), AV Coordination 0 for a video without an audio track; per case: the mean of its prompt modes; per model: the mean over ${set}${tails.join('')}`
+    : `${head}${quality}); per case: the mean of its prompt modes; per model: the mean over all cases${tails.join('')}`;
 }
 
 /** The default reading's formulas. */
@@ -71,12 +101,13 @@ export function audioJudged(all: readonly VideoEvaluation[]): boolean {
 
 /**
  * The joint table's models and cases: the models some of whose judged videos carry an audio track,
- * and the cases every one of them answered (a scored video) in every prompt mode the case was
- * evaluated in. Empty when audio was not judged.
+ * and the cases every one of them answered (a scored video; with `with-audio`, one with an audio
+ * track) in every prompt mode the case was evaluated in. Empty when audio was not judged.
  */
 export function jointSet(
   all: readonly VideoEvaluation[],
   models: readonly string[],
+  jointCases: JointCasesReading = 'answered',
 ): { models: string[]; without: string[]; cases: string[] } {
   if (!audioJudged(all)) return { models: [], without: [], cases: [] };
   const withAudio = models.filter((m) =>
@@ -89,7 +120,15 @@ export function jointSet(
         const rows = first.filter((v) => v.case_id === id);
         const modes = [...new Set(rows.map((v) => v.prompt_mode))];
         return withAudio.every((m) =>
-          modes.every((mode) => rows.some((v) => v.model === m && v.prompt_mode === mode && isScored(v))),
+          modes.every((mode) =>
+            rows.some(
+              (v) =>
+                v.model === m &&
+                v.prompt_mode === mode &&
+                isScored(v) &&
+                (jointCases === 'answered' || v.quality.audio_track === true),
+            ),
+          ),
         );
       })
     : [];
@@ -109,7 +148,7 @@ function boardTable(
   videos: readonly VideoEvaluation[],
   all: readonly VideoEvaluation[],
   models: readonly string[],
-  reading: KeyframeControlReading,
+  readings: BoardReadings,
 ): LeaderboardTable {
   // coverage counts every expected video, also those the table leaves out
   const withCoverage =
@@ -137,7 +176,7 @@ function boardTable(
   const ids = [...new Set(videos.map((v) => v.case_id))].sort();
   return {
     table,
-    formula: formulaOf(table, reading),
+    formula: formulaOf(table, readings.keyframeControl, readings),
     cases: { count: ids.length, ids },
     models: orderRows(present.map((m) => withCoverage(all)(modelOverall(videos, m, table)))),
     by: {
@@ -162,19 +201,19 @@ export function leaderboard(
     embedder: string;
     runs: number;
     segmenter?: string | undefined;
-    /** The reading the videos' Overall was computed under (`--keyframe-control`), for the formula. */
-    keyframeControl?: KeyframeControlReading | undefined;
-  },
+  } & BoardReadings,
   policy: MissingPolicy = 'zero',
   checklists: readonly Checklist[] = [],
   rankBy?: RankBy,
 ): Leaderboard {
-  const { keyframeControl: reading = 'combined', ...shown } = meta;
+  // the readings the videos' Overall was computed under (for the formula) and the common set's
+  const { keyframeControl, videoQuality, jointCases, ...shown } = meta;
+  const readings: BoardReadings = { keyframeControl, videoQuality, jointCases };
   // checklists kept with an item count outside the published preference, per metric (seed E.3)
   const outside: Record<string, number> = {};
   for (const c of checklists) if (c.outside_preferred_size) outside[c.metric] = (outside[c.metric] ?? 0) + 1;
-  const video = boardTable('video', commonRows(all, models, policy, isScored), all, models, reading);
-  const js = jointSet(all, models);
+  const video = boardTable('video', commonRows(all, models, policy, isScored), all, models, readings);
+  const js = jointSet(all, models, jointCases);
   const joint = js.models.length
     ? {
         ...boardTable(
@@ -182,7 +221,7 @@ export function leaderboard(
           all.filter((v) => js.models.includes(v.model) && js.cases.includes(v.case_id)),
           all,
           js.models,
-          reading,
+          readings,
         ),
         ...(js.without.length ? { models_without_audio: js.without } : {}),
       }

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { overallOf, qualityGroups } from '../../../src/compass/quality/aggregate.js';
-import { FORMULAS, leaderboard, rerank } from '../../../src/compass/quality/leaderboard.js';
+import { FORMULAS, formulaOf, leaderboard, rerank } from '../../../src/compass/quality/leaderboard.js';
 import { Leaderboard, type QualityMetricReport, VideoEvaluation } from '../../../src/compass/results.js';
 import { UsageError } from '../../../src/errors.js';
 
@@ -142,6 +142,25 @@ describe('the joint audio-video and the video-only leaderboards', () => {
     expect(b.overall).toBeCloseTo(((withAv + silent) / 2 + withAv) / 2, 12);
     // the common set only: c1 and c2, four videos, one without a track
     expect(b.groups.av_coordination).toBeCloseTo((0.6 * 3 + 0) / 4, 12);
+  });
+
+  it('--joint-cases with-audio: the other reading of the common set, only the cases every video of which has an audio track', () => {
+    const w = Leaderboard.parse(leaderboard(all, ['A', 'B', 'C'], { ...META, jointCases: 'with-audio' }));
+    // c1: B's segment-specific video has no track, so c1 leaves the set; nothing is marked then
+    expect(w.cases).toEqual({ count: 1, ids: ['c2'] });
+    expect(w.models.find((m) => m.model === 'B')!.no_audio_track).toEqual([]);
+    expect(w.formula).toBe(formulaOf('joint', 'combined', { jointCases: 'with-audio' }));
+    expect(w.formula).toMatch(/--joint-cases with-audio/);
+    // the video-only table does not depend on it
+    expect(w.other).toEqual(lb.other);
+  });
+
+  it('the formula names each reading that is not the default', () => {
+    expect(formulaOf('video', 'combined', { videoQuality: 'one' })).toMatch(
+      /^Video Quality = mean\(Visual Quality, Spatiotemporal Coherence, Instruction Adherence\); .*mean\(keyframe control, Video Quality\).*--video-quality one/,
+    );
+    expect(formulaOf('joint')).toBe(FORMULAS.joint);
+    expect(FORMULAS.joint).not.toMatch(/--/);
   });
 
   it('the video-only table: every model over all cases, no AV Coordination, keyframe control as one group', () => {

@@ -43,6 +43,17 @@ describe('Overall, video-only and joint audio-video', () => {
     expect(o.joint_av!.score).toBeCloseTo((0.9 + 0.8 + 0.7 + 0.6 + 0.5 + 0.2) / 6, 12);
   });
 
+  it('--video-quality one: the other reading of Table 3, the three quality groups as one Video Quality group', () => {
+    const o = overallOf(base, quality(g(0.2), true), 'combined', 'one');
+    const vq = (0.7 + 0.6 + 0.5) / 3;
+    expect(o.score).toBeCloseTo((0.85 + vq) / 2, 12);
+    expect(o.joint_av!.score).toBeCloseTo((0.85 + vq + 0.2) / 3, 12);
+    // a quality group not measured leaves the others' mean as Video Quality
+    const part = overallOf({ ...base, instruction_adherence: null }, undefined, 'combined', 'one');
+    expect(part.score).toBeCloseTo((0.85 + (0.7 + 0.6) / 2) / 2, 12);
+    expect(part.missing).toEqual(['instruction_adherence']);
+  });
+
   it('a video without an audio track, audio judged (AVC settled, nothing incomplete): AV Coordination 0 on the joint Overall, marked', () => {
     const o = overallOf(base, quality(g(null), false));
     expect(o.score).toBeCloseTo(VIDEO, 12);
