@@ -104,6 +104,36 @@ function lintSource(file: string, source: string, flags: string[] = []): { code:
   return { code: r.status ?? -1, out: `${r.stdout}${r.stderr}` };
 }
 
+/** A function of `n` statement lines. */
+const longFunction = (n: number) =>
+  `export function f(): number {\n  let x = 0;\n${'  x += 1;\n'.repeat(n)}  return x;\n}\n`;
+
+describe('size rules: a function of at most 80 lines in src (Biome), a source file of at most 350 (scripts/file-sizes.mjs)', () => {
+  it('a function over 80 lines in src fails; the same in a test, or 78 lines in src, passes', () => {
+    const long = lintSource('src/media/planted.ts', longFunction(80));
+    expect(long.code, long.out).not.toBe(0);
+    expect(long.out).toMatch(/noExcessiveLinesPerFunction/);
+    expect(lintSource('test/planted.test.ts', longFunction(80)).code).toBe(0);
+    const short = lintSource('src/media/planted.ts', longFunction(76));
+    expect(short.code, short.out).toBe(0);
+  });
+
+  it('a source file over 350 lines fails with its name and length; 350 passes', () => {
+    const dir = tempDir('kfbench-sizes-');
+    mkdirSync(join(dir, 'src', 'media'), { recursive: true });
+    const check = () =>
+      spawnSync(process.execPath, [join(ROOT, 'scripts', 'file-sizes.mjs'), join(dir, 'src')], {
+        encoding: 'utf8',
+      });
+    writeFileSync(join(dir, 'src', 'media', 'planted.ts'), 'export const x = 1;\n'.repeat(350));
+    expect(check().status).toBe(0);
+    writeFileSync(join(dir, 'src', 'media', 'planted.ts'), 'export const x = 1;\n'.repeat(351));
+    const r = check();
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/src\/media\/planted\.ts: 351 lines, over the 350-line limit/);
+  });
+});
+
 describe('code rules enforced by the linter (lint/*.grit)', () => {
   const forbidden: [string, string, RegExp][] = [
     [
