@@ -82,9 +82,9 @@ describe('kfbench demo', () => {
     const heroDoc = readFileSync(join(ROOT, 'docs', 'heroframe.md'), 'utf8').replace(/\s+/g, ' ');
     const randomS = (label: string) =>
       new RegExp(`^${label}\\s+\\S+\\s+(0\\.\\d{3})\\s`, 'm').exec(r.stdout)?.[1];
-    // to three decimals: two builds of the mini set are byte-identical (its clips read one input
-    // file each; before, one run's random row printed 0.361, another's 0.363)
-    expect(heroDoc).toContain(`${randomS('random')} for the demo's local reader`);
+    // the local reader's to two decimals: ffmpeg makes a few mini clips a few levels apart from
+    // run to run (docs/heroframe.md), which moves its fit in the third (0.361 or 0.363)
+    expect(heroDoc).toContain(`${randomS('random')?.slice(0, 4)} for the demo's local reader`);
     expect(heroDoc).toContain(`${randomS('random \\(official\\)')} for the emulator over HTTP`);
     // docs/compass.md's fault table is what its script prints on the demo's keyframe-response run
     const table = execFileSync(
