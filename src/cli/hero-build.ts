@@ -1,5 +1,6 @@
 /** `kfbench hero build`: chains for your films, judged in both placements (Bradley–Terry, still floor). */
 import type { Command } from 'commander';
+import type { Layout } from '../hero/dataset/layout-map.js';
 import { roundTotals } from '../hero/rubric-learn.js';
 import type { CliImpls } from './impls.js';
 import { type JudgeFlagValues, judgeOptions, judgeSettings } from './judge.js';
@@ -9,6 +10,8 @@ import { renderProgress } from './progress.js';
 /** `hero build`’s flags as commander gives them. */
 interface BuildFlags extends JudgeFlagValues {
   data: string;
+  /** The layout map, resolved by program.ts from --layout or KFBENCH_HERO_LAYOUT. */
+  layout: Layout;
   lsmdc: string;
   stills: string;
   chainsPerFilm: string;
@@ -32,6 +35,7 @@ async function runBuild(o: BuildFlags, impls: CliImpls): Promise<void> {
     .buildChains({
       judge: judgeSettings(o),
       data: o.data,
+      layout: o.layout,
       lsmdc: o.lsmdc,
       stills: o.stills,
       chainsPerFilm,

@@ -5,6 +5,7 @@ import { corpusStats } from '../hero/analyze/corpus.js';
 import { humanAgreementRun, rubricSwapRun } from '../hero/analyze/judge-agreement.js';
 import { positionAnalysis } from '../hero/analyze/position.js';
 import { inspectDataset, inspectLines } from '../hero/dataset/inspect.js';
+import type { Layout } from '../hero/dataset/layout-map.js';
 import { validateDataset } from '../hero/dataset/validate.js';
 import { checkSelectionsFile } from '../hero/evaluate-inputs.js';
 import { registerHeroFrames } from './hero-frames.js';
@@ -18,8 +19,8 @@ function registerCorpus(analyze: Command): void {
     .description('corpus statistics: films, chains, images, criteria, confident share, still ranks')
     .requiredOption('--data <dir>', 'dataset root')
     .option('--json', 'print JSON')
-    .action(async (o: { data: string; json?: boolean }) => {
-      const r = await corpusStats(o.data);
+    .action(async (o: { data: string; layout: Layout; json?: boolean }) => {
+      const r = await corpusStats(o.data, o.layout);
       if (o.json) return printJson(r);
       printLines([
         `${r.films} films, ${r.chains} chains, ${r.images} distinct images, ${r.pairs} pairs (${(100 * r.confident_share).toFixed(1)} % confident)`,
@@ -39,8 +40,8 @@ function registerPosition(analyze: Command): void {
     .description("sampled frames' normalised film time against their chain rank")
     .requiredOption('--data <dir>', 'dataset root')
     .option('--json', 'print JSON')
-    .action(async (o: { data: string; json?: boolean }) => {
-      const r = await positionAnalysis(o.data);
+    .action(async (o: { data: string; layout: Layout; json?: boolean }) => {
+      const r = await positionAnalysis(o.data, o.layout);
       if (o.json) return printJson(r);
       const sp = r.spearman;
       const p = sp.p_exact ?? sp.p_asymptotic;
@@ -62,8 +63,13 @@ function registerHuman(analyze: Command): void {
       .requiredOption('--pairs <file>', 'JSONL {movie_id, a, b, human_winner}')
       .requiredOption('--data <dir>', 'dataset root')
       .option('--json', 'print JSON'),
-  ).action(async (o: JudgeFlagValues & { pairs: string; data: string; json?: boolean }) => {
-    const r = await humanAgreementRun({ root: o.data, judge: judgeSettings(o), pairs: o.pairs });
+  ).action(async (o: JudgeFlagValues & { pairs: string; data: string; layout: Layout; json?: boolean }) => {
+    const r = await humanAgreementRun({
+      root: o.data,
+      layout: o.layout,
+      judge: judgeSettings(o),
+      pairs: o.pairs,
+    });
     if (o.json) return printJson(r);
     const line = (name: string, a: typeof r.with_rubric) =>
       `${name}: ${a.correct}/${a.n} = ${(100 * a.rate).toFixed(1)} % (95 % Wilson ${(100 * a.ci[0]).toFixed(1)}–${(100 * a.ci[1]).toFixed(1)} %)`;
@@ -85,8 +91,8 @@ function registerRubricSwap(analyze: Command): void {
       .requiredOption('--data <dir>', 'dataset root')
       .option('--seed <s>', 'seed of the derangement and the permutation test', '0')
       .option('--json', 'print JSON'),
-  ).action(async (o: JudgeFlagValues & { data: string; seed: string; json?: boolean }) => {
-    const r = await rubricSwapRun({ root: o.data, judge: judgeSettings(o), seed: o.seed });
+  ).action(async (o: JudgeFlagValues & { data: string; layout: Layout; seed: string; json?: boolean }) => {
+    const r = await rubricSwapRun({ root: o.data, layout: o.layout, judge: judgeSettings(o), seed: o.seed });
     if (o.json) return printJson(r);
     const pc = (a: typeof r.own) => `${(100 * a.rate).toFixed(1)} %`;
     printLines([
@@ -104,8 +110,8 @@ function registerValidate(hero: Command): void {
     .description('check a dataset root in the published layout; every problem as file:line')
     .requiredOption('--data <dir>', 'dataset root')
     .option('--json', 'print JSON')
-    .action(async (o: { data: string; json?: boolean }) => {
-      const r = await validateDataset(o.data);
+    .action(async (o: { data: string; layout: Layout; json?: boolean }) => {
+      const r = await validateDataset(o.data, o.layout);
       const s = r.summary;
       if (o.json) printJson(r);
       else
@@ -130,8 +136,8 @@ function registerInspect(hero: Command): void {
     )
     .requiredOption('--data <dir>', 'dataset root')
     .option('--json', 'print JSON')
-    .action(async (o: { data: string; json?: boolean }) => {
-      printResult(o.json, await inspectDataset(o.data), inspectLines);
+    .action(async (o: { data: string; layout: Layout; json?: boolean }) => {
+      printResult(o.json, await inspectDataset(o.data, o.layout), inspectLines);
     });
 }
 
@@ -151,21 +157,29 @@ function registerCheckSelections(hero: Command): void {
       'error',
     )
     .option('--json', 'print JSON')
-    .action(async (file: string, o: { data: string; track?: string; missing: string; json?: boolean }) => {
-      const missing = oneOf('--missing', o.missing, ['error', 'zero'] as const);
-      const { report: r, fault } = await checkSelectionsFile(file, o.data, { track: o.track, missing });
-      printResult(o.json, r, () => [
-        `${r.covered} of ${r.films_in_set} films selected (coverage ${r.films_in_set ? ((100 * r.covered) / r.films_in_set).toFixed(1) : '0.0'} %), ${r.frames} frames${r.films > r.covered ? `; ${r.films - r.covered} selected film(s) have no chains` : ''}`,
-        ...(r.missing_films.length
-          ? [
-              `not selected: ${r.missing_films.slice(0, 10).join(', ')}${r.missing_films.length > 10 ? ', …' : ''}`,
-            ]
-          : []),
-        ...r.problems,
-      ]);
-      // the refusal hero evaluate would print, and its exit code
-      if (fault) throw fault;
-    });
+    .action(
+      async (
+        file: string,
+        o: { data: string; layout: Layout; track?: string; missing: string; json?: boolean },
+      ) => {
+        const missing = oneOf('--missing', o.missing, ['error', 'zero'] as const);
+        const { report: r, fault } = await checkSelectionsFile(file, o.data, o.layout, {
+          track: o.track,
+          missing,
+        });
+        printResult(o.json, r, () => [
+          `${r.covered} of ${r.films_in_set} films selected (coverage ${r.films_in_set ? ((100 * r.covered) / r.films_in_set).toFixed(1) : '0.0'} %), ${r.frames} frames${r.films > r.covered ? `; ${r.films - r.covered} selected film(s) have no chains` : ''}`,
+          ...(r.missing_films.length
+            ? [
+                `not selected: ${r.missing_films.slice(0, 10).join(', ')}${r.missing_films.length > 10 ? ', …' : ''}`,
+              ]
+            : []),
+          ...r.problems,
+        ]);
+        // the refusal hero evaluate would print, and its exit code
+        if (fault) throw fault;
+      },
+    );
 }
 
 export function registerHeroDataset(hero: Command): void {

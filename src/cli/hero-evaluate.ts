@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { PartialError, UsageError } from '../errors.js';
+import type { Layout } from '../hero/dataset/layout-map.js';
 import { STILLS_RULES } from '../hero/evaluate.js';
 import { methodName } from '../hero/evaluate-inputs.js';
 import { DISAGREEMENT_RULES, INSERTION_PROTOCOLS } from '../judge/insertion.js';
@@ -27,8 +28,8 @@ import { parseShard } from './shard-flag.js';
 
 /** `hero evaluate`’s flags as commander gives them. */
 interface EvaluateFlags extends JudgeFlagValues {
-  /** `--layout FILE` (program.ts adds it to every hero command that reads a root). */
-  layout?: string;
+  /** The map of `--layout FILE`, else `KFBENCH_HERO_LAYOUT` (program.ts resolves it for every hero command that reads a root). */
+  layout: Layout;
   selections: string[];
   data: string;
   track: string;

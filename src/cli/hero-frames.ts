@@ -1,6 +1,7 @@
 /** `kfbench hero frames …`: times in a film or a clip → frame indices of the 1 fps track. */
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
+import type { Layout } from '../hero/dataset/layout-map.js';
 import { locateFrames } from '../hero/track/locate.js';
 import { printJson, printLines } from './output.js';
 
@@ -29,6 +30,8 @@ export function registerHeroFrames(hero: Command): void {
     .action(
       async (o: {
         data: string;
+        /** The layout map, resolved by program.ts from --layout or KFBENCH_HERO_LAYOUT. */
+        layout: Layout;
         movie?: string;
         time?: string;
         clip?: string;
@@ -43,6 +46,7 @@ export function registerHeroFrames(hero: Command): void {
         if (!times.length) throw new UsageError(`${byMovie ? '--time' : '--t'} names no time`);
         const found = await locateFrames(
           o.data,
+          o.layout,
           byMovie ? { movie: o.movie!, times } : { clip: o.clip!, times },
         );
         if (o.json) return printJson(found);

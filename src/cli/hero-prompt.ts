@@ -1,6 +1,7 @@
 /** `kfbench hero prompt`: the exact text HeroFrame's reader gets, and the release example checked against it. */
 import type { Command } from 'commander';
 import { BadInputError } from '../errors.js';
+import type { Layout } from '../hero/dataset/layout-map.js';
 import { showReaderPrompt } from '../hero/reader-prompt.js';
 import { parseNumberFlag, printJson } from './output.js';
 
@@ -24,11 +25,19 @@ export function registerHeroPrompt(hero: Command): void {
     .action(
       async (
         film: string | undefined,
-        o: { data: string; chain: string; promptTemplate?: string; check?: boolean; json?: boolean },
+        o: {
+          data: string;
+          layout: Layout;
+          chain: string;
+          promptTemplate?: string;
+          check?: boolean;
+          json?: boolean;
+        },
       ) => {
         const chain = parseNumberFlag('--chain', o.chain, (n) => Number.isInteger(n) && n >= 0);
         const r = await showReaderPrompt({
           data: o.data,
+          layout: o.layout,
           film,
           chain,
           promptTemplate: o.promptTemplate,

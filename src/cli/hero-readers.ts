@@ -1,6 +1,7 @@
 /** `kfbench hero select`, `fit-reader` and `check-reader`: the methods under test and the local reader. */
 import type { Command } from 'commander';
 import { EMBEDDER_FORMS } from '../embed/registry.js';
+import type { Layout } from '../hero/dataset/layout-map.js';
 import { checkReaderRun, fitReaderRun, READER_CHECK_PROTOCOLS } from '../hero/reader-run.js';
 import { METHODS, methodByName } from '../hero/select/registry.js';
 import { refuseOverlap } from '../store/path-overlap.js';
@@ -36,6 +37,8 @@ function registerSelect(hero: Command, impls: CliImpls): void {
         o: JudgeFlagValues & {
           method: string;
           data: string;
+          /** The layout map, resolved by program.ts from --layout or KFBENCH_HERO_LAYOUT. */
+          layout: Layout;
           track: string;
           out: string;
           lsmdc?: string;
@@ -67,6 +70,7 @@ function registerSelect(hero: Command, impls: CliImpls): void {
           .select({
             method,
             data: o.data,
+            layout: o.layout,
             track: o.track,
             out: o.out,
             lsmdc: o.lsmdc,
@@ -102,6 +106,8 @@ function registerFitReader(hero: Command): void {
     .action(
       async (o: {
         data: string;
+        /** The layout map, resolved by program.ts from --layout or KFBENCH_HERO_LAYOUT. */
+        layout: Layout;
         out: string;
         embedder: string;
         threads?: string;
@@ -116,6 +122,7 @@ function registerFitReader(hero: Command): void {
         });
         const r = await fitReaderRun({
           data: o.data,
+          layout: o.layout,
           out: o.out,
           embedder: o.embedder,
           embedderOptions: onnxFlags(o),
@@ -153,6 +160,8 @@ function registerCheckReader(hero: Command): void {
       async (
         o: JudgeFlagValues & {
           data: string;
+          /** The layout map, resolved by program.ts from --layout or KFBENCH_HERO_LAYOUT. */
+          layout: Layout;
           promptTemplate?: string;
           protocol: string;
           sample?: string;
@@ -169,6 +178,7 @@ function registerCheckReader(hero: Command): void {
           judge: judgeSettings(o),
           protocol,
           data: o.data,
+          layout: o.layout,
           ...(sample ? { sample } : {}),
           seed: o.seed,
           promptTemplate: o.promptTemplate,

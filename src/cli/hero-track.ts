@@ -1,6 +1,7 @@
 /** `kfbench hero track …` (rebuild, verify, make-index) and `hero mini`: the shared 1 fps frame track and the generated sets. */
 import type { Command } from 'commander';
 import { BadInputError, PartialError } from '../errors.js';
+import type { Layout } from '../hero/dataset/layout-map.js';
 import { makeIndex } from '../hero/track/make-index.js';
 import { verifyTrack } from '../hero/track/verify.js';
 import { buildMiniHero } from '../synthetic/mini-hero.js';
@@ -29,6 +30,8 @@ function registerRebuild(impls: CliImpls, track: Command): void {
       async (o: {
         lsmdc: string;
         data: string;
+        /** The layout map, resolved by program.ts from --layout or KFBENCH_HERO_LAYOUT. */
+        layout: Layout;
         out: string;
         movies?: string[];
         jobs: string;
@@ -41,6 +44,7 @@ function registerRebuild(impls: CliImpls, track: Command): void {
           .rebuildTrack({
             lsmdc: o.lsmdc,
             data: o.data,
+            layout: o.layout,
             out: o.out,
             movies: o.movies,
             jobs: parseNumberFlag('--jobs', o.jobs, (n) => Number.isInteger(n) && n >= 1),
@@ -75,10 +79,18 @@ function registerVerify(track: Command): void {
     .option('--max-hamming <n>', 'largest Hamming distance (of 64) that counts as a match', '10')
     .option('--json', 'print JSON')
     .action(
-      async (o: { track: string; data: string; movies?: string[]; maxHamming: string; json?: boolean }) => {
+      async (o: {
+        track: string;
+        data: string;
+        layout: Layout;
+        movies?: string[];
+        maxHamming: string;
+        json?: boolean;
+      }) => {
         const r = await verifyTrack({
           track: o.track,
           data: o.data,
+          layout: o.layout,
           movies: o.movies,
           maxHamming: parseNumberFlag(
             '--max-hamming',
@@ -112,8 +124,8 @@ function registerMakeIndex(track: Command): void {
     .requiredOption('--track <dir>', 'track folder')
     .requiredOption('--data <dir>', 'dataset root (written into its frame_track/)')
     .option('--json', 'print JSON')
-    .action(async (o: { track: string; data: string; json?: boolean }) => {
-      const r = await makeIndex({ track: o.track, data: o.data });
+    .action(async (o: { track: string; data: string; layout: Layout; json?: boolean }) => {
+      const r = await makeIndex({ track: o.track, data: o.data, layout: o.layout });
       if (o.json) printJson(r);
       else printLines([`indexed ${r.frames} frames of ${r.films} films; ${r.verify} verify hashes`]);
     });

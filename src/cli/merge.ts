@@ -1,7 +1,9 @@
 /** `kfbench merge hero|compass SHARD_DIR… --out DIR`: sharded evaluations into one, as if run unsharded. */
 import type { Command } from 'commander';
+import { resolveLayout } from '../hero/dataset/layout-map.js';
 import { mergeCompassRun } from '../runs/compass-merge.js';
 import { mergeHeroRun } from '../runs/hero-merge.js';
+import { cliEnv } from './env.js';
 import { printLines } from './output.js';
 
 /** One benchmark's merge: its description, its library call and what it prints. */
@@ -10,7 +12,8 @@ const MERGES = [
     name: 'hero',
     description: 'merge hero evaluate shard folders',
     run: async (dirs: string[], out: string) => {
-      const r = await mergeHeroRun({ dirs, out });
+      // the dataset the shards name is read through KFBENCH_HERO_LAYOUT's map, as their evaluation's was
+      const r = await mergeHeroRun({ dirs, out, layout: resolveLayout(cliEnv().heroLayout) });
       return [
         `merged ${dirs.length} shard(s): ${r.films} films, ${r.insertions} insertions`,
         `reports: ${r.files.join(', ')}`,

@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
+import type { Layout } from '../hero/dataset/layout-map.js';
 import { didYouMean } from '../nearest.js';
 import { exportSiteFolder } from '../web/export.js';
 import { PROXY_MODES } from '../web/media.js';
@@ -12,6 +13,8 @@ import { renderProgress } from './progress.js';
 
 interface ServeFlags {
   data?: string;
+  /** The layout map, resolved by program.ts from --layout or KFBENCH_HERO_LAYOUT. */
+  layout: Layout;
   track?: string;
   results?: string[];
   cases?: string;
@@ -66,6 +69,7 @@ export function registerServe(program: Command): void {
       const site = await openSite(
         {
           data: o.data,
+          layout: o.layout,
           track: o.track,
           results: o.results,
           cases: o.cases,

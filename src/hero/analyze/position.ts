@@ -8,6 +8,7 @@
 
 import { mean } from '../../stats/mean.js';
 import { spearman, spearmanAsymptoticP, spearmanExactP } from '../../stats/rank.js';
+import type { Layout } from '../dataset/layout-map.js';
 import { openDataset } from '../dataset/load.js';
 
 export interface PositionResult {
@@ -16,8 +17,8 @@ export interface PositionResult {
   spearman: { rho: number | null; p_exact?: number; p_asymptotic?: number };
 }
 
-export async function positionAnalysis(root: string): Promise<PositionResult> {
-  const ds = openDataset(root);
+export async function positionAnalysis(root: string, layout: Layout): Promise<PositionResult> {
+  const ds = openDataset(root, layout);
   const core = await ds.core();
   const ranks: number[] = [];
   const times: number[] = [];
