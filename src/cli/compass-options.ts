@@ -10,12 +10,13 @@ import { PartialError, UsageError } from '../errors.js';
 import {
   type MetricFlags,
   maxDuration,
-  metricFlags,
+  metricFlagSpecs,
   responseOptions,
   scanOptions,
 } from './compass-metric-flags.js';
-import { scanCacheFile, scanCacheFlags } from './compass-scan-cache.js';
+import { DEPRECATED_CACHE_FLAG_SPECS, SCAN_CACHE_FLAG_SPECS, scanCacheFile } from './compass-scan-cache.js';
 import { onnxFlags } from './embed.js';
+import { addFlags, type FlagValues, flagSpecs } from './flags.js';
 import { oneOf, parseNumberFlag } from './output.js';
 import { parseShard } from './shard-flag.js';
 
@@ -26,32 +27,20 @@ export function parseModes(v: string): PromptMode[] {
   });
 }
 
-export interface FolderFlags extends MetricFlags {
-  cases: string;
-  videos: string;
-  model: string[];
-  modes: string;
-  out: string;
-  scanCache?: string | false;
-  /** Deprecated spelling of --scan-cache. */
-  cache?: string | false;
-  missing: string;
-  segmenter?: string;
-  judge?: string;
-  judgeCache?: string;
-  jobs: string;
-  shard?: string;
-  caseIds?: string[];
-}
+/** `--case-ids` and `--shard k/n` of score and evaluate (see kfbench merge compass). */
+export const SHARD_FLAG_SPECS = flagSpecs({
+  caseIds: {
+    flags: '--case-ids <ids...>',
+    description: 'only these cases (a merge then needs the others from other folders)',
+  },
+  shard: {
+    flags: '--shard <k/n>',
+    description: 'a deterministic k-th of n shards of the cases (own --out and caches; see kfbench merge)',
+  },
+});
 
-/** `--shard k/n` and `--case-ids` of score and evaluate (see kfbench merge compass). */
 export function shardFlags(cmd: Command): Command {
-  return cmd
-    .option('--case-ids <ids...>', 'only these cases (a merge then needs the others from other folders)')
-    .option(
-      '--shard <k/n>',
-      'a deterministic k-th of n shards of the cases (own --out and caches; see kfbench merge)',
-    );
+  return addFlags(cmd, SHARD_FLAG_SPECS);
 }
 
 export function segmenterKind(v: string): SegmenterKind {
@@ -87,26 +76,37 @@ export const KEYFRAME_CONTROL_HELP =
 export const MISSING_HELP =
   'a missing or undecodable video: zero (scores 0 on every metric, counted) or skip (every model only on the videos all have)';
 
+/** The flags of the commands that score whole model folders (compass score, compass sensitivity). */
+export function folderFlagSpecs() {
+  return flagSpecs({
+    cases: { flags: '--cases <file>', description: 'cases.jsonl', required: true },
+    videos: {
+      flags: '--videos <dir>',
+      description: 'folder of <model>/<case_id>__<prompt_mode>.mp4',
+      required: true,
+    },
+    model: { flags: '--model <names...>', description: 'model folders to score', required: true },
+    modes: { flags: '--modes <list>', description: 'prompt modes', default: PROMPT_MODES.join(',') },
+    out: { flags: '--out <dir>', description: 'where results go', default: 'compass-response' },
+    missing: { flags: '--missing <policy>', description: MISSING_HELP, default: 'zero' },
+    segmenter: { flags: '--segmenter <kind>', description: SEGMENTER_HELP, default: 'pixel' },
+    judge: { flags: '--judge <spec>', description: 'the judge, with --segmenter judge' },
+    judgeCache: {
+      flags: '--judge-cache <file>',
+      description: 'judge cache, with --segmenter judge (default: <out>/judge-cache.sqlite)',
+    },
+    jobs: { flags: '--jobs <n>', description: JOBS_HELP, default: '1' },
+    ...SCAN_CACHE_FLAG_SPECS,
+    ...DEPRECATED_CACHE_FLAG_SPECS,
+    ...metricFlagSpecs(),
+  });
+}
+
+/** The folder flags as commander gives them. */
+export type FolderFlags = FlagValues<ReturnType<typeof folderFlagSpecs>>;
+
 export function folderFlags(cmd: Command): Command {
-  return metricFlags(
-    scanCacheFlags(
-      cmd
-        .requiredOption('--cases <file>', 'cases.jsonl')
-        .requiredOption('--videos <dir>', 'folder of <model>/<case_id>__<prompt_mode>.mp4')
-        .requiredOption('--model <names...>', 'model folders to score')
-        .option('--modes <list>', 'prompt modes', PROMPT_MODES.join(','))
-        .option('--out <dir>', 'where results go', 'compass-response')
-        .option('--missing <policy>', MISSING_HELP, 'zero')
-        .option('--segmenter <kind>', SEGMENTER_HELP, 'pixel')
-        .option('--judge <spec>', 'the judge, with --segmenter judge')
-        .option(
-          '--judge-cache <file>',
-          'judge cache, with --segmenter judge (default: <out>/judge-cache.sqlite)',
-        )
-        .option('--jobs <n>', JOBS_HELP, '1'),
-      true,
-    ),
-  );
+  return addFlags(cmd, folderFlagSpecs());
 }
 
 export function partial(run: { missing: string[]; failed: { video: string; error: string }[] }): void {
@@ -154,8 +154,8 @@ export function runInput(
     missing: string;
     segmenter?: string | undefined;
     jobs: string;
-    scanCache?: string | false;
-    cache?: string | false;
+    scanCache?: string | false | undefined;
+    cache?: string | false | undefined;
     shard?: string | undefined;
     caseIds?: string[] | undefined;
   },

@@ -21,6 +21,7 @@ import {
 } from './compass-metric-flags.js';
 import {
   type FolderFlags,
+  folderFlagSpecs,
   folderFlags,
   loadCaseFlags,
   type OneCaseFlags,
@@ -28,9 +29,10 @@ import {
   parseModes,
   partial,
   runInput,
-  shardFlags,
+  SHARD_FLAG_SPECS,
 } from './compass-options.js';
 import { onnxFlags } from './embed.js';
+import { addFlags, type FlagValues, flagSpecs } from './flags.js';
 import type { CliImpls } from './impls.js';
 import { withInterruptShown } from './interrupt.js';
 import { parseNumberFlag, printJson, printLines, printResult } from './output.js';
@@ -109,19 +111,24 @@ function registerResponse(compass: Command): void {
   });
 }
 
+/** `compass score`'s flags and their help, declared once: the parsed options' type is inferred from them. */
+function scoreFlagSpecs() {
+  return flagSpecs({
+    maxCalls: {
+      flags: '--max-calls <n>',
+      description: 'with --segmenter judge: make at most this many judge calls (exit 5; run again to resume)',
+    },
+    ...folderFlagSpecs(),
+    ...SHARD_FLAG_SPECS,
+  });
+}
+
 /** `kfbench compass score`. */
 function registerScore(compass: Command, impls: CliImpls): void {
-  shardFlags(
-    folderFlags(
-      compass
-        .command('score')
-        .description('keyframe response of whole model folders: per-video JSONL and a summary by model')
-        .option(
-          '--max-calls <n>',
-          'with --segmenter judge: make at most this many judge calls (exit 5; run again to resume)',
-        ),
-    ),
-  ).action(async (o: FolderFlags & { maxCalls?: string }) => {
+  const cmd = compass
+    .command('score')
+    .description('keyframe response of whole model folders: per-video JSONL and a summary by model');
+  addFlags(cmd, scoreFlagSpecs()).action(async (o: FlagValues<ReturnType<typeof scoreFlagSpecs>>) => {
     const out = resolve(o.out);
     const maxCalls =
       o.maxCalls === undefined

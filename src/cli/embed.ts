@@ -6,6 +6,7 @@ import { EMBEDDER_FORMS } from '../embed/registry.js';
 import { calibrateEmbedder, type EmbedderChoice, imageSimilarity } from '../embed/with-embedder.js';
 import { UsageError } from '../errors.js';
 import { didYouMean } from '../nearest.js';
+import { addFlags, flagSpecs } from './flags.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 import { renderProgress } from './progress.js';
 
@@ -45,18 +46,26 @@ export function onnxFlags(o: {
   };
 }
 
+/** `--threads`, `--device` and `--variant` of a command that embeds. */
+export const ONNX_FLAG_SPECS = flagSpecs({
+  threads: {
+    flags: '--threads <n>',
+    description: 'ONNX intra-op threads (default: every core; give fewer when processes share a machine)',
+  },
+  device: {
+    flags: '--device <d>',
+    description: 'ONNX device: cpu | cuda (CUDA execution provider)',
+    default: 'cpu',
+  },
+  variant: {
+    flags: '--variant <v>',
+    description: `ONNX file of a hub model (hf:, dinov3-small): ${HUB_VARIANT_NAMES.join(' | ')} (default fp32)`,
+  },
+});
+
 /** Add `--threads`, `--device` and `--variant` to a command that embeds. */
 export function onnxOptions(cmd: Command): Command {
-  return cmd
-    .option(
-      '--threads <n>',
-      'ONNX intra-op threads (default: every core; give fewer when processes share a machine)',
-    )
-    .option('--device <d>', 'ONNX device: cpu | cuda (CUDA execution provider)', 'cpu')
-    .option(
-      '--variant <v>',
-      `ONNX file of a hub model (hf:, dinov3-small): ${HUB_VARIANT_NAMES.join(' | ')} (default fp32)`,
-    );
+  return addFlags(cmd, ONNX_FLAG_SPECS);
 }
 
 /** The embedder the flags name: --embedder, --threads/--device, --input-size, --cache. */

@@ -1,5 +1,5 @@
 /** `kfbench judge …` and `kfbench cache …`: try a judge by hand, inspect the cache. */
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { PartialError, UsageError } from '../errors.js';
 import {
   DEFAULT_INSTRUCTIONS,
@@ -12,55 +12,60 @@ import { mergeJudgeCaches } from '../judge/cache-merge.js';
 import { INSERTION_PROTOCOLS } from '../judge/insertion.js';
 import { JUDGE_FORMS, type JudgeFlags, type JudgeSettings, resolveJudgeSettings } from '../judge/registry.js';
 import { DEFAULT_MAX_UNRESOLVED } from '../judge/unresolved.js';
+import { addFlags, type FlagValues, flagSpecs } from './flags.js';
 import { oneOf, parseNumberFlag, printJson, printLines } from './output.js';
 
-/** The judge flags as commander gives them. */
-export interface JudgeFlagValues {
-  judge?: string;
-  judgeUrl?: string[];
-  config?: string;
-  judgeCache?: string;
-  /** Deprecated spelling of --judge-cache. */
-  cache?: string;
-  concurrency?: string;
-  rpm?: string;
-  tpm?: string;
-  timeout?: string;
-  maxRetries?: string;
-  maxRetryWait?: string;
-  maxSide?: string;
-  rubric?: string;
-  instructions?: string;
+/** The judge flags; `cacheDefault` names where the judge cache goes when none is given. */
+export function judgeFlagSpecs(o: { cacheDefault?: string } = {}) {
+  return flagSpecs({
+    judge: { flags: '--judge <spec>', description: JUDGE_FORMS },
+    judgeUrl: {
+      flags: '--judge-url <url>',
+      description: 'another endpoint of the same model (repeatable)',
+      parse: (v: string, acc: string[] = []) => [...acc, v],
+    },
+    config: {
+      flags: '--config <file>',
+      description:
+        'JSON config: judge, judge_urls, concurrency, rpm, tpm, timeout_s, max_retries, max_retry_wait_s, max_side, temperature, max_tokens, max_reply_bytes (longest reply kept, default 1048576: a longer one is unresolved, and a reply body is read no further than 6 × it + 64 KiB), cache, claim_lease_s, api_key; an unknown key is an error',
+    },
+    judgeCache: {
+      flags: '--judge-cache <file>',
+      description: `SQLite judge cache${o.cacheDefault ? ` (default ${o.cacheDefault}; a second run resumes from it)` : ''}`,
+    },
+    cache: { flags: '--cache <file>', description: 'deprecated: --judge-cache', hidden: true },
+    concurrency: { flags: '--concurrency <n>', description: 'requests in flight (default 16)' },
+    rpm: {
+      flags: '--rpm <n>',
+      description: 'at most n requests per minute, shared by every call of the process',
+    },
+    tpm: {
+      flags: '--tpm <n>',
+      description: 'at most n tokens per minute (estimated before a call, corrected from its usage)',
+    },
+    timeout: {
+      flags: '--timeout <s>',
+      description: "per-request timeout in seconds, the reply's parse included (default 120)",
+    },
+    maxRetries: { flags: '--max-retries <n>', description: 'retries of a failed request (default 6)' },
+    maxRetryWait: {
+      flags: '--max-retry-wait <s>',
+      description:
+        "longest wait before a retry that a server's Retry-After may impose, in seconds (default 300): a longer one is cut to it, and the retry says so",
+    },
+    maxSide: { flags: '--max-side <px>', description: 'long side of images sent (default 768)' },
+  });
 }
 
-/** The judge flags; `cacheDefault` names where the judge cache goes when none is given. */
+/** The judge flags as commander gives them (and `--rubric`, `--instructions` of judge pair/insert). */
+export type JudgeFlagValues = FlagValues<ReturnType<typeof judgeFlagSpecs>> & {
+  rubric?: string | undefined;
+  instructions?: string | undefined;
+};
+
+/** The judge flags added to `cmd` (`judgeFlagSpecs`). */
 export function judgeOptions(cmd: Command, o: { cacheDefault?: string } = {}): Command {
-  return cmd
-    .option('--judge <spec>', JUDGE_FORMS)
-    .option(
-      '--judge-url <url>',
-      'another endpoint of the same model (repeatable)',
-      (v: string, acc: string[] = []) => [...acc, v],
-    )
-    .option(
-      '--config <file>',
-      'JSON config: judge, judge_urls, concurrency, rpm, tpm, timeout_s, max_retries, max_retry_wait_s, max_side, temperature, max_tokens, max_reply_bytes (longest reply kept, default 1048576: a longer one is unresolved, and a reply body is read no further than 6 × it + 64 KiB), cache, claim_lease_s, api_key; an unknown key is an error',
-    )
-    .option(
-      '--judge-cache <file>',
-      `SQLite judge cache${o.cacheDefault ? ` (default ${o.cacheDefault}; a second run resumes from it)` : ''}`,
-    )
-    .addOption(new Option('--cache <file>', 'deprecated: --judge-cache').hideHelp())
-    .option('--concurrency <n>', 'requests in flight (default 16)')
-    .option('--rpm <n>', 'at most n requests per minute, shared by every call of the process')
-    .option('--tpm <n>', 'at most n tokens per minute (estimated before a call, corrected from its usage)')
-    .option('--timeout <s>', "per-request timeout in seconds, the reply's parse included (default 120)")
-    .option('--max-retries <n>', 'retries of a failed request (default 6)')
-    .option(
-      '--max-retry-wait <s>',
-      "longest wait before a retry that a server's Retry-After may impose, in seconds (default 300): a longer one is cut to it, and the retry says so",
-    )
-    .option('--max-side <px>', 'long side of images sent (default 768)');
+  return addFlags(cmd, judgeFlagSpecs(o));
 }
 
 /**
@@ -68,12 +73,18 @@ export function judgeOptions(cmd: Command, o: { cacheDefault?: string } = {}): C
  * answers (0–100, a trailing "%" allowed; 5 by default), above which the run ends with exit 5 after
  * writing its outputs. A percentage, as the run reports the share.
  */
+export function maxUnresolvedSpecs(what: string) {
+  return flagSpecs({
+    maxUnresolved: {
+      flags: '--max-unresolved <pct>',
+      description: `exit 5 when more than this percentage (0–100) of the ${what} are unresolved (prose, refusals, off-schema replies); the results are written all the same`,
+      default: String(100 * DEFAULT_MAX_UNRESOLVED),
+    },
+  });
+}
+
 export function maxUnresolvedOption(cmd: Command, what: string): Command {
-  return cmd.option(
-    '--max-unresolved <pct>',
-    `exit 5 when more than this percentage (0–100) of the ${what} are unresolved (prose, refusals, off-schema replies); the results are written all the same`,
-    String(100 * DEFAULT_MAX_UNRESOLVED),
-  );
+  return addFlags(cmd, maxUnresolvedSpecs(what));
 }
 
 /** `--max-unresolved` as a fraction in [0, 1]; out of range or not a number is a usage error. */

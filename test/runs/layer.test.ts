@@ -93,6 +93,7 @@ describe('the CLI parses flags into the run options object', () => {
       maxUnresolved: '0',
       judge: 'local:reader.json',
       embedder: 'builtin',
+      device: 'cpu',
       holdEps: '0.02',
       psnrLow: '20',
       psnrHigh: '40',
