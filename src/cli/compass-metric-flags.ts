@@ -1,5 +1,3 @@
-/** The Compass metric flags (response scores, the scan's stage 2, the video-length bound) and their parsing. */
-import type { Command } from 'commander';
 import {
   DEFAULT_RESPONSE_OPTIONS,
   DEFAULT_SCAN_OPTIONS,
@@ -11,7 +9,7 @@ import { EMBEDDER_FORMS } from '../embed/registry.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_MAX_DURATION_S } from '../media/duration.js';
 import { ONNX_FLAG_SPECS } from './embed.js';
-import { addFlags, type FlagValues, flagSpecs } from './flags.js';
+import { type FlagValues, flagSpecs } from './flags.js';
 import { oneOf, parseNumberFlag } from './output.js';
 
 const d = DEFAULT_RESPONSE_OPTIONS;
@@ -136,10 +134,6 @@ export function metricFlagSpecs() {
 
 /** The metric flags as commander gives them. */
 export type MetricFlags = FlagValues<ReturnType<typeof metricFlagSpecs>>;
-
-export function metricFlags(cmd: Command): Command {
-  return addFlags(cmd, metricFlagSpecs());
-}
 
 export function responseOptions(o: MetricFlags): ResponseOptions {
   const num = (name: string, v: string, ok: (n: number) => boolean = () => true) =>

@@ -1,5 +1,3 @@
-/** Flags shared by the Compass commands, and their parsing (one place for each). */
-import type { Command } from 'commander';
 import { type LoadedCase, loadOneCase, PROMPT_MODES, type PromptMode } from '../compass/cases.js';
 import type { RankBy } from '../compass/quality/leaderboard.js';
 import { BOARD_TABLES } from '../compass/results.js';
@@ -16,7 +14,7 @@ import {
 } from './compass-metric-flags.js';
 import { DEPRECATED_CACHE_FLAG_SPECS, SCAN_CACHE_FLAG_SPECS, scanCacheFile } from './compass-scan-cache.js';
 import { onnxFlags } from './embed.js';
-import { addFlags, type FlagValues, flagSpecs } from './flags.js';
+import { type FlagValues, flagSpecs } from './flags.js';
 import { oneOf, parseNumberFlag } from './output.js';
 import { parseShard } from './shard-flag.js';
 
@@ -38,10 +36,6 @@ export const SHARD_FLAG_SPECS = flagSpecs({
     description: 'a deterministic k-th of n shards of the cases (own --out and caches; see kfbench merge)',
   },
 });
-
-export function shardFlags(cmd: Command): Command {
-  return addFlags(cmd, SHARD_FLAG_SPECS);
-}
 
 export function segmenterKind(v: string): SegmenterKind {
   return oneOf('--segmenter', v, SEGMENTERS);
@@ -105,10 +99,6 @@ export function folderFlagSpecs() {
 /** The folder flags as commander gives them. */
 export type FolderFlags = FlagValues<ReturnType<typeof folderFlagSpecs>>;
 
-export function folderFlags(cmd: Command): Command {
-  return addFlags(cmd, folderFlagSpecs());
-}
-
 export function partial(run: { missing: string[]; failed: { video: string; error: string }[] }): void {
   for (const m of run.missing) process.stderr.write(`missing: ${m}\n`);
   for (const f of run.failed) process.stderr.write(`failed: ${f.error}\n`);
@@ -121,18 +111,13 @@ export function partial(run: { missing: string[]; failed: { video: string; error
 }
 
 /** The flags that name one case: a JSON file, or a cases.jsonl with an id. */
-export interface OneCaseFlags {
-  case?: string;
-  cases?: string;
-  caseId?: string;
-}
+export const ONE_CASE_FLAG_SPECS = flagSpecs({
+  case: { flags: '--case <file>', description: 'one case as a JSON file' },
+  cases: { flags: '--cases <file>', description: 'cases.jsonl' },
+  caseId: { flags: '--case-id <id>', description: 'the case, with --cases' },
+});
 
-export function oneCaseOptions(cmd: Command): Command {
-  return cmd
-    .option('--case <file>', 'one case as a JSON file')
-    .option('--cases <file>', 'cases.jsonl')
-    .option('--case-id <id>', 'the case, with --cases');
-}
+export type OneCaseFlags = FlagValues<typeof ONE_CASE_FLAG_SPECS>;
 
 export function loadCaseFlags(o: OneCaseFlags): Promise<LoadedCase> {
   if (!o.case && !o.cases) throw new UsageError('give --case FILE, or --cases FILE with --case-id ID');

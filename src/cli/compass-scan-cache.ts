@@ -1,7 +1,6 @@
 /** `--scan-cache FILE` / `--no-scan-cache` of compass score and evaluate, and the scan cache file they name. */
 import { dirname, join, resolve } from 'node:path';
-import type { Command } from 'commander';
-import { addFlags, flagSpecs } from './flags.js';
+import { flagSpecs } from './flags.js';
 
 export const SCAN_CACHE_HELP =
   'scan cache, shared by compass score and compass evaluate (default: .cache/kfbench/scan-cache.sqlite beside --out; with --shard <out>/scan-cache.sqlite)';
@@ -24,13 +23,6 @@ export const DEPRECATED_CACHE_FLAG_SPECS = flagSpecs({
     negatable: 'deprecated: --no-scan-cache',
   },
 });
-
-/** `--scan-cache FILE` / `--no-scan-cache` (and the deprecated `--cache`/`--no-cache` of compass score). */
-export function scanCacheFlags(cmd: Command, deprecated: boolean): Command {
-  addFlags(cmd, SCAN_CACHE_FLAG_SPECS);
-  if (deprecated) addFlags(cmd, DEPRECATED_CACHE_FLAG_SPECS);
-  return cmd;
-}
 
 /**
  * The scan cache file, or undefined for none. By default one beside the output folder, so that

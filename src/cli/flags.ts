@@ -11,6 +11,7 @@
  */
 import { type Command, Option } from 'commander';
 import { InternalError } from '../errors.js';
+import type { Layout } from '../hero/dataset/layout-map.js';
 
 export interface FlagSpec {
   /** commander's flags: `--name`, `--name <value>`, `--name <values...>`. */
@@ -61,6 +62,15 @@ export type FlagValues<D extends FlagSpecs> = Flatten<
 export function flagSpecs<const D extends FlagSpecs>(specs: D): D {
   return specs;
 }
+
+/**
+ * A hero (or serve) command's options with the layout map program.ts resolves for every command
+ * that reads a HeroFrame root (`--layout FILE`, else `KFBENCH_HERO_LAYOUT`, else the built-in map).
+ */
+export type WithLayout<T> = T & { layout: Layout };
+
+/** `--json` of the commands that can print JSON. */
+export const JSON_FLAG_SPECS = flagSpecs({ json: { flags: '--json', description: 'print JSON' } });
 
 /** `spec` as a commander Option, checked to give its value under `key`. */
 function optionOf(key: string, spec: FlagSpec): Option {

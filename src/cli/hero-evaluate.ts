@@ -7,14 +7,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { PartialError, UsageError } from '../errors.js';
-import type { Layout } from '../hero/dataset/layout-map.js';
 import { STILLS_RULES } from '../hero/evaluate.js';
 import { methodName } from '../hero/evaluate-inputs.js';
 import { DISAGREEMENT_RULES, INSERTION_PROTOCOLS } from '../judge/insertion.js';
 import { checkUnresolved, unresolvedLine } from '../judge/unresolved.js';
 import { heroTable } from '../report/hero.js';
 import type { HeroFolderInput, HeroFolderOutcome } from '../runs/hero-evaluate.js';
-import { addFlags, type FlagValues, flagSpecs } from './flags.js';
+import { addFlags, type FlagValues, flagSpecs, type WithLayout } from './flags.js';
 import type { CliImpls } from './impls.js';
 import { withInterruptShown } from './interrupt.js';
 import { judgeFlagSpecs, judgeSettings, maxUnresolvedSpecs, parseMaxUnresolved } from './judge.js';
@@ -100,7 +99,7 @@ function evaluateFlagSpecs() {
  * `hero evaluate`'s flags as commander gives them, and the layout map program.ts resolves for
  * every hero command that reads a root (`--layout FILE`, else `KFBENCH_HERO_LAYOUT`).
  */
-export type EvaluateFlags = FlagValues<ReturnType<typeof evaluateFlagSpecs>> & { layout: Layout };
+export type EvaluateFlags = WithLayout<FlagValues<ReturnType<typeof evaluateFlagSpecs>>>;
 
 /** Each selections file as a method named by its file (a second file of one name gets `#2` …). */
 function methodsOf(files: readonly string[]): { method: string; file: string }[] {

@@ -83,10 +83,6 @@ export function maxUnresolvedSpecs(what: string) {
   });
 }
 
-export function maxUnresolvedOption(cmd: Command, what: string): Command {
-  return addFlags(cmd, maxUnresolvedSpecs(what));
-}
-
 /** `--max-unresolved` as a fraction in [0, 1]; out of range or not a number is a usage error. */
 export function parseMaxUnresolved(v: string): number {
   const t = v.trim().replace(/\s*%$/, '');
