@@ -1,3 +1,4 @@
+/** The Compass metric flags (response scores, the scan's stage 2, the video-length bound) and their parsing. */
 import {
   DEFAULT_RESPONSE_OPTIONS,
   DEFAULT_SCAN_OPTIONS,

@@ -1,3 +1,4 @@
+/** Flags shared by the Compass commands, and their parsing (one place for each). */
 import { type LoadedCase, loadOneCase, PROMPT_MODES, type PromptMode } from '../compass/cases.js';
 import type { RankBy } from '../compass/quality/leaderboard.js';
 import { BOARD_TABLES } from '../compass/results.js';
