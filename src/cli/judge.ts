@@ -12,7 +12,7 @@ import { mergeJudgeCaches } from '../judge/cache-merge.js';
 import { INSERTION_PROTOCOLS } from '../judge/insertion.js';
 import { JUDGE_FORMS, type JudgeFlags, type JudgeSettings, resolveJudgeSettings } from '../judge/registry.js';
 import { DEFAULT_MAX_UNRESOLVED } from '../judge/unresolved.js';
-import { addFlags, type FlagValues, flagSpecs } from './flags.js';
+import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS } from './flags.js';
 import { oneOf, parseNumberFlag, printJson, printLines } from './output.js';
 
 /** The judge flags; `cacheDefault` names where the judge cache goes when none is given. */
@@ -57,11 +57,8 @@ export function judgeFlagSpecs(o: { cacheDefault?: string } = {}) {
   });
 }
 
-/** The judge flags as commander gives them (and `--rubric`, `--instructions` of judge pair/insert). */
-export type JudgeFlagValues = FlagValues<ReturnType<typeof judgeFlagSpecs>> & {
-  rubric?: string | undefined;
-  instructions?: string | undefined;
-};
+/** The judge flags as commander gives them. */
+export type JudgeFlagValues = FlagValues<ReturnType<typeof judgeFlagSpecs>>;
 
 /** The judge flags added to `cmd` (`judgeFlagSpecs`). */
 export function judgeOptions(cmd: Command, o: { cacheDefault?: string } = {}): Command {
@@ -127,19 +124,47 @@ function deprecatedCache(file: string | undefined): string | undefined {
   return file;
 }
 
-function instructionsFrom(o: JudgeFlagValues): string {
+function instructionsFrom(o: { instructions?: string | undefined; rubric?: string | undefined }): string {
   return instructionsWithRubric(o.instructions ?? DEFAULT_INSTRUCTIONS, o.rubric);
 }
 
+/** `--rubric` and `--instructions` of judge pair and insert. */
+const PROMPT_FLAG_SPECS = flagSpecs({
+  rubric: { flags: '--rubric <file>', description: 'guideline lines added to the prompt' },
+  instructions: {
+    flags: '--instructions <text>',
+    description: 'what to judge',
+    default: DEFAULT_INSTRUCTIONS,
+  },
+  ...JSON_FLAG_SPECS,
+});
+
+const PAIR_FLAG_SPECS = flagSpecs({ ...judgeFlagSpecs(), ...PROMPT_FLAG_SPECS });
+
+const INSERT_FLAG_SPECS = flagSpecs({
+  ...judgeFlagSpecs(),
+  chain: {
+    flags: '--chain <images>',
+    description: 'comma-separated chain images, best first',
+    required: true,
+  },
+  protocol: {
+    flags: '--protocol <p>',
+    description: `${INSERTION_PROTOCOLS.join(' | ')} (listwise: the published positional question, as hero evaluate)`,
+    default: 'listwise',
+  },
+  ...PROMPT_FLAG_SPECS,
+});
+
 /** `kfbench judge pair`. */
 function registerPair(judge: Command): void {
-  judgeOptions(judge.command('pair').description('compare two images under both placements'))
+  const cmd = judge
+    .command('pair')
+    .description('compare two images under both placements')
     .argument('<a>')
-    .argument('<b>')
-    .option('--rubric <file>', 'guideline lines added to the prompt')
-    .option('--instructions <text>', 'what to judge', DEFAULT_INSTRUCTIONS)
-    .option('--json', 'print JSON')
-    .action(async (a: string, b: string, o: JudgeFlagValues & { json?: boolean }) => {
+    .argument('<b>');
+  addFlags(cmd, PAIR_FLAG_SPECS).action(
+    async (a: string, b: string, o: FlagValues<typeof PAIR_FLAG_SPECS>) => {
       const { reader, answer: r } = await judgePairFiles({
         judge: judgeSettings(o),
         a,
@@ -155,122 +180,124 @@ function registerPair(judge: Command): void {
               `  ${v.placement}: ${v.winner ?? `unresolved (${v.unresolved})`}${v.reason ? ` — ${v.reason}` : ''}`,
           ),
         ]);
-    });
+    },
+  );
 }
 
 /** `kfbench judge insert`. */
 function registerInsert(judge: Command): void {
-  judgeOptions(judge.command('insert').description('insert an image into a chain ordered best first'))
-    .argument('<candidate>')
-    .requiredOption('--chain <images>', 'comma-separated chain images, best first')
-    .option(
-      '--protocol <p>',
-      `${INSERTION_PROTOCOLS.join(' | ')} (listwise: the published positional question, as hero evaluate)`,
-      'listwise',
-    )
-    .option('--rubric <file>', 'guideline lines added to the prompt')
-    .option('--instructions <text>', 'what to judge', DEFAULT_INSTRUCTIONS)
-    .option('--json', 'print JSON')
-    .action(async (f: string, o: JudgeFlagValues & { chain: string; protocol: string; json?: boolean }) => {
-      const protocol = oneOf('--protocol', o.protocol, INSERTION_PROTOCOLS);
-      const chainFiles = o.chain.split(',').filter(Boolean);
-      if (chainFiles.length === 0) throw new UsageError('--chain needs at least one image');
-      const r = await insertFile({
-        judge: judgeSettings(o),
-        candidate: f,
-        chain: chainFiles,
-        instructions: instructionsFrom(o),
-        protocol,
-      });
-      if (o.json) printJson(r);
-      else
-        printLines([
-          `position ${r.position} of ${chainFiles.length} (above ${r.position} chain images; ${r.calls} calls, ${r.cached} from cache, ${r.unresolved} unresolved)`,
-        ]);
+  const cmd = judge
+    .command('insert')
+    .description('insert an image into a chain ordered best first')
+    .argument('<candidate>');
+  addFlags(cmd, INSERT_FLAG_SPECS).action(async (f: string, o: FlagValues<typeof INSERT_FLAG_SPECS>) => {
+    const protocol = oneOf('--protocol', o.protocol, INSERTION_PROTOCOLS);
+    const chainFiles = o.chain.split(',').filter(Boolean);
+    if (chainFiles.length === 0) throw new UsageError('--chain needs at least one image');
+    const r = await insertFile({
+      judge: judgeSettings(o),
+      candidate: f,
+      chain: chainFiles,
+      instructions: instructionsFrom(o),
+      protocol,
     });
+    if (o.json) printJson(r);
+    else
+      printLines([
+        `position ${r.position} of ${chainFiles.length} (above ${r.position} chain images; ${r.calls} calls, ${r.cached} from cache, ${r.unresolved} unresolved)`,
+      ]);
+  });
 }
+
+/** `--cache FILE` of the cache commands. */
+const CACHE_FLAG_SPECS = flagSpecs({
+  cache: { flags: '--cache <file>', description: 'cache file', required: true },
+});
+
+const CACHE_JSON_FLAG_SPECS = flagSpecs({ ...CACHE_FLAG_SPECS, ...JSON_FLAG_SPECS });
+
+const MERGE_FLAG_SPECS = flagSpecs({
+  out: { flags: '--out <file>', description: 'the merged cache (a new file)', required: true },
+  ...JSON_FLAG_SPECS,
+});
+
+const PRUNE_FLAG_SPECS = flagSpecs({
+  ...CACHE_FLAG_SPECS,
+  unresolved: { flags: '--unresolved', description: 'answers recorded as unresolved' },
+  olderThan: { flags: '--older-than <days>', description: 'answers older than this' },
+  model: { flags: '--model <name>', description: "one model's answers" },
+  ...JSON_FLAG_SPECS,
+});
 
 /** `kfbench cache stats`. */
 function registerStats(cache: Command): void {
-  cache
+  const cmd = cache
     .command('stats')
-    .description('how many answers a cache holds, per judge model and protocol (reads; never creates a file)')
-    .requiredOption('--cache <file>', 'cache file')
-    .option('--json', 'print JSON')
-    .action((o: { cache: string; json?: boolean }) => {
-      const s = cacheFileStats(o.cache);
-      if (o.json) printJson(s);
-      else
-        printLines([
-          `${s.rows} answers (${s.unresolved} unresolved), ${(s.bytes / 1e6).toFixed(2)} MB`,
-          ...s.by_model.map((m) => `  ${m.backend}:${m.model} ${m.protocol}: ${m.n}`),
-        ]);
-    });
+    .description(
+      'how many answers a cache holds, per judge model and protocol (reads; never creates a file)',
+    );
+  addFlags(cmd, CACHE_JSON_FLAG_SPECS).action((o: FlagValues<typeof CACHE_JSON_FLAG_SPECS>) => {
+    const s = cacheFileStats(o.cache);
+    if (o.json) printJson(s);
+    else
+      printLines([
+        `${s.rows} answers (${s.unresolved} unresolved), ${(s.bytes / 1e6).toFixed(2)} MB`,
+        ...s.by_model.map((m) => `  ${m.backend}:${m.model} ${m.protocol}: ${m.n}`),
+      ]);
+  });
 }
 
 /** `kfbench cache merge`. */
 function registerMerge(cache: Command): void {
-  cache
+  const cmd = cache
     .command('merge')
     .description(
       'the union of judge caches (one per shard) into a new file; conflicting answers are reported',
     )
-    .argument('<caches...>', 'cache files')
-    .requiredOption('--out <file>', 'the merged cache (a new file)')
-    .option('--json', 'print JSON')
-    .action((files: string[], o: { out: string; json?: boolean }) => {
-      const r = mergeJudgeCaches(files, o.out);
-      if (o.json) printJson(r);
-      else
-        printLines([
-          `${r.rows} answers from ${r.inputs.length} caches (${r.shared} held by more than one), ${r.conflicts.length} conflicts; written to ${o.out}`,
-        ]);
-      if (r.conflicts.length) {
-        const c = r.conflicts[0]!;
-        throw new PartialError(
-          `${r.conflicts.length} key(s) hold different answers in different caches (first: ${c.key} in ${c.kept} and ${c.other}); the first cache's answer was kept`,
-          r.conflicts.map((x) => x.key),
-        );
-      }
-    });
+    .argument('<caches...>', 'cache files');
+  addFlags(cmd, MERGE_FLAG_SPECS).action((files: string[], o: FlagValues<typeof MERGE_FLAG_SPECS>) => {
+    const r = mergeJudgeCaches(files, o.out);
+    if (o.json) printJson(r);
+    else
+      printLines([
+        `${r.rows} answers from ${r.inputs.length} caches (${r.shared} held by more than one), ${r.conflicts.length} conflicts; written to ${o.out}`,
+      ]);
+    if (r.conflicts.length) {
+      const c = r.conflicts[0]!;
+      throw new PartialError(
+        `${r.conflicts.length} key(s) hold different answers in different caches (first: ${c.key} in ${c.kept} and ${c.other}); the first cache's answer was kept`,
+        r.conflicts.map((x) => x.key),
+      );
+    }
+  });
 }
 
 /** `kfbench cache export`. */
 function registerExport(cache: Command): void {
-  cache
-    .command('export')
-    .description('every cached answer as JSON Lines on stdout')
-    .requiredOption('--cache <file>', 'cache file')
-    .action((o: { cache: string }) => {
-      for (const r of cacheFileRows(o.cache)) process.stdout.write(`${JSON.stringify(r)}\n`);
-    });
+  const cmd = cache.command('export').description('every cached answer as JSON Lines on stdout');
+  addFlags(cmd, CACHE_FLAG_SPECS).action((o: FlagValues<typeof CACHE_FLAG_SPECS>) => {
+    for (const r of cacheFileRows(o.cache)) process.stdout.write(`${JSON.stringify(r)}\n`);
+  });
 }
 
 /** `kfbench cache prune`. */
 function registerPrune(cache: Command): void {
-  cache
+  const cmd = cache
     .command('prune')
-    .description('delete cached answers: unresolved ones, older ones, or one model’s')
-    .requiredOption('--cache <file>', 'cache file')
-    .option('--unresolved', 'answers recorded as unresolved')
-    .option('--older-than <days>', 'answers older than this')
-    .option('--model <name>', "one model's answers")
-    .option('--json', 'print JSON')
-    .action(
-      (o: { cache: string; unresolved?: boolean; olderThan?: string; model?: string; json?: boolean }) => {
-        if (!o.unresolved && o.olderThan === undefined && !o.model)
-          throw new UsageError('say what to prune: --unresolved, --older-than DAYS and/or --model NAME');
-        const deleted = pruneCacheFile(o.cache, {
-          ...(o.unresolved ? { unresolved: true } : {}),
-          ...(o.olderThan !== undefined
-            ? { olderThanS: 86400 * parseNumberFlag('--older-than', o.olderThan, (n) => n >= 0) }
-            : {}),
-          ...(o.model ? { model: o.model } : {}),
-        });
-        if (o.json) printJson({ deleted });
-        else printLines([`deleted ${deleted} answers`]);
-      },
-    );
+    .description('delete cached answers: unresolved ones, older ones, or one model’s');
+  addFlags(cmd, PRUNE_FLAG_SPECS).action((o: FlagValues<typeof PRUNE_FLAG_SPECS>) => {
+    if (!o.unresolved && o.olderThan === undefined && !o.model)
+      throw new UsageError('say what to prune: --unresolved, --older-than DAYS and/or --model NAME');
+    const deleted = pruneCacheFile(o.cache, {
+      ...(o.unresolved ? { unresolved: true } : {}),
+      ...(o.olderThan !== undefined
+        ? { olderThanS: 86400 * parseNumberFlag('--older-than', o.olderThan, (n) => n >= 0) }
+        : {}),
+      ...(o.model ? { model: o.model } : {}),
+    });
+    if (o.json) printJson({ deleted });
+    else printLines([`deleted ${deleted} answers`]);
+  });
 }
 
 export function registerJudge(program: Command): void {
