@@ -26,6 +26,11 @@ export interface FlagSpec {
    * method, so that a parser may type what it accumulates (`acc: string[] = []`).
    */
   parse?(value: string, previous: unknown): unknown;
+  /**
+   * commander's `.env()`: the variable whose value is the default (KFBENCH_PORT of `serve --port`,
+   * the one variable read outside src/cli/env.ts; see env.ts).
+   */
+  readonly env?: string;
   /** The help of `--no-<name>`, added right after (the value is then `false`). */
   readonly negatable?: string;
 }
@@ -79,6 +84,7 @@ function optionOf(key: string, spec: FlagSpec): Option {
     throw new InternalError(
       `flag ${spec.flags} is declared as "${key}"; commander names it "${o.attributeName()}"`,
     );
+  if (spec.env !== undefined) o.env(spec.env);
   if (spec.default !== undefined) o.default(spec.default);
   if (spec.required) o.makeOptionMandatory();
   if (spec.hidden) o.hideHelp();
