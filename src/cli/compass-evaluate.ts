@@ -6,8 +6,9 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { PROMPT_MODES } from '../compass/cases.js';
-import { KEYFRAME_CONTROL_READINGS } from '../compass/quality/aggregate.js';
+import { KEYFRAME_CONTROL_READINGS, VIDEO_QUALITY_READINGS } from '../compass/quality/aggregate.js';
 import { budgetCheck } from '../compass/quality/evaluate.js';
+import { JOINT_CASES_READINGS } from '../compass/quality/leaderboard.js';
 import type { EvaluationPlan } from '../compass/quality/plan.js';
 import { DEFAULT_QUALITY_OPTIONS, type QualityOptions } from '../compass/quality/video.js';
 import { UsageError } from '../errors.js';
@@ -16,9 +17,10 @@ import { checkUnresolved, unresolvedLine } from '../judge/unresolved.js';
 import { leaderboardText } from '../report/compass.js';
 import { textTable } from '../report/table.js';
 import type { CompassEvaluateInput } from '../runs/compass-evaluate.js';
-import { type MetricFlags, metricFlags } from './compass-metric-flags.js';
+import { metricFlagSpecs } from './compass-metric-flags.js';
 import {
   JOBS_HELP,
+  JOINT_CASES_HELP,
   KEYFRAME_CONTROL_HELP,
   MISSING_HELP,
   partial,
@@ -26,12 +28,14 @@ import {
   rankBy,
   runInput,
   SEGMENTER_HELP,
-  shardFlags,
+  SHARD_FLAG_SPECS,
+  VIDEO_QUALITY_HELP,
 } from './compass-options.js';
-import { scanCacheFlags } from './compass-scan-cache.js';
+import { SCAN_CACHE_FLAG_SPECS } from './compass-scan-cache.js';
+import { addFlags, type FlagValues, flagSpecs } from './flags.js';
 import type { CliImpls } from './impls.js';
 import { withInterruptShown } from './interrupt.js';
-import { judgeFlags, judgeOptions, maxUnresolvedOption, parseMaxUnresolved } from './judge.js';
+import { judgeFlagSpecs, judgeFlags, maxUnresolvedSpecs, parseMaxUnresolved } from './judge.js';
 import { oneOf, parseNumberFlag, printLines } from './output.js';
 
 /** `--dry-run`: every call with its frames, images and estimated prompt tokens, then the totals. */
@@ -46,78 +50,69 @@ function dryRunLines(p: EvaluationPlan, quality: QualityOptions): string[] {
   ];
 }
 
-/** `compass evaluate`'s flags as commander gives them. */
-type EvaluateFlags = MetricFlags &
-  Parameters<typeof judgeFlags>[0] & {
-    cases: string;
-    videos: string;
-    model: string[];
-    modes: string;
-    out: string;
-    runs: string;
-    missing: string;
-    segmenter: string;
-    rankBy?: string;
-    keyframeControl: string;
-    qualityFps: string;
-    frameBudget?: string;
-    frameWidth: string;
-    judgeAudio?: boolean;
-    maxTokens: string;
-    maxCalls?: string;
-    jobs: string;
-    dryRun?: boolean;
-    scanCache?: string | false;
-    shard?: string;
-    caseIds?: string[];
-    maxUnresolved: string;
-  };
-
-/** `compass evaluate`'s flags and their help. */
-function evaluateCommand(compass: Command): Command {
-  const evaluateCmd = judgeOptions(
-    metricFlags(
-      compass
-        .command('evaluate')
-        .description('both axes end to end: keyframe response and MLLM checklist video quality, then Overall')
-        .requiredOption('--cases <file>', 'cases.jsonl')
-        .requiredOption('--videos <dir>', 'folder of <model>/<case_id>__<prompt_mode>.mp4')
-        .requiredOption('--model <names...>', 'model folders to evaluate')
-        .option('--modes <list>', 'prompt modes', PROMPT_MODES.join(','))
-        .option('--out <dir>', 'where results go', 'compass-eval')
-        .option('--runs <n>', 'repeat the quality judging n times (mean ± sd)', '1')
-        .option('--missing <policy>', MISSING_HELP, 'zero')
-        .option('--segmenter <kind>', SEGMENTER_HELP, 'judge')
-        .option('--rank-by <table>', RANK_BY_HELP)
-        .option('--keyframe-control <how>', KEYFRAME_CONTROL_HELP, 'combined')
-        .option(
-          '--quality-fps <r>',
-          'frames per second sent to the judge',
-          String(DEFAULT_QUALITY_OPTIONS.fps),
-        )
-        .option(
-          '--frame-budget <n>',
-          'opt-in: at most this many frames per video (lowers the rate of longer videos; reported per video)',
-        )
-        .option('--frame-width <px>', 'width of the frames sent', String(DEFAULT_QUALITY_OPTIONS.frameWidth))
-        .option('--judge-audio', 'the judge takes audio input (asks AMA and AVC)')
-        .option('--max-tokens <n>', 'reply budget per call', '2048')
-        .option(
-          '--max-calls <n>',
-          'make at most this many judge calls, checklists included (exit 5; run again to resume)',
-        )
-        .option('--jobs <n>', JOBS_HELP, '1')
-        .option(
-          '--dry-run',
-          'print the judge calls needed and how many the judge cache already holds; spend none',
-        ),
-    ),
-    { cacheDefault: '<out>/judge-cache.sqlite' },
-  );
-  scanCacheFlags(evaluateCmd, false);
-  maxUnresolvedOption(evaluateCmd, 'quality metrics asked of the judge');
-  return shardFlags(evaluateCmd);
+/** `compass evaluate`'s flags and their help, declared once: the parsed options' type is inferred from them. */
+function evaluateFlagSpecs() {
+  return flagSpecs({
+    cases: { flags: '--cases <file>', description: 'cases.jsonl', required: true },
+    videos: {
+      flags: '--videos <dir>',
+      description: 'folder of <model>/<case_id>__<prompt_mode>.mp4',
+      required: true,
+    },
+    model: { flags: '--model <names...>', description: 'model folders to evaluate', required: true },
+    modes: { flags: '--modes <list>', description: 'prompt modes', default: PROMPT_MODES.join(',') },
+    out: { flags: '--out <dir>', description: 'where results go', default: 'compass-eval' },
+    runs: {
+      flags: '--runs <n>',
+      description: 'repeat the quality judging n times (mean ± sd)',
+      default: '1',
+    },
+    missing: { flags: '--missing <policy>', description: MISSING_HELP, default: 'zero' },
+    segmenter: { flags: '--segmenter <kind>', description: SEGMENTER_HELP, default: 'judge' },
+    rankBy: { flags: '--rank-by <table>', description: RANK_BY_HELP },
+    keyframeControl: {
+      flags: '--keyframe-control <how>',
+      description: KEYFRAME_CONTROL_HELP,
+      default: 'combined',
+    },
+    videoQuality: { flags: '--video-quality <how>', description: VIDEO_QUALITY_HELP, default: 'groups' },
+    jointCases: { flags: '--joint-cases <which>', description: JOINT_CASES_HELP, default: 'answered' },
+    qualityFps: {
+      flags: '--quality-fps <r>',
+      description: 'frames per second sent to the judge',
+      default: String(DEFAULT_QUALITY_OPTIONS.fps),
+    },
+    frameBudget: {
+      flags: '--frame-budget <n>',
+      description:
+        'opt-in: at most this many frames per video (lowers the rate of longer videos; reported per video)',
+    },
+    frameWidth: {
+      flags: '--frame-width <px>',
+      description: 'width of the frames sent',
+      default: String(DEFAULT_QUALITY_OPTIONS.frameWidth),
+    },
+    judgeAudio: { flags: '--judge-audio', description: 'the judge takes audio input (asks AMA and AVC)' },
+    maxTokens: { flags: '--max-tokens <n>', description: 'reply budget per call', default: '2048' },
+    maxCalls: {
+      flags: '--max-calls <n>',
+      description: 'make at most this many judge calls, checklists included (exit 5; run again to resume)',
+    },
+    jobs: { flags: '--jobs <n>', description: JOBS_HELP, default: '1' },
+    dryRun: {
+      flags: '--dry-run',
+      description: 'print the judge calls needed and how many the judge cache already holds; spend none',
+    },
+    ...metricFlagSpecs(),
+    ...judgeFlagSpecs({ cacheDefault: '<out>/judge-cache.sqlite' }),
+    ...SCAN_CACHE_FLAG_SPECS,
+    ...maxUnresolvedSpecs('quality metrics asked of the judge'),
+    ...SHARD_FLAG_SPECS,
+  });
 }
+
+/** `compass evaluate`'s flags as commander gives them. */
+type EvaluateFlags = FlagValues<ReturnType<typeof evaluateFlagSpecs>>;
 
 /** The flags parsed into the run's options object (`evaluateCompassRun`, src/runs/compass-evaluate.ts). */
 export function compassEvaluateInput(o: EvaluateFlags): Omit<
@@ -150,7 +145,21 @@ export function compassEvaluateInput(o: EvaluateFlags): Omit<
       '--rank-by joint needs --judge-audio: the joint audio-video leaderboard needs AV Coordination judged',
     );
   const keyframeControl = oneOf('--keyframe-control', o.keyframeControl, KEYFRAME_CONTROL_READINGS);
-  return { ...input, judge, quality, runs, maxCalls, rankBy: ranking, keyframeControl, out };
+  const videoQuality = oneOf('--video-quality', o.videoQuality, VIDEO_QUALITY_READINGS);
+  const jointCases = oneOf('--joint-cases', o.jointCases, JOINT_CASES_READINGS);
+  return {
+    ...input,
+    judge,
+    quality,
+    runs,
+    maxCalls,
+    rankBy: ranking,
+    keyframeControl,
+    // recorded in settings.json only when not the default, as before these flags
+    ...(videoQuality !== 'groups' ? { videoQuality } : {}),
+    ...(jointCases !== 'answered' ? { jointCases } : {}),
+    out,
+  };
 }
 
 async function runEvaluate(o: EvaluateFlags, impls: CliImpls): Promise<void> {
@@ -187,5 +196,8 @@ async function runEvaluate(o: EvaluateFlags, impls: CliImpls): Promise<void> {
 }
 
 export function registerCompassEvaluate(compass: Command, impls: CliImpls): void {
-  evaluateCommand(compass).action((o: EvaluateFlags) => runEvaluate(o, impls));
+  const cmd = compass
+    .command('evaluate')
+    .description('both axes end to end: keyframe response and MLLM checklist video quality, then Overall');
+  addFlags(cmd, evaluateFlagSpecs()).action((o: EvaluateFlags) => runEvaluate(o, impls));
 }

@@ -1,5 +1,4 @@
 /** The Compass metric flags (response scores, the scan's stage 2, the video-length bound) and their parsing. */
-import type { Command } from 'commander';
 import {
   DEFAULT_RESPONSE_OPTIONS,
   DEFAULT_SCAN_OPTIONS,
@@ -10,104 +9,132 @@ import {
 import { EMBEDDER_FORMS } from '../embed/registry.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_MAX_DURATION_S } from '../media/duration.js';
-import { onnxOptions } from './embed.js';
+import { ONNX_FLAG_SPECS } from './embed.js';
+import { type FlagValues, flagSpecs } from './flags.js';
 import { oneOf, parseNumberFlag } from './output.js';
 
-export interface MetricFlags {
-  embedder: string;
-  threads?: string;
-  device?: string;
-  gamma?: string;
-  holdEps: string;
-  psnrLow: string;
-  psnrHigh: string;
-  ssimLow: string;
-  ssimHigh: string;
-  fusion: string;
-  kfsFrame: string;
-  kfsTie: string;
-  positionFraction: string;
-  persistenceS: string;
-  uniqueGapS: string;
-  fpsCap: string;
-  pixelSize: string;
-  decodeThreads: string;
-  keyframeFit: string;
-  matchSize: string;
-  holdToleranceDb: string;
-  holdMatchDb: string;
-  maxDuration: string;
+const d = DEFAULT_RESPONSE_OPTIONS;
+const scan = DEFAULT_SCAN_OPTIONS;
+
+/** The response scores' flags (`responseOptions`). */
+const RESPONSE_FLAG_SPECS = flagSpecs({
+  gamma: {
+    flags: '--gamma <g>',
+    description: "match threshold (default: the embedder's own; builtin 0.76, DINOv3 0.80)",
+  },
+  holdEps: {
+    flags: '--hold-eps <x>',
+    description: 'a hold = frames within this of the best similarity',
+    default: String(d.holdEps),
+  },
+  psnrLow: {
+    flags: '--psnr-low <db>',
+    description: 'pixel score: PSNR lower anchor',
+    default: String(d.psnrLow),
+  },
+  psnrHigh: {
+    flags: '--psnr-high <db>',
+    description: 'pixel score: PSNR saturation',
+    default: String(d.psnrHigh),
+  },
+  ssimLow: {
+    flags: '--ssim-low <x>',
+    description: 'pixel score: SSIM lower anchor',
+    default: String(d.ssimLow),
+  },
+  ssimHigh: {
+    flags: '--ssim-high <x>',
+    description: 'pixel score: SSIM saturation',
+    default: String(d.ssimHigh),
+  },
+  fusion: { flags: '--fusion <w>', description: 'KFS = w·pixel + (1 − w)·cos', default: String(d.fusion) },
+  kfsFrame: {
+    flags: '--kfs-frame <f>',
+    description: `KFS's one frame for cos and pixels: ${KFS_FRAMES.join(' | ')} (stage 2's frame when its cosine ties the best within --kfs-tie; the highest-cosine frame)`,
+    default: d.kfsFrame,
+  },
+  kfsTie: {
+    flags: '--kfs-tie <x>',
+    description: "--kfs-frame tie: stage 2's frame may lie this far below the best cosine",
+    default: String(d.kfsTie),
+  },
+  positionFraction: {
+    flags: '--position-fraction <f>',
+    description: 'multi-shot: first/last = this fraction of the shot',
+    default: String(d.positionFraction),
+  },
+  persistenceS: {
+    flags: '--persistence-s <s>',
+    description: 'persistence saturates at this many seconds',
+    default: String(d.persistence_s),
+  },
+  uniqueGapS: {
+    flags: '--unique-gap-s <s>',
+    description: 'matched runs closer than this count as one',
+    default: String(d.uniqueGap_s),
+  },
+});
+
+/** The scan's flags: sampling, pixels, the video-length bound, stage 2 (`scanOptions`, `maxDuration`). */
+const SCAN_FLAG_SPECS = flagSpecs({
+  fpsCap: {
+    flags: '--fps-cap <r>',
+    description: 'sample every frame, at most this many per second',
+    default: String(scan.fpsCap),
+  },
+  pixelSize: {
+    flags: '--pixel-size <px>',
+    description: "PSNR/SSIM on frames scaled to this long side (0 = the video's own)",
+    default: String(scan.pixelSize),
+  },
+  maxDuration: {
+    flags: '--max-duration <s>',
+    description:
+      'a video longer than this (seconds, from its header; for a scan in the scan cache, its recorded duration) is a failed video, never decoded',
+    default: String(DEFAULT_MAX_DURATION_S),
+  },
+  decodeThreads: {
+    flags: '--decode-threads <n>',
+    description:
+      "threads of the scan's video decoder (0 = ffmpeg's own, about one per core; fewer leave cores to --jobs)",
+    default: String(scan.decodeThreads),
+  },
+  keyframeFit: {
+    flags: '--keyframe-fit <fit>',
+    description: `a keyframe of another aspect ratio than the video's: ${KEYFRAME_FITS.join(' | ')} (centre crop, black bars, distort)`,
+    default: scan.keyframeFit,
+  },
+  matchSize: {
+    flags: '--match-size <px>',
+    description: "stage 2 finds each keyframe's frame on luma scaled to this long side (0 = the video's own)",
+    default: String(scan.matchSize),
+  },
+  holdMatchDb: {
+    flags: '--hold-match-db <db>',
+    description:
+      "stage 2's hold: the frames matching the keyframe as well as its frame does, within this many dB of PSNR",
+    default: String(scan.holdMatch_db),
+  },
+  holdToleranceDb: {
+    flags: '--hold-tolerance-db <db|off>',
+    description:
+      "stage 2's hold, the other reading: frames within this luma PSNR of the keyframe's frame join it too (off: not)",
+    default: 'off',
+  },
+});
+
+/** The Compass metric flags: the embedder (and its ONNX flags), the response scores, the scan's stage 2. */
+export function metricFlagSpecs() {
+  return flagSpecs({
+    ...ONNX_FLAG_SPECS,
+    embedder: { flags: '--embedder <spec>', description: EMBEDDER_FORMS, default: 'builtin' },
+    ...RESPONSE_FLAG_SPECS,
+    ...SCAN_FLAG_SPECS,
+  });
 }
 
-export function metricFlags(cmd: Command): Command {
-  const d = DEFAULT_RESPONSE_OPTIONS;
-  return onnxOptions(cmd)
-    .option('--embedder <spec>', EMBEDDER_FORMS, 'builtin')
-    .option('--gamma <g>', "match threshold (default: the embedder's own; builtin 0.76, DINOv3 0.80)")
-    .option('--hold-eps <x>', 'a hold = frames within this of the best similarity', String(d.holdEps))
-    .option('--psnr-low <db>', 'pixel score: PSNR lower anchor', String(d.psnrLow))
-    .option('--psnr-high <db>', 'pixel score: PSNR saturation', String(d.psnrHigh))
-    .option('--ssim-low <x>', 'pixel score: SSIM lower anchor', String(d.ssimLow))
-    .option('--ssim-high <x>', 'pixel score: SSIM saturation', String(d.ssimHigh))
-    .option('--fusion <w>', 'KFS = w·pixel + (1 − w)·cos', String(d.fusion))
-    .option(
-      '--kfs-frame <f>',
-      `KFS's one frame for cos and pixels: ${KFS_FRAMES.join(' | ')} (stage 2's frame when its cosine ties the best within --kfs-tie; the highest-cosine frame)`,
-      d.kfsFrame,
-    )
-    .option(
-      '--kfs-tie <x>',
-      "--kfs-frame tie: stage 2's frame may lie this far below the best cosine",
-      String(d.kfsTie),
-    )
-    .option(
-      '--position-fraction <f>',
-      'multi-shot: first/last = this fraction of the shot',
-      String(d.positionFraction),
-    )
-    .option('--persistence-s <s>', 'persistence saturates at this many seconds', String(d.persistence_s))
-    .option('--unique-gap-s <s>', 'matched runs closer than this count as one', String(d.uniqueGap_s))
-    .option(
-      '--fps-cap <r>',
-      'sample every frame, at most this many per second',
-      String(DEFAULT_SCAN_OPTIONS.fpsCap),
-    )
-    .option(
-      '--pixel-size <px>',
-      "PSNR/SSIM on frames scaled to this long side (0 = the video's own)",
-      String(DEFAULT_SCAN_OPTIONS.pixelSize),
-    )
-    .option(
-      '--max-duration <s>',
-      'a video longer than this (seconds, from its header; for a scan in the scan cache, its recorded duration) is a failed video, never decoded',
-      String(DEFAULT_MAX_DURATION_S),
-    )
-    .option(
-      '--decode-threads <n>',
-      "threads of the scan's video decoder (0 = ffmpeg's own, about one per core; fewer leave cores to --jobs)",
-      String(DEFAULT_SCAN_OPTIONS.decodeThreads),
-    )
-    .option(
-      '--keyframe-fit <fit>',
-      `a keyframe of another aspect ratio than the video's: ${KEYFRAME_FITS.join(' | ')} (centre crop, black bars, distort)`,
-      DEFAULT_SCAN_OPTIONS.keyframeFit,
-    )
-    .option(
-      '--match-size <px>',
-      "stage 2 finds each keyframe's frame on luma scaled to this long side (0 = the video's own)",
-      String(DEFAULT_SCAN_OPTIONS.matchSize),
-    )
-    .option(
-      '--hold-match-db <db>',
-      "stage 2's hold: the frames matching the keyframe as well as its frame does, within this many dB of PSNR",
-      String(DEFAULT_SCAN_OPTIONS.holdMatch_db),
-    )
-    .option(
-      '--hold-tolerance-db <db|off>',
-      "stage 2's hold, the other reading: frames within this luma PSNR of the keyframe's frame join it too (off: not)",
-      'off',
-    );
-}
+/** The metric flags as commander gives them. */
+export type MetricFlags = FlagValues<ReturnType<typeof metricFlagSpecs>>;
 
 export function responseOptions(o: MetricFlags): ResponseOptions {
   const num = (name: string, v: string, ok: (n: number) => boolean = () => true) =>

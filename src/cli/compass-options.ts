@@ -1,5 +1,4 @@
 /** Flags shared by the Compass commands, and their parsing (one place for each). */
-import type { Command } from 'commander';
 import { type LoadedCase, loadOneCase, PROMPT_MODES, type PromptMode } from '../compass/cases.js';
 import type { RankBy } from '../compass/quality/leaderboard.js';
 import { BOARD_TABLES } from '../compass/results.js';
@@ -10,12 +9,13 @@ import { PartialError, UsageError } from '../errors.js';
 import {
   type MetricFlags,
   maxDuration,
-  metricFlags,
+  metricFlagSpecs,
   responseOptions,
   scanOptions,
 } from './compass-metric-flags.js';
-import { scanCacheFile, scanCacheFlags } from './compass-scan-cache.js';
+import { DEPRECATED_CACHE_FLAG_SPECS, SCAN_CACHE_FLAG_SPECS, scanCacheFile } from './compass-scan-cache.js';
 import { onnxFlags } from './embed.js';
+import { type FlagValues, flagSpecs } from './flags.js';
 import { oneOf, parseNumberFlag } from './output.js';
 import { parseShard } from './shard-flag.js';
 
@@ -26,33 +26,17 @@ export function parseModes(v: string): PromptMode[] {
   });
 }
 
-export interface FolderFlags extends MetricFlags {
-  cases: string;
-  videos: string;
-  model: string[];
-  modes: string;
-  out: string;
-  scanCache?: string | false;
-  /** Deprecated spelling of --scan-cache. */
-  cache?: string | false;
-  missing: string;
-  segmenter?: string;
-  judge?: string;
-  judgeCache?: string;
-  jobs: string;
-  shard?: string;
-  caseIds?: string[];
-}
-
-/** `--shard k/n` and `--case-ids` of score and evaluate (see kfbench merge compass). */
-export function shardFlags(cmd: Command): Command {
-  return cmd
-    .option('--case-ids <ids...>', 'only these cases (a merge then needs the others from other folders)')
-    .option(
-      '--shard <k/n>',
-      'a deterministic k-th of n shards of the cases (own --out and caches; see kfbench merge)',
-    );
-}
+/** `--case-ids` and `--shard k/n` of score and evaluate (see kfbench merge compass). */
+export const SHARD_FLAG_SPECS = flagSpecs({
+  caseIds: {
+    flags: '--case-ids <ids...>',
+    description: 'only these cases (a merge then needs the others from other folders)',
+  },
+  shard: {
+    flags: '--shard <k/n>',
+    description: 'a deterministic k-th of n shards of the cases (own --out and caches; see kfbench merge)',
+  },
+});
 
 export function segmenterKind(v: string): SegmenterKind {
   return oneOf('--segmenter', v, SEGMENTERS);
@@ -81,33 +65,46 @@ export function rankBy(v: string | undefined): RankBy | undefined {
 export const RANK_BY_HELP =
   'which leaderboard ranks: joint (audio-video, over the common set of cases every compared model answered with audio; the default whenever audio was judged) or video (video-only, all cases)';
 
+export const VIDEO_QUALITY_HELP =
+  'how Visual Quality, Spatiotemporal Coherence and Instruction Adherence enter Overall: groups (each a group of its own, the default) or one (Table 3\'s "Video Quality" column: their mean as one group)';
+
+export const JOINT_CASES_HELP =
+  "the joint table's common set: answered (the cases every model with audio answered, a silent video scoring AV Coordination 0, the default) or with-audio (only the cases every video of which has an audio track)";
+
 export const KEYFRAME_CONTROL_HELP =
   'how Keyframe Fidelity and Temporal Organization enter Overall: combined (one keyframe-control group, their mean: our reading of the seed\'s "after joint keyframe-control aggregation") or separate (two groups, as before issue 44)';
 
 export const MISSING_HELP =
   'a missing or undecodable video: zero (scores 0 on every metric, counted) or skip (every model only on the videos all have)';
 
-export function folderFlags(cmd: Command): Command {
-  return metricFlags(
-    scanCacheFlags(
-      cmd
-        .requiredOption('--cases <file>', 'cases.jsonl')
-        .requiredOption('--videos <dir>', 'folder of <model>/<case_id>__<prompt_mode>.mp4')
-        .requiredOption('--model <names...>', 'model folders to score')
-        .option('--modes <list>', 'prompt modes', PROMPT_MODES.join(','))
-        .option('--out <dir>', 'where results go', 'compass-response')
-        .option('--missing <policy>', MISSING_HELP, 'zero')
-        .option('--segmenter <kind>', SEGMENTER_HELP, 'pixel')
-        .option('--judge <spec>', 'the judge, with --segmenter judge')
-        .option(
-          '--judge-cache <file>',
-          'judge cache, with --segmenter judge (default: <out>/judge-cache.sqlite)',
-        )
-        .option('--jobs <n>', JOBS_HELP, '1'),
-      true,
-    ),
-  );
+/** The flags of the commands that score whole model folders (compass score, compass sensitivity). */
+export function folderFlagSpecs() {
+  return flagSpecs({
+    cases: { flags: '--cases <file>', description: 'cases.jsonl', required: true },
+    videos: {
+      flags: '--videos <dir>',
+      description: 'folder of <model>/<case_id>__<prompt_mode>.mp4',
+      required: true,
+    },
+    model: { flags: '--model <names...>', description: 'model folders to score', required: true },
+    modes: { flags: '--modes <list>', description: 'prompt modes', default: PROMPT_MODES.join(',') },
+    out: { flags: '--out <dir>', description: 'where results go', default: 'compass-response' },
+    missing: { flags: '--missing <policy>', description: MISSING_HELP, default: 'zero' },
+    segmenter: { flags: '--segmenter <kind>', description: SEGMENTER_HELP, default: 'pixel' },
+    judge: { flags: '--judge <spec>', description: 'the judge, with --segmenter judge' },
+    judgeCache: {
+      flags: '--judge-cache <file>',
+      description: 'judge cache, with --segmenter judge (default: <out>/judge-cache.sqlite)',
+    },
+    jobs: { flags: '--jobs <n>', description: JOBS_HELP, default: '1' },
+    ...SCAN_CACHE_FLAG_SPECS,
+    ...DEPRECATED_CACHE_FLAG_SPECS,
+    ...metricFlagSpecs(),
+  });
 }
+
+/** The folder flags as commander gives them. */
+export type FolderFlags = FlagValues<ReturnType<typeof folderFlagSpecs>>;
 
 export function partial(run: { missing: string[]; failed: { video: string; error: string }[] }): void {
   for (const m of run.missing) process.stderr.write(`missing: ${m}\n`);
@@ -121,18 +118,13 @@ export function partial(run: { missing: string[]; failed: { video: string; error
 }
 
 /** The flags that name one case: a JSON file, or a cases.jsonl with an id. */
-export interface OneCaseFlags {
-  case?: string;
-  cases?: string;
-  caseId?: string;
-}
+export const ONE_CASE_FLAG_SPECS = flagSpecs({
+  case: { flags: '--case <file>', description: 'one case as a JSON file' },
+  cases: { flags: '--cases <file>', description: 'cases.jsonl' },
+  caseId: { flags: '--case-id <id>', description: 'the case, with --cases' },
+});
 
-export function oneCaseOptions(cmd: Command): Command {
-  return cmd
-    .option('--case <file>', 'one case as a JSON file')
-    .option('--cases <file>', 'cases.jsonl')
-    .option('--case-id <id>', 'the case, with --cases');
-}
+export type OneCaseFlags = FlagValues<typeof ONE_CASE_FLAG_SPECS>;
 
 export function loadCaseFlags(o: OneCaseFlags): Promise<LoadedCase> {
   if (!o.case && !o.cases) throw new UsageError('give --case FILE, or --cases FILE with --case-id ID');
@@ -154,8 +146,8 @@ export function runInput(
     missing: string;
     segmenter?: string | undefined;
     jobs: string;
-    scanCache?: string | false;
-    cache?: string | false;
+    scanCache?: string | false | undefined;
+    cache?: string | false | undefined;
     shard?: string | undefined;
     caseIds?: string[] | undefined;
   },

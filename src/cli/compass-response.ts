@@ -12,25 +12,19 @@ import type { OnProgress } from '../progress.js';
 import { compassTable, sensitivityLines } from '../report/compass.js';
 import { responseLines } from '../report/compass-response.js';
 import { scoreVideoResponse } from '../runs/compass-score.js';
-import {
-  type MetricFlags,
-  maxDuration,
-  metricFlags,
-  responseOptions,
-  scanOptions,
-} from './compass-metric-flags.js';
+import { maxDuration, metricFlagSpecs, responseOptions, scanOptions } from './compass-metric-flags.js';
 import {
   type FolderFlags,
-  folderFlags,
+  folderFlagSpecs,
   loadCaseFlags,
-  type OneCaseFlags,
-  oneCaseOptions,
+  ONE_CASE_FLAG_SPECS,
   parseModes,
   partial,
   runInput,
-  shardFlags,
+  SHARD_FLAG_SPECS,
 } from './compass-options.js';
 import { onnxFlags } from './embed.js';
+import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS } from './flags.js';
 import type { CliImpls } from './impls.js';
 import { withInterruptShown } from './interrupt.js';
 import { parseNumberFlag, printJson, printLines, printResult } from './output.js';
@@ -52,45 +46,55 @@ function folderInput(o: FolderFlags, signal: AbortSignal, onProgress: OnProgress
   return { ...input, judge, signal, onProgress };
 }
 
+const VALIDATE_FLAG_SPECS = flagSpecs({
+  cases: { flags: '--cases <file>', description: 'cases.jsonl', required: true },
+  ...JSON_FLAG_SPECS,
+});
+
 /** `kfbench compass validate`. */
 function registerValidate(compass: Command): void {
-  compass
+  const cmd = compass
     .command('validate')
     .description(
       'check a cases.jsonl line by line (shape, counts, targets, shots, ids) and decode every keyframe image',
-    )
-    .requiredOption('--cases <file>', 'cases.jsonl')
-    .option('--json', 'print JSON')
-    .action(async (o: { cases: string; json?: boolean }) => {
-      const stats = await validateCasesFile(o.cases);
-      // the published set's four densities are no rule for your own cases: accepted, warned about
-      const outside = stats.outside_published_counts;
-      if (outside.length)
-        process.stderr.write(
-          `warning: ${outside.length} case(s) with a keyframe count outside the published set's ${PUBLISHED_KEYFRAME_COUNTS.join(', ')} (accepted; their leaderboard rows are grouped by their own count): ${outside
-            .slice(0, 10)
-            .map((c) => `${c.case_id} (${c.keyframes})`)
-            .join(', ')}${outside.length > 10 ? ', …' : ''}\n`,
-        );
-      printResult(o.json, stats, (r) => [
-        `${r.cases} cases, ${r.keyframes} keyframes: ${Object.entries(r.by_structure)
-          .map(([k, v]) => `${v} ${k}`)
-          .join(', ')}; keyframe counts ${Object.entries(r.by_keyframes)
-          .map(([k, v]) => `${k}×${v}`)
-          .join(', ')}`,
-      ]);
-    });
+    );
+  addFlags(cmd, VALIDATE_FLAG_SPECS).action(async (o: FlagValues<typeof VALIDATE_FLAG_SPECS>) => {
+    const stats = await validateCasesFile(o.cases);
+    // the published set's four densities are no rule for your own cases: accepted, warned about
+    const outside = stats.outside_published_counts;
+    if (outside.length)
+      process.stderr.write(
+        `warning: ${outside.length} case(s) with a keyframe count outside the published set's ${PUBLISHED_KEYFRAME_COUNTS.join(', ')} (accepted; their leaderboard rows are grouped by their own count): ${outside
+          .slice(0, 10)
+          .map((c) => `${c.case_id} (${c.keyframes})`)
+          .join(', ')}${outside.length > 10 ? ', …' : ''}\n`,
+      );
+    printResult(o.json, stats, (r) => [
+      `${r.cases} cases, ${r.keyframes} keyframes: ${Object.entries(r.by_structure)
+        .map(([k, v]) => `${v} ${k}`)
+        .join(', ')}; keyframe counts ${Object.entries(r.by_keyframes)
+        .map(([k, v]) => `${k}×${v}`)
+        .join(', ')}`,
+    ]);
+  });
+}
+
+/** `compass response`'s flags, declared once. */
+function responseFlagSpecs() {
+  return flagSpecs({
+    ...ONE_CASE_FLAG_SPECS,
+    video: { flags: '--video <file>', description: 'the generated video', required: true },
+    ...JSON_FLAG_SPECS,
+    ...metricFlagSpecs(),
+  });
 }
 
 /** `kfbench compass response`. */
 function registerResponse(compass: Command): void {
-  metricFlags(
-    oneCaseOptions(
-      compass.command('response').description('the six keyframe-response metrics of one video for one case'),
-    )
-      .requiredOption('--video <file>', 'the generated video')
-      .option('--json', 'print JSON'),
-  ).action(async (o: MetricFlags & OneCaseFlags & { video: string; json?: boolean }) => {
+  const cmd = compass
+    .command('response')
+    .description('the six keyframe-response metrics of one video for one case');
+  addFlags(cmd, responseFlagSpecs()).action(async (o: FlagValues<ReturnType<typeof responseFlagSpecs>>) => {
     const response = responseOptions(o);
     const scan = scanOptions(o);
     const maxDuration_s = maxDuration(o);
@@ -109,19 +113,24 @@ function registerResponse(compass: Command): void {
   });
 }
 
+/** `compass score`'s flags and their help, declared once: the parsed options' type is inferred from them. */
+function scoreFlagSpecs() {
+  return flagSpecs({
+    maxCalls: {
+      flags: '--max-calls <n>',
+      description: 'with --segmenter judge: make at most this many judge calls (exit 5; run again to resume)',
+    },
+    ...folderFlagSpecs(),
+    ...SHARD_FLAG_SPECS,
+  });
+}
+
 /** `kfbench compass score`. */
 function registerScore(compass: Command, impls: CliImpls): void {
-  shardFlags(
-    folderFlags(
-      compass
-        .command('score')
-        .description('keyframe response of whole model folders: per-video JSONL and a summary by model')
-        .option(
-          '--max-calls <n>',
-          'with --segmenter judge: make at most this many judge calls (exit 5; run again to resume)',
-        ),
-    ),
-  ).action(async (o: FolderFlags & { maxCalls?: string }) => {
+  const cmd = compass
+    .command('score')
+    .description('keyframe response of whole model folders: per-video JSONL and a summary by model');
+  addFlags(cmd, scoreFlagSpecs()).action(async (o: FlagValues<ReturnType<typeof scoreFlagSpecs>>) => {
     const out = resolve(o.out);
     const maxCalls =
       o.maxCalls === undefined
@@ -144,20 +153,38 @@ function registerScore(compass: Command, impls: CliImpls): void {
   });
 }
 
+/** `compass sensitivity`'s flags, declared once. */
+function sensitivityFlagSpecs() {
+  return flagSpecs({
+    psnrLows: {
+      flags: '--psnr-lows <list>',
+      description: 'PSNR lower anchors (dB)',
+      default: DEFAULT_GRID.psnrLow.join(','),
+    },
+    ssimLows: {
+      flags: '--ssim-lows <list>',
+      description: 'SSIM lower anchors',
+      default: DEFAULT_GRID.ssimLow.join(','),
+    },
+    fusions: {
+      flags: '--fusions <list>',
+      description: 'fusion weights',
+      default: DEFAULT_GRID.fusion.join(','),
+    },
+    ...JSON_FLAG_SPECS,
+    ...folderFlagSpecs(),
+  });
+}
+
 /** `kfbench compass sensitivity`. */
 function registerSensitivity(compass: Command, impls: CliImpls): void {
-  folderFlags(
-    compass
-      .command('sensitivity')
-      .description(
-        'vary the pixel-score constants; largest change of mean KFS, lowest Spearman ρ of the ranking',
-      )
-      .option('--psnr-lows <list>', 'PSNR lower anchors (dB)', DEFAULT_GRID.psnrLow.join(','))
-      .option('--ssim-lows <list>', 'SSIM lower anchors', DEFAULT_GRID.ssimLow.join(','))
-      .option('--fusions <list>', 'fusion weights', DEFAULT_GRID.fusion.join(','))
-      .option('--json', 'print JSON'),
-  ).action(
-    async (o: FolderFlags & { psnrLows: string; ssimLows: string; fusions: string; json?: boolean }) => {
+  const cmd = compass
+    .command('sensitivity')
+    .description(
+      'vary the pixel-score constants; largest change of mean KFS, lowest Spearman ρ of the ranking',
+    );
+  addFlags(cmd, sensitivityFlagSpecs()).action(
+    async (o: FlagValues<ReturnType<typeof sensitivityFlagSpecs>>) => {
       const list = (name: string, v: string) => v.split(',').map((x) => parseNumberFlag(name, x));
       const grid = {
         psnrLow: list('--psnr-lows', o.psnrLows),
@@ -174,40 +201,44 @@ function registerSensitivity(compass: Command, impls: CliImpls): void {
   );
 }
 
+const GRID_FLAG_SPECS = flagSpecs({
+  ...ONE_CASE_FLAG_SPECS,
+  out: { flags: '--out <file>', description: 'grid image (.jpg or .png)', required: true },
+  cellWidth: { flags: '--cell-width <px>', description: 'cell width', default: '320' },
+  labels: { flags: '--no-labels', description: 'no index labels' },
+  ...JSON_FLAG_SPECS,
+});
+
 /** `kfbench compass grid`. */
 function registerGrid(compass: Command): void {
-  oneCaseOptions(
-    compass
-      .command('grid')
-      .description("a storyboard grid of a case's keyframes (for generators that take one image)"),
-  )
-    .requiredOption('--out <file>', 'grid image (.jpg or .png)')
-    .option('--cell-width <px>', 'cell width', '320')
-    .option('--no-labels', 'no index labels')
-    .option('--json', 'print JSON')
-    .action(async (o: OneCaseFlags & { out: string; cellWidth: string; labels: boolean; json?: boolean }) => {
-      const c = await loadCaseFlags(o);
-      const cellWidth = parseNumberFlag('--cell-width', o.cellWidth, (n) => Number.isInteger(n) && n >= 16);
-      const r = await storyboardGrid(c, o.out, { labels: o.labels, cellWidth });
-      printResult(o.json, r, () => [`${o.out}: ${r.keyframes} keyframes, ${r.width}×${r.height}`]);
-    });
+  const cmd = compass
+    .command('grid')
+    .description("a storyboard grid of a case's keyframes (for generators that take one image)");
+  addFlags(cmd, GRID_FLAG_SPECS).action(async (o: FlagValues<typeof GRID_FLAG_SPECS>) => {
+    const c = await loadCaseFlags(o);
+    const cellWidth = parseNumberFlag('--cell-width', o.cellWidth, (n) => Number.isInteger(n) && n >= 16);
+    const r = await storyboardGrid(c, o.out, { labels: o.labels, cellWidth });
+    printResult(o.json, r, () => [`${o.out}: ${r.keyframes} keyframes, ${r.width}×${r.height}`]);
+  });
 }
+
+const PROMPTS_FLAG_SPECS = flagSpecs({
+  ...ONE_CASE_FLAG_SPECS,
+  modes: { flags: '--modes <list>', description: 'prompt modes', default: PROMPT_MODES.join(',') },
+  ...JSON_FLAG_SPECS,
+});
 
 /** `kfbench compass prompts`. */
 function registerPrompts(compass: Command): void {
-  oneCaseOptions(
-    compass
-      .command('prompts')
-      .description('render the generation prompt templates for a case (minimal / segment-specific)'),
-  )
-    .option('--modes <list>', 'prompt modes', PROMPT_MODES.join(','))
-    .option('--json', 'print JSON')
-    .action(async (o: OneCaseFlags & { modes: string; json?: boolean }) => {
-      const c = await loadCaseFlags(o);
-      printResult(o.json, casePrompts(c, parseModes(o.modes)), (r) =>
-        r.flatMap((p) => [`== ${p.case_id} · ${p.mode} (${p.template} ${p.version})`, p.text, '']),
-      );
-    });
+  const cmd = compass
+    .command('prompts')
+    .description('render the generation prompt templates for a case (minimal / segment-specific)');
+  addFlags(cmd, PROMPTS_FLAG_SPECS).action(async (o: FlagValues<typeof PROMPTS_FLAG_SPECS>) => {
+    const c = await loadCaseFlags(o);
+    printResult(o.json, casePrompts(c, parseModes(o.modes)), (r) =>
+      r.flatMap((p) => [`== ${p.case_id} · ${p.mode} (${p.template} ${p.version})`, p.text, '']),
+    );
+  });
 }
 
 export function registerCompassResponse(compass: Command, impls: CliImpls): void {

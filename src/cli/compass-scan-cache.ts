@@ -1,21 +1,28 @@
 /** `--scan-cache FILE` / `--no-scan-cache` of compass score and evaluate, and the scan cache file they name. */
 import { dirname, join, resolve } from 'node:path';
-import { type Command, Option } from 'commander';
+import { flagSpecs } from './flags.js';
 
 export const SCAN_CACHE_HELP =
   'scan cache, shared by compass score and compass evaluate (default: .cache/kfbench/scan-cache.sqlite beside --out; with --shard <out>/scan-cache.sqlite)';
 
-/** `--scan-cache FILE` / `--no-scan-cache` (and the deprecated `--cache`/`--no-cache` of compass score). */
-export function scanCacheFlags(cmd: Command, deprecated: boolean): Command {
-  cmd
-    .option('--scan-cache <file>', SCAN_CACHE_HELP)
-    .option('--no-scan-cache', 'do not read or write the scan cache');
-  if (deprecated)
-    cmd
-      .addOption(new Option('--cache <file>', 'deprecated: --scan-cache').hideHelp())
-      .addOption(new Option('--no-cache', 'deprecated: --no-scan-cache').hideHelp());
-  return cmd;
-}
+/** `--scan-cache FILE` / `--no-scan-cache` of compass score and evaluate. */
+export const SCAN_CACHE_FLAG_SPECS = flagSpecs({
+  scanCache: {
+    flags: '--scan-cache <file>',
+    description: SCAN_CACHE_HELP,
+    negatable: 'do not read or write the scan cache',
+  },
+});
+
+/** The deprecated `--cache FILE` / `--no-cache` of compass score, hidden. */
+export const DEPRECATED_CACHE_FLAG_SPECS = flagSpecs({
+  cache: {
+    flags: '--cache <file>',
+    description: 'deprecated: --scan-cache',
+    hidden: true,
+    negatable: 'deprecated: --no-scan-cache',
+  },
+});
 
 /**
  * The scan cache file, or undefined for none. By default one beside the output folder, so that
@@ -24,8 +31,8 @@ export function scanCacheFlags(cmd: Command, deprecated: boolean): Command {
  */
 export function scanCacheFile(o: {
   out: string;
-  scanCache?: string | false;
-  cache?: string | false;
+  scanCache?: string | false | undefined;
+  cache?: string | false | undefined;
   shard?: string | undefined;
 }): string | undefined {
   if (o.cache !== undefined)

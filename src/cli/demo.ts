@@ -9,6 +9,7 @@ import type { CompassQualityDemo } from '../synthetic/demo-compass-quality.js';
 import type { MediaDemoResult } from '../synthetic/demo-media.js';
 import { demoViewerInputs, serveCommand } from '../synthetic/demo-viewer.js';
 import { cliEnv } from './env.js';
+import { addFlags, type FlagValues, flagSpecs } from './flags.js';
 import { printLines } from './output.js';
 import { renderProgress } from './progress.js';
 
@@ -84,22 +85,25 @@ function showPart(p: DemoPart, mediaOnly: boolean): void {
   }
 }
 
+const DEMO_FLAG_SPECS = flagSpecs({
+  out: { flags: '--out <dir>', description: 'where the demo writes', default: 'kfbench-demo' },
+  mediaOnly: { flags: '--media-only', description: 'only the media building blocks (a few seconds)' },
+});
+
 export function registerDemo(program: Command): void {
-  program
+  const cmd = program
     .command('demo')
-    .description('build small generated material and run kfbench on it (no network, no GPU)')
-    .option('--out <dir>', 'where the demo writes', 'kfbench-demo')
-    .option('--media-only', 'only the media building blocks (a few seconds)')
-    .action(async (o: { out: string; mediaOnly?: boolean }) => {
-      const mediaOnly = !!o.mediaOnly;
-      const shown = renderProgress();
-      const r = await runDemo({
-        out: o.out,
-        mediaOnly,
-        materialCache: cliEnv().materialCache,
-        onProgress: shown.onProgress,
-        onPart: (p) => showPart(p, mediaOnly),
-      }).finally(() => shown.close());
-      if (r.quality && r.compass) printLines(qualityLines(r.quality, r.compass.cases, o.out, r.wall_s));
-    });
+    .description('build small generated material and run kfbench on it (no network, no GPU)');
+  addFlags(cmd, DEMO_FLAG_SPECS).action(async (o: FlagValues<typeof DEMO_FLAG_SPECS>) => {
+    const mediaOnly = !!o.mediaOnly;
+    const shown = renderProgress();
+    const r = await runDemo({
+      out: o.out,
+      mediaOnly,
+      materialCache: cliEnv().materialCache,
+      onProgress: shown.onProgress,
+      onPart: (p) => showPart(p, mediaOnly),
+    }).finally(() => shown.close());
+    if (r.quality && r.compass) printLines(qualityLines(r.quality, r.compass.cases, o.out, r.wall_s));
+  });
 }

@@ -6,17 +6,9 @@ import { EMBEDDER_FORMS } from '../embed/registry.js';
 import { calibrateEmbedder, type EmbedderChoice, imageSimilarity } from '../embed/with-embedder.js';
 import { UsageError } from '../errors.js';
 import { didYouMean } from '../nearest.js';
+import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS } from './flags.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 import { renderProgress } from './progress.js';
-
-interface EmbedderFlags {
-  embedder: string;
-  cache?: string;
-  threads?: string;
-  device?: string;
-  variant?: string;
-  inputSize?: string;
-}
 
 /** `--threads`, `--device` and `--variant` as ONNX options (every command that embeds takes them). */
 export function onnxFlags(o: {
@@ -45,18 +37,26 @@ export function onnxFlags(o: {
   };
 }
 
+/** `--threads`, `--device` and `--variant` of a command that embeds. */
+export const ONNX_FLAG_SPECS = flagSpecs({
+  threads: {
+    flags: '--threads <n>',
+    description: 'ONNX intra-op threads (default: every core; give fewer when processes share a machine)',
+  },
+  device: {
+    flags: '--device <d>',
+    description: 'ONNX device: cpu | cuda (CUDA execution provider)',
+    default: 'cpu',
+  },
+  variant: {
+    flags: '--variant <v>',
+    description: `ONNX file of a hub model (hf:, dinov3-small): ${HUB_VARIANT_NAMES.join(' | ')} (default fp32)`,
+  },
+});
+
 /** Add `--threads`, `--device` and `--variant` to a command that embeds. */
 export function onnxOptions(cmd: Command): Command {
-  return cmd
-    .option(
-      '--threads <n>',
-      'ONNX intra-op threads (default: every core; give fewer when processes share a machine)',
-    )
-    .option('--device <d>', 'ONNX device: cpu | cuda (CUDA execution provider)', 'cpu')
-    .option(
-      '--variant <v>',
-      `ONNX file of a hub model (hf:, dinov3-small): ${HUB_VARIANT_NAMES.join(' | ')} (default fp32)`,
-    );
+  return addFlags(cmd, ONNX_FLAG_SPECS);
 }
 
 /** The embedder the flags name: --embedder, --threads/--device, --input-size, --cache. */
@@ -72,45 +72,63 @@ export function embedderChoice(o: EmbedderFlags): EmbedderChoice {
   };
 }
 
-function embedderOptions(cmd: Command): Command {
-  return onnxOptions(cmd)
-    .option('--embedder <spec>', EMBEDDER_FORMS, 'builtin')
-    .option('--cache <file>', 'SQLite embedding cache')
-    .option('--input-size <px>', 'ONNX input size, overriding the JSON beside the model');
-}
+/** The embedder's flags of `embed similarity` and `embed calibrate`. */
+const EMBEDDER_FLAG_SPECS = flagSpecs({
+  ...ONNX_FLAG_SPECS,
+  embedder: { flags: '--embedder <spec>', description: EMBEDDER_FORMS, default: 'builtin' },
+  cache: { flags: '--cache <file>', description: 'SQLite embedding cache' },
+  inputSize: {
+    flags: '--input-size <px>',
+    description: 'ONNX input size, overriding the JSON beside the model',
+  },
+});
+
+type EmbedderFlags = FlagValues<typeof EMBEDDER_FLAG_SPECS>;
+
+const SIMILARITY_FLAG_SPECS = flagSpecs({ ...JSON_FLAG_SPECS, ...EMBEDDER_FLAG_SPECS });
+
+const CALIBRATE_FLAG_SPECS = flagSpecs({
+  pairs: {
+    flags: '--pairs <file>',
+    description: 'JSONL of labelled pairs (relative paths resolve against its folder)',
+    required: true,
+  },
+  gamma: {
+    flags: '--gamma <g>',
+    description: "report FPR/FNR at this threshold too (default: the embedder's own, else 0.80)",
+  },
+  ...JSON_FLAG_SPECS,
+  ...EMBEDDER_FLAG_SPECS,
+});
 
 export function registerEmbed(program: Command): void {
   const embed = program
     .command('embed')
     .description('image embedders: builtin, an ONNX model on disk or one from the model hub');
 
-  embedderOptions(
-    embed
-      .command('similarity')
-      .description('cosine similarity of two images under an embedder')
-      .argument('<a>')
-      .argument('<b>')
-      .option('--json', 'print JSON'),
-  ).action(async (a: string, b: string, o: EmbedderFlags & { json?: boolean }) => {
-    const shown = renderProgress();
-    const r = await imageSimilarity({ ...embedderChoice(o), onProgress: shown.onProgress }, a, b).finally(
-      () => shown.close(),
-    );
-    if (o.json) printJson({ cosine: r.cosine });
-    else
-      printLines([
-        `cosine ${r.cosine.toFixed(6)}  (${r.embedder}; its match threshold ${r.threshold ?? 'γ = 0.80, the DINOv3 default'})`,
-      ]);
-  });
+  const similarity = embed
+    .command('similarity')
+    .description('cosine similarity of two images under an embedder')
+    .argument('<a>')
+    .argument('<b>');
+  addFlags(similarity, SIMILARITY_FLAG_SPECS).action(
+    async (a: string, b: string, o: FlagValues<typeof SIMILARITY_FLAG_SPECS>) => {
+      const shown = renderProgress();
+      const r = await imageSimilarity({ ...embedderChoice(o), onProgress: shown.onProgress }, a, b).finally(
+        () => shown.close(),
+      );
+      if (o.json) printJson({ cosine: r.cosine });
+      else
+        printLines([
+          `cosine ${r.cosine.toFixed(6)}  (${r.embedder}; its match threshold ${r.threshold ?? 'γ = 0.80, the DINOv3 default'})`,
+        ]);
+    },
+  );
 
-  embedderOptions(
-    embed
-      .command('calibrate')
-      .description('equal-error threshold from labelled pairs: lines {"a": image, "b": image, "label": 1|0}')
-      .requiredOption('--pairs <file>', 'JSONL of labelled pairs (relative paths resolve against its folder)')
-      .option('--gamma <g>', "report FPR/FNR at this threshold too (default: the embedder's own, else 0.80)")
-      .option('--json', 'print JSON'),
-  ).action(async (o: EmbedderFlags & { pairs: string; gamma?: string; json?: boolean }) => {
+  const calibrate = embed
+    .command('calibrate')
+    .description('equal-error threshold from labelled pairs: lines {"a": image, "b": image, "label": 1|0}');
+  addFlags(calibrate, CALIBRATE_FLAG_SPECS).action(async (o: FlagValues<typeof CALIBRATE_FLAG_SPECS>) => {
     const gamma =
       o.gamma === undefined ? undefined : parseNumberFlag('--gamma', o.gamma, (n) => n >= -1 && n <= 1);
     const shown = renderProgress();

@@ -1,23 +1,42 @@
 /** `kfbench hero build`: chains for your films, judged in both placements (Bradley–Terry, still floor). */
 import type { Command } from 'commander';
 import { roundTotals } from '../hero/rubric-learn.js';
+import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS, type WithLayout } from './flags.js';
 import type { CliImpls } from './impls.js';
-import { type JudgeFlagValues, judgeOptions, judgeSettings } from './judge.js';
+import { judgeFlagSpecs, judgeSettings } from './judge.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 import { renderProgress } from './progress.js';
 
-/** `hero build`’s flags as commander gives them. */
-interface BuildFlags extends JudgeFlagValues {
-  data: string;
-  lsmdc: string;
-  stills: string;
-  chainsPerFilm: string;
-  seed: string;
-  learnRubric?: boolean;
-  rounds: string;
-  maxRules: string;
-  json?: boolean;
-}
+/** `hero build`'s flags and their help, declared once: the parsed options' type is inferred from them. */
+const BUILD_FLAG_SPECS = flagSpecs({
+  ...judgeFlagSpecs(),
+  data: {
+    flags: '--data <dir>',
+    description: 'dataset root (movies.jsonl, clips.jsonl; chains.jsonl and images/ are written)',
+    required: true,
+  },
+  lsmdc: { flags: '--lsmdc <dir>', description: 'footage: <dir>/<movie_id>/<clip_id>.<ext>', required: true },
+  stills: {
+    flags: '--stills <dir>',
+    description: 'publicity stills: <dir>/<movie_id>/<image_id>.jpg',
+    required: true,
+  },
+  chainsPerFilm: { flags: '--chains-per-film <n>', description: 'chains per film', default: '10' },
+  seed: { flags: '--seed <s>', description: 'seed', default: '0' },
+  learnRubric: {
+    flags: '--learn-rubric',
+    description: "learn each film's rubric first (rounds of proposals through two admission gates)",
+  },
+  rounds: {
+    flags: '--rounds <n>',
+    description: 'rubric-learning rounds (stop early when one admits nothing)',
+    default: '2',
+  },
+  maxRules: { flags: '--max-rules <n>', description: 'at most this many rules per film', default: '20' },
+  ...JSON_FLAG_SPECS,
+});
+
+type BuildFlags = WithLayout<FlagValues<typeof BUILD_FLAG_SPECS>>;
 
 async function runBuild(o: BuildFlags, impls: CliImpls): Promise<void> {
   const chainsPerFilm = parseNumberFlag(
@@ -32,6 +51,7 @@ async function runBuild(o: BuildFlags, impls: CliImpls): Promise<void> {
     .buildChains({
       judge: judgeSettings(o),
       data: o.data,
+      layout: o.layout,
       lsmdc: o.lsmdc,
       stills: o.stills,
       chainsPerFilm,
@@ -63,27 +83,10 @@ async function runBuild(o: BuildFlags, impls: CliImpls): Promise<void> {
 }
 
 export function registerHeroBuild(hero: Command, impls: CliImpls): void {
-  judgeOptions(
-    hero
-      .command('build')
-      .description(
-        'build chains for your films: a still and five off-grid frames, judged in both placements, Bradley–Terry, still floor',
-      ),
-  )
-    .requiredOption(
-      '--data <dir>',
-      'dataset root (movies.jsonl, clips.jsonl; chains.jsonl and images/ are written)',
-    )
-    .requiredOption('--lsmdc <dir>', 'footage: <dir>/<movie_id>/<clip_id>.<ext>')
-    .requiredOption('--stills <dir>', 'publicity stills: <dir>/<movie_id>/<image_id>.jpg')
-    .option('--chains-per-film <n>', 'chains per film', '10')
-    .option('--seed <s>', 'seed', '0')
-    .option(
-      '--learn-rubric',
-      "learn each film's rubric first (rounds of proposals through two admission gates)",
-    )
-    .option('--rounds <n>', 'rubric-learning rounds (stop early when one admits nothing)', '2')
-    .option('--max-rules <n>', 'at most this many rules per film', '20')
-    .option('--json', 'print JSON')
-    .action((o: BuildFlags) => runBuild(o, impls));
+  const cmd = hero
+    .command('build')
+    .description(
+      'build chains for your films: a still and five off-grid frames, judged in both placements, Bradley–Terry, still floor',
+    );
+  addFlags(cmd, BUILD_FLAG_SPECS).action((o: BuildFlags) => runBuild(o, impls));
 }

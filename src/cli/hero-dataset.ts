@@ -7,63 +7,100 @@ import { positionAnalysis } from '../hero/analyze/position.js';
 import { inspectDataset, inspectLines } from '../hero/dataset/inspect.js';
 import { validateDataset } from '../hero/dataset/validate.js';
 import { checkSelectionsFile } from '../hero/evaluate-inputs.js';
+import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS, type WithLayout } from './flags.js';
 import { registerHeroFrames } from './hero-frames.js';
-import { type JudgeFlagValues, judgeOptions, judgeSettings } from './judge.js';
+import { judgeFlagSpecs, judgeSettings } from './judge.js';
 import { oneOf, printJson, printLines, printResult } from './output.js';
+
+/** `--data DIR` and `--json` of the commands that only read a root. */
+const ROOT_FLAG_SPECS = flagSpecs({
+  data: { flags: '--data <dir>', description: 'dataset root', required: true },
+  ...JSON_FLAG_SPECS,
+});
+
+type RootFlags = WithLayout<FlagValues<typeof ROOT_FLAG_SPECS>>;
+
+const HUMAN_FLAG_SPECS = flagSpecs({
+  pairs: { flags: '--pairs <file>', description: 'JSONL {movie_id, a, b, human_winner}', required: true },
+  ...ROOT_FLAG_SPECS,
+  ...judgeFlagSpecs(),
+});
+
+const RUBRIC_SWAP_FLAG_SPECS = flagSpecs({
+  data: { flags: '--data <dir>', description: 'dataset root', required: true },
+  seed: {
+    flags: '--seed <s>',
+    description: 'seed of the derangement and the permutation test',
+    default: '0',
+  },
+  ...JSON_FLAG_SPECS,
+  ...judgeFlagSpecs(),
+});
+
+const CHECK_SELECTIONS_FLAG_SPECS = flagSpecs({
+  data: { flags: '--data <dir>', description: 'dataset root', required: true },
+  track: {
+    flags: '--track <dir>',
+    description: 'the rebuilt 1 fps track: also check that every selected frame is in it',
+  },
+  missing: {
+    flags: '--missing <how>',
+    description: 'a film without a submission: error | zero (as hero evaluate --missing)',
+    default: 'error',
+  },
+  ...JSON_FLAG_SPECS,
+});
 
 /** `kfbench hero analyze corpus`. */
 function registerCorpus(analyze: Command): void {
-  analyze
+  const cmd = analyze
     .command('corpus')
-    .description('corpus statistics: films, chains, images, criteria, confident share, still ranks')
-    .requiredOption('--data <dir>', 'dataset root')
-    .option('--json', 'print JSON')
-    .action(async (o: { data: string; json?: boolean }) => {
-      const r = await corpusStats(o.data);
-      if (o.json) return printJson(r);
-      printLines([
-        `${r.films} films, ${r.chains} chains, ${r.images} distinct images, ${r.pairs} pairs (${(100 * r.confident_share).toFixed(1)} % confident)`,
-        `criteria per film: ${r.criteria_per_film ? `mean ${r.criteria_per_film.mean.toFixed(2)} (${r.criteria_per_film.min}–${r.criteria_per_film.max})` : 'no rubrics'}`,
-        `still replacements: ${r.still_replacements ?? 'unknown (the chains were not built by kfbench hero build)'}`,
-        `rank of the still in its chain: ${Object.entries(r.still_rank)
-          .map(([k, v]) => `${k}: ${v}`)
-          .join(', ')}`,
-      ]);
-    });
+    .description('corpus statistics: films, chains, images, criteria, confident share, still ranks');
+  addFlags(cmd, ROOT_FLAG_SPECS).action(async (o: RootFlags) => {
+    const r = await corpusStats(o.data, o.layout);
+    if (o.json) return printJson(r);
+    printLines([
+      `${r.films} films, ${r.chains} chains, ${r.images} distinct images, ${r.pairs} pairs (${(100 * r.confident_share).toFixed(1)} % confident)`,
+      `criteria per film: ${r.criteria_per_film ? `mean ${r.criteria_per_film.mean.toFixed(2)} (${r.criteria_per_film.min}–${r.criteria_per_film.max})` : 'no rubrics'}`,
+      `still replacements: ${r.still_replacements ?? 'unknown (the chains were not built by kfbench hero build)'}`,
+      `rank of the still in its chain: ${Object.entries(r.still_rank)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(', ')}`,
+    ]);
+  });
 }
 
 /** `kfbench hero analyze position`. */
 function registerPosition(analyze: Command): void {
-  analyze
+  const cmd = analyze
     .command('position')
-    .description("sampled frames' normalised film time against their chain rank")
-    .requiredOption('--data <dir>', 'dataset root')
-    .option('--json', 'print JSON')
-    .action(async (o: { data: string; json?: boolean }) => {
-      const r = await positionAnalysis(o.data);
-      if (o.json) return printJson(r);
-      const sp = r.spearman;
-      const p = sp.p_exact ?? sp.p_asymptotic;
-      printLines([
-        `${r.images} sampled chain images; Spearman ρ(rank, film time) ${sp.rho === null ? '—' : sp.rho.toFixed(3)}${p !== undefined ? ` (p ${sp.p_exact !== undefined ? 'exact' : 'asymptotic'} ${p.toFixed(3)})` : ''}`,
-        ...r.by_rank.map(
-          (b) => `rank ${b.rank}: ${b.n} images, mean normalised time ${b.mean_time.toFixed(3)}`,
-        ),
-      ]);
-    });
+    .description("sampled frames' normalised film time against their chain rank");
+  addFlags(cmd, ROOT_FLAG_SPECS).action(async (o: RootFlags) => {
+    const r = await positionAnalysis(o.data, o.layout);
+    if (o.json) return printJson(r);
+    const sp = r.spearman;
+    const p = sp.p_exact ?? sp.p_asymptotic;
+    printLines([
+      `${r.images} sampled chain images; Spearman ρ(rank, film time) ${sp.rho === null ? '—' : sp.rho.toFixed(3)}${p !== undefined ? ` (p ${sp.p_exact !== undefined ? 'exact' : 'asymptotic'} ${p.toFixed(3)})` : ''}`,
+      ...r.by_rank.map(
+        (b) => `rank ${b.rank}: ${b.n} images, mean normalised time ${b.mean_time.toFixed(3)}`,
+      ),
+    ]);
+  });
 }
 
 /** `kfbench hero analyze human`. */
 function registerHuman(analyze: Command): void {
-  judgeOptions(
-    analyze
-      .command('human')
-      .description("the judge's agreement with human pairwise choices, without and with the film's rubric")
-      .requiredOption('--pairs <file>', 'JSONL {movie_id, a, b, human_winner}')
-      .requiredOption('--data <dir>', 'dataset root')
-      .option('--json', 'print JSON'),
-  ).action(async (o: JudgeFlagValues & { pairs: string; data: string; json?: boolean }) => {
-    const r = await humanAgreementRun({ root: o.data, judge: judgeSettings(o), pairs: o.pairs });
+  const cmd = analyze
+    .command('human')
+    .description("the judge's agreement with human pairwise choices, without and with the film's rubric");
+  addFlags(cmd, HUMAN_FLAG_SPECS).action(async (o: WithLayout<FlagValues<typeof HUMAN_FLAG_SPECS>>) => {
+    const r = await humanAgreementRun({
+      root: o.data,
+      layout: o.layout,
+      judge: judgeSettings(o),
+      pairs: o.pairs,
+    });
     if (o.json) return printJson(r);
     const line = (name: string, a: typeof r.with_rubric) =>
       `${name}: ${a.correct}/${a.n} = ${(100 * a.rate).toFixed(1)} % (95 % Wilson ${(100 * a.ci[0]).toFixed(1)}–${(100 * a.ci[1]).toFixed(1)} %)`;
@@ -78,82 +115,75 @@ function registerHuman(analyze: Command): void {
 
 /** `kfbench hero analyze rubric-swap`. */
 function registerRubricSwap(analyze: Command): void {
-  judgeOptions(
-    analyze
-      .command('rubric-swap')
-      .description("own rubric vs another film's vs none: agreement with the chains' confident pairs")
-      .requiredOption('--data <dir>', 'dataset root')
-      .option('--seed <s>', 'seed of the derangement and the permutation test', '0')
-      .option('--json', 'print JSON'),
-  ).action(async (o: JudgeFlagValues & { data: string; seed: string; json?: boolean }) => {
-    const r = await rubricSwapRun({ root: o.data, judge: judgeSettings(o), seed: o.seed });
-    if (o.json) return printJson(r);
-    const pc = (a: typeof r.own) => `${(100 * a.rate).toFixed(1)} %`;
-    printLines([
-      `reader ${r.reader}; ${r.pairs} confident chain pairs; each film served another's rubric by a seeded derangement`,
-      `own rubric ${pc(r.own)}, swapped ${pc(r.swapped)}, none ${pc(r.none)}`,
-      `own vs swapped: p = ${r.p_own_vs_swapped.p.toFixed(4)} (${r.p_own_vs_swapped.exact ? 'exact' : 'sampled'}); swapped vs none: p = ${r.p_swapped_vs_none.p.toFixed(4)} (${r.p_swapped_vs_none.exact ? 'exact' : 'sampled'})`,
-    ]);
-  });
+  const cmd = analyze
+    .command('rubric-swap')
+    .description("own rubric vs another film's vs none: agreement with the chains' confident pairs");
+  addFlags(cmd, RUBRIC_SWAP_FLAG_SPECS).action(
+    async (o: WithLayout<FlagValues<typeof RUBRIC_SWAP_FLAG_SPECS>>) => {
+      const r = await rubricSwapRun({
+        root: o.data,
+        layout: o.layout,
+        judge: judgeSettings(o),
+        seed: o.seed,
+      });
+      if (o.json) return printJson(r);
+      const pc = (a: typeof r.own) => `${(100 * a.rate).toFixed(1)} %`;
+      printLines([
+        `reader ${r.reader}; ${r.pairs} confident chain pairs; each film served another's rubric by a seeded derangement`,
+        `own rubric ${pc(r.own)}, swapped ${pc(r.swapped)}, none ${pc(r.none)}`,
+        `own vs swapped: p = ${r.p_own_vs_swapped.p.toFixed(4)} (${r.p_own_vs_swapped.exact ? 'exact' : 'sampled'}); swapped vs none: p = ${r.p_swapped_vs_none.p.toFixed(4)} (${r.p_swapped_vs_none.exact ? 'exact' : 'sampled'})`,
+      ]);
+    },
+  );
 }
 
 /** `kfbench hero validate`. */
 function registerValidate(hero: Command): void {
-  hero
+  const cmd = hero
     .command('validate')
-    .description('check a dataset root in the published layout; every problem as file:line')
-    .requiredOption('--data <dir>', 'dataset root')
-    .option('--json', 'print JSON')
-    .action(async (o: { data: string; json?: boolean }) => {
-      const r = await validateDataset(o.data);
-      const s = r.summary;
-      if (o.json) printJson(r);
-      else
-        printLines([
-          `${s.films} films, ${s.chains} chains, ${s.images} images, ${s.criteria} criteria, ${s.pairs} pairs (${(100 * s.confident_share).toFixed(1)} % confident), ${s.track_frames} track frames, ${s.verify_rows} verify hashes`,
-          ...(s.absent.length ? [`absent (optional): ${s.absent.join(', ')}`] : []),
-        ]);
-      for (const p of r.problems) process.stderr.write(`${p}\n`);
-      if (r.problems.length)
-        throw new BadInputError(
-          `${r.problems.length} problem${r.problems.length > 1 ? 's' : ''} in ${o.data}`,
-        );
-    });
+    .description('check a dataset root in the published layout; every problem as file:line');
+  addFlags(cmd, ROOT_FLAG_SPECS).action(async (o: RootFlags) => {
+    const r = await validateDataset(o.data, o.layout);
+    const s = r.summary;
+    if (o.json) printJson(r);
+    else
+      printLines([
+        `${s.films} films, ${s.chains} chains, ${s.images} images, ${s.criteria} criteria, ${s.pairs} pairs (${(100 * s.confident_share).toFixed(1)} % confident), ${s.track_frames} track frames, ${s.verify_rows} verify hashes`,
+        ...(s.absent.length ? [`absent (optional): ${s.absent.join(', ')}`] : []),
+      ]);
+    for (const p of r.problems) process.stderr.write(`${p}\n`);
+    if (r.problems.length)
+      throw new BadInputError(`${r.problems.length} problem${r.problems.length > 1 ? 's' : ''} in ${o.data}`);
+  });
 }
 
 /** `kfbench hero inspect`. */
 function registerInspect(hero: Command): void {
-  hero
+  const cmd = hero
     .command('inspect')
     .description(
       "what a downloaded root holds: each file's fields, the kfbench field each maps to, and what is missing",
-    )
-    .requiredOption('--data <dir>', 'dataset root')
-    .option('--json', 'print JSON')
-    .action(async (o: { data: string; json?: boolean }) => {
-      printResult(o.json, await inspectDataset(o.data), inspectLines);
-    });
+    );
+  addFlags(cmd, ROOT_FLAG_SPECS).action(async (o: RootFlags) => {
+    printResult(o.json, await inspectDataset(o.data, o.layout), inspectLines);
+  });
 }
 
 /** `kfbench hero check-selections`. */
 function registerCheckSelections(hero: Command): void {
-  hero
+  const cmd = hero
     .command('check-selections')
     .description(
       "check a method's selections file as hero evaluate does: its coverage (films selected of the films with chains), every problem, and the same refusal and exit code",
     )
-    .argument('<file>')
-    .requiredOption('--data <dir>', 'dataset root')
-    .option('--track <dir>', 'the rebuilt 1 fps track: also check that every selected frame is in it')
-    .option(
-      '--missing <how>',
-      'a film without a submission: error | zero (as hero evaluate --missing)',
-      'error',
-    )
-    .option('--json', 'print JSON')
-    .action(async (file: string, o: { data: string; track?: string; missing: string; json?: boolean }) => {
+    .argument('<file>');
+  addFlags(cmd, CHECK_SELECTIONS_FLAG_SPECS).action(
+    async (file: string, o: WithLayout<FlagValues<typeof CHECK_SELECTIONS_FLAG_SPECS>>) => {
       const missing = oneOf('--missing', o.missing, ['error', 'zero'] as const);
-      const { report: r, fault } = await checkSelectionsFile(file, o.data, { track: o.track, missing });
+      const { report: r, fault } = await checkSelectionsFile(file, o.data, o.layout, {
+        track: o.track,
+        missing,
+      });
       printResult(o.json, r, () => [
         `${r.covered} of ${r.films_in_set} films selected (coverage ${r.films_in_set ? ((100 * r.covered) / r.films_in_set).toFixed(1) : '0.0'} %), ${r.frames} frames${r.films > r.covered ? `; ${r.films - r.covered} selected film(s) have no chains` : ''}`,
         ...(r.missing_films.length
@@ -165,7 +195,8 @@ function registerCheckSelections(hero: Command): void {
       ]);
       // the refusal hero evaluate would print, and its exit code
       if (fault) throw fault;
-    });
+    },
+  );
 }
 
 export function registerHeroDataset(hero: Command): void {

@@ -13,104 +13,93 @@ import { DISAGREEMENT_RULES, INSERTION_PROTOCOLS } from '../judge/insertion.js';
 import { checkUnresolved, unresolvedLine } from '../judge/unresolved.js';
 import { heroTable } from '../report/hero.js';
 import type { HeroFolderInput, HeroFolderOutcome } from '../runs/hero-evaluate.js';
+import { addFlags, type FlagValues, flagSpecs, type WithLayout } from './flags.js';
 import type { CliImpls } from './impls.js';
 import { withInterruptShown } from './interrupt.js';
-import {
-  type JudgeFlagValues,
-  judgeOptions,
-  judgeSettings,
-  maxUnresolvedOption,
-  parseMaxUnresolved,
-} from './judge.js';
+import { judgeFlagSpecs, judgeSettings, maxUnresolvedSpecs, parseMaxUnresolved } from './judge.js';
 import { oneOf, parseNumberFlag, printJson, printLines } from './output.js';
 import { parseShard } from './shard-flag.js';
 
-/** `hero evaluate`’s flags as commander gives them. */
-interface EvaluateFlags extends JudgeFlagValues {
-  /** `--layout FILE` (program.ts adds it to every hero command that reads a root). */
-  layout?: string;
-  selections: string[];
-  data: string;
-  track: string;
-  protocol: string;
-  bothOrders?: boolean;
-  promptTemplate?: string;
-  disagreement: string;
-  includeStills?: boolean;
-  stills: string;
-  stillsDir?: string;
-  rescoreOfficial?: boolean;
-  missing: string;
-  dryRun?: boolean;
-  maxCalls?: string;
-  out: string;
-  movies?: string[];
-  shard?: string;
-  seed: string;
-  bootstrap: string;
-  maxUnresolved: string;
-  json?: boolean;
+/** `hero evaluate`'s flags and their help, declared once: the parsed options' type is inferred from them. */
+function evaluateFlagSpecs() {
+  return flagSpecs({
+    ...judgeFlagSpecs({ cacheDefault: '<out>/judge-cache.sqlite' }),
+    ...maxUnresolvedSpecs('judge answers (listwise) or comparisons (pairwise, binary)'),
+    selections: {
+      flags: '--selections <files...>',
+      description: "one or more methods' selections files (the method is the file name)",
+      required: true,
+    },
+    data: { flags: '--data <dir>', description: 'dataset root', required: true },
+    track: { flags: '--track <dir>', description: 'the rebuilt 1 fps track', required: true },
+    protocol: {
+      flags: '--protocol <p>',
+      description: `${INSERTION_PROTOCOLS.join(' | ')} (listwise: the published positional question)`,
+      default: 'listwise',
+    },
+    bothOrders: {
+      flags: '--both-orders',
+      description: 'listwise: ask again with the chain shown worst first and record disagreements',
+    },
+    disagreement: {
+      flags: '--disagreement <rule>',
+      description: `with --both-orders, how a disagreement scores: ${DISAGREEMENT_RULES.join(' | ')}`,
+      default: 'error',
+    },
+    includeStills: { flags: '--include-stills', description: 'add the human reference row "stills"' },
+    stills: {
+      flags: '--stills <which>',
+      description: `${STILLS_RULES.join(' | ')}: the stills row scores every publicity still of the film (all: those the still floor deleted too, read from --stills-dir) or only those in some chain`,
+      default: 'all',
+    },
+    stillsDir: {
+      flags: '--stills-dir <dir>',
+      description: 'the publicity stills hero build read (<dir>/<movie_id>/<image_id>.jpg), for --stills all',
+    },
+    rescoreOfficial: {
+      flags: '--rescore-official',
+      description: 'score the official selections of eval/baselines.jsonl with this reader',
+    },
+    missing: {
+      flags: '--missing <how>',
+      description: 'a film without a submission: error | zero',
+      default: 'error',
+    },
+    dryRun: {
+      flags: '--dry-run',
+      description: 'print the calls needed and how many the judge cache holds; spend none',
+    },
+    maxCalls: {
+      flags: '--max-calls <n>',
+      description:
+        'make at most this many judge calls, at any --concurrency (exit 5; run again to resume from the judge cache)',
+    },
+    promptTemplate: {
+      flags: '--prompt-template <file>',
+      description:
+        "the reader's listwise prompt as a template (default: derived from the release's eval/judge_prompt_example.md, else kfbench's wording; see kfbench hero prompt)",
+    },
+    out: { flags: '--out <dir>', description: 'output folder', default: 'hero-eval' },
+    movies: {
+      flags: '--movies <ids...>',
+      description: 'only these films (a merge then needs the others from other folders)',
+    },
+    shard: {
+      flags: '--shard <k/n>',
+      description:
+        'a deterministic k-th of n shards of the films (own --out, so its own judge cache; see kfbench merge)',
+    },
+    seed: { flags: '--seed <s>', description: 'bootstrap seed', default: '0' },
+    bootstrap: { flags: '--bootstrap <n>', description: 'bootstrap resamples', default: '1000' },
+    json: { flags: '--json', description: 'print the summary as JSON' },
+  });
 }
 
-/** `hero evaluate`'s flags and their help. */
-function evaluateCommand(hero: Command): Command {
-  return maxUnresolvedOption(
-    judgeOptions(
-      hero
-        .command('evaluate')
-        .description('score selections by inserting every frame into every chain of its film'),
-      { cacheDefault: '<out>/judge-cache.sqlite' },
-    ),
-    'judge answers (listwise) or comparisons (pairwise, binary)',
-  )
-    .requiredOption(
-      '--selections <files...>',
-      "one or more methods' selections files (the method is the file name)",
-    )
-    .requiredOption('--data <dir>', 'dataset root')
-    .requiredOption('--track <dir>', 'the rebuilt 1 fps track')
-    .option(
-      '--protocol <p>',
-      `${INSERTION_PROTOCOLS.join(' | ')} (listwise: the published positional question)`,
-      'listwise',
-    )
-    .option('--both-orders', 'listwise: ask again with the chain shown worst first and record disagreements')
-    .option(
-      '--disagreement <rule>',
-      `with --both-orders, how a disagreement scores: ${DISAGREEMENT_RULES.join(' | ')}`,
-      'error',
-    )
-    .option('--include-stills', 'add the human reference row "stills"')
-    .option(
-      '--stills <which>',
-      `${STILLS_RULES.join(' | ')}: the stills row scores every publicity still of the film (all: those the still floor deleted too, read from --stills-dir) or only those in some chain`,
-      'all',
-    )
-    .option(
-      '--stills-dir <dir>',
-      'the publicity stills hero build read (<dir>/<movie_id>/<image_id>.jpg), for --stills all',
-    )
-    .option('--rescore-official', 'score the official selections of eval/baselines.jsonl with this reader')
-    .option('--missing <how>', 'a film without a submission: error | zero', 'error')
-    .option('--dry-run', 'print the calls needed and how many the judge cache holds; spend none')
-    .option(
-      '--max-calls <n>',
-      'make at most this many judge calls, at any --concurrency (exit 5; run again to resume from the judge cache)',
-    )
-    .option(
-      '--prompt-template <file>',
-      "the reader's listwise prompt as a template (default: derived from the release's eval/judge_prompt_example.md, else kfbench's wording; see kfbench hero prompt)",
-    )
-    .option('--out <dir>', 'output folder', 'hero-eval')
-    .option('--movies <ids...>', 'only these films (a merge then needs the others from other folders)')
-    .option(
-      '--shard <k/n>',
-      'a deterministic k-th of n shards of the films (own --out, so its own judge cache; see kfbench merge)',
-    )
-    .option('--seed <s>', 'bootstrap seed', '0')
-    .option('--bootstrap <n>', 'bootstrap resamples', '1000')
-    .option('--json', 'print the summary as JSON');
-}
+/**
+ * `hero evaluate`'s flags as commander gives them, and the layout map program.ts resolves for
+ * every hero command that reads a root (`--layout FILE`, else `KFBENCH_HERO_LAYOUT`).
+ */
+export type EvaluateFlags = WithLayout<FlagValues<ReturnType<typeof evaluateFlagSpecs>>>;
 
 /** Each selections file as a method named by its file (a second file of one name gets `#2` …). */
 function methodsOf(files: readonly string[]): { method: string; file: string }[] {
@@ -218,5 +207,8 @@ async function runEvaluate(o: EvaluateFlags, impls: CliImpls): Promise<void> {
 }
 
 export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
-  evaluateCommand(hero).action((o: EvaluateFlags) => runEvaluate(o, impls));
+  const cmd = hero
+    .command('evaluate')
+    .description('score selections by inserting every frame into every chain of its film');
+  addFlags(cmd, evaluateFlagSpecs()).action((o: EvaluateFlags) => runEvaluate(o, impls));
 }

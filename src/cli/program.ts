@@ -10,7 +10,7 @@ import { registerCompass } from './compass.js';
 import { registerDemo } from './demo.js';
 import { registerDev } from './dev.js';
 import { registerEmbed } from './embed.js';
-import { HERO_LAYOUT_ENV } from './env.js';
+import { cliEnv } from './env.js';
 import { exampleOf, helpText } from './help.js';
 import { registerHero } from './hero.js';
 import { type CliImpls, LIBRARY } from './impls.js';
@@ -77,9 +77,11 @@ function oneLine(str: string): string {
 }
 
 /**
- * `--layout FILE` on every command that reads a HeroFrame root: the map is checked before the
- * command runs (an unknown key is bad input naming it) and read by every load of the root
- * (`openDataset`) through `KFBENCH_HERO_LAYOUT`, which it sets for this run.
+ * `--layout FILE` on every command that reads a HeroFrame root. The map is resolved here, once,
+ * before the command runs (`--layout`, else `KFBENCH_HERO_LAYOUT` read in env.ts, else the
+ * built-in map; an unknown key is bad input naming it), and the action gets the map itself as
+ * `o.layout`, which it passes down as a parameter (issue 47 item 5): nothing below src/cli reads
+ * the variable.
  */
 function addLayoutOption(cmd: Command): void {
   cmd.option(
@@ -88,8 +90,6 @@ function addLayoutOption(cmd: Command): void {
   );
   cmd.hook('preAction', (c) => {
     const file: unknown = c.opts().layout;
-    if (typeof file !== 'string') return;
-    resolveLayout(file);
-    process.env[HERO_LAYOUT_ENV] = file;
+    c.setOptionValue('layout', resolveLayout(typeof file === 'string' ? file : cliEnv().heroLayout));
   });
 }

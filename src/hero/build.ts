@@ -75,8 +75,8 @@ function learnFilmRubric(
 }
 
 export async function buildChains(o: BuildOptions): Promise<BuildReport> {
-  const ds = await loadCore(o.data);
-  const rubrics = await loadRubrics(o.data);
+  const ds = await loadCore(o.data, o.layout);
+  const rubrics = await loadRubrics(o.data, o.layout);
   const paths = datasetPaths(o.data);
   const films = [...ds.timelines.keys()].sort();
   const report: BuildReport = {

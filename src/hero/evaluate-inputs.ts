@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { BadInputError } from '../errors.js';
 import { trackFramePath } from './dataset/layout.js';
-import type { Layout } from './dataset/layout-map.js';
+import { defaultLayout, type Layout } from './dataset/layout-map.js';
 import { type loadCore, openDataset } from './dataset/load.js';
 import type { BaselineRow, FilmChains, FilmRubric } from './dataset/schemas.js';
 import { checkSelections } from './dataset/selections.js';
@@ -39,7 +39,7 @@ export async function validateEvaluation(
     'data' | 'layout' | 'track' | 'methods' | 'rescoreOfficial' | 'missing' | 'movies' | 'shard'
   >,
 ): Promise<ValidatedInputs> {
-  const root = openDataset(o.data, o.layout);
+  const root = openDataset(o.data, o.layout ?? defaultLayout());
   const ds = await root.core();
   const chains = await root.chains();
   const rubrics = await root.rubrics();
@@ -71,7 +71,7 @@ export async function validateEvaluation(
 }
 
 /** The official rows of eval/baselines.jsonl (none when the file is absent). */
-export async function officialRows(data: string, layout?: Layout | string): Promise<BaselineRow[]> {
+export async function officialRows(data: string, layout: Layout): Promise<BaselineRow[]> {
   return openDataset(data, layout).baselines();
 }
 
@@ -162,9 +162,10 @@ export interface SelectionsReport {
 export async function checkSelectionsFile(
   file: string,
   data: string,
+  layout: Layout,
   o: { track?: string | undefined; missing?: 'error' | 'zero' | undefined } = {},
 ): Promise<{ report: SelectionsReport; fault: BadInputError | undefined }> {
-  const root = openDataset(data);
+  const root = openDataset(data, layout);
   const ds = await root.core();
   const films = selectFilms((await root.chains()).keys(), {});
   const r = await checkSelections(file, ds.timelines);

@@ -17,8 +17,8 @@ export interface SubmittedMethod {
 
 export interface EvaluateOptions {
   data: string;
-  /** The layout map (`--layout`); default `KFBENCH_HERO_LAYOUT` or the built-in one. */
-  layout?: Layout | string | undefined;
+  /** The layout map, resolved once by the CLI (`--layout`, else `KFBENCH_HERO_LAYOUT`); default the built-in one. */
+  layout?: Layout | undefined;
   track: string;
   methods: SubmittedMethod[];
   judge: Judge;

@@ -19,6 +19,7 @@ import {
   verifyShardOutputs,
 } from '../store/shards.js';
 import { datasetPaths } from './dataset/layout.js';
+import type { Layout } from './dataset/layout-map.js';
 import {
   type EvaluateOptions,
   type EvaluateResult,
@@ -122,7 +123,8 @@ export interface MergedHero {
 }
 
 /** Merge `hero evaluate` shard folders (see checkShards for what is refused). */
-export async function mergeHero(dirs: readonly string[]): Promise<MergedHero> {
+/** `layout`: the map the dataset the shards name is read through (its official rows). */
+export async function mergeHero(dirs: readonly string[], layout: Layout): Promise<MergedHero> {
   const folders = await readShardFolders(dirs);
   // first: each shard's files must be as it wrote them (outputs.json), before anything is compared
   const recs = [];
@@ -133,7 +135,7 @@ export async function mergeHero(dirs: readonly string[]): Promise<MergedHero> {
   if (!parsed.success)
     throw new BadInputError(`${folders[0]!.dir}/settings.json does not record a hero evaluation's settings`);
   const s = parsed.data;
-  const official = await officialRows(s.data);
+  const official = await officialRows(s.data, layout);
   const methods = [
     ...s.methods,
     ...(s.rescore_official ? official.map((r) => `${r.method} (rescored)`) : []),

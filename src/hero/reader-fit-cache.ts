@@ -11,6 +11,7 @@ import { createEmbedder } from '../embed/registry.js';
 import { readReaderFile, writeReaderFile } from '../judge/local.js';
 import { cacheKey, sha256File } from '../store/canonical.js';
 import { datasetPaths } from './dataset/layout.js';
+import type { Layout } from './dataset/layout-map.js';
 import { type FitReport, fitHeroReader } from './reader.js';
 
 const FIT_NAMESPACE = 'kfbench/hero-reader-fit/v1';
@@ -38,6 +39,8 @@ export async function readerFitKey(o: { data: string; embedder?: string; lambda?
 /** The reader in `out`, fitted on `data` now or before under the same inputs (`cached`). */
 export async function fitHeroReaderCached(o: {
   data: string;
+  /** The layout map the dataset's files are read through (default: the built-in one). */
+  layout?: Layout | undefined;
   out: string;
   embedder?: string;
   lambda?: number;

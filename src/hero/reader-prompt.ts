@@ -21,6 +21,7 @@ import { loadTemplate, type Template } from '../judge/prompts.js';
 import { sha256Hex } from '../store/canonical.js';
 import { readTextFile } from '../store/limits.js';
 import { datasetPaths, imagePath } from './dataset/layout.js';
+import type { Layout } from './dataset/layout-map.js';
 import { loadChains, loadCore, loadRubrics } from './dataset/load.js';
 import { heroInstructions } from './prompt.js';
 
@@ -293,6 +294,7 @@ export function lineDiff(a: string, b: string, names: [string, string]): string 
 /** `hero prompt`: the text the reader gets for a film's chain (`film`), or the example checked (`check`). */
 export async function showReaderPrompt(o: {
   data: string;
+  layout?: Layout | undefined;
   film?: string | undefined;
   chain?: number | undefined;
   promptTemplate?: string | undefined;
@@ -302,9 +304,9 @@ export async function showReaderPrompt(o: {
   text: string;
   check?: { file: string; film: string; equal: boolean; diff: string };
 }> {
-  const ds = await loadCore(o.data);
-  const rubrics = await loadRubrics(o.data);
-  const chains = await loadChains(o.data);
+  const ds = await loadCore(o.data, o.layout);
+  const rubrics = await loadRubrics(o.data, o.layout);
+  const chains = await loadChains(o.data, o.layout);
   const film = (id: string) => filmText(id, ds.movies.get(id), rubrics.get(id));
   const films = () =>
     [...chains].map(([id, f]) => ({ text: film(id), images: new Set(f.chains.flatMap((c) => c.order)) }));

@@ -7,6 +7,7 @@ import type { OnnxOptions } from '../embed/onnx.js';
 import { writeReaderFile } from '../judge/local.js';
 import type { JudgeSettings } from '../judge/registry.js';
 import { withJudge } from '../judge/with-judge.js';
+import type { Layout } from './dataset/layout-map.js';
 import {
   checkReader,
   checkReaderListwise,
@@ -29,6 +30,8 @@ export interface FitReaderRun {
 /** Fit the local reader on `data`'s confident pairs and write it to `out` (reader.json). */
 export async function fitReaderRun(o: {
   data: string;
+  /** The layout map the dataset's files are read through (default: the built-in one). */
+  layout?: Layout | undefined;
   out: string;
   embedder?: string;
   embedderOptions?: OnnxOptions;

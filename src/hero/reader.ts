@@ -20,6 +20,7 @@ import { decodeImage } from '../media/image.js';
 import { wilson } from '../stats/proportion.js';
 import { createRng, shuffled } from '../stats/rng.js';
 import { imagePath } from './dataset/layout.js';
+import type { Layout } from './dataset/layout-map.js';
 import { loadChains, loadCore, loadRubrics } from './dataset/load.js';
 import { heroInstructions } from './prompt.js';
 import { filmTemplate, filmText, resolveReaderPrompt } from './reader-prompt.js';
@@ -31,8 +32,8 @@ export interface ConfidentPair {
   winner: string;
 }
 
-export async function confidentPairs(data: string): Promise<ConfidentPair[]> {
-  const chains = await loadChains(data);
+export async function confidentPairs(data: string, layout?: Layout): Promise<ConfidentPair[]> {
+  const chains = await loadChains(data, layout);
   const out: ConfidentPair[] = [];
   const seen = new Set<string>();
   for (const [movie_id, f] of [...chains].sort((x, y) => x[0].localeCompare(y[0]))) {
@@ -76,12 +77,13 @@ export interface FitReport {
 
 export async function fitHeroReader(o: {
   data: string;
+  layout?: Layout | undefined;
   embedder?: string;
   /** ONNX threads and device (`--threads`, `--device`). */
   embedderOptions?: OnnxOptions;
   lambda?: number;
 }): Promise<FitReport> {
-  const pairs = await confidentPairs(o.data);
+  const pairs = await confidentPairs(o.data, o.layout);
   if (pairs.length === 0) throw new BadInputError('no confident pairs to fit a reader on', { file: o.data });
   const embedder = await createEmbedder(o.embedder ?? 'builtin', o.embedderOptions);
   const feat = await featureLoader(o.data, embedder);
@@ -151,6 +153,8 @@ export interface ListwiseReaderCheck {
 
 export interface ReaderCheckOptions {
   data: string;
+  /** The layout map the dataset's files are read through (default: the built-in one). */
+  layout?: Layout | undefined;
   judge: Judge;
   encoder: ImageEncoder;
   /** A seeded sample of this many items (default: all). */
@@ -162,8 +166,8 @@ export interface ReaderCheckOptions {
 
 /** What a check reads: the dataset, the rubrics and its items (chain images or pairs), or a seeded sample of them. */
 async function checkInputs<T>(o: ReaderCheckOptions, items: (data: string) => Promise<T[]>) {
-  const ds = await loadCore(o.data);
-  const rubrics = await loadRubrics(o.data);
+  const ds = await loadCore(o.data, o.layout);
+  const rubrics = await loadRubrics(o.data, o.layout);
   let all = await items(o.data);
   if (o.sample && o.sample < all.length) all = shuffled(all, createRng(o.seed ?? 0)).slice(0, o.sample);
   return { ds, rubrics, items: all };
@@ -191,12 +195,14 @@ export async function checkReaderListwise(o: ReaderCheckOptions): Promise<Listwi
     items: held,
   } = await checkInputs(o, async (data) => {
     const out: { movie_id: string; order: string[]; index: number }[] = [];
-    for (const [movie_id, f] of [...(await loadChains(data))].sort((x, y) => x[0].localeCompare(y[0])))
+    for (const [movie_id, f] of [...(await loadChains(data, o.layout))].sort((x, y) =>
+      x[0].localeCompare(y[0]),
+    ))
       for (const c of f.chains)
         for (let index = 0; index < c.order.length; index++) out.push({ movie_id, order: c.order, index });
     return out;
   });
-  const chains = await loadChains(o.data);
+  const chains = await loadChains(o.data, o.layout);
   const film = (id: string) => filmText(id, ds.movies.get(id), rubrics.get(id));
   const prompt = resolveReaderPrompt(
     o.data,

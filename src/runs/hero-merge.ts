@@ -1,5 +1,6 @@
 /** `kfbench merge hero`: shard folders of `hero evaluate` into the folder the unsharded run writes. */
 import { resolve } from 'node:path';
+import { defaultLayout } from '../hero/dataset/layout-map.js';
 import { mergeHero } from '../hero/merge.js';
 import { writeHeroRun } from '../report/hero-outputs.js';
 import { outsideShards } from '../store/out-folder.js';
@@ -12,10 +13,11 @@ import type { MergeOptions } from './merge-options.js';
 export async function mergeHeroRun({
   dirs,
   out,
+  layout,
 }: MergeOptions): Promise<{ films: number; insertions: number; files: string[] }> {
   const target = outsideShards(out, dirs);
   const t0 = Date.now();
-  const m = await mergeHero(dirs);
+  const m = await mergeHero(dirs, layout ?? defaultLayout());
   const run = {
     reader: m.reader,
     merged_from: dirs.map((d) => resolve(d)),

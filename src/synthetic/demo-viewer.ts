@@ -5,7 +5,7 @@ import type { ViewerInputs } from '../web/data.js';
 export function demoViewerInputs(
   out: string,
   compassResults = [join(out, 'compass-response'), join(out, 'compass-eval')],
-): Required<ViewerInputs> {
+): Required<Omit<ViewerInputs, 'layout'>> {
   return {
     data: join(out, 'mini-hero', 'heroframe'),
     track: join(out, 'mini-hero', 'track'),
@@ -17,7 +17,7 @@ export function demoViewerInputs(
 }
 
 /** The `kfbench serve` command line for those inputs, as it runs from the repository root. */
-export function serveCommand(i: Required<ViewerInputs>): string {
+export function serveCommand(i: Required<Omit<ViewerInputs, 'layout'>>): string {
   return [
     'npx kfbench serve',
     `--data ${i.data} --track ${i.track} --results ${i.results.join(' ')}`,

@@ -1,11 +1,11 @@
 /** The viewer's HeroFrame view (data.ts): the dataset given with --data and its results folders. */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { defaultLayout } from '../hero/dataset/layout-map.js';
 import { loadByFilm, openDataset } from '../hero/dataset/load.js';
 import { Movie, RubricProposal } from '../hero/dataset/schemas.js';
 import { HeroSummary, InsertionRecord } from '../hero/results.js';
 import { readJsonFile } from '../store/jsonl.js';
-
 import { labels, lenientRows, mismatch, msg } from './read-results.js';
 import type { HeroResults, HeroView, Problem, ViewerInputs } from './view-types.js';
 
@@ -64,7 +64,7 @@ export async function loadHero(i: ViewerInputs, problems: Problem[]): Promise<He
     return undefined;
   }
   const data = resolve(i.data);
-  const root = openDataset(data);
+  const root = openDataset(data, i.layout ?? defaultLayout());
   const paths = root.paths;
   const view: HeroView = {
     data,

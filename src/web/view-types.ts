@@ -7,6 +7,7 @@ import type {
   ResponseSummary,
   VideoEvaluation,
 } from '../compass/results.js';
+import type { Layout } from '../hero/dataset/layout-map.js';
 import type { FilmChains, FilmRubric, RubricProposal } from '../hero/dataset/schemas.js';
 import type { InsertionRecord, MethodSummary } from '../hero/results.js';
 
@@ -69,6 +70,8 @@ export interface ViewerData {
 
 export interface ViewerInputs {
   data?: string | undefined;
+  /** The layout map of the HeroFrame files at `data` (default: the built-in one). */
+  layout?: Layout | undefined;
   track?: string | undefined;
   results?: string[] | undefined;
   cases?: string | undefined;

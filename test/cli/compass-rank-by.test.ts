@@ -142,6 +142,26 @@ describe('the joint audio-video leaderboard on the command line', () => {
     expect(JSON.parse(readFileSync(join(merged, 'leaderboard.json'), 'utf8'))).toEqual(json);
   });
 
+  it("the readings the seed leaves open are flags: --joint-cases with-audio drops the case a silent video is in, --video-quality one takes Table 3's Video Quality column; both recorded", async () => {
+    const out = join(dir, 'eval-with-audio');
+    const r = await evaluate(out, '--judge-audio', '--joint-cases', 'with-audio', '--video-quality', 'one');
+    expect(r.code, r.stderr).toBe(0);
+    const lb = JSON.parse(readFileSync(join(out, 'leaderboard.json'), 'utf8'));
+    // ot-03's segment-specific video of `half` has no track: with-audio leaves no common case
+    expect(lb.table).toBe('joint');
+    expect(lb.cases).toEqual({ count: 0, ids: [] });
+    expect(lb.formula).toMatch(
+      /^Video Quality = mean\(Visual Quality, Spatiotemporal Coherence, Instruction Adherence\); /,
+    );
+    expect(lb.formula).toMatch(/--joint-cases with-audio/);
+    expect(lb.other.formula).toMatch(/mean\(keyframe control, Video Quality\).*--video-quality one/);
+    const settings = JSON.parse(readFileSync(join(out, 'settings.json'), 'utf8'));
+    expect(settings.settings ?? settings).toMatchObject({ video_quality: 'one', joint_cases: 'with-audio' });
+    const bad = await evaluate(join(dir, 'eval-bad'), '--judge-audio', '--joint-cases', 'with-sound');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--joint-cases/);
+  });
+
   it('without --judge-audio there is no joint table: --rank-by joint is a usage error (exit 2), and report --rank-by joint says why', async () => {
     const noAudio = await evaluate(join(dir, 'eval-bad'), '--rank-by', 'joint');
     expect(noAudio.code).toBe(2);

@@ -19,17 +19,15 @@ function tsFiles(dir: string): string[] {
 
 /**
  * Below the CLI, the environment is only the default of a parameter a caller may pass (the judge's
- * settings, the image limit, the hub's settings, the layout map) or where the tools are
- * (FFMPEG_PATH, FFPROBE_PATH). The layout map still reaches the loaders of the commands other
- * than `hero evaluate` through KFBENCH_HERO_LAYOUT, which program.ts sets: threading it through
- * their option types (src/hero, src/web) is left for a later round.
+ * settings, the image limit, the hub's settings) or where the tools are (FFMPEG_PATH,
+ * FFPROBE_PATH). The layout map is resolved once in the CLI (program.ts, from --layout or
+ * KFBENCH_HERO_LAYOUT) and passed down as a parameter: nothing below src/cli reads it.
  */
 const ENV_READS_BELOW_CLI: Record<string, number> = {
-  'src/hero/dataset/layout-map.ts': 1,
   'src/judge/registry.ts': 1,
   'src/media/image.ts': 1,
   'src/embed/hub.ts': 1,
-  'src/media/ffmpeg.ts': 4,
+  'src/media/ffmpeg-processes.ts': 4,
 };
 
 describe('the environment', () => {
@@ -51,6 +49,21 @@ describe('the environment', () => {
       if (n) reads[rel] = n;
     }
     expect(reads).toEqual(ENV_READS_BELOW_CLI);
+  });
+
+  it('KFBENCH_HERO_LAYOUT is read by the CLI only: below src/cli the layout map is a parameter', () => {
+    const named: string[] = [];
+    for (const f of tsFiles(join(ROOT, 'src'))) {
+      const rel = relative(ROOT, f);
+      if (rel.startsWith('src/cli/')) continue;
+      if (
+        /process\.env\b[^;]*HERO_LAYOUT|env\.KFBENCH_HERO_LAYOUT|HERO_LAYOUT_ENV/.test(
+          readFileSync(f, 'utf8'),
+        )
+      )
+        named.push(rel);
+    }
+    expect(named).toEqual([]);
   });
 });
 

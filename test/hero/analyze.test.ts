@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { corpusStats } from '../../src/hero/analyze/corpus.js';
 import { humanAgreement, rubricSwap } from '../../src/hero/analyze/judge-agreement.js';
 import { positionAnalysis } from '../../src/hero/analyze/position.js';
+import { defaultLayout } from '../../src/hero/dataset/layout-map.js';
 import type { BuildReport } from '../../src/hero/dataset/schemas.js';
 import { ImageEncoder } from '../../src/judge/images.js';
 import { spearman } from '../../src/stats/rank.js';
@@ -30,7 +31,7 @@ beforeAll(async () => {
 
 describe('hero analyze', () => {
   it('corpus: counts, confident share and the still ranks, as the files say', async () => {
-    const r = await corpusStats(p.data);
+    const r = await corpusStats(p.data, defaultLayout());
     const films = lines(join(p.data, 'data', 'chains.jsonl'));
     const chains = films.flatMap((f) => f.chains);
     expect(r.films).toBe(lines(join(p.data, 'data', 'movies.jsonl')).length);
@@ -56,14 +57,14 @@ describe('hero analyze', () => {
       stability: { chains: 0, agreement: null, kendall_tau: null, measures: 'none sampled' },
     };
     writeFileSync(join(copy, 'stats', 'build_report.json'), JSON.stringify(report));
-    expect((await corpusStats(copy)).still_replacements).toBe(3);
+    expect((await corpusStats(copy, defaultLayout())).still_replacements).toBe(3);
     // a build report that is not one is bad input naming the file, not a silent null
     writeFileSync(join(copy, 'stats', 'build_report.json'), JSON.stringify({ still_replacements: 3 }));
-    await expect(corpusStats(copy)).rejects.toThrow(/build_report\.json: films: /);
+    await expect(corpusStats(copy, defaultLayout())).rejects.toThrow(/build_report\.json: films: /);
   });
 
   it('position: normalised film time of every sampled chain image against its rank', async () => {
-    const r = await positionAnalysis(p.data);
+    const r = await positionAnalysis(p.data, defaultLayout());
     // by hand: a clip's start on the film timeline is the sum of the earlier clips' durations
     const clips = new Map<string, Map<string, number>>();
     const length = new Map<string, number>();
@@ -128,7 +129,7 @@ describe('hero analyze', () => {
     writeFileSync(pairsFile, humans.map((h) => JSON.stringify(h)).join('\n'));
     const j = await emulatorJudge();
     try {
-      const ctx = { root: copy, judge: j.judge, encoder: new ImageEncoder() };
+      const ctx = { root: copy, layout: defaultLayout(), judge: j.judge, encoder: new ImageEncoder() };
       const h = await humanAgreement(ctx, pairsFile);
       expect(h.without_rubric.n).toBe(20);
       expect(h.with_rubric.correct).not.toBe(h.without_rubric.correct); // film 0's rubric reverses answers

@@ -206,11 +206,13 @@ describe('the mini set is in the release shape and reads as the older shape does
           pairs: c.pairs,
         })),
       );
-    expect(strip(await openDataset(own).chains())).toEqual(strip(await openDataset(mini.data).chains()));
+    expect(strip(await openDataset(own, defaultLayout()).chains())).toEqual(
+      strip(await openDataset(mini.data, defaultLayout()).chains()),
+    );
   });
 
   it('a sampled image derived from its id is the clip frame at that time (the suffix checked against the footage)', async () => {
-    const chains = await openDataset(mini.data).chains();
+    const chains = await openDataset(mini.data, defaultLayout()).chains();
     const r = await runCli(['hero', 'track', 'verify', '--track', mini.track, '--data', mini.data]);
     expect(r.code, r.stderr).toBe(0);
     let checked = 0;
@@ -318,6 +320,25 @@ describe('validate and inspect on a mis-shaped root', () => {
     const v = await runCli(['hero', 'validate', '--data', d], { env: { KFBENCH_HERO_LAYOUT: map } });
     expect(v.stderr).toBe('');
     expect(v.code).toBe(0);
+    // every command that loads the root gets the map the CLI resolved (here `hero analyze corpus`,
+    // which reads the pairs), from --layout or from KFBENCH_HERO_LAYOUT
+    const bare = await runCli(['hero', 'analyze', 'corpus', '--data', d, '--json']);
+    expect(bare.code).toBe(3);
+    for (const how of [{ args: ['--layout', map] }, { args: [], env: { KFBENCH_HERO_LAYOUT: map } }]) {
+      const c = await runCli(['hero', 'analyze', 'corpus', '--data', d, '--json', ...how.args], {
+        env: how.env ?? {},
+      });
+      expect(c.code, c.stderr).toBe(0);
+      expect(JSON.parse(c.stdout).pairs).toBeGreaterThan(0);
+    }
+    // below the CLI the variable is never read: the map is a parameter (issue 47 item 5)
+    process.env.KFBENCH_HERO_LAYOUT = map;
+    try {
+      expect((await inspectDataset(d)).missing).toEqual(before.missing);
+      await expect(openDataset(d, defaultLayout()).chains()).rejects.toThrow(/chains\.jsonl/);
+    } finally {
+      delete process.env.KFBENCH_HERO_LAYOUT;
+    }
   });
 
   it('hero inspect says what the sampled-id suffix is assumed to be, from the layout map', async () => {

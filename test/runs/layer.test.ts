@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { compassEvaluateInput } from '../../src/cli/compass-evaluate.js';
 import { heroEvaluateInput } from '../../src/cli/hero-evaluate.js';
 import { LIBRARY } from '../../src/cli/impls.js';
+import { defaultLayout } from '../../src/hero/dataset/layout-map.js';
 import * as api from '../../src/index.js';
 import type { DemoPart } from '../../src/runs/demo.js';
 import { ROOT, tempDir } from '../support/paths.js';
@@ -57,6 +58,7 @@ describe('the CLI parses flags into the run options object', () => {
     const o = heroEvaluateInput({
       selections: ['a/m.jsonl', 'b/m.jsonl'],
       data: 'd',
+      layout: defaultLayout(),
       track: 't',
       protocol: 'listwise',
       disagreement: 'error',
@@ -84,6 +86,8 @@ describe('the CLI parses flags into the run options object', () => {
       missing: 'zero',
       segmenter: 'judge',
       keyframeControl: 'sideways',
+      videoQuality: 'groups',
+      jointCases: 'answered',
       qualityFps: '1',
       frameWidth: '256',
       maxTokens: '2048',
@@ -91,6 +95,7 @@ describe('the CLI parses flags into the run options object', () => {
       maxUnresolved: '0',
       judge: 'local:reader.json',
       embedder: 'builtin',
+      device: 'cpu',
       holdEps: '0.02',
       psnrLow: '20',
       psnrHigh: '40',

@@ -15,7 +15,7 @@ import { readTextFile } from '../../src/store/limits.js';
 const [kind, file] = process.argv.slice(2) as [string, string];
 let error: { message: string; code: string } | null = null;
 try {
-  if (kind === 'layout') resolveLayout(undefined, { KFBENCH_HERO_LAYOUT: file });
+  if (kind === 'layout') resolveLayout(file);
   else if (kind === 'image') await loadImage(file);
   else if (kind === 'text') readTextFile(file);
   else if (kind === 'jsonl') await readJsonlAll(file, z.unknown());

@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { mean } from '../../stats/mean.js';
 import { readJsonFile, readJsonl } from '../../store/jsonl.js';
+import { defaultLayout, type Layout } from '../dataset/layout-map.js';
 import { openDataset } from '../dataset/load.js';
 import { BuildReport, Movie } from '../dataset/schemas.js';
 
@@ -22,8 +23,9 @@ export interface CorpusStats {
   still_rank: Record<string, number>;
 }
 
-export async function corpusStats(root: string): Promise<CorpusStats> {
-  const ds = openDataset(root);
+/** `layout`: the map the root's files are read through (the CLI passes the one it resolved). */
+export async function corpusStats(root: string, layout: Layout = defaultLayout()): Promise<CorpusStats> {
+  const ds = openDataset(root, layout);
   const p = ds.paths;
   let films = 0;
   for await (const _ of readJsonl(p.movies, Movie)) films++;

@@ -20,6 +20,7 @@ import { mcnemar, wilson } from '../../stats/proportion.js';
 import { createRng, shuffled } from '../../stats/rng.js';
 import { readJsonl } from '../../store/jsonl.js';
 import { datasetPaths, imagePath } from '../dataset/layout.js';
+import type { Layout } from '../dataset/layout-map.js';
 import { loadByFilm, openDataset } from '../dataset/load.js';
 import { Movie, SafeId } from '../dataset/schemas.js';
 import { heroInstructions } from '../prompt.js';
@@ -45,14 +46,15 @@ const agreement = (correct: boolean[]): Agreement => {
 
 interface Ctx {
   root: string;
+  layout: Layout;
   judge: Judge;
   encoder: ImageEncoder;
 }
 
-async function loadFilms(root: string) {
+async function loadFilms(root: string, layout: Layout) {
   const p = datasetPaths(root);
   const movies = await loadByFilm(p.movies, Movie);
-  const rubrics = await openDataset(root).rubrics();
+  const rubrics = await openDataset(root, layout).rubrics();
   return { movies, rubrics };
 }
 
@@ -79,7 +81,7 @@ export interface HumanResult {
 }
 
 export async function humanAgreement(ctx: Ctx, pairsFile: string): Promise<HumanResult> {
-  const { movies, rubrics } = await loadFilms(ctx.root);
+  const { movies, rubrics } = await loadFilms(ctx.root, ctx.layout);
   const rows: z.output<typeof HumanPair>[] = [];
   for await (const l of readJsonl(pairsFile, HumanPair)) {
     const v = l.value;
@@ -133,13 +135,13 @@ export function derangement(ids: readonly string[], seed: string | number): Reco
 }
 
 export async function rubricSwap(ctx: Ctx, seed: string | number): Promise<RubricSwapResult> {
-  const { movies, rubrics } = await loadFilms(ctx.root);
+  const { movies, rubrics } = await loadFilms(ctx.root, ctx.layout);
   const ids = [...movies.keys()].sort();
   const swap = derangement(ids, seed);
   const own: boolean[] = [];
   const swapped: boolean[] = [];
   const none: boolean[] = [];
-  for (const film of (await openDataset(ctx.root).chains()).values()) {
+  for (const film of (await openDataset(ctx.root, ctx.layout).chains()).values()) {
     const m = film.movie_id;
     const movie = movies.get(m);
     if (!movie) continue;
@@ -178,6 +180,8 @@ export async function rubricSwap(ctx: Ctx, seed: string | number): Promise<Rubri
 /** A run of `hero analyze human` or `rubric-swap`: the dataset and the judge's settings. */
 interface RunInput {
   root: string;
+  /** The layout map the root's files are read through. */
+  layout: Layout;
   judge: JudgeSettings;
 }
 
@@ -186,7 +190,10 @@ export function humanAgreementRun(
   o: RunInput & { pairs: string },
 ): Promise<HumanResult & { reader: string }> {
   return withJudge(o.judge, async (j) => ({
-    ...(await humanAgreement({ root: o.root, judge: j.judge, encoder: j.encoder }, o.pairs)),
+    ...(await humanAgreement(
+      { root: o.root, layout: o.layout, judge: j.judge, encoder: j.encoder },
+      o.pairs,
+    )),
     reader: j.judge.name,
   }));
 }
@@ -196,7 +203,7 @@ export function rubricSwapRun(
   o: RunInput & { seed: string | number },
 ): Promise<RubricSwapResult & { reader: string }> {
   return withJudge(o.judge, async (j) => ({
-    ...(await rubricSwap({ root: o.root, judge: j.judge, encoder: j.encoder }, o.seed)),
+    ...(await rubricSwap({ root: o.root, layout: o.layout, judge: j.judge, encoder: j.encoder }, o.seed)),
     reader: j.judge.name,
   }));
 }

@@ -8,6 +8,7 @@
 
 import { mean } from '../../stats/mean.js';
 import { spearman, spearmanAsymptoticP, spearmanExactP } from '../../stats/rank.js';
+import { defaultLayout, type Layout } from '../dataset/layout-map.js';
 import { openDataset } from '../dataset/load.js';
 
 export interface PositionResult {
@@ -16,8 +17,12 @@ export interface PositionResult {
   spearman: { rho: number | null; p_exact?: number; p_asymptotic?: number };
 }
 
-export async function positionAnalysis(root: string): Promise<PositionResult> {
-  const ds = openDataset(root);
+/** `layout`: the map the root's files are read through (the CLI passes the one it resolved). */
+export async function positionAnalysis(
+  root: string,
+  layout: Layout = defaultLayout(),
+): Promise<PositionResult> {
+  const ds = openDataset(root, layout);
   const core = await ds.core();
   const ranks: number[] = [];
   const times: number[] = [];

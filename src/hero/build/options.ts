@@ -3,9 +3,12 @@ import type { Embedder } from '../../embed/embedder.js';
 import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
 import type { OnProgress } from '../../progress.js';
+import type { Layout } from '../dataset/layout-map.js';
 
 export interface BuildOptions {
   data: string;
+  /** The layout map the dataset's files are read through (default: the built-in one). */
+  layout?: Layout | undefined;
   lsmdc: string;
   stills: string;
   judge: Judge;

@@ -168,10 +168,12 @@ export function parseLayout(text: string, file: string): Layout {
   return out;
 }
 
-/** `--layout FILE`, else `KFBENCH_HERO_LAYOUT`, else the built-in map. */
-export function resolveLayout(file?: string, env: NodeJS.ProcessEnv = process.env): Layout {
-  const f = file ?? (env.KFBENCH_HERO_LAYOUT || undefined);
-  return f ? parseLayout(readTextFile(f), f) : defaultLayout();
+/**
+ * A layout file's map, else the built-in one. The CLI resolves it once (`--layout FILE`, else
+ * `KFBENCH_HERO_LAYOUT`, read in src/cli/env.ts) and passes the map down (issue 47 item 5).
+ */
+export function resolveLayout(file: string | undefined): Layout {
+  return file ? parseLayout(readTextFile(file), file) : defaultLayout();
 }
 
 function isLayoutKey(k: string): k is LayoutKey {

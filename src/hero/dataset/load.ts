@@ -6,7 +6,7 @@ import { readJsonl, readJsonlAll } from '../../store/jsonl.js';
 import { readTextFile } from '../../store/limits.js';
 import { Timeline } from '../track/timeline.js';
 import { type DatasetPaths, datasetPaths } from './layout.js';
-import { type Layout, LayoutReport, resolveLayout } from './layout-map.js';
+import { defaultLayout, type Layout, LayoutReport } from './layout-map.js';
 import {
   type BaselineRow,
   baselineRowSchema,
@@ -60,10 +60,10 @@ export interface OpenDataset {
   baselines(): Promise<BaselineRow[]>;
 }
 
-/** `layout`: a map, a layout file, or undefined for `KFBENCH_HERO_LAYOUT` / the built-in map. */
-export function openDataset(root: string, layout?: Layout | string): OpenDataset {
+/** `layout`: the layout map its files are read through (`resolveLayout`, `defaultLayout`). */
+export function openDataset(root: string, layout: Layout): OpenDataset {
   const paths = datasetPaths(root);
-  const map = typeof layout === 'object' ? layout : resolveLayout(layout);
+  const map = layout;
   const report = new LayoutReport();
   const once = <T>(f: () => Promise<T>): (() => Promise<T>) => {
     let p: Promise<T> | undefined;
@@ -112,8 +112,11 @@ function uniqueChains<T extends Map<string, FilmChains & { line: number }>>(file
   return films;
 }
 
-export async function loadCore(root: string | OpenDataset): Promise<HeroDataset> {
-  return (typeof root === 'string' ? openDataset(root) : root).core();
+export async function loadCore(
+  root: string | OpenDataset,
+  layout: Layout = defaultLayout(),
+): Promise<HeroDataset> {
+  return (typeof root === 'string' ? openDataset(root, layout) : root).core();
 }
 
 async function readCore(paths: DatasetPaths): Promise<HeroDataset> {
@@ -133,12 +136,12 @@ async function readCore(paths: DatasetPaths): Promise<HeroDataset> {
   return { paths, movies, clips, timelines };
 }
 
-export async function loadChains(root: string | OpenDataset) {
-  return (typeof root === 'string' ? openDataset(root) : root).chains();
+export async function loadChains(root: string | OpenDataset, layout: Layout = defaultLayout()) {
+  return (typeof root === 'string' ? openDataset(root, layout) : root).chains();
 }
 
-export async function loadRubrics(root: string | OpenDataset) {
-  return (typeof root === 'string' ? openDataset(root) : root).rubrics();
+export async function loadRubrics(root: string | OpenDataset, layout: Layout = defaultLayout()) {
+  return (typeof root === 'string' ? openDataset(root, layout) : root).rubrics();
 }
 
 /** verify_dhash rows grouped by film, in frame order. */

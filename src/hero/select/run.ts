@@ -15,6 +15,7 @@ import { type OnProgress, phaseReporter } from '../../progress.js';
 import { createRng } from '../../stats/rng.js';
 import { writeJsonl } from '../../store/jsonl.js';
 import { trackFramePath } from '../dataset/layout.js';
+import type { Layout } from '../dataset/layout-map.js';
 import { loadCore, readQuery } from '../dataset/load.js';
 import { Selection } from '../dataset/schemas.js';
 import { selectFilms } from '../track/shard.js';
@@ -23,6 +24,8 @@ import type { SelectContext, SelectionMethod } from './method.js';
 export interface SelectOptions {
   method: SelectionMethod;
   data: string;
+  /** The layout map the dataset's files are read through (default: the built-in one). */
+  layout?: Layout | undefined;
   track: string;
   out: string;
   /** Full-rate clips, for methods that need them (shot-centre). */
@@ -39,7 +42,7 @@ export interface SelectOptions {
 }
 
 export async function runSelection(o: SelectOptions): Promise<{ films: number; frames: number }> {
-  const ds = await loadCore(o.data);
+  const ds = await loadCore(o.data, o.layout);
   const films = selectFilms(ds.timelines.keys(), { movies: o.movies });
   const needs = o.method.needs ?? {};
   if (needs.clips && !o.lsmdc)

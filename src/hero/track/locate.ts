@@ -6,6 +6,7 @@
  * clip is first placed on the timeline by the clip's start.
  */
 import { BadInputError } from '../../errors.js';
+import type { Layout } from '../dataset/layout-map.js';
 import { type HeroDataset, loadCore } from '../dataset/load.js';
 import { parseTimecode, type Timeline } from './timeline.js';
 
@@ -78,9 +79,10 @@ export function locateFrame(ds: HeroDataset, q: LocateQuery): LocatedFrame {
 /** `hero frames` as one call: the track frame at each of `times` of a film (`movie`) or of a clip (`clip`). */
 export async function locateFrames(
   data: string,
+  layout: Layout,
   q: { movie: string; times: readonly string[] } | { clip: string; times: readonly string[] },
 ): Promise<LocatedFrame[]> {
-  const ds = await loadCore(data);
+  const ds = await loadCore(data, layout);
   return q.times.map((t) =>
     'movie' in q ? locateFrame(ds, { movie: q.movie, time: t }) : locateFrame(ds, { clip: q.clip, t }),
   );

@@ -8,6 +8,7 @@ import { BadInputError } from '../../errors.js';
 import { dhashFile } from '../../media/hash.js';
 import { writeJsonl } from '../../store/jsonl.js';
 import { datasetPaths, trackFramePath } from '../dataset/layout.js';
+import type { Layout } from '../dataset/layout-map.js';
 import { loadCore } from '../dataset/load.js';
 import { TrackRow, VerifyRow } from '../dataset/schemas.js';
 import { isFilmDone } from './rebuild.js';
@@ -23,9 +24,10 @@ export function verifyFrames(n: number, count = VERIFY_PER_FILM): number[] {
 export async function makeIndex(o: {
   track: string;
   data: string;
+  layout?: Layout | undefined;
   perFilm?: number;
 }): Promise<{ films: number; frames: number; verify: number }> {
-  const ds = await loadCore(o.data);
+  const ds = await loadCore(o.data, o.layout);
   const films = [...ds.timelines.keys()].sort();
   for (const m of films) {
     if (!(await isFilmDone(o.track, m, ds.timelines.get(m)!.frameCount)))

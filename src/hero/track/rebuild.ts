@@ -22,6 +22,7 @@ import { writeFileAtomic } from '../../store/atomic-write.js';
 import { readTextFile } from '../../store/limits.js';
 import type { FolderFile } from '../../store/out-folder.js';
 import { trackFramePath } from '../dataset/layout.js';
+import type { Layout } from '../dataset/layout-map.js';
 import { loadCore } from '../dataset/load.js';
 import { clipFiles } from './clip-files.js';
 import { type Shard, selectFilms } from './shard.js';
@@ -50,6 +51,8 @@ export type DoneRecord = z.output<typeof DoneRecord>;
 export interface RebuildOptions {
   lsmdc: string;
   data: string;
+  /** The layout map the dataset's files are read through (default: the built-in one). */
+  layout?: Layout | undefined;
   out: string;
   movies?: string[] | undefined;
   jobs?: number;
@@ -145,7 +148,7 @@ async function rebuildFilm(
 }
 
 export async function rebuildTrack(o: RebuildOptions): Promise<RebuildResult> {
-  const ds = await loadCore(o.data);
+  const ds = await loadCore(o.data, o.layout);
   const films = selectFilms(ds.timelines.keys(), { movies: o.movies, shard: o.shard });
   const result: RebuildResult = { done: [], skipped: [], failed: [], frames: 0 };
   const todo: string[] = [];

@@ -10,6 +10,7 @@
 import { existsSync } from 'node:fs';
 import { dhashFile, hamming } from '../../media/hash.js';
 import { trackFramePath } from '../dataset/layout.js';
+import type { Layout } from '../dataset/layout-map.js';
 import { loadCore, loadVerifyHashes } from '../dataset/load.js';
 import { selectFilms } from './shard.js';
 import type { Timeline } from './timeline.js';
@@ -26,6 +27,8 @@ export interface FilmVerdict {
 export interface VerifyOptions {
   track: string;
   data: string;
+  /** The layout map the dataset's files are read through (default: the built-in one). */
+  layout?: Layout | undefined;
   movies?: string[] | undefined;
   maxHamming?: number;
 }
@@ -110,7 +113,7 @@ export async function verifyFilm(
 }
 
 export async function verifyTrack(o: VerifyOptions): Promise<FilmVerdict[]> {
-  const ds = await loadCore(o.data);
+  const ds = await loadCore(o.data, o.layout);
   const hashes = await loadVerifyHashes(o.data);
   // every film of the timeline is checked: one the verify file does not list cannot pass
   const films = selectFilms(new Set([...hashes.keys(), ...ds.timelines.keys()]), { movies: o.movies });

@@ -1,0 +1,105 @@
+/**
+ * A command's flags declared once (issue 47 item 7): a const object of flag specs, keyed by the
+ * name commander gives the parsed value (`--max-calls <n>` → `maxCalls`). From it come both the
+ * commander registration (so `--help` and docs/cli.md) and, by inference, the type of the parsed
+ * options (`FlagValues<typeof FLAGS>`): no options interface is written by hand beside the flags.
+ *
+ * The type of a value follows the flag's form: `--x` a boolean, `--x <v>` a string,
+ * `--x <v...>` a list of strings, a `parse` its return type; a flag with a default or `required`
+ * is always there, any other may be absent. `negatable` adds `--no-x` right after `--x <v>`, the
+ * value then `false` when it is given.
+ */
+import { type Command, Option } from 'commander';
+import { InternalError } from '../errors.js';
+import type { Layout } from '../hero/dataset/layout-map.js';
+
+export interface FlagSpec {
+  /** commander's flags: `--name`, `--name <value>`, `--name <values...>`. */
+  readonly flags: string;
+  readonly description: string;
+  readonly default?: string;
+  readonly required?: true;
+  /** Taken but not in --help (a deprecated spelling). */
+  readonly hidden?: true;
+  /**
+   * commander's argument parser: the value given and the value so far (for a repeatable flag). A
+   * method, so that a parser may type what it accumulates (`acc: string[] = []`).
+   */
+  parse?(value: string, previous: unknown): unknown;
+  /**
+   * commander's `.env()`: the variable whose value is the default (KFBENCH_PORT of `serve --port`,
+   * the one variable read outside src/cli/env.ts; see env.ts).
+   */
+  readonly env?: string;
+  /** The help of `--no-<name>`, added right after (the value is then `false`). */
+  readonly negatable?: string;
+}
+
+export type FlagSpecs = Readonly<Record<string, FlagSpec>>;
+
+/** The value of a flag of this form, as commander gives it. */
+type RawValue<F extends string> = F extends `${string}...>` | `${string}...]`
+  ? string[]
+  : F extends `${string}<${string}>`
+    ? string
+    : boolean;
+
+type Value<S extends FlagSpec> =
+  | (S extends { parse(...a: never[]): infer R } ? R : RawValue<S['flags']>)
+  | (S extends { negatable: string } ? false : never);
+
+type Present<S extends FlagSpec> = S extends { required: true }
+  ? true
+  : S extends { default: string }
+    ? true
+    : false;
+
+type Flatten<T> = { [K in keyof T]: T[K] };
+
+/** The parsed options of a command whose flags are `D`. */
+export type FlagValues<D extends FlagSpecs> = Flatten<
+  { -readonly [K in keyof D as Present<D[K]> extends true ? K : never]: Value<D[K]> } & {
+    -readonly [K in keyof D as Present<D[K]> extends true ? never : K]?: Value<D[K]> | undefined;
+  }
+>;
+
+/** The declaration as written, its keys and flag forms kept for `FlagValues` (an identity). */
+export function flagSpecs<const D extends FlagSpecs>(specs: D): D {
+  return specs;
+}
+
+/**
+ * A hero (or serve) command's options with the layout map program.ts resolves for every command
+ * that reads a HeroFrame root (`--layout FILE`, else `KFBENCH_HERO_LAYOUT`, else the built-in map).
+ */
+export type WithLayout<T> = T & { layout: Layout };
+
+/** `--json` of the commands that can print JSON. */
+export const JSON_FLAG_SPECS = flagSpecs({ json: { flags: '--json', description: 'print JSON' } });
+
+/** `spec` as a commander Option, checked to give its value under `key`. */
+function optionOf(key: string, spec: FlagSpec): Option {
+  const o = new Option(spec.flags, spec.description);
+  if (o.attributeName() !== key)
+    throw new InternalError(
+      `flag ${spec.flags} is declared as "${key}"; commander names it "${o.attributeName()}"`,
+    );
+  if (spec.env !== undefined) o.env(spec.env);
+  if (spec.default !== undefined) o.default(spec.default);
+  if (spec.required) o.makeOptionMandatory();
+  if (spec.hidden) o.hideHelp();
+  if (spec.parse) o.argParser<unknown>((v, prev) => spec.parse?.(v, prev));
+  return o;
+}
+
+/** Every flag of `specs` added to `cmd`, in the declaration's order. */
+export function addFlags(cmd: Command, specs: FlagSpecs): Command {
+  for (const [key, spec] of Object.entries(specs)) {
+    cmd.addOption(optionOf(key, spec));
+    if (spec.negatable !== undefined) {
+      const no = new Option(`--no-${spec.flags.slice(2).split(/[ <[]/)[0]}`, spec.negatable);
+      cmd.addOption(spec.hidden ? no.hideHelp() : no);
+    }
+  }
+  return cmd;
+}
