@@ -29,7 +29,7 @@ export function registerDev(program: Command): void {
   const cmd = dev
     .command('vlm-emulator')
     .description(
-      'an OpenAI-compatible VLM emulator on 127.0.0.1 that answers from pixel statistics (for tests and the demo)',
+      'an OpenAI-compatible VLM emulator on 127.0.0.1 that answers from pixel statistics and loudness (for tests and the demo)',
     );
   addFlags(cmd, EMULATOR_FLAG_SPECS).action(async (o: FlagValues<typeof EMULATOR_FLAG_SPECS>) => {
     const kinds = o.faults
