@@ -23,6 +23,7 @@ import {
   JOINT_CASES_HELP,
   KEYFRAME_CONTROL_HELP,
   MISSING_HELP,
+  modelFolderFlagSpecs,
   partial,
   RANK_BY_HELP,
   rankBy,
@@ -53,15 +54,7 @@ function dryRunLines(p: EvaluationPlan, quality: QualityOptions): string[] {
 /** `compass evaluate`'s flags and their help, declared once: the parsed options' type is inferred from them. */
 function evaluateFlagSpecs() {
   return flagSpecs({
-    cases: { flags: '--cases <file>', description: 'cases.jsonl', required: true },
-    videos: {
-      flags: '--videos <dir>',
-      description: 'folder of <model>/<case_id>__<prompt_mode>.mp4',
-      required: true,
-    },
-    model: { flags: '--model <names...>', description: 'model folders to evaluate', required: true },
-    modes: { flags: '--modes <list>', description: 'prompt modes', default: PROMPT_MODES.join(',') },
-    out: { flags: '--out <dir>', description: 'where results go', default: 'compass-eval' },
+    ...modelFolderFlagSpecs('evaluate', 'compass-eval'),
     runs: {
       flags: '--runs <n>',
       description: 'repeat the quality judging n times (mean ± sd)',

@@ -77,8 +77,8 @@ export const KEYFRAME_CONTROL_HELP =
 export const MISSING_HELP =
   'a missing or undecodable video: zero (scores 0 on every metric, counted) or skip (every model only on the videos all have)';
 
-/** The flags of the commands that score whole model folders (compass score, compass sensitivity). */
-export function folderFlagSpecs() {
+/** What every command over whole model folders reads and where it writes (`verb`: what it does to the models). */
+export function modelFolderFlagSpecs(verb: string, out: string) {
   return flagSpecs({
     cases: { flags: '--cases <file>', description: 'cases.jsonl', required: true },
     videos: {
@@ -86,9 +86,16 @@ export function folderFlagSpecs() {
       description: 'folder of <model>/<case_id>__<prompt_mode>.mp4',
       required: true,
     },
-    model: { flags: '--model <names...>', description: 'model folders to score', required: true },
+    model: { flags: '--model <names...>', description: `model folders to ${verb}`, required: true },
     modes: { flags: '--modes <list>', description: 'prompt modes', default: PROMPT_MODES.join(',') },
-    out: { flags: '--out <dir>', description: 'where results go', default: 'compass-response' },
+    out: { flags: '--out <dir>', description: 'where results go', default: out },
+  });
+}
+
+/** The flags of the commands that score whole model folders (compass score, compass sensitivity). */
+export function folderFlagSpecs() {
+  return flagSpecs({
+    ...modelFolderFlagSpecs('score', 'compass-response'),
     missing: { flags: '--missing <policy>', description: MISSING_HELP, default: 'zero' },
     segmenter: { flags: '--segmenter <kind>', description: SEGMENTER_HELP, default: 'pixel' },
     judge: { flags: '--judge <spec>', description: 'the judge, with --segmenter judge' },

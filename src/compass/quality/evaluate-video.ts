@@ -87,31 +87,7 @@ export async function evaluateVideo(
       hashes: ctx.hashes,
     });
     ctx.progress.done(`${row.model}/${row.case_id}__${row.prompt_mode}`);
-    const v: VideoEvaluation = {
-      case_id: row.case_id,
-      model: row.model,
-      prompt_mode: row.prompt_mode,
-      run,
-      status: 'scored',
-      structure: row.structure,
-      n_keyframes: row.n_keyframes,
-      conditioning: row.conditioning,
-      response: { metrics: row.metrics, groups: row.groups },
-      quality,
-      overall: overallOf(
-        {
-          keyframe_fidelity: row.groups.keyframe_fidelity,
-          temporal_organization: row.groups.temporal_organization,
-          visual_quality: quality.groups.visual_quality.score,
-          spatiotemporal_coherence: quality.groups.spatiotemporal_coherence.score,
-          instruction_adherence: quality.groups.instruction_adherence.score,
-        },
-        quality,
-        ctx.keyframeControl,
-        ctx.videoQuality,
-      ),
-    };
-    return v;
+    return videoEvaluation(row, run, 'scored', quality, row.groups, ctx);
   } catch (e) {
     if (e instanceof CallBudgetSpent) return undefined;
     throw e;
@@ -139,12 +115,34 @@ export function zeroEvaluation(
     metrics,
     groups: qualityGroups(metrics),
   };
+  return videoEvaluation(
+    row,
+    run,
+    row.status,
+    quality,
+    { keyframe_fidelity: 0, temporal_organization: 0 },
+    { keyframeControl, videoQuality },
+  );
+}
+
+/** One video's evaluation from its response row and quality report, Overall under the readings. */
+function videoEvaluation(
+  row: ResponseRow,
+  run: number,
+  status: VideoEvaluation['status'],
+  quality: QualityReport,
+  response: { keyframe_fidelity: number | null; temporal_organization: number | null },
+  readings: {
+    keyframeControl?: KeyframeControlReading | undefined;
+    videoQuality?: VideoQualityReading | undefined;
+  },
+): VideoEvaluation {
   return {
     case_id: row.case_id,
     model: row.model,
     prompt_mode: row.prompt_mode,
     run,
-    status: row.status,
+    status,
     structure: row.structure,
     n_keyframes: row.n_keyframes,
     conditioning: row.conditioning,
@@ -152,15 +150,14 @@ export function zeroEvaluation(
     quality,
     overall: overallOf(
       {
-        keyframe_fidelity: 0,
-        temporal_organization: 0,
+        ...response,
         visual_quality: quality.groups.visual_quality.score,
         spatiotemporal_coherence: quality.groups.spatiotemporal_coherence.score,
         instruction_adherence: quality.groups.instruction_adherence.score,
       },
       quality,
-      keyframeControl,
-      videoQuality,
+      readings.keyframeControl,
+      readings.videoQuality,
     ),
   };
 }
