@@ -17,26 +17,11 @@
  *  - a start the step test puts late (out of busy footage) is moved to where the blend weight's
  *    straight ramp starts (`rampStart`, at most 2 frames earlier).
  */
-import { coarseAlpha, EDGE_STEP, RAMP_JUMP } from './shot-features.js';
+import { rampsUp, weights } from './shot-blend.js';
+import { EDGE_STEP } from './shot-features.js';
 import type { ShotFrames } from './shot-frames.js';
 import { isGradual } from './shot-gradual.js';
 import type { ShotOptions, Transition } from './shot-options.js';
-
-/** The blend weight of each frame s..e on the coarse line from frame s to frame e. */
-function weights(F: ShotFrames, s: number, e: number): number[] {
-  const C = F.coarse();
-  const out: number[] = [];
-  for (let m = s; m <= e; m++) out.push(coarseAlpha(C[s]!, C[e]!, C[m]!));
-  return out;
-}
-
-/** The blend weight rises from the span's start to its end in steps of at most RAMP_JUMP. */
-function rampsUp(F: ShotFrames, s: number, e: number): boolean {
-  const w = weights(F, s, e);
-  for (let i = 1; i < w.length; i++)
-    if (w[i]! - w[i - 1]! > RAMP_JUMP || w[i]! < w[i - 1]! - 0.25) return false;
-  return true;
-}
 
 /** A gradual transition (as [first changed frame, last]) that holds the cut at c, if any. */
 function dissolveAround(
