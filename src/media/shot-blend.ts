@@ -10,10 +10,12 @@ import {
   BUSY,
   BUSY_STEP,
   blendResidual,
+  coarseAlpha,
   flatness,
   meanAbsDiff,
   median,
   PLAIN_RAMP_MAX,
+  RAMP_JUMP,
 } from './shot-features.js';
 import type { ShotFrames } from './shot-frames.js';
 import type { ShotOptions } from './shot-options.js';
@@ -83,4 +85,20 @@ export function isBlend(F: ShotFrames, o: ShotOptions, s: number, e: number): bo
   if (!busyBeside(F, s, e)) return false;
   const C = F.coarse();
   return median(inner.map((m) => blendResidual(C[s]!, C[e]!, C[m]!))) <= o.coarseBlendMax;
+}
+
+/** The blend weight of each frame s..e on the coarse line from frame s to frame e. */
+export function weights(F: ShotFrames, s: number, e: number): number[] {
+  const C = F.coarse();
+  const out: number[] = [];
+  for (let m = s; m <= e; m++) out.push(coarseAlpha(C[s]!, C[e]!, C[m]!));
+  return out;
+}
+
+/** The blend weight rises from the span's start to its end in steps of at most RAMP_JUMP. */
+export function rampsUp(F: ShotFrames, s: number, e: number): boolean {
+  const w = weights(F, s, e);
+  for (let i = 1; i < w.length; i++)
+    if (w[i]! - w[i - 1]! > RAMP_JUMP || w[i]! < w[i - 1]! - 0.25) return false;
+  return true;
 }

@@ -13,28 +13,15 @@
  *  - each gradual transition's bounds are widened to the frames where the blend really starts and
  *    ends: a long dissolve's first and last steps are smaller than the adaptive floor that found
  *    its middle, but they still move the picture along the line from its first frame to its last
- *    by at least EDGE_STEP × the mean step.
+ *    by at least EDGE_STEP × the mean step;
+ *  - a start the step test puts late (out of busy footage) is moved to where the blend weight's
+ *    straight ramp starts (`rampStart`, at most 2 frames earlier).
  */
-import { coarseAlpha, EDGE_STEP, RAMP_JUMP } from './shot-features.js';
+import { rampsUp, weights } from './shot-blend.js';
+import { EDGE_STEP } from './shot-features.js';
 import type { ShotFrames } from './shot-frames.js';
 import { isGradual } from './shot-gradual.js';
 import type { ShotOptions, Transition } from './shot-options.js';
-
-/** The blend weight of each frame s..e on the coarse line from frame s to frame e. */
-function weights(F: ShotFrames, s: number, e: number): number[] {
-  const C = F.coarse();
-  const out: number[] = [];
-  for (let m = s; m <= e; m++) out.push(coarseAlpha(C[s]!, C[e]!, C[m]!));
-  return out;
-}
-
-/** The blend weight rises from the span's start to its end in steps of at most RAMP_JUMP. */
-function rampsUp(F: ShotFrames, s: number, e: number): boolean {
-  const w = weights(F, s, e);
-  for (let i = 1; i < w.length; i++)
-    if (w[i]! - w[i - 1]! > RAMP_JUMP || w[i]! < w[i - 1]! - 0.25) return false;
-  return true;
-}
 
 /** A gradual transition (as [first changed frame, last]) that holds the cut at c, if any. */
 function dissolveAround(
@@ -188,6 +175,60 @@ export function widen(F: ShotFrames, g: Transition, lo: number, hi: number, maxL
   return { ...g, start_frame: a, end_frame: b };
 }
 
+/** The mean of the 6×4 block means of frames x..y. */
+function meanCoarse(T: Uint8Array[], x: number, y: number): Float64Array {
+  const out = new Float64Array(T[x]!.length);
+  for (let m = x; m <= y; m++) for (let k = 0; k < out.length; k++) out[k]! += T[m]![k]! / (y - x + 1);
+  return out;
+}
+
+/**
+ * Where the dissolve's straight ramp starts (issue 48 item 1: "its true start and end (within one
+ * frame)"): out of busy footage (a Game of Life) the first blend steps hide under the outgoing
+ * shot's own change, so the step test of `widen` starts a dissolve late. Each frame's blend weight
+ * on the line from the mean of 4 frames before the transition to the mean of 4 after it, fitted by
+ * a straight line where it is 0.2–0.8, reaches 0 at the ramp's start; the start moves there when
+ * that is earlier, by at most START_REACH frames (never past lo, the edge before, nor into the
+ * anchor frames).
+ */
+function rampStart(F: ShotFrames, g: Transition, lo: number): Transition {
+  const T = F.coarse();
+  const a = g.start_frame;
+  const b = g.end_frame;
+  if (a - 5 <= lo || b + 5 >= F.length) return g;
+  const A = meanCoarse(T, a - 5, a - 2);
+  const B = meanCoarse(T, b + 2, b + 5);
+  let norm = 0;
+  for (let k = 0; k < A.length; k++) norm += (B[k]! - A[k]!) ** 2;
+  if (norm === 0) return g;
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let m = a; m <= b; m++) {
+    let dot = 0;
+    for (let k = 0; k < A.length; k++) dot += (T[m]![k]! - A[k]!) * (B[k]! - A[k]!);
+    const w = dot / norm;
+    if (w < 0.2 || w > 0.8) continue;
+    xs.push(m);
+    ys.push(w);
+  }
+  if (xs.length < 3) return g;
+  const n = xs.length;
+  const mx = xs.reduce((s, x) => s + x, 0) / n;
+  const my = ys.reduce((s, y) => s + y, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  for (let i = 0; i < n; i++) {
+    sxy += (xs[i]! - mx) * (ys[i]! - my);
+    sxx += (xs[i]! - mx) ** 2;
+  }
+  if (sxx === 0 || sxy <= 0) return g;
+  const start = Math.round(mx - (my * sxx) / sxy);
+  return start < a && start >= a - START_REACH ? { ...g, start_frame: start } : g;
+}
+
+/** How many frames `rampStart` may move a transition's start earlier. */
+const START_REACH = 2;
+
 /** Every gradual transition widened (but those `bounded`), between its neighbours (cuts and transitions). */
 export function widenAll(
   F: ShotFrames,
@@ -205,6 +246,6 @@ export function widenAll(
       ...edges.filter((c) => c > g.end_frame),
       gradual[i + 1]?.start_frame ?? F.length,
     );
-    return widen(F, g, before, after, maxLen);
+    return rampStart(F, widen(F, g, before, after, maxLen), before);
   });
 }

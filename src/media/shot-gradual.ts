@@ -6,9 +6,10 @@
  * and gaps of flat frames bridged (a fade through black or white), split at cuts, from frame s to
  * e (3 frames to `maxGradual_s`) are transitions when their end frames differ by ≥
  * `gradualThreshold`, are not both flat (a level ramp over a uniform field is one shot), and the
- * run is a blend of its ends (`shot-blend.ts`).
+ * run is a blend of its ends (`shot-blend.ts`) — or, when not, the run without a lone last frame
+ * past a one-frame gap whose blend weight rises steadily (`blendOfRun`).
  */
-import { isBlend } from './shot-blend.js';
+import { isBlend, rampsUp } from './shot-blend.js';
 import { histDistance } from './shot-features.js';
 import type { ShotFrames } from './shot-frames.js';
 import type { ShotOptions, Transition } from './shot-options.js';
@@ -114,8 +115,39 @@ export function findGradual(F: ShotFrames, o: ShotOptions, fps: number, cuts: Se
   const maxLen = Math.max(3, Math.round(o.maxGradual_s * fps));
   const marked = markChanging(F, o, fps, cuts);
   const gradual: Transition[] = [];
-  for (const [r0, r1] of changingRuns(F, marked, cuts, maxLen))
-    if (isGradual(F, o, r0 - 1, r1, maxLen))
-      gradual.push({ kind: 'gradual', start_frame: r0, end_frame: r1 });
+  for (const [r0, r1] of changingRuns(F, marked, cuts, maxLen)) {
+    const run = blendOfRun(F, o, marked, r0, r1, maxLen);
+    if (run) gradual.push({ kind: 'gradual', start_frame: run[0], end_frame: run[1] });
+  }
   return gradual;
+}
+
+/**
+ * The run r0..r1 as a transition, or else the run without its last (or first) piece beyond a
+ * one-frame gap: a frame a rate conversion drops right after a dissolve into a fast pan makes a
+ * large step in the pan, which the gap joins to the run though it is no blend (issue 48 item 1,
+ * "A dissolve of any length, into any content, is one gradual transition"; crossfades.mp4's 0.4 s
+ * dissolve sampled at 24 fps of 25).
+ */
+function blendOfRun(
+  F: ShotFrames,
+  o: ShotOptions,
+  marked: boolean[],
+  r0: number,
+  r1: number,
+  maxLen: number,
+): [number, number] | undefined {
+  if (isGradual(F, o, r0 - 1, r1, maxLen)) return [r0, r1];
+  // the last frame alone past a one-frame gap, when what is left rises steadily from one end to
+  // the other (a flicker between two pictures is on their line too, but goes back and forth)
+  const e = r1 - 2;
+  if (
+    e - 2 > r0 &&
+    !marked[r1 - 1] &&
+    marked[e] &&
+    rampsUp(F, r0 - 1, e) &&
+    isGradual(F, o, r0 - 1, e, maxLen)
+  )
+    return [r0, e];
+  return undefined;
 }

@@ -23,8 +23,8 @@ import type { ShotTruth } from '../support/references.js';
 
 const truth = JSON.parse(readFileSync(media('footage/truth.json'), 'utf8')) as Record<string, ShotTruth>;
 
-/** Gradual transitions (by true first frame) a 24 fps scan does not find yet (the report of issue 48). */
-const KNOWN_MISSES_AT_24: Record<string, number[]> = { 'crossfades.mp4': [150] };
+/** Gradual transitions (by true first frame) a 24 fps scan does not find yet (the report of issue 48): none. */
+const KNOWN_MISSES_AT_24: Record<string, number[]> = {};
 
 describe.each(Object.keys(truth))('shot segmentation on footage/%s', (name) => {
   const t = truth[name]!;
@@ -76,9 +76,9 @@ describe.each(Object.keys(truth))('shot segmentation on footage/%s', (name) => {
     const gradual = r.transitions.filter((x) => x.kind === 'gradual');
     expect(cuts).toHaveLength(t.cuts.length);
     for (const [i, c] of t.cuts.entries()) near(cuts[i]!.start_frame, c);
-    // not yet: at 24 of 25 fps the 0.4 s dissolve into the fast pan and zoom is not found (its
-    // run of changing frames reaches a frame into the pan, which is no blend); nothing is reported
-    // there either — no cut
+    // a known miss is not reported at all (no cut there either); crossfades.mp4's 0.4 s dissolve
+    // into the fast pan and zoom, once missed (its run of changing frames reached a dropped frame
+    // into the pan, which is no blend), is now found (shot-gradual.ts blendOfRun)
     const missed = KNOWN_MISSES_AT_24[name] ?? [];
     const found = t.gradual.filter((g) => !missed.includes(g.start_frame));
     for (const g of t.gradual.filter((x) => missed.includes(x.start_frame)))
