@@ -63,13 +63,16 @@ describe("the README's measured figures", () => {
     expect(readmeFigures(readme)).toBe(wrap(renderFigures(figures)));
   });
 
-  it("count the suite's files and workers as they are now, and the CI run ran that suite", () => {
+  // the suite's test count is checked against the run itself (the reporter); the CI run is a
+  // measurement of its commit, so it is only checked to be one suite run on both lines
+  it("count the suite's files and workers as they are now; the CI run ran one suite on both lines", () => {
     expect(figures.suite.files).toBe(testFilesOnDisk());
     const workers = readFileSync(join(ROOT, 'vitest.config.ts'), 'utf8').match(/^\s*maxWorkers: (\d+),/m);
     expect(Number(workers?.[1])).toBe(figures.suite.workers);
-    for (const line of figures.ci.lines) {
-      expect(line.files, line.node).toBe(figures.suite.files);
-      expect(line.tests, line.node).toBe(figures.suite.tests);
+    const [first, ...rest] = figures.ci.lines;
+    for (const line of rest) {
+      expect(line.files, line.node).toBe(first!.files);
+      expect(line.tests, line.node).toBe(first!.tests);
     }
     // the two lines are the lowest and the newest release .ci/run installs
     const ci = readFileSync(join(ROOT, '.ci', 'run'), 'utf8').match(/^for version in ([\d. ]+); do$/m);
