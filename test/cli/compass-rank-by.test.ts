@@ -8,7 +8,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ffmpegRun } from '../../src/media/ffmpeg.js';
 import { type Emulator, startEmulator } from '../../src/synthetic/emulator/server.js';
 import { loadViewerData } from '../../src/web/data.js';
 import { MediaCache } from '../../src/web/media.js';
@@ -17,6 +16,7 @@ import { Site } from '../../src/web/site.js';
 import { runCli } from '../support/cli.js';
 import { oneCaseFile, sharedMiniCompass } from '../support/mini-compass.js';
 import { tempDir } from '../support/paths.js';
+import { TONE, withSoundTrack } from '../support/sound-track.js';
 
 let emu: Emulator;
 let dir = '';
@@ -27,14 +27,7 @@ const MODES = ['minimal', 'segment_specific'] as const;
 async function place(model: string, mode: string, sound: boolean, src: string): Promise<void> {
   mkdirSync(join(dir, 'videos', model), { recursive: true });
   const to = join(dir, 'videos', model, `ot-03__${mode}.mp4`);
-  if (!sound) return ffmpegRun(['-y', '-i', src, '-map', '0:v', '-c:v', 'copy', to], src);
-  await ffmpegRun(
-    [
-      ...['-y', '-i', src, '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100'],
-      ...['-shortest', '-map', '0:v', '-map', '1:a', '-c:v', 'copy', '-c:a', 'aac', to],
-    ],
-    src,
-  );
+  await withSoundTrack(src, to, sound ? TONE : null);
 }
 
 beforeAll(async () => {

@@ -13,12 +13,12 @@ import { leaderboard } from '../../../src/compass/quality/leaderboard.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import { ImageEncoder } from '../../../src/judge/images.js';
 import { extractAudio } from '../../../src/media/audio.js';
-import { ffmpegRun } from '../../../src/media/ffmpeg.js';
 import { probe } from '../../../src/media/probe.js';
 import type { MiniCompassPaths } from '../../../src/synthetic/mini-compass/build.js';
 import { emulatorJudge } from '../../support/emulator.js';
 import { sharedMiniCompass } from '../../support/mini-compass.js';
 import { tempDir } from '../../support/paths.js';
+import { SILENCE, TONE, withSoundTrack } from '../../support/sound-track.js';
 
 let dir = '';
 let c: LoadedCase;
@@ -36,82 +36,16 @@ beforeAll(async () => {
   dir = tempDir('kfbench-audio-');
   mkdirSync(join(dir, 'videos', 'sound'), { recursive: true });
   const src = join(p.videos, 'faithful', 'ms-06__segment_specific.mp4');
-  await ffmpegRun(
-    [
-      '-y',
-      '-i',
-      src,
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=440:sample_rate=44100',
-      '-shortest',
-      ...['-map', '0:v', '-map', '1:a'],
-      '-c:v',
-      'copy',
-      '-c:a',
-      'aac',
-      join(dir, 'videos', 'sound', 'ms-06__segment_specific.mp4'),
-    ],
-    src,
-  );
+  await withSoundTrack(src, join(dir, 'videos', 'sound', 'ms-06__segment_specific.mp4'), TONE);
   // the same video with a silent track, and as it is (no audio stream at all)
   mkdirSync(join(dir, 'videos', 'silent'), { recursive: true });
   mkdirSync(join(dir, 'videos', 'mute'), { recursive: true });
-  await ffmpegRun(
-    [
-      '-y',
-      '-i',
-      src,
-      '-f',
-      'lavfi',
-      '-i',
-      'anullsrc=channel_layout=mono:sample_rate=44100',
-      '-shortest',
-      ...['-map', '0:v', '-map', '1:a'],
-      '-c:v',
-      'copy',
-      '-c:a',
-      'aac',
-      join(dir, 'videos', 'silent', 'ms-06__segment_specific.mp4'),
-    ],
-    src,
-  );
+  await withSoundTrack(src, join(dir, 'videos', 'silent', 'ms-06__segment_specific.mp4'), SILENCE);
   // the mini videos carry a sound track: the mute one has it dropped
-  await ffmpegRun(
-    [
-      '-y',
-      '-i',
-      src,
-      '-map',
-      '0:v',
-      '-c:v',
-      'copy',
-      join(dir, 'videos', 'mute', 'ms-06__segment_specific.mp4'),
-    ],
-    src,
-  );
+  await withSoundTrack(src, join(dir, 'videos', 'mute', 'ms-06__segment_specific.mp4'), null);
   // ot-03 asks for no audio; the generator gave it a sound track anyway
   const quietSrc = join(p.videos, 'faithful', 'ot-03__segment_specific.mp4');
-  await ffmpegRun(
-    [
-      '-y',
-      '-i',
-      quietSrc,
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=440:sample_rate=44100',
-      '-shortest',
-      ...['-map', '0:v', '-map', '1:a'],
-      '-c:v',
-      'copy',
-      '-c:a',
-      'aac',
-      join(dir, 'videos', 'sound', 'ot-03__segment_specific.mp4'),
-    ],
-    quietSrc,
-  );
+  await withSoundTrack(quietSrc, join(dir, 'videos', 'sound', 'ot-03__segment_specific.mp4'), TONE);
 });
 afterAll(async () => {
   for (const f of closers) await f();
