@@ -23,6 +23,7 @@ function timed(out: string): { t: Timed; stdout: string } {
       maxBuffer: 64 * 1024 * 1024,
     },
   );
+  if (r.error) throw new Error(`/usr/bin/time could not start (apt-get install -y time): ${r.error.message}`);
   if (r.status !== 0) throw new Error(`the demo exited ${r.status}:\n${r.stderr.slice(-4000)}`);
   return { t: parseTimeV(r.stderr), stdout: r.stdout };
 }
