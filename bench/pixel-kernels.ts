@@ -1,6 +1,6 @@
 /**
  * bench/pixel-kernels — each WebAssembly pixel loop (src/media/pixel-kernels.ts, as quality.ts,
- * window.ts, yuv.ts and shot-features.ts call it) against the plain JavaScript loop it replaced
+ * window.ts and shot-features.ts call it) against the plain JavaScript loop it replaced
  * (test/support/pixels-plain.ts), on the same inputs in the same run, alternating: milliseconds a
  * call (median of the rounds) and the ratio plain / WebAssembly, after checking that both give the
  * same bytes. Inputs are noise (the worst case for the branches of a clamp) at the Compass scan's
@@ -12,15 +12,12 @@ import { ssim, ssimReference } from '../src/media/quality.js';
 import type { RawImage } from '../src/media/raw.js';
 import { frameFeatures } from '../src/media/shot-features.js';
 import { lumaMse } from '../src/media/window.js';
-import { type PlanarYuv, planarBytes, yuvTables, yuvToLuma601, yuvToRgb } from '../src/media/yuv.js';
 import {
   plainHistogram,
   plainMeanColour,
   plainSqDiffSum,
   plainSsimPass,
   plainThumbnail,
-  plainYuvToLuma601,
-  plainYuvToRgb,
 } from '../test/support/pixels-plain.js';
 
 const i = process.argv.indexOf('--rounds');
@@ -42,12 +39,6 @@ const grey = (w: number, h: number, seed: number): RawImage => ({
   channels: 1,
   data: noise(w * h, seed),
 });
-const frame = (w: number, h: number, seed: number): PlanarYuv => ({
-  width: w,
-  height: h,
-  sub: 2,
-  data: noise(planarBytes(w, h, 2), seed),
-});
 
 const taps = (() => {
   const k = new Float64Array(11);
@@ -65,10 +56,7 @@ const ref = ssimReference(b);
 const n = 502 * 278;
 const keep = { my: new Float64Array(n), eyy: new Float64Array(n) };
 plainSsimPass(b.data, 512, 288, taps, undefined, keep);
-const big = frame(512, 288, 3);
-const small = frame(64, 64, 4);
 const rgb: RawImage = { width: 64, height: 64, channels: 3, data: noise(64 * 64 * 3, 5) };
-const t601 = yuvTables('bt601');
 
 interface Case {
   name: string;
@@ -92,21 +80,6 @@ const cases: Case[] = [
     wasm: () => lumaMse(a.data, b.data),
     plain: () => plainSqDiffSum(a.data, b.data) / a.data.length,
     same: () => lumaMse(a.data, b.data) === plainSqDiffSum(a.data, b.data) / a.data.length,
-  },
-  {
-    name: '601 luma of a 512×288 4:2:0 frame',
-    calls: 24,
-    wasm: () => yuvToLuma601(big, 0, 512, 288, 'bt601'),
-    plain: () => plainYuvToLuma601(big, 0, 512, 288, t601),
-    same: () =>
-      eq(yuvToLuma601(big, 0, 512, 288, 'bt601').data, plainYuvToLuma601(big, 0, 512, 288, t601).data),
-  },
-  {
-    name: 'RGB of a 64×64 4:2:0 copy',
-    calls: 240,
-    wasm: () => yuvToRgb(small, 0, 64, 64, 'bt601'),
-    plain: () => plainYuvToRgb(small, 0, 64, 64, t601),
-    same: () => eq(yuvToRgb(small, 0, 64, 64, 'bt601').data, plainYuvToRgb(small, 0, 64, 64, t601).data),
   },
   {
     name: 'shot features of a 64×64 RGB copy',

@@ -17,7 +17,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 clang --target=wasm32 -O3 -msimd128 -mnontrapping-fptoint -ffp-contract=off -nostdlib \
   -Wl,--no-entry -Wl,--import-memory -Wl,--export=__heap_base \
-  -Wl,--export=ssim_reference -Wl,--export=ssim_sum -Wl,--export=sq_diff_sum -Wl,--export=yuv_convert \
+  -Wl,--export=ssim_reference -Wl,--export=ssim_sum -Wl,--export=sq_diff_sum \
   -Wl,--export=frame_features \
   -o "$TMP/pixels.wasm" "$SRC"
 {

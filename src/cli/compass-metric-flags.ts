@@ -4,6 +4,7 @@ import {
   DEFAULT_SCAN_OPTIONS,
   KEYFRAME_FITS,
   KFS_FRAMES,
+  PLACE_ATS,
   type ResponseOptions,
 } from '../compass/response/options.js';
 import { EMBEDDER_FORMS } from '../embed/registry.js';
@@ -57,6 +58,11 @@ const RESPONSE_FLAG_SPECS = flagSpecs({
     flags: '--kfs-tie <x>',
     description: "--kfs-frame tie: stage 2's frame may lie this far below the best cosine",
     default: String(d.kfsTie),
+  },
+  placeAt: {
+    flags: '--place-at <p>',
+    description: `t(k): ${PLACE_ATS.join(' | ')} (the hold's frame nearest the target — a keyframe held over its target was shown at its target; f*(k)'s own time, the argmax taken literally)`,
+    default: d.placeAt,
   },
   positionFraction: {
     flags: '--position-fraction <f>',
@@ -150,6 +156,7 @@ export function responseOptions(o: MetricFlags): ResponseOptions {
     fusion: num('--fusion', o.fusion, unit),
     kfsFrame: oneOf('--kfs-frame', o.kfsFrame ?? DEFAULT_RESPONSE_OPTIONS.kfsFrame, KFS_FRAMES),
     kfsTie: num('--kfs-tie', o.kfsTie ?? String(DEFAULT_RESPONSE_OPTIONS.kfsTie), (n) => n >= 0 && n <= 1),
+    placeAt: oneOf('--place-at', o.placeAt ?? DEFAULT_RESPONSE_OPTIONS.placeAt, PLACE_ATS),
     positionFraction: num('--position-fraction', o.positionFraction, (n) => n > 0 && n <= 0.5),
     persistence_s: num('--persistence-s', o.persistenceS, (n) => n > 0),
     uniqueGap_s: num('--unique-gap-s', o.uniqueGapS, (n) => n >= 0),

@@ -56,6 +56,8 @@ export const Scan = z.object({
     frames: z.number(),
     duration_s: z.number(),
     vfr: z.boolean().optional(),
+    /** A variable-rate video's every frame's presentation time (stage 2's holds are frames of the file). */
+    frame_times: z.array(z.number()).optional(),
     /** Begun mid-GOP (media/mid-stream.ts): packets that gave no frame, frames concealed. */
     decoding: z.object({ dropped: z.number(), concealed: z.number() }).optional(),
   }),

@@ -1,24 +1,7 @@
 /**
- * The sizes and the planar format a frame pair is read at: the pixel size frames are compared at
- * (as numbers, and as ffmpeg `scale` expressions for a decoder started before the probe), and the
- * chroma subsampling the pairs carry.
+ * The size a frame pair is read at: the pixel size frames are compared at (as numbers, and as
+ * ffmpeg `scale` expressions for a decoder started before the probe).
  */
-import type { VideoInfo } from './probe.js';
-
-/**
- * The planar format `streamFramePairs` carries a video's frames in: 4:2:0 only for an 8-bit 4:2:0
- * source (its chroma as decoded, read back as swscale's own yuv420p → rgb24 does) whose small copy
- * has an even height (the rule of when the small copy was stacked above the frame, kept so that
- * the frames, and so the scans, stay the same); any other source keeps
- * full chroma, so nothing is lost on the way. Keyframe images meant to be compared with those
- * frames go through the same format (`imagesAsFramePairs`).
- */
-export function pairPixelFormat(
-  info: Pick<VideoInfo, 'pix_fmt'>,
-  small: { width: number; height: number },
-): 'yuv420p' | 'yuv444p' {
-  return /^yuvj?420p$/.test(info.pix_fmt ?? '') && small.height % 2 === 0 ? 'yuv420p' : 'yuv444p';
-}
 
 /**
  * The size a frame is compared at (PSNR/SSIM): the long side scaled to `pixelSize`, the width

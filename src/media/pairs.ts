@@ -1,73 +1,75 @@
 /**
- * Reading each frame at two sizes from one decode (the Compass scan): ffmpeg writes the frame at
- * the pixel size and a small copy for the embedder to two pipes, in planar YUV, and the pairs come out with
- * the small copy in RGB and the full one converted only on demand. Still images meant to be
- * compared with those frames go through the same chain (`imagesAsFramePairs`).
+ * Reading each frame at two sizes from one decode (the Compass scan): ffmpeg converts the frame to
+ * RGB as a player shows it (and as `ffmpeg -i video.mp4 frame.png` saves it), then writes it at
+ * the pixel size and a small copy for the embedder to two pipes. Still images meant to be compared
+ * with those frames take the same chains after that conversion (`imagesAsFrames`, frame-like.ts):
+ * one path from pixels to the embedder and to the pixel measures.
  */
 import { BackendError } from '../errors.js';
+import {
+  type ChainSize,
+  chainSize,
+  FRAME_PIX_FMT,
+  rgbChain,
+  scaledChain,
+  smallChain,
+} from './frame-chains.js';
 import { ffmpegRawFramePairs } from './frame-pairs-pipe.js';
 import { checkPlanCount, type FramePlan, type FrameRequest, planFrames } from './frame-plan.js';
-import { pairPixelFormat, pixelFrameExpr, pixelFrameSize } from './pair-sizes.js';
+import { pixelFrameExpr, pixelFrameSize } from './pair-sizes.js';
 import { decodeChain, frameTime, type VideoInfo, videoStream } from './probe.js';
-import { luma601, type RawImage } from './raw.js';
+import { cropRaw, luma601, type RawImage } from './raw.js';
 import { workingSize, workingSizeExpr } from './working-size.js';
-import { planarBytes, yuvMatrix, yuvToLuma601, yuvToRgb } from './yuv.js';
 
-export { imagesAsFramePairs } from './images-as-pairs.js';
-export { pairPixelFormat, pixelFrameExpr, pixelFrameSize } from './pair-sizes.js';
+export { pixelFrameExpr, pixelFrameSize } from './pair-sizes.js';
 
 export interface FramePair {
   /** Frame number in the file, from 0. */
   index: number;
   time_s: number;
-  /** The frame at the requested pixel size (the video's own by default), converted on demand. */
+  /** The frame at the requested pixel size (the video's own by default), RGB. */
   full: () => RawImage;
-  /**
-   * `luma601(full())` computed straight from the planar frame (no RGB image), on demand and once:
-   * what PSNR/SSIM (`compareRaw`) measure of the frame.
-   */
+  /** `luma601(full())`, on demand and once: what PSNR/SSIM (`compareRaw`) measure of the frame. */
   fullLuma: () => RawImage;
-  /** The same frame scaled (area averaging, aspect not kept) to `small`'s size. */
+  /** The pixel-size copy scaled again (area averaging, aspect not kept) to `small`'s size, RGB. */
   small: RawImage;
   /**
-   * When a working size was asked for (`work`): the frame's luma area-scaled to it, limited range,
-   * copied out on demand (stage 2 of keyframe matching, media/window.ts).
+   * When a working size was asked for (`work`): 601 luma of the frame area-scaled to it, on demand
+   * (stage 2 of keyframe matching, media/window.ts).
    */
   work?: () => Uint8Array;
 }
 
 /**
- * The filter graph of a frame pair, with two outputs: `[pair_full]`, the frame scaled to the pixel
- * size (`w`/`h`: numbers or `scale` expressions), and `[pair_small]`, a copy of it scaled to
- * `small`, both in planar `pixFmt`. Each goes to its own pipe (`pairArgs`), so no padding rows
- * are sent. With `work`, a third copy, scaled from the decoded frame to the working size, is
- * stacked below the full one in `[pair_full]`.
+ * The filter graph of a frame pair, with two outputs: `[pair_full]`, the frame in RGB (the
+ * player's conversion: `rgbChain`) scaled to the pixel size (`w`/`h`: numbers or `scale`
+ * expressions), and `[pair_small]`, a copy of it scaled to `small`. Each goes to its own pipe
+ * (`pairArgs`), so no padding rows are sent. With `work`, a third copy, scaled from the RGB frame
+ * to the working size, is stacked below the full one in `[pair_full]`. Keyframe images take the
+ * same chains after `rgbChain` (frame-like.ts).
  */
 function pairGraph(
   stream: string,
   select: string | null,
-  full: { w: string; h: string },
+  full: ChainSize,
   small: { width: number; height: number },
-  pixFmt: string,
-  work?: { w: string; h: string },
+  work?: ChainSize,
   deint = '',
 ): string {
-  const pre = `${deint}${select ? `select=${select},` : ''}`;
-  // limited range whatever the source (a full-range `yuvj` file is converted here, as it was on
-  // its way to RGB), so that yuv.ts reads every frame with one formula
-  const fullChain = `scale=w=${full.w}:h=${full.h}:flags=area:out_range=tv,setsar=1,format=${pixFmt}`;
-  const smallChain = `[s]scale=${small.width}:${small.height}:flags=area[pair_small]`;
-  if (!work) return `[${stream}]${pre}${fullChain},split=2[pair_full][s];${smallChain}`;
-  // the working copy (its luma is what media/window.ts reads as gray) below the full frame
+  const pre = `${deint}${select ? `select=${select},` : ''}${rgbChain()},`;
+  const fullChain = scaledChain(full);
+  const small_ = `[s]${smallChain(small)}[pair_small]`;
+  if (!work) return `[${stream}]${pre}${fullChain},split=2[pair_full][s];${small_}`;
+  // the working copy (whose luma stage 2 reads) below the full frame
   return (
-    `[${stream}]${pre}split=2[d][w];[d]${fullChain},split=2[f][s];${smallChain};` +
-    `[w]scale=w=${work.w}:h=${work.h}:flags=area:out_range=tv,setsar=1,format=${pixFmt}[wp];` +
+    `[${stream}]${pre}split=2[d][w];[d]${fullChain},split=2[f][s];${small_};` +
+    `[w]${scaledChain(work)}[wp];` +
     '[f][wp]xstack=inputs=2:layout=0_0|0_h0:fill=black[pair_full]'
   );
 }
 
-/** The decoder's arguments: `[pair_full]` on pipe:1, `[pair_small]` on pipe:3, the same frames. */
-function pairArgs(file: string, graph: string, pixFmt: string, frames: number | undefined, threads?: number) {
+/** The decoder's arguments: `[pair_full]` on pipe:1, `[pair_small]` on pipe:3, the same frames, RGB. */
+function pairArgs(file: string, graph: string, frames: number | undefined, threads?: number) {
   const args: string[] = [];
   if (threads) args.push('-threads', String(threads));
   args.push('-i', file, '-filter_complex', graph);
@@ -77,7 +79,7 @@ function pairArgs(file: string, graph: string, pixFmt: string, frames: number | 
   ] as const) {
     args.push('-map', label, '-an', '-sn', '-dn', '-fps_mode', 'passthrough');
     if (frames !== undefined) args.push('-frames:v', String(frames));
-    args.push('-f', 'rawvideo', '-pix_fmt', pixFmt, pipe);
+    args.push('-f', 'rawvideo', '-pix_fmt', FRAME_PIX_FMT, pipe);
   }
   return args;
 }
@@ -86,12 +88,11 @@ function pairArgs(file: string, graph: string, pixFmt: string, frames: number | 
 function pairBytes(
   full: { width: number; height: number },
   small: { width: number; height: number },
-  sub: 1 | 2,
   work?: { width: number; height: number },
 ): { full: number; small: number } {
   return {
-    full: planarBytes(Math.max(full.width, work?.width ?? 0), full.height + (work?.height ?? 0), sub),
-    small: planarBytes(small.width, small.height, sub),
+    full: 3 * Math.max(full.width, work?.width ?? 0) * (full.height + (work?.height ?? 0)),
+    small: 3 * small.width * small.height,
   };
 }
 
@@ -102,60 +103,43 @@ async function* pairsOf(
   plan: FramePlan,
   full: { width: number; height: number },
   small: { width: number; height: number },
-  sub: 1 | 2,
   work?: { width: number; height: number } | 'full',
 ): AsyncGenerator<FramePair, void, void> {
-  const matrix = yuvMatrix(info.color_space);
-  // 'full': the working size is the pixel size, whose luma the frame already carries
-  const region = work === 'full' ? { top: 0, ...full } : work && { top: full.height, ...work };
-  if (work === 'full') work = undefined;
-  const cw = Math.max(full.width, work?.width ?? 0);
-  const stackH = full.height + (work?.height ?? 0);
+  const stacked = work === 'full' ? undefined : work;
+  const cw = Math.max(full.width, stacked?.width ?? 0);
+  const stackH = full.height + (stacked?.height ?? 0);
   let i = 0;
   for await (const [data, smallData] of raw) {
     const index = plan.indices ? plan.indices[i]! : i;
     i++;
-    const frame = { width: cw, height: stackH, sub, data };
+    const stack: RawImage = { width: cw, height: stackH, channels: 3, data };
     let rgb: RawImage | undefined;
     let luma: RawImage | undefined;
     const pair: FramePair = {
       index,
       time_s: frameTime(info, index),
       full: () => {
-        rgb ??= yuvToRgb(frame, 0, full.width, full.height, matrix);
+        rgb ??= cw === full.width && !stacked ? stack : cropRaw(stack, 0, 0, full.width, full.height);
         return rgb;
       },
       fullLuma: () => {
-        luma ??= rgb ? luma601(rgb) : yuvToLuma601(frame, 0, full.width, full.height, matrix);
+        luma ??= luma601(pair.full());
         return luma;
       },
-      small: yuvToRgb({ ...small, sub, data: smallData }, 0, small.width, small.height, matrix),
+      small: { width: small.width, height: small.height, channels: 3, data: smallData },
     };
-    if (region) {
-      const { top, width, height } = region;
-      // rows as wide as the stack lie one after another: a view (a plain Uint8Array), not a copy
-      pair.work =
-        width === cw
-          ? () => new Uint8Array(data.buffer, data.byteOffset + top * cw, height * cw)
-          : () => {
-              const y = new Uint8Array(width * height);
-              for (let r = 0; r < height; r++)
-                y.set(data.subarray((top + r) * cw, (top + r) * cw + width), r * width);
-              return y;
-            };
-    }
+    if (work === 'full') pair.work = () => pair.fullLuma().data;
+    else if (stacked)
+      pair.work = () => luma601(cropRaw(stack, 0, full.height, stacked.width, stacked.height)).data;
     yield pair;
   }
   checkPlanCount(info, plan, i);
 }
 
 /**
- * Stream the requested frames at two sizes from ONE decode: ffmpeg scales a copy of each frame
- * to `small` beside the frame at the pixel size (`pixelFrameSize`), each on its own pipe, in planar YUV
- * (`pairPixelFormat`) — half the bytes of RGB and no colour conversion of the full frame in
- * ffmpeg. The small copy is converted to RGB at once (`yuv.ts`, the stream's colour matrix); the
- * full one only when a reader asks for it (`full()`), so a matcher pays for the few frames it
- * keeps. Frames come in order; memory holds one frame.
+ * Stream the requested frames at two sizes from ONE decode: ffmpeg converts each frame to RGB
+ * (`rgbChain`), scales it to the pixel size (`pixelFrameSize`) and a copy of that to `small`, each
+ * on its own pipe. Frames come in order; memory holds one frame.
  */
 export async function* streamFramePairs(
   info: VideoInfo,
@@ -175,25 +159,22 @@ export async function* streamFramePairs(
   const plan = planFrames(info, req);
   if (plan.indices && plan.indices.length === 0) return;
   const full = pixelFrameSize(info.width, info.height, fmt.pixelSize ?? 0);
-  const pixFmt = pairPixelFormat(info, small);
-  const sub: 1 | 2 = pixFmt === 'yuv420p' ? 2 : 1;
   const work =
     fmt.workSize === undefined || fmt.workSize === 'full'
       ? undefined
       : workingSize(info.width, info.height, fmt.workSize);
-  const bytes = pairBytes(full, small, sub, work);
+  const bytes = pairBytes(full, small, work);
   const graph = pairGraph(
     videoStream(info),
     plan.select,
-    { w: String(full.width), h: String(full.height) },
+    chainSize(full),
     small,
-    pixFmt,
-    work && { w: String(work.width), h: String(work.height) },
+    work && chainSize(work),
     decodeChain(info),
   );
   yield* pairsOf(
     ffmpegRawFramePairs({
-      args: pairArgs(info.file, graph, pixFmt, plan.indices?.length, fmt.threads),
+      args: pairArgs(info.file, graph, plan.indices?.length, fmt.threads),
       frameBytes: bytes.full,
       sideFrameBytes: bytes.small,
       file: info.file,
@@ -204,7 +185,6 @@ export async function* streamFramePairs(
     plan,
     full,
     small,
-    sub,
     fmt.workSize === 'full' ? 'full' : work,
   );
 }
@@ -212,8 +192,8 @@ export async function* streamFramePairs(
 /** A decoder started before the probe returned (`startFramePairs`). */
 export interface EarlyFramePairs {
   /**
-   * The pairs, when the video turned out as guessed (every frame wanted, 8-bit 4:2:0, the guessed
-   * small size); else undefined, and the early decoder is stopped.
+   * The pairs, when the video turned out as guessed (every frame wanted, the first stream, the
+   * guessed small size); else undefined, and the early decoder is stopped.
    */
   take(
     info: VideoInfo,
@@ -228,8 +208,8 @@ export interface EarlyFramePairs {
  * Start `streamFramePairs`'s decoder for every frame before the video is probed: the pixel size
  * comes from `scale` expressions (`pixelFrameExpr`), the frame size in bytes once the probe is
  * back. ffmpeg's start (≈ 0.1 s: its own probing and the first frames' decoding) then overlaps
- * ffprobe's. When the probe says otherwise (a rate above the cap, a format other than 8-bit 4:2:0,
- * another small size) the early decoder is stopped and the caller streams as usual.
+ * ffprobe's. When the probe says otherwise (a rate above the cap, another stream, another small
+ * size) the early decoder is stopped and the caller streams as usual.
  */
 export function startFramePairs(
   file: string,
@@ -259,15 +239,13 @@ export function startFramePairs(
         null,
         pixelFrameExpr(pixelSize),
         small,
-        'yuv420p',
         workSize === undefined || workSize === 'full' ? undefined : workingSizeExpr(workSize),
       ),
-      'yuv420p',
       undefined,
       threads,
     ),
     frameBytes: size,
-    sideFrameBytes: planarBytes(small.width, small.height, 2),
+    sideFrameBytes: pairBytes({ width: 0, height: 0 }, small).small,
     file,
     signal: ac.signal,
   });
@@ -293,8 +271,7 @@ export function startFramePairs(
         !plan.select &&
         !plan.indices &&
         s.width === small.width &&
-        s.height === small.height &&
-        pairPixelFormat(info, small) === 'yuv420p';
+        s.height === small.height;
       if (!fits) {
         cancel();
         return undefined;
@@ -303,7 +280,7 @@ export function startFramePairs(
         workSize === undefined || workSize === 'full'
           ? undefined
           : workingSize(info.width, info.height, workSize);
-      resolveSize(pairBytes(full, small, 2, work).full);
+      resolveSize(pairBytes(full, small, work).full);
       const frames = (async function* () {
         try {
           const r = await first;
@@ -315,7 +292,7 @@ export function startFramePairs(
           await raw.return(undefined);
         }
       })();
-      return pairsOf(frames, info, plan, full, small, 2, workSize === 'full' ? 'full' : work);
+      return pairsOf(frames, info, plan, full, small, workSize === 'full' ? 'full' : work);
     },
   };
 }

@@ -3,14 +3,13 @@
  * scripts/build-wasm.sh): the owner of that module and of its memory. Each function computes
  * what the plain JavaScript loop it replaced computed, bit for bit (test/media/pixel-kernels.test.ts,
  * against those loops): the SSIM pass (quality.ts), the exact sum of squared differences (PSNR,
- * window.ts's luma MSE), planar YUV to RGB or 601 luma (yuv.ts), the shot detector's per-frame
- * sums (shot-features.ts). The Compass scan runs them on
+ * window.ts's luma MSE), the shot detector's per-frame sums (shot-features.ts). The Compass scan runs them on
  * every frame it compares; they are 3–10× the speed of the JavaScript.
  *
  * Memory: one instance per thread, made on first use. Its memory holds a region per operand,
  * each grown (doubling) to the largest seen and never shrunk — about 18 bytes a pixel of the
  * largest image compared with SSIM (its statistics 16, the two images 1 each), up to twice that
- * while sizes grow, and 3–4 bytes a pixel of the largest frame converted. Inputs are copied in and
+ * while sizes grow. Inputs are copied in and
  * results out on every call, except an SSIM reference's image and statistics: they stay in memory
  * from `ssimStatistics` or the last comparison with them, and are copied in only when a
  * comparison uses another reference — so a reference must not be changed once made. An input of
@@ -59,22 +58,6 @@ interface Exports {
     map: number,
   ): number;
   sq_diff_sum(a: number, b: number, n: number): number;
-  yuv_convert(
-    data: number,
-    W: number,
-    H: number,
-    sub: number,
-    top: number,
-    w: number,
-    h: number,
-    ty: number,
-    trv: number,
-    tgu: number,
-    tgv: number,
-    tbu: number,
-    luma: number,
-    out: number,
-  ): void;
   frame_features(
     d: number,
     width: number,
@@ -253,53 +236,6 @@ export function sqDiffSum(a: Uint8Array, b: Uint8Array): number {
   const pa = put('sq.a', a);
   const pb = put('sq.b', b);
   return kernel().exports.sq_diff_sum(pa, pb, a.length);
-}
-
-/** yuv.ts's per-matrix tables: full-range luma and the four chroma terms for every 8-bit code. */
-export interface YuvTables {
-  y: Float64Array;
-  rv: Float64Array;
-  gu: Float64Array;
-  gv: Float64Array;
-  bu: Float64Array;
-}
-
-let loadedTables: { tables: YuvTables; at: number } | undefined;
-
-/**
- * The w×h rectangle at (0, `top`) of a planar frame (Y plane W×H, then U and V at 1/`sub` of each
- * side, rounded up) as RGB, or as 601 luma of that RGB with `luma`: R = Y + rv[v],
- * G = (Y + gu[u]) + gv[v], B = Y + bu[u], each rounded half to even and clamped to 0–255 (a
- * Uint8ClampedArray's store), luma PIL's fixed point of them.
- */
-export function yuvConvert(
-  frame: { width: number; height: number; sub: 1 | 2; data: Uint8Array },
-  top: number,
-  w: number,
-  h: number,
-  tables: YuvTables,
-  luma: boolean,
-): Uint8Array {
-  const { width: W, height: H, sub } = frame;
-  const planar = W * H + 2 * Math.ceil(W / sub) * Math.ceil(H / sub);
-  if (frame.data.length < planar || w > W || top < 0 || top % sub !== 0 || top + h > H)
-    throw new InternalError(
-      `pixel kernel: a ${w}×${h} rectangle at row ${top} of a ${W}×${H} frame (1/${sub} chroma) of ${frame.data.length} bytes`,
-    );
-  const t = region('yuv.tables', 5 * 256 * 8);
-  if (loadedTables?.tables !== tables || loadedTables.at !== t) {
-    const { f64 } = heap();
-    [tables.y, tables.rv, tables.gu, tables.gv, tables.bu].forEach((a, i) => {
-      f64.set(a, t / 8 + 256 * i);
-    });
-    loadedTables = { tables, at: t };
-  }
-  const data = put('yuv.frame', frame.data.subarray(0, planar));
-  const bytes = luma ? w * h : 3 * w * h;
-  const out = region('yuv.out', bytes);
-  const T = (i: number) => t + 256 * 8 * i;
-  kernel().exports.yuv_convert(data, W, H, sub, top, w, h, T(0), T(1), T(2), T(3), T(4), luma ? 1 : 0, out);
-  return heap().u8.slice(out, out + bytes);
 }
 
 /**

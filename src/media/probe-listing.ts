@@ -203,6 +203,7 @@ export function infoFromListing(file: string, json: z.output<typeof ProbeListing
     ...(/^(tt|bb|tb|bt)$/.test(video.field_order ?? '') ? { interlaced: true } : {}),
     ...(video !== videos[0] && video.index !== undefined ? { stream: video.index } : {}),
     ...(truncated ? { truncated } : {}),
+    ...(packets.some((p) => p.pts === undefined) ? { untimed: true as const } : {}),
     times,
   };
 }

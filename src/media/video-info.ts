@@ -49,4 +49,10 @@ export interface VideoInfo {
    * gave no frame, `concealed` frames were reported concealed by the decoder.
    */
   decoding?: { dropped: number; concealed: number } | undefined;
+  /**
+   * Some packets of the video stream carry no presentation timestamp (an AVI with B-frames: its
+   * frames are timed from decoding order, the first shown a frame late): a seek by time cannot be
+   * trusted to land on a numbered frame, so a window is read from the start (window.ts).
+   */
+  untimed?: true | undefined;
 }

@@ -4,17 +4,16 @@
  * by default: it decodes from the keyframe before the window and drops the frames ahead of it), so
  * only the window and its lead-in are decoded, never the whole video again.
  *
- * Frames come as luma at a working size straight from the decoder's Y plane (ffmpeg's area scaling
- * into `gray`, limited range): no RGB conversion, no scaling in JavaScript. Still images meant to be
- * compared with them (`imagesAsLuma`) go through the same chain after a conversion to the video's
- * colour matrix, so that a keyframe cut from the video and the frame it was cut from come out alike.
+ * Frames come as 601 luma of RGB copies at a working size and at the pixel size: the chains and
+ * readers of the frame pairs (frame-chains.ts), which keyframe images take too (frame-like.ts), so
+ * that a keyframe cut from the video and the frame it was cut from come out alike.
  */
-import { BackendError, BadInputError } from '../errors.js';
-import { ffmpegFilterRaw, ffmpegRawFrames } from './ffmpeg.js';
+import { BadInputError } from '../errors.js';
+import { ffmpegRawFrames } from './ffmpeg.js';
+import { chainSize, FRAME_PIX_FMT, rgbChain, scaledChain } from './frame-chains.js';
 import { sqDiffSum } from './pixel-kernels.js';
 import { decodeChain, frameTime, type VideoInfo, videoStream } from './probe.js';
-import type { RawImage } from './raw.js';
-import { yuvMatrix, yuvToRgb } from './yuv.js';
+import { cropRaw, luma601, type RawImage } from './raw.js';
 
 export { workingSize } from './working-size.js';
 
@@ -34,9 +33,10 @@ function seekPoint(info: VideoInfo, first: number): number {
 }
 
 /**
- * Frames `first`..`last` (inclusive, numbers in the file) as luma at `size` (`workingSize`), in
- * order; with `full`, each frame's luma at that (pixel) size too, from the same decode (stacked
- * below by ffmpeg, copied out only on demand). A window the decoder cannot deliver whole is bad
+ * Frames `first`..`last` (inclusive, numbers in the file) as 601 luma at `size` (`workingSize`),
+ * in order; with `full`, each frame's 601 luma at that (pixel) size too, from the same decode, on
+ * demand. Both copies take the frame pairs' chains (frame-chains.ts: RGB as a player shows it,
+ * then area scaling), as keyframe images do. A window the decoder cannot deliver whole is bad
  * input naming the file.
  */
 export async function* streamWindowLuma(
@@ -55,144 +55,48 @@ export async function* streamWindowLuma(
   const args: string[] = [];
   if (threads) args.push('-threads', String(threads));
   // a stream begun mid-GOP is not sought in (its demuxer's seek can land past the frame asked
-  // for): it is decoded from its start, the frames ahead of the window trimmed (mid-stream.ts)
-  const ss = info.decoding ? 0 : seekPoint(info, a);
+  // for), nor one whose packets are not all timed (a seek lands a frame early): it is decoded from
+  // its start, the frames ahead of the window trimmed (mid-stream.ts)
+  const fromStart = !!info.decoding || !!info.untimed;
+  const ss = fromStart ? 0 : seekPoint(info, a);
   if (ss > 0) args.push('-ss', ss.toFixed(6));
-  const trim = `${decodeChain(info)}${info.decoding && a > 0 ? `trim=start_frame=${a},` : ''}`;
+  const pre = `${decodeChain(info)}${fromStart && a > 0 ? `trim=start_frame=${a},` : ''}${rgbChain()},`;
   args.push('-i', info.file);
-  const scale = (x: { width: number; height: number }) =>
-    `scale=${x.width}:${x.height}:flags=area:out_range=tv,format=gray`;
   // the pixel size is the working size: one copy serves both
-  if (full && full.width === size.width && full.height === size.height) {
-    for await (const f of streamWindowLuma(info, first, last, size, signal, threads))
-      yield { ...f, full: () => ({ width: size.width, height: size.height, channels: 1, data: f.y }) };
-    return;
-  }
-  const cw = Math.max(size.width, full?.width ?? 0);
-  if (full)
+  const two = full && (full.width !== size.width || full.height !== size.height) ? full : undefined;
+  const cw = Math.max(size.width, two?.width ?? 0);
+  const stackH = size.height + (two?.height ?? 0);
+  if (!two) args.push('-map', videoStream(info), '-vf', `${pre}${scaledChain(chainSize(size))}`);
+  else
     args.push(
       '-filter_complex',
-      `[${videoStream(info)}]${trim}split=2[a][b];[a]${scale(size)}[w];[b]${scale(full)}[f];` +
-        '[w][f]xstack=inputs=2:layout=0_0|0_h0:fill=black[out]',
+      `[${videoStream(info)}]${pre}split=2[a][b];[a]${scaledChain(chainSize(two))}[f];` +
+        `[b]${scaledChain(chainSize(size))}[w];[f][w]xstack=inputs=2:layout=0_0|0_h0:fill=black[out]`,
       '-map',
       '[out]',
     );
-  else args.push('-map', videoStream(info), '-vf', `${trim}${scale(size)}`);
   args.push('-an', '-sn', '-dn', '-fps_mode', 'passthrough', '-frames:v', String(n));
-  args.push('-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1');
+  args.push('-f', 'rawvideo', '-pix_fmt', FRAME_PIX_FMT, 'pipe:1');
   let i = 0;
   for await (const data of ffmpegRawFrames({
     args,
-    frameBytes: cw * (size.height + (full?.height ?? 0)),
+    frameBytes: 3 * cw * stackH,
     file: info.file,
     signal,
     strictDecode: !info.decoding,
   })) {
     const index = a + i++;
-    const rows = (top: number, w: number, h: number) => {
-      const y = new Uint8Array(w * h);
-      for (let r = 0; r < h; r++) y.set(data.subarray((top + r) * cw, (top + r) * cw + w), r * w);
-      return y;
-    };
-    const y = full ? rows(0, size.width, size.height) : data;
-    const frame: LumaFrame & { full?: () => RawImage } = { index, time_s: frameTime(info, index), y };
-    if (full)
-      frame.full = () => ({
-        width: full.width,
-        height: full.height,
-        channels: 1,
-        data: rows(size.height, full.width, full.height),
-      });
+    const stack: RawImage = { width: cw, height: stackH, channels: 3, data };
+    // the working copy: alone, or below the pixel-size copy
+    const y = luma601(two ? cropRaw(stack, 0, two.height, size.width, size.height) : stack);
+    const frame: LumaFrame & { full?: () => RawImage } = { index, time_s: frameTime(info, index), y: y.data };
+    if (full) frame.full = two ? () => luma601(cropRaw(stack, 0, 0, two.width, two.height)) : () => y;
     yield frame;
   }
   if (i < n)
     throw new BadInputError(`has fewer frames than its header says: frame ${a + i} could not be decoded`, {
       file: info.file,
     });
-}
-
-/**
- * RGB images (all of one size, the video's aspect) through the chain a decoded frame takes: to the
- * video's colour matrix in 4:2:0 (as it was encoded), then area-scaled into limited-range luma at
- * `size`, as `streamWindowLuma` reads frames. One ffmpeg process for all.
- */
-export async function imagesAsLuma(
-  images: readonly RawImage[],
-  info: Pick<VideoInfo, 'color_space'>,
-  size: { width: number; height: number },
-): Promise<RawImage[]> {
-  if (images.length === 0) return [];
-  const { width: fw, height: fh } = images[0]!;
-  for (const img of images)
-    if (img.width !== fw || img.height !== fh || img.channels !== 3)
-      throw new BackendError('imagesAsLuma needs RGB images of one size');
-  const frames = await ffmpegFilterRaw({
-    args: [
-      ...['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${fw}x${fh}`, '-r', '1', '-i', 'pipe:0'],
-      ...[
-        '-vf',
-        `scale=out_color_matrix=${yuvMatrix(info.color_space)}:out_range=tv,format=yuv420p,` +
-          `scale=${size.width}:${size.height}:flags=area:out_range=tv,format=gray`,
-      ],
-      ...['-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'],
-    ],
-    input: images.map((i) => i.data),
-    frameBytes: size.width * size.height,
-    file: 'keyframe images',
-  });
-  if (frames.length !== images.length)
-    throw new BackendError(`ffmpeg returned ${frames.length} of ${images.length} keyframe images`);
-  return frames.map((data) => ({ width: size.width, height: size.height, channels: 1, data }));
-}
-
-/**
- * As `imagesAsLuma` at `size`, in one process, with the images' RGB at that size too (read back
- * from full-chroma YUV with the video's matrix): a keyframe made like a frame for both the
- * embedder's chain and the pixel score.
- */
-export async function imagesLikeFrames(
-  images: readonly RawImage[],
-  info: Pick<VideoInfo, 'color_space'>,
-  size: { width: number; height: number },
-): Promise<{ luma: RawImage; rgb: RawImage }[]> {
-  if (images.length === 0) return [];
-  const { width: fw, height: fh } = images[0]!;
-  for (const img of images)
-    if (img.width !== fw || img.height !== fh || img.channels !== 3)
-      throw new BackendError('imagesLikeFrames needs RGB images of one size');
-  const { width: w, height: h } = size;
-  const frames = await ffmpegFilterRaw({
-    args: [
-      ...['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${fw}x${fh}`, '-r', '1', '-i', 'pipe:0'],
-      ...[
-        '-vf',
-        `scale=out_color_matrix=${yuvMatrix(info.color_space)}:out_range=tv,format=yuv420p,` +
-          `scale=${w}:${h}:flags=area:out_range=tv,format=yuv444p`,
-      ],
-      ...['-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'yuv444p', 'pipe:1'],
-    ],
-    input: images.map((i) => i.data),
-    frameBytes: 3 * w * h,
-    file: 'keyframe images',
-  });
-  if (frames.length !== images.length)
-    throw new BackendError(`ffmpeg returned ${frames.length} of ${images.length} keyframe images`);
-  const matrix = yuvMatrix(info.color_space);
-  return frames.map((data) => ({
-    luma: { width: w, height: h, channels: 1, data: data.subarray(0, w * h) },
-    rgb: yuvToRgb({ width: w, height: h, sub: 1, data }, 0, w, h, matrix),
-  }));
-}
-
-/**
- * Limited-range luma (16–235) spread to full range, rounded: what 601 luma of the frame's RGB
- * comes to (`compareRaw` measures PSNR/SSIM on that scale).
- */
-export function fullRangeLuma(img: RawImage): RawImage {
-  const out = new Uint8Array(img.data.length);
-  for (let i = 0; i < out.length; i++)
-    out[i] = Math.min(255, Math.max(0, Math.round(((img.data[i]! - 16) * 255) / 219)));
-  return { ...img, data: out };
 }
 
 /**

@@ -61,7 +61,8 @@ describe('a broadcast capture begun mid-GOP', () => {
     const got: number[] = [];
     for await (const f of streamWindowLuma(info, 40, 44, { width: 80, height: 45 })) got.push(level(f.y, 80));
     expect(got).toHaveLength(5);
-    expect(got.map((l) => Math.round((l - 16) / 2))).toEqual(SOURCE.slice(40, 45));
+    // 601 luma of the RGB frame, full range as above
+    expect(got.map((l) => Math.round((l * 219) / 255 / 2))).toEqual(SOURCE.slice(40, 45));
   });
 
   it('a decode that stops short of the frames counted is truncated', async () => {

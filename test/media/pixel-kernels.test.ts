@@ -3,8 +3,8 @@
  * plain JavaScript loops they replaced compute, bit for bit (test/support/pixels-plain.ts): the
  * SSIM pass (reference statistics and the map's sum, on widths that are and are not a multiple of
  * the module's four-column step; noise, flat fields, gradients, an image against itself), the
- * squared-difference sum (PSNR, luma MSE), and planar YUV to RGB and 601 luma (every Y, U, V
- * code, 4:2:0 and 4:4:4, every matrix). And the committed module is built from the committed source.
+ * squared-difference sum (PSNR, luma MSE) and the shot detector's features. And the committed
+ * module is built from the committed source.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -16,14 +16,6 @@ import type { RawImage } from '../../src/media/raw.js';
 import { frameFeatures } from '../../src/media/shot-features.js';
 import { SOURCE_SHA256 } from '../../src/media/wasm/pixels-module.js';
 import { lumaMse } from '../../src/media/window.js';
-import {
-  type PlanarYuv,
-  planarBytes,
-  type YuvMatrix,
-  yuvTables,
-  yuvToLuma601,
-  yuvToRgb,
-} from '../../src/media/yuv.js';
 import { ROOT } from '../support/paths.js';
 import {
   plainHistogram,
@@ -31,8 +23,6 @@ import {
   plainSqDiffSum,
   plainSsimPass,
   plainThumbnail,
-  plainYuvToLuma601,
-  plainYuvToRgb,
 } from '../support/pixels-plain.js';
 
 const SIGMA = 1.5;
@@ -167,78 +157,6 @@ describe('pixel loops in WebAssembly: squared differences', () => {
     expect(psnr(img(a), img(a))).toBe(Number.POSITIVE_INFINITY);
     // arrays of two lengths are kfbench's own fault: an internal error, not a sum over the shorter
     expect(() => sqDiffSum(a, b.subarray(1))).toThrow(/INTERNAL|expected/);
-  });
-});
-
-describe('pixel loops in WebAssembly: YUV to RGB and luma', () => {
-  const matrices: YuvMatrix[] = ['bt601', 'bt709', 'fcc', 'smpte240m', 'bt2020'];
-
-  it('every Y, U, V code converts as the plain loop converts it (4:4:4, 16 frames of 4096×256)', () => {
-    // pixel (x, y) of frame u0 holds Y = x mod 256, U = u0 + x div 256, V = y: every code once
-    const W = 4096;
-    const H = 256;
-    for (let u0 = 0; u0 < 256; u0 += 16) {
-      const data = new Uint8Array(3 * W * H);
-      for (let y = 0; y < H; y++)
-        for (let x = 0; x < W; x++) {
-          const i = y * W + x;
-          data[i] = x & 255;
-          data[W * H + i] = u0 + (x >> 8);
-          data[2 * W * H + i] = y;
-        }
-      const frame: PlanarYuv = { width: W, height: H, sub: 1, data };
-      for (const m of ['bt601', 'bt709'] as const) {
-        const t = yuvTables(m);
-        expect(
-          Buffer.from(yuvToRgb(frame, 0, W, H, m).data).equals(
-            Buffer.from(plainYuvToRgb(frame, 0, W, H, t).data),
-          ),
-        ).toBe(true);
-        expect(
-          Buffer.from(yuvToLuma601(frame, 0, W, H, m).data).equals(
-            Buffer.from(plainYuvToLuma601(frame, 0, W, H, t).data),
-          ),
-        ).toBe(true);
-      }
-    }
-  });
-
-  it('a rectangle outside the frame, or a frame shorter than its size says, is an internal error', () => {
-    const frame: PlanarYuv = { width: 8, height: 8, sub: 2, data: bytes(planarBytes(8, 8, 2), 1) };
-    expect(() => yuvToRgb(frame, 4, 8, 6, 'bt601')).toThrow(/rectangle/);
-    expect(() => yuvToRgb(frame, 0, 9, 8, 'bt601')).toThrow(/rectangle/);
-    expect(() => yuvToLuma601({ ...frame, data: frame.data.subarray(1) }, 0, 8, 8, 'bt601')).toThrow(
-      /rectangle/,
-    );
-    expect(yuvToRgb(frame, 2, 8, 6, 'bt601').data).toHaveLength(8 * 6 * 3);
-  });
-
-  it('4:2:0 and 4:4:4 frames of odd and even sizes, rectangles below the top, every matrix', () => {
-    const cases: [number, number, 1 | 2, number, number, number][] = [
-      // W, H, sub, top, w, h
-      [64, 64, 2, 0, 64, 64],
-      [512, 288 + 144, 2, 288, 256, 144],
-      [33, 17, 2, 2, 31, 15],
-      [35, 21, 1, 3, 35, 18],
-      [7, 5, 2, 0, 7, 5],
-    ];
-    for (const [W, H, sub, top, w, h] of cases)
-      for (const m of matrices) {
-        const frame: PlanarYuv = {
-          width: W,
-          height: H,
-          sub,
-          data: bytes(planarBytes(W, H, sub), W * H + sub),
-        };
-        const t = yuvTables(m);
-        const rgb = yuvToRgb(frame, top, w, h, m);
-        const luma = yuvToLuma601(frame, top, w, h, m);
-        expect([rgb.width, rgb.height, rgb.channels, luma.channels]).toEqual([w, h, 3, 1]);
-        expect(Buffer.from(rgb.data).equals(Buffer.from(plainYuvToRgb(frame, top, w, h, t).data))).toBe(true);
-        expect(Buffer.from(luma.data).equals(Buffer.from(plainYuvToLuma601(frame, top, w, h, t).data))).toBe(
-          true,
-        );
-      }
   });
 });
 

@@ -104,6 +104,7 @@ describe('the CLI parses flags into the run options object', () => {
       fusion: '0.5',
       kfsFrame: 'tie',
       kfsTie: '0.02',
+      placeAt: 'hold',
       positionFraction: '0.1',
       persistenceS: '1',
       uniqueGapS: '0.5',

@@ -3,9 +3,7 @@
  * (src/media/wasm/pixels.c, src/media/pixel-kernels.ts) — kept as the test oracles the module's
  * results must equal bit for bit (test/media/pixel-kernels.test.ts). Not used by kfbench.
  */
-import type { YuvTables } from '../../src/media/pixel-kernels.js';
 import type { RawImage } from '../../src/media/raw.js';
-import type { PlanarYuv } from '../../src/media/yuv.js';
 
 /** Σ (a[i] − b[i])², summed in a double as quality.ts's PSNR did. */
 export function plainSqDiffSum(a: Uint8Array, b: Uint8Array): number {
@@ -15,70 +13,6 @@ export function plainSqDiffSum(a: Uint8Array, b: Uint8Array): number {
     se += d * d;
   }
   return se;
-}
-
-/**
- * Row `row` of a planar frame, columns 0…w−1, as RGB into `out` from offset `o` (a clamped array
- * rounds to nearest and clamps to 0–255 on assignment).
- */
-function rgbRow(
-  frame: PlanarYuv,
-  t: YuvTables,
-  row: number,
-  w: number,
-  out: Uint8ClampedArray,
-  o: number,
-): void {
-  const { width: W, height: H, sub, data } = frame;
-  const cw = Math.ceil(W / sub);
-  const uBase = W * H;
-  const vBase = uBase + cw * Math.ceil(H / sub);
-  const { y: ty, rv: trv, gu: tgu, gv: tgv, bu: tbu } = t;
-  const shift = sub === 2 ? 1 : 0;
-  const yRow = row * W;
-  const cRow = (row >> shift) * cw;
-  for (let x = 0; x < w; x++) {
-    const c = cRow + (x >> shift);
-    const Y = ty[data[yRow + x]!]!;
-    const u = data[uBase + c]!;
-    const v = data[vBase + c]!;
-    out[o++] = Y + trv[v]!;
-    out[o++] = Y + tgu[u]! + tgv[v]!;
-    out[o++] = Y + tbu[u]!;
-  }
-}
-
-/**
- * The w×h rectangle at (0, `top`) of a planar frame as RGB (rounded to nearest, clamped). `top`
- * must be a multiple of `sub` (the rectangle starts on a chroma row).
- */
-export function plainYuvToRgb(frame: PlanarYuv, top: number, w: number, h: number, t: YuvTables): RawImage {
-  const out = new Uint8ClampedArray(w * h * 3);
-  for (let y = 0; y < h; y++) rgbRow(frame, t, top + y, w, out, y * w * 3);
-  return { width: w, height: h, channels: 3, data: new Uint8Array(out.buffer) };
-}
-
-/**
- * ITU-R 601 luma (`luma601`) of the RGB `yuvToRgb` gives for the same rectangle, without the RGB
- * image: each row is converted into one reused clamped row (the same rounding), then weighted.
- * What PSNR/SSIM measure of a decoded frame, at a third of the memory and one pass.
- */
-export function plainYuvToLuma601(
-  frame: PlanarYuv,
-  top: number,
-  w: number,
-  h: number,
-  t: YuvTables,
-): RawImage {
-  const rgb = new Uint8ClampedArray(w * 3);
-  const out = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) {
-    rgbRow(frame, t, top + y, w, rgb, 0);
-    const r0 = y * w;
-    for (let x = 0, j = 0; x < w; x++, j += 3)
-      out[r0 + x] = (19595 * rgb[j]! + 38470 * rgb[j + 1]! + 7471 * rgb[j + 2]! + 32768) >>> 16;
-  }
-  return { width: w, height: h, channels: 1, data: out };
 }
 
 const RADIUS = 5;

@@ -5,8 +5,17 @@
 import { lumaMse, psnrOfMse } from '../../media/window.js';
 
 /**
+ * Two frames closer than this (luma PSNR, dB) are one picture to every measure kfbench reports:
+ * the pixel score's saturation (`psnrHigh`, appendix B's 50 dB). f*(k)'s match is counted no better
+ * than this when its hold is decided, so that a keyframe cut from the video itself (matched
+ * losslessly, issue 56) is still held over a freeze whose re-encoded copies are a level apart.
+ */
+export const SAME_PICTURE_DB = 50;
+const SAME_PICTURE_MSE = (255 * 255) / 10 ** (SAME_PICTURE_DB / 10);
+
+/**
  * A frame belongs to f*'s hold: its MSE against the keyframe within `match_db` of f*'s
- * (10^(match_db/10) times it at most; f* matching losslessly, only frames that do too), or — only
+ * (10^(match_db/10) times it at most; f*'s counted as no better than `SAME_PICTURE_DB`), or — only
  * when `tolerance_db` is set (not the default) — its luma within that PSNR of f*'s.
  */
 export function inHold(
@@ -17,7 +26,7 @@ export function inHold(
   tolerance_db: number | null,
   match_db: number,
 ): boolean {
-  if (mse <= bestMse * 10 ** (match_db / 10)) return true;
+  if (mse <= Math.max(bestMse, SAME_PICTURE_MSE) * 10 ** (match_db / 10)) return true;
   return tolerance_db !== null && psnrOfMse(lumaMse(y, best)) >= tolerance_db;
 }
 

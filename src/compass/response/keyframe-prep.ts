@@ -1,8 +1,8 @@
 /**
  * A case's keyframes made like a video's frames, once per run rather than once per video: every
  * model's video of a case (two prompt modes each) meets the same keyframe images, and decoding
- * them (PNG), fitting them to the video, putting them through a frame's scaling chain (two ffmpeg
- * processes) and embedding them costs as much as a tenth of a 10 s video's scan. A prepared set
+ * them (PNG), fitting them to the video, putting them through a frame's chains (media/frame-like.ts)
+ * and embedding them costs as much as a tenth of a 10 s video's scan. A prepared set
  * is kept per embedder for the last few (keyframe files × video format) it was asked for; the
  * files are known by their identity and change times (`stat`), so a keyframe rewritten between
  * two scans is prepared again. What comes out is the same either way: the cache saves time only.
@@ -11,21 +11,20 @@
 import { stat } from 'node:fs/promises';
 import type { Embedder } from '../../embed/embedder.js';
 import { InternalError } from '../../errors.js';
+import { imagesAsFrames } from '../../media/frame-like.js';
 import { loadImage, type ResizeFit, resizeImage } from '../../media/image.js';
-import { imagesAsFramePairs, pairPixelFormat } from '../../media/pairs.js';
 import type { VideoInfo } from '../../media/probe.js';
 import { type SsimReference, ssimReference } from '../../media/quality.js';
 import type { RawImage } from '../../media/raw.js';
-import { fullRangeLuma, imagesAsLuma, imagesLikeFrames } from '../../media/window.js';
 
 export interface PreparedKeyframes {
   /** Each keyframe's embedding, made through the frames' own scaling chain. */
   kvecs: Float32Array[];
-  /** Full-range luma at the pixel size (for PSNR/SSIM). */
+  /** 601 luma of the pixel-size copy, as a frame's (`FramePair.fullLuma`; PSNR/SSIM). */
   pixels: RawImage[];
   /** Keyframe k's own SSIM statistics (`ssimReference` of `pixels[k]`), made at the first call. */
   reference: (k: number) => SsimReference;
-  /** Limited-range luma at the working size (stage 2); empty without stage 2. */
+  /** 601 luma at the working size, as a frame's (stage 2); empty without stage 2. */
   luma: RawImage[];
 }
 
@@ -108,10 +107,10 @@ async function prepare(
   { info, fit, full, small, work }: KeyframePlan,
   images: Promise<RawImage[]>,
 ): Promise<PreparedKeyframes> {
-  // each keyframe fitted to the video's own size and put through the chain a decoded frame takes
-  // (to YUV in the video's matrix, area scaling to the pixel size): for the pixel score, stage 2
-  // and the embedder's chain alike, so that a keyframe cut from the video and its frame come out
-  // alike
+  // each keyframe fitted to the video's own size, made a frame of the video and put through the
+  // chains a decoded frame takes (media/frame-like.ts): the embedder's copy, the pixel score's luma
+  // and stage 2's working luma alike — one path, so that a keyframe cut from the video and its
+  // frame come out alike
   const own = await Promise.all(
     (await images).map((img) =>
       img.width === info.width && img.height === info.height
@@ -119,23 +118,9 @@ async function prepare(
         : resizeImage(img, info.width, info.height, fit),
     ),
   );
-  const made = await imagesLikeFrames(own, info, full);
-  const pixels = made.map((m) => fullRangeLuma(m.luma));
-  const luma = !work
-    ? Promise.resolve([])
-    : work === 'full'
-      ? Promise.resolve(made.map((m) => m.luma))
-      : imagesAsLuma(own, info, work);
-  luma.catch(() => {});
-  // the frames' own planar format, so that a keyframe and a frame showing it are resampled alike
-  const fmt = pairPixelFormat(info, small);
-  const kvecs = await embedder.embed(
-    await imagesAsFramePairs(
-      made.map((m) => m.rgb),
-      small,
-      fmt,
-    ),
-  );
+  const made = await imagesAsFrames(own, info, { full, small, work });
+  const pixels = made.map((m) => m.pixels);
+  const kvecs = await embedder.embed(made.map((m) => m.small));
   const refs: (SsimReference | undefined)[] = [];
   const reference = (k: number) => {
     const p = pixels[k];
@@ -143,5 +128,5 @@ async function prepare(
     refs[k] ??= ssimReference(p);
     return refs[k];
   };
-  return { kvecs, pixels, reference, luma: await luma };
+  return { kvecs, pixels, reference, luma: work ? made.map((m) => m.work!) : [] };
 }

@@ -1,7 +1,8 @@
 /**
  * Localization.
  *  - One-take: max(0, 1 − |t(k) − t_target| / τ_k), τ_k = half the gap to the nearest
- *    neighbouring target.
+ *    neighbouring target; the distance is 0 when the keyframe's hold is on screen at its target
+ *    (`Placement.atTarget`, placement.ts).
  *  - Multi-shot: the case's intended shots are aligned to the detected shots by a monotone
  *    one-to-one alignment that maximises the keyframes placed in their intended shot (`alignShots`,
  *    dynamic programming; ties to the earlier shot), so an extra or missing cut costs only the
@@ -98,7 +99,8 @@ export function localize(
       const target = keyframes[k]?.t_target_s;
       // the case loader refuses a one-take keyframe without one (cases.ts)
       if (target === undefined) throw new InternalError(`one-take keyframe ${k + 1} has no t_target_s`);
-      const d = Math.abs(x.t_s - target);
+      // the video held the keyframe over its target: it showed it at its target (placement.ts)
+      const d = x.atTarget ? 0 : Math.abs(x.t_s - target);
       return Math.max(0, 1 - d / tau[k]!);
     });
     return { scores, alignment: [] };

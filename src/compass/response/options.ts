@@ -20,6 +20,12 @@ export interface ResponseOptions {
   kfsFrame: KfsFrame;
   /** `tie`: how far below the best cosine f*(k)'s may lie and still be the KFS frame. */
   kfsTie: number;
+  /**
+   * t(k) (placement.ts): `hold` (default) — the hold's frame nearest the keyframe's target time (a
+   * video that holds the keyframe over its target showed it at its target), f*(k)'s own time where
+   * there is no target; `peak` — f*(k)'s own time always (the argmax taken literally).
+   */
+  placeAt: PlaceAt;
   /** Multi-shot: "first"/"last" means the first/last `positionFraction` of the shot. */
   positionFraction: number;
   /** Persistence saturates at this many seconds. */
@@ -38,6 +44,7 @@ export const DEFAULT_RESPONSE_OPTIONS: ResponseOptions = {
   fusion: 0.5,
   kfsFrame: 'tie',
   kfsTie: 0.001,
+  placeAt: 'hold',
   positionFraction: 0.25,
   persistence_s: 0.5,
   uniqueGap_s: 0.5,
@@ -95,6 +102,9 @@ export interface ScanOptions {
   gamma: number | undefined;
   holdEps: number;
 }
+
+export const PLACE_ATS = ['hold', 'peak'] as const;
+export type PlaceAt = (typeof PLACE_ATS)[number];
 
 export const KFS_FRAMES = ['tie', 'peak'] as const;
 export type KfsFrame = (typeof KFS_FRAMES)[number];

@@ -92,11 +92,11 @@ export function scoreResponse(
     );
   const gamma = resolveGamma(o, embedder.defaultThreshold);
   // a one-take keyframe whose target lies past the video's end cannot be reached: a miss
-  const p = c.keyframes.map((kf, k) =>
-    c.structure === 'one_take' && (kf.t_target_s ?? 0) > scan.video.duration_s
-      ? unmatched(place(scan, k, gamma, o))
-      : place(scan, k, gamma, o),
-  );
+  const p = c.keyframes.map((kf, k) => {
+    const target = c.structure === 'one_take' ? kf.t_target_s : undefined;
+    const x = place(scan, k, gamma, o, target);
+    return target !== undefined && target > scan.video.duration_s ? unmatched(x) : x;
+  });
   const pres = presence(p);
   const fid = fidelity(p, scan.peaks, o);
   const ord = ordering(p);

@@ -274,7 +274,7 @@ function scanResult(
       fps: info.fps,
       frames: info.frames,
       duration_s: info.duration_s,
-      ...(info.times ? { vfr: true } : {}),
+      ...(info.times ? { vfr: true, frame_times: Array.from(info.times) } : {}),
       ...(info.decoding
         ? { decoding: { dropped: info.decoding.dropped, concealed: info.decoding.concealed } }
         : {}),
@@ -283,10 +283,15 @@ function scanResult(
     times: s1.times,
     sims: s1.sims,
     peaks,
+    // a shot starts at its first sampled frame's presentation time (above the cap, the sampled
+    // frame's own, not the sampling grid's)
     shots: detected.shots.map((s) =>
       info.times
         ? { start_s: s.start_s, end_s: s.end_s }
-        : { start_s: s.start_frame / sampleFps, end_s: s.end_frame / sampleFps },
+        : {
+            start_s: s1.times[s.start_frame] ?? s.start_frame / sampleFps,
+            end_s: s1.times[s.end_frame] ?? s.end_frame / sampleFps,
+          },
     ),
     ...(refined ? { refined } : {}),
   };

@@ -33,7 +33,7 @@ export class StageOne {
   readonly best: number[];
   readonly bestFrame: ((() => RawImage) | undefined)[];
   readonly bestIndex: number[];
-  /** Start of each sampled frame's interval. */
+  /** Each sampled frame's presentation time (the start of its display interval). */
   readonly times: number[] = [];
   /** Each sampled frame's index among the samples, by its frame number in the file. */
   readonly sampledAt = new Map<number, number>();
@@ -95,11 +95,12 @@ export class StageOne {
   }
 
   private sampledFrame(pair: FramePair, vec: Float32Array): void {
-    const { info, capped, sampleFps } = this.plan;
+    const { info } = this.plan;
     const row = new Array<number>(this.K);
     const j = this.times.length;
     this.sampledAt.set(pair.index, j);
-    this.times.push(capped && !info.times ? j / sampleFps : pair.time_s);
+    // every time is the frame's own presentation time (above the cap too: the sampled frame's)
+    this.times.push(pair.time_s);
     this.shots.push(pair.small, info.times ? pair.time_s : undefined);
     for (let k = 0; k < this.K; k++) {
       const s = cosine(this.kvec(k), vec);

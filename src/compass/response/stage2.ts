@@ -34,7 +34,7 @@ import type { VideoInfo } from '../../media/probe.js';
 import { frameAt, frameTime } from '../../media/probe.js';
 import { compareRaw, type SsimReference } from '../../media/quality.js';
 import type { RawImage } from '../../media/raw.js';
-import { fullRangeLuma, psnrOfMse, streamWindowLuma } from '../../media/window.js';
+import { psnrOfMse, streamWindowLuma } from '../../media/window.js';
 import type { ScanRefine } from '../results.js';
 import { placingRun } from './placement.js';
 import { type WindowFrame, WindowMatch, type WindowResult } from './window-match.js';
@@ -49,7 +49,7 @@ export interface StageTwoInput {
   /** The match decision whose placing runs are refined. */
   gamma: number;
   holdEps: number;
-  /** Keyframes' luma at `size`, and full-range luma at `full`, made like frames (`imagesAsLuma`). */
+  /** Keyframes' luma at `size`, and 601 luma at `full`, made like frames (media/frame-like.ts). */
   luma: readonly RawImage[];
   pixels: readonly RawImage[];
   /** Keyframe k's own SSIM statistics (`ssimReference` of `pixels[k]`), when the caller keeps them. */
@@ -93,8 +93,11 @@ export function windows(
     if (!run) return null;
     const a = Math.max(0, run[0] - 1);
     const b = Math.min(n - 1, run[1] + 1);
-    const t0 = s.times[a]!;
-    const t1 = sampleEnd(s.times, b, s.sampleFps, s.vfr);
+    // stage 1's times are its sampled frames' own (above the cap, every few frames): the window
+    // runs from just after the sample before it (the video's start, when none) to just before the
+    // sample after it (the video's end, when none)
+    const t0 = a === 0 ? 0 : Math.min(s.times[a]!, sampleEnd(s.times, a - 1, s.sampleFps, s.vfr));
+    const t1 = b === n - 1 ? Number.POSITIVE_INFINITY : sampleEnd(s.times, b, s.sampleFps, s.vfr);
     const first = Math.min(s.info.frames - 1, frameAt(s.info, t0));
     const last = Math.max(first, Math.min(s.info.frames - 1, frameAt(s.info, t1 - 1e-6)));
     return { k, run: [run[0], run[1]], first, last };
@@ -151,7 +154,7 @@ async function matchGroup(s: StageTwoInput, g: readonly Window[]): Promise<(Foun
 
 function refinement(s: StageTwoInput, w: Window, r: Found): ScanRefine | null {
   if (!r.extra) return null;
-  const cmp = compareRaw(fullRangeLuma(r.extra()), keyframe(s.pixels, w.k, 'pixel-size'), s.reference?.(w.k));
+  const cmp = compareRaw(r.extra(), keyframe(s.pixels, w.k, 'pixel-size'), s.reference?.(w.k));
   const lp = psnrOfMse(r.mse);
   const hold: [number, number] = [r.hold[0].index, r.hold[1].index];
   return {

@@ -5,7 +5,6 @@
 //    the same order as the plain loop over t = 1…5 (sums and products of 8-bit values in 32-bit
 //    integer lanes are exact, as in JavaScript numbers; no fused multiply-add: -ffp-contract=off);
 //  - the exact sum of squared differences of two byte arrays (PSNR, window.ts's luma MSE);
-//  - planar YUV to RGB or to 601 luma (yuv.ts);
 //  - the shot detector's per-frame histogram, thumbnail and colour sums (shot-features.ts).
 // Built by scripts/build-wasm.sh (Debian clang and lld) into pixels-module.ts, committed.
 #include <stdint.h>
@@ -160,44 +159,6 @@ double sq_diff_sum(const uint8_t *a, const uint8_t *b, int n) {
     total += d * d;
   }
   return (double)total;
-}
-
-// JavaScript's Uint8ClampedArray store: rounded half to even (f64.nearest), clamped to 0–255 —
-// the same as clamping first, the bounds being integers. The clamp is on the integer: wasm's
-// f64.min is a branchy sequence in V8 (NaN and −0 rules), 2.7× slower on noisy frames. v is a
-// table sum, |v| < 600, so the conversion cannot saturate.
-INLINE int clamp_round(double v) {
-  const int r = (int)__builtin_rint(v);
-  return r < 0 ? 0 : r > 255 ? 255 : r;
-}
-
-// Rows top…top+h−1, columns 0…w−1 of a planar frame (Y plane W×H, then U and V at 1/sub of each
-// side, rounded up) as RGB or, with luma, as ITU-R 601 luma of that RGB (PIL's fixed point). The
-// tables (256 doubles each, yuv.ts): luma scaled to full range and the four chroma terms; R = Y +
-// rv[v], G = (Y + gu[u]) + gv[v], B = Y + bu[u], each rounded and clamped as yuv.ts stores them.
-void yuv_convert(const uint8_t *data, int W, int H, int sub, int top, int w, int h, const double *ty,
-                 const double *trv, const double *tgu, const double *tgv, const double *tbu, int luma, uint8_t *out) {
-  const int shift = sub == 2 ? 1 : 0;
-  const int cw = (W + sub - 1) / sub, ch = (H + sub - 1) / sub;
-  const uint8_t *pu = data + W * H, *pv = pu + cw * ch;
-  for (int r = 0; r < h; r++) {
-    const int row = top + r;
-    const uint8_t *yr = data + row * W;
-    const uint8_t *ur = pu + (row >> shift) * cw, *vr = pv + (row >> shift) * cw;
-    uint8_t *o = out + (luma ? r * w : 3 * r * w);
-    for (int x = 0; x < w; x++) {
-      const double Y = ty[yr[x]];
-      const int u = ur[x >> shift], v = vr[x >> shift];
-      const int r8 = clamp_round(Y + trv[v]), g8 = clamp_round(Y + tgu[u] + tgv[v]), b8 = clamp_round(Y + tbu[u]);
-      if (luma) {
-        o[x] = (uint8_t)((uint32_t)(19595 * r8 + 38470 * g8 + 7471 * b8 + 32768) >> 16);
-      } else {
-        o[3 * x] = (uint8_t)r8;
-        o[3 * x + 1] = (uint8_t)g8;
-        o[3 * x + 2] = (uint8_t)b8;
-      }
-    }
-  }
 }
 
 // The shot detector's per-frame sums over an RGB frame (shot-features.ts), in one pass, pixels in

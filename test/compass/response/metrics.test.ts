@@ -50,12 +50,23 @@ describe('placement', () => {
     expect(runsAtLeast([1, 1], 0.5)).toEqual([[0, 1]]);
   });
 
-  it('t(k) is the middle of the hold; ties go to the earliest frame; t_peak is f*', () => {
-    const p = place(scan(40, [[[10, 19, 0.95]]]), 0, 0.8, D);
+  it("t(k) is a frame's presentation time: f*'s without a target, the hold's frame nearest the target with one; ties go to the earliest frame", () => {
+    const sc = scan(40, [[[10, 19, 0.95]]]); // frames 10..19 (10 fps) cover [1.0, 2.0)
+    const p = place(sc, 0, 0.8, D);
     expect(p.matched).toBe(true);
     expect(p.peak).toBe(10);
     expect(p.t_peak_s).toBeCloseTo(1.0, 12);
-    expect(p.t_s).toBeCloseTo(1.5, 12); // frames 10..19 cover [1.0, 2.0)
+    expect(p.t_s).toBe(p.t_peak_s); // never the hold's middle (1.5)
+    // a target the hold is on screen at: the frame shown then, and no distance for localization
+    expect(place(sc, 0, 0.8, D, 1.55)).toMatchObject({ t_s: 1.5, atTarget: true });
+    expect(place(sc, 0, 0.8, D, 1.0)).toMatchObject({ t_s: 1.0, atTarget: true });
+    // before the hold: its first frame; at or after its end: its last frame
+    expect(place(sc, 0, 0.8, D, 0.5)).toMatchObject({ t_s: 1.0 });
+    expect(place(sc, 0, 0.8, D, 0.5).atTarget).toBeUndefined();
+    expect(place(sc, 0, 0.8, D, 2.0).t_s).toBeCloseTo(1.9, 12);
+    // --place-at peak: f*'s own time whatever the target
+    expect(place(sc, 0, 0.8, { ...D, placeAt: 'peak' }, 1.55)).toMatchObject({ t_s: 1.0 });
+    expect(place(sc, 0, 0.8, { ...D, placeAt: 'peak' }, 1.55).atTarget).toBeUndefined();
   });
 
   it('frames within 0.02 of the best belong to the hold; lower ones do not', () => {
@@ -87,7 +98,7 @@ describe('placement', () => {
       0.8,
       D,
     );
-    expect(p.t_s).toBeCloseTo(0.75, 12); // not 4.25: a repeat does not move the keyframe
+    expect(p.t_s).toBeCloseTo(0.5, 12); // not 4.0: a repeat does not move the keyframe
     expect(p.peak).toBe(40);
     const q = place(
       scan(60, [
@@ -100,7 +111,7 @@ describe('placement', () => {
       0.8,
       D,
     );
-    expect(q.t_s).toBeCloseTo(4.25, 12); // the earlier run is not within 0.02 of the best
+    expect(q.t_s).toBeCloseTo(4.0, 12); // the earlier run is not within 0.02 of the best
   });
 
   it('below γ is unmatched', () => {
@@ -161,10 +172,19 @@ describe('localization', () => {
     expect(targetTolerances([1, 3, 4])).toEqual([1, 0.5, 0.5]);
     const sc = scan(60, [[[8, 11, 0.9]], [[33, 36, 0.9]], [[40, 43, 0.9]]]);
     const kfs = [{ t_target_s: 1 }, { t_target_s: 3 }, { t_target_s: 4 }];
+    // without the targets: f*'s own times 0.8, 3.3 and 4.0
     const loc = localization('one_take', kfs, placed(sc), sc.shots, D);
-    expect(loc[0]).toBeCloseTo(1, 12); // t = 1.0
-    expect(loc[1]).toBeCloseTo(1 - 0.5 / 0.5, 12); // t = 3.5 → 0
-    expect(loc[2]).toBeCloseTo(1 - 0.2 / 0.5, 12); // t = 4.2
+    expect(loc[0]).toBeCloseTo(1 - 0.2 / 1, 12); // t = 0.8
+    expect(loc[1]).toBeCloseTo(1 - 0.3 / 0.5, 12); // t = 3.3
+    expect(loc[2]).toBeCloseTo(1, 12); // t = 4.0
+    // with them, t(k) is the hold's frame nearest the target: frames 8..11 are on screen at 1.0
+    // (shown at its target: 1), 33..36 start after 3 (their first, 3.3), 40..43 start at 4.0
+    const at = sc.sims.map((_, k) => place(sc, k, 0.8, D, kfs[k]!.t_target_s));
+    const loc2 = localization('one_take', kfs, at, sc.shots, D);
+    expect(at.map((x) => x.t_s)).toEqual([1, 3.3, 4]);
+    expect(loc2[0]).toBeCloseTo(1, 12);
+    expect(loc2[1]).toBeCloseTo(1 - 0.3 / 0.5, 12);
+    expect(loc2[2]).toBeCloseTo(1, 12);
   });
 
   it('multi-shot: 1 at the intended position, 0.5 elsewhere in the shot, 0 in another shot', () => {

@@ -100,7 +100,7 @@ describe.each(FIXTURES)('staged matching on staged/$name', (fx) => {
       );
       expect(r.keyframes[i]!.ssim).toBeCloseTo(refined!.ssim, 5);
       expect(r.keyframes[i]!.cos).toBeCloseTo(refined!.cos!, 5);
-      // t(k): the middle of the hold, within one frame of the target
+      // t(k): the hold's frame nearest the target (a frame's own time), within one frame of it
       expect(Math.abs(r.keyframes[i]!.t_best_s! - target(k))).toBeLessThanOrEqual(1 / info.fps + 1e-9);
       if (k.hold) {
         expect(refined!.hold[0]).toBeLessThanOrEqual(k.hold[0] + 1);

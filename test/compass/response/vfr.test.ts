@@ -39,9 +39,23 @@ describe('Compass scan of a variable-frame-rate video', () => {
     expect(p.t_peak_s).toBeCloseTo(7.1, 2);
     expect(p.t_s!).toBeGreaterThan(6.0);
     expect(p.t_s!).toBeLessThan(8.75);
-    // a frame lasts until the next one's time, not 1/fps
+    // t(k) is a frame's presentation time: f*'s own without a target; with one, the hold's frame
+    // shown at it — a frame lasts until the next one's time, not 1/fps
+    expect(p.t_s).toBe(p.t_peak_s);
     const hold = p.hold!;
-    expect(p.t_s!).toBeCloseTo((scan.times[hold[0]]! + scan.times[hold[1] + 1]!) / 2, 9);
+    const from = scan.times[hold[0]]!;
+    const until = scan.times[hold[1] + 1]!;
+    if (hold[1] > hold[0]) {
+      const mid = (from + until) / 2;
+      const at = place(scan, 0, 0.5, DEFAULT_RESPONSE_OPTIONS, mid);
+      expect(at.atTarget).toBe(true);
+      expect(scan.times.slice(hold[0], hold[1] + 1)).toContain(at.t_s);
+      expect(at.t_s!).toBeLessThanOrEqual(mid);
+    }
+    // a target after the hold: its last frame's own time, and localization counts the distance
+    const after = place(scan, 0, 0.5, DEFAULT_RESPONSE_OPTIONS, until + 1);
+    expect(after.atTarget).toBeUndefined();
+    expect(after.t_s).toBe(scan.times[hold[1]]);
     expect(runSpan(scan, [59, 59])).toEqual([scan.times[59], scan.times[60]]);
     expect(frameEnd(scan, 59) - scan.times[59]!).toBeCloseTo(1 / 12, 9);
   });
