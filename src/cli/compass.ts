@@ -1,5 +1,6 @@
 /** `kfbench compass …`: the Compass benchmark, one file per part of it. */
 import type { Command } from 'commander';
+import { registerCompassCheck } from './compass-check.js';
 import { registerCompassEvaluate } from './compass-evaluate.js';
 import { registerCompassInit } from './compass-init.js';
 import { registerCompassMini } from './compass-mini.js';
@@ -11,6 +12,7 @@ export function registerCompass(program: Command, impls: CliImpls = LIBRARY): vo
   const compass = program.command('compass').description('Compass: keyframe-conditioned video generation');
   registerCompassInit(compass);
   registerCompassResponse(compass, impls);
+  registerCompassCheck(compass);
   registerCompassEvaluate(compass, impls);
   registerCompassMini(compass);
   registerCompassReport(compass);

@@ -44,9 +44,12 @@ export const ResponseGroups = z.object({ keyframe_fidelity: z.number(), temporal
 export const KeyframeResponse = z.object({
   kf_id: z.string(),
   matched: z.boolean(),
-  /** t(k): the middle of the hold that places the keyframe; null when unmatched. */
+  /**
+   * t(k), a frame's presentation time: the frame of the hold that places the keyframe nearest its
+   * target (one-take), else f*'s (`--place-at`, placement.ts); null when unmatched.
+   */
   t_best_s: z.number().nullable(),
-  /** Time of f*, the single most similar frame. */
+  /** Presentation time of f*, the single most similar frame. */
   t_peak_s: z.number(),
   /**
    * The KFS frame's cosine, PSNR and SSIM (response/fidelity.ts: one frame for both of KFS's

@@ -297,8 +297,8 @@ function scanResult(
   };
 }
 
-/** `--keyframe-fit` → libvips's fit. */
-const FIT: Record<KeyframeFit, ResizeFit> = { crop: 'cover', pad: 'contain', stretch: 'fill' };
+/** `--keyframe-fit` → libvips's fit (how a keyframe is fitted to the video's size). */
+export const FIT: Record<KeyframeFit, ResizeFit> = { crop: 'cover', pad: 'contain', stretch: 'fill' };
 
 function sameSize(a: { width: number; height: number }, b: { width: number; height: number }): boolean {
   return a.width === b.width && a.height === b.height;
