@@ -35,6 +35,13 @@ export const COMPASS_EXAMPLES: readonly Example[] = [
     prints: /^ordering\s+0\.833$/m,
   },
   {
+    command: 'compass check-pipeline',
+    line: kf(`compass check-pipeline --cases ${CASES} --case-id ot-06`),
+    needs: NEEDS_COMPASS,
+    writes: 'nothing (the check videos go to a temporary folder; --keep DIR keeps them)',
+    prints: /^\d+ identities hold$/m,
+  },
+  {
     command: 'compass score',
     line: kf(
       `compass score --cases ${CASES} --videos ${MINI_COMPASS}/videos --model faithful flash --out ${OUT}/compass-response`,
