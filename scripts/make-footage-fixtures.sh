@@ -191,7 +191,7 @@ NIGHT="lutyuv=y='16+(val-16)*0.35':u='128+(val-128)*0.5':v='128+(val-128)*0.5',n
 [1:v]scale=640:-2,crop=320:180:x='200-t*20':y=150,hflip,$NIGHT,$N25[b];\
 [a][b]concat=n=2:v=1:a=0,trim=end_frame=120,$N25[out]" \
   -map "[out]" -c:v libx264 -preset medium -crf 23 -g 50 -bf 0 "${BITEXACT[@]}" "$OUT/dark-cut.mp4"
-"${FF[@]}" -loop 1 -framerate 25 -t 4 -i "$PHOTOS/astronaut.png" -loop 1 -framerate 25 -t 4 -i "$PHOTOS/coffee.png" \
+"${FF[@]}" -loop 1 -framerate 25 -t 4.4 -i "$PHOTOS/astronaut.png" -loop 1 -framerate 25 -t 4.4 -i "$PHOTOS/coffee.png" \
   -filter_complex "\
 [0:v]scale=1600:1600,crop=320:180:x='100+2*n+18*clip(n-50\,0\,3)':y=600,format=gbrp,setsar=1[bg];\
 [1:v]scale=800:-2,crop=320:180:x=200:y=100,gblur=sigma=3,format=gbrp,setsar=1[rf];\
