@@ -25,8 +25,8 @@ took in this process (`cpu_s`: decode, scale and detect; the interpreter's start
 left out; median of 3 runs), and the process's peak RSS (`peak_rss_mb`).
 
     /usr/bin/python3 scripts/shots-references.py --print FILE…
-prints the same record for each FILE as one JSON object on stdout and writes nothing (what
-bench/shots-accuracy.ts runs to measure PySceneDetect in its own run).
+prints the same record for each FILE as one JSON object on stdout (after one warm-up run on the
+first) and writes nothing: what bench/shots-accuracy.ts runs to measure PySceneDetect in its run.
 """
 import argparse
 import json
@@ -116,6 +116,7 @@ def main():
     a = ap.parse_args()
     sd = import_scenedetect(a.pyscenedetect)
     if a.files:
+        detect(sd, a.files[0])  # warm-up: OpenCV's and numpy's first calls
         out = {f: record(sd, f, a.runs) for f in a.files}
         out["_version"] = sd.__version__
         out["_peak_rss_mb"] = peak_rss_mb()

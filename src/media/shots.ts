@@ -21,7 +21,7 @@
  *  - shots (`shot-boundaries.ts`): a gradual transition's boundary is its middle frame;
  *    boundaries closer than `minShot_s` to the previous one are dropped. Times are the frames'
  *    presentation times when the caller gives them (variable frame rate), else n/fps.
- * Memory: about 540 bytes of features per frame (decisions need the ±`baseline_s` neighbourhood),
+ * Memory: about 550 bytes of features per frame (decisions need the ±`baseline_s` neighbourhood),
  * i.e. ~47 MB for an hour at 24 fps.
  */
 
