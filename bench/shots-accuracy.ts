@@ -14,9 +14,10 @@
  * and `kfbench media sample` number them); a cut is the first frame of the new shot, a gradual
  * transition its first and last blended frame (inclusive). Other fields are ignored.
  *
- * Scoring (`shots-score.ts`'s rules, issue 48): a cut detection matches a true cut within ±1 frame
- * (a cut inside a dissolve is a false cut), a gradual detection a true gradual transition its
- * middle falls in (±1 frame); each true transition is matched at most once.
+ * Scoring (issue 48): a cut detection matches a true cut within ±1 frame (a cut inside a dissolve is
+ * a false cut), a gradual detection a true gradual transition its middle falls in (±1 frame), and a
+ * matched gradual transition's bounds are right when its start and end are each within one frame
+ * of the truth's; each true transition is matched at most once.
  *
  * PySceneDetect runs in this run when `/usr/bin/python3` with OpenCV and PySceneDetect's source
  * (PYSCENEDETECT_SRC, see scripts/shots-references.py) are there; else its cut lists and CPU are
@@ -113,12 +114,15 @@ function score(detections: Detection[], t: VideoTruth) {
         : t.gradual.map((g) => ({ start: g.start_frame, end: g.end_frame }));
     const dets = detections.filter((d) => d.kind === k);
     const used = new Set<number>();
+    let bounds = 0;
     for (const d of dets) {
       const at = k === 'cut' ? d.start : Math.floor((d.start + d.end) / 2);
       const i = truths.findIndex((x, j) => !used.has(j) && at >= x.start - 1 && at <= x.end + 1);
-      if (i >= 0) used.add(i);
+      if (i < 0) continue;
+      used.add(i);
+      if (Math.abs(d.start - truths[i]!.start) <= 1 && Math.abs(d.end - truths[i]!.end) <= 1) bounds++;
     }
-    return { found: used.size, of: truths.length, false: dets.length - used.size };
+    return { found: used.size, of: truths.length, false: dets.length - used.size, bounds };
   };
   return { cut: kind('cut'), gradual: kind('gradual') };
 }
@@ -188,7 +192,7 @@ const psdFrom = psdLive
   ? 'measured in this run'
   : 'from the fixture (test/fixtures/media/pyscenedetect.json)';
 console.log(`PySceneDetect: ${psdFrom}`);
-console.log('| video | tool | cuts found | false cuts | gradual found | CPU-s |');
+console.log('| video | tool | cuts found | false cuts | gradual found (bounds ±1) | CPU-s |');
 console.log('|---|---|---|---|---|---|');
 const tot = {
   k: { cpu: 0, f: 0, of: 0, x: 0, g: 0 },
@@ -231,7 +235,7 @@ for (const [file, t] of videos) {
     });
     const vid = `${label(file)}${info.vfr ? ' (vfr)' : ''}`;
     console.log(
-      `| ${vid} | ${tool} | ${c.found}/${c.of} | ${c.false} | ${g.found}/${g.of} | ${cpu.toFixed(2)} |`,
+      `| ${vid} | ${tool} | ${c.found}/${c.of} | ${c.false} | ${g.found}/${g.of} (${g.bounds}) | ${cpu.toFixed(2)} |`,
     );
   }
 }
