@@ -23,12 +23,15 @@
  * (PYSCENEDETECT_SRC, see scripts/shots-references.py) are there; else its cut lists and CPU are
  * read from test/fixtures/media/pyscenedetect.json (fixtures only, and marked "from the fixture").
  *
- * CPU seconds, start-up taken out: kfbench's is this process's user + system time and its waited-for
- * children's (the ffmpeg decoder) across `detectShots` (after one warm-up call); PySceneDetect's is
- * its own process's time across `open_video` + `detect_scenes` (after one warm-up), as
- * scripts/shots-references.py measures it; scdet's and the bare decode's (`ffmpeg -i FILE -map
- * 0:v:0 -f null -`) are the whole ffmpeg process (whose start-up is a few ms). Peak RSS: this
- * process's (kfbench) and PySceneDetect's process's.
+ * CPU seconds, each process's start-up taken out (issue 56): kfbench's is this process's user +
+ * system time and its waited-for children's (the ffmpeg decoder) across `detectShots` (after one
+ * warm-up call), less one ffmpeg start-up; PySceneDetect's is its own process's time across
+ * `open_video` + `detect_scenes` (after one warm-up), as scripts/shots-references.py measures it
+ * (its decoder runs inside it); scdet's and the bare decode's (`ffmpeg -i FILE -map 0:v:0 -f null
+ * -`) are the ffmpeg process's, less one start-up. An ffmpeg start-up is the median CPU of 5 runs
+ * of `ffmpeg -f lavfi -i nullsrc=s=64x36:d=0.04 -f null -` in this run; the totals with the
+ * start-ups left in are printed too. Peak RSS: this process's (kfbench) and PySceneDetect's
+ * process's.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -177,6 +180,16 @@ async function scaled(videos: [string, VideoTruth][], width: number, tmp: string
   return out;
 }
 
+/** The CPU of one ffmpeg process that decodes next to nothing (median of 5). */
+async function ffmpegStartup(): Promise<number> {
+  const runs: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const args = ['-f', 'lavfi', '-i', 'nullsrc=s=64x36:d=0.04', '-f', 'null', '-'];
+    runs.push((await cpuOf(() => ffmpegLog(args, 'nullsrc'))).cpu);
+  }
+  return runs.sort((a, b) => a - b)[2]!;
+}
+
 const tmp = mkdtempSync(join(tmpdir(), 'kfbench-shots-bench-'));
 let videos = DIRS.flatMap(loadTruth);
 const label = (f: string) =>
@@ -184,6 +197,7 @@ const label = (f: string) =>
 if (SCALE) videos = await scaled(videos, SCALE, tmp);
 await detectShots(await probe(videos[0]![0])); // warm-up: modules, WebAssembly, caches
 const psdLive = await runPySceneDetect(videos.map(([f]) => f));
+const startup = await ffmpegStartup();
 const fixture = JSON.parse(readFileSync(join(MEDIA, 'pyscenedetect.json'), 'utf8')) as {
   videos: Record<string, PsdRecord>;
   peak_rss_mb: number;
@@ -205,13 +219,16 @@ let psdMissing = false;
 for (const [file, t] of videos) {
   const info = await probe(file);
   const ours = await cpuOf(() => detectShots(info));
+  ours.cpu -= startup;
   const oursDet: Detection[] = ours.value.transitions.map((x) => ({
     kind: x.kind,
     start: x.start_frame,
     end: x.end_frame,
   }));
   const sc = await cpuOf(() => scdet(file, info));
-  decodeCpu += (await cpuOf(() => ffmpegLog(['-i', file, '-map', '0:v:0', '-f', 'null', '-'], file))).cpu;
+  sc.cpu -= startup;
+  decodeCpu +=
+    (await cpuOf(() => ffmpegLog(['-i', file, '-map', '0:v:0', '-f', 'null', '-'], file))).cpu - startup;
   const psd = psdLive?.videos[file] ?? fixture.videos[relative(MEDIA, file)];
   if (!psd) psdMissing = true;
   gradualOf += t.gradual.length;
@@ -243,8 +260,12 @@ rmSync(tmp, { recursive: true, force: true });
 const rssK = process.resourceUsage().maxRSS / 1024;
 const rssP = psdLive?.rss ?? fixture.peak_rss_mb;
 console.log('');
+const n = videos.length;
 console.log(
-  `${videos.length} videos${SCALE ? ` scaled to ${SCALE} px wide` : ''}; bare decode (ffmpeg -f null) ${decodeCpu.toFixed(2)} CPU-s`,
+  `${n} videos${SCALE ? ` scaled to ${SCALE} px wide` : ''}; bare decode (ffmpeg -f null) ${decodeCpu.toFixed(2)} CPU-s; ` +
+    `one ffmpeg start-up ${startup.toFixed(3)} CPU-s, taken out of kfbench's, scdet's and the decode's figures ` +
+    `(with it left in: kfbench ${(tot.k.cpu + n * startup).toFixed(2)}, scdet ${(tot.s.cpu + n * startup).toFixed(2)}, ` +
+    `decode ${(decodeCpu + n * startup).toFixed(2)})`,
 );
 console.log('| tool | cuts found | false cuts | gradual found | CPU-s | × bare decode | peak RSS |');
 console.log('|---|---|---|---|---|---|---|');
