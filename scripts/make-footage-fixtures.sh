@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Generates the real-footage fixtures of issue 48 items 1 to 4 under test/fixtures/media/footage/
+# Generates the real-footage fixtures of issue 48 items 1 to 4 (and issue 56 item 6) under test/fixtures/media/footage/
 # (committed, like scripts/make-timing-fixtures.sh's: a different ffmpeg build must not change them
 # under the truth below). Deterministic for one ffmpeg build. Run by hand:
 # bash scripts/make-footage-fixtures.sh (needs ffmpeg ≥ 5 with libx264, libvpx-vp9, mpeg2video,
@@ -175,6 +175,28 @@ rm -r "$T"
 [1:v]scale=1200:800,hflip,crop=320:180:x='200+n*10+24*gte(n\,30)':y='400+n*3',$N25[b];\
 [a][b]concat=n=2:v=1:a=0,trim=end_frame=120,$N25[out]" \
   -map "[out]" -c:v libx264 -preset medium -crf 23 -g 50 -bf 0 "${BITEXACT[@]}" "$OUT/matched-motion.mp4"
+
+# --- dark-cut.mp4 / glass-move.mp4 (issue 56 item 6: the two misses of the side-by-side run) -----
+# dark-cut.mp4: 320x180, 25 fps, 120 frames: two dark shots of similar tone (night footage: luma
+#   16 + (Y − 16)·0.35, chroma at half strength, sensor noise changing every frame), both regions of
+#   chelsea (the same palette), each panned slowly; a hard cut at 60. PySceneDetect's
+#   AdaptiveDetector finds it; kfbench before issue 56 did not (each change under its absolute floor).
+# glass-move.mp4: 320x180, 25 fps, 100 frames, no cut: a camera panning behind a window (astronaut
+#   at 2 px a frame, a still blurred reflection of coffee screened over it at 40 %) that jerks 18 px
+#   a frame for frames 51–53 (a short camera move). kfbench before issue 56 reported a cut at 52.
+NIGHT="lutyuv=y='16+(val-16)*0.35':u='128+(val-128)*0.5':v='128+(val-128)*0.5',noise=alls=8:allf=t"
+"${FF[@]}" -loop 1 -framerate 25 -t 2.4 -i "$PHOTOS/chelsea.png" -loop 1 -framerate 25 -t 2.4 -i "$PHOTOS/chelsea.png" \
+  -filter_complex "\
+[0:v]scale=640:-2,crop=320:180:x='20+t*20':y=40,$NIGHT,$N25[a];\
+[1:v]scale=640:-2,crop=320:180:x='200-t*20':y=150,hflip,$NIGHT,$N25[b];\
+[a][b]concat=n=2:v=1:a=0,trim=end_frame=120,$N25[out]" \
+  -map "[out]" -c:v libx264 -preset medium -crf 23 -g 50 -bf 0 "${BITEXACT[@]}" "$OUT/dark-cut.mp4"
+"${FF[@]}" -loop 1 -framerate 25 -t 4.4 -i "$PHOTOS/astronaut.png" -loop 1 -framerate 25 -t 4.4 -i "$PHOTOS/coffee.png" \
+  -filter_complex "\
+[0:v]scale=1600:1600,crop=320:180:x='100+2*n+18*clip(n-50\,0\,3)':y=600,format=gbrp,setsar=1[bg];\
+[1:v]scale=800:-2,crop=320:180:x=200:y=100,gblur=sigma=3,format=gbrp,setsar=1[rf];\
+[bg][rf]blend=all_mode=screen:all_opacity=0.4,trim=end_frame=100,$N25[out]" \
+  -map "[out]" -c:v libx264 -preset medium -crf 23 -g 50 -bf 0 "${BITEXACT[@]}" "$OUT/glass-move.mp4"
 cat > "$OUT/truth.json" <<'JSON'
 {
   "dissolves.mp4": {
@@ -200,7 +222,9 @@ cat > "$OUT/truth.json" <<'JSON'
       { "start_frame": 565, "end_frame": 589 }
     ]
   },
-  "matched-motion.mp4": { "frames": 120, "cuts": [60], "gradual": [] }
+  "matched-motion.mp4": { "frames": 120, "cuts": [60], "gradual": [] },
+  "dark-cut.mp4": { "frames": 120, "cuts": [60], "gradual": [] },
+  "glass-move.mp4": { "frames": 100, "cuts": [], "gradual": [] }
 }
 JSON
 

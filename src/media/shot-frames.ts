@@ -15,7 +15,7 @@ import {
   meanAbsDiff,
   RAMP_MAX,
 } from './shot-features.js';
-import { motionDiff, motionPlane } from './shot-motion-diff.js';
+import { motionDiff, motionPlane, planeContrast } from './shot-motion-diff.js';
 
 /** The features of every frame pushed so far, in order. */
 export class ShotFrames {
@@ -27,6 +27,8 @@ export class ShotFrames {
   private readonly means: number[][] = [];
   /** mc[n]: frame n's mean luma change from frame n − 1 moved by the best global shift (levels). */
   readonly mc: number[] = [];
+  /** contrast[n]: frame n's mean absolute luma deviation on its motion plane (levels; low in dark or flat frames). */
+  readonly contrast: number[] = [];
   private plane: Float32Array | undefined;
   private coarseThumbs: Uint8Array[] | undefined;
   pixels = 0;
@@ -50,6 +52,7 @@ export class ShotFrames {
           : histDistance(prev, hist, this.pixels),
     );
     const plane = motionPlane(frame);
+    this.contrast.push(planeContrast(plane));
     this.mc.push(this.plane ? motionDiff(this.plane, plane) : 0);
     this.plane = plane;
     this.hists.push(hist);

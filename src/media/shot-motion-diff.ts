@@ -37,6 +37,13 @@ export function motionPlane(img: RawImage): Float32Array {
   return p;
 }
 
+/** A motion plane's mean absolute value: its contrast (the plane is centred on its mean), in levels. */
+export function planeContrast(p: Float32Array): number {
+  let s = 0;
+  for (let k = 0; k < p.length; k++) s += Math.abs(p[k]!);
+  return s / p.length;
+}
+
 /** Per frame size: each column's and row's plane cell, and each cell's pixel count (at least 1). */
 const grids = new Map<string, { cols: Uint16Array; rows: Uint32Array; count: Float64Array }>();
 

@@ -6,7 +6,7 @@
 import { streamClips } from './frames.js';
 import type { VideoInfo } from './probe.js';
 import type { ShotOptions, ShotResult } from './shot-options.js';
-import { detectShots, ShotDetector } from './shots.js';
+import { detectShots, SHOT_DECODE_THREADS, ShotDetector } from './shots.js';
 
 /** `detectShots` of each video, in order; a batch that does not decode whole is redone video by video. */
 export async function detectShotsMany(
@@ -22,7 +22,7 @@ export async function detectShotsMany(
     // the header's frame count, each one asked by number: a file that holds fewer fails the batch
     for await (const f of streamClips(
       infos.map((info) => ({ info, indices: Array.from({ length: info.frames }, (_, n) => n) })),
-      { width: 64, height: 36, pixels: 'rgb' },
+      { width: 64, height: 36, pixels: 'rgb', threads: SHOT_DECODE_THREADS },
       signal ? { signal } : {},
     ))
       detectors[f.clip]!.push(f, infos[f.clip]!.times ? f.time_s : undefined);

@@ -21,7 +21,7 @@
  *  - shots (`shot-boundaries.ts`): a gradual transition's boundary is its middle frame;
  *    boundaries closer than `minShot_s` to the previous one are dropped. Times are the frames'
  *    presentation times when the caller gives them (variable frame rate), else n/fps.
- * Memory: about 540 bytes of features per frame (decisions need the ±`baseline_s` neighbourhood),
+ * Memory: about 550 bytes of features per frame (decisions need the ±`baseline_s` neighbourhood),
  * i.e. ~47 MB for an hour at 24 fps.
  */
 
@@ -88,7 +88,14 @@ export class ShotDetector {
   }
 }
 
-/** Decode a video once at 64×36 and segment it into shots. */
+/**
+ * ffmpeg's decoder threads for the shot detector's own decode: one, the least CPU per frame (issue
+ * 56 item 6: "spend no more CPU" than PySceneDetect; frame threads cost ≈ 15 % more CPU on a 720p
+ * clip, bench/RESULTS.md), at some wall time on an idle many-core machine.
+ */
+export const SHOT_DECODE_THREADS = 1;
+
+/** Decode a video once at 64×36 (one decoder thread) and segment it into shots. */
 export async function detectShots(
   info: VideoInfo,
   options: Partial<ShotOptions> = {},
@@ -99,7 +106,7 @@ export async function detectShots(
   for await (const f of streamFrames(
     info,
     { kind: 'all' },
-    { width: 64, height: 36, pixels: 'rgb' },
+    { width: 64, height: 36, pixels: 'rgb', threads: SHOT_DECODE_THREADS },
     signal,
   )) {
     det.push(f, info.times ? f.time_s : undefined);

@@ -8,6 +8,10 @@
  *  - matched-cut.mp4 / matched-motion.mp4: a hard cut between a pan over a photograph and the same
  *    photograph mirrored (the same colour histogram) panned at the same speed — slow, and fast
  *    (10 px a frame) with a turn and a camera bump inside the shots — is found, and nothing else.
+ *  - dark-cut.mp4 / glass-move.mp4 (issue 56 item 6): a cut between two dark shots of similar tone
+ *    is found (before: missed), and a three-frame camera jerk behind a window reflection is no cut
+ *    (before: a cut at 52) — PySceneDetect's AdaptiveDetector gets both right
+ *    (test/media/shots-pyscenedetect.test.ts).
  * Issue 48 item 1: "A dissolve of any length, into any content, is one gradual transition with its
  * true start and end (within one frame)": each dissolve is one gradual transition (no cut inside
  * it) whose first and last frames are each within one frame of the truth's.
