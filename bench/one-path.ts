@@ -50,7 +50,9 @@ const CASES: [string, string[]][] = [
 ];
 
 function timed(args: string[]): { cpu: number; rss_mb: number } {
-  const r = spawnSync('/usr/bin/time', ['-f', '%U %S %M', 'ffmpeg', '-v', 'error', ...args], { encoding: 'utf8' });
+  const r = spawnSync('/usr/bin/time', ['-f', '%U %S %M', 'ffmpeg', '-v', 'error', ...args], {
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`ffmpeg failed: ${r.stderr}`);
   const [u, s, m] = r.stderr.trim().split('\n').pop()!.split(' ').map(Number);
   return { cpu: u! + s!, rss_mb: m! / 1024 };
