@@ -35,6 +35,7 @@ const PRINTS: [RegExp, RegExp][] = [
   [/frames locate .*--json/, /"frame_idx": 9,/], // clips 1 and 2 of the mini film last 4.375 + 4.208 s: 8.583 + 1.25 → frame 9
   [/hero evaluate .*--dry-run/, /questions/],
   [/hero evaluate .*--out/, /^my_method\s+openai:kfbench-emulator/m],
+  [/compass check-pipeline/, /^\d+ identities hold$/m],
   [/compass score/, /^my-model\s+2\s/m],
   [/compass report --eval \S+$/, /^my-model\s+0\.\d{3}/m],
   [/export-scores/, /^\d+ scores \(1 cases × 2 models × \d+ dimensions/],
