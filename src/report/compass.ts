@@ -69,21 +69,25 @@ const overallCell = (m: ModelOverall) =>
       ? `${m.overall.toFixed(3)} ± ${m.overall_sd.toFixed(3)}`
       : m.overall.toFixed(3);
 
-function rowsOf(models: readonly ModelOverall[]): string[][] {
+/** The group columns of a table: the video-only one shows no AV column (no audio metric counts there). */
+const columnsOf = (table: Leaderboard['table']) =>
+  table === 'joint' ? GROUP_COLUMNS : GROUP_COLUMNS.filter(([k]) => k !== 'av_coordination');
+
+function rowsOf(models: readonly ModelOverall[], table: Leaderboard['table']): string[][] {
   return models.map((m) => [
     m.model,
     overallCell(m),
-    ...GROUP_COLUMNS.map(([k]) => fx(m.groups[k] ?? null)),
+    ...columnsOf(table).map(([k]) => fx(m.groups[k] ?? null)),
     String(m.cases),
     m.coverage ? `${m.coverage.present}/${m.coverage.expected}` : '',
     m.flagged.join(' '),
   ]);
 }
 
-const HEAD = [
+const headOf = (table: Leaderboard['table']) => [
   'model',
   'Overall',
-  ...GROUP_COLUMNS.map(([, h]) => h),
+  ...columnsOf(table).map(([, h]) => h),
   'cases',
   'coverage',
   'flagged (not measured or incomplete)',
@@ -163,19 +167,19 @@ export function leaderboardText(lb: Leaderboard, o: { factors?: boolean } = {}):
   const out = [
     `judge ${lb.judge}, embedder ${lb.embedder}${lb.segmenter ? `, segmenter ${lb.segmenter}` : ''}, ${lb.runs} run${lb.runs > 1 ? 's (mean ± sd)' : ''}; ${missingRule(lb)}`,
     ...tableLines(lb),
-    ...textTable(HEAD, rowsOf(lb.models)),
+    ...textTable(headOf(lb.table), rowsOf(lb.models, lb.table)),
     ...belowRateLines(lb.models),
     ...checklistSizeLines(lb),
     ...unresolvedLines(lb),
   ];
   for (const [f, levels] of o.factors === false ? [] : Object.entries(lb.by))
     for (const [level, models] of levelEntries(levels))
-      out.push('', `${f} = ${level}`, ...textTable(HEAD, rowsOf(models)));
+      out.push('', `${f} = ${level}`, ...textTable(headOf(lb.table), rowsOf(models, lb.table)));
   if (lb.other)
     out.push(
       '',
       ...tableLines(lb.other, false),
-      ...textTable(HEAD, rowsOf(lb.other.models)),
+      ...textTable(headOf(lb.other.table), rowsOf(lb.other.models, lb.other.table)),
       `(compass report --rank-by ${lb.other.table} ranks by it)`,
     );
   return out.join('\n');
@@ -230,10 +234,10 @@ export function leaderboardCsv(lb: Leaderboard): string {
 }
 
 export function leaderboardMarkdown(lb: Leaderboard): string {
-  const table = (models: readonly ModelOverall[]) => [
-    `| ${HEAD.join(' | ')} |`,
-    `|${HEAD.map(() => '---').join('|')}|`,
-    ...rowsOf(models).map((r) => `| ${r.map(mdText).join(' | ')} |`),
+  const table = (models: readonly ModelOverall[], t: Leaderboard['table'] = lb.table) => [
+    `| ${headOf(t).join(' | ')} |`,
+    `|${headOf(t).map(() => '---').join('|')}|`,
+    ...rowsOf(models, t).map((r) => `| ${r.map(mdText).join(' | ')} |`),
   ];
   const out = [
     `# Compass leaderboard`,
@@ -256,7 +260,7 @@ export function leaderboardMarkdown(lb: Leaderboard): string {
       `## ${mdText(TABLE_NAME[lb.other.table])}`,
       '',
       ...tableLines(lb.other, false).flatMap((l) => [`${mdText(l)}.`, '']),
-      ...table(lb.other.models),
+      ...table(lb.other.models, lb.other.table),
     );
   return `${out.join('\n')}\n`;
 }
@@ -276,8 +280,10 @@ export function leaderboardHtml(lb: Leaderboard): string {
       }<text x="${(146 + w + sd).toFixed(1)}" y="${y + 14}">${esc(overallCell(m))}</text>`;
     })
     .join('');
-  const table = (models: readonly ModelOverall[]) =>
-    `<table><tr>${HEAD.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>${rowsOf(models)
+  const table = (models: readonly ModelOverall[], t: Leaderboard['table'] = lb.table) =>
+    `<table><tr>${headOf(t)
+      .map((h) => `<th>${esc(h)}</th>`)
+      .join('')}</tr>${rowsOf(models, t)
       .map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`)
       .join('')}</table>`;
   const sections = Object.entries(lb.by)
@@ -295,7 +301,7 @@ export function leaderboardHtml(lb: Leaderboard): string {
     lb.other
       ? `<h2>${esc(TABLE_NAME[lb.other.table])}</h2>${tableLines(lb.other, false)
           .map((l) => `<p>${esc(l)}.</p>`)
-          .join('')}${table(lb.other.models)}`
+          .join('')}${table(lb.other.models, lb.other.table)}`
       : ''
   }</body></html>\n`;
 }
