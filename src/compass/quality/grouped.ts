@@ -18,7 +18,13 @@ import type { Judge } from '../../judge/judge.js';
 import { render } from '../../judge/prompts.js';
 import type { JudgeAudio, JudgeImage, Verdict } from '../../judge/types.js';
 import type { LoadedCase, PromptMode } from '../cases.js';
-import { type Attachment, groupedTemplate, rubricSections, TIME_RULES } from '../prompts/grouped-judge.js';
+import {
+  type Attachment,
+  groupedTemplate,
+  isAvOnly,
+  rubricSections,
+  TIME_RULES,
+} from '../prompts/grouped-judge.js';
 import { type DropReason, type JudgedItem, Support } from '../results.js';
 import type { ChecklistItem } from './checklist.js';
 import { METRIC_NAMES, type QualityMetric } from './metrics.js';
@@ -135,6 +141,8 @@ export interface GroupedInput {
   keyframes: JudgeImage[];
   duration_s: number;
   evidence: string;
+  /** The measured evidence without the request (what AVC's question shows); `evidence` when absent. */
+  avEvidence?: string | undefined;
   budgetNote: string;
   /** The video's audio track, sent only to judges declared to take audio (AMA, AVC). */
   audio?: JudgeAudio | undefined;
@@ -143,6 +151,7 @@ export interface GroupedInput {
 }
 
 export function groupedQuestion(g: GroupedInput) {
+  if (isAvOnly(g.metrics)) return avQuestion(g);
   const t = groupedTemplate(g.metrics);
   const attachment = g.attachment ?? 'frames';
   const checklists = g.metrics
@@ -174,6 +183,39 @@ export function groupedQuestion(g: GroupedInput) {
     prompt,
     images: [...g.frames.map((f) => f.image), ...g.keyframes],
     labels: [...g.frames.map((f) => `t=${f.time_s.toFixed(3)}s`), ...g.c.keyframes.map((k) => k.kf_id)],
+    ...(g.audio ? { audio: g.audio } : {}),
+    protocol: { name: GROUPED_PROTOCOL, version: t.version },
+    schema: GroupedReply,
+  };
+}
+
+/**
+ * AV Coordination's question (App. D, "independently of the prompt"): the sampled frames, the
+ * measured shots (without what was requested) and the audio track; no prompt, story summary or
+ * keyframes, so the same video and sound ask the same question whatever the case asked.
+ */
+function avQuestion(g: GroupedInput) {
+  const t = groupedTemplate(g.metrics);
+  const attachment = g.attachment ?? 'frames';
+  const prompt = render(t, {
+    metrics: g.metrics.join(', '),
+    first_metric: g.metrics[0]!,
+    duration_s: +g.duration_s.toFixed(3),
+    shown:
+      attachment === 'video'
+        ? 'The full video is attached.'
+        : `You see ${g.frames.length} frames sampled uniformly${g.budgetNote}, each labelled with its time ("t=…s").`,
+    time_rule: TIME_RULES[attachment],
+    evidence: g.avEvidence ?? g.evidence,
+    checklists: g.metrics
+      .map((m) => `${m} (${METRIC_NAMES[m]}): ${JSON.stringify(g.checklists.get(m) ?? [])}`)
+      .join('\n'),
+    rubric: rubricSections(g.metrics),
+  });
+  return {
+    prompt,
+    images: g.frames.map((f) => f.image),
+    labels: g.frames.map((f) => `t=${f.time_s.toFixed(3)}s`),
     ...(g.audio ? { audio: g.audio } : {}),
     protocol: { name: GROUPED_PROTOCOL, version: t.version },
     schema: GroupedReply,

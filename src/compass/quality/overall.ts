@@ -93,7 +93,9 @@ export function modelOverall(
       spatiotemporal_coherence: g((v) => v.quality.groups.spatiotemporal_coherence.score),
       // the video-only table counts no audio metric: Instruction Adherence is VMA alone there
       instruction_adherence: g((v) =>
-        table === 'joint' ? v.quality.groups.instruction_adherence.score : videoOnlyAdherence(v.quality.metrics),
+        table === 'joint'
+          ? v.quality.groups.instruction_adherence.score
+          : videoOnlyAdherence(v.quality.metrics),
       ),
       // the joint table only: a video without an audio track counts AV Coordination 0 (marked)
       ...(table === 'joint'

@@ -53,13 +53,22 @@ export const DEFAULT_QUALITY_OPTIONS: QualityOptions = {
   audio: false,
 };
 
+/**
+ * The measured evidence lines: the shots detected (with what the case requested, unless `request`
+ * is false: AV Coordination's question shows nothing of the request) and the camera motion.
+ */
 export function evidenceText(
   c: LoadedCase,
   shots: readonly ScanShot[],
   motion: readonly string[] = [],
+  request = true,
 ): string {
+  const asked =
+    c.structure === 'one_take'
+      ? 'one take requested'
+      : `${new Set(c.keyframes.map((k) => k.shot_index)).size} shots requested`;
   const lines = [
-    `- shots detected: ${shots.length} (${c.structure === 'one_take' ? 'one take requested' : `${new Set(c.keyframes.map((k) => k.shot_index)).size} shots requested`}): ${shots.map((s) => `[${s.start_s.toFixed(2)}, ${s.end_s.toFixed(2)}) s`).join(', ')}`,
+    `- shots detected: ${shots.length}${request ? ` (${asked})` : ''}: ${shots.map((s) => `[${s.start_s.toFixed(2)}, ${s.end_s.toFixed(2)}) s`).join(', ')}`,
   ];
   if (motion.length) lines.push(`- camera motion per shot: ${motion.join('; ')}`);
   return lines.join('\n');
@@ -204,6 +213,7 @@ async function askVideoQuality(
         keyframes,
         duration_s: info.duration_s,
         evidence,
+        avEvidence: evidenceText(a.c, a.shots, motion, false),
         ...(audio && ask.some((m) => m === 'AMA' || m === 'AVC') ? { audio } : {}),
         budgetNote: capped
           ? ` at ${rate.toFixed(2)} fps (capped at ${o.budget} frames for this ${info.duration_s.toFixed(1)} s video)`
