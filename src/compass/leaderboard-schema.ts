@@ -70,6 +70,8 @@ export type LeaderboardTable = z.infer<typeof LeaderboardTable>;
 export const Leaderboard = LeaderboardTable.partial({ table: true, formula: true, cases: true }).extend({
   judge: z.string(),
   embedder: z.string(),
+  /** Said when the embedder is not the paper's DINOv3 (compass/paper-scale.ts): Overall is not on its scale. */
+  embedder_notice: z.string().optional(),
   runs: Count,
   /** What cut the videos into shots (pixel detector or judge, seed E.2). */
   segmenter: z.string().optional(),

@@ -115,6 +115,8 @@ export type SummaryCell = z.infer<typeof SummaryCell>;
 /** summary.json of `compass score` (and `compass evaluate`): means by model and factor. */
 export const ResponseSummary = z.object({
   embedder: z.string(),
+  /** Said when the embedder is not the paper's DINOv3 (paper-scale.ts): the numbers are not on its scale. */
+  embedder_notice: z.string().optional(),
   gamma: z.number(),
   /** zero: missing/undecodable videos score 0; skip: every model restricted to the videos all have. */
   missing: MissingPolicy,

@@ -1,5 +1,6 @@
 /** Pure renderers of Compass keyframe-response results. */
 
+import { embedderNotice } from '../compass/paper-scale.js';
 import type { ModelOverall } from '../compass/quality/evaluate.js';
 import type { Leaderboard } from '../compass/quality/leaderboard.js';
 import { METRICS } from '../compass/response/report.js';
@@ -32,7 +33,17 @@ export function compassTable(s: ResponseSummary): string {
       ? 'only the videos every model has (--missing skip)'
       : 'a missing or undecodable video scores 0';
   const seg = s.segmenter ? `, segmenter ${s.segmenter}` : '';
-  return [`embedder ${s.embedder}, γ = ${s.gamma}${seg}; ${rule}`, ...textTable(head, body)].join('\n');
+  return [
+    `embedder ${s.embedder}, γ = ${s.gamma}${seg}; ${rule}`,
+    ...noticeLines(s.embedder),
+    ...textTable(head, body),
+  ].join('\n');
+}
+
+/** The embedder's notice when it is not the paper's (compass/paper-scale.ts), as lines. */
+export function noticeLines(embedder: string): string[] {
+  const n = embedderNotice(embedder);
+  return n ? [n] : [];
 }
 
 export function sensitivityLines(r: SensitivityResult): string[] {
@@ -166,6 +177,7 @@ export function unresolvedLines(lb: Leaderboard): string[] {
 export function leaderboardText(lb: Leaderboard, o: { factors?: boolean } = {}): string {
   const out = [
     `judge ${lb.judge}, embedder ${lb.embedder}${lb.segmenter ? `, segmenter ${lb.segmenter}` : ''}, ${lb.runs} run${lb.runs > 1 ? 's (mean ± sd)' : ''}; ${missingRule(lb)}`,
+    ...noticeLines(lb.embedder),
     ...tableLines(lb),
     ...textTable(headOf(lb.table), rowsOf(lb.models, lb.table)),
     ...belowRateLines(lb.models),
@@ -236,7 +248,9 @@ export function leaderboardCsv(lb: Leaderboard): string {
 export function leaderboardMarkdown(lb: Leaderboard): string {
   const table = (models: readonly ModelOverall[], t: Leaderboard['table'] = lb.table) => [
     `| ${headOf(t).join(' | ')} |`,
-    `|${headOf(t).map(() => '---').join('|')}|`,
+    `|${headOf(t)
+      .map(() => '---')
+      .join('|')}|`,
     ...rowsOf(models, t).map((r) => `| ${r.map(mdText).join(' | ')} |`),
   ];
   const out = [
@@ -244,6 +258,7 @@ export function leaderboardMarkdown(lb: Leaderboard): string {
     '',
     `Judge ${mdText(lb.judge)}, embedder ${mdText(lb.embedder)}${lb.segmenter ? `, segmenter ${mdText(lb.segmenter)}` : ''}, ${lb.runs} run(s); ${mdText(missingRule(lb))}.`,
     '',
+    ...noticeLines(lb.embedder).flatMap((l) => [`**${mdText(l)}.**`, '']),
     ...tableLines(lb).flatMap((l) => [`${mdText(l)}.`, '']),
     ...table(lb.models),
     ...[...belowRateLines(lb.models), ...checklistSizeLines(lb), ...unresolvedLines(lb)].flatMap((l) => [
@@ -291,9 +306,11 @@ export function leaderboardHtml(lb: Leaderboard): string {
       levelEntries(levels).map(([l, ms]) => `<h2>${esc(f)} = ${esc(l)}</h2>${table(ms)}`),
     )
     .join('');
-  return `<!doctype html><html><head><meta charset="utf-8"><title>Compass leaderboard</title><style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}</style></head><body><h1>Compass leaderboard</h1><p>Judge ${esc(lb.judge)}, embedder ${esc(lb.embedder)}${lb.segmenter ? `, segmenter ${esc(lb.segmenter)}` : ''}, ${lb.runs} run(s); ${esc(missingRule(lb))}.</p>${tableLines(
-    lb,
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Compass leaderboard</title><style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}</style></head><body><h1>Compass leaderboard</h1><p>Judge ${esc(lb.judge)}, embedder ${esc(lb.embedder)}${lb.segmenter ? `, segmenter ${esc(lb.segmenter)}` : ''}, ${lb.runs} run(s); ${esc(missingRule(lb))}.</p>${noticeLines(
+    lb.embedder,
   )
+    .map((l) => `<p class="notice"><b>${esc(l)}.</b></p>`)
+    .join('')}${tableLines(lb)
     .map((l) => `<p>${esc(l)}.</p>`)
     .join(
       '',

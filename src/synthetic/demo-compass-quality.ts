@@ -5,8 +5,8 @@
  * cache the response demo filled; judge answers are cached, so a warm run asks nothing, and the
  * evaluation cache maps each video to its answers, so a warm run decodes nothing either. Shots
  * come from the judge segmenter at the quality judge's frame settings, as `compass evaluate` does by
- * default (`--segmenter judge`). Audio is judged (`compass evaluate --judge-audio`): every mini video
- * has a sound track, so AV Coordination is asked of every video ("Audio-Visual Coordination judges
+ * default (`--segmenter judge`). Audio is judged as `compass evaluate` does by default (no flag):
+ * every mini video has a sound track, so AV Coordination is asked of every video ("Audio-Visual Coordination judges
  * intrinsic audio–video semantic and temporal agreement independently of the prompt", App. D) and
  * Audio Adherence only where the case requests audio ("not applicable when no audio requirement
  * exists", §E.3); the leaderboard then ranks by the joint audio-video table, as `compass evaluate`
@@ -14,6 +14,7 @@
  */
 import { join } from 'node:path';
 import { loadCases, PROMPT_MODES } from '../compass/cases.js';
+import { videosCarrySound } from '../compass/quality/audio-default.js';
 import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
 import { evaluateCompass } from '../compass/quality/evaluate.js';
 import { type Leaderboard, leaderboard } from '../compass/quality/leaderboard.js';
@@ -70,7 +71,12 @@ export async function runCompassQualityDemo(
     try {
       const models = [...DEMO_QUALITY_MODELS];
       const evaluationCache = evaluationCacheIn(judge.cache);
-      const q = { ...DEFAULT_QUALITY_OPTIONS, audio: true };
+      // compass evaluate's default: audio judged because the videos carry sound tracks
+      const audio = await videosCarrySound(
+        { videos: mini.videos, models, caseIds: cases.map((c) => c.case_id), modes: PROMPT_MODES },
+        probe,
+      );
+      const q = { ...DEFAULT_QUALITY_OPTIONS, audio };
       const r = await evaluateCompass({
         cases,
         videos: mini.videos,

@@ -15,6 +15,7 @@
 
 import { UsageError } from '../../errors.js';
 import { unresolvedShare } from '../../judge/unresolved.js';
+import { embedderNotice } from '../paper-scale.js';
 import type {
   BoardTable,
   Checklist,
@@ -244,8 +245,10 @@ export function leaderboard(
           asked++;
           if (m.status === 'unresolved') unresolved++;
         }
+  const notice = embedderNotice(meta.embedder);
   return {
     ...shown,
+    ...(notice ? { embedder_notice: notice } : {}),
     missing: policy,
     ...(Object.keys(outside).length ? { checklists_outside_preferred_size: outside } : {}),
     unresolved: unresolvedShare(unresolved, asked),
