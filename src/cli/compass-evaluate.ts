@@ -9,6 +9,7 @@ import { PROMPT_MODES } from '../compass/cases.js';
 import { KEYFRAME_CONTROL_READINGS, VIDEO_QUALITY_READINGS } from '../compass/quality/aggregate.js';
 import { audioDecisionLine } from '../compass/quality/audio-default.js';
 import { budgetCheck } from '../compass/quality/evaluate.js';
+import { ITEM_RULES } from '../compass/quality/grouped.js';
 import { JOINT_CASES_READINGS } from '../compass/quality/leaderboard.js';
 import type { EvaluationPlan } from '../compass/quality/plan.js';
 import { DEFAULT_QUALITY_OPTIONS, type QualityOptions } from '../compass/quality/video.js';
@@ -92,6 +93,12 @@ function evaluateFlagSpecs() {
         'judge audio (AMA and AVC): by default yes when the videos carry sound tracks, for the joint audio-video leaderboard',
       negatable: 'do not judge audio (a judge that takes no audio input): no joint audio-video leaderboard',
     },
+    itemRule: {
+      flags: '--item-rule <rule>',
+      description:
+        'an item whose score is off the anchors or whose support contradicts it: strict (dropped, counted) | snap (kept: snapped to the nearest anchor, the score over the support; counted)',
+      default: 'strict',
+    },
     maxTokens: { flags: '--max-tokens <n>', description: 'reply budget per call', default: '2048' },
     maxCalls: {
       flags: '--max-calls <n>',
@@ -129,6 +136,8 @@ export function compassEvaluateInput(o: EvaluateFlags): Omit<
     budget: o.frameBudget === undefined ? undefined : int('--frame-budget', o.frameBudget, 1),
     frameWidth: int('--frame-width', o.frameWidth, 16),
     audio: o.judgeAudio === true,
+    // recorded (settings.json, run records) only when not the default
+    ...(o.itemRule !== 'strict' ? { itemRule: oneOf('--item-rule', o.itemRule, ITEM_RULES) } : {}),
   };
   // neither --judge-audio nor --no-judge-audio: audio is judged when the videos carry sound tracks
   const audioByTracks = o.judgeAudio === undefined;

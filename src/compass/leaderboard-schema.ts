@@ -76,6 +76,13 @@ export const Leaderboard = LeaderboardTable.partial({ table: true, formula: true
   /** What cut the videos into shots (pixel detector or judge, seed E.2). */
   segmenter: z.string().optional(),
   missing: MissingPolicy,
+  /**
+   * Judged items the parser dropped, by reason, over every judged video and run (a metric's score
+   * is the mean of the items kept); `kept_by_rule`: the items `--item-rule snap` kept that the strict
+   * rule drops. Absent in files written before they were counted.
+   */
+  dropped_items: z.record(z.string(), Count).optional(),
+  kept_by_rule: z.record(z.string(), Count).optional(),
   /** Checklists kept with an item count outside the published preference, per metric. */
   checklists_outside_preferred_size: z.record(z.string(), Count).optional(),
   /**

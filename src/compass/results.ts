@@ -230,6 +230,11 @@ export type DropReason = z.infer<typeof DropReason>;
 export const QualityMetricReport = MetricResult.extend({
   items: z.array(JudgedItem).optional(),
   dropped: z.partialRecord(DropReason, Count).optional(),
+  /**
+   * Items kept under `--item-rule snap` that the strict rule drops: a score off the anchors
+   * (snapped to the nearest) or a `support` that contradicts the score (the score stands).
+   */
+  kept_by_rule: z.partialRecord(z.enum(['score_off_scale', 'support_contradicts_score']), Count).optional(),
   missing_items: Count.optional(),
 });
 export type QualityMetricReport = z.infer<typeof QualityMetricReport>;

@@ -160,11 +160,29 @@ export function checklistSizeLines(lb: Leaderboard): string[] {
   ];
 }
 
+/** The judged items the parser dropped (and kept under --item-rule snap), by reason. */
+function itemLines(lb: Leaderboard): string[] {
+  const say = (o: Record<string, number> | undefined) =>
+    Object.entries(o ?? {})
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ');
+  const d = Object.values(lb.dropped_items ?? {}).reduce((a, b) => a + b, 0);
+  return [
+    ...(lb.dropped_items
+      ? [
+          `judged items dropped (left out of their metric's mean): ${d}${d ? ` (${say(lb.dropped_items)})` : ''}`,
+        ]
+      : []),
+    ...(lb.kept_by_rule ? [`kept by --item-rule snap: ${say(lb.kept_by_rule)}`] : []),
+  ];
+}
+
 /** The quality metrics the judge left unresolved (none for a file written before they were counted). */
 export function unresolvedLines(lb: Leaderboard): string[] {
   const u = lb.unresolved;
-  if (!u) return [];
+  if (!u) return itemLines(lb);
   return [
+    ...itemLines(lb),
     `unresolved: ${u.unresolved} of ${u.answers} quality metrics judged${u.share === null ? '' : ` (${(100 * u.share).toFixed(1)} %)`}, left out of their group's mean`,
   ];
 }

@@ -48,12 +48,24 @@ const ItemReply = z.looseObject({
     .min(1),
 });
 
+/**
+ * What happens to an item whose score is not one of the anchors or whose `support` contradicts it
+ * (`--item-rule`): `strict` (the default) drops it, counted by reason; `snap` keeps it — an
+ * off-anchor score snapped to the nearest anchor, a contradicting `support` ignored (the score
+ * stands) — counted in `kept_by_rule`. The seed: "the metric-level score is the arithmetic mean of
+ * valid item results" (§E.4) does not say which items are valid; docs/compass.md.
+ */
+export const ITEM_RULES = ['strict', 'snap'] as const;
+export type ItemRule = (typeof ITEM_RULES)[number];
+
 export interface MetricJudgement {
   metric: QualityMetric;
   /** Mean of the valid items' scores; null when unresolved. */
   score: number | null;
   items: JudgedItem[];
   dropped: Partial<Record<DropReason, number>>;
+  /** Under `snap`: the items the strict rule would have dropped, kept, by reason. */
+  kept_by_rule?: Partial<Record<'score_off_scale' | 'support_contradicts_score', number>>;
   /** Checklist items the reply did not score. */
   missing_items: number;
   unresolved?: string;
@@ -73,8 +85,12 @@ export function parseMetric(
   checklist: readonly ChecklistItem[],
   duration_s: number,
   tolerance_s = 0.05,
+  rule: ItemRule = 'strict',
 ): MetricJudgement {
   const out: MetricJudgement = { metric, score: null, items: [], dropped: {}, missing_items: 0 };
+  const keep = (r: 'score_off_scale' | 'support_contradicts_score') => {
+    out.kept_by_rule = { ...out.kept_by_rule, [r]: (out.kept_by_rule?.[r] ?? 0) + 1 };
+  };
   const inapplicable = new Set(checklist.filter((i) => i.not_applicable).map((i) => i.item_id));
   if (checklist.length > 0 && inapplicable.size === checklist.length) {
     out.not_applicable = `every ${metric} checklist item is marked not_applicable`;
@@ -99,6 +115,16 @@ export function parseMetric(
       continue;
     }
     const it = p.data;
+    const onScale = SCORE_ANCHORS.some((a) => a === it.score);
+    if (rule === 'snap' && !onScale && it.score >= 0 && it.score <= 1) {
+      it.score = nearestAnchor(it.score);
+      keep('score_off_scale');
+    }
+    const contradicts = it.support !== undefined && it.support !== supportOf(it.score);
+    if (rule === 'snap' && contradicts && SCORE_ANCHORS.some((a) => a === it.score)) {
+      it.support = supportOf(it.score);
+      keep('support_contradicts_score');
+    }
     if (!known.has(it.item_id)) drop('unknown_item');
     else if (seen.has(it.item_id)) drop('repeated_item');
     else if (!SCORE_ANCHORS.some((a) => a === it.score)) drop('score_off_scale');
@@ -148,6 +174,8 @@ export interface GroupedInput {
   audio?: JudgeAudio | undefined;
   /** What is shown of the video; kfbench sends time-labelled frames (`frames`, the default). */
   attachment?: Attachment | undefined;
+  /** Off-anchor scores and contradicting supports: dropped (`strict`) or kept (`snap`). */
+  itemRule?: ItemRule | undefined;
 }
 
 export function groupedQuestion(g: GroupedInput) {
@@ -237,7 +265,7 @@ export async function judgeGroup(
  */
 export function judgementsOf(
   v: Verdict<z.output<typeof GroupedReply>>,
-  g: Pick<GroupedInput, 'metrics' | 'checklists' | 'duration_s'>,
+  g: Pick<GroupedInput, 'metrics' | 'checklists' | 'duration_s' | 'itemRule'>,
 ): MetricJudgement[] {
   if (!v.answer) {
     const why = v.unresolved ?? 'no answer';
@@ -251,7 +279,14 @@ export function judgementsOf(
     }));
   }
   const byMetric = new Map(v.answer.metrics.map((m) => [m.metric, m]));
-  return g.metrics.map((m) => parseMetric(m, byMetric.get(m), g.checklists.get(m) ?? [], g.duration_s));
+  return g.metrics.map((m) =>
+    parseMetric(m, byMetric.get(m), g.checklists.get(m) ?? [], g.duration_s, 0.05, g.itemRule),
+  );
+}
+
+/** The anchor nearest a score in [0, 1] (the higher one on a tie). */
+function nearestAnchor(x: number): number {
+  return SCORE_ANCHORS.reduce((a, b) => (Math.abs(b - x) <= Math.abs(a - x) ? b : a));
 }
 
 /** An item reply that is an object but cites no evidence (none, or an empty list). */

@@ -246,15 +246,40 @@ export function leaderboard(
           if (m.status === 'unresolved') unresolved++;
         }
   const notice = embedderNotice(meta.embedder);
+  const items = itemCounts(all);
   return {
     ...shown,
     ...(notice ? { embedder_notice: notice } : {}),
     missing: policy,
+    dropped_items: items.dropped,
+    ...(Object.keys(items.kept).length ? { kept_by_rule: items.kept } : {}),
     ...(Object.keys(outside).length ? { checklists_outside_preferred_size: outside } : {}),
     unresolved: unresolvedShare(unresolved, asked),
     ...top,
     ...(other ? { other } : {}),
   };
+}
+
+/** The judged items dropped (and kept by `--item-rule snap`) over every judged video and run, by reason. */
+function itemCounts(all: readonly VideoEvaluation[]): {
+  dropped: Record<string, number>;
+  kept: Record<string, number>;
+} {
+  const dropped: Record<string, number> = {};
+  const kept: Record<string, number> = {};
+  const add = (
+    to: Record<string, number>,
+    from: Readonly<Record<string, number | undefined>> | undefined,
+  ) => {
+    for (const [k, n] of Object.entries(from ?? {})) if (n) to[k] = (to[k] ?? 0) + n;
+  };
+  for (const v of all)
+    if (isScored(v))
+      for (const m of Object.values(v.quality.metrics)) {
+        add(dropped, m.dropped);
+        add(kept, m.kept_by_rule);
+      }
+  return { dropped, kept };
 }
 
 /** The same leaderboard ranked by the other table (`compass report --rank-by`); unchanged when it already is. */

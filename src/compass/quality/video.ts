@@ -20,7 +20,14 @@ import type { QualityMetricReport, QualityReport, ScanShot } from '../results.js
 import { qualityGroups } from './aggregate.js';
 import type { Checklist } from './checklist.js';
 import { caseContent, type EvaluationCache, entryKey, type FileHashes } from './eval-cache.js';
-import { GROUPED_PROTOCOL, GroupedReply, judgeGroup, judgementsOf, type MetricJudgement } from './grouped.js';
+import {
+  GROUPED_PROTOCOL,
+  GroupedReply,
+  type ItemRule,
+  judgeGroup,
+  judgementsOf,
+  type MetricJudgement,
+} from './grouped.js';
 import {
   applicability,
   groupMetrics,
@@ -44,6 +51,8 @@ export interface QualityOptions {
   frameWidth: number;
   /** The judge accepts audio input: only then are AMA and AVC asked. */
   audio: boolean;
+  /** `--item-rule`: an off-anchor score or contradicting support dropped (`strict`, default) or kept (`snap`). */
+  itemRule?: ItemRule | undefined;
 }
 
 export const DEFAULT_QUALITY_OPTIONS: QualityOptions = {
@@ -178,6 +187,7 @@ function reportOf(
             ...(j.unresolved ? { reason: j.unresolved } : {}),
             items: j.items,
             dropped: j.dropped,
+            ...(j.kept_by_rule ? { kept_by_rule: j.kept_by_rule } : {}),
             missing_items: j.missing_items,
           };
   if (!everyMetric(metrics))
@@ -215,6 +225,7 @@ async function askVideoQuality(
         evidence,
         avEvidence: evidenceText(a.c, a.shots, motion, false),
         ...(audio && ask.some((m) => m === 'AMA' || m === 'AVC') ? { audio } : {}),
+        itemRule: o.itemRule,
         budgetNote: capped
           ? ` at ${rate.toFixed(2)} fps (capped at ${o.budget} frames for this ${info.duration_s.toFixed(1)} s video)`
           : rate < o.fps
@@ -321,6 +332,7 @@ export async function judgeVideoQualityCached(
             metrics: settled.groups[i]!,
             checklists: new Map(settled.groups[i]!.map((m) => [m, checklistOf(a, m).items])),
             duration_s: hit.duration_s,
+            itemRule: o.itemRule,
           }),
         ),
         hit.frames,
