@@ -6,6 +6,7 @@ import type { Leaderboard } from '../compass/quality/leaderboard.js';
 import { METRICS } from '../compass/response/report.js';
 import type { ResponseSummary } from '../compass/score.js';
 import type { SensitivityResult } from '../compass/sensitivity.js';
+import { breakdowns, metricsByModeLines, metricsByModeMarkdown } from './compass-tables.js';
 import { csvCell, esc, mdText } from './escape.js';
 import { levelEntries, textTable } from './table.js';
 
@@ -73,6 +74,7 @@ const GROUP_COLUMNS = [
 ] as const;
 
 const fx = (x: number | null) => (x === null ? '—' : x.toFixed(3));
+const sdOf = (sd: number | null | undefined) => (typeof sd === 'number' ? ` ± ${sd.toFixed(3)}` : '');
 const overallCell = (m: ModelOverall) =>
   m.overall === null
     ? '—'
@@ -88,7 +90,8 @@ function rowsOf(models: readonly ModelOverall[], table: Leaderboard['table']): s
   return models.map((m) => [
     m.model,
     overallCell(m),
-    ...columnsOf(table).map(([k]) => fx(m.groups[k] ?? null)),
+    // each group ± its standard deviation over runs (Table 7) when there are several
+    ...columnsOf(table).map(([k]) => fx(m.groups[k] ?? null) + sdOf(m.groups_sd?.[k])),
     String(m.cases),
     m.coverage ? `${m.coverage.present}/${m.coverage.expected}` : '',
     m.flagged.join(' '),
@@ -202,9 +205,10 @@ export function leaderboardText(lb: Leaderboard, o: { factors?: boolean } = {}):
     ...checklistSizeLines(lb),
     ...unresolvedLines(lb),
   ];
-  for (const [f, levels] of o.factors === false ? [] : Object.entries(lb.by))
+  for (const [f, levels] of o.factors === false ? [] : breakdowns(lb))
     for (const [level, models] of levelEntries(levels))
       out.push('', `${f} = ${level}`, ...textTable(headOf(lb.table), rowsOf(models, lb.table)));
+  if (o.factors !== false) out.push(...metricsByModeLines(lb));
   if (lb.other)
     out.push(
       '',
@@ -284,9 +288,10 @@ export function leaderboardMarkdown(lb: Leaderboard): string {
       mdText(l),
     ]),
   ];
-  for (const [f, levels] of Object.entries(lb.by))
+  for (const [f, levels] of breakdowns(lb))
     for (const [level, models] of levelEntries(levels))
       out.push('', `## ${mdText(f)} = ${mdText(level)}`, '', ...table(models));
+  out.push(...metricsByModeMarkdown(lb));
   if (lb.other)
     out.push(
       '',

@@ -28,6 +28,7 @@ import type {
 import { commonRows, type MissingPolicy } from '../score.js';
 import type { KeyframeControlReading, VideoQualityReading } from './aggregate.js';
 import { modelOverall } from './overall.js';
+import { densityLevel, metricsByPromptMode } from './tables.js';
 
 export type { BoardTable, Factor, Leaderboard, LeaderboardTable } from '../results.js';
 
@@ -156,8 +157,8 @@ function boardTable(
     (from: readonly VideoEvaluation[]) =>
     (o: ModelOverall): ModelOverall => ({ ...o, coverage: modelOverall(from, o.model).coverage });
   const present = models.filter((m) => videos.some((v) => v.model === m));
-  const levelsOf = (f: Factor): LeaderboardTable['by'][Factor] => {
-    const key = FACTORS[f];
+  const levelsOf = (f: Factor): LeaderboardTable['by'][Factor] => levelsBy(FACTORS[f]);
+  const levelsBy = (key: (v: VideoEvaluation) => string): Record<string, ModelOverall[]> => {
     const levels = [...new Set(videos.map(key))].sort();
     return Object.fromEntries(
       levels.map((l) => {
@@ -186,6 +187,7 @@ function boardTable(
       prompt_mode: levelsOf('prompt_mode'),
       conditioning: levelsOf('conditioning'),
     },
+    keyframe_density: levelsBy((v) => densityLevel(v.n_keyframes)),
   };
 }
 
@@ -252,6 +254,7 @@ export function leaderboard(
     ...(notice ? { embedder_notice: notice } : {}),
     missing: policy,
     dropped_items: items.dropped,
+    metrics_by_prompt_mode: metricsByPromptMode(all, models),
     ...(Object.keys(items.kept).length ? { kept_by_rule: items.kept } : {}),
     ...(Object.keys(outside).length ? { checklists_outside_preferred_size: outside } : {}),
     unresolved: unresolvedShare(unresolved, asked),
@@ -290,7 +293,7 @@ export function rerank(lb: Leaderboard, rankBy: RankBy): Leaderboard {
     throw new UsageError(
       `--rank-by ${rankBy}: this leaderboard has only the ${current === 'joint' ? 'joint audio-video' : 'video-only'} table${rankBy === 'joint' ? ' (audio was not judged, or no model has a video with an audio track)' : ''}`,
     );
-  const { other, table, formula, cases, models_without_audio, models, by, ...meta } = lb;
+  const { other, table, formula, cases, models_without_audio, models, by, keyframe_density, ...meta } = lb;
   return {
     ...meta,
     ...other,
@@ -301,6 +304,7 @@ export function rerank(lb: Leaderboard, rankBy: RankBy): Leaderboard {
       ...(models_without_audio ? { models_without_audio } : {}),
       models,
       by,
+      ...(keyframe_density ? { keyframe_density } : {}),
     },
   };
 }

@@ -6,6 +6,7 @@
 import { mean, sampleSd } from '../../stats/mean.js';
 import type { BoardTable, ModelOverall, VideoEvaluation } from '../results.js';
 import { caseOverall, keyframeControl, type OverallResult, videoOnlyAdherence } from './aggregate.js';
+import { groupsSdOverRuns } from './tables.js';
 import { DEFAULT_QUALITY_OPTIONS } from './video.js';
 
 /** The published judge rate ("all reported MLLM-judged results use 8-FPS sampling"). */
@@ -50,6 +51,24 @@ export function modelOverall(
     const xs = mine.map(f).filter((x): x is number => x !== null);
     return xs.length ? mean(xs) : null;
   };
+  const groupsOf = (v: VideoEvaluation): Record<string, number | null> => ({
+    keyframe_control: keyframeControl(v.response.groups),
+    visual_quality: v.quality.groups.visual_quality?.score ?? null,
+    spatiotemporal_coherence: v.quality.groups.spatiotemporal_coherence?.score ?? null,
+    instruction_adherence:
+      table === 'joint'
+        ? (v.quality.groups.instruction_adherence?.score ?? null)
+        : videoOnlyAdherence(v.quality.metrics),
+    ...(table === 'joint'
+      ? {
+          av_coordination: v.overall.joint_av?.no_audio_track
+            ? 0
+            : (v.quality.groups.av_coordination?.score ?? null),
+        }
+      : {}),
+  });
+  // Table 7: each group's standard deviation over runs, beside Overall's
+  const groupsSd = groupsSdOverRuns(mine, groupsOf);
   return {
     model,
     overall: m,
@@ -57,6 +76,7 @@ export function modelOverall(
     runs: runs.length,
     cases: caseCount,
     flagged: [...flagged].sort(),
+    ...(groupsSd ? { groups_sd: groupsSd } : {}),
     ...(table === 'joint'
       ? {
           no_audio_track: [
