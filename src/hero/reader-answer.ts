@@ -81,7 +81,7 @@ function answerShape(template: string): { field: string; text: string } | undefi
   if (!m) return undefined;
   // the sentence(s) around the shape: from the paragraph that holds it to the end of the prompt
   const start = template.lastIndexOf('\n\n', m.index);
-  return { field: m[1]!, text: template.slice(start < 0 ? 0 : start) };
+  return { field: m[1]!, text: template.slice(Math.max(start, 0)) };
 }
 
 const RANK_BEST = /\b1\s*(?:=|is|means|for)\s*(?:the\s+)?best\b|\bbest\s*(?:=|is)\s*1\b|\b1\s*\(best\)/i;

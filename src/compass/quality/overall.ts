@@ -51,24 +51,8 @@ export function modelOverall(
     const xs = mine.map(f).filter((x): x is number => x !== null);
     return xs.length ? mean(xs) : null;
   };
-  const groupsOf = (v: VideoEvaluation): Record<string, number | null> => ({
-    keyframe_control: keyframeControl(v.response.groups),
-    visual_quality: v.quality.groups.visual_quality?.score ?? null,
-    spatiotemporal_coherence: v.quality.groups.spatiotemporal_coherence?.score ?? null,
-    instruction_adherence:
-      table === 'joint'
-        ? (v.quality.groups.instruction_adherence?.score ?? null)
-        : videoOnlyAdherence(v.quality.metrics),
-    ...(table === 'joint'
-      ? {
-          av_coordination: v.overall.joint_av?.no_audio_track
-            ? 0
-            : (v.quality.groups.av_coordination?.score ?? null),
-        }
-      : {}),
-  });
   // Table 7: each group's standard deviation over runs, beside Overall's
-  const groupsSd = groupsSdOverRuns(mine, groupsOf);
+  const groupsSd = groupsSdOverRuns(mine, (v) => groupsOf(v, table));
   return {
     model,
     overall: m,
@@ -138,4 +122,24 @@ function videoOnlyIncomplete(g: string): string | undefined {
   if (group === 'av_coordination') return undefined;
   const kept = metrics.split(' ').filter((m) => m && m !== 'AMA' && m !== 'AVC');
   return kept.length ? `${group}: ${kept.join(' ')}` : undefined;
+}
+
+/** One video's groups on a table, as the table counts them (Table 7's standard deviation over runs). */
+function groupsOf(v: VideoEvaluation, table: BoardTable): Record<string, number | null> {
+  return {
+    keyframe_control: keyframeControl(v.response.groups),
+    visual_quality: v.quality.groups.visual_quality?.score ?? null,
+    spatiotemporal_coherence: v.quality.groups.spatiotemporal_coherence?.score ?? null,
+    instruction_adherence:
+      table === 'joint'
+        ? (v.quality.groups.instruction_adherence?.score ?? null)
+        : videoOnlyAdherence(v.quality.metrics),
+    ...(table === 'joint'
+      ? {
+          av_coordination: v.overall.joint_av?.no_audio_track
+            ? 0
+            : (v.quality.groups.av_coordination?.score ?? null),
+        }
+      : {}),
+  };
 }

@@ -20,6 +20,7 @@ import type { QualityMetricReport, QualityReport, ScanShot } from '../results.js
 import { qualityGroups } from './aggregate.js';
 import type { Checklist } from './checklist.js';
 import { caseContent, type EvaluationCache, entryKey, type FileHashes } from './eval-cache.js';
+import { evidenceText } from './evidence.js';
 import {
   GROUPED_PROTOCOL,
   GroupedReply,
@@ -37,6 +38,7 @@ import {
 } from './metrics.js';
 
 export type { QualityMetricReport, QualityReport } from '../results.js';
+export { evidenceText } from './evidence.js';
 
 import { judgeFrames, qualityTimes, sentRate } from './judge-frames.js';
 
@@ -61,27 +63,6 @@ export const DEFAULT_QUALITY_OPTIONS: QualityOptions = {
   frameWidth: 384,
   audio: false,
 };
-
-/**
- * The measured evidence lines: the shots detected (with what the case requested, unless `request`
- * is false: AV Coordination's question shows nothing of the request) and the camera motion.
- */
-export function evidenceText(
-  c: LoadedCase,
-  shots: readonly ScanShot[],
-  motion: readonly string[] = [],
-  request = true,
-): string {
-  const asked =
-    c.structure === 'one_take'
-      ? 'one take requested'
-      : `${new Set(c.keyframes.map((k) => k.shot_index)).size} shots requested`;
-  const lines = [
-    `- shots detected: ${shots.length}${request ? ` (${asked})` : ''}: ${shots.map((s) => `[${s.start_s.toFixed(2)}, ${s.end_s.toFixed(2)}) s`).join(', ')}`,
-  ];
-  if (motion.length) lines.push(`- camera motion per shot: ${motion.join('; ')}`);
-  return lines.join('\n');
-}
 
 /** The inputs of one video's grouped questions. */
 export interface VideoQualityInput {

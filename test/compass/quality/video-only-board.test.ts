@@ -109,7 +109,9 @@ describe('the video-only table counts no audio metric (issue 54 item 2)', () => 
     expect(heads).toHaveLength(2);
     expect(header(heads[0])).toContain('AV');
     expect(header(heads[1])).not.toContain('AV');
-    const md = leaderboardMarkdown(lb).split('\n').filter((l) => l.startsWith('| model'));
+    const md = leaderboardMarkdown(lb)
+      .split('\n')
+      .filter((l) => l.startsWith('| model'));
     expect(header(md[0])).toContain('AV');
     expect(header(md.at(-1))).not.toContain('AV');
     const html = leaderboardHtml(lb);
