@@ -63,6 +63,9 @@ export const LeaderboardTable = z.object({
   by: z.record(z.enum(FACTOR_NAMES), z.record(z.string(), z.array(ModelOverall))),
   /** Table 5's keyframe-density buckets (3, 6, 9&12 keyframes): the rows per bucket. Absent in older files. */
   keyframe_density: z.record(z.string(), z.array(ModelOverall)).optional(),
+  /** The rows per application domain and per structure–duration setting (§3.4). Absent in older files. */
+  domain: z.record(z.string(), z.array(ModelOverall)).optional(),
+  setting: z.record(z.string(), z.array(ModelOverall)).optional(),
 });
 export type LeaderboardTable = z.infer<typeof LeaderboardTable>;
 

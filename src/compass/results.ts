@@ -311,6 +311,9 @@ export const VideoEvaluation = z.object({
   structure: Structure,
   n_keyframes: Count,
   conditioning: Conditioning,
+  /** The case's application domain and requested duration (for the tables by domain and setting; absent in older files). */
+  domain: z.string().optional(),
+  duration_s: z.number().optional(),
   response: z.object({ metrics: MetricScores, groups: ResponseGroups }),
   quality: QualityReport,
   overall: OverallResult,

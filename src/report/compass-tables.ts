@@ -11,10 +11,17 @@ import { textTable } from './table.js';
 type Levels = Leaderboard['by'][keyof Leaderboard['by']];
 
 /** The breakdowns of a table, the keyframe-density buckets (3, 6, 9&12; Table 5) after the factors. */
-export function breakdowns(t: Pick<Leaderboard, 'by' | 'keyframe_density'>): [string, Levels][] {
+export function breakdowns(
+  t: Pick<Leaderboard, 'by' | 'keyframe_density' | 'domain' | 'setting'>,
+): [string, Levels][] {
+  const more: [string, Levels | undefined][] = [
+    ['keyframe density (Table 5)', t.keyframe_density],
+    ['domain', t.domain],
+    ['structure–duration setting', t.setting],
+  ];
   return [
     ...(Object.entries(t.by) as [string, Levels][]),
-    ...(t.keyframe_density ? [['keyframe density (Table 5)', t.keyframe_density] as [string, Levels]] : []),
+    ...more.filter((x): x is [string, Levels] => x[1] !== undefined),
   ];
 }
 

@@ -28,7 +28,7 @@ import type {
 import { commonRows, type MissingPolicy } from '../score.js';
 import type { KeyframeControlReading, VideoQualityReading } from './aggregate.js';
 import { modelOverall } from './overall.js';
-import { densityLevel, metricsByPromptMode } from './tables.js';
+import { densityLevel, metricsByPromptMode, settingLevel } from './tables.js';
 
 export type { BoardTable, Factor, Leaderboard, LeaderboardTable } from '../results.js';
 
@@ -188,6 +188,8 @@ function boardTable(
       conditioning: levelsOf('conditioning'),
     },
     keyframe_density: levelsBy((v) => densityLevel(v.n_keyframes)),
+    domain: levelsBy((v) => v.domain ?? 'unknown'),
+    setting: levelsBy(settingLevel),
   };
 }
 
@@ -293,7 +295,19 @@ export function rerank(lb: Leaderboard, rankBy: RankBy): Leaderboard {
     throw new UsageError(
       `--rank-by ${rankBy}: this leaderboard has only the ${current === 'joint' ? 'joint audio-video' : 'video-only'} table${rankBy === 'joint' ? ' (audio was not judged, or no model has a video with an audio track)' : ''}`,
     );
-  const { other, table, formula, cases, models_without_audio, models, by, keyframe_density, ...meta } = lb;
+  const {
+    other,
+    table,
+    formula,
+    cases,
+    models_without_audio,
+    models,
+    by,
+    keyframe_density,
+    domain,
+    setting,
+    ...meta
+  } = lb;
   return {
     ...meta,
     ...other,
@@ -305,6 +319,8 @@ export function rerank(lb: Leaderboard, rankBy: RankBy): Leaderboard {
       models,
       by,
       ...(keyframe_density ? { keyframe_density } : {}),
+      ...(domain ? { domain } : {}),
+      ...(setting ? { setting } : {}),
     },
   };
 }

@@ -19,6 +19,17 @@ export function densityLevel(n: number): string {
   return String(n);
 }
 
+/**
+ * The structure–duration setting of a video's case (§3.4: "three video structure-duration
+ * settings"; §4.1: "single-pass workflows for videos of 10 seconds or shorter and agent-mode
+ * multi-pass workflows for longer videos"): the structure, and whether the case asks for at most
+ * 10 s or more. "unknown" for a row written before the duration was recorded.
+ */
+export function settingLevel(v: Pick<VideoEvaluation, 'structure' | 'duration_s'>): string {
+  if (v.duration_s === undefined) return `${v.structure}, duration unknown`;
+  return `${v.structure}, ${v.duration_s <= 10 ? '≤ 10 s' : '> 10 s'}`;
+}
+
 const isScored = (v: VideoEvaluation) => (v.status ?? 'scored') === 'scored';
 
 /**

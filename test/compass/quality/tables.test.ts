@@ -2,7 +2,9 @@
  * Issue 54 item 6, the KeyFrame-Compass tables kfbench did not print: Table 5's keyframe-density
  * buckets ("instruction scores fall from 0.849 at 3 keyframes to 0.756 for 9&12", §4.3), each
  * quality metric by prompt mode ("segment-specific prompts lower VMA by 0.060–0.260 versus minimal
- * prompts", §4.3) and each group's standard deviation over repeated runs (Table 7, App. C). The
+ * prompts", §4.3), each group's standard deviation over repeated runs (Table 7, App. C) and the
+ * rows by domain and by structure–duration setting ("three video structure-duration settings and
+ * three application domains", §3.4). The
  * demo test checks the same tables on the mini set's leaderboard.json.
  */
 import { describe, expect, it } from 'vitest';
@@ -48,6 +50,8 @@ function video(o: {
     structure: 'multi_shot',
     n_keyframes: o.n,
     conditioning: 'image_list',
+    domain: o.n <= 6 ? 'daily' : 'cinematic',
+    duration_s: o.n <= 6 ? 8 : 15,
     response: {
       metrics: {
         presence: 0.5,
@@ -106,6 +110,13 @@ describe('the tables the paper prints (issue 54 item 6)', () => {
     expect(by.minimal!.m!.VMA! - by.segment_specific!.m!.VMA!).toBeCloseTo(0.1, 12);
     expect(by.minimal!.m!.AMA).toBeNull();
     expect(leaderboardMarkdown(lb)).toContain('## Quality metrics, prompt mode segment_specific');
+  });
+
+  it('§3.4: the rows by application domain and by structure–duration setting (≤ 10 s single pass, longer agent mode, §4.1)', () => {
+    expect(Object.keys(lb.domain!).sort()).toEqual(['cinematic', 'daily']);
+    expect(Object.keys(lb.setting!).sort()).toEqual(['multi_shot, > 10 s', 'multi_shot, ≤ 10 s']);
+    expect(lb.domain!.daily![0]!.cases).toBe(2);
+    expect(leaderboardText(lb)).toMatch(/^structure–duration setting = multi_shot, > 10 s$/m);
   });
 
   it('Table 7: each group has its standard deviation over runs, beside Overall', () => {
