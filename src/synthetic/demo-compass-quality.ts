@@ -14,7 +14,6 @@
  */
 import { join } from 'node:path';
 import { loadCases, PROMPT_MODES } from '../compass/cases.js';
-import { videosCarrySound } from '../compass/quality/audio-default.js';
 import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
 import { evaluateCompass } from '../compass/quality/evaluate.js';
 import { type Leaderboard, leaderboard } from '../compass/quality/leaderboard.js';
@@ -71,12 +70,10 @@ export async function runCompassQualityDemo(
     try {
       const models = [...DEMO_QUALITY_MODELS];
       const evaluationCache = evaluationCacheIn(judge.cache);
-      // compass evaluate's default: audio judged because the videos carry sound tracks
-      const audio = await videosCarrySound(
-        { videos: mini.videos, models, caseIds: cases.map((c) => c.case_id), modes: PROMPT_MODES },
-        probe,
-      );
-      const q = { ...DEFAULT_QUALITY_OPTIONS, audio };
+      // compass evaluate's default for these files: every mini video carries a sound track (the
+      // mini build puts one on each; test/compass/quality/audio.test.ts checks it), so audio is
+      // judged without a flag. Known here rather than probed: a warm demo reads no video.
+      const q = { ...DEFAULT_QUALITY_OPTIONS, audio: true };
       const r = await evaluateCompass({
         cases,
         videos: mini.videos,
