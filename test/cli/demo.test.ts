@@ -182,9 +182,11 @@ describe('kfbench demo', () => {
     // case's two prompt modes may be the same bytes: one segmentation each, the second cached),
     // and audio-lag's questions that carry no sound track (its pictures are faithful's: at most
     // four groups for each of its 16 videos)
+    // — and, since AV Coordination's question shows only the video and its sound (issue 54 item 3),
+    // the AV question of a video whose frames and track another video already had (at most one per video)
     const cold = /judge calls [1-9]\d*, from the cache (\d+), unresolved 0/.exec(r.stdout);
     expect(cold).not.toBeNull();
-    expect(Number(cold![1])).toBeLessThanOrEqual(DEMO_QUALITY_MODELS.length * 8 + 16 * 4);
+    expect(Number(cold![1])).toBeLessThanOrEqual(DEMO_QUALITY_MODELS.length * 8 + 16 * 4 + 112);
     // the judge calls the README states (bench/readme-figures.json, which bench/measure-demo.ts
     // writes from a measured cold run) are the ones this cold run made
     expect(demoCalls(r.stdout)).toEqual(readFigures().demo.calls);
