@@ -5,9 +5,10 @@
  */
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { PROMPT_MODES } from '../compass/cases.js';
 import { KEYFRAME_CONTROL_READINGS, VIDEO_QUALITY_READINGS } from '../compass/quality/aggregate.js';
+import { audioDecisionLine } from '../compass/quality/audio-default.js';
 import { budgetCheck } from '../compass/quality/evaluate.js';
+import { ITEM_RULES } from '../compass/quality/grouped.js';
 import { JOINT_CASES_READINGS } from '../compass/quality/leaderboard.js';
 import type { EvaluationPlan } from '../compass/quality/plan.js';
 import { DEFAULT_QUALITY_OPTIONS, type QualityOptions } from '../compass/quality/video.js';
@@ -37,7 +38,7 @@ import { addFlags, type FlagValues, flagSpecs } from './flags.js';
 import type { CliImpls } from './impls.js';
 import { withInterruptShown } from './interrupt.js';
 import { judgeFlagSpecs, judgeFlags, maxUnresolvedSpecs, parseMaxUnresolved } from './judge.js';
-import { oneOf, parseNumberFlag, printLines } from './output.js';
+import { oneOf, parseNumberFlag, printLines, printNotice } from './output.js';
 
 /** `--dry-run`: every call with its frames, images and estimated prompt tokens, then the totals. */
 function dryRunLines(p: EvaluationPlan, quality: QualityOptions): string[] {
@@ -85,7 +86,18 @@ function evaluateFlagSpecs() {
       description: 'width of the frames sent',
       default: String(DEFAULT_QUALITY_OPTIONS.frameWidth),
     },
-    judgeAudio: { flags: '--judge-audio', description: 'the judge takes audio input (asks AMA and AVC)' },
+    judgeAudio: {
+      flags: '--judge-audio',
+      description:
+        'judge audio (AMA and AVC): by default yes when the videos carry sound tracks, for the joint audio-video leaderboard',
+      negatable: 'do not judge audio (a judge that takes no audio input): no joint audio-video leaderboard',
+    },
+    itemRule: {
+      flags: '--item-rule <rule>',
+      description:
+        'an item whose score is off the anchors or whose support contradicts it: strict (dropped, counted) | snap (kept: snapped to the nearest anchor, the score over the support; counted)',
+      default: 'strict',
+    },
     maxTokens: { flags: '--max-tokens <n>', description: 'reply budget per call', default: '2048' },
     maxCalls: {
       flags: '--max-calls <n>',
@@ -122,8 +134,12 @@ export function compassEvaluateInput(o: EvaluateFlags): Omit<
     fps: parseNumberFlag('--quality-fps', o.qualityFps, (n) => n > 0),
     budget: o.frameBudget === undefined ? undefined : int('--frame-budget', o.frameBudget, 1),
     frameWidth: int('--frame-width', o.frameWidth, 16),
-    audio: !!o.judgeAudio,
+    audio: o.judgeAudio === true,
+    // recorded (settings.json, run records) only when not the default
+    ...(o.itemRule !== 'strict' ? { itemRule: oneOf('--item-rule', o.itemRule, ITEM_RULES) } : {}),
   };
+  // neither --judge-audio nor --no-judge-audio: audio is judged when the videos carry sound tracks
+  const audioByTracks = o.judgeAudio === undefined;
   const input = runInput(o, 'judge');
   const flags = judgeFlags(o);
   const judge = resolveJudgeSettings({
@@ -133,9 +149,9 @@ export function compassEvaluateInput(o: EvaluateFlags): Omit<
   });
   const maxCalls = o.maxCalls ? int('--max-calls', o.maxCalls, 0) : undefined;
   const ranking = rankBy(o.rankBy);
-  if (ranking === 'joint' && !quality.audio)
+  if (ranking === 'joint' && o.judgeAudio === false)
     throw new UsageError(
-      '--rank-by joint needs --judge-audio: the joint audio-video leaderboard needs AV Coordination judged',
+      '--rank-by joint with --no-judge-audio: the joint audio-video leaderboard needs AV Coordination judged',
     );
   const keyframeControl = oneOf('--keyframe-control', o.keyframeControl, KEYFRAME_CONTROL_READINGS);
   const videoQuality = oneOf('--video-quality', o.videoQuality, VIDEO_QUALITY_READINGS);
@@ -144,6 +160,7 @@ export function compassEvaluateInput(o: EvaluateFlags): Omit<
     ...input,
     judge,
     quality,
+    audioByTracks,
     runs,
     maxCalls,
     rankBy: ranking,
@@ -163,6 +180,7 @@ async function runEvaluate(o: EvaluateFlags, impls: CliImpls): Promise<void> {
     const d = await withInterruptShown((signal, onProgress) =>
       impls.planCompassEvaluation({ ...input, signal, onProgress }),
     );
+    printNotice(audioDecisionLine(d.audio));
     printLines([
       ...dryRunLines(d.plan, input.quality),
       `calls needed: ${Math.max(0, d.plan.calls.length - d.cached)}; already cached: ${d.cached} (judge cache ${d.judgeCache}${d.judgeCacheExists ? '' : ', not made yet'})`,
@@ -173,9 +191,12 @@ async function runEvaluate(o: EvaluateFlags, impls: CliImpls): Promise<void> {
     result: r,
     leaderboard: lb,
     judge: s,
+    audio,
   } = await withInterruptShown((signal, onProgress) =>
     impls.evaluateCompassRun({ ...input, signal, onProgress }),
   );
+  printNotice(audioDecisionLine(audio));
+  printNotice(lb.embedder_notice);
   printLines([
     leaderboardText(lb, { factors: false }),
     `judge calls ${s.calls}, from the cache ${s.cached}, unresolved ${s.unresolved}; results in ${out}`,

@@ -27,7 +27,7 @@ import { onnxFlags } from './embed.js';
 import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS } from './flags.js';
 import type { CliImpls } from './impls.js';
 import { withInterruptShown } from './interrupt.js';
-import { parseNumberFlag, printJson, printLines, printResult } from './output.js';
+import { parseNumberFlag, printJson, printLines, printNotice, printResult } from './output.js';
 
 /**
  * A folder run's input from its flags: the judge segmenter's settings resolved (its cache in --out
@@ -140,6 +140,7 @@ function registerScore(compass: Command, impls: CliImpls): void {
     const { run, summary } = await withInterruptShown((signal, onProgress) =>
       impls.scoreCompass({ ...folderInput(o, signal, onProgress), out, maxCalls }),
     );
+    printNotice(summary.embedder_notice);
     printLines([
       compassTable(summary),
       `${run.scanned} videos scanned, ${run.cached} from the scan cache; results in ${out}`,

@@ -1,10 +1,11 @@
 /** `kfbench hero build`: chains for your films, judged in both placements (Bradley–Terry, still floor). */
 import type { Command } from 'commander';
+import { UNRESOLVED_PAIRS_READINGS } from '../hero/build/options.js';
 import { roundTotals } from '../hero/rubric-learn.js';
 import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS, type WithLayout } from './flags.js';
 import type { CliImpls } from './impls.js';
 import { judgeFlagSpecs, judgeSettings } from './judge.js';
-import { parseNumberFlag, printJson, printLines } from './output.js';
+import { oneOf, parseNumberFlag, printJson, printLines } from './output.js';
 import { renderProgress } from './progress.js';
 
 /** `hero build`'s flags and their help, declared once: the parsed options' type is inferred from them. */
@@ -33,6 +34,12 @@ const BUILD_FLAG_SPECS = flagSpecs({
     default: '2',
   },
   maxRules: { flags: '--max-rules <n>', description: 'at most this many rules per film', default: '20' },
+  unresolvedPairs: {
+    flags: '--unresolved-pairs <how>',
+    description:
+      "an unresolved pair in a chain's Bradley–Terry fit: tie (half a win each) | error (left out: no partial credit)",
+    default: 'tie',
+  },
   ...JSON_FLAG_SPECS,
 });
 
@@ -59,6 +66,9 @@ async function runBuild(o: BuildFlags, impls: CliImpls): Promise<void> {
       learnRubric: !!o.learnRubric,
       rounds,
       maxRules,
+      ...(o.unresolvedPairs !== 'tie'
+        ? { unresolvedPairs: oneOf('--unresolved-pairs', o.unresolvedPairs, UNRESOLVED_PAIRS_READINGS) }
+        : {}),
       onProgress: shown.onProgress,
     })
     .finally(() => shown.close());

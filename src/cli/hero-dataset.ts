@@ -150,6 +150,15 @@ function registerValidate(hero: Command): void {
       printLines([
         `${s.films} films, ${s.chains} chains, ${s.images} images, ${s.criteria} criteria, ${s.pairs} pairs (${(100 * s.confident_share).toFixed(1)} % confident), ${s.track_frames} track frames, ${s.verify_rows} verify hashes`,
         ...(s.absent.length ? [`absent (optional): ${s.absent.join(', ')}`] : []),
+        ...(s.rule_disagreements.count
+          ? [
+              `${s.rule_disagreements.count} track frame(s) where the published index and kfbench's midpoint rule disagree (hero track rebuild extracts the index's coordinate):`,
+              ...s.rule_disagreements.frames.slice(0, 20).map((f) => `  ${f}`),
+              ...(s.rule_disagreements.count > 20
+                ? [`  … and ${s.rule_disagreements.count - 20} more (--json lists all)`]
+                : []),
+            ]
+          : []),
       ]);
     for (const p of r.problems) process.stderr.write(`${p}\n`);
     if (r.problems.length)

@@ -47,7 +47,7 @@ function registerRebuild(impls: CliImpls, track: Command): void {
     if (o.json) printJson(r);
     else
       printLines([
-        `rebuilt ${r.done.length} films (${r.frames} frames), ${r.skipped.length} already done, ${r.failed.length} failed`,
+        `rebuilt ${r.done.length} films (${r.frames} frames), ${r.skipped.length} already done, ${r.failed.length} failed; frames at the published coordinates (frame_track/track_index.jsonl.zst) for ${r.from_index.length} films, by the midpoint rule for the others`,
         ...r.failed.map((f) => `  ${f.movie_id}: ${f.reason}`),
       ]);
     if (r.failed.length)

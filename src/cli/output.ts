@@ -3,6 +3,11 @@ export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
+/** A notice for the reader on stderr (results stay on stdout): `kfbench: note: …`. */
+export function printNotice(line: string | undefined): void {
+  if (line) process.stderr.write(`kfbench: note: ${line}\n`);
+}
+
 export function printLines(lines: string[]): void {
   process.stdout.write(lines.length ? `${lines.join('\n')}\n` : '');
 }

@@ -32,6 +32,8 @@ export const ModelOverall = z.object({
   /** Videos present (scored) / expected, per run; missing and undecodable ones are not present. */
   coverage: z.object({ present: Count, expected: Count }),
   groups: z.record(z.string(), z.number().nullable()),
+  /** Each group's sample standard deviation over runs (Table 7; with more than one run). */
+  groups_sd: z.record(z.string(), z.number().nullable()).optional(),
 });
 export type ModelOverall = z.infer<typeof ModelOverall>;
 
@@ -59,6 +61,11 @@ export const LeaderboardTable = z.object({
   models_without_audio: z.array(z.string()).optional(),
   models: z.array(ModelOverall),
   by: z.record(z.enum(FACTOR_NAMES), z.record(z.string(), z.array(ModelOverall))),
+  /** Table 5's keyframe-density buckets (3, 6, 9&12 keyframes): the rows per bucket. Absent in older files. */
+  keyframe_density: z.record(z.string(), z.array(ModelOverall)).optional(),
+  /** The rows per application domain and per structure–duration setting (§3.4). Absent in older files. */
+  domain: z.record(z.string(), z.array(ModelOverall)).optional(),
+  setting: z.record(z.string(), z.array(ModelOverall)).optional(),
 });
 export type LeaderboardTable = z.infer<typeof LeaderboardTable>;
 
@@ -70,10 +77,19 @@ export type LeaderboardTable = z.infer<typeof LeaderboardTable>;
 export const Leaderboard = LeaderboardTable.partial({ table: true, formula: true, cases: true }).extend({
   judge: z.string(),
   embedder: z.string(),
+  /** Said when the embedder is not the paper's DINOv3 (compass/paper-scale.ts): Overall is not on its scale. */
+  embedder_notice: z.string().optional(),
   runs: Count,
   /** What cut the videos into shots (pixel detector or judge, seed E.2). */
   segmenter: z.string().optional(),
   missing: MissingPolicy,
+  /**
+   * Judged items the parser dropped, by reason, over every judged video and run (a metric's score
+   * is the mean of the items kept); `kept_by_rule`: the items `--item-rule snap` kept that the strict
+   * rule drops. Absent in files written before they were counted.
+   */
+  dropped_items: z.record(z.string(), Count).optional(),
+  kept_by_rule: z.record(z.string(), Count).optional(),
   /** Checklists kept with an item count outside the published preference, per metric. */
   checklists_outside_preferred_size: z.record(z.string(), Count).optional(),
   /**
@@ -82,6 +98,13 @@ export const Leaderboard = LeaderboardTable.partial({ table: true, formula: true
    * written before it.
    */
   unresolved: UnresolvedShare.optional(),
+  /**
+   * Each quality metric's mean per prompt mode and model over the judged videos (§4.3: "segment-specific
+   * prompts lower VMA by 0.060–0.260 versus minimal prompts"). Absent in older files.
+   */
+  metrics_by_prompt_mode: z
+    .record(z.string(), z.record(z.string(), z.record(z.string(), z.number().nullable())))
+    .optional(),
   /** The table not ranked (absent when there is only one: no audio judged, or no model with audio). */
   other: LeaderboardTable.optional(),
 });

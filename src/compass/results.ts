@@ -118,6 +118,8 @@ export type SummaryCell = z.infer<typeof SummaryCell>;
 /** summary.json of `compass score` (and `compass evaluate`): means by model and factor. */
 export const ResponseSummary = z.object({
   embedder: z.string(),
+  /** Said when the embedder is not the paper's DINOv3 (paper-scale.ts): the numbers are not on its scale. */
+  embedder_notice: z.string().optional(),
   gamma: z.number(),
   /** zero: missing/undecodable videos score 0; skip: every model restricted to the videos all have. */
   missing: MissingPolicy,
@@ -231,6 +233,11 @@ export type DropReason = z.infer<typeof DropReason>;
 export const QualityMetricReport = MetricResult.extend({
   items: z.array(JudgedItem).optional(),
   dropped: z.partialRecord(DropReason, Count).optional(),
+  /**
+   * Items kept under `--item-rule snap` that the strict rule drops: a score off the anchors
+   * (snapped to the nearest) or a `support` that contradicts the score (the score stands).
+   */
+  kept_by_rule: z.partialRecord(z.enum(['score_off_scale', 'support_contradicts_score']), Count).optional(),
   missing_items: Count.optional(),
 });
 export type QualityMetricReport = z.infer<typeof QualityMetricReport>;
@@ -307,6 +314,9 @@ export const VideoEvaluation = z.object({
   structure: Structure,
   n_keyframes: Count,
   conditioning: Conditioning,
+  /** The case's application domain and requested duration (for the tables by domain and setting; absent in older files). */
+  domain: z.string().optional(),
+  duration_s: z.number().optional(),
   response: z.object({ metrics: MetricScores, groups: ResponseGroups }),
   quality: QualityReport,
   overall: OverallResult,

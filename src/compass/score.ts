@@ -15,6 +15,7 @@ import { BadInputError } from '../errors.js';
 import { phaseReporter } from '../progress.js';
 import { mean } from '../stats/mean.js';
 import { type LoadedCase, type PromptMode, videoPath } from './cases.js';
+import { embedderNotice } from './paper-scale.js';
 import { METRICS } from './response/report.js';
 import { ScanPool } from './response/scan-pool.js';
 import {
@@ -193,8 +194,11 @@ export function summarize(
   policy: MissingPolicy = 'zero',
 ): ResponseSummary {
   const rows = commonRows(allRows, models, policy, (r) => (r.status ?? 'scored') === 'scored');
+  const embedder = allRows[0]?.embedder ?? '';
+  const notice = embedderNotice(embedder);
   const out: ResponseSummary = {
-    embedder: allRows[0]?.embedder ?? '',
+    embedder,
+    ...(notice ? { embedder_notice: notice } : {}),
     gamma: allRows[0]?.gamma ?? 0,
     missing: policy,
     segmenter: [...new Set(allRows.map((r) => r.segmenter ?? 'pixel'))].sort().join(', ') || 'pixel',

@@ -10,6 +10,7 @@ import {
   listwiseQuestion,
 } from '../judge/insertion.js';
 import { CallBudgetSpent } from '../judge/judge.js';
+import type { ListwiseAnswerFormat } from '../judge/listwise-answer.js';
 import { pairQuestions } from '../judge/pairwise.js';
 import type { Template } from '../judge/prompts.js';
 import type { JudgeImage } from '../judge/types.js';
@@ -114,6 +115,8 @@ interface RunContext {
   instructions: (film: string) => string;
   /** The film's listwise template (undefined: kfbench's own wording). */
   template: (film: string) => Template | undefined;
+  /** How the template's reply says where the candidate goes (undefined: kfbench's own). */
+  answer: ListwiseAnswerFormat | undefined;
   chainImages: (film: string, c: Chain) => Promise<JudgeImage[]>;
 }
 
@@ -135,7 +138,14 @@ async function countQuestions(
     const qs =
       x.protocol === 'listwise'
         ? orders.map((order) =>
-            listwiseQuestion(cand, chain, x.instructions(t.movie_id), order, x.template(t.movie_id)),
+            listwiseQuestion(
+              cand,
+              chain,
+              x.instructions(t.movie_id),
+              order,
+              x.template(t.movie_id),
+              x.answer,
+            ),
           )
         : chain.flatMap((c) => [...pairQuestions(cand, c, x.instructions(t.movie_id))]);
     questions += qs.length;
@@ -170,7 +180,7 @@ async function runInsertions(
           chain,
           x.instructions(t.movie_id),
           x.protocol,
-          { ...x.settings, template: x.template(t.movie_id) },
+          { ...x.settings, template: x.template(t.movie_id), answer: x.answer },
         );
       } catch (e) {
         if (e instanceof CallBudgetSpent) {
@@ -237,6 +247,7 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
     settings,
     instructions: (film) =>
       heroInstructions(v.ds.movies.get(film) ?? { title: film, year: 0 }, v.rubrics.get(film)),
+    answer: readerPrompt.answer,
     template: (id) => {
       if (!templates.has(id)) templates.set(id, filmTemplate(readerPrompt, film(id)));
       return templates.get(id);

@@ -17,6 +17,7 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { BadInputError, UsageError } from '../errors.js';
 import { listwisePrompt } from '../judge/insertion.js';
+import type { ListwiseAnswerFormat } from '../judge/listwise-answer.js';
 import { loadTemplate, type Template } from '../judge/prompts.js';
 import { sha256Hex } from '../store/canonical.js';
 import { readTextFile } from '../store/limits.js';
@@ -24,6 +25,7 @@ import { datasetPaths, imagePath } from './dataset/layout.js';
 import type { Layout } from './dataset/layout-map.js';
 import { loadChains, loadCore, loadRubrics } from './dataset/load.js';
 import { heroInstructions } from './prompt.js';
+import { deriveAnswerFormat, splitSlots } from './reader-answer.js';
 
 export type ReaderPromptSource = 'kfbench' | 'release' | 'file';
 
@@ -45,6 +47,11 @@ export interface ReaderPrompt {
   absent?: string[];
   /** The film the example was rendered on (a derived template only). */
   film?: string;
+  /**
+   * How the template's reply says where the candidate goes (reader-answer.ts; absent: kfbench's
+   * own `{"position": <chain images beaten>}`).
+   */
+  answer?: ListwiseAnswerFormat;
 }
 
 /** The film's text a template's placeholders stand for. */
@@ -58,29 +65,13 @@ export interface FilmText {
   guidelines: readonly string[];
 }
 
-const SLOT = /^\[image (\d+): (.*)\]$/;
-
-/** The example split into its prompt and its image slots (label and image id, in order). */
+/** The example split into its prompt and its image slots (label and image id, in order; reader-answer.ts). */
 export function splitExample(
   text: string,
   file: string,
 ): { prompt: string; slots: { label: string; id: string }[] } {
-  const lines = text.split('\n');
-  const at = lines.findIndex((l, i) => l === 'Image 1:' && SLOT.test(lines[i + 1] ?? ''));
-  if (at < 0) throw new BadInputError('no image slots ("Image 1:" then "[image 1: <image_id>]")', { file });
-  const slots: { label: string; id: string }[] = [];
-  for (let i = at; i < lines.length; i += 2) {
-    if (lines[i] === '' && i === lines.length - 1) break;
-    const label = /^Image (.+):$/.exec(lines[i]!)?.[1];
-    const slot = SLOT.exec(lines[i + 1] ?? '');
-    if (!label || !slot)
-      throw new BadInputError(`line ${i + 1} is not an image slot: the slots end the example`, {
-        file,
-        line: i + 1,
-      });
-    slots.push({ label, id: slot[2]! });
-  }
-  return { prompt: lines.slice(0, at).join('\n').trim(), slots };
+  const { prompt, slots } = splitSlots(text, file);
+  return { prompt, slots };
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -231,6 +222,7 @@ export function resolveReaderPrompt(
       template,
       version: sha256Hex(template).slice(0, 12),
       not_placed: [],
+      answer: deriveAnswerFormat(template, promptTemplate),
     };
   }
   const file = datasetPaths(data).judgePromptExample;
@@ -245,6 +237,7 @@ export function resolveReaderPrompt(
     not_placed,
     ...(absent.length ? { absent } : {}),
     film: ex.film.movie_id,
+    answer: deriveAnswerFormat(template, file),
   };
 }
 

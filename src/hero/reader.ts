@@ -225,7 +225,7 @@ export async function checkReaderListwise(o: ReaderCheckOptions): Promise<Listwi
         rest,
         heroInstructions(movie, rubrics.get(h.movie_id)),
         'listwise',
-        { template: filmTemplate(prompt, film(h.movie_id)) },
+        { template: filmTemplate(prompt, film(h.movie_id)), answer: prompt.answer },
       );
       const truth = h.order.length - 1 - h.index;
       if (out.unresolved) unresolved++;

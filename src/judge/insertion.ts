@@ -19,6 +19,7 @@
 import { z } from 'zod';
 import { InternalError } from '../errors.js';
 import { askAll, type Judge } from './judge.js';
+import { answerSchema, BEATEN_POSITION, beatenOf, type ListwiseAnswerFormat } from './listwise-answer.js';
 import { comparePair, type PairOutcome } from './pairwise.js';
 import { loadTemplate, render, type Template } from './prompts.js';
 import type { JudgeImage } from './types.js';
@@ -40,6 +41,11 @@ export interface InsertionSettings {
    * version goes into the cache key.
    */
   template?: Template | undefined;
+  /**
+   * With `template`: how its reply says where the candidate goes (judge/listwise-answer.ts; by
+   * default `{"position": <chain images beaten>}`). The worst-first question keeps kfbench's own.
+   */
+  answer?: ListwiseAnswerFormat | undefined;
 }
 
 /** One listwise answer, in the order the chain was shown. */
@@ -100,6 +106,17 @@ export function listwisePrompt(
   return render(listwiseTemplate(order, template), { instructions, n, total: n + 1 });
 }
 
+/** The answer format of the question shown in `order`: the template's (best first), else kfbench's own. */
+function formatOf(
+  order: ChainOrder,
+  template?: Template,
+  answer?: ListwiseAnswerFormat,
+): ListwiseAnswerFormat {
+  return order === 'best-first' && template && answer ? answer : BEATEN_POSITION;
+}
+
+const isBeatenPosition = (f: ListwiseAnswerFormat) => f.kind === 'beaten' && f.field === 'position';
+
 /** The listwise question for a candidate and a chain (given best first; shown in `order`). */
 export function listwiseQuestion(
   candidate: JudgeImage,
@@ -107,16 +124,35 @@ export function listwiseQuestion(
   instructions: string,
   order: ChainOrder = 'best-first',
   template?: Template,
+  answer?: ListwiseAnswerFormat,
 ) {
   const n = chain.length;
   const t = listwiseTemplate(order, template);
+  const f = formatOf(order, template, answer);
   return {
     prompt: render(t, { instructions, n, total: n + 1 }),
     images: [...(order === 'best-first' ? chain : [...chain].reverse()), candidate],
     labels: Array.from({ length: n + 1 }, (_, i) => String(i + 1)),
     protocol: { name: 'listwise', version: t.version },
-    schema: listwiseSchema(n),
+    // kfbench's own answer keeps its strict schema (an out-of-range position is asked once more)
+    schema: isBeatenPosition(f) ? listwiseSchema(n) : answerSchema(f),
   };
+}
+
+/** One reply read by its format into the chain images beaten (or why it cannot be). */
+function readAnswer(
+  v: { answer?: Record<string, unknown> | undefined; unresolved?: string | undefined; raw: string[] },
+  order: ChainOrder,
+  f: ListwiseAnswerFormat,
+  n: number,
+): ListwiseAnswer {
+  const base = { order, raw: v.raw };
+  if (!v.answer) return { ...base, position: null, ...(v.unresolved ? { unresolved: v.unresolved } : {}) };
+  const reason = typeof v.answer.reason === 'string' && v.answer.reason ? { reason: v.answer.reason } : {};
+  const r = beatenOf(f, v.answer[f.field], n);
+  return 'position' in r
+    ? { ...base, position: r.position, ...reason }
+    : { ...base, position: null, unresolved: r.unresolved, ...reason };
 }
 
 export async function insertIntoChain(
@@ -133,15 +169,18 @@ export async function insertIntoChain(
     const orders: ChainOrder[] = settings.bothOrders ? ['best-first', 'worst-first'] : ['best-first'];
     const vs = await askAll(
       judge,
-      orders.map((order) => listwiseQuestion(candidate, chain, instructions, order, settings.template)),
+      orders.map((order) =>
+        listwiseQuestion(candidate, chain, instructions, order, settings.template, settings.answer),
+      ),
     );
-    const answers: ListwiseAnswer[] = vs.map((v, k) => ({
-      order: orders[k]!,
-      position: v.answer?.position ?? null,
-      ...(v.answer?.reason ? { reason: v.answer.reason } : {}),
-      ...(v.unresolved ? { unresolved: v.unresolved } : {}),
-      raw: v.raw,
-    }));
+    const answers: ListwiseAnswer[] = vs.map((v, k) =>
+      readAnswer(
+        v as { answer?: Record<string, unknown>; unresolved?: string; raw: string[] },
+        orders[k]!,
+        formatOf(orders[k]!, settings.template, settings.answer),
+        n,
+      ),
+    );
     const ps = answers.map((a) => a.position ?? 0);
     // symmetric in the two orders: an unresolved answer on either side, or two different positions
     const disagreed =
@@ -166,7 +205,7 @@ export async function insertIntoChain(
       },
       calls: vs.reduce((a, v) => a + v.calls, 0),
       cached: vs.filter((v) => v.cached).length,
-      unresolved: vs.filter((v) => v.unresolved).length,
+      unresolved: answers.filter((a) => a.unresolved).length,
       checks: answers.length === 2 ? 1 : 0,
       disagreed,
     };

@@ -1,10 +1,12 @@
 /** Pure renderers of Compass keyframe-response results. */
 
+import { embedderNotice } from '../compass/paper-scale.js';
 import type { ModelOverall } from '../compass/quality/evaluate.js';
 import type { Leaderboard } from '../compass/quality/leaderboard.js';
 import { METRICS } from '../compass/response/report.js';
 import type { ResponseSummary } from '../compass/score.js';
 import type { SensitivityResult } from '../compass/sensitivity.js';
+import { breakdowns, metricsByModeLines, metricsByModeMarkdown } from './compass-tables.js';
 import { csvCell, esc, mdText } from './escape.js';
 import { levelEntries, textTable } from './table.js';
 
@@ -32,7 +34,17 @@ export function compassTable(s: ResponseSummary): string {
       ? 'only the videos every model has (--missing skip)'
       : 'a missing or undecodable video scores 0';
   const seg = s.segmenter ? `, segmenter ${s.segmenter}` : '';
-  return [`embedder ${s.embedder}, γ = ${s.gamma}${seg}; ${rule}`, ...textTable(head, body)].join('\n');
+  return [
+    `embedder ${s.embedder}, γ = ${s.gamma}${seg}; ${rule}`,
+    ...noticeLines(s.embedder),
+    ...textTable(head, body),
+  ].join('\n');
+}
+
+/** The embedder's notice when it is not the paper's (compass/paper-scale.ts), as lines. */
+export function noticeLines(embedder: string): string[] {
+  const n = embedderNotice(embedder);
+  return n ? [n] : [];
 }
 
 export function sensitivityLines(r: SensitivityResult): string[] {
@@ -62,6 +74,7 @@ const GROUP_COLUMNS = [
 ] as const;
 
 const fx = (x: number | null) => (x === null ? '—' : x.toFixed(3));
+const sdOf = (sd: number | null | undefined) => (typeof sd === 'number' ? ` ± ${sd.toFixed(3)}` : '');
 const overallCell = (m: ModelOverall) =>
   m.overall === null
     ? '—'
@@ -69,21 +82,26 @@ const overallCell = (m: ModelOverall) =>
       ? `${m.overall.toFixed(3)} ± ${m.overall_sd.toFixed(3)}`
       : m.overall.toFixed(3);
 
-function rowsOf(models: readonly ModelOverall[]): string[][] {
+/** The group columns of a table: the video-only one shows no AV column (no audio metric counts there). */
+const columnsOf = (table: Leaderboard['table']) =>
+  table === 'joint' ? GROUP_COLUMNS : GROUP_COLUMNS.filter(([k]) => k !== 'av_coordination');
+
+function rowsOf(models: readonly ModelOverall[], table: Leaderboard['table']): string[][] {
   return models.map((m) => [
     m.model,
     overallCell(m),
-    ...GROUP_COLUMNS.map(([k]) => fx(m.groups[k] ?? null)),
+    // each group ± its standard deviation over runs (Table 7) when there are several
+    ...columnsOf(table).map(([k]) => fx(m.groups[k] ?? null) + sdOf(m.groups_sd?.[k])),
     String(m.cases),
     m.coverage ? `${m.coverage.present}/${m.coverage.expected}` : '',
     m.flagged.join(' '),
   ]);
 }
 
-const HEAD = [
+const headOf = (table: Leaderboard['table']) => [
   'model',
   'Overall',
-  ...GROUP_COLUMNS.map(([, h]) => h),
+  ...columnsOf(table).map(([, h]) => h),
   'cases',
   'coverage',
   'flagged (not measured or incomplete)',
@@ -145,11 +163,29 @@ export function checklistSizeLines(lb: Leaderboard): string[] {
   ];
 }
 
+/** The judged items the parser dropped (and kept under --item-rule snap), by reason. */
+function itemLines(lb: Leaderboard): string[] {
+  const say = (o: Record<string, number> | undefined) =>
+    Object.entries(o ?? {})
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ');
+  const d = Object.values(lb.dropped_items ?? {}).reduce((a, b) => a + b, 0);
+  return [
+    ...(lb.dropped_items
+      ? [
+          `judged items dropped (left out of their metric's mean): ${d}${d ? ` (${say(lb.dropped_items)})` : ''}`,
+        ]
+      : []),
+    ...(lb.kept_by_rule ? [`kept by --item-rule snap: ${say(lb.kept_by_rule)}`] : []),
+  ];
+}
+
 /** The quality metrics the judge left unresolved (none for a file written before they were counted). */
 export function unresolvedLines(lb: Leaderboard): string[] {
   const u = lb.unresolved;
-  if (!u) return [];
+  if (!u) return itemLines(lb);
   return [
+    ...itemLines(lb),
     `unresolved: ${u.unresolved} of ${u.answers} quality metrics judged${u.share === null ? '' : ` (${(100 * u.share).toFixed(1)} %)`}, left out of their group's mean`,
   ];
 }
@@ -162,20 +198,22 @@ export function unresolvedLines(lb: Leaderboard): string[] {
 export function leaderboardText(lb: Leaderboard, o: { factors?: boolean } = {}): string {
   const out = [
     `judge ${lb.judge}, embedder ${lb.embedder}${lb.segmenter ? `, segmenter ${lb.segmenter}` : ''}, ${lb.runs} run${lb.runs > 1 ? 's (mean ± sd)' : ''}; ${missingRule(lb)}`,
+    ...noticeLines(lb.embedder),
     ...tableLines(lb),
-    ...textTable(HEAD, rowsOf(lb.models)),
+    ...textTable(headOf(lb.table), rowsOf(lb.models, lb.table)),
     ...belowRateLines(lb.models),
     ...checklistSizeLines(lb),
     ...unresolvedLines(lb),
   ];
-  for (const [f, levels] of o.factors === false ? [] : Object.entries(lb.by))
+  for (const [f, levels] of o.factors === false ? [] : breakdowns(lb))
     for (const [level, models] of levelEntries(levels))
-      out.push('', `${f} = ${level}`, ...textTable(HEAD, rowsOf(models)));
+      out.push('', `${f} = ${level}`, ...textTable(headOf(lb.table), rowsOf(models, lb.table)));
+  if (o.factors !== false) out.push(...metricsByModeLines(lb));
   if (lb.other)
     out.push(
       '',
       ...tableLines(lb.other, false),
-      ...textTable(HEAD, rowsOf(lb.other.models)),
+      ...textTable(headOf(lb.other.table), rowsOf(lb.other.models, lb.other.table)),
       `(compass report --rank-by ${lb.other.table} ranks by it)`,
     );
   return out.join('\n');
@@ -230,16 +268,19 @@ export function leaderboardCsv(lb: Leaderboard): string {
 }
 
 export function leaderboardMarkdown(lb: Leaderboard): string {
-  const table = (models: readonly ModelOverall[]) => [
-    `| ${HEAD.join(' | ')} |`,
-    `|${HEAD.map(() => '---').join('|')}|`,
-    ...rowsOf(models).map((r) => `| ${r.map(mdText).join(' | ')} |`),
+  const table = (models: readonly ModelOverall[], t: Leaderboard['table'] = lb.table) => [
+    `| ${headOf(t).join(' | ')} |`,
+    `|${headOf(t)
+      .map(() => '---')
+      .join('|')}|`,
+    ...rowsOf(models, t).map((r) => `| ${r.map(mdText).join(' | ')} |`),
   ];
   const out = [
     `# Compass leaderboard`,
     '',
     `Judge ${mdText(lb.judge)}, embedder ${mdText(lb.embedder)}${lb.segmenter ? `, segmenter ${mdText(lb.segmenter)}` : ''}, ${lb.runs} run(s); ${mdText(missingRule(lb))}.`,
     '',
+    ...noticeLines(lb.embedder).flatMap((l) => [`**${mdText(l)}.**`, '']),
     ...tableLines(lb).flatMap((l) => [`${mdText(l)}.`, '']),
     ...table(lb.models),
     ...[...belowRateLines(lb.models), ...checklistSizeLines(lb), ...unresolvedLines(lb)].flatMap((l) => [
@@ -247,16 +288,17 @@ export function leaderboardMarkdown(lb: Leaderboard): string {
       mdText(l),
     ]),
   ];
-  for (const [f, levels] of Object.entries(lb.by))
+  for (const [f, levels] of breakdowns(lb))
     for (const [level, models] of levelEntries(levels))
       out.push('', `## ${mdText(f)} = ${mdText(level)}`, '', ...table(models));
+  out.push(...metricsByModeMarkdown(lb));
   if (lb.other)
     out.push(
       '',
       `## ${mdText(TABLE_NAME[lb.other.table])}`,
       '',
       ...tableLines(lb.other, false).flatMap((l) => [`${mdText(l)}.`, '']),
-      ...table(lb.other.models),
+      ...table(lb.other.models, lb.other.table),
     );
   return `${out.join('\n')}\n`;
 }
@@ -276,8 +318,10 @@ export function leaderboardHtml(lb: Leaderboard): string {
       }<text x="${(146 + w + sd).toFixed(1)}" y="${y + 14}">${esc(overallCell(m))}</text>`;
     })
     .join('');
-  const table = (models: readonly ModelOverall[]) =>
-    `<table><tr>${HEAD.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>${rowsOf(models)
+  const table = (models: readonly ModelOverall[], t: Leaderboard['table'] = lb.table) =>
+    `<table><tr>${headOf(t)
+      .map((h) => `<th>${esc(h)}</th>`)
+      .join('')}</tr>${rowsOf(models, t)
       .map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`)
       .join('')}</table>`;
   const sections = Object.entries(lb.by)
@@ -285,9 +329,11 @@ export function leaderboardHtml(lb: Leaderboard): string {
       levelEntries(levels).map(([l, ms]) => `<h2>${esc(f)} = ${esc(l)}</h2>${table(ms)}`),
     )
     .join('');
-  return `<!doctype html><html><head><meta charset="utf-8"><title>Compass leaderboard</title><style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}</style></head><body><h1>Compass leaderboard</h1><p>Judge ${esc(lb.judge)}, embedder ${esc(lb.embedder)}${lb.segmenter ? `, segmenter ${esc(lb.segmenter)}` : ''}, ${lb.runs} run(s); ${esc(missingRule(lb))}.</p>${tableLines(
-    lb,
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Compass leaderboard</title><style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}</style></head><body><h1>Compass leaderboard</h1><p>Judge ${esc(lb.judge)}, embedder ${esc(lb.embedder)}${lb.segmenter ? `, segmenter ${esc(lb.segmenter)}` : ''}, ${lb.runs} run(s); ${esc(missingRule(lb))}.</p>${noticeLines(
+    lb.embedder,
   )
+    .map((l) => `<p class="notice"><b>${esc(l)}.</b></p>`)
+    .join('')}${tableLines(lb)
     .map((l) => `<p>${esc(l)}.</p>`)
     .join(
       '',
@@ -295,7 +341,7 @@ export function leaderboardHtml(lb: Leaderboard): string {
     lb.other
       ? `<h2>${esc(TABLE_NAME[lb.other.table])}</h2>${tableLines(lb.other, false)
           .map((l) => `<p>${esc(l)}.</p>`)
-          .join('')}${table(lb.other.models)}`
+          .join('')}${table(lb.other.models, lb.other.table)}`
       : ''
   }</body></html>\n`;
 }

@@ -1,4 +1,5 @@
 /** Pure renderers of a HeroFrame evaluation: terminal table, CSV, Markdown, self-contained HTML. */
+import { randomToHumanLines } from '../hero/random-to-human.js';
 import type { FilmScore, MethodSummary, PairedDifference } from '../hero/results.js';
 import type { UnresolvedShare } from '../judge/unresolved.js';
 import { csvCell, esc, mdText } from './escape.js';
@@ -76,6 +77,7 @@ export function heroTable(d: HeroReportData): string {
     `reader ${d.reader}, protocol ${protocolPhrase(d)}`,
     ...(d.unresolved ? [unresolvedPhrase(d)] : []),
     ...textTable(head, body),
+    ...randomToHumanLines([...d.methods, ...d.official]),
     ...d.warnings.map((w) => `warning: ${w}`),
   ].join('\n');
 }
@@ -119,6 +121,8 @@ export function heroMarkdown(d: HeroReportData): string {
   ];
   out.push(mdRow(SCORE_HEAD), `|${SCORE_HEAD.map(() => '---').join('|')}|`);
   for (const r of scoreCells(d)) out.push(mdRow(r));
+  const way = randomToHumanLines([...d.methods, ...d.official]);
+  if (way.length) out.push('', ...way.map((l, i) => (i ? `- ${mdText(l.trim())}` : `${mdText(l)}`)));
   if (d.paired.length) {
     out.push(
       '',

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { LoadedCase } from '../compass/cases.js';
 import type { KeyframeControlReading, VideoQualityReading } from '../compass/quality/aggregate.js';
+import { type AudioDecision, videosCarrySound } from '../compass/quality/audio-default.js';
 import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
 import { type EvaluateInput, type EvaluateResult, evaluateCompass } from '../compass/quality/evaluate.js';
 import {
@@ -37,6 +38,11 @@ export interface CompassEvaluateInput extends CompassRunInput {
   /** The judge's settings, its cache file resolved. */
   judge: NonNullable<CompassRunInput['judge']>;
   quality: QualityOptions;
+  /**
+   * `quality.audio` was not set by a flag: judge audio when the videos carry sound tracks (the
+   * default, issue 54 item 1; quality/audio-default.ts). Resolved before anything is asked.
+   */
+  audioByTracks?: boolean | undefined;
   /** The quality judging repeated this many times (mean ± sd). */
   runs: number;
   /** At most this many judge calls, checklists included (the rest is left for the next run). */
@@ -100,6 +106,21 @@ export interface CompassEvaluation {
   result: EvaluateResult;
   leaderboard: Leaderboard;
   judge: JudgeStats;
+  /** Whether audio was judged, and whether a flag or the videos' tracks decided it. */
+  audio: AudioDecision;
+}
+
+/** The input with `quality.audio` decided: by its flag, or (`audioByTracks`) by the videos' sound tracks. */
+export async function withAudioDecided<T extends CompassEvaluateInput>(
+  o: T,
+  cases: readonly LoadedCase[],
+): Promise<{ input: T; audio: AudioDecision }> {
+  if (!o.audioByTracks) return { input: o, audio: { judged: o.quality.audio, by: 'flag' } };
+  const judged = await videosCarrySound(
+    { videos: o.videos, models: o.models, caseIds: cases.map((c) => c.case_id), modes: o.modes },
+    probe,
+  );
+  return { input: { ...o, quality: { ...o.quality, audio: judged } }, audio: { judged, by: 'tracks' } };
 }
 
 /**
@@ -109,14 +130,15 @@ export interface CompassEvaluation {
  * to decide on once the files are written.
  */
 export async function evaluateCompassRun(
-  o: CompassEvaluateInput & { out: string },
+  given: CompassEvaluateInput & { out: string },
 ): Promise<CompassEvaluation> {
-  const reads = compassReads(o);
+  const reads = compassReads(given);
   refuseOverlap({
     reads,
-    writes: outputFiles(o.out, [...EVALUATION_RUN_FILES, SETTINGS_FILE, OUTPUTS_FILE]),
+    writes: outputFiles(given.out, [...EVALUATION_RUN_FILES, SETTINGS_FILE, OUTPUTS_FILE]),
   });
-  const { all, cases } = await runCases(o);
+  const { all, cases } = await runCases(given);
+  const { input: o, audio } = await withAudioDecided(given, cases);
   return withRunTools(o, { judgeProgress: true }, async (tools) => {
     const judge = tools.judge!;
     const t0 = Date.now();
@@ -167,7 +189,7 @@ export async function evaluateCompassRun(
       },
       { reads },
     );
-    return { result: r, leaderboard: lb, judge: judge.judge.stats };
+    return { result: r, leaderboard: lb, judge: judge.judge.stats, audio };
   });
 }
 
@@ -178,14 +200,17 @@ export interface CompassEvaluationPlan {
   /** The judge cache file, and whether it exists. */
   judgeCache: string;
   judgeCacheExists: boolean;
+  /** Whether audio would be judged, and whether a flag or the videos' tracks decided it. */
+  audio: AudioDecision;
 }
 
 /**
  * `compass evaluate --dry-run`: every call the evaluation needs and how many the judge cache holds.
  * It spends no call and reads the caches without creating one.
  */
-export async function planCompassEvaluation(o: CompassEvaluateInput): Promise<CompassEvaluationPlan> {
-  const { cases } = await runCases(o);
+export async function planCompassEvaluation(given: CompassEvaluateInput): Promise<CompassEvaluationPlan> {
+  const { cases } = await runCases(given);
+  const { input: o, audio } = await withAudioDecided(given, cases);
   const plan = await planEvaluation({
     cases,
     modes: o.modes,
@@ -207,5 +232,5 @@ export async function planCompassEvaluation(o: CompassEvaluateInput): Promise<Co
         (tools) => cachedCalls(evaluateInput(o, cases, tools)),
       )
     : 0;
-  return { plan, cached, judgeCache, judgeCacheExists };
+  return { plan, cached, judgeCache, judgeCacheExists, audio };
 }

@@ -5,8 +5,8 @@
  * cache the response demo filled; judge answers are cached, so a warm run asks nothing, and the
  * evaluation cache maps each video to its answers, so a warm run decodes nothing either. Shots
  * come from the judge segmenter at the quality judge's frame settings, as `compass evaluate` does by
- * default (`--segmenter judge`). Audio is judged (`compass evaluate --judge-audio`): every mini video
- * has a sound track, so AV Coordination is asked of every video ("Audio-Visual Coordination judges
+ * default (`--segmenter judge`). Audio is judged as `compass evaluate` does by default (no flag):
+ * every mini video has a sound track, so AV Coordination is asked of every video ("Audio-Visual Coordination judges
  * intrinsic audio–video semantic and temporal agreement independently of the prompt", App. D) and
  * Audio Adherence only where the case requests audio ("not applicable when no audio requirement
  * exists", §E.3); the leaderboard then ranks by the joint audio-video table, as `compass evaluate`
@@ -70,6 +70,9 @@ export async function runCompassQualityDemo(
     try {
       const models = [...DEMO_QUALITY_MODELS];
       const evaluationCache = evaluationCacheIn(judge.cache);
+      // compass evaluate's default for these files: every mini video carries a sound track (the
+      // mini build puts one on each; test/compass/quality/audio.test.ts checks it), so audio is
+      // judged without a flag. Known here rather than probed: a warm demo reads no video.
       const q = { ...DEFAULT_QUALITY_OPTIONS, audio: true };
       const r = await evaluateCompass({
         cases,

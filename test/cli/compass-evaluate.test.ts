@@ -38,12 +38,15 @@ afterAll(async () => {
 });
 
 const judge = (e: Emulator) => `openai:kfbench-emulator@${e.url}`;
-/** `compass evaluate` of these models with this emulator, into `out`. */
+/**
+ * `compass evaluate` of these models with this emulator, into `out`, without an audio judge (audio
+ * is judged by default when the videos carry sound tracks: test/cli/compass-rank-by.test.ts).
+ */
 const evaluate = (e: Emulator, out: string, models: string[], ...extra: string[]) =>
   runCli(evalArgs(e, out, models, ...extra));
 const evalArgs = (e: Emulator, out: string, models: string[], ...extra: string[]) => [
   ...['compass', 'evaluate', '--cases', cases, '--videos', join(dir, 'videos'), '--model', ...models],
-  ...['--judge', judge(e), '--out', out, ...extra],
+  ...['--judge', judge(e), '--out', out, '--no-judge-audio', ...extra],
 ];
 
 describe('kfbench compass evaluate / report', () => {

@@ -1,5 +1,5 @@
 /**
- * `compass evaluate --judge-audio` and `compass report --rank-by`: the joint audio-video
+ * `compass evaluate` (audio judged by default when the videos carry sound tracks) and `compass report --rank-by`: the joint audio-video
  * leaderboard ranks by default once audio is judged, over the common set of cases the models that
  * answered with audio all answered; a video without an audio track scores AV Coordination 0 and is
  * named; a model with no audio at all is only on the video-only table, and named; every report says
@@ -56,8 +56,18 @@ const evaluate = (out: string, ...extra: string[]) =>
 describe('the joint audio-video leaderboard on the command line', () => {
   it('ranks by default once audio is judged; names its cases, formula, the silent video and the model without audio; report --rank-by video swaps the tables', async () => {
     const out = join(dir, 'eval');
-    const r = await evaluate(out, '--judge-audio');
+    // no audio flag: the videos carry sound tracks, so audio is judged by default (issue 54 item 1)
+    const r = await evaluate(out);
     expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/audio judged by default: the videos carry sound tracks.*--no-judge-audio/);
+    // the builtin embedder is not the paper's: said on stderr, stdout, leaderboard.json and every report
+    const notice = /embedder builtin is not the paper(?:'|&#39;)s .*--embedder dinov3-small gives the paper/;
+    expect(r.stderr).toMatch(notice);
+    expect(r.stdout).toMatch(notice);
+    expect(JSON.parse(readFileSync(join(out, 'leaderboard.json'), 'utf8')).embedder_notice).toMatch(notice);
+    expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).embedder_notice).toMatch(notice);
+    for (const format of ['md', 'html'])
+      expect((await runCli(['compass', 'report', '--eval', out, '--format', format])).stdout).toMatch(notice);
     expect(r.stdout).toMatch(/^ranked: the joint audio-video leaderboard, over 1 cases \(the common set/m);
     expect(r.stdout).toMatch(
       /^Overall: keyframe control = mean\(Keyframe Fidelity, Temporal Organization\)/m,
@@ -155,12 +165,28 @@ describe('the joint audio-video leaderboard on the command line', () => {
     expect(bad.stderr).toMatch(/--joint-cases/);
   });
 
-  it('without --judge-audio there is no joint table: --rank-by joint is a usage error (exit 2), and report --rank-by joint says why', async () => {
-    const noAudio = await evaluate(join(dir, 'eval-bad'), '--rank-by', 'joint');
+  it('by default a set without sound tracks is not asked for audio (the dry run says so and plans no AV call)', async () => {
+    const run = (model: string) =>
+      runCli([
+        ...['compass', 'evaluate', '--cases', cases, '--videos', join(dir, 'videos'), '--model', model],
+        ...['--judge', `openai:kfbench-emulator@${emu.url}`, '--out', join(dir, `dry-${model}`), '--dry-run'],
+      ]);
+    const silent = await run('silent');
+    expect(silent.code, silent.stderr).toBe(0);
+    expect(silent.stderr).toMatch(/audio not judged: no video carries a sound track/);
+    expect(silent.stdout).not.toMatch(/av_coordination/);
+    const sound = await run('sound');
+    expect(sound.stderr).toMatch(/audio judged by default/);
+    expect(sound.stdout).toMatch(/av_coordination/);
+  });
+
+  it('with --no-judge-audio there is no joint table: --rank-by joint is a usage error (exit 2), and report --rank-by joint says why', async () => {
+    const noAudio = await evaluate(join(dir, 'eval-bad'), '--no-judge-audio', '--rank-by', 'joint');
     expect(noAudio.code).toBe(2);
-    expect(noAudio.stderr).toMatch(/--rank-by joint needs --judge-audio/);
+    expect(noAudio.stderr).toMatch(/--rank-by joint with --no-judge-audio/);
     const quiet = join(dir, 'eval-quiet');
-    const r = await evaluate(quiet);
+    const r = await evaluate(quiet, '--no-judge-audio');
+    expect(r.stderr).toMatch(/audio not judged \(--no-judge-audio\)/);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^ranked: the video-only leaderboard, over 1 cases \(all evaluated\)/m);
     const rep = await runCli(['compass', 'report', '--eval', quiet, '--rank-by', 'joint']);
@@ -175,7 +201,13 @@ describe('the joint audio-video leaderboard on the command line', () => {
     const calls = emu.log.length;
     const sep = await evaluate(
       apart,
-      ...['--keyframe-control', 'separate', '--judge-cache', join(quiet, 'judge-cache.sqlite')],
+      ...[
+        '--no-judge-audio',
+        '--keyframe-control',
+        'separate',
+        '--judge-cache',
+        join(quiet, 'judge-cache.sqlite'),
+      ],
     );
     expect(sep.code, sep.stderr).toBe(0);
     expect(emu.log.length).toBe(calls);

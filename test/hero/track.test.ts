@@ -152,6 +152,8 @@ describe('verify diagnoses each kind of broken track', () => {
     const clips = ds.clips.get(A)!.clips;
     const skipped = clips[3]!.clip_id;
     const data = editedData((cs) => cs.filter((c) => c.clip_id !== skipped));
+    // a root without the published index: the midpoint rule over the (wrong) clips builds the track
+    rmSync(join(data, 'frame_track', 'track_index.jsonl.zst'));
     const out = tempDir();
     await rebuildTrack({ lsmdc: mini.lsmdc, data, out, movies: [A] });
     const [v] = await verifyTrack({ track: out, data: mini.data, movies: [A] });
@@ -169,6 +171,7 @@ describe('verify diagnoses each kind of broken track', () => {
       [c[2], c[3]] = [c[3]!, c[2]!];
       return c;
     });
+    rmSync(join(data, 'frame_track', 'track_index.jsonl.zst')); // the rule builds the track
     const out = tempDir();
     await rebuildTrack({ lsmdc: mini.lsmdc, data, out, movies: [A] });
     const [v] = await verifyTrack({ track: out, data: mini.data, movies: [A] });

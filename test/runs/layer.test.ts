@@ -91,6 +91,7 @@ describe('the CLI parses flags into the run options object', () => {
       qualityFps: '1',
       frameWidth: '256',
       maxTokens: '2048',
+      itemRule: 'strict',
       jobs: '1',
       maxUnresolved: '0',
       judge: 'local:reader.json',

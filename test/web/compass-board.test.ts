@@ -47,7 +47,7 @@ beforeAll(async () => {
   expect(score.code, score.stderr).toBe(5); // cut's missing video
   const evaluate = await runCli([
     ...['compass', 'evaluate', ...common, '--out', join(dir, 'eval'), '--segmenter', 'pixel'],
-    ...['--judge', `openai:kfbench-emulator@${emu.url}`],
+    ...['--judge', `openai:kfbench-emulator@${emu.url}`, '--no-judge-audio'],
   ]);
   expect(evaluate.code, evaluate.stderr).toBe(5);
   const data = await loadViewerData({

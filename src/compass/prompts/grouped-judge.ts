@@ -14,6 +14,7 @@
  */
 import type { Template } from '../../judge/prompts.js';
 import { METRIC_NAMES, type QualityMetric } from '../quality/metrics.js';
+import { AV_TEMPLATE } from './av-coordination.js';
 import { anchorLines, METRIC_PROMPTS } from './by-metric.js';
 
 export const GROUPED_TEMPLATE_VERSION = 'grouped-2';
@@ -48,11 +49,21 @@ export const TIME_RULES: Record<Attachment, string> = {
   video: 'The full video is attached: cite time ranges over frame IDs.',
 };
 
+/** The AV group alone (AVC): its question shows nothing of the request (av-coordination.ts). */
+export const isAvOnly = (metrics: readonly QualityMetric[]) =>
+  metrics.length > 0 && metrics.every((m) => m === 'AVC');
+
+export const AV_TEMPLATE_VERSION = 'grouped-av-1';
+
 export function groupedTemplate(metrics: readonly QualityMetric[]): Template {
+  const av = isAvOnly(metrics);
   return {
     name: 'compass-grouped',
-    text: GROUPED_TEMPLATE,
-    version: [GROUPED_TEMPLATE_VERSION, ...metrics.map((m) => METRIC_PROMPTS[m].version)].join('+'),
+    text: av ? AV_TEMPLATE : GROUPED_TEMPLATE,
+    version: [
+      av ? AV_TEMPLATE_VERSION : GROUPED_TEMPLATE_VERSION,
+      ...metrics.map((m) => METRIC_PROMPTS[m].version),
+    ].join('+'),
   };
 }
 

@@ -95,12 +95,34 @@ function qualityPart(
 }
 
 /**
+ * Instruction Adherence on the video-only table: VMA alone. "On the video-only table no audio metric
+ * counts" (issue 54): AMA is not applicable there, whatever the case asks, so a silent model is not
+ * charged for the audio it was never meant to make. Null when VMA was not scored.
+ */
+export function videoOnlyAdherence(
+  metrics: Readonly<Partial<Record<QualityMetric, MetricResult>>> | undefined,
+): number | null {
+  const vma = metrics?.VMA;
+  return vma?.status === 'scored' && typeof vma.score === 'number' ? vma.score : null;
+}
+
+/** What overallOf reads of a video's quality report. */
+export interface QualityForOverall {
+  groups: Readonly<Record<QualityGroup, GroupResult>>;
+  /** With the metrics, the video-only Overall's Instruction Adherence is VMA alone (videoOnlyAdherence). */
+  metrics?: Readonly<Partial<Record<QualityMetric, MetricResult>>> | undefined;
+  audio_track?: boolean | undefined;
+}
+
+/**
  * Overall of one case in one prompt mode: video-only, and with `quality` (the video's quality
  * report) the joint audio-video Overall and the groups scored from only some of their metrics.
+ * `groups.instruction_adherence` is the joint table's (mean of VMA and AMA where it applies); when
+ * `quality.metrics` is given the video-only Overall takes VMA alone (no audio metric counts there).
  */
 export function overallOf(
   groups: Partial<Record<OverallGroup, number | null>>,
-  quality?: { groups: Readonly<Record<QualityGroup, GroupResult>>; audio_track?: boolean | undefined },
+  quality?: QualityForOverall,
   reading: KeyframeControlReading = 'combined',
   videoQuality: VideoQualityReading = 'groups',
 ): OverallResult {
@@ -108,14 +130,17 @@ export function overallOf(
     reading === 'combined'
       ? [keyframeControl(groups)]
       : [groups.keyframe_fidelity, groups.temporal_organization];
-  const have = [...response, ...qualityPart(groups, videoQuality)].filter(
-    (x): x is number => typeof x === 'number',
-  );
+  const present = (xs: (number | null | undefined)[]) => xs.filter((x): x is number => typeof x === 'number');
+  const videoGroups = quality?.metrics
+    ? { ...groups, instruction_adherence: videoOnlyAdherence(quality.metrics) }
+    : groups;
+  const have = present([...response, ...qualityPart(videoGroups, videoQuality)]);
   const out: OverallResult = {
     score: have.length ? mean(have) : null,
-    missing: OVERALL_GROUPS.filter((g) => typeof groups[g] !== 'number'),
+    missing: OVERALL_GROUPS.filter((g) => typeof videoGroups[g] !== 'number'),
   };
   if (!quality) return out;
+  const jointHave = present([...response, ...qualityPart(groups, videoQuality)]);
   const av = quality.groups.av_coordination;
   // AV Coordination enters where it was scored; a video without an audio track scores 0 (marked)
   // once audio was judged (AVC then settled as not applicable, nothing incomplete); where it could
@@ -123,11 +148,11 @@ export function overallOf(
   const avScored = typeof av.score === 'number';
   const noTrack = !avScored && quality.audio_track === false && av.incomplete.length === 0;
   const avValue = avScored ? av.score! : noTrack ? 0 : null;
-  const joint = [...have, ...(avValue !== null ? [avValue] : [])];
+  const joint = [...jointHave, ...(avValue !== null ? [avValue] : [])];
   out.joint_av = {
     score: joint.length ? mean(joint) : null,
     missing: [
-      ...out.missing,
+      ...OVERALL_GROUPS.filter((g) => typeof groups[g] !== 'number'),
       ...(avValue === null && av.incomplete.length ? (['av_coordination'] as const) : []),
     ],
     ...(noTrack ? { no_audio_track: true as const } : {}),

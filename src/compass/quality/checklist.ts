@@ -13,6 +13,7 @@ import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
 import { render } from '../../judge/prompts.js';
 import type { LoadedCase, PromptMode } from '../cases.js';
+import { AVC_CHECKLIST } from '../prompts/av-coordination.js';
 import { METRIC_PROMPTS } from '../prompts/by-metric.js';
 import { checklistTemplate } from '../prompts/checklist-generation.js';
 import { type Checklist, ChecklistItem } from '../results.js';
@@ -110,6 +111,12 @@ export function checklistQuestion(
   };
 }
 
+/**
+ * The metrics whose checklist the judge writes from the sample specification: every one but AVC,
+ * whose items are fixed (`AVC_CHECKLIST`: "independently of the prompt", App. D).
+ */
+export const generatedChecklist = (metric: QualityMetric) => metric !== 'AVC';
+
 export async function generateChecklist(
   judge: Judge,
   encoder: ImageEncoder,
@@ -117,6 +124,8 @@ export async function generateChecklist(
   mode: PromptMode,
   metric: QualityMetric,
 ): Promise<Checklist> {
+  if (!generatedChecklist(metric))
+    return { case_id: c.case_id, prompt_mode: mode, metric, items: AVC_CHECKLIST.map((i) => ({ ...i })) };
   const images = await Promise.all(c.keyframes.map((k) => encoder.fromFile(k.image)));
   const v = await judge.ask(checklistQuestion(c, mode, metric, images));
   if (v.answer) {

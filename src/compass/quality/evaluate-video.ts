@@ -87,7 +87,7 @@ export async function evaluateVideo(
       hashes: ctx.hashes,
     });
     ctx.progress.done(`${row.model}/${row.case_id}__${row.prompt_mode}`);
-    return videoEvaluation(row, run, 'scored', quality, row.groups, ctx);
+    return videoEvaluation(row, run, 'scored', quality, row.groups, ctx, c);
   } catch (e) {
     if (e instanceof CallBudgetSpent) return undefined;
     throw e;
@@ -122,6 +122,7 @@ export function zeroEvaluation(
     quality,
     { keyframe_fidelity: 0, temporal_organization: 0 },
     { keyframeControl, videoQuality },
+    c,
   );
 }
 
@@ -136,6 +137,7 @@ function videoEvaluation(
     keyframeControl?: KeyframeControlReading | undefined;
     videoQuality?: VideoQualityReading | undefined;
   },
+  c: Pick<LoadedCase, 'domain' | 'duration_s'>,
 ): VideoEvaluation {
   return {
     case_id: row.case_id,
@@ -146,6 +148,8 @@ function videoEvaluation(
     structure: row.structure,
     n_keyframes: row.n_keyframes,
     conditioning: row.conditioning,
+    domain: c.domain,
+    duration_s: c.duration_s,
     response: { metrics: row.metrics, groups: row.groups },
     quality,
     overall: overallOf(

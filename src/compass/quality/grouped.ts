@@ -18,7 +18,13 @@ import type { Judge } from '../../judge/judge.js';
 import { render } from '../../judge/prompts.js';
 import type { JudgeAudio, JudgeImage, Verdict } from '../../judge/types.js';
 import type { LoadedCase, PromptMode } from '../cases.js';
-import { type Attachment, groupedTemplate, rubricSections, TIME_RULES } from '../prompts/grouped-judge.js';
+import {
+  type Attachment,
+  groupedTemplate,
+  isAvOnly,
+  rubricSections,
+  TIME_RULES,
+} from '../prompts/grouped-judge.js';
 import { type DropReason, type JudgedItem, Support } from '../results.js';
 import type { ChecklistItem } from './checklist.js';
 import { METRIC_NAMES, type QualityMetric } from './metrics.js';
@@ -42,12 +48,24 @@ const ItemReply = z.looseObject({
     .min(1),
 });
 
+/**
+ * What happens to an item whose score is not one of the anchors or whose `support` contradicts it
+ * (`--item-rule`): `strict` (the default) drops it, counted by reason; `snap` keeps it — an
+ * off-anchor score snapped to the nearest anchor, a contradicting `support` ignored (the score
+ * stands) — counted in `kept_by_rule`. The seed: "the metric-level score is the arithmetic mean of
+ * valid item results" (§E.4) does not say which items are valid; docs/compass.md.
+ */
+export const ITEM_RULES = ['strict', 'snap'] as const;
+export type ItemRule = (typeof ITEM_RULES)[number];
+
 export interface MetricJudgement {
   metric: QualityMetric;
   /** Mean of the valid items' scores; null when unresolved. */
   score: number | null;
   items: JudgedItem[];
   dropped: Partial<Record<DropReason, number>>;
+  /** Under `snap`: the items the strict rule would have dropped, kept, by reason. */
+  kept_by_rule?: Partial<Record<'score_off_scale' | 'support_contradicts_score', number>>;
   /** Checklist items the reply did not score. */
   missing_items: number;
   unresolved?: string;
@@ -67,8 +85,12 @@ export function parseMetric(
   checklist: readonly ChecklistItem[],
   duration_s: number,
   tolerance_s = 0.05,
+  rule: ItemRule = 'strict',
 ): MetricJudgement {
   const out: MetricJudgement = { metric, score: null, items: [], dropped: {}, missing_items: 0 };
+  const keep = (r: 'score_off_scale' | 'support_contradicts_score') => {
+    out.kept_by_rule = { ...out.kept_by_rule, [r]: (out.kept_by_rule?.[r] ?? 0) + 1 };
+  };
   const inapplicable = new Set(checklist.filter((i) => i.not_applicable).map((i) => i.item_id));
   if (checklist.length > 0 && inapplicable.size === checklist.length) {
     out.not_applicable = `every ${metric} checklist item is marked not_applicable`;
@@ -93,6 +115,16 @@ export function parseMetric(
       continue;
     }
     const it = p.data;
+    const onScale = SCORE_ANCHORS.some((a) => a === it.score);
+    if (rule === 'snap' && !onScale && it.score >= 0 && it.score <= 1) {
+      it.score = nearestAnchor(it.score);
+      keep('score_off_scale');
+    }
+    const contradicts = it.support !== undefined && it.support !== supportOf(it.score);
+    if (rule === 'snap' && contradicts && SCORE_ANCHORS.some((a) => a === it.score)) {
+      it.support = supportOf(it.score);
+      keep('support_contradicts_score');
+    }
     if (!known.has(it.item_id)) drop('unknown_item');
     else if (seen.has(it.item_id)) drop('repeated_item');
     else if (!SCORE_ANCHORS.some((a) => a === it.score)) drop('score_off_scale');
@@ -135,14 +167,19 @@ export interface GroupedInput {
   keyframes: JudgeImage[];
   duration_s: number;
   evidence: string;
+  /** The measured evidence without the request (what AVC's question shows); `evidence` when absent. */
+  avEvidence?: string | undefined;
   budgetNote: string;
   /** The video's audio track, sent only to judges declared to take audio (AMA, AVC). */
   audio?: JudgeAudio | undefined;
   /** What is shown of the video; kfbench sends time-labelled frames (`frames`, the default). */
   attachment?: Attachment | undefined;
+  /** Off-anchor scores and contradicting supports: dropped (`strict`) or kept (`snap`). */
+  itemRule?: ItemRule | undefined;
 }
 
 export function groupedQuestion(g: GroupedInput) {
+  if (isAvOnly(g.metrics)) return avQuestion(g);
   const t = groupedTemplate(g.metrics);
   const attachment = g.attachment ?? 'frames';
   const checklists = g.metrics
@@ -180,6 +217,39 @@ export function groupedQuestion(g: GroupedInput) {
   };
 }
 
+/**
+ * AV Coordination's question (App. D, "independently of the prompt"): the sampled frames, the
+ * measured shots (without what was requested) and the audio track; no prompt, story summary or
+ * keyframes, so the same video and sound ask the same question whatever the case asked.
+ */
+function avQuestion(g: GroupedInput) {
+  const t = groupedTemplate(g.metrics);
+  const attachment = g.attachment ?? 'frames';
+  const prompt = render(t, {
+    metrics: g.metrics.join(', '),
+    first_metric: g.metrics[0]!,
+    duration_s: +g.duration_s.toFixed(3),
+    shown:
+      attachment === 'video'
+        ? 'The full video is attached.'
+        : `You see ${g.frames.length} frames sampled uniformly${g.budgetNote}, each labelled with its time ("t=…s").`,
+    time_rule: TIME_RULES[attachment],
+    evidence: g.avEvidence ?? g.evidence,
+    checklists: g.metrics
+      .map((m) => `${m} (${METRIC_NAMES[m]}): ${JSON.stringify(g.checklists.get(m) ?? [])}`)
+      .join('\n'),
+    rubric: rubricSections(g.metrics),
+  });
+  return {
+    prompt,
+    images: g.frames.map((f) => f.image),
+    labels: g.frames.map((f) => `t=${f.time_s.toFixed(3)}s`),
+    ...(g.audio ? { audio: g.audio } : {}),
+    protocol: { name: GROUPED_PROTOCOL, version: t.version },
+    schema: GroupedReply,
+  };
+}
+
 /** Ask one group; every metric of it comes back judged or unresolved with a reason. */
 export async function judgeGroup(
   judge: Judge,
@@ -195,7 +265,7 @@ export async function judgeGroup(
  */
 export function judgementsOf(
   v: Verdict<z.output<typeof GroupedReply>>,
-  g: Pick<GroupedInput, 'metrics' | 'checklists' | 'duration_s'>,
+  g: Pick<GroupedInput, 'metrics' | 'checklists' | 'duration_s' | 'itemRule'>,
 ): MetricJudgement[] {
   if (!v.answer) {
     const why = v.unresolved ?? 'no answer';
@@ -209,7 +279,14 @@ export function judgementsOf(
     }));
   }
   const byMetric = new Map(v.answer.metrics.map((m) => [m.metric, m]));
-  return g.metrics.map((m) => parseMetric(m, byMetric.get(m), g.checklists.get(m) ?? [], g.duration_s));
+  return g.metrics.map((m) =>
+    parseMetric(m, byMetric.get(m), g.checklists.get(m) ?? [], g.duration_s, 0.05, g.itemRule),
+  );
+}
+
+/** The anchor nearest a score in [0, 1] (the higher one on a tie). */
+function nearestAnchor(x: number): number {
+  return SCORE_ANCHORS.reduce((a, b) => (Math.abs(b - x) <= Math.abs(a - x) ? b : a));
 }
 
 /** An item reply that is an object but cites no evidence (none, or an empty list). */

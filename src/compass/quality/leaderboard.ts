@@ -15,6 +15,7 @@
 
 import { UsageError } from '../../errors.js';
 import { unresolvedShare } from '../../judge/unresolved.js';
+import { embedderNotice } from '../paper-scale.js';
 import type {
   BoardTable,
   Checklist,
@@ -27,6 +28,7 @@ import type {
 import { commonRows, type MissingPolicy } from '../score.js';
 import type { KeyframeControlReading, VideoQualityReading } from './aggregate.js';
 import { modelOverall } from './overall.js';
+import { densityLevel, metricsByPromptMode, settingLevel } from './tables.js';
 
 export type { BoardTable, Factor, Leaderboard, LeaderboardTable } from '../results.js';
 
@@ -155,8 +157,8 @@ function boardTable(
     (from: readonly VideoEvaluation[]) =>
     (o: ModelOverall): ModelOverall => ({ ...o, coverage: modelOverall(from, o.model).coverage });
   const present = models.filter((m) => videos.some((v) => v.model === m));
-  const levelsOf = (f: Factor): LeaderboardTable['by'][Factor] => {
-    const key = FACTORS[f];
+  const levelsOf = (f: Factor): LeaderboardTable['by'][Factor] => levelsBy(FACTORS[f]);
+  const levelsBy = (key: (v: VideoEvaluation) => string): Record<string, ModelOverall[]> => {
     const levels = [...new Set(videos.map(key))].sort();
     return Object.fromEntries(
       levels.map((l) => {
@@ -185,6 +187,9 @@ function boardTable(
       prompt_mode: levelsOf('prompt_mode'),
       conditioning: levelsOf('conditioning'),
     },
+    keyframe_density: levelsBy((v) => densityLevel(v.n_keyframes)),
+    domain: levelsBy((v) => v.domain ?? 'unknown'),
+    setting: levelsBy(settingLevel),
   };
 }
 
@@ -244,14 +249,42 @@ export function leaderboard(
           asked++;
           if (m.status === 'unresolved') unresolved++;
         }
+  const notice = embedderNotice(meta.embedder);
+  const items = itemCounts(all);
   return {
     ...shown,
+    ...(notice ? { embedder_notice: notice } : {}),
     missing: policy,
+    dropped_items: items.dropped,
+    metrics_by_prompt_mode: metricsByPromptMode(all, models),
+    ...(Object.keys(items.kept).length ? { kept_by_rule: items.kept } : {}),
     ...(Object.keys(outside).length ? { checklists_outside_preferred_size: outside } : {}),
     unresolved: unresolvedShare(unresolved, asked),
     ...top,
     ...(other ? { other } : {}),
   };
+}
+
+/** The judged items dropped (and kept by `--item-rule snap`) over every judged video and run, by reason. */
+function itemCounts(all: readonly VideoEvaluation[]): {
+  dropped: Record<string, number>;
+  kept: Record<string, number>;
+} {
+  const dropped: Record<string, number> = {};
+  const kept: Record<string, number> = {};
+  const add = (
+    to: Record<string, number>,
+    from: Readonly<Record<string, number | undefined>> | undefined,
+  ) => {
+    for (const [k, n] of Object.entries(from ?? {})) if (n) to[k] = (to[k] ?? 0) + n;
+  };
+  for (const v of all)
+    if (isScored(v))
+      for (const m of Object.values(v.quality.metrics)) {
+        add(dropped, m.dropped);
+        add(kept, m.kept_by_rule);
+      }
+  return { dropped, kept };
 }
 
 /** The same leaderboard ranked by the other table (`compass report --rank-by`); unchanged when it already is. */
@@ -262,7 +295,19 @@ export function rerank(lb: Leaderboard, rankBy: RankBy): Leaderboard {
     throw new UsageError(
       `--rank-by ${rankBy}: this leaderboard has only the ${current === 'joint' ? 'joint audio-video' : 'video-only'} table${rankBy === 'joint' ? ' (audio was not judged, or no model has a video with an audio track)' : ''}`,
     );
-  const { other, table, formula, cases, models_without_audio, models, by, ...meta } = lb;
+  const {
+    other,
+    table,
+    formula,
+    cases,
+    models_without_audio,
+    models,
+    by,
+    keyframe_density,
+    domain,
+    setting,
+    ...meta
+  } = lb;
   return {
     ...meta,
     ...other,
@@ -273,6 +318,9 @@ export function rerank(lb: Leaderboard, rankBy: RankBy): Leaderboard {
       ...(models_without_audio ? { models_without_audio } : {}),
       models,
       by,
+      ...(keyframe_density ? { keyframe_density } : {}),
+      ...(domain ? { domain } : {}),
+      ...(setting ? { setting } : {}),
     },
   };
 }

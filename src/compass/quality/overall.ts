@@ -5,7 +5,8 @@
  */
 import { mean, sampleSd } from '../../stats/mean.js';
 import type { BoardTable, ModelOverall, VideoEvaluation } from '../results.js';
-import { caseOverall, keyframeControl, type OverallResult } from './aggregate.js';
+import { caseOverall, keyframeControl, type OverallResult, videoOnlyAdherence } from './aggregate.js';
+import { groupsSdOverRuns } from './tables.js';
 import { DEFAULT_QUALITY_OPTIONS } from './video.js';
 
 /** The published judge rate ("all reported MLLM-judged results use 8-FPS sampling"). */
@@ -35,8 +36,10 @@ export function modelOverall(
       const side = table === 'joint' ? (co.joint_av ?? co) : co;
       // every group of the table's formula missing or incomplete for the model is flagged on its row
       for (const g of side.missing) flagged.add(g);
-      for (const g of co.incomplete ?? [])
-        if (table === 'joint' || !g.startsWith('av_coordination')) flagged.add(g);
+      for (const g of co.incomplete ?? []) {
+        const shown = table === 'joint' ? g : videoOnlyIncomplete(g);
+        if (shown) flagged.add(shown);
+      }
       if (side.score !== null && side.score !== undefined) scores.push(side.score);
     }
     caseCount = byCase.size;
@@ -48,6 +51,8 @@ export function modelOverall(
     const xs = mine.map(f).filter((x): x is number => x !== null);
     return xs.length ? mean(xs) : null;
   };
+  // Table 7: each group's standard deviation over runs, beside Overall's
+  const groupsSd = groupsSdOverRuns(mine, (v) => groupsOf(v, table));
   return {
     model,
     overall: m,
@@ -55,6 +60,7 @@ export function modelOverall(
     runs: runs.length,
     cases: caseCount,
     flagged: [...flagged].sort(),
+    ...(groupsSd ? { groups_sd: groupsSd } : {}),
     ...(table === 'joint'
       ? {
           no_audio_track: [
@@ -89,11 +95,51 @@ export function modelOverall(
       temporal_organization: g((v) => v.response.groups.temporal_organization),
       visual_quality: g((v) => v.quality.groups.visual_quality.score),
       spatiotemporal_coherence: g((v) => v.quality.groups.spatiotemporal_coherence.score),
-      instruction_adherence: g((v) => v.quality.groups.instruction_adherence.score),
-      // on the joint table a video without an audio track counts AV Coordination 0 (marked)
-      av_coordination: g((v) =>
-        table === 'joint' && v.overall.joint_av?.no_audio_track ? 0 : v.quality.groups.av_coordination.score,
+      // the video-only table counts no audio metric: Instruction Adherence is VMA alone there
+      instruction_adherence: g((v) =>
+        table === 'joint'
+          ? v.quality.groups.instruction_adherence.score
+          : videoOnlyAdherence(v.quality.metrics),
       ),
+      // the joint table only: a video without an audio track counts AV Coordination 0 (marked)
+      ...(table === 'joint'
+        ? {
+            av_coordination: g((v) =>
+              v.overall.joint_av?.no_audio_track ? 0 : v.quality.groups.av_coordination.score,
+            ),
+          }
+        : {}),
     },
+  };
+}
+
+/**
+ * An incomplete group as the video-only table flags it: AV Coordination and AMA are not applicable
+ * there (issue 54), so "av_coordination: AVC" is dropped and "instruction_adherence: VMA AMA" keeps VMA.
+ */
+function videoOnlyIncomplete(g: string): string | undefined {
+  const [group, metrics = ''] = g.split(': ');
+  if (group === 'av_coordination') return undefined;
+  const kept = metrics.split(' ').filter((m) => m && m !== 'AMA' && m !== 'AVC');
+  return kept.length ? `${group}: ${kept.join(' ')}` : undefined;
+}
+
+/** One video's groups on a table, as the table counts them (Table 7's standard deviation over runs). */
+function groupsOf(v: VideoEvaluation, table: BoardTable): Record<string, number | null> {
+  return {
+    keyframe_control: keyframeControl(v.response.groups),
+    visual_quality: v.quality.groups.visual_quality?.score ?? null,
+    spatiotemporal_coherence: v.quality.groups.spatiotemporal_coherence?.score ?? null,
+    instruction_adherence:
+      table === 'joint'
+        ? (v.quality.groups.instruction_adherence?.score ?? null)
+        : videoOnlyAdherence(v.quality.metrics),
+    ...(table === 'joint'
+      ? {
+          av_coordination: v.overall.joint_av?.no_audio_track
+            ? 0
+            : (v.quality.groups.av_coordination?.score ?? null),
+        }
+      : {}),
   };
 }

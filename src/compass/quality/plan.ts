@@ -10,7 +10,7 @@ import { probe } from '../../media/probe.js';
 import { type LoadedCase, type PromptMode, videoPath } from '../cases.js';
 import { CHECKLIST_TEMPLATE } from '../prompts/checklist-generation.js';
 import { GROUPED_TEMPLATE } from '../prompts/grouped-judge.js';
-import { CHECKLIST_SIZES } from './checklist.js';
+import { CHECKLIST_SIZES, generatedChecklist } from './checklist.js';
 import { checklistMetrics, type EvaluateInput, evaluateCompass } from './evaluate.js';
 import { groupMetrics, QUALITY_GROUP_NAMES } from './metrics.js';
 import { type QualityOptions, qualityTimes } from './video.js';
@@ -50,13 +50,15 @@ export function checklistPlan(
   keyframeTokens: number,
 ): CallPlan[] {
   const t = CHECKLIST_TEMPLATE.length;
-  return checklistMetrics(c, mode, q).map((m) => ({
-    kind: 'checklist',
-    what: `${c.case_id}__${mode} ${m}`,
-    frames: 0,
-    images: c.keyframes.length,
-    tokens: textTokens(t + caseText(c, mode)) + c.keyframes.length * keyframeTokens,
-  }));
+  return checklistMetrics(c, mode, q)
+    .filter(generatedChecklist)
+    .map((m) => ({
+      kind: 'checklist',
+      what: `${c.case_id}__${mode} ${m}`,
+      frames: 0,
+      images: c.keyframes.length,
+      tokens: textTokens(t + caseText(c, mode)) + c.keyframes.length * keyframeTokens,
+    }));
 }
 
 /** Grouped-judge calls of one video: frames at the asked rate (or the budget), then the keyframes. */
@@ -79,16 +81,18 @@ export function videoPlan(
     const ms = groupMetrics(name).filter((m) => ask.has(m));
     if (!ms.length) continue;
     const items = ms.reduce((s, m) => s + CHECKLIST_SIZES[m][1], 0);
+    // AV Coordination's question shows neither the request nor the keyframes (App. D)
+    const kfs = name === 'av_coordination' ? 0 : c.keyframes.length;
     out.push({
       kind: 'grouped',
       what: `${video.label} ${name}`,
       frames: times.length,
-      images: times.length + c.keyframes.length,
+      images: times.length + kfs,
       tokens:
-        textTokens(t + caseText(c, mode) + times.length * 12) +
+        textTokens(t + (kfs ? caseText(c, mode) : 0) + times.length * 12) +
         items * ITEM_TOKENS +
         times.length * perFrame +
-        c.keyframes.length * perKeyframe,
+        kfs * perKeyframe,
     });
   }
   return out;

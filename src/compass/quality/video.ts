@@ -20,7 +20,15 @@ import type { QualityMetricReport, QualityReport, ScanShot } from '../results.js
 import { qualityGroups } from './aggregate.js';
 import type { Checklist } from './checklist.js';
 import { caseContent, type EvaluationCache, entryKey, type FileHashes } from './eval-cache.js';
-import { GROUPED_PROTOCOL, GroupedReply, judgeGroup, judgementsOf, type MetricJudgement } from './grouped.js';
+import { evidenceText } from './evidence.js';
+import {
+  GROUPED_PROTOCOL,
+  GroupedReply,
+  type ItemRule,
+  judgeGroup,
+  judgementsOf,
+  type MetricJudgement,
+} from './grouped.js';
 import {
   applicability,
   groupMetrics,
@@ -30,6 +38,7 @@ import {
 } from './metrics.js';
 
 export type { QualityMetricReport, QualityReport } from '../results.js';
+export { evidenceText } from './evidence.js';
 
 import { judgeFrames, qualityTimes, sentRate } from './judge-frames.js';
 
@@ -44,6 +53,8 @@ export interface QualityOptions {
   frameWidth: number;
   /** The judge accepts audio input: only then are AMA and AVC asked. */
   audio: boolean;
+  /** `--item-rule`: an off-anchor score or contradicting support dropped (`strict`, default) or kept (`snap`). */
+  itemRule?: ItemRule | undefined;
 }
 
 export const DEFAULT_QUALITY_OPTIONS: QualityOptions = {
@@ -52,18 +63,6 @@ export const DEFAULT_QUALITY_OPTIONS: QualityOptions = {
   frameWidth: 384,
   audio: false,
 };
-
-export function evidenceText(
-  c: LoadedCase,
-  shots: readonly ScanShot[],
-  motion: readonly string[] = [],
-): string {
-  const lines = [
-    `- shots detected: ${shots.length} (${c.structure === 'one_take' ? 'one take requested' : `${new Set(c.keyframes.map((k) => k.shot_index)).size} shots requested`}): ${shots.map((s) => `[${s.start_s.toFixed(2)}, ${s.end_s.toFixed(2)}) s`).join(', ')}`,
-  ];
-  if (motion.length) lines.push(`- camera motion per shot: ${motion.join('; ')}`);
-  return lines.join('\n');
-}
 
 /** The inputs of one video's grouped questions. */
 export interface VideoQualityInput {
@@ -169,6 +168,7 @@ function reportOf(
             ...(j.unresolved ? { reason: j.unresolved } : {}),
             items: j.items,
             dropped: j.dropped,
+            ...(j.kept_by_rule ? { kept_by_rule: j.kept_by_rule } : {}),
             missing_items: j.missing_items,
           };
   if (!everyMetric(metrics))
@@ -204,7 +204,9 @@ async function askVideoQuality(
         keyframes,
         duration_s: info.duration_s,
         evidence,
+        avEvidence: evidenceText(a.c, a.shots, motion, false),
         ...(audio && ask.some((m) => m === 'AMA' || m === 'AVC') ? { audio } : {}),
+        itemRule: o.itemRule,
         budgetNote: capped
           ? ` at ${rate.toFixed(2)} fps (capped at ${o.budget} frames for this ${info.duration_s.toFixed(1)} s video)`
           : rate < o.fps
@@ -311,6 +313,7 @@ export async function judgeVideoQualityCached(
             metrics: settled.groups[i]!,
             checklists: new Map(settled.groups[i]!.map((m) => [m, checklistOf(a, m).items])),
             duration_s: hit.duration_s,
+            itemRule: o.itemRule,
           }),
         ),
         hit.frames,

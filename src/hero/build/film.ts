@@ -19,7 +19,7 @@ import type { Chain, ChainStability } from '../dataset/schemas.js';
 import { listStills } from '../stills-folder.js';
 import type { Timeline } from '../track/timeline.js';
 import { type Member, sampledMembers, stillMember } from './members.js';
-import type { BuildOptions } from './options.js';
+import type { BuildOptions, UnresolvedPairsReading } from './options.js';
 
 const pairKey = (a: string, b: string) => [a, b].sort().join('|');
 
@@ -87,17 +87,33 @@ async function judgeAll(ctx: FilmContext, members: Member[], outcomes: Outcomes)
  * with Bradley-Terry strengths".
  */
 function rank(o: BuildOptions, members: Member[], outcomes: Outcomes) {
-  const comps = [...outcomes.values()]
-    .filter((p) => members.some((m) => m.id === p.a) && members.some((m) => m.id === p.b))
-    .map((p) => ({
-      a: p.a,
-      b: p.b,
-      score: p.out.status === 'confident' ? (p.out.winner === 'A' ? 1 : 0) : 0.5,
-    }));
+  const comps = fitComparisons(
+    [...outcomes.values()].filter(
+      (p) => members.some((m) => m.id === p.a) && members.some((m) => m.id === p.b),
+    ),
+    o.unresolvedPairs,
+  );
   const bt = fitBradleyTerry(comps, { ridge: o.ridge ?? DEFAULT_RIDGE });
   const strength = (id: string) => fitted(bt.strengths, id);
   const sorted = [...members].sort((x, y) => strength(y.id) - strength(x.id) || x.id.localeCompare(y.id));
   return { bt, sorted };
+}
+
+/**
+ * The comparisons a chain's Bradley–Terry fit reads: a confident pair a win for its winner; an
+ * unresolved one half a win each (`tie`, the default) or left out (`error`: no partial credit).
+ */
+export function fitComparisons(
+  pairs: readonly { a: string; b: string; out: { status: string; winner?: string | null | undefined } }[],
+  unresolved: UnresolvedPairsReading = 'tie',
+): { a: string; b: string; score: number }[] {
+  return pairs.flatMap((p) =>
+    p.out.status === 'confident'
+      ? [{ a: p.a, b: p.b, score: p.out.winner === 'A' ? 1 : 0 }]
+      : unresolved === 'tie'
+        ? [{ a: p.a, b: p.b, score: 0.5 }]
+        : [],
+  );
 }
 
 /** A member's fitted value: every member is in the fit, so a missing one is kfbench's fault. */

@@ -5,6 +5,9 @@ import type { Judge } from '../../judge/judge.js';
 import type { OnProgress } from '../../progress.js';
 import type { Layout } from '../dataset/layout-map.js';
 
+export const UNRESOLVED_PAIRS_READINGS = ['tie', 'error'] as const;
+export type UnresolvedPairsReading = (typeof UNRESOLVED_PAIRS_READINGS)[number];
+
 export interface BuildOptions {
   data: string;
   /** The layout map the dataset's files are read through (default: the built-in one). */
@@ -18,6 +21,13 @@ export interface BuildOptions {
   /** Share of chains re-judged for stability (default 0.2). */
   stabilitySample?: number;
   ridge?: number;
+  /**
+   * How an unresolved pair (the judge contradicted itself) enters a chain's Bradley–Terry fit
+   * (`--unresolved-pairs`): `tie` (the default: half a win each) or `error` (no credit to either:
+   * left out of the fit, the card's "counted as errors throughout, with no partial credit" read as
+   * covering the fit). docs/heroframe.md, "Unresolved pairs in the chain fit".
+   */
+  unresolvedPairs?: UnresolvedPairsReading;
   /** Phase `build`: one item per film. */
   onProgress?: OnProgress;
   /** Step 5: learn the rubric in rounds before the final build (`--learn-rubric`). */

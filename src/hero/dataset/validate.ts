@@ -24,6 +24,11 @@ export interface ValidationSummary {
   pairs: number;
   confident_share: number;
   track_frames: number;
+  /**
+   * Track-index rows whose (clip_id, t_in_clip) is not the midpoint rule's (issue 54 item 5): the
+   * published coordinate is the one extracted; each named "<movie> <frame>: index …, rule …".
+   */
+  rule_disagreements: { count: number; frames: string[] };
   verify_rows: number;
   absent: string[];
 }
@@ -192,7 +197,7 @@ export async function validateDataset(root: string, layout?: Layout | string): P
   const tally = await checkChains(p, { map, report }, { movies, timelines }, problems);
   await checkImageFiles(p, tally, shaByPath, problems);
   const criteria = await checkRubrics(p, { map, report }, movies, tally, problems);
-  const trackFrames = await checkTrackIndex(p, timelines, problems, absent);
+  const track = await checkTrackIndex(p, timelines, problems, absent);
   const verifyRows = await checkVerifyRows(p, timelines, problems, absent);
   await checkOptional(p, { map, report }, problems, absent);
   const { chains, pairs, confident, images } = tally;
@@ -204,7 +209,8 @@ export async function validateDataset(root: string, layout?: Layout | string): P
       criteria,
       pairs,
       confident_share: pairs ? confident / pairs : 0,
-      track_frames: trackFrames,
+      track_frames: track.frames,
+      rule_disagreements: { count: track.disagreements.length, frames: track.disagreements },
       verify_rows: verifyRows,
       absent,
     },

@@ -1,6 +1,8 @@
 /**
  * `hero track rebuild`: extract every film's 1 fps track frames as JPEG files
- * (<out>/<movie_id>/<frame_idx>.jpg) from the LSMDC clip files, by exact frame number per clip.
+ * (<out>/<movie_id>/<frame_idx>.jpg) from the LSMDC clip files, by exact frame number per clip —
+ * at the published (clip_id, t_in_clip) of frame_track/track_index.jsonl.zst where the root has it,
+ * else by the midpoint rule (index-coordinates.ts).
  * Clips are probed 32 per ffmpeg process (the next batch while the current one decodes) and read
  * through shared ffmpeg processes (`-threads 1`, one film per job), never one process per frame.
  * A film's frames are written at its first clip's size (LSMDC clips of one film share it). A film counts as done only when all its frames
@@ -21,12 +23,13 @@ import { type OnProgress, phaseReporter } from '../../progress.js';
 import { writeFileAtomic } from '../../store/atomic-write.js';
 import { readTextFile } from '../../store/limits.js';
 import type { FolderFile } from '../../store/out-folder.js';
-import { trackFramePath } from '../dataset/layout.js';
+import { datasetPaths, trackFramePath } from '../dataset/layout.js';
 import type { Layout } from '../dataset/layout-map.js';
 import { loadCore } from '../dataset/load.js';
 import { clipFiles } from './clip-files.js';
+import { filmFrames, framesByClip, loadTrackIndex } from './index-coordinates.js';
 import { type Shard, selectFilms } from './shard.js';
-import type { Timeline } from './timeline.js';
+import type { Timeline, TrackFrame } from './timeline.js';
 
 export const DONE_FILE = '.done.json';
 
@@ -34,7 +37,7 @@ export const DONE_FILE = '.done.json';
 export const TRACK_FILES: readonly FolderFile[] = [
   {
     name: '<movie_id>/<frame_idx>.jpg',
-    what: 'frame k of the film: the frame shown at k + 0.5 s of its timeline',
+    what: 'frame k of the film: at its coordinate in frame_track/track_index.jsonl.zst, else the frame shown at k + 0.5 s of its timeline',
   },
   { name: `<movie_id>/${DONE_FILE}`, what: "the film's completion record (what it wrote), written last" },
 ];
@@ -70,6 +73,8 @@ export interface RebuildResult {
   skipped: string[];
   failed: { movie_id: string; reason: string }[];
   frames: number;
+  /** The films whose frames came from frame_track/track_index.jsonl.zst (the others: the midpoint rule). */
+  from_index: string[];
 }
 
 export async function isFilmDone(out: string, movieId: string, frames: number): Promise<boolean> {
@@ -87,11 +92,12 @@ export async function isFilmDone(out: string, movieId: string, frames: number): 
 async function rebuildFilm(
   movieId: string,
   tl: Timeline,
+  frames: readonly TrackFrame[],
   o: RebuildOptions,
   progress: Reporter,
 ): Promise<number> {
   const files = clipFiles(o.lsmdc, movieId);
-  const groups = tl.byClip().filter((g) => g.frames.length > 0);
+  const groups = framesByClip(tl, frames, datasetPaths(o.data).trackIndex).filter((g) => g.frames.length > 0);
   const missing = groups.filter((g) => !files.has(g.clip.clip_id)).map((g) => g.clip.clip_id);
   if (missing.length) {
     throw new BadInputError(
@@ -150,22 +156,27 @@ async function rebuildFilm(
 export async function rebuildTrack(o: RebuildOptions): Promise<RebuildResult> {
   const ds = await loadCore(o.data, o.layout);
   const films = selectFilms(ds.timelines.keys(), { movies: o.movies, shard: o.shard });
-  const result: RebuildResult = { done: [], skipped: [], failed: [], frames: 0 };
+  // the published coordinates where the root has them, the midpoint rule elsewhere
+  const index = await loadTrackIndex(o.data);
+  const framesOf = new Map(films.map((m) => [m, filmFrames(ds.timelines.get(m)!, index)]));
+  const result: RebuildResult = { done: [], skipped: [], failed: [], frames: 0, from_index: [] };
   const todo: string[] = [];
   for (const m of films) {
-    if (await isFilmDone(o.out, m, ds.timelines.get(m)!.frameCount)) result.skipped.push(m);
+    const f = framesOf.get(m)!;
+    if (f.source === 'index') result.from_index.push(m);
+    if (await isFilmDone(o.out, m, f.frames.length)) result.skipped.push(m);
     else todo.push(m);
   }
   const progress = phaseReporter(o.onProgress, 'rebuild', 'frames');
   progress.start(
-    todo.reduce((a, m) => a + ds.timelines.get(m)!.frameCount, 0),
+    todo.reduce((a, m) => a + framesOf.get(m)!.frames.length, 0),
     `${todo.length} films${result.skipped.length ? `, ${result.skipped.length} already done` : ''}`,
   );
   await runPool(
     todo,
     async (m) => {
       try {
-        const n = await rebuildFilm(m, ds.timelines.get(m)!, o, progress);
+        const n = await rebuildFilm(m, ds.timelines.get(m)!, framesOf.get(m)!.frames, o, progress);
         result.done.push(m);
         result.frames += n;
       } catch (e) {
