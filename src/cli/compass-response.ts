@@ -22,6 +22,7 @@ import {
   partial,
   runInput,
   SHARD_FLAG_SPECS,
+  showMissing,
 } from './compass-options.js';
 import { onnxFlags } from './embed.js';
 import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS } from './flags.js';
@@ -122,6 +123,7 @@ function scoreFlagSpecs() {
     },
     ...folderFlagSpecs(),
     ...SHARD_FLAG_SPECS,
+    ...JSON_FLAG_SPECS,
   });
 }
 
@@ -140,10 +142,22 @@ function registerScore(compass: Command, impls: CliImpls): void {
     const { run, summary } = await withInterruptShown((signal, onProgress) =>
       impls.scoreCompass({ ...folderInput(o, signal, onProgress), out, maxCalls }),
     );
-    printLines([
-      compassTable(summary),
-      `${run.scanned} videos scanned, ${run.cached} from the scan cache; results in ${out}`,
-    ]);
+    // what is missing comes before the table, so that no table is read as whole that is not
+    showMissing(run, o.videos);
+    if (o.json)
+      printJson({
+        summary,
+        scanned: run.scanned,
+        cached: run.cached,
+        missing: run.missing,
+        failed: run.failed,
+        out,
+      });
+    else
+      printLines([
+        compassTable(summary),
+        `${run.scanned} videos scanned, ${run.cached} from the scan cache; results in ${out}`,
+      ]);
     partial(run);
     if (run.skipped.length)
       throw new PartialError(
@@ -194,6 +208,7 @@ function registerSensitivity(compass: Command, impls: CliImpls): void {
       const { run, result: r } = await withInterruptShown((signal, onProgress) =>
         impls.compassSensitivity({ ...folderInput(o, signal, onProgress), out: o.out, grid }),
       );
+      showMissing(run, o.videos);
       if (o.json) printJson(r);
       else printLines(sensitivityLines(r));
       partial(run);
