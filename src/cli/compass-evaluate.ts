@@ -5,7 +5,6 @@
  */
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { PROMPT_MODES } from '../compass/cases.js';
 import { KEYFRAME_CONTROL_READINGS, VIDEO_QUALITY_READINGS } from '../compass/quality/aggregate.js';
 import { budgetCheck } from '../compass/quality/evaluate.js';
 import { JOINT_CASES_READINGS } from '../compass/quality/leaderboard.js';

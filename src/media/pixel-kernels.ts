@@ -147,12 +147,6 @@ function put(name: string, data: Uint8Array): number {
   return at;
 }
 
-function putDoubles(name: string, data: Float64Array): number {
-  const at = region(name, 8 * data.length);
-  heap().f64.set(data, at / 8);
-  return at;
-}
-
 /** Scratch rows of the SSIM pass: four of w doubles. */
 function ssimRows(w: number): { vx: number; vxx: number; vxy: number; map: number } {
   const at = region('ssim.rows', 4 * 8 * w);
