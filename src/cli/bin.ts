@@ -23,12 +23,15 @@ async function main(argv: string[]): Promise<number> {
   nodeModule.enableCompileCache?.();
   // loaded only now, so that a native module that cannot load is one line below, not a stack
   let commanderError: typeof import('commander').CommanderError | undefined;
+  let jsonFailure: typeof import('./output.js').printJsonFailure | undefined;
   try {
-    const [{ CommanderError }, { buildProgram }] = await Promise.all([
+    const [{ CommanderError }, { buildProgram }, { printJsonFailure }] = await Promise.all([
       import('commander'),
       import('./program.js'),
+      import('./output.js'),
     ]);
     commanderError = CommanderError;
+    jsonFailure = printJsonFailure;
     await buildProgram().parseAsync(argv);
     return Number(process.exitCode ?? 0);
   } catch (e) {
@@ -43,6 +46,7 @@ async function main(argv: string[]): Promise<number> {
     const env = path ? environmentError(e, path, 'failed') : e;
     if (isKfbenchError(env)) {
       process.stderr.write(`kfbench: ${env.message}\n`);
+      jsonFailure?.(argv, { ...env, message: env.message, code: env.code, exitCode: env.exitCode });
       return env.exitCode;
     }
     process.stderr.write(`kfbench: internal error: ${messageOf(e)}\n`);

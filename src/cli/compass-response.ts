@@ -52,6 +52,11 @@ const VALIDATE_FLAG_SPECS = flagSpecs({
   ...JSON_FLAG_SPECS,
 });
 
+/** Whether an interrupted run keeps what it finished: scans in the scan cache, or judge answers. */
+function cachesWork(o: FolderFlags): boolean {
+  return (o.scanCache !== false && o.cache !== false) || o.segmenter === 'judge';
+}
+
 /** `kfbench compass validate`. */
 function registerValidate(compass: Command): void {
   const cmd = compass
@@ -139,8 +144,9 @@ function registerScore(compass: Command, impls: CliImpls): void {
         ? undefined
         : parseNumberFlag('--max-calls', o.maxCalls, (n) => Number.isInteger(n) && n >= 0);
     // Ctrl-C: no new scan or judge call starts, calls on the wire are cancelled, exit 130
-    const { run, summary } = await withInterruptShown((signal, onProgress) =>
-      impls.scoreCompass({ ...folderInput(o, signal, onProgress), out, maxCalls }),
+    const { run, summary } = await withInterruptShown(
+      (signal, onProgress) => impls.scoreCompass({ ...folderInput(o, signal, onProgress), out, maxCalls }),
+      cachesWork(o),
     );
     // what is missing comes before the table, so that no table is read as whole that is not
     showMissing(run, o.videos);
@@ -205,8 +211,10 @@ function registerSensitivity(compass: Command, impls: CliImpls): void {
         ssimLow: list('--ssim-lows', o.ssimLows),
         fusion: list('--fusions', o.fusions),
       };
-      const { run, result: r } = await withInterruptShown((signal, onProgress) =>
-        impls.compassSensitivity({ ...folderInput(o, signal, onProgress), out: o.out, grid }),
+      const { run, result: r } = await withInterruptShown(
+        (signal, onProgress) =>
+          impls.compassSensitivity({ ...folderInput(o, signal, onProgress), out: o.out, grid }),
+        cachesWork(o),
       );
       showMissing(run, o.videos);
       if (o.json) printJson(r);

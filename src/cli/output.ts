@@ -1,6 +1,33 @@
 /** How the CLI prints results: JSON to stdout, or aligned text. */
+/** Set once a command printed its JSON: a failure after it adds none (one JSON value on stdout). */
+let jsonPrinted = false;
+
 export function printJson(value: unknown): void {
+  jsonPrinted = true;
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/**
+ * With `--json`, a failure before the command printed its JSON is JSON on stdout too (the one line
+ * on stderr stays): `{"error": {code, exit_code, message, file?, line?}}`, so that a script reading
+ * stdout never gets nothing.
+ */
+export function printJsonFailure(
+  argv: readonly string[],
+  e: {
+    code: string;
+    exitCode: number;
+    message: string;
+    file?: string | undefined;
+    line?: number | undefined;
+  },
+): void {
+  const end = argv.indexOf('--');
+  if (jsonPrinted || !(end < 0 ? argv : argv.slice(0, end)).includes('--json')) return;
+  const { code, exitCode, message, file, line } = e;
+  printJson({
+    error: { code, exit_code: exitCode, message, ...(file ? { file } : {}), ...(line ? { line } : {}) },
+  });
 }
 
 export function printLines(lines: string[]): void {

@@ -5,7 +5,9 @@
  *
  * Binaries come from `FFMPEG_PATH` / `FFPROBE_PATH` when set, else from `PATH`.
  */
+
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import type { z } from 'zod';
 import { BackendError, BadInputError } from '../errors.js';
@@ -30,6 +32,7 @@ export async function ffprobeJson<S extends z.ZodType>(
   const args = ['-v', 'error', '-print_format', 'json=c=1', ...show, file];
   const { code, stdout, stderr } = await runCollect(ffprobeBinary(), args, file, undefined, maxBytes);
   if (code !== 0) {
+    if (!existsSync(file)) throw new BadInputError('no such file', { file });
     throw new BadInputError(`not a readable video (${stderr.reason().replaceAll(`${file}: `, '')})`, {
       file,
     });
@@ -64,6 +67,7 @@ export async function ffprobeDecodedFrames(
     1 << 20,
     256 << 20,
   );
+  if (r.code !== 0 && !existsSync(file)) throw new BadInputError('no such file', { file });
   if (r.code !== 0) throw new BadInputError(`not a readable video (${r.stderr.reason()})`, { file });
   const lines = r.stdout.split('\n').map((l) => l.trim());
   return { pts: lines.filter((l) => /^(-?\d+|N\/A)$/.test(l)).map(Number), stderr: r.stderr.value };
