@@ -5,6 +5,7 @@ import type { Leaderboard } from '../compass/quality/leaderboard.js';
 import { METRICS } from '../compass/response/report.js';
 import type { ResponseSummary } from '../compass/score.js';
 import type { SensitivityResult } from '../compass/sensitivity.js';
+import { emulatorNote } from '../judge/emulator-note.js';
 import { csvCell, esc, mdText } from './escape.js';
 import { levelEntries, textTable } from './table.js';
 
@@ -162,6 +163,7 @@ export function unresolvedLines(lb: Leaderboard): string[] {
 export function leaderboardText(lb: Leaderboard, o: { factors?: boolean } = {}): string {
   const out = [
     `judge ${lb.judge}, embedder ${lb.embedder}${lb.segmenter ? `, segmenter ${lb.segmenter}` : ''}, ${lb.runs} run${lb.runs > 1 ? 's (mean ± sd)' : ''}; ${missingRule(lb)}`,
+    ...(emulatorNote(lb.judge) ? [`note: ${emulatorNote(lb.judge)}`] : []),
     ...tableLines(lb),
     ...textTable(HEAD, rowsOf(lb.models)),
     ...belowRateLines(lb.models),
@@ -240,6 +242,7 @@ export function leaderboardMarkdown(lb: Leaderboard): string {
     '',
     `Judge ${mdText(lb.judge)}, embedder ${mdText(lb.embedder)}${lb.segmenter ? `, segmenter ${mdText(lb.segmenter)}` : ''}, ${lb.runs} run(s); ${mdText(missingRule(lb))}.`,
     '',
+    ...(emulatorNote(lb.judge) ? [`**Note:** ${mdText(emulatorNote(lb.judge))}.`, ''] : []),
     ...tableLines(lb).flatMap((l) => [`${mdText(l)}.`, '']),
     ...table(lb.models),
     ...[...belowRateLines(lb.models), ...checklistSizeLines(lb), ...unresolvedLines(lb)].flatMap((l) => [
@@ -285,7 +288,7 @@ export function leaderboardHtml(lb: Leaderboard): string {
       levelEntries(levels).map(([l, ms]) => `<h2>${esc(f)} = ${esc(l)}</h2>${table(ms)}`),
     )
     .join('');
-  return `<!doctype html><html><head><meta charset="utf-8"><title>Compass leaderboard</title><style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}</style></head><body><h1>Compass leaderboard</h1><p>Judge ${esc(lb.judge)}, embedder ${esc(lb.embedder)}${lb.segmenter ? `, segmenter ${esc(lb.segmenter)}` : ''}, ${lb.runs} run(s); ${esc(missingRule(lb))}.</p>${tableLines(
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Compass leaderboard</title><style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}</style></head><body><h1>Compass leaderboard</h1><p>Judge ${esc(lb.judge)}, embedder ${esc(lb.embedder)}${lb.segmenter ? `, segmenter ${esc(lb.segmenter)}` : ''}, ${lb.runs} run(s); ${esc(missingRule(lb))}.</p>${emulatorNote(lb.judge) ? `<p class="emulator-note"><strong>Note:</strong> ${esc(emulatorNote(lb.judge))}.</p>` : ''}${tableLines(
     lb,
   )
     .map((l) => `<p>${esc(l)}.</p>`)

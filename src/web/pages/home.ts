@@ -1,9 +1,11 @@
 /** The first page: both leaderboards with interval whiskers, the films and the cases. */
+
 import { OVERALL_GROUPS } from '../../compass/quality/aggregate.js';
 import type { Leaderboard } from '../../compass/quality/leaderboard.js';
 import { METRICS } from '../../compass/response/report.js';
 import type { ResponseSummary, SummaryCell } from '../../compass/score.js';
 import type { MethodSummary } from '../../hero/results.js';
+import { emulatorNote } from '../../judge/emulator-note.js';
 import { tableLines } from '../../report/compass.js';
 import { byScore } from '../../report/hero.js';
 import { levelEntries } from '../../report/table.js';
@@ -57,7 +59,7 @@ function heroBoard(r: HeroResults): Html {
   const rows: MethodSummary[] = [...methods, ...r.official];
   const name = (m: MethodSummary) => (m.official ? `${m.method} (official)` : m.method);
   return html`<section class="board" data-results="${r.label}"><h3>${r.label}</h3>
-<p class="meta">reader <code>${r.reader}</code> · protocol <code>${r.protocol}</code> · whiskers: 95 % bootstrap interval over films; official rows (from <code>eval/baselines.jsonl</code>) in grey, as published</p>
+<p class="meta">reader <code>${r.reader}</code> · protocol <code>${r.protocol}</code> · whiskers: 95 % bootstrap interval over films; official rows (from <code>eval/baselines.jsonl</code>) in grey, as published</p>${emulatorNote(r.reader) ? html`<p class="emulator-note"><strong>Note:</strong> ${emulatorNote(r.reader)}.</p>` : ''}
 ${r.warnings.map((w) => html`<p class="warn">${w}</p>`)}
 ${barChart(
   rows.map((m) => ({
@@ -224,7 +226,7 @@ function compassBoard(r: CompassResults): Html {
       ]);
   const segmenter = r.leaderboard?.segmenter ?? r.summary?.segmenter;
   return html`<section class="board" data-results="${r.label}"><h3>${r.label}</h3>
-<p class="meta">${segmenter ? html`segmenter <code class="segmenter">${segmenter}</code> · ` : ''}${r.summary ? html`embedder <code>${r.summary.embedder}</code>, γ = ${r.summary.gamma}` : ''}${r.leaderboard ? html` · judge <code>${r.leaderboard.judge}</code>, ${r.leaderboard.runs} run(s)` : html` · keyframe response only (no <code>leaderboard.json</code>: run <code>npx kfbench compass evaluate</code> for video quality)`} · whiskers: 95 % bootstrap interval over cases</p>
+<p class="meta">${segmenter ? html`segmenter <code class="segmenter">${segmenter}</code> · ` : ''}${r.summary ? html`embedder <code>${r.summary.embedder}</code>, γ = ${r.summary.gamma}` : ''}${r.leaderboard ? html` · judge <code>${r.leaderboard.judge}</code>, ${r.leaderboard.runs} run(s)` : html` · keyframe response only (no <code>leaderboard.json</code>: run <code>npx kfbench compass evaluate</code> for video quality)`} · whiskers: 95 % bootstrap interval over cases</p>${emulatorNote(r.leaderboard?.judge) ? html`<p class="emulator-note"><strong>Note:</strong> ${emulatorNote(r.leaderboard?.judge)}.</p>` : ''}
 <div class="charts">${charts}</div>
 ${notScored.size ? html`<ul class="not-scored">${[...notScored].sort(([a], [b]) => a.localeCompare(b)).map(([m, vs]) => html`<li data-model="${m}"><b>${m}</b>: ${vs.length} video(s) not scored (0 on every metric): ${vs.join(', ')}</li>`)}</ul>` : ''}
 ${r.leaderboard ? qualityTables(r.leaderboard) : ''}
