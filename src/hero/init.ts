@@ -13,6 +13,18 @@ import { probe } from '../media/probe.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { SafeId } from './dataset/schemas.js';
 
+/** What `hero init` writes into its `--out` folder (`--help` lists them). */
+export const HERO_INIT_FILES = [
+  {
+    name: 'data/movies.jsonl',
+    what: 'one film per footage folder: its id, a title from the folder name, year and synopsis to fill in',
+  },
+  {
+    name: 'data/clips.jsonl',
+    what: "each film's clips in file-name order, their durations probed, laid end to end",
+  },
+] as const;
+
 /** Video files a film folder's clips may be. */
 export const CLIP_EXTENSIONS = ['.mp4', '.mkv', '.mov', '.avi', '.webm', '.m4v'] as const;
 
