@@ -30,6 +30,7 @@ import {
   SEGMENTER_HELP,
   SHARD_FLAG_SPECS,
   showMissing,
+  showModesNote,
   VIDEO_QUALITY_HELP,
 } from './compass-options.js';
 import { SCAN_CACHE_FLAG_SPECS } from './compass-scan-cache.js';
@@ -176,6 +177,7 @@ async function runEvaluate(o: EvaluateFlags, impls: CliImpls): Promise<void> {
   } = await withInterruptShown((signal, onProgress) =>
     impls.evaluateCompassRun({ ...input, signal, onProgress }),
   );
+  showModesNote(o);
   showMissing(r.response, input.videos);
   printLines([
     leaderboardText(lb, { factors: false }),

@@ -149,31 +149,36 @@ export function partial(run: PartialRun): void {
 }
 
 /**
- * `--modes`, or when it is not given, the modes with any video in the model folders — a mode wholly
- * absent said on stderr before anything runs, instead of scoring each of its videos as missing.
- * A mode named by `--modes` with no video at all is warned about, and scored as asked.
+ * `--modes`, or when it is not given, the modes with any video in the model folders (instead of
+ * scoring each video of a wholly absent mode as missing), and what to say about a wholly absent
+ * mode (`modesNote`, printed once the run is done, before its table). A mode named by `--modes`
+ * with no video at all is scored as asked, with a warning.
  */
-export function chosenModes(o: {
-  modes?: string | undefined;
-  videos: string;
-  model: string[];
-}): PromptMode[] {
+export function chosenModes(o: { modes?: string | undefined; videos: string; model: string[] }): {
+  modes: PromptMode[];
+  note?: string;
+} {
   const asked = o.modes === undefined ? [...PROMPT_MODES] : parseModes(o.modes);
   const present = modesWithVideos(o.videos, o.model, asked);
   const absent = asked.filter((m) => !present.includes(m));
   // no video of any mode: checkVideosFolder names the folder
-  if (absent.length === 0 || present.length === 0) return asked;
+  if (absent.length === 0 || present.length === 0) return { modes: asked };
   const where = `no *__${absent.join('.mp4 or *__')}.mp4 in ${o.model.join(', ')} under ${resolve(o.videos)}`;
-  if (o.modes === undefined) {
-    process.stderr.write(
-      `modes: scoring ${present.join(', ')} only (${where}); pass --modes ${asked.join(',')} to score the absent mode's videos as missing\n`,
-    );
-    return present;
-  }
-  process.stderr.write(
-    `warning: --modes ${absent.join(',')}: ${where}; every such video scores as missing (--modes ${present.join(',')} scores only what is there)\n`,
-  );
-  return asked;
+  if (o.modes === undefined)
+    return {
+      modes: present,
+      note: `modes: scoring ${present.join(', ')} only (${where}); pass --modes ${asked.join(',')} to score the absent mode's videos as missing`,
+    };
+  return {
+    modes: asked,
+    note: `warning: --modes ${absent.join(',')}: ${where}; every such video scores as missing (--modes ${present.join(',')} scores only what is there)`,
+  };
+}
+
+/** The line about a wholly absent prompt mode (see chosenModes), on stderr, if there is one. */
+export function showModesNote(o: { modes?: string | undefined; videos: string; model: string[] }): void {
+  const { note } = chosenModes(o);
+  if (note) process.stderr.write(`${note}\n`);
 }
 
 /** The flags that name one case: a JSON file, or a cases.jsonl with an id. */
@@ -217,7 +222,7 @@ export function runInput(
   const response = responseOptions(o);
   const scan = scanOptions(o);
   const maxDuration_s = maxDuration(o);
-  const modes = chosenModes(o);
+  const { modes } = chosenModes(o);
   const jobs = parseJobs(o.jobs);
   return {
     casesFile: o.cases,

@@ -23,6 +23,7 @@ import {
   runInput,
   SHARD_FLAG_SPECS,
   showMissing,
+  showModesNote,
 } from './compass-options.js';
 import { onnxFlags } from './embed.js';
 import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS } from './flags.js';
@@ -148,7 +149,9 @@ function registerScore(compass: Command, impls: CliImpls): void {
       (signal, onProgress) => impls.scoreCompass({ ...folderInput(o, signal, onProgress), out, maxCalls }),
       cachesWork(o),
     );
-    // what is missing comes before the table, so that no table is read as whole that is not
+    // the modes scored and what is missing come before the table, so that no table is read as
+    // whole that is not
+    showModesNote(o);
     showMissing(run, o.videos);
     if (o.json)
       printJson({
@@ -216,6 +219,7 @@ function registerSensitivity(compass: Command, impls: CliImpls): void {
           impls.compassSensitivity({ ...folderInput(o, signal, onProgress), out: o.out, grid }),
         cachesWork(o),
       );
+      showModesNote(o);
       showMissing(run, o.videos);
       if (o.json) printJson(r);
       else printLines(sensitivityLines(r));
