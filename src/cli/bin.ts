@@ -24,15 +24,18 @@ async function main(argv: string[]): Promise<number> {
   // loaded only now, so that a native module that cannot load is one line below, not a stack
   let commanderError: typeof import('commander').CommanderError | undefined;
   let jsonFailure: typeof import('./output.js').printJsonFailure | undefined;
+  let afterRun: (() => void) | undefined;
   try {
-    const [{ CommanderError }, { buildProgram }, { printJsonFailure }] = await Promise.all([
+    const [{ CommanderError }, { buildProgram }, { printJsonFailure, flushAfterRun }] = await Promise.all([
       import('commander'),
       import('./program.js'),
       import('./output.js'),
     ]);
     commanderError = CommanderError;
     jsonFailure = printJsonFailure;
+    afterRun = flushAfterRun;
     await buildProgram().parseAsync(argv);
+    flushAfterRun();
     return Number(process.exitCode ?? 0);
   } catch (e) {
     if (commanderError && e instanceof commanderError) {
@@ -45,6 +48,7 @@ async function main(argv: string[]): Promise<number> {
     const path = e instanceof Error && 'path' in e && typeof e.path === 'string' ? e.path : undefined;
     const env = path ? environmentError(e, path, 'failed') : e;
     if (isKfbenchError(env)) {
+      if (env.code === 'PARTIAL') afterRun?.();
       process.stderr.write(`kfbench: ${env.message}\n`);
       jsonFailure?.(argv, { ...env, message: env.message, code: env.code, exitCode: env.exitCode });
       return env.exitCode;

@@ -1,4 +1,16 @@
 /** How the CLI prints results: JSON to stdout, or aligned text. */
+/** Lines said on stderr once the command has run with results (done or partly done), not on a refusal. */
+const afterRun: string[] = [];
+
+export function noteAfterRun(line: string): void {
+  afterRun.push(line);
+}
+
+/** The lines of `noteAfterRun`, written once. */
+export function flushAfterRun(): void {
+  for (const l of afterRun.splice(0)) process.stderr.write(`${l}\n`);
+}
+
 /** Set once a command printed its JSON: a failure after it adds none (one JSON value on stdout). */
 let jsonPrinted = false;
 

@@ -19,6 +19,7 @@ import { type CliImpls, LIBRARY } from './impls.js';
 import { registerJudge } from './judge.js';
 import { registerMedia } from './media.js';
 import { registerMerge } from './merge.js';
+import { noteAfterRun } from './output.js';
 import { registerServe } from './serve.js';
 import { registerStats } from './stats.js';
 
@@ -60,11 +61,12 @@ export function buildProgram(impls: CliImpls = LIBRARY): Command {
     for (const sub of cmd.commands) walk(sub, [...path, sub.name()]);
   };
   for (const cmd of program.commands) walk(cmd, [cmd.name()]);
-  // the emulator is no judge: said before any of its numbers (issue 57 item 5)
+  // the emulator is no judge: said on stderr with its numbers (issue 57 item 5; by bin.ts once the
+  // command has run, so that a refusal stays one line)
   program.hook('preAction', (_p, action) => {
     const o = action.opts() as { judge?: unknown; reader?: unknown };
     const spec = [o.judge, o.reader].find((v): v is string => typeof v === 'string' && isEmulatorJudge(v));
-    if (spec) process.stderr.write(`note: ${spec}: ${EMULATOR_NOTE}\n`);
+    if (spec) noteAfterRun(`note: ${spec}: ${EMULATOR_NOTE}`);
   });
   program.addHelpText(
     'after',

@@ -80,8 +80,8 @@ describe('--judge-cache and --scan-cache', () => {
     expect(old.code, old.stderr).toBe(0);
     expect(JSON.parse(old.stdout)).toMatchObject({ calls: 0, cached: 2 });
     expect(old.stderr.trim().split('\n')).toEqual([
-      expect.stringMatching(note),
       expect.stringMatching(/--cache is deprecated.*--judge-cache/),
+      expect.stringMatching(note),
     ]);
   });
 });

@@ -56,14 +56,25 @@ describe('the reports of the emulator', () => {
 });
 
 describe('stderr', () => {
-  it('a command judged by the emulator says so before its numbers', async () => {
+  it('a command judged by the emulator says so with its numbers; a refusal stays one line', async () => {
     const dir = tempDir('kfbench-emu-note-');
     const spec = `openai:kfbench-emulator@${emu.url}`;
     const r = await runCli([
       ...['judge', 'pair', media('astronaut.png'), media('astronaut.png'), '--judge', spec],
-      ...['--cache', `${dir}/c.sqlite`],
+      ...['--judge-cache', `${dir}/c.sqlite`],
     ]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr.split('\n')[0]).toBe(`note: ${spec}: ${EMULATOR_NOTE}`);
+    expect(r.stdout).toMatch(/judge openai:kfbench-emulator/);
+    expect(r.stderr.trim().split('\n')).toEqual([`note: ${spec}: ${EMULATOR_NOTE}`]);
+    const refused = await runCli([
+      'judge',
+      'pair',
+      media('astronaut.png'),
+      `${dir}/none.png`,
+      '--judge',
+      spec,
+    ]);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
