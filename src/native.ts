@@ -24,9 +24,13 @@ export function isSupportedNode(version: string): boolean {
   });
 }
 
+/** How to get a supported line, said with the refusal. */
+export const NODE_INSTALL_HINT =
+  "install one with a version manager, e.g. `nvm install 24 && nvm use 24` (or fnm's same commands), or your system's Node 22 or 24 package; `node --version` shows the line in use";
+
 /** The one line said when this Node line is not supported. */
 export function unsupportedNodeMessage(version: string): string {
-  return `Node ${version} is not supported: kfbench runs on Node ${SUPPORTED_NODE_RANGE} (install one of those lines)`;
+  return `Node ${version} is not supported: kfbench runs on Node ${SUPPORTED_NODE_RANGE} (${NODE_INSTALL_HINT})`;
 }
 
 /**

@@ -23,13 +23,19 @@ async function main(argv: string[]): Promise<number> {
   nodeModule.enableCompileCache?.();
   // loaded only now, so that a native module that cannot load is one line below, not a stack
   let commanderError: typeof import('commander').CommanderError | undefined;
+  let jsonFailure: typeof import('./output.js').printJsonFailure | undefined;
+  let afterRun: (() => void) | undefined;
   try {
-    const [{ CommanderError }, { buildProgram }] = await Promise.all([
+    const [{ CommanderError }, { buildProgram }, { printJsonFailure, flushAfterRun }] = await Promise.all([
       import('commander'),
       import('./program.js'),
+      import('./output.js'),
     ]);
     commanderError = CommanderError;
+    jsonFailure = printJsonFailure;
+    afterRun = flushAfterRun;
     await buildProgram().parseAsync(argv);
+    flushAfterRun();
     return Number(process.exitCode ?? 0);
   } catch (e) {
     if (commanderError && e instanceof commanderError) {
@@ -42,7 +48,9 @@ async function main(argv: string[]): Promise<number> {
     const path = e instanceof Error && 'path' in e && typeof e.path === 'string' ? e.path : undefined;
     const env = path ? environmentError(e, path, 'failed') : e;
     if (isKfbenchError(env)) {
+      if (env.code === 'PARTIAL') afterRun?.();
       process.stderr.write(`kfbench: ${env.message}\n`);
+      jsonFailure?.(argv, { ...env, message: env.message, code: env.code, exitCode: env.exitCode });
       return env.exitCode;
     }
     process.stderr.write(`kfbench: internal error: ${messageOf(e)}\n`);

@@ -31,6 +31,8 @@ import {
   runInput,
   SEGMENTER_HELP,
   SHARD_FLAG_SPECS,
+  showMissing,
+  showModesNote,
   VIDEO_QUALITY_HELP,
 } from './compass-options.js';
 import { SCAN_CACHE_FLAG_SPECS } from './compass-scan-cache.js';
@@ -195,6 +197,8 @@ async function runEvaluate(o: EvaluateFlags, impls: CliImpls): Promise<void> {
   } = await withInterruptShown((signal, onProgress) =>
     impls.evaluateCompassRun({ ...input, signal, onProgress }),
   );
+  showModesNote(o);
+  showMissing(r.response, input.videos);
   printNotice(audioDecisionLine(audio));
   printNotice(lb.embedder_notice);
   printLines([

@@ -1,4 +1,5 @@
 /** The Compass metric flags (response scores, the scan's stage 2, the video-length bound) and their parsing. */
+
 import {
   DEFAULT_RESPONSE_OPTIONS,
   DEFAULT_SCAN_OPTIONS,
@@ -10,6 +11,7 @@ import {
 import { EMBEDDER_FORMS } from '../embed/registry.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_MAX_DURATION_S } from '../media/duration.js';
+import { SCORE_DECODE_THREADS } from '../runs/compass-score.js';
 import { ONNX_FLAG_SPECS } from './embed.js';
 import { type FlagValues, flagSpecs } from './flags.js';
 import { oneOf, parseNumberFlag } from './output.js';
@@ -102,8 +104,8 @@ const SCAN_FLAG_SPECS = flagSpecs({
   decodeThreads: {
     flags: '--decode-threads <n>',
     description:
-      "threads of the scan's video decoder (0 = ffmpeg's own, about one per core; fewer leave cores to --jobs)",
-    default: String(scan.decodeThreads),
+      "threads of the scan's video decoder (0 = ffmpeg's own, about one per core). One by default: the decoder is not the scan's bottleneck, and more threads mostly wait on each other and on --jobs",
+    default: String(SCORE_DECODE_THREADS),
   },
   keyframeFit: {
     flags: '--keyframe-fit <fit>',

@@ -1,10 +1,12 @@
 /** Flags shared by the Compass commands, and their parsing (one place for each). */
-import { type LoadedCase, loadOneCase, PROMPT_MODES, type PromptMode } from '../compass/cases.js';
+import { resolve } from 'node:path';
+import { type LoadedCase, loadOneCase, PROMPT_MODES, type PromptMode, videoPath } from '../compass/cases.js';
 import type { RankBy } from '../compass/quality/leaderboard.js';
 import { BOARD_TABLES } from '../compass/results.js';
 import type { CompassRunInput } from '../compass/run.js';
 import type { MissingPolicy } from '../compass/score.js';
 import { SEGMENTERS, type SegmenterKind } from '../compass/segment.js';
+import { likelyIntended, modesWithVideos } from '../compass/video-folder.js';
 import { PartialError, UsageError } from '../errors.js';
 import {
   type MetricFlags,
@@ -77,6 +79,8 @@ export const KEYFRAME_CONTROL_HELP =
 export const MISSING_HELP =
   'a missing or undecodable video: zero (scores 0 on every metric, counted) or skip (every model only on the videos all have)';
 
+export const MODES_HELP = `prompt modes (default: those of ${PROMPT_MODES.join(', ')} with any video in the model folders; a mode named here with no video at all scores each of its videos as missing)`;
+
 /** What every command over whole model folders reads and where it writes (`verb`: what it does to the models). */
 export function modelFolderFlagSpecs(verb: string, out: string) {
   return flagSpecs({
@@ -87,7 +91,7 @@ export function modelFolderFlagSpecs(verb: string, out: string) {
       required: true,
     },
     model: { flags: '--model <names...>', description: `model folders to ${verb}`, required: true },
-    modes: { flags: '--modes <list>', description: 'prompt modes', default: PROMPT_MODES.join(',') },
+    modes: { flags: '--modes <list>', description: MODES_HELP },
     out: { flags: '--out <dir>', description: 'where results go', default: out },
   });
 }
@@ -113,15 +117,68 @@ export function folderFlagSpecs() {
 /** The folder flags as commander gives them. */
 export type FolderFlags = FlagValues<ReturnType<typeof folderFlagSpecs>>;
 
-export function partial(run: { missing: string[]; failed: { video: string; error: string }[] }): void {
-  for (const m of run.missing) process.stderr.write(`missing: ${m}\n`);
+type PartialRun = {
+  missing: string[];
+  failed: { video: string; error: string }[];
+  rows: readonly { model: string; case_id: string; prompt_mode: PromptMode }[];
+};
+
+/**
+ * The missing and failed videos on stderr, a missing one with the file beside it that was most
+ * likely meant (`videos`: the folder, to tell expected files from misnamed ones). Called before a
+ * run's table is printed, so that nothing is read as whole that is not.
+ */
+export function showMissing(run: PartialRun, videos: string): void {
+  const expected = new Set(run.rows.map((r) => videoPath(videos, r.model, r.case_id, r.prompt_mode)));
+  for (const m of run.missing) {
+    const meant = likelyIntended(m, expected);
+    process.stderr.write(`missing: ${m}${meant ? ` (did you mean ${meant}?)` : ''}\n`);
+  }
   for (const f of run.failed) process.stderr.write(`failed: ${f.error}\n`);
+}
+
+/** Exit 5 when any video was missing or failed (named by `showMissing`, printed before). */
+export function partial(run: PartialRun): void {
   const bad = [...run.missing, ...run.failed.map((f) => f.video)];
+  const scored = run.rows.length - bad.length;
   if (bad.length)
     throw new PartialError(
-      `${run.missing.length} video(s) missing and ${run.failed.length} failed; the others were scored`,
+      `${run.missing.length} video(s) missing and ${run.failed.length} failed; ${scored > 0 ? `the other ${scored} were scored` : 'none was scored'}`,
       bad,
     );
+}
+
+/**
+ * `--modes`, or when it is not given, the modes with any video in the model folders (instead of
+ * scoring each video of a wholly absent mode as missing), and what to say about a wholly absent
+ * mode (`modesNote`, printed once the run is done, before its table). A mode named by `--modes`
+ * with no video at all is scored as asked, with a warning.
+ */
+export function chosenModes(o: { modes?: string | undefined; videos: string; model: string[] }): {
+  modes: PromptMode[];
+  note?: string;
+} {
+  const asked = o.modes === undefined ? [...PROMPT_MODES] : parseModes(o.modes);
+  const present = modesWithVideos(o.videos, o.model, asked);
+  const absent = asked.filter((m) => !present.includes(m));
+  // no video of any mode: checkVideosFolder names the folder
+  if (absent.length === 0 || present.length === 0) return { modes: asked };
+  const where = `no *__${absent.join('.mp4 or *__')}.mp4 in ${o.model.join(', ')} under ${resolve(o.videos)}`;
+  if (o.modes === undefined)
+    return {
+      modes: present,
+      note: `modes: scoring ${present.join(', ')} only (${where}); pass --modes ${asked.join(',')} to score the absent mode's videos as missing`,
+    };
+  return {
+    modes: asked,
+    note: `warning: --modes ${absent.join(',')}: ${where}; every such video scores as missing (--modes ${present.join(',')} scores only what is there)`,
+  };
+}
+
+/** The line about a wholly absent prompt mode (see chosenModes), on stderr, if there is one. */
+export function showModesNote(o: { modes?: string | undefined; videos: string; model: string[] }): void {
+  const { note } = chosenModes(o);
+  if (note) process.stderr.write(`${note}\n`);
 }
 
 /** The flags that name one case: a JSON file, or a cases.jsonl with an id. */
@@ -148,7 +205,7 @@ export function runInput(
     cases: string;
     videos: string;
     model: string[];
-    modes: string;
+    modes?: string | undefined;
     out: string;
     missing: string;
     segmenter?: string | undefined;
@@ -165,7 +222,7 @@ export function runInput(
   const response = responseOptions(o);
   const scan = scanOptions(o);
   const maxDuration_s = maxDuration(o);
-  const modes = parseModes(o.modes);
+  const { modes } = chosenModes(o);
   const jobs = parseJobs(o.jobs);
   return {
     casesFile: o.cases,

@@ -22,6 +22,8 @@ import {
   partial,
   runInput,
   SHARD_FLAG_SPECS,
+  showMissing,
+  showModesNote,
 } from './compass-options.js';
 import { onnxFlags } from './embed.js';
 import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS } from './flags.js';
@@ -50,6 +52,11 @@ const VALIDATE_FLAG_SPECS = flagSpecs({
   cases: { flags: '--cases <file>', description: 'cases.jsonl', required: true },
   ...JSON_FLAG_SPECS,
 });
+
+/** Whether an interrupted run keeps what it finished: scans in the scan cache, or judge answers. */
+function cachesWork(o: FolderFlags): boolean {
+  return (o.scanCache !== false && o.cache !== false) || o.segmenter === 'judge';
+}
 
 /** `kfbench compass validate`. */
 function registerValidate(compass: Command): void {
@@ -122,6 +129,7 @@ function scoreFlagSpecs() {
     },
     ...folderFlagSpecs(),
     ...SHARD_FLAG_SPECS,
+    ...JSON_FLAG_SPECS,
   });
 }
 
@@ -137,14 +145,29 @@ function registerScore(compass: Command, impls: CliImpls): void {
         ? undefined
         : parseNumberFlag('--max-calls', o.maxCalls, (n) => Number.isInteger(n) && n >= 0);
     // Ctrl-C: no new scan or judge call starts, calls on the wire are cancelled, exit 130
-    const { run, summary } = await withInterruptShown((signal, onProgress) =>
-      impls.scoreCompass({ ...folderInput(o, signal, onProgress), out, maxCalls }),
+    const { run, summary } = await withInterruptShown(
+      (signal, onProgress) => impls.scoreCompass({ ...folderInput(o, signal, onProgress), out, maxCalls }),
+      cachesWork(o),
     );
+    // the modes scored and what is missing come before the table, so that no table is read as
+    // whole that is not
+    showModesNote(o);
+    showMissing(run, o.videos);
     printNotice(summary.embedder_notice);
-    printLines([
-      compassTable(summary),
-      `${run.scanned} videos scanned, ${run.cached} from the scan cache; results in ${out}`,
-    ]);
+    if (o.json)
+      printJson({
+        summary,
+        scanned: run.scanned,
+        cached: run.cached,
+        missing: run.missing,
+        failed: run.failed,
+        out,
+      });
+    else
+      printLines([
+        compassTable(summary),
+        `${run.scanned} videos scanned, ${run.cached} from the scan cache; results in ${out}`,
+      ]);
     partial(run);
     if (run.skipped.length)
       throw new PartialError(
@@ -192,9 +215,13 @@ function registerSensitivity(compass: Command, impls: CliImpls): void {
         ssimLow: list('--ssim-lows', o.ssimLows),
         fusion: list('--fusions', o.fusions),
       };
-      const { run, result: r } = await withInterruptShown((signal, onProgress) =>
-        impls.compassSensitivity({ ...folderInput(o, signal, onProgress), out: o.out, grid }),
+      const { run, result: r } = await withInterruptShown(
+        (signal, onProgress) =>
+          impls.compassSensitivity({ ...folderInput(o, signal, onProgress), out: o.out, grid }),
+        cachesWork(o),
       );
+      showModesNote(o);
+      showMissing(run, o.videos);
       if (o.json) printJson(r);
       else printLines(sensitivityLines(r));
       partial(run);

@@ -13,6 +13,13 @@ import {
 
 export const HERO_EXAMPLES: readonly Example[] = [
   {
+    command: 'hero init',
+    line: kf(`hero init --footage ${MINI_HERO}/lsmdc --out ${OUT}/my-films`),
+    needs: NEEDS_HERO,
+    writes: `${OUT}/my-films/data/movies.jsonl and clips.jsonl`,
+    prints: /^wrote 6 film\(s\), \d+ clip\(s\) to [\s\S]*hero track make-index/,
+  },
+  {
     command: 'hero validate',
     line: kf(`hero validate --data ${HERO_DATA}`),
     needs: NEEDS_HERO,

@@ -6,6 +6,7 @@
 
 import { RESPONSE_FILES } from '../compass/outputs.js';
 import { EVALUATION_FILES } from '../compass/quality/outputs.js';
+import { HERO_INIT_FILES } from '../hero/init.js';
 import { TRACK_FILES } from '../hero/track/rebuild.js';
 import { SAMPLE_FILE } from '../media/sample.js';
 import { HERO_FOLDER_FILES } from '../report/hero-outputs.js';
@@ -82,6 +83,7 @@ export const FOLDER_OUTPUTS: Readonly<Record<string, FolderOutput>> = {
   'compass sensitivity': { option: '--out', kind: 'adds', files: [SENSITIVITY_FILE] },
   'media sample': { option: '--out', kind: 'whole', files: [SAMPLE_FILE] },
   'hero track rebuild': { option: '--out', kind: 'adds', files: TRACK_FILES },
+  'hero init': { option: '--out', kind: 'adds', files: HERO_INIT_FILES },
   // the mini sets (src/synthetic/): made once, left as they are when there
   'hero mini': {
     option: '--out',

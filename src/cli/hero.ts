@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { registerHeroBuild } from './hero-build.js';
 import { registerHeroDataset } from './hero-dataset.js';
 import { registerHeroEvaluate } from './hero-evaluate.js';
+import { registerHeroInit } from './hero-init.js';
 import { registerHeroPrompt } from './hero-prompt.js';
 import { registerHeroReaders } from './hero-readers.js';
 import { registerHeroTrack } from './hero-track.js';
@@ -12,6 +13,7 @@ export function registerHero(program: Command, impls: CliImpls = LIBRARY): void 
   const hero = program
     .command('hero')
     .description('HeroFrame: key-frame selection scored by chain insertion');
+  registerHeroInit(hero);
   registerHeroDataset(hero);
   registerHeroTrack(hero, impls);
   registerHeroReaders(hero, impls);

@@ -1,11 +1,50 @@
 /** How the CLI prints results: JSON to stdout, or aligned text. */
+/** Lines said on stderr once the command has run with results (done or partly done), not on a refusal. */
+const afterRun: string[] = [];
+
+export function noteAfterRun(line: string): void {
+  afterRun.push(line);
+}
+
+/** The lines of `noteAfterRun`, written once. */
+export function flushAfterRun(): void {
+  for (const l of afterRun.splice(0)) process.stderr.write(`${l}\n`);
+}
+
+/** Set once a command printed its JSON: a failure after it adds none (one JSON value on stdout). */
+let jsonPrinted = false;
+
 export function printJson(value: unknown): void {
+  jsonPrinted = true;
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 /** A notice for the reader on stderr (results stay on stdout): `kfbench: note: …`. */
 export function printNotice(line: string | undefined): void {
   if (line) process.stderr.write(`kfbench: note: ${line}\n`);
+}
+
+/**
+ * With `--json`, a failure before the command printed its JSON is JSON on stdout too (the one line
+ * on stderr stays): `{"error": {code, exit_code, message, file?, line?}}`, so that a script reading
+ * stdout never gets nothing.
+ */
+export function printJsonFailure(
+  argv: readonly string[],
+  e: {
+    code: string;
+    exitCode: number;
+    message: string;
+    file?: string | undefined;
+    line?: number | undefined;
+  },
+): void {
+  const end = argv.indexOf('--');
+  if (jsonPrinted || !(end < 0 ? argv : argv.slice(0, end)).includes('--json')) return;
+  const { code, exitCode, message, file, line } = e;
+  printJson({
+    error: { code, exit_code: exitCode, message, ...(file ? { file } : {}), ...(line ? { line } : {}) },
+  });
 }
 
 export function printLines(lines: string[]): void {

@@ -3,8 +3,10 @@
  * functions that do the work come in `impls` (the library's by default), so the parser can be
  * tested with fakes.
  */
+
 import { type Command, Help, type Option } from 'commander';
 import { resolveLayout } from '../hero/dataset/layout-map.js';
+import { EMULATOR_NOTE, isEmulatorJudge } from '../judge/emulator-note.js';
 import { KfbenchCommand } from './command.js';
 import { registerCompass } from './compass.js';
 import { registerDemo } from './demo.js';
@@ -17,6 +19,7 @@ import { type CliImpls, LIBRARY } from './impls.js';
 import { registerJudge } from './judge.js';
 import { registerMedia } from './media.js';
 import { registerMerge } from './merge.js';
+import { noteAfterRun } from './output.js';
 import { registerServe } from './serve.js';
 import { registerStats } from './stats.js';
 
@@ -58,6 +61,13 @@ export function buildProgram(impls: CliImpls = LIBRARY): Command {
     for (const sub of cmd.commands) walk(sub, [...path, sub.name()]);
   };
   for (const cmd of program.commands) walk(cmd, [cmd.name()]);
+  // the emulator is no judge: said on stderr with its numbers (issue 57 item 5; by bin.ts once the
+  // command has run, so that a refusal stays one line)
+  program.hook('preAction', (_p, action) => {
+    const o = action.opts() as { judge?: unknown; reader?: unknown };
+    const spec = [o.judge, o.reader].find((v): v is string => typeof v === 'string' && isEmulatorJudge(v));
+    if (spec) noteAfterRun(`note: ${spec}: ${EMULATOR_NOTE}`);
+  });
   program.addHelpText(
     'after',
     "\nRun it from the repository root as npx kfbench …; every command's --help shows a runnable example.",

@@ -9,7 +9,7 @@
  * decodes nothing.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { runPool } from '../concurrency/pool.js';
 import { BadInputError } from '../errors.js';
 import { phaseReporter } from '../progress.js';
@@ -58,8 +58,13 @@ export function checkVideosFolder(
   const absent = models.filter((m) => !existsSync(resolve(videos, m)));
   if (absent.length) {
     const held = entries.slice(0, 8).join(', ') + (entries.length > 8 ? ', …' : '');
+    // a model's own folder given as --videos: its videos lie in it, not in model folders
+    const own = entries.some((e) => /__[a-z_]+\.mp4$/i.test(e));
+    const parent = own
+      ? `; it holds videos itself — did you mean its parent: --videos ${dirname(resolve(videos))} --model ${basename(resolve(videos))}?`
+      : '';
     throw new BadInputError(
-      `no folder for model${absent.length > 1 ? 's' : ''} ${absent.join(', ')} (the folder holds: ${held})`,
+      `no folder for model${absent.length > 1 ? 's' : ''} ${absent.join(', ')} (the folder holds: ${held}${parent})`,
       { file: videos },
     );
   }

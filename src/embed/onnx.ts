@@ -73,7 +73,14 @@ async function createSession(
   threads: number,
   device: OnnxDevice,
 ): Promise<Ort.InferenceSession> {
-  const base = { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: 'all' as const };
+  // no spinning: between runs the embedder's threads sleep instead of polling the cores the
+  // decoder and the JavaScript around each batch need (issue 57 item 9)
+  const base = {
+    intraOpNumThreads: threads,
+    interOpNumThreads: 1,
+    graphOptimizationLevel: 'all' as const,
+    extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
+  };
   if (device === 'cpu')
     return ort().InferenceSession.create(modelPath, { ...base, executionProviders: ['cpu'] });
   try {

@@ -21,6 +21,37 @@ export function ffprobeBinary(): string {
   return 'ffprobe';
 }
 
+/**
+ * What every ffmpeg run starts with: no banner, no stdin, and one thread per filter graph
+ * (`-filter_threads`, `-filter_complex_threads`). A graph's default is a thread per core, and
+ * swscale slices every scale filter over them: on the small frames kfbench scales (a working size
+ * of 512 px at most, 64 px thumbnails) the threads mostly wait on each other — a 320×180 scan made
+ * 2,700 voluntary context switches with them and 850 without (issue 57 item 9). The decoder's own
+ * threads stay the caller's (`-threads`, `--decode-threads`).
+ */
+export const FFMPEG_LEAD_ARGS: readonly string[] = [
+  '-hide_banner',
+  '-nostdin',
+  '-filter_threads',
+  '1',
+  '-filter_complex_threads',
+  '1',
+];
+
+/**
+ * The environment of an ffmpeg or ffprobe child: the caller's, with OpenBLAS and OpenMP held to one
+ * thread unless set. Distribution builds of ffmpeg link libraries (through libavfilter) that load
+ * OpenBLAS, whose thread pool starts with the process and spins in `sched_yield` while it waits for
+ * work that never comes — in every one of the hundreds of short ffmpeg runs a benchmark makes.
+ */
+export function childEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return {
+    ...env,
+    OPENBLAS_NUM_THREADS: env.OPENBLAS_NUM_THREADS || '1',
+    OMP_NUM_THREADS: env.OMP_NUM_THREADS || '1',
+  };
+}
+
 /** The processes this module started (in this thread) that have not exited yet. */
 const running = new Set<ChildProcess>();
 /** Set by `stopProcesses`: this thread starts no more. */
@@ -76,7 +107,7 @@ export async function runCollect(
     let child: ChildProcessByStdio<null, Readable, Readable>;
     try {
       mayStart();
-      child = track(spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
+      child = track(spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() }));
     } catch (e) {
       reject(spawnError(bin, e as NodeJS.ErrnoException));
       return;

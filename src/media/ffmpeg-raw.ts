@@ -10,7 +10,7 @@ import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_p
 import type { Readable, Writable } from 'node:stream';
 import { BackendError, BadInputError, KfbenchError } from '../errors.js';
 import { DECODE_ERROR, StderrTail, spawnError } from './ffmpeg-output.js';
-import { ffmpegBinary, mayStart, track } from './ffmpeg-processes.js';
+import { childEnv, FFMPEG_LEAD_ARGS, ffmpegBinary, mayStart, track } from './ffmpeg-processes.js';
 import { FrameCutter } from './frame-cutter.js';
 import { SocketFrames } from './socket-frames.js';
 
@@ -57,7 +57,8 @@ export async function* ffmpegRawFrames(opts: RawPipeOptions): AsyncGenerator<Buf
     // aborted while the socket was opening: nothing is started
     if (opts.signal?.aborted) throw cancelled();
     child = track(
-      spawn(bin, ['-hide_banner', '-nostdin', '-v', 'error', ...opts.args], {
+      spawn(bin, [...FFMPEG_LEAD_ARGS, '-v', 'error', ...opts.args], {
+        env: childEnv(),
         stdio: opts.side ? ['ignore', out.childEnd, 'pipe', 'pipe'] : ['ignore', out.childEnd, 'pipe'],
       }) as ChildProcessByStdio<null, null, Readable>,
     );

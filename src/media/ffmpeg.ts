@@ -5,12 +5,22 @@
  *
  * Binaries come from `FFMPEG_PATH` / `FFPROBE_PATH` when set, else from `PATH`.
  */
+
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import type { z } from 'zod';
 import { BackendError, BadInputError } from '../errors.js';
 import { StderrTail, spawnError } from './ffmpeg-output.js';
-import { ffmpegBinary, ffprobeBinary, mayStart, runCollect, track } from './ffmpeg-processes.js';
+import {
+  childEnv,
+  FFMPEG_LEAD_ARGS,
+  ffmpegBinary,
+  ffprobeBinary,
+  mayStart,
+  runCollect,
+  track,
+} from './ffmpeg-processes.js';
 
 export { ffmpegBinary, ffprobeBinary, stopProcesses } from './ffmpeg-processes.js';
 export { ffmpegRawFrames, type RawPipeOptions } from './ffmpeg-raw.js';
@@ -30,6 +40,7 @@ export async function ffprobeJson<S extends z.ZodType>(
   const args = ['-v', 'error', '-print_format', 'json=c=1', ...show, file];
   const { code, stdout, stderr } = await runCollect(ffprobeBinary(), args, file, undefined, maxBytes);
   if (code !== 0) {
+    if (!existsSync(file)) throw new BadInputError('no such file', { file });
     throw new BadInputError(`not a readable video (${stderr.reason().replaceAll(`${file}: `, '')})`, {
       file,
     });
@@ -64,6 +75,7 @@ export async function ffprobeDecodedFrames(
     1 << 20,
     256 << 20,
   );
+  if (r.code !== 0 && !existsSync(file)) throw new BadInputError('no such file', { file });
   if (r.code !== 0) throw new BadInputError(`not a readable video (${r.stderr.reason()})`, { file });
   const lines = r.stdout.split('\n').map((l) => l.trim());
   return { pts: lines.filter((l) => /^(-?\d+|N\/A)$/.test(l)).map(Number), stderr: r.stderr.value };
@@ -95,18 +107,13 @@ export function ffmpegVersion(): Promise<string> {
 
 /** Run ffmpeg to write files (fixtures, proxies). Throws BadInputError naming `file` on failure. */
 export async function ffmpegRun(args: string[], file: string): Promise<void> {
-  const { code, stderr } = await runCollect(ffmpegBinary(), ['-hide_banner', '-nostdin', ...args], file);
+  const { code, stderr } = await runCollect(ffmpegBinary(), [...FFMPEG_LEAD_ARGS, ...args], file);
   if (code !== 0) throw new BadInputError(`ffmpeg failed (${stderr.reason()})`, { file });
 }
 
 /** Run ffmpeg and return its whole stderr (for filters that report through the log, e.g. showinfo). */
 export async function ffmpegLog(args: string[], file: string): Promise<string> {
-  const { code, stderr } = await runCollect(
-    ffmpegBinary(),
-    ['-hide_banner', '-nostdin', ...args],
-    file,
-    16 << 20,
-  );
+  const { code, stderr } = await runCollect(ffmpegBinary(), [...FFMPEG_LEAD_ARGS, ...args], file, 16 << 20);
   if (code !== 0) throw new BadInputError(`ffmpeg failed (${stderr.reason()})`, { file });
   return stderr.value;
 }
@@ -127,7 +134,8 @@ async function pipeThrough(
   try {
     mayStart();
     child = track(
-      spawn(bin, ['-hide_banner', '-nostdin', '-v', 'error', ...args], {
+      spawn(bin, [...FFMPEG_LEAD_ARGS, '-v', 'error', ...args], {
+        env: childEnv(),
         stdio: ['pipe', collect ? 'pipe' : 'ignore', 'pipe'],
       }) as ChildProcessByStdio<Writable, Readable | null, Readable>,
     );

@@ -6,6 +6,7 @@ import type { Leaderboard } from '../compass/quality/leaderboard.js';
 import { METRICS } from '../compass/response/report.js';
 import type { ResponseSummary } from '../compass/score.js';
 import type { SensitivityResult } from '../compass/sensitivity.js';
+import { emulatorNote } from '../judge/emulator-note.js';
 import { breakdowns, metricsByModeLines, metricsByModeMarkdown } from './compass-tables.js';
 import { csvCell, esc, mdText } from './escape.js';
 import { levelEntries, textTable } from './table.js';
@@ -199,6 +200,7 @@ export function leaderboardText(lb: Leaderboard, o: { factors?: boolean } = {}):
   const out = [
     `judge ${lb.judge}, embedder ${lb.embedder}${lb.segmenter ? `, segmenter ${lb.segmenter}` : ''}, ${lb.runs} run${lb.runs > 1 ? 's (mean ± sd)' : ''}; ${missingRule(lb)}`,
     ...noticeLines(lb.embedder),
+    ...(emulatorNote(lb.judge) ? [`note: ${emulatorNote(lb.judge)}`] : []),
     ...tableLines(lb),
     ...textTable(headOf(lb.table), rowsOf(lb.models, lb.table)),
     ...belowRateLines(lb.models),
@@ -281,6 +283,7 @@ export function leaderboardMarkdown(lb: Leaderboard): string {
     `Judge ${mdText(lb.judge)}, embedder ${mdText(lb.embedder)}${lb.segmenter ? `, segmenter ${mdText(lb.segmenter)}` : ''}, ${lb.runs} run(s); ${mdText(missingRule(lb))}.`,
     '',
     ...noticeLines(lb.embedder).flatMap((l) => [`**${mdText(l)}.**`, '']),
+    ...(emulatorNote(lb.judge) ? [`**Note:** ${mdText(emulatorNote(lb.judge))}.`, ''] : []),
     ...tableLines(lb).flatMap((l) => [`${mdText(l)}.`, '']),
     ...table(lb.models),
     ...[...belowRateLines(lb.models), ...checklistSizeLines(lb), ...unresolvedLines(lb)].flatMap((l) => [
@@ -329,7 +332,7 @@ export function leaderboardHtml(lb: Leaderboard): string {
       levelEntries(levels).map(([l, ms]) => `<h2>${esc(f)} = ${esc(l)}</h2>${table(ms)}`),
     )
     .join('');
-  return `<!doctype html><html><head><meta charset="utf-8"><title>Compass leaderboard</title><style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}</style></head><body><h1>Compass leaderboard</h1><p>Judge ${esc(lb.judge)}, embedder ${esc(lb.embedder)}${lb.segmenter ? `, segmenter ${esc(lb.segmenter)}` : ''}, ${lb.runs} run(s); ${esc(missingRule(lb))}.</p>${noticeLines(
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Compass leaderboard</title><style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}</style></head><body><h1>Compass leaderboard</h1><p>Judge ${esc(lb.judge)}, embedder ${esc(lb.embedder)}${lb.segmenter ? `, segmenter ${esc(lb.segmenter)}` : ''}, ${lb.runs} run(s); ${esc(missingRule(lb))}.</p>${emulatorNote(lb.judge) ? `<p class="emulator-note"><strong>Note:</strong> ${esc(emulatorNote(lb.judge))}.</p>` : ''}${noticeLines(
     lb.embedder,
   )
     .map((l) => `<p class="notice"><b>${esc(l)}.</b></p>`)

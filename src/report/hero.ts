@@ -1,6 +1,7 @@
 /** Pure renderers of a HeroFrame evaluation: terminal table, CSV, Markdown, self-contained HTML. */
 import { randomToHumanLines } from '../hero/random-to-human.js';
 import type { FilmScore, MethodSummary, PairedDifference } from '../hero/results.js';
+import { emulatorNote } from '../judge/emulator-note.js';
 import type { UnresolvedShare } from '../judge/unresolved.js';
 import { csvCell, esc, mdText } from './escape.js';
 import { textTable } from './table.js';
@@ -75,6 +76,7 @@ export function heroTable(d: HeroReportData): string {
   ]);
   return [
     `reader ${d.reader}, protocol ${protocolPhrase(d)}`,
+    ...(emulatorNote(d.reader) ? [`note: ${emulatorNote(d.reader)}`] : []),
     ...(d.unresolved ? [unresolvedPhrase(d)] : []),
     ...textTable(head, body),
     ...randomToHumanLines([...d.methods, ...d.official]),
@@ -117,6 +119,7 @@ export function heroMarkdown(d: HeroReportData): string {
     '',
     `Reader: ${mdText(d.reader)} · protocol: ${mdText(protocolPhrase(d))}`,
     '',
+    ...(emulatorNote(d.reader) ? [`**Note:** ${mdText(emulatorNote(d.reader))}.`, ''] : []),
     ...(d.unresolved ? [`${mdText(unresolvedPhrase(d))}`, ''] : []),
   ];
   out.push(mdRow(SCORE_HEAD), `|${SCORE_HEAD.map(() => '---').join('|')}|`);
@@ -178,7 +181,7 @@ export function heroHtml(
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>HeroFrame evaluation</title>
 <style>body{font:14px system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px}svg text{font:12px sans-serif}.row{display:flex;flex-wrap:wrap;gap:8px}figure{margin:0}img{width:160px;display:block}figcaption{font-size:12px}.warn{color:#a40}</style>
-</head><body><h1>HeroFrame evaluation</h1><p>Reader <code>${esc(d.reader)}</code> · protocol ${esc(protocolPhrase(d))}</p>${d.unresolved ? `<p>${esc(unresolvedPhrase(d))}</p>` : ''}
+</head><body><h1>HeroFrame evaluation</h1><p>Reader <code>${esc(d.reader)}</code> · protocol ${esc(protocolPhrase(d))}</p>${emulatorNote(d.reader) ? `<p class="emulator-note"><strong>Note:</strong> ${esc(emulatorNote(d.reader))}.</p>` : ''}${d.unresolved ? `<p>${esc(unresolvedPhrase(d))}</p>` : ''}
 ${d.warnings.map((w) => `<p class="warn">warning: ${esc(w)}</p>`).join('')}
 <h2>S with 95 % bootstrap intervals</h2><svg width="${W}" height="${40 + ms.length * rowH}" role="img" aria-label="bar chart of S">${axis}${bars}</svg>
 <h2>Scores</h2><table>${table}</table><h2>Each method's top frame per film</h2>${gallery}</body></html>

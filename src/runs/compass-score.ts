@@ -30,6 +30,14 @@ import { type FolderFile, writeOutputFolder } from '../store/out-folder.js';
 import { outputFiles, refuseOverlap } from '../store/path-overlap.js';
 import { OUTPUTS_FILE, SETTINGS_FILE, writeOutputsRecord, writeShardRecord } from '../store/shards.js';
 
+/**
+ * The scan decoder's threads of `compass score`, `evaluate` and the demo (`--decode-threads`' default):
+ * one. A scan's decoder outruns the embedder and the pixel scores it feeds, so more threads mostly
+ * wait on each other (issue 57 item 9: 32 mini videos scored in 19.6 instead of 23.2 CPU-s, 67k
+ * instead of 73k voluntary context switches); `--decode-threads 0` gives ffmpeg's own choice.
+ */
+export const SCORE_DECODE_THREADS = 1;
+
 export interface CompassScoreInput extends CompassRunInput {
   /** With `segmenter: 'judge'`: make at most this many judge calls (the rest is `skipped`). */
   maxCalls?: number | undefined;

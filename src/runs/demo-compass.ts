@@ -10,7 +10,7 @@ import type { ResponseSummary } from '../compass/results.js';
 import { DEFAULT_MAX_DURATION_S } from '../media/duration.js';
 import type { OnProgress } from '../progress.js';
 import { buildMiniCompass, type MiniCompassPaths } from '../synthetic/mini-compass/build.js';
-import { scoreCompass } from './compass-score.js';
+import { SCORE_DECODE_THREADS, scoreCompass } from './compass-score.js';
 
 export interface CompassDemo {
   summary: ResponseSummary;
@@ -39,7 +39,8 @@ export async function runCompassDemo(
     missing: 'zero',
     embedder: 'builtin',
     response: DEFAULT_RESPONSE_OPTIONS,
-    scan: DEFAULT_SCAN_OPTIONS,
+    // as `compass score` does by default (--decode-threads 1)
+    scan: { ...DEFAULT_SCAN_OPTIONS, decodeThreads: SCORE_DECODE_THREADS },
     maxDuration_s: DEFAULT_MAX_DURATION_S,
     scanCache,
     segmenter: 'pixel',

@@ -85,6 +85,8 @@ export async function runCompassQualityDemo(
         cache,
         evaluationCache,
         quality: q,
+        // compass evaluate's default decoder threads (--decode-threads 1)
+        scan: { decodeThreads: 1 },
         // compass evaluate's default segmenter, with the frames it would send
         segment: judgeSegmenter(judge.judge, judge.encoder, probe, evaluationCache, {
           fps: q.fps,

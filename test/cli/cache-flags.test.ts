@@ -72,13 +72,16 @@ describe('--judge-cache and --scan-cache', () => {
     const file = join(dir, 'answers.sqlite');
     const first = await runCli([...judge, ...spec, '--judge-cache', file]);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stderr).toBe('');
+    // the one line: the judge is the emulator (issue 57 item 5)
+    const note = /^note: openai:kfbench-emulator@.*: the judge is kfbench's VLM emulator, not a model/;
+    expect(first.stderr.trim().split('\n')).toEqual([expect.stringMatching(note)]);
     expect(JSON.parse(first.stdout)).toMatchObject({ calls: 2, cached: 0 });
     const old = await runCli([...judge, ...spec, '--cache', file]);
     expect(old.code, old.stderr).toBe(0);
     expect(JSON.parse(old.stdout)).toMatchObject({ calls: 0, cached: 2 });
     expect(old.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(/--cache is deprecated.*--judge-cache/),
+      expect.stringMatching(note),
     ]);
   });
 });

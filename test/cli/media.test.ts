@@ -118,7 +118,7 @@ describe('kfbench media (the JSON shapes other tools rely on)', () => {
 describe('kfbench bad input and usage', () => {
   it.each([
     [['media', 'probe', media('not-a-video.mp4')], 3, /not-a-video\.mp4: not a readable video/],
-    [['media', 'probe', media('nope.mp4')], 3, /nope\.mp4: not a readable video/],
+    [['media', 'probe', media('nope.mp4')], 3, /nope\.mp4: no such file/],
     [['media', 'probe', media('zero-frames.mp4')], 3, /zero-frames\.mp4: has no video stream/],
     [
       ['media', 'shots', media('truncated-data.mp4')],

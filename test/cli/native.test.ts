@@ -108,7 +108,7 @@ describe('the supported Node lines', () => {
       ]);
       expect(r.code, r.stderr).toBe(4);
       expect(r.stderr.trim().split('\n')).toEqual([
-        `kfbench: Node ${version} is not supported: kfbench runs on Node ${SUPPORTED_NODE_RANGE} (install one of those lines)`,
+        `kfbench: Node ${version} is not supported: kfbench runs on Node ${SUPPORTED_NODE_RANGE} (install one with a version manager, e.g. \`nvm install 24 && nvm use 24\` (or fnm's same commands), or your system's Node 22 or 24 package; \`node --version\` shows the line in use)`,
       ]);
       expect(readdirSync(out)).toEqual([]);
     },

@@ -39,7 +39,7 @@ describe('probe', () => {
   });
 
   it.each([
-    ['missing.mp4', /missing\.mp4: not a readable video/],
+    ['missing.mp4', /missing\.mp4: no such file$/],
     ['not-a-video.mp4', /not-a-video\.mp4: not a readable video/],
     ['truncated.mp4', /truncated\.mp4: not a readable video \(Invalid data found/],
     ['audio-only.m4a', /audio-only\.m4a: has no video stream/],

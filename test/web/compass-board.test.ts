@@ -98,7 +98,17 @@ describe('the Compass section of the viewer', () => {
       'Keyframe response: the six metrics (compass score)',
     ]);
     const quality = evalBoard.locator('table.quality-scores').first();
-    expect(await quality.locator('tr[data-model="faithful"] td.sd').innerText()).toBe('– (1 run)');
+    // one run: no spread column, the run count said above the table; the video-only table shows no
+    // A/V column (its Overall does not use it), and no flagged column when nothing was flagged
+    expect(await quality.locator('td.sd').count()).toBe(0);
+    expect(await evalBoard.locator('.quality-board p.sort-key').first().innerText()).toBe(
+      'sorted by Overall, best first · 1 run (no spread to show)',
+    );
+    const heads = await quality.locator('thead th').allInnerTexts();
+    expect(heads.some((h) => /A\/V|AV|av_coordination/i.test(h))).toBe(false);
+    expect(await quality.locator('td.av').count()).toBe(0);
+    const flagged = await quality.locator('td.flagged').allInnerTexts();
+    expect(flagged.every((f) => f.trim() !== '')).toBe(true);
     expect(await quality.locator('tr[data-model="cut"] td.coverage').innerText()).toBe('1/2');
     expect(await page.locator('text=0.000 (').count()).toBe(0);
     await page.close();
@@ -145,7 +155,7 @@ describe('the Compass section of the viewer', () => {
     }
   });
 
-  it('the response table is in the ranking of the KF fidelity chart beside it; a header click re-sorts', async () => {
+  it("the response table is in compass score's ranking (here the KF fidelity chart's too); a header click re-sorts", async () => {
     const page = await open('index.html', 1280);
     const board = page.locator('#compass section.board').first();
     const chart = await board

@@ -1,9 +1,11 @@
 /** The first page: both leaderboards with interval whiskers, the films and the cases. */
+
 import { OVERALL_GROUPS } from '../../compass/quality/aggregate.js';
 import type { Leaderboard } from '../../compass/quality/leaderboard.js';
 import { METRICS } from '../../compass/response/report.js';
 import type { ResponseSummary, SummaryCell } from '../../compass/score.js';
 import type { MethodSummary } from '../../hero/results.js';
+import { emulatorNote, isEmulatorJudge } from '../../judge/emulator-note.js';
 import { tableLines } from '../../report/compass.js';
 import { byScore } from '../../report/hero.js';
 import { levelEntries } from '../../report/table.js';
@@ -55,9 +57,14 @@ function metricLines(): Html {
 function heroBoard(r: HeroResults): Html {
   const methods = [...r.methods].sort(byScore);
   const rows: MethodSummary[] = [...methods, ...r.official];
-  const name = (m: MethodSummary) => (m.official ? `${m.method} (official)` : m.method);
+  // rows of eval/baselines.jsonl are the release's official ones — unless the emulator read them
+  // (the mini set's file), which is no official reader
+  const name = (m: MethodSummary) =>
+    m.official
+      ? `${m.method} (${isEmulatorJudge(m.reader) ? 'baseline file, emulator' : 'official'})`
+      : m.method;
   return html`<section class="board" data-results="${r.label}"><h3>${r.label}</h3>
-<p class="meta">reader <code>${r.reader}</code> · protocol <code>${r.protocol}</code> · whiskers: 95 % bootstrap interval over films; official rows (from <code>eval/baselines.jsonl</code>) in grey, as published</p>
+<p class="meta">reader <code>${r.reader}</code> · protocol <code>${r.protocol}</code> · whiskers: 95 % bootstrap interval over films; official rows (from <code>eval/baselines.jsonl</code>) in grey, as published</p>${emulatorNote(r.reader) ? html`<p class="emulator-note"><strong>Note:</strong> ${emulatorNote(r.reader)}.</p>` : ''}
 ${r.warnings.map((w) => html`<p class="warn">${w}</p>`)}
 ${barChart(
   rows.map((m) => ({
@@ -100,10 +107,11 @@ function cellRow(label: string, c: SummaryCell, coverage?: { present: number; ex
   return html`<tr data-model="${label}"><th>${label}</th><td>${c.n}</td>${coverage ? html`<td class="coverage">${coverage.present}/${coverage.expected}</td>` : ''}${METRICS.map((k) => html`<td>${f3(c.metrics[k])}</td>`)}<td>${f3(c.groups.keyframe_fidelity)}</td><td>${f3(c.groups.temporal_organization)}</td></tr>`;
 }
 
-function responseTables(s: ResponseSummary): Html {
-  // in the ranking of the chart beside the table (KF fidelity, best first; ties by name)
-  const kf = (m: string) => s.models[m]!.all.groups.keyframe_fidelity ?? -1;
-  const models = Object.keys(s.models).sort((a, b) => kf(b) - kf(a) || a.localeCompare(b));
+export function responseTables(s: ResponseSummary): Html {
+  // ranked as the command line ranks them (compassTable): by the two groups' mean, best first
+  const key = (m: string) =>
+    (s.models[m]!.all.groups.keyframe_fidelity ?? 0) + (s.models[m]!.all.groups.temporal_organization ?? 0);
+  const models = Object.keys(s.models).sort((a, b) => key(b) - key(a) || a.localeCompare(b));
   const head = html`<thead><tr><th>model</th><th>videos</th>${METRICS.map((m) => html`<th>${m}</th>`)}<th>KF fidelity</th><th>temporal org.</th></tr></thead>`;
   const allHead = html`<thead><tr><th>model</th><th>videos</th><th>coverage</th>${METRICS.map((m) => html`<th>${m}</th>`)}<th>KF fidelity</th><th>temporal org.</th></tr></thead>`;
   const factors = [
@@ -112,7 +120,7 @@ function responseTables(s: ResponseSummary): Html {
     ['prompt mode', 'by_prompt_mode'],
     ['conditioning', 'by_conditioning'],
   ] as const;
-  return html`<h4 class="table-title">Keyframe response: the six metrics (compass score)</h4><table class="scores compass-scores">${allHead}<tbody>${models.map((m) => cellRow(m, s.models[m]!.all, s.models[m]!.coverage))}</tbody></table>
+  return html`<h4 class="table-title">Keyframe response: the six metrics (compass score)</h4><p class="meta sort-key">sorted by the mean of KF fidelity and temporal org., best first (as <code>compass score</code> prints it)</p><table class="scores compass-scores">${allHead}<tbody>${models.map((m) => cellRow(m, s.models[m]!.all, s.models[m]!.coverage))}</tbody></table>
 ${factors.map(([label, key]) => {
   const levels = [...new Set(models.flatMap((m) => Object.keys(s.models[m]![key] ?? {})))].sort();
   return html`<details class="factor"><summary>by ${label}</summary>${levels.map(
@@ -156,13 +164,21 @@ function qualityTable(
   ranked: boolean,
 ): Html {
   const table = t.table ?? 'video';
-  const head = html`<thead><tr><th>model</th><th>Overall</th><th>± sd (runs)</th><th>cases</th><th>coverage</th>${QUALITY_COLUMNS.map((g) => html`<th>${GROUP_LABEL[g] ?? g}</th>`)}<th>flagged (not measured or incomplete)</th></tr></thead>`;
+  // only the columns that mean something for this table: AV Coordination where Overall uses it
+  // (the joint table), the spread where some model ran more than once, flags where any was raised
+  const av = table === 'joint';
+  const sd = t.models.some((m) => m.runs > 1);
+  const flagged = t.models.some((m) => m.flagged.length > 0);
+  const groups = QUALITY_COLUMNS.slice(0, -1);
+  const head = html`<thead><tr><th>model</th><th>Overall</th>${sd ? html`<th>± sd (runs)</th>` : ''}<th>cases</th><th>coverage</th>${groups.map((g) => html`<th>${GROUP_LABEL[g] ?? g}</th>`)}${av ? html`<th>${GROUP_LABEL.av_coordination ?? 'av_coordination'}</th>` : ''}${flagged ? html`<th>flagged (not measured or incomplete)</th>` : ''}</tr></thead>`;
   const row = (m: Leaderboard['models'][number]) =>
-    html`<tr data-model="${m.model}"><th>${m.model}</th><td class="overall">${f3(m.overall)}</td>${sdCell(m)}<td>${m.cases}</td><td class="coverage">${m.coverage.present}/${m.coverage.expected}</td>${QUALITY_COLUMNS.slice(0, -1).map((g) => html`<td>${f3(m.groups[g] ?? null)}</td>`)}${avCell(m)}<td class="flagged">${m.flagged.join(', ')}</td></tr>`;
+    html`<tr data-model="${m.model}"><th>${m.model}</th><td class="overall">${f3(m.overall)}</td>${sd ? sdCell(m) : ''}<td>${m.cases}</td><td class="coverage">${m.coverage.present}/${m.coverage.expected}</td>${groups.map((g) => html`<td>${f3(m.groups[g] ?? null)}</td>`)}${av ? avCell(m) : ''}${flagged ? html`<td class="flagged">${m.flagged.join(', ')}</td>` : ''}</tr>`;
+  const runs = t.models[0]?.runs ?? 1;
+  const sortKey = html`<p class="meta sort-key">sorted by Overall, best first${sd ? '' : html` · ${runs} run${runs > 1 ? 's' : ''} (no spread to show)`}</p>`;
   const title = table === 'joint' ? 'Joint audio-video leaderboard' : 'Video-only leaderboard';
   // the lines the command line prints above the table, the marked videos as a list below it
   const lines = tableLines({ ...t, models: [] }, ranked);
-  return html`<div class="${`quality-board ${table}`}" data-table="${table}"><h4 class="table-title">${title} (compass evaluate)</h4>${lines.map((l) => html`<p class="meta table-meta">${l}</p>`)}${noAudioList(t.models)}<table class="scores quality-scores">${head}<tbody>${t.models.map(row)}</tbody></table>
+  return html`<div class="${`quality-board ${table}`}" data-table="${table}"><h4 class="table-title">${title} (compass evaluate)</h4>${lines.map((l) => html`<p class="meta table-meta">${l}</p>`)}${sortKey}${noAudioList(t.models)}<table class="scores quality-scores">${head}<tbody>${t.models.map(row)}</tbody></table>
 ${Object.entries(t.by ?? {}).map(
   ([factor, levels]) =>
     html`<details class="factor"><summary>by ${factor.replace('_', ' ')}</summary>${levelEntries(levels).map(
@@ -224,7 +240,7 @@ function compassBoard(r: CompassResults): Html {
       ]);
   const segmenter = r.leaderboard?.segmenter ?? r.summary?.segmenter;
   return html`<section class="board" data-results="${r.label}"><h3>${r.label}</h3>
-<p class="meta">${segmenter ? html`segmenter <code class="segmenter">${segmenter}</code> · ` : ''}${r.summary ? html`embedder <code>${r.summary.embedder}</code>, γ = ${r.summary.gamma}` : ''}${r.leaderboard ? html` · judge <code>${r.leaderboard.judge}</code>, ${r.leaderboard.runs} run(s)` : html` · keyframe response only (no <code>leaderboard.json</code>: run <code>npx kfbench compass evaluate</code> for video quality)`} · whiskers: 95 % bootstrap interval over cases</p>
+<p class="meta">${segmenter ? html`segmenter <code class="segmenter">${segmenter}</code> · ` : ''}${r.summary ? html`embedder <code>${r.summary.embedder}</code>, γ = ${r.summary.gamma}` : ''}${r.leaderboard ? html` · judge <code>${r.leaderboard.judge}</code>, ${r.leaderboard.runs} run(s)` : html` · keyframe response only (no <code>leaderboard.json</code>: run <code>npx kfbench compass evaluate</code> for video quality)`} · whiskers: 95 % bootstrap interval over cases</p>${emulatorNote(r.leaderboard?.judge) ? html`<p class="emulator-note"><strong>Note:</strong> ${emulatorNote(r.leaderboard?.judge)}.</p>` : ''}
 <div class="charts">${charts}</div>
 ${notScored.size ? html`<ul class="not-scored">${[...notScored].sort(([a], [b]) => a.localeCompare(b)).map(([m, vs]) => html`<li data-model="${m}"><b>${m}</b>: ${vs.length} video(s) not scored (0 on every metric): ${vs.join(', ')}</li>`)}</ul>` : ''}
 ${r.leaderboard ? qualityTables(r.leaderboard) : ''}
