@@ -25,7 +25,21 @@ export interface Line<T> {
 export function describeZodError(err: z.ZodError): string {
   const issue = err.issues[0];
   if (!issue) return 'invalid';
-  const path = issue.path.length ? `${issue.path.join('.')}: ` : '';
+  return describeIssue(issue, []);
+}
+
+/**
+ * One issue as `path: message`; a union none of whose options fit is described by the option that
+ * came nearest (the one whose first issue is not about the value's type), so that "size.height:
+ * Too big: expected number to be <=2048" is said rather than "size: Invalid input".
+ */
+function describeIssue(issue: z.core.$ZodIssue, prefix: PropertyKey[]): string {
+  const at = [...prefix, ...issue.path];
+  if (issue.code === 'invalid_union' && issue.errors.length) {
+    const near = issue.errors.find((e) => e[0] && e[0].code !== 'invalid_type') ?? issue.errors[0]!;
+    if (near[0]) return describeIssue(near[0], at);
+  }
+  const path = at.length ? `${at.map(String).join('.')}: ` : '';
   return `${path}${issue.message}`;
 }
 
