@@ -35,7 +35,7 @@ export function describeZodError(err: z.ZodError): string {
  */
 function describeIssue(issue: z.core.$ZodIssue, prefix: PropertyKey[]): string {
   const at = [...prefix, ...issue.path];
-  if (issue.code === 'invalid_union' && issue.errors.length) {
+  if (issue.code === 'invalid_union' && issue.message === 'Invalid input' && issue.errors.length) {
     const near = issue.errors.find((e) => e[0] && e[0].code !== 'invalid_type') ?? issue.errors[0]!;
     if (near[0]) return describeIssue(near[0], at);
   }
