@@ -126,7 +126,12 @@ export async function buildMiniHero(
   if (await isBuilt(folder)) return p;
   if (
     !opts.films &&
-    (await copyFromMaterialCache(folder, (dir) => buildMiniHero(dir, opts), opts.materialCache))
+    (await copyFromMaterialCache(
+      folder,
+      (dir) => buildMiniHero(dir, opts),
+      opts.materialCache,
+      opts.onProgress,
+    ))
   )
     return p;
   await startBuild(folder);
