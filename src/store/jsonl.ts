@@ -55,9 +55,14 @@ function openBytes(file: string, maxDecompressed?: number): Readable {
     : createReadStream(file, { highWaterMark: 1 << 20 });
 }
 
+/** The most blank lines one file may hold (a `.zst` of 32 KB can inflate to 1 GiB of them). */
+export const MAX_BLANK_LINES = 1_000_000;
+
 /**
  * The lines of a file (without their line ends), numbered from 1. A line longer than `maxLine`
- * bytes stops the read with an error naming the file and line; the stream is closed on any exit.
+ * bytes, a line that is not valid UTF-8 (decoded with replacement characters, two distinct ids
+ * would become one), or more than MAX_BLANK_LINES blank lines stop the read with an error naming
+ * the file and line (issue 55); the stream is closed on any exit.
  */
 export async function* readLines(
   file: string,
@@ -68,13 +73,27 @@ export async function* readLines(
   let parts: Buffer[] = [];
   let partBytes = 0;
   let n = 0;
+  let blank = 0;
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
   const take = (tail: Buffer): string => {
     parts.push(tail);
     const all = parts.length === 1 ? tail : Buffer.concat(parts);
     parts = [];
     partBytes = 0;
     const end = all.length > 0 && all[all.length - 1] === 0x0d ? all.length - 1 : all.length;
-    return all.toString('utf8', 0, end);
+    if (end === 0 && ++blank > MAX_BLANK_LINES)
+      throw new BadInputError(`more than ${MAX_BLANK_LINES} blank lines: not a file of records`, {
+        file,
+        line: n,
+      });
+    try {
+      return utf8.decode(all.subarray(0, end));
+    } catch {
+      throw new BadInputError('not valid UTF-8 (an id or a text with bytes that are no characters)', {
+        file,
+        line: n,
+      });
+    }
   };
   try {
     for await (const chunk of input as AsyncIterable<Buffer>) {
