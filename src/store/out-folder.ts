@@ -92,8 +92,14 @@ export async function recoverOutputFolder(target: string): Promise<void> {
  * Give `stage` what `target` holds and this run does not write — a judge cache kept there, files
  * of other runs — as hard links (no copy, no space), recursing into folders both hold.
  */
-export async function carryOver(target: string, stage: string): Promise<void> {
+export async function carryOver(
+  target: string,
+  stage: string,
+  replaces?: (name: string) => boolean,
+): Promise<void> {
   for (const e of await readdir(target, { withFileTypes: true })) {
+    // a file of the kind this run writes (an earlier run's frame): not carried, the new set stands
+    if (replaces?.(e.name) && !e.isDirectory()) continue;
     const from = join(target, e.name);
     const to = join(stage, e.name);
     let there: Awaited<ReturnType<typeof lstat>> | undefined;
@@ -133,11 +139,16 @@ export async function setAside(target: string, tag = newTag()): Promise<string> 
  * Step 2: `stage` renamed to `target`, then anything that appeared in `old` after the carry-over
  * (another process writing there meanwhile) moved across, and `old` removed.
  */
-export async function putInPlace(stage: string, target: string, old: string): Promise<void> {
+export async function putInPlace(
+  stage: string,
+  target: string,
+  old: string,
+  replaces?: (name: string) => boolean,
+): Promise<void> {
   await rename(stage, target);
   await unmark(target);
   for (const e of await readdir(old, { withFileTypes: true }))
-    if (e.name !== OWNER_FILE && !existsSync(join(target, e.name)))
+    if (e.name !== OWNER_FILE && !replaces?.(e.name) && !existsSync(join(target, e.name)))
       await rename(join(old, e.name), join(target, e.name));
   await rm(old, { recursive: true, force: true });
 }
@@ -146,7 +157,7 @@ export async function putInPlace(stage: string, target: string, old: string): Pr
 const NO_SWAP = new Set(['EXDEV', 'EPERM', 'EACCES', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK', 'EBUSY']);
 
 /** Put the complete `stage` in place of `target`: a rename when it is new, else the swap above. */
-async function place(stage: string, target: string): Promise<void> {
+async function place(stage: string, target: string, replaces?: (name: string) => boolean): Promise<void> {
   if (!existsSync(target)) {
     try {
       await rename(stage, target);
@@ -158,7 +169,7 @@ async function place(stage: string, target: string): Promise<void> {
   let old: string;
   try {
     await chmod(stage, (await stat(target)).mode & 0o7777); // the folder keeps its permissions
-    await carryOver(target, stage);
+    await carryOver(target, stage, replaces);
     old = await setAside(target);
   } catch (e) {
     if (!NO_SWAP.has(errnoCode(e) ?? '')) throw environmentError(e, target, 'cannot replace');
@@ -166,7 +177,7 @@ async function place(stage: string, target: string): Promise<void> {
     return;
   }
   try {
-    await putInPlace(stage, target, old);
+    await putInPlace(stage, target, old, replaces);
   } catch (e) {
     // the new folder could not be put there: the old one goes back
     if (!existsSync(target))
@@ -200,7 +211,11 @@ async function filesUnder(dir: string, rel = ''): Promise<string[]> {
 export async function writeOutputFolder<T>(
   out: string,
   write: (stage: string) => Promise<T>,
-  opts: { reads?: readonly NamedPath[] } = {},
+  opts: {
+    reads?: readonly NamedPath[];
+    /** Names (top level) of the files this command writes: an earlier run's are not carried over. */
+    replaces?: (name: string) => boolean;
+  } = {},
 ): Promise<T> {
   const target = realPath(out);
   refuseFile(out, `${out} is a file, not a folder`);
@@ -227,7 +242,7 @@ export async function writeOutputFolder<T>(
         reads: opts.reads,
         writes: outputFiles(out, await filesUnder(stage)),
       });
-    await place(stage, target);
+    await place(stage, target, opts.replaces);
     return r;
   } finally {
     await rm(stage, { recursive: true, force: true });
