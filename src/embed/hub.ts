@@ -15,8 +15,10 @@
  * Download progress goes out as progress events (phase `download PATH`, one item per MiB) for
  * the model file.
  */
+
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readlink, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readlink, rename, rm, symlink, unlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import {
   downloadFile,
@@ -29,6 +31,7 @@ import {
 } from '@huggingface/hub';
 import { BackendError, messageOf, UsageError } from '../errors.js';
 import { type OnProgress, phaseReporter } from '../progress.js';
+import { writeFileAtomic } from '../store/atomic-write.js';
 import { readTextFile } from '../store/limits.js';
 import { blobMatches, checkedHash, fetchBlob, kindOfBlobName } from './hub-blob.js';
 import { hubFetch, redactHubText, redactHubUrl } from './hub-fetch.js';
@@ -169,12 +172,22 @@ function hubError(e: unknown, ref: HubModelRef, endpoint0: string, token: string
   );
 }
 
-/** Link `snapshots/<commit>/<path>` to its blob, relatively (as huggingface_hub does). */
+/**
+ * Link `snapshots/<commit>/<path>` to its blob, relatively (as huggingface_hub does): made under a
+ * name of its own and renamed over the pointer, so a process reading it meanwhile (another one
+ * fetching the same model) never finds it missing.
+ */
 async function linkSnapshot(storage: string, commit: string, path: string, blob: string): Promise<void> {
   const pointer = join(storage, 'snapshots', commit, path);
   await mkdir(dirname(pointer), { recursive: true });
-  await unlink(pointer).catch(() => undefined);
-  await symlink(relative(dirname(pointer), blob), pointer);
+  const temp = `${pointer}.${process.pid}.${randomBytes(6).toString('hex')}.link`;
+  await symlink(relative(dirname(pointer), blob), temp);
+  try {
+    await rename(temp, pointer);
+  } catch (e) {
+    await unlink(temp).catch(() => undefined);
+    throw e;
+  }
 }
 
 /**
@@ -279,7 +292,7 @@ async function fetchFiles(
   }
   if (ref.revision !== commit) {
     await mkdir(dirname(join(storage, 'refs', ref.revision)), { recursive: true });
-    await writeFile(join(storage, 'refs', ref.revision), commit);
+    await writeFileAtomic(join(storage, 'refs', ref.revision), commit);
   }
   return commit;
 }
