@@ -30,7 +30,7 @@ import {
   pathsInfo,
 } from '@huggingface/hub';
 import { BackendError, messageOf, UsageError } from '../errors.js';
-import { type OnProgress, phaseReporter } from '../progress.js';
+import type { OnProgress } from '../progress.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { readTextFile } from '../store/limits.js';
 import { blobMatches, checkedHash, fetchBlob, kindOfBlobName } from './hub-blob.js';

@@ -199,7 +199,7 @@ export async function buildMiniCompass(
     !opts.cases &&
     (await copyFromMaterialCache(
       folder,
-      (dir) => buildMiniCompass(dir, opts),
+      (d) => buildMiniCompass(d, opts),
       opts.materialCache,
       opts.onProgress,
     ))
