@@ -46,8 +46,9 @@ export class RateLimiter {
    * whether the caller is still in line behind others or already waiting for its time, and an
    * aborted caller never takes a slot (those behind it move up).
    */
-  take(tokens: number, signal?: AbortSignal): Promise<Ticket> {
+  take(tokens0: number, signal?: AbortSignal): Promise<Ticket> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
+    const tokens = Number.isFinite(tokens0) && tokens0 >= 0 ? tokens0 : 0;
     const turn = this.line.then(() => {
       if (signal?.aborted) throw abortReason(signal);
       return this.wait(tokens, signal);
@@ -87,6 +88,8 @@ export class RateLimiter {
       settle: (actual) => {
         if (settled || !tpm) return;
         settled = true;
+        // an unknown count keeps the estimate: NaN or Infinity here would stall every caller
+        if (typeof actual !== 'number' || !Number.isFinite(actual) || actual < 0) return;
         this.nextToken += ((actual - tokens) * MINUTE_MS) / tpm;
       },
     };

@@ -17,21 +17,30 @@ import { z } from 'zod';
 import { BadInputError, messageOf } from '../errors.js';
 import { describeZodError } from '../store/jsonl.js';
 import { readTextFile } from '../store/limits.js';
+import { MAX_INPUT_SIDE, MAX_CROP_FROM as MAX_RESIZE_SIDE } from './onnx-options.js';
 
-const Int = z.number().int().positive();
+/**
+ * Bounds on what a (possibly hostile) config may ask for (issue 55): a side of at most
+ * MAX_INPUT_SIDE pixels (a shortest edge to resize to, MAX_RESIZE_SIDE), a rescale in (0, 1], means
+ * within ±255 and stds in [1e-6, 255] (0–255 pixel units at most), all finite; three channels.
+ */
+const side = (max: number) => z.number().int().positive().max(max);
+const Int = side(MAX_INPUT_SIDE);
 const HW = z.object({ height: Int, width: Int });
-const Channels = z.union([z.number(), z.tuple([z.number(), z.number(), z.number()])]);
+const Mean = z.number().min(-255).max(255);
+const Std = z.number().min(1e-6).max(255);
+const Channels = (v: z.ZodNumber) => z.union([v, z.tuple([v, v, v])]);
 
 const HfImageProcessor = z.looseObject({
   do_resize: z.boolean().nullish(),
-  size: z.union([Int, HW, z.looseObject({ shortest_edge: Int })]).nullish(),
+  size: z.union([Int, HW, z.looseObject({ shortest_edge: side(MAX_RESIZE_SIDE) })]).nullish(),
   do_center_crop: z.boolean().nullish(),
   crop_size: z.union([Int, HW]).nullish(),
   do_rescale: z.boolean().nullish(),
-  rescale_factor: z.number().positive().nullish(),
+  rescale_factor: z.number().positive().max(1).nullish(),
   do_normalize: z.boolean().nullish(),
-  image_mean: Channels.nullish(),
-  image_std: Channels.nullish(),
+  image_mean: Channels(Mean).nullish(),
+  image_std: Channels(Std).nullish(),
   resample: z.number().int().nullish(),
 });
 

@@ -15,10 +15,11 @@
  * Download progress goes out as progress events (phase `download PATH`, one item per MiB) for
  * the model file.
  */
-import { createHash } from 'node:crypto';
-import { createWriteStream, existsSync } from 'node:fs';
-import { mkdir, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readlink, rename, rm, symlink, unlink } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import {
   downloadFile,
   getHFHubCachePath,
@@ -29,8 +30,11 @@ import {
   pathsInfo,
 } from '@huggingface/hub';
 import { BackendError, messageOf, UsageError } from '../errors.js';
-import { type OnProgress, phaseReporter } from '../progress.js';
+import type { OnProgress } from '../progress.js';
+import { writeFileAtomic } from '../store/atomic-write.js';
 import { readTextFile } from '../store/limits.js';
+import { blobMatches, checkedHash, fetchBlob, kindOfBlobName } from './hub-blob.js';
+import { hubFetch, redactHubText, redactHubUrl } from './hub-fetch.js';
 
 /** ONNX variants as onnx-community lays them out (transformers.js' `dtype` names in brackets). */
 export const HUB_VARIANTS = {
@@ -78,8 +82,17 @@ function truthy(v: string | undefined): boolean {
 
 /** The hub's settings from the environment (the names huggingface_hub reads). */
 export function hubSettings(env: NodeJS.ProcessEnv = process.env) {
+  const endpoint = (env.HF_ENDPOINT || HUB_URL).replace(/\/+$/, '');
+  let protocol = '';
+  try {
+    protocol = new URL(endpoint).protocol;
+  } catch {
+    // named below
+  }
+  if (protocol !== 'http:' && protocol !== 'https:')
+    throw new UsageError(`HF_ENDPOINT must be an http(s) URL, got "${redactHubUrl(endpoint)}"`);
   return {
-    endpoint: (env.HF_ENDPOINT || HUB_URL).replace(/\/+$/, ''),
+    endpoint,
     token: env.HF_TOKEN || env.HUGGING_FACE_HUB_TOKEN || undefined,
     offline: truthy(env.HF_HUB_OFFLINE),
     cacheDir: getHFHubCachePath(),
@@ -94,16 +107,50 @@ function filesOf(variant: HubVariant): string[] {
   return ['config.json', 'preprocessor_config.json', HUB_VARIANTS[variant]];
 }
 
-/** The snapshot of `ref` in the cache with every file, or undefined. */
-function cachedSnapshot(storage: string, ref: HubModelRef, files: string[]): string | undefined {
+/** The commit of `ref` named in the cache (the revision itself, or `refs/<revision>`), if any. */
+function cachedCommit(storage: string, ref: HubModelRef): string | undefined {
   let commit = COMMIT.test(ref.revision) ? ref.revision : undefined;
   const refFile = join(storage, 'refs', ref.revision);
   if (!commit && existsSync(refFile)) commit = readTextFile(refFile, { max: 1024 }).trim();
-  if (!commit || !COMMIT.test(commit)) return undefined;
-  return files.every((f) => existsSync(join(storage, 'snapshots', commit, f))) ? commit : undefined;
+  return commit && COMMIT.test(commit) ? commit : undefined;
 }
 
-function hubError(e: unknown, ref: HubModelRef, endpoint: string, token: string | undefined): BackendError {
+/**
+ * Whether a snapshot's pointer leads to a blob of this cache whose content matches its name; a
+ * pointer to a blob that does not is removed with the blob, so that it is fetched again.
+ */
+async function pointerSound(storage: string, pointer: string): Promise<boolean> {
+  let target: string;
+  try {
+    target = resolve(dirname(pointer), await readlink(pointer));
+  } catch {
+    return existsSync(pointer); // a copied file (not a link): nothing names its hash
+  }
+  const blobs = join(storage, 'blobs');
+  if (dirname(target) !== blobs || !kindOfBlobName(basename(target))) return existsSync(target);
+  if (await blobMatches(target)) return true;
+  await rm(target, { force: true });
+  await unlink(pointer).catch(() => undefined);
+  return false;
+}
+
+/** The snapshot of `ref` in the cache with every file whole, or why not. */
+async function cachedSnapshot(
+  storage: string,
+  ref: HubModelRef,
+  files: string[],
+): Promise<{ commit?: string; refused: string[] }> {
+  const commit = cachedCommit(storage, ref);
+  if (!commit) return { refused: [] };
+  const at = (f: string) => join(storage, 'snapshots', commit, f);
+  if (!files.every((f) => existsSync(at(f)))) return { refused: [] };
+  const refused: string[] = [];
+  for (const f of files) if (!(await pointerSound(storage, at(f)))) refused.push(f);
+  return refused.length ? { refused } : { commit, refused };
+}
+
+function hubError(e: unknown, ref: HubModelRef, endpoint0: string, token: string | undefined): BackendError {
+  const endpoint = redactHubUrl(endpoint0);
   const page = `${endpoint}/${ref.repo}`;
   if (e instanceof HubApiError) {
     if (e.statusCode === 401 || e.statusCode === 403)
@@ -116,84 +163,31 @@ function hubError(e: unknown, ref: HubModelRef, endpoint: string, token: string 
       );
     return new BackendError(`hf:${ref.repo}: the hub answered HTTP ${e.statusCode} (${endpoint})`);
   }
-  if (e instanceof BackendError) return e;
+  if (e instanceof BackendError) return new BackendError(redactHubText(e.message));
   const cause = e instanceof Error && e.cause instanceof Error ? ` (${e.cause.message})` : '';
   return new BackendError(
-    `hf:${ref.repo}: cannot fetch from ${endpoint}: ${messageOf(e).split('\n')[0]}${cause}; with the model in the cache, HF_HUB_OFFLINE=1 makes no request`,
+    redactHubText(
+      `hf:${ref.repo}: cannot fetch from ${endpoint}: ${messageOf(e).split('\n')[0]}${cause}; with the model in the cache, HF_HUB_OFFLINE=1 makes no request`,
+    ),
   );
 }
 
-/** The git blob id of a file's bytes (the hub's `oid` of a file not in LFS). */
-function gitBlobHasher(size: number) {
-  return createHash('sha1').update(`blob ${size}\0`);
-}
-
-async function fetchBlob(o: {
-  repo: string;
-  commit: string;
-  path: string;
-  size: number;
-  /** sha256 (LFS) or git sha1 (not LFS). */
-  hash: { kind: 'sha256' | 'git-sha1'; hex: string };
-  blob: string;
-  endpoint: string;
-  token: string | undefined;
-  onProgress: OnProgress | undefined;
-}): Promise<void> {
-  const file = await downloadFile({
-    repo: { type: 'model', name: o.repo },
-    path: o.path,
-    revision: o.commit,
-    hubUrl: o.endpoint,
-    xet: false,
-    ...(o.token ? { accessToken: o.token } : {}),
-  });
-  if (!file) throw new BackendError(`hf:${o.repo}: no file ${o.path} at commit ${o.commit}`);
-  const MiB = 1 << 20;
-  // the model file (and anything of a MiB or more) is shown; the small JSON files are not
-  const shown = o.path.endsWith('.onnx') || o.size >= MiB;
-  const phase = phaseReporter(shown ? o.onProgress : undefined, `download ${o.path}`, 'MiB');
-  const total = Math.max(1, Math.ceil(o.size / MiB));
-  phase.start(total, `${o.repo}, ${o.size >= MiB ? `${(o.size / MiB).toFixed(1)} MiB` : `${o.size} bytes`}`);
-  const incomplete = `${o.blob}.incomplete`;
-  await mkdir(dirname(o.blob), { recursive: true });
-  const hasher = o.hash.kind === 'sha256' ? createHash('sha256') : gitBlobHasher(o.size);
-  const out = createWriteStream(incomplete);
-  let got = 0;
-  let reported = 0;
-  try {
-    const reader = file.stream().getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      got += value.byteLength;
-      hasher.update(value);
-      if (!out.write(value)) await new Promise<void>((r) => out.once('drain', () => r()));
-      for (; reported < Math.min(total - 1, Math.floor(got / MiB)); reported++) phase.done(`${reported + 1}`);
-    }
-    await new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res())));
-    const hex = hasher.digest('hex');
-    if (got !== o.size || hex !== o.hash.hex)
-      throw new BackendError(
-        `hf:${o.repo}: ${o.path} came incomplete or altered (${got} of ${o.size} bytes, ${o.hash.kind} ${hex.slice(0, 12)}… where the hub says ${o.hash.hex.slice(0, 12)}…): deleted, not used; run again to fetch it anew`,
-      );
-    phase.done(`${total}`);
-    await rename(incomplete, o.blob);
-  } catch (e) {
-    out.destroy();
-    await rm(incomplete, { force: true });
-    throw e;
-  } finally {
-    phase.finish();
-  }
-}
-
-/** Link `snapshots/<commit>/<path>` to its blob, relatively (as huggingface_hub does). */
+/**
+ * Link `snapshots/<commit>/<path>` to its blob, relatively (as huggingface_hub does): made under a
+ * name of its own and renamed over the pointer, so a process reading it meanwhile (another one
+ * fetching the same model) never finds it missing.
+ */
 async function linkSnapshot(storage: string, commit: string, path: string, blob: string): Promise<void> {
   const pointer = join(storage, 'snapshots', commit, path);
   await mkdir(dirname(pointer), { recursive: true });
-  await unlink(pointer).catch(() => undefined);
-  await symlink(relative(dirname(pointer), blob), pointer);
+  const temp = `${pointer}.${process.pid}.${randomBytes(6).toString('hex')}.link`;
+  await symlink(relative(dirname(pointer), blob), temp);
+  try {
+    await rename(temp, pointer);
+  } catch (e) {
+    await unlink(temp).catch(() => undefined);
+    throw e;
+  }
 }
 
 /**
@@ -220,64 +214,85 @@ export async function fetchHubModel(
       downloaded,
     };
   };
-  const cached = cachedSnapshot(storage, ref, files);
-  if (cached) return result(cached, false);
+  const cached = await cachedSnapshot(storage, ref, files);
+  if (cached.commit) return result(cached.commit, false);
+  const refused = cached.refused.length
+    ? ` (the cached ${cached.refused.join(', ')} did not match ${cached.refused.length > 1 ? 'their hashes' : 'its hash'}: deleted)`
+    : '';
   if (s.offline)
     throw new BackendError(
-      `hf:${ref.repo}@${ref.revision} (${variant}) is not in the cache ${s.cacheDir} and HF_HUB_OFFLINE is set: fetch it once online (run the same command without HF_HUB_OFFLINE, or \`hf download ${ref.repo} config.json preprocessor_config.json ${HUB_VARIANTS[variant]}\`), or choose --embedder builtin knowingly (its numbers are not the paper's)`,
+      `hf:${ref.repo}@${ref.revision} (${variant}) is not in the cache ${s.cacheDir}${refused} and HF_HUB_OFFLINE is set: fetch it once online (run the same command without HF_HUB_OFFLINE, or \`hf download ${ref.repo} config.json preprocessor_config.json ${HUB_VARIANTS[variant]}\`), or choose --embedder builtin knowingly (its numbers are not the paper's)`,
     );
   if (s.token && !s.token.startsWith('hf_'))
     throw new UsageError(
       'HF_TOKEN is not a hub access token (they start with hf_): make one at huggingface.co/settings/tokens',
     );
-  const repo = { type: 'model' as const, name: ref.repo };
-  const auth = s.token ? { accessToken: s.token } : {};
   try {
-    const commit = COMMIT.test(ref.revision)
-      ? ref.revision
-      : (
-          await modelInfo({
-            name: ref.repo,
-            revision: ref.revision,
-            hubUrl: s.endpoint,
-            additionalFields: ['sha'],
-            ...auth,
-          })
-        ).sha;
-    if (typeof commit !== 'string' || !COMMIT.test(commit))
-      throw new BackendError(`hf:${ref.repo}: the hub gave no commit for revision ${ref.revision}`);
-    const infos = await pathsInfo({ repo, paths: files, revision: commit, hubUrl: s.endpoint, ...auth });
-    for (const path of files) {
-      const info = infos.find((i) => i.path === path);
-      if (info?.type !== 'file')
-        throw new BackendError(
-          `hf:${ref.repo}@${ref.revision}: the repository has no ${path}${path.startsWith('onnx/') ? ` (variant ${variant}; try another --variant)` : ''}`,
-        );
-      const hash = info.lfs
-        ? { kind: 'sha256' as const, hex: info.lfs.oid }
-        : { kind: 'git-sha1' as const, hex: info.oid ?? '' };
-      const size = info.lfs?.size ?? info.size;
-      const blob = join(storage, 'blobs', hash.hex);
-      if (!existsSync(blob))
-        await fetchBlob({
-          repo: ref.repo,
-          commit,
-          path,
-          size,
-          hash,
-          blob,
-          endpoint: s.endpoint,
-          token: s.token,
-          onProgress: o.onProgress,
-        });
-      await linkSnapshot(storage, commit, path, blob);
-    }
-    if (ref.revision !== commit) {
-      await mkdir(dirname(join(storage, 'refs', ref.revision)), { recursive: true });
-      await writeFile(join(storage, 'refs', ref.revision), commit);
-    }
+    const commit = await fetchFiles(ref, variant, storage, s, o.onProgress);
     return result(commit, true);
   } catch (e) {
     throw hubError(e, ref, s.endpoint, s.token);
   }
+}
+
+/** The revision's commit and its files, asked of the hub; missing or unsound blobs fetched. */
+async function fetchFiles(
+  ref: HubModelRef,
+  variant: HubVariant,
+  storage: string,
+  s: ReturnType<typeof hubSettings>,
+  onProgress: OnProgress | undefined,
+): Promise<string> {
+  const repo = { type: 'model' as const, name: ref.repo };
+  const common = {
+    hubUrl: s.endpoint,
+    fetch: hubFetch(s.endpoint),
+    ...(s.token ? { accessToken: s.token } : {}),
+  };
+  const files = filesOf(variant);
+  const commit = COMMIT.test(ref.revision)
+    ? ref.revision
+    : (await modelInfo({ name: ref.repo, revision: ref.revision, additionalFields: ['sha'], ...common })).sha;
+  if (typeof commit !== 'string' || !COMMIT.test(commit))
+    throw new BackendError(`hf:${ref.repo}: the hub gave no commit for revision ${ref.revision}`);
+  const infos = await pathsInfo({ repo, paths: files, revision: commit, ...common });
+  if (!Array.isArray(infos))
+    throw new BackendError(`hf:${ref.repo}: the hub's paths-info answer is not a list`);
+  for (const path of files) {
+    const info = infos.find((i) => i?.path === path);
+    if (info?.type !== 'file')
+      throw new BackendError(
+        `hf:${ref.repo}@${ref.revision}: the repository has no ${path}${path.startsWith('onnx/') ? ` (variant ${variant}; try another --variant)` : ''}`,
+      );
+    const hash = info.lfs
+      ? checkedHash(ref.repo, path, 'sha256', info.lfs.oid)
+      : checkedHash(ref.repo, path, 'git-sha1', info.oid);
+    const size = info.lfs?.size ?? info.size;
+    if (!Number.isSafeInteger(size) || size < 0)
+      throw new BackendError(
+        `hf:${ref.repo}: the hub gave ${path} the size ${JSON.stringify(size)}: refused`,
+      );
+    const blob = join(storage, 'blobs', hash.hex);
+    if (existsSync(blob) && !(await blobMatches(blob))) await rm(blob, { force: true });
+    if (!existsSync(blob))
+      await fetchBlob({
+        repo: ref.repo,
+        path,
+        size,
+        hash,
+        blob,
+        onProgress,
+        open: async () => {
+          const file = await downloadFile({ repo, path, revision: commit, xet: false, ...common });
+          if (!file) throw new BackendError(`hf:${ref.repo}: no file ${path} at commit ${commit}`);
+          return file.stream();
+        },
+      });
+    await linkSnapshot(storage, commit, path, blob);
+  }
+  if (ref.revision !== commit) {
+    await mkdir(dirname(join(storage, 'refs', ref.revision)), { recursive: true });
+    await writeFileAtomic(join(storage, 'refs', ref.revision), commit);
+  }
+  return commit;
 }

@@ -5,23 +5,25 @@
  */
 import { z } from 'zod';
 
+/** The largest input side (pixels) and the largest side a crop is taken from (issue 55). */
+export const MAX_INPUT_SIDE = 2048;
+export const MAX_CROP_FROM = 4096;
+const side = (max: number) => z.number().int().positive().max(max);
+const sides = (max: number) => z.union([side(max), z.tuple([side(max), side(max)])]);
+const Mean = z.number().min(-255).max(255);
+const Std = z.number().min(1e-6).max(255);
+
 export const Preprocess = z.object({
-  input_size: z.union([
-    z.number().int().positive(),
-    z.tuple([z.number().int().positive(), z.number().int().positive()]),
-  ]),
+  input_size: sides(MAX_INPUT_SIDE),
   resize: z.enum(['shorter_side_center_crop', 'squash']).default('shorter_side_center_crop'),
-  crop_from: z
-    .union([z.number().int().positive(), z.tuple([z.number().int().positive(), z.number().int().positive()])])
-    .optional(),
+  crop_from: sides(MAX_CROP_FROM).optional(),
   rescale: z
     .number()
     .positive()
+    .max(1)
     .default(1 / 255),
-  mean: z.tuple([z.number(), z.number(), z.number()]).default([0.485, 0.456, 0.406]),
-  std: z
-    .tuple([z.number().positive(), z.number().positive(), z.number().positive()])
-    .default([0.229, 0.224, 0.225]),
+  mean: z.tuple([Mean, Mean, Mean]).default([0.485, 0.456, 0.406]),
+  std: z.tuple([Std, Std, Std]).default([0.229, 0.224, 0.225]),
   layout: z.enum(['NCHW', 'NHWC']).default('NCHW'),
   input: z.string().optional(),
   output: z.string().optional(),

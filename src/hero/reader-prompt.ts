@@ -26,6 +26,9 @@ import type { Layout } from './dataset/layout-map.js';
 import { loadChains, loadCore, loadRubrics } from './dataset/load.js';
 import { heroInstructions } from './prompt.js';
 import { deriveAnswerFormat, splitSlots } from './reader-answer.js';
+import { lineDiff } from './reader-prompt-diff.js';
+
+export { lineDiff };
 
 export type ReaderPromptSource = 'kfbench' | 'release' | 'file';
 
@@ -119,36 +122,59 @@ export function deriveTemplate(
   return { template: t, not_placed: notPlaced, absent };
 }
 
-/** The template filled with the film's text (`{{n}}` and `{{total}}` are left to the judge's render). */
-export function fillFilm(template: string, film: FilmText): string {
+/** Where a film's rubric goes in a template: its `{{guidelines}}`, else a paragraph after the title's. */
+function placeGuidelines(template: string, hasRubric: boolean): string {
   let t = template;
-  const rubric = film.guidelines.map((g) => `- ${g}`).join('\n');
   if (t.includes('{{guidelines}}')) {
     // an empty rubric leaves no empty line where it stood
-    if (!rubric) t = t.replace(/^\{\{guidelines\}\}\n?/gm, '');
-    t = t.split('{{guidelines}}').join(rubric);
-  } else if (rubric) {
+    if (!hasRubric) t = t.replace(/^\{\{guidelines\}\}\n?/gm, '');
+  } else if (hasRubric) {
     const paras = t.split('\n\n');
     const k = Math.max(
       0,
       paras.findIndex((p) => p.includes('{{title}}')),
     );
-    paras.splice(k + 1, 0, `Guidelines for this film:\n${rubric}`);
+    paras.splice(k + 1, 0, 'Guidelines for this film:\n{{guidelines}}');
     t = paras.join('\n\n');
   }
-  return t
-    .split('{{title}}')
-    .join(film.title)
-    .split('{{year}}')
-    .join(String(film.year))
-    .split('{{synopsis}}')
-    .join(film.synopsis ?? '');
+  return t;
 }
 
-/** The judge template a film's listwise question is rendered from (undefined: kfbench's own wording). */
+function filmVars(film: FilmText): Record<string, string> {
+  return {
+    title: film.title,
+    year: String(film.year),
+    synopsis: film.synopsis ?? '',
+    guidelines: film.guidelines.map((g) => `- ${g}`).join('\n'),
+  };
+}
+
+/**
+ * The template filled with the film's text in one pass (a title holding `{{synopsis}}` stays as it
+ * is); `{{n}}` and `{{total}}` are left to the judge's render.
+ */
+export function fillFilm(template: string, film: FilmText): string {
+  const vars = filmVars(film);
+  return placeGuidelines(template, vars.guidelines !== '').replace(
+    /\{\{(title|year|synopsis|guidelines)\}\}/g,
+    (_m, k: string) => vars[k]!,
+  );
+}
+
+/**
+ * The judge template a film's listwise question is rendered from (undefined: kfbench's own
+ * wording): the film's text bound as values, so that the judge's render substitutes it in the
+ * same single pass as `{{n}}` — data is never read again as a template.
+ */
 export function filmTemplate(rp: ReaderPrompt, film: FilmText): Template | undefined {
   if (rp.template === undefined) return undefined;
-  return { name: `hero-reader-${rp.source}`, text: fillFilm(rp.template, film), version: rp.version };
+  const vars = filmVars(film);
+  return {
+    name: `hero-reader-${rp.source}`,
+    text: placeGuidelines(rp.template, vars.guidelines !== ''),
+    version: rp.version,
+    vars,
+  };
 }
 
 /** The prompt text the reader gets for a film and a chain of n images (best first). */
@@ -260,28 +286,6 @@ export function exampleFilm(file: string, films: { text: FilmText; images: Reado
   if (slots.length < 2)
     throw new BadInputError('one image slot: a chain and a candidate are at least two', { file });
   return { prompt, slots, film: f.text };
-}
-
-/** A unified line diff of a and b (the whole text as one hunk; "" when equal). */
-export function lineDiff(a: string, b: string, names: [string, string]): string {
-  if (a === b) return '';
-  const x = a.split('\n');
-  const y = b.split('\n');
-  const L = Array.from({ length: x.length + 1 }, () => new Array<number>(y.length + 1).fill(0));
-  for (let i = x.length - 1; i >= 0; i--)
-    for (let j = y.length - 1; j >= 0; j--)
-      L[i]![j] = x[i] === y[j] ? L[i + 1]![j + 1]! + 1 : Math.max(L[i + 1]![j]!, L[i]![j + 1]!);
-  const out = [`--- ${names[0]}`, `+++ ${names[1]}`, `@@ -1,${x.length} +1,${y.length} @@`];
-  let i = 0;
-  let j = 0;
-  while (i < x.length || j < y.length) {
-    if (i < x.length && j < y.length && x[i] === y[j]) {
-      out.push(` ${x[i++]}`);
-      j++;
-    } else if (j < y.length && (i === x.length || L[i]![j + 1]! >= L[i + 1]![j]!)) out.push(`+${y[j++]}`);
-    else out.push(`-${x[i++]}`);
-  }
-  return `${out.join('\n')}\n`;
 }
 
 /** `hero prompt`: the text the reader gets for a film's chain (`film`), or the example checked (`check`). */

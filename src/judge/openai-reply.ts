@@ -28,9 +28,17 @@ interface Completion {
   usage?: { prompt_tokens?: number; completion_tokens?: number };
 }
 
+/** The most tokens one reply may report; a larger, negative, fractional or non-number count is unknown. */
+export const MAX_REPORTED_TOKENS = 100_000_000;
+
+/** A token count as the server reported it, or undefined when it is not a sane count. */
+function tokenCount(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_REPORTED_TOKENS ? v : undefined;
+}
+
 /** A reply read: `reply` (and the tokens it used), `retry` (why, and the server's wait), or `rejected`. */
 export type ReplyOutcome =
-  | { kind: 'reply'; reply: BackendReply; tokens: number }
+  | { kind: 'reply'; reply: BackendReply; tokens: number; badUsage?: string }
   | { kind: 'retry'; last: string | undefined; asked: number | undefined }
   | { kind: 'rejected'; what: string };
 
@@ -76,10 +84,12 @@ export function readReply(r: HttpReply, call: CallSoFar): ReplyOutcome {
     }
     // JSON null, false, 0 or "": retried, the reason left as it was
     if (!c) return { kind: 'retry', last: undefined, asked: undefined };
-    const usage = {
-      prompt_tokens: c.usage?.prompt_tokens ?? 0,
-      completion_tokens: c.usage?.completion_tokens ?? 0,
-    };
+    // a usage that is not a sane count (a string, 1e308, -1) is unknown: counted as 0 and the
+    // rate limiter keeps its estimate (issue 55 item 5: NaN or Infinity stalled it for ever)
+    const prompt = tokenCount(c.usage?.prompt_tokens ?? 0);
+    const completion = tokenCount(c.usage?.completion_tokens ?? 0);
+    const sane = prompt !== undefined && completion !== undefined;
+    const usage = { prompt_tokens: prompt ?? 0, completion_tokens: completion ?? 0 };
     const reply: BackendReply = {
       // a reply without a message is an empty text: the judge's parse fails and it asks once more
       text: c.choices?.[0]?.message?.content ?? '',
@@ -88,7 +98,12 @@ export function readReply(r: HttpReply, call: CallSoFar): ReplyOutcome {
       retries,
       deadline,
     };
-    return { kind: 'reply', reply, tokens: usage.prompt_tokens + usage.completion_tokens || call.estimate };
+    return {
+      kind: 'reply',
+      reply,
+      tokens: (sane && usage.prompt_tokens + usage.completion_tokens) || call.estimate,
+      ...(sane ? {} : { badUsage: JSON.stringify(c.usage).slice(0, 120) }),
+    };
   }
   if (!RETRY_STATUS.has(s) && s < 500) {
     const what =

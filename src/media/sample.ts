@@ -32,18 +32,23 @@ export async function sampleToDir(
   opts: { quality?: number; format?: FrameFormat; signal?: AbortSignal } = {},
 ): Promise<SampledFile[]> {
   const info = await probe(video);
-  return writeOutputFolder(outDir, async (stage) => {
-    const written: SampledFile[] = [];
-    for await (const f of streamFrames(info, req, opts.format ?? {}, opts.signal)) {
-      const name = SAMPLE_FILE.name.replace('<frame>', String(f.index));
-      const jpeg = await encodeImage(f, { format: 'jpeg', quality: opts.quality ?? 92 });
-      try {
-        await writeFile(join(stage, name), jpeg);
-      } catch (e) {
-        throw environmentError(e, join(outDir, name));
+  return writeOutputFolder(
+    outDir,
+    async (stage) => {
+      const written: SampledFile[] = [];
+      for await (const f of streamFrames(info, req, opts.format ?? {}, opts.signal)) {
+        const name = SAMPLE_FILE.name.replace('<frame>', String(f.index));
+        const jpeg = await encodeImage(f, { format: 'jpeg', quality: opts.quality ?? 92 });
+        try {
+          await writeFile(join(stage, name), jpeg);
+        } catch (e) {
+          throw environmentError(e, join(outDir, name));
+        }
+        written.push({ frame: f.index, time_s: f.time_s, path: join(outDir, name) });
       }
-      written.push({ frame: f.index, time_s: f.time_s, path: join(outDir, name) });
-    }
-    return written;
-  });
+      return written;
+      // frames of an earlier run (other times) are not kept beside the new ones (issue 55)
+    },
+    { replaces: (name) => /^\d+\.jpg$/.test(name) },
+  );
 }

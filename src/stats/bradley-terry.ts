@@ -6,13 +6,17 @@
  * The MLE exists iff the "beats" graph (an edge i → j when i scored anything against j) is
  * strongly connected (Ford 1957). When it is not, a small L2 penalty λ·Σβ² is added to the
  * negative log-likelihood (default λ = 1e-3) and the result says so.
- * Fitted by Newton's method with step halving; items are processed in sorted-id order, so the
- * result does not depend on the order of the comparisons.
+ * Fitted by Newton's method with step halving, each Newton step solved by conjugate gradients on
+ * the sparse Hessian (a weighted graph Laplacian, + 1·1ᵀ + 2λI, never formed densely): memory
+ * O(items + pairs) and time O(pairs) per CG iteration, so a sparse comparison graph of many items
+ * costs what its edges do (issue 55; the dense Cholesky step was O(n³) and O(n²) memory). At most
+ * MAX_BT_ITEMS items. Items are processed in sorted-id order, so the result does not depend on the
+ * order of the comparisons.
  */
 
 import { BadInputError } from '../errors.js';
 import { percentileInterval } from './bootstrap.js';
-import { solveSpd } from './linalg.js';
+import { solveSparseNewtonStep } from './bradley-terry-step.js';
 import { mean } from './mean.js';
 import { createRng } from './rng.js';
 
@@ -24,6 +28,7 @@ export interface Comparison {
 }
 
 export interface BradleyTerryResult {
+  /** By item id (a null-prototype object: an id such as `__proto__` is an item like any other). */
   strengths: Record<string, number>;
   /** λ actually applied (0 when the MLE exists). */
   ridge: number;
@@ -33,6 +38,8 @@ export interface BradleyTerryResult {
 }
 
 export const DEFAULT_RIDGE = 1e-3;
+/** The most items one fit takes (the fit is O(pairs) per CG iteration; beyond this, split the data). */
+export const MAX_BT_ITEMS = 200_000;
 
 function sigmoid(x: number): number {
   return x >= 0 ? 1 / (1 + Math.exp(-x)) : Math.exp(x) / (1 + Math.exp(x));
@@ -136,33 +143,33 @@ export function fitBradleyTerry(
   const ridge = exists ? 0 : (opts.ridge ?? DEFAULT_RIDGE);
   if (!exists && !(ridge > 0))
     throw new BadInputError('the MLE does not exist for these comparisons; a ridge > 0 is needed');
+  if (n > MAX_BT_ITEMS)
+    throw new BadInputError(
+      `Bradley–Terry takes at most ${MAX_BT_ITEMS} items, got ${n}: fit subsets (e.g. per film) instead`,
+    );
   const beta = new Float64Array(n);
   let f = nll(beta, pairs, ridge);
   let it = 0;
   for (; it < 500; it++) {
     const g = new Float64Array(n);
-    const H = Array.from({ length: n }, () => new Float64Array(n));
-    for (const p of pairs) {
+    const diag = new Float64Array(n);
+    const h = new Float64Array(pairs.length);
+    pairs.forEach((p, e) => {
       const pr = sigmoid(beta[p.i]! - beta[p.j]!);
       const gi = p.n * pr - p.w; // d/dβ_i of the NLL
       g[p.i]! += gi;
       g[p.j]! -= gi;
-      const h = p.n * pr * (1 - pr);
-      H[p.i]![p.i]! += h;
-      H[p.j]![p.j]! += h;
-      H[p.i]![p.j]! -= h;
-      H[p.j]![p.i]! -= h;
-    }
+      h[e] = p.n * pr * (1 - pr);
+      diag[p.i]! += h[e]!;
+      diag[p.j]! += h[e]!;
+    });
+    let gmax = 0;
     for (let k = 0; k < n; k++) {
       g[k]! += 2 * ridge * beta[k]!;
-      H[k]![k]! += 2 * ridge;
-      // the likelihood is flat along (1,…,1): add 1·1ᵀ (the step keeps Σβ unchanged since Σg = 0)
-      for (let l = 0; l < n; l++) H[k]![l]! += 1;
+      gmax = Math.max(gmax, Math.abs(g[k]!));
     }
-    let gmax = 0;
-    for (const v of g) gmax = Math.max(gmax, Math.abs(v));
     if (gmax < 1e-11) break;
-    const step = solveSpd(H, g);
+    const step = solveSparseNewtonStep(pairs, h, diag, 2 * ridge, g);
     let t = 1;
     let next = new Float64Array(n);
     for (let half = 0; half < 60; half++) {
@@ -177,7 +184,7 @@ export function fitBradleyTerry(
     beta.set(next);
   }
   const meanBeta = mean(beta);
-  const strengths: Record<string, number> = {};
+  const strengths: Record<string, number> = Object.create(null);
   items.forEach((id, k) => {
     strengths[id] = beta[k]! - meanBeta;
   });
@@ -190,7 +197,7 @@ export function toScale0to100(strengths: Record<string, number>): Record<string,
   const vals = Object.values(strengths);
   const lo = Math.min(...vals);
   const hi = Math.max(...vals);
-  const out: Record<string, number> = {};
+  const out: Record<string, number> = Object.create(null);
   for (const [k, v] of Object.entries(strengths)) out[k] = hi > lo ? (100 * (v - lo)) / (hi - lo) : 50;
   return out;
 }
@@ -215,7 +222,7 @@ export function bootstrapBradleyTerry(
       else reps.set(k, [v]);
     }
   }
-  const out: Record<string, [number, number]> = {};
+  const out: Record<string, [number, number]> = Object.create(null);
   for (const [k, v] of reps) out[k] = percentileInterval(v, opts.alpha);
   return out;
 }

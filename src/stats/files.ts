@@ -2,7 +2,8 @@
  * The statistics of `kfbench stats …`, each computed from the user's file in one call: the file
  * read and checked by its loader (inputs.ts), then the statistic.
  */
-import { type BradleyTerryResult, fitBradleyTerry } from './bradley-terry.js';
+import { BadInputError } from '../errors.js';
+import { type BradleyTerryResult, fitBradleyTerry, MAX_BT_ITEMS } from './bradley-terry.js';
 import { equalErrorRate, type Rates, ratesAt } from './eer.js';
 import { loadComparisons, loadPairedSeries, loadRaterMatrix, loadScored } from './inputs.js';
 import { type AlphaLevel, krippendorffAlpha } from './krippendorff.js';
@@ -13,7 +14,14 @@ export async function bradleyTerryOfFile(
   file: string,
   o: { ridge?: number } = {},
 ): Promise<BradleyTerryResult> {
-  return fitBradleyTerry(await loadComparisons(file), o);
+  const comparisons = await loadComparisons(file);
+  const items = new Set(comparisons.flatMap((c) => [c.a, c.b])).size;
+  if (items > MAX_BT_ITEMS)
+    throw new BadInputError(
+      `Bradley–Terry takes at most ${MAX_BT_ITEMS} items, got ${items}: fit subsets (e.g. per film) instead`,
+      { file },
+    );
+  return fitBradleyTerry(comparisons, o);
 }
 
 /** Spearman ρ and Kendall τ-b of the paired series in a JSON file. */

@@ -10,7 +10,8 @@
  *   has not been touched for `staleMs` (a holder touches it every 4 s while it works);
  * - the record cannot be read (a holder killed between creating and writing it) and the file is
  *   older than 10 s (younger, it counts as held).
- * A live holder on this host is waited for (polled every 200 ms); after `staleMs` of waiting, a
+ * A live holder on this host is waited for (polled every 200 ms), and `onWait` is told at once who
+ * holds it, since when, and how to clear it (issue 55 item 14); after `staleMs` of waiting, a
  * BackendError names the lock and its holder — never an endless wait, and never a second holder
  * beside a live one. Taking over is itself guarded by an exclusive `<lock>.takeover` file (removed
  * when older than 10 s), so two waiters that both find the lock stale cannot remove a fresh one.
@@ -129,7 +130,17 @@ function takeOver(lock: string, staleMs: number, seen: LockHolder | undefined): 
 const describeHolder = (h: LockHolder | undefined) =>
   h ? `pid ${h.pid} on ${h.host} since ${new Date(h.since).toISOString()}` : 'a process still writing it';
 
-async function acquire(lock: string, staleMs: number): Promise<LockHolder> {
+/** What a waiter is told at once when a live process holds the lock: who, since when, how to clear it. */
+export function heldMessage(lock: string, h: LockHolder | undefined, staleMs: number): string {
+  const ago = h ? ` (${Math.round((Date.now() - h.since) / 1000)} s ago)` : '';
+  return `waiting for the lock ${lock}, held by ${describeHolder(h)}${ago}; waiting up to ${Math.round(staleMs / 60_000)} min. If no such run is going on, remove ${lock}`;
+}
+
+async function acquire(
+  lock: string,
+  staleMs: number,
+  onWait?: (message: string) => void,
+): Promise<LockHolder> {
   const me: LockHolder = {
     pid: process.pid,
     host: hostname(),
@@ -137,6 +148,7 @@ async function acquire(lock: string, staleMs: number): Promise<LockHolder> {
     token: randomBytes(8).toString('hex'),
   };
   const started = Date.now();
+  let told = false;
   for (;;) {
     me.since = Date.now();
     if (tryCreate(lock, me)) return me;
@@ -145,8 +157,14 @@ async function acquire(lock: string, staleMs: number): Promise<LockHolder> {
       takeOver(lock, staleMs, h);
       continue;
     }
+    if (!told) {
+      told = true;
+      onWait?.(heldMessage(lock, h, staleMs));
+    }
     if (Date.now() - started > staleMs)
-      throw new BackendError(`lock ${lock} held for over ${staleMs} ms by ${describeHolder(h)}`);
+      throw new BackendError(
+        `lock ${lock} held for over ${staleMs} ms by ${describeHolder(h)}; if no such run is going on, remove ${lock}`,
+      );
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
 }
@@ -158,9 +176,9 @@ async function acquire(lock: string, staleMs: number): Promise<LockHolder> {
 export async function withDirLock<T>(
   lock: string,
   work: () => Promise<T>,
-  opts: { staleMs?: number } = {},
+  opts: { staleMs?: number; onWait?: (message: string) => void } = {},
 ): Promise<T> {
-  const me = await acquire(lock, opts.staleMs ?? 30 * 60_000);
+  const me = await acquire(lock, opts.staleMs ?? 30 * 60_000, opts.onWait);
   // the file's time kept fresh: a sign of life for another host, and for the older directory
   // format (which counts a young lock it cannot read as held)
   const beat = setInterval(() => {

@@ -25,7 +25,21 @@ export interface Line<T> {
 export function describeZodError(err: z.ZodError): string {
   const issue = err.issues[0];
   if (!issue) return 'invalid';
-  const path = issue.path.length ? `${issue.path.join('.')}: ` : '';
+  return describeIssue(issue, []);
+}
+
+/**
+ * One issue as `path: message`; a union none of whose options fit is described by the option that
+ * came nearest (the one whose first issue is not about the value's type), so that "size.height:
+ * Too big: expected number to be <=2048" is said rather than "size: Invalid input".
+ */
+function describeIssue(issue: z.core.$ZodIssue, prefix: PropertyKey[]): string {
+  const at = [...prefix, ...issue.path];
+  if (issue.code === 'invalid_union' && issue.message === 'Invalid input' && issue.errors.length) {
+    const near = issue.errors.find((e) => e[0] && e[0].code !== 'invalid_type') ?? issue.errors[0]!;
+    if (near[0]) return describeIssue(near[0], at);
+  }
+  const path = at.length ? `${at.map(String).join('.')}: ` : '';
   return `${path}${issue.message}`;
 }
 
@@ -41,9 +55,14 @@ function openBytes(file: string, maxDecompressed?: number): Readable {
     : createReadStream(file, { highWaterMark: 1 << 20 });
 }
 
+/** The most blank lines one file may hold (a `.zst` of 32 KB can inflate to 1 GiB of them). */
+export const MAX_BLANK_LINES = 1_000_000;
+
 /**
  * The lines of a file (without their line ends), numbered from 1. A line longer than `maxLine`
- * bytes stops the read with an error naming the file and line; the stream is closed on any exit.
+ * bytes, a line that is not valid UTF-8 (decoded with replacement characters, two distinct ids
+ * would become one), or more than MAX_BLANK_LINES blank lines stop the read with an error naming
+ * the file and line (issue 55); the stream is closed on any exit.
  */
 export async function* readLines(
   file: string,
@@ -54,13 +73,27 @@ export async function* readLines(
   let parts: Buffer[] = [];
   let partBytes = 0;
   let n = 0;
+  let blank = 0;
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
   const take = (tail: Buffer): string => {
     parts.push(tail);
     const all = parts.length === 1 ? tail : Buffer.concat(parts);
     parts = [];
     partBytes = 0;
     const end = all.length > 0 && all[all.length - 1] === 0x0d ? all.length - 1 : all.length;
-    return all.toString('utf8', 0, end);
+    if (end === 0 && ++blank > MAX_BLANK_LINES)
+      throw new BadInputError(`more than ${MAX_BLANK_LINES} blank lines: not a file of records`, {
+        file,
+        line: n,
+      });
+    try {
+      return utf8.decode(all.subarray(0, end));
+    } catch {
+      throw new BadInputError('not valid UTF-8 (an id or a text with bytes that are no characters)', {
+        file,
+        line: n,
+      });
+    }
   };
   try {
     for await (const chunk of input as AsyncIterable<Buffer>) {

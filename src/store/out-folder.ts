@@ -14,6 +14,7 @@ import { chmod, link, lstat, mkdir, readdir, rename, rm, stat } from 'node:fs/pr
 import { basename, dirname, join, resolve } from 'node:path';
 import { errnoCode, UsageError } from '../errors.js';
 import { environmentError } from './fs-errors.js';
+import { markOwned, OWNER_FILE, ownedAndOrphaned, unmark } from './out-folder-owner.js';
 import { isWithin, type NamedPath, outputFiles, realPath, refuseOverlap } from './path-overlap.js';
 
 /**
@@ -51,21 +52,13 @@ function sibling(target: string, kind: 'partial' | 'old', tag: string): string {
   return join(dirname(target), `.${basename(target)}.${tag}.${kind}`);
 }
 
-const newTag = () => `${process.pid}.${randomBytes(4).toString('hex')}`;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return errnoCode(e) === 'EPERM';
-  }
-}
+const newTag = () => `${process.pid}.${randomBytes(8).toString('hex')}`;
 
 /**
  * What a run that died part-way left beside `target`, put right: an old folder set aside whose
  * replacement never arrived is renamed back to `target`; one whose replacement is in place, and
- * every staging folder, is removed. Only leftovers of processes no longer alive are touched.
+ * every staging folder, is removed. Only folders this program made (their owner record, see
+ * out-folder-owner.ts) whose maker is gone are touched; a look-alike name is left alone.
  */
 export async function recoverOutputFolder(target: string): Promise<void> {
   const parent = dirname(target);
@@ -77,20 +70,21 @@ export async function recoverOutputFolder(target: string): Promise<void> {
     return; // no parent yet: nothing left over
   }
   const left = names
-    .map((n) => ({ n, m: /^(\d+)\.[0-9a-f]+\.(partial|old)$/.exec(n.slice(prefix.length)) }))
-    .filter((x) => x.n.startsWith(prefix) && x.m && !alive(Number(x.m[1])));
-  for (const { n } of left.filter((x) => x.m![2] === 'old')) {
+    .map((n) => ({ n, m: /^(\d+)\.([0-9a-f]+)\.(partial|old)$/.exec(n.slice(prefix.length)) }))
+    .filter((x) => x.n.startsWith(prefix) && x.m && ownedAndOrphaned(join(parent, x.n), x.m[2]!));
+  for (const { n } of left.filter((x) => x.m![3] === 'old')) {
     const old = join(parent, n);
     if (!existsSync(target))
       try {
         await rename(old, target);
+        await unmark(target);
         continue;
       } catch (e) {
         throw environmentError(e, target, `cannot restore it from ${old}`);
       }
     await rm(old, { recursive: true, force: true });
   }
-  for (const { n } of left.filter((x) => x.m![2] === 'partial'))
+  for (const { n } of left.filter((x) => x.m![3] === 'partial'))
     await rm(join(parent, n), { recursive: true, force: true });
 }
 
@@ -98,8 +92,14 @@ export async function recoverOutputFolder(target: string): Promise<void> {
  * Give `stage` what `target` holds and this run does not write — a judge cache kept there, files
  * of other runs — as hard links (no copy, no space), recursing into folders both hold.
  */
-export async function carryOver(target: string, stage: string): Promise<void> {
+export async function carryOver(
+  target: string,
+  stage: string,
+  replaces?: (name: string) => boolean,
+): Promise<void> {
   for (const e of await readdir(target, { withFileTypes: true })) {
+    // a file of the kind this run writes (an earlier run's frame): not carried, the new set stands
+    if (replaces?.(e.name) && !e.isDirectory()) continue;
     const from = join(target, e.name);
     const to = join(stage, e.name);
     let there: Awaited<ReturnType<typeof lstat>> | undefined;
@@ -125,7 +125,13 @@ export async function carryOver(target: string, stage: string): Promise<void> {
  */
 export async function setAside(target: string, tag = newTag()): Promise<string> {
   const old = sibling(target, 'old', tag);
-  await rename(target, old);
+  await markOwned(target, tag);
+  try {
+    await rename(target, old);
+  } catch (e) {
+    await unmark(target);
+    throw e;
+  }
   return old;
 }
 
@@ -133,10 +139,17 @@ export async function setAside(target: string, tag = newTag()): Promise<string> 
  * Step 2: `stage` renamed to `target`, then anything that appeared in `old` after the carry-over
  * (another process writing there meanwhile) moved across, and `old` removed.
  */
-export async function putInPlace(stage: string, target: string, old: string): Promise<void> {
+export async function putInPlace(
+  stage: string,
+  target: string,
+  old: string,
+  replaces?: (name: string) => boolean,
+): Promise<void> {
   await rename(stage, target);
+  await unmark(target);
   for (const e of await readdir(old, { withFileTypes: true }))
-    if (!existsSync(join(target, e.name))) await rename(join(old, e.name), join(target, e.name));
+    if (e.name !== OWNER_FILE && !replaces?.(e.name) && !existsSync(join(target, e.name)))
+      await rename(join(old, e.name), join(target, e.name));
   await rm(old, { recursive: true, force: true });
 }
 
@@ -144,7 +157,7 @@ export async function putInPlace(stage: string, target: string, old: string): Pr
 const NO_SWAP = new Set(['EXDEV', 'EPERM', 'EACCES', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK', 'EBUSY']);
 
 /** Put the complete `stage` in place of `target`: a rename when it is new, else the swap above. */
-async function place(stage: string, target: string): Promise<void> {
+async function place(stage: string, target: string, replaces?: (name: string) => boolean): Promise<void> {
   if (!existsSync(target)) {
     try {
       await rename(stage, target);
@@ -156,7 +169,7 @@ async function place(stage: string, target: string): Promise<void> {
   let old: string;
   try {
     await chmod(stage, (await stat(target)).mode & 0o7777); // the folder keeps its permissions
-    await carryOver(target, stage);
+    await carryOver(target, stage, replaces);
     old = await setAside(target);
   } catch (e) {
     if (!NO_SWAP.has(errnoCode(e) ?? '')) throw environmentError(e, target, 'cannot replace');
@@ -164,10 +177,14 @@ async function place(stage: string, target: string): Promise<void> {
     return;
   }
   try {
-    await putInPlace(stage, target, old);
+    await putInPlace(stage, target, old, replaces);
   } catch (e) {
     // the new folder could not be put there: the old one goes back
-    if (!existsSync(target)) await rename(old, target).catch(() => undefined);
+    if (!existsSync(target))
+      await rename(old, target).then(
+        () => unmark(target),
+        () => undefined,
+      );
     throw environmentError(e, target, 'cannot move into place');
   }
 }
@@ -194,7 +211,11 @@ async function filesUnder(dir: string, rel = ''): Promise<string[]> {
 export async function writeOutputFolder<T>(
   out: string,
   write: (stage: string) => Promise<T>,
-  opts: { reads?: readonly NamedPath[] } = {},
+  opts: {
+    reads?: readonly NamedPath[];
+    /** Names (top level) of the files this command writes: an earlier run's are not carried over. */
+    replaces?: (name: string) => boolean;
+  } = {},
 ): Promise<T> {
   const target = realPath(out);
   refuseFile(out, `${out} is a file, not a folder`);
@@ -205,20 +226,23 @@ export async function writeOutputFolder<T>(
     throw environmentError(e, parent, 'cannot make the folder');
   }
   await recoverOutputFolder(target);
-  const stage = sibling(target, 'partial', newTag());
+  const tag = newTag();
+  const stage = sibling(target, 'partial', tag);
   try {
     try {
       await mkdir(stage);
+      await markOwned(stage, tag);
     } catch (e) {
       throw environmentError(e, parent, 'cannot write in the folder');
     }
     const r = await write(stage);
+    await unmark(stage);
     if (opts.reads)
       refuseOverlap({
         reads: opts.reads,
         writes: outputFiles(out, await filesUnder(stage)),
       });
-    await place(stage, target);
+    await place(stage, target, opts.replaces);
     return r;
   } finally {
     await rm(stage, { recursive: true, force: true });

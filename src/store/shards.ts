@@ -15,6 +15,7 @@ import { BadInputError, messageOf, UsageError } from '../errors.js';
 import { didYouMean } from '../nearest.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { canonicalJson, sha256File } from './canonical.js';
+import { idRecord, idRecordOf, ownValue } from './id-record.js';
 import { describeZodError, readJsonFile, readLines, writeJsonFile } from './jsonl.js';
 import { listedFileIn } from './listed-file.js';
 import type { FolderFile } from './out-folder.js';
@@ -97,7 +98,7 @@ const FileDigest = z.object({
   sha256: z.string(),
   /** JSON Lines files: the rows, and the rows of each item (film, case) by its id. */
   rows: z.number().int().nonnegative().optional(),
-  rows_by_item: z.record(z.string(), z.number().int().nonnegative()).optional(),
+  rows_by_item: idRecord(z.number().int().nonnegative()).optional(),
 });
 type FileDigest = z.infer<typeof FileDigest>;
 
@@ -126,7 +127,7 @@ async function digestFile(file: string, itemField: string): Promise<FileDigest> 
   const d: FileDigest = { bytes, sha256: h.digest('hex') };
   if (file.endsWith('.jsonl')) {
     let rows = 0;
-    const by: Record<string, number> = {};
+    const by = new Map<string, number>();
     for await (const { line, text } of readLines(file)) {
       if (!text.trim()) continue;
       rows++;
@@ -139,10 +140,10 @@ async function digestFile(file: string, itemField: string): Promise<FileDigest> 
       }
       const row = AnyRow.safeParse(json);
       const id = row.success ? row.data[itemField] : undefined;
-      if (typeof id === 'string') by[id] = (by[id] ?? 0) + 1;
+      if (typeof id === 'string') by.set(id, (by.get(id) ?? 0) + 1);
     }
     d.rows = rows;
-    d.rows_by_item = Object.fromEntries(Object.entries(by).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    d.rows_by_item = idRecordOf([...by].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   }
   return d;
 }
@@ -234,11 +235,11 @@ export function checkRowsRead(
       });
     by.set(id, (by.get(id) ?? 0) + 1);
   }
-  const want = rec.files[name]?.rows_by_item ?? {};
+  const want = ownValue(rec.files, name)?.rows_by_item ?? idRecordOf<number>([]);
   for (const id of new Set([...Object.keys(want), ...by.keys()]))
-    if ((by.get(id) ?? 0) !== (want[id] ?? 0))
+    if ((by.get(id) ?? 0) !== (ownValue(want, id) ?? 0))
       throw new BadInputError(
-        `${by.get(id) ?? 0} row(s) of ${id} read, ${want[id] ?? 0} written by shard ${f.dir}: refusing the shard`,
+        `${by.get(id) ?? 0} row(s) of ${id} read, ${ownValue(want, id) ?? 0} written by shard ${f.dir}: refusing the shard`,
         { file: path },
       );
 }

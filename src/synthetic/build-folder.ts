@@ -8,6 +8,7 @@ import { cp, mkdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { BadInputError } from '../errors.js';
+import { type OnProgress, phaseReporter } from '../progress.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { withDirLock } from '../store/dir-lock.js';
 
@@ -78,6 +79,7 @@ export async function copyFromMaterialCache(
   b: BuildFolder,
   build: (dir: string) => Promise<unknown>,
   root: string | undefined,
+  onProgress?: OnProgress,
 ): Promise<boolean> {
   if (!root) return false;
   const dir = join(resolve(root), `${b.name.replace(/^\./, '')}-v${b.version}`);
@@ -86,9 +88,22 @@ export async function copyFromMaterialCache(
   const cached: BuildFolder = { ...b, out: dir };
   if (!(await isBuilt(cached))) {
     await mkdir(resolve(root), { recursive: true });
-    await withDirLock(`${dir}.lock`, async () => {
-      if (!(await isBuilt(cached))) await build(dir);
-    });
+    // a lock another process holds is said at once (a progress note), not waited for in silence
+    const wait = phaseReporter(onProgress, 'material cache lock', 'lock');
+    let waited = false;
+    await withDirLock(
+      `${dir}.lock`,
+      async () => {
+        if (waited) wait.finish();
+        if (!(await isBuilt(cached))) await build(dir);
+      },
+      {
+        onWait: (message) => {
+          waited = true;
+          wait.start(1, message);
+        },
+      },
+    );
   }
   await startBuild(b);
   await cp(dir, b.out, { recursive: true });

@@ -126,7 +126,7 @@ export async function buildMiniHero(
   if (await isBuilt(folder)) return p;
   if (
     !opts.films &&
-    (await copyFromMaterialCache(folder, (dir) => buildMiniHero(dir, opts), opts.materialCache))
+    (await copyFromMaterialCache(folder, (d) => buildMiniHero(d, opts), opts.materialCache, opts.onProgress))
   )
     return p;
   await startBuild(folder);

@@ -48,4 +48,14 @@ describe('media sample output', () => {
     );
     expect(readdirSync(out).every((f) => /^\d+\.jpg$/.test(f))).toBe(true);
   });
+
+  it('run again with other times: only the new frames, the earlier ones gone, other files kept (issue 55)', async () => {
+    const out = tempDir();
+    writeFileSync(join(out, 'notes.txt'), 'mine');
+    const first = await runCli(['media', 'sample', media('shots.mp4'), '--at', '0,5', '--out', out]);
+    expect(first.code).toBe(0);
+    const second = await runCli(['media', 'sample', media('shots.mp4'), '--at', '2.01', '--out', out]);
+    expect(second.code).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['48.jpg', 'notes.txt']);
+  });
 });

@@ -78,6 +78,26 @@ describe('the lock between processes', () => {
     await exited(kid);
   });
 
+  it('issue 55 item 14: a lock held by a live unrelated pid is said at once — who, since when, how to clear it', async () => {
+    const lock = join(tempDir(), 'c.lock');
+    const sleeper = spawn('sleep', ['600'], { stdio: 'ignore' });
+    try {
+      const since = Date.now() - 5_000;
+      writeFileSync(lock, JSON.stringify({ pid: sleeper.pid, host: hostname(), since, token: 'unrelated' }));
+      const told: string[] = [];
+      await expect(
+        withDirLock(lock, async () => 'ran', { staleMs: 300, onWait: (m) => told.push(m) }),
+      ).rejects.toThrow(`if no such run is going on, remove ${lock}`);
+      expect(told).toHaveLength(1);
+      expect(told[0]).toContain(
+        `held by pid ${sleeper.pid} on ${hostname()} since ${new Date(since).toISOString()}`,
+      );
+      expect(told[0]).toContain(`remove ${lock}`);
+    } finally {
+      sleeper.kill();
+    }
+  });
+
   it('takes over at once from a holder killed mid-work', async () => {
     const dir = tempDir();
     const lock = join(dir, 'c.lock');

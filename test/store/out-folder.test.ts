@@ -5,12 +5,13 @@
  * each step boundary is reached by calling the step functions themselves, as a run killed there
  * would have left it (with the pid of a process that has exited), and the next run puts it right.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
+  renameSync,
   statSync,
   symlinkSync,
   writeFileSync,
@@ -25,8 +26,9 @@ import {
   setAside,
   writeOutputFolder,
 } from '../../src/store/out-folder.js';
+import { markOwned, OWNER_FILE } from '../../src/store/out-folder-owner.js';
 import { refuseOverlap } from '../../src/store/path-overlap.js';
-import { tempDir } from '../support/paths.js';
+import { ROOT, tempDir } from '../support/paths.js';
 
 /** The pid of a process that has exited: what a run killed mid-way leaves in its names. */
 const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid!;
@@ -119,14 +121,16 @@ describe('writeOutputFolder replacing an existing folder', () => {
   it('killed after setting the old folder aside: the next run restores it, then replaces it', async () => {
     const dir = tempDir('kfbench-replace-');
     const out = previous(dir);
-    const stage = join(dir, `.ev1.${deadPid()}.0badc0de.partial`);
+    const stageTag = `${deadPid()}.0badc0de`;
+    const stage = join(dir, `.ev1.${stageTag}.partial`);
     mkdirSync(stage);
+    await markOwned(stage, stageTag);
     writeFileSync(join(stage, 'summary.json'), 'half');
     await carryOver(out, stage);
     const old = await setAside(out, `${deadPid()}.0badc0de`);
     // the moment of the kill: no ev1, but the old one whole under a known name
     expect(existsSync(out)).toBe(false);
-    expect(listing(old)).toEqual(['judge-cache.sqlite', 'summary.json']);
+    expect(listing(old)).toEqual([OWNER_FILE, 'judge-cache.sqlite', 'summary.json']);
 
     await recoverOutputFolder(out);
     expect(listing(dir)).toEqual(['ev1']);
@@ -143,8 +147,10 @@ describe('writeOutputFolder replacing an existing folder', () => {
   it('killed after the new folder is in place: the next run removes the old one', async () => {
     const dir = tempDir('kfbench-replace-');
     const out = previous(dir);
-    const stage = join(dir, `.ev1.${deadPid()}.0badc0de.partial`);
+    const stageTag = `${deadPid()}.0badc0de`;
+    const stage = join(dir, `.ev1.${stageTag}.partial`);
     mkdirSync(stage);
+    await markOwned(stage, stageTag);
     writeFileSync(join(stage, 'summary.json'), 'new summary\n');
     await carryOver(out, stage);
     const old = await setAside(out, `${deadPid()}.0badc0de`);
@@ -155,8 +161,13 @@ describe('writeOutputFolder replacing an existing folder', () => {
     expect(listing(out)).toEqual(['judge-cache.sqlite', 'late.txt', 'summary.json']);
 
     // killed between the rename and the removal: the old folder is left; a staging folder too
-    mkdirSync(join(dir, `.ev1.${deadPid()}.0badc0de.old`));
-    mkdirSync(join(dir, `.ev1.${deadPid()}.00000001.partial`));
+    for (const [tag, kind] of [
+      [`${deadPid()}.0badc0de`, 'old'],
+      [`${deadPid()}.00000001`, 'partial'],
+    ]) {
+      mkdirSync(join(dir, `.ev1.${tag}.${kind}`));
+      await markOwned(join(dir, `.ev1.${tag}.${kind}`), tag!);
+    }
     await recoverOutputFolder(out);
     expect(listing(dir)).toEqual(['ev1']);
     expect(readFileSync(join(out, 'summary.json'), 'utf8')).toBe('new summary\n');
@@ -167,7 +178,58 @@ describe('writeOutputFolder replacing an existing folder', () => {
     const out = previous(dir);
     const mine = join(dir, `.ev1.${process.pid}.0badc0de.partial`);
     mkdirSync(mine);
+    await markOwned(mine, `${process.pid}.0badc0de`);
     await recoverOutputFolder(out);
     expect(existsSync(mine)).toBe(true);
+  });
+});
+
+describe('recovery trusts no pid and no name (issue 55, items 10 and 11)', () => {
+  /** A real run killed (SIGKILL) right after setting `out` aside: its old folder is left. */
+  function killedAfterSetAside(out: string): string {
+    const code = `import { setAside } from ${JSON.stringify(join(ROOT, 'src', 'store', 'out-folder.ts'))};
+      await setAside(${JSON.stringify(out)}); process.kill(process.pid, 'SIGKILL');`;
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+      cwd: ROOT,
+    });
+    expect(r.signal).toBe('SIGKILL');
+    const left = readdirSync(join(out, '..')).filter((n) => n.endsWith('.old'));
+    expect(left).toHaveLength(1);
+    return join(out, '..', left[0]!);
+  }
+
+  it('10. the crashed run’s pid alive again (reused): the old folder is still restored with what it carried', async () => {
+    const dir = tempDir('kfbench-reuse-');
+    const out = previous(dir);
+    const old = killedAfterSetAside(out);
+    // the pid is reused: a live process now has it (here: a sleeping child), in the name and record
+    const sleeper = spawn('sleep', ['600'], { stdio: 'ignore' });
+    try {
+      const [, token] = /\.ev1\.\d+\.([0-9a-f]+)\.old$/.exec(old)!;
+      const reused = join(dir, `.ev1.${sleeper.pid}.${token}.old`);
+      renameSync(old, reused);
+      const owner = JSON.parse(readFileSync(join(reused, OWNER_FILE), 'utf8')) as { pid: number };
+      writeFileSync(join(reused, OWNER_FILE), JSON.stringify({ ...owner, pid: sleeper.pid }));
+      await writeOutputFolder(out, async (s) => writeFileSync(join(s, 'report.md'), 'new\n'));
+      expect(listing(dir)).toEqual(['ev1']);
+      expect(listing(out)).toEqual(['judge-cache.sqlite', 'report.md', 'summary.json']);
+      expect(readFileSync(join(out, 'judge-cache.sqlite'), 'utf8')).toBe('the answers\n');
+    } finally {
+      sleeper.kill();
+    }
+  });
+
+  it('11. a look-alike folder (the name of ours, no owner record) is never removed', async () => {
+    const dir = tempDir('kfbench-lookalike-');
+    const out = previous(dir);
+    for (const kind of ['old', 'partial']) {
+      const look = join(dir, `.ev1.${deadPid()}.abcdef.${kind}`);
+      mkdirSync(look);
+      writeFileSync(join(look, 'notes.txt'), 'mine\n');
+    }
+    await writeOutputFolder(out, async (s) => writeFileSync(join(s, 'report.md'), 'new\n'));
+    expect(listing(dir)).toHaveLength(3);
+    for (const n of listing(dir).filter((x) => x !== 'ev1'))
+      expect(readFileSync(join(dir, n, 'notes.txt'), 'utf8')).toBe('mine\n');
   });
 });

@@ -197,7 +197,12 @@ export async function buildMiniCompass(
   if (await isBuilt(folder)) return p;
   if (
     !opts.cases &&
-    (await copyFromMaterialCache(folder, (dir) => buildMiniCompass(dir, opts), opts.materialCache))
+    (await copyFromMaterialCache(
+      folder,
+      (d) => buildMiniCompass(d, opts),
+      opts.materialCache,
+      opts.onProgress,
+    ))
   )
     return p;
   await startBuild(folder);
