@@ -17,7 +17,14 @@ import {
 } from '../../src/compass/response/report.js';
 import { scanVideo } from '../../src/compass/response/scan.js';
 import { createBuiltinEmbedder } from '../../src/embed/builtin.js';
-import { affected, MODELS, type Model } from '../../src/synthetic/mini-compass/plans.js';
+import {
+  affected,
+  HOLD,
+  LATE as LATE_FRAMES,
+  MODELS,
+  type Model,
+  SLOT,
+} from '../../src/synthetic/mini-compass/plans.js';
 import { sharedMiniCompass, TEST_CASES } from '../support/mini-compass.js';
 
 const embedder = createBuiltinEmbedder();
@@ -42,7 +49,9 @@ const get = (model: Model, id: string) => reports.get(`${model}/${id}`)!;
 /** The metric a fault targets and the per-keyframe value its definition gives. */
 const TARGET: Record<Exclude<Model, 'faithful' | 'drift' | 'missing'>, { metric: Metric; value: number }> = {
   swapped: { metric: 'ordering', value: 0.5 }, // one of two longest increasing subsequences each
-  mistimed: { metric: 'localization', value: 0 }, // |Δt| ≥ τ (one-take) / wrong shot (multi-shot)
+  // multi-shot: the wrong shot (0); one-take: shown 20 frames late for 14 frames, so the hold's frame
+  // nearest the target (placement.ts) is 13 frames after it, τ = half the 36-frame slot: 1 − 13/18
+  mistimed: { metric: 'localization', value: 0 },
   repeated: { metric: 'uniqueness', value: 0.5 }, // two separate runs
   flash: { metric: 'persistence', value: 1 / 24 / 0.5 }, // one frame at 24 fps over 0.5 s
 };
@@ -90,7 +99,9 @@ describe('mini Compass faults, per keyframe', () => {
               const p = pixelScore({ psnr_db: k.psnr_db, ssim: k.ssim! }, DEFAULT_RESPONSE_OPTIONS);
               expected = 0.5 * (p + k.cos);
               expect(k.scores.fidelity).toBeLessThan(base.keyframes[i]!.scores.fidelity - 0.15);
-            } else expected = TARGET[model].value;
+            } else if (model === 'mistimed' && c.structure === 'one_take')
+              expected = 1 - (LATE_FRAMES - HOLD / 2) / (SLOT / 2);
+            else expected = TARGET[model].value;
             expect(k.scores[metric], `${c.case_id} ${k.kf_id} ${metric}`).toBeCloseTo(expected, 2);
             loss += base.keyframes[i]!.scores[metric] - k.scores[metric];
           }

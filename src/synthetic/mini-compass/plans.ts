@@ -98,7 +98,7 @@ export const SLOT = 36;
 export const HOLD = 14;
 const PAIR = 84;
 const SINGLE = 36;
-const LATE = 20;
+export const LATE = 20;
 
 export interface PlanImages {
   keyframes: RawImage[];
