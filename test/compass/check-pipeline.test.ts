@@ -3,7 +3,7 @@
  * tiny ONNX model on disk (test/fixtures/embed/tiny-vit.onnx) and the same model from a hub on
  * 127.0.0.1 (test/support/fake-hub.ts) — on three keyframes made here with ffmpeg: the exact copy
  * scores 1 (fidelity ≥ 0.99), a copy delayed by N frames moves every f* by exactly N/fps, a
- * half-size copy at CRF 28 finds every keyframe with fidelity ≥ 0.9, reversed keyframes lose
+ * half-size copy at CRF 28 finds every keyframe with fidelity ≥ 0.8, reversed keyframes lose
  * ordering and keep fidelity, one left out costs presence 1/n, one held 2 s gains persistence and
  * keeps uniqueness. And `compass check-pipeline` on the mini set's case says so, exit 0; a setting
  * under which an identity fails (a γ above what a half-size copy reaches) exits 5 naming it.
