@@ -209,7 +209,10 @@ describe('audio for the judge', () => {
     const get = (m: string, id: string) =>
       r.videos.find((v) => v.model === m && v.case_id === id)!.quality.metrics;
     for (const id of ['ms-06', 'ot-03']) {
-      expect(get('faithful', id).AVC.score, id).toBe(1);
+      // in sync: the emulator's sound-while-still rule agrees at ≥ 90 % of the sampled frames (since
+      // the builtin embedder's version 2, one transition frame of ms-06 counts as moving: its first
+      // item 0.75, AVC 0.917), far above the late track's
+      expect(get('faithful', id).AVC.score!, id).toBeGreaterThanOrEqual(0.9);
       expect(get('audio-lag', id).AVC.score!, id).toBeLessThanOrEqual(0.5);
     }
     // ms-06 requests audio: a track that sounds adheres, a silent one does not; silence has nothing to coordinate
