@@ -19,15 +19,19 @@ function tsFiles(dir: string): string[] {
 
 /**
  * Below the CLI, the environment is only the default of a parameter a caller may pass (the judge's
- * settings, the image limit, the hub's settings) or where the tools are (FFMPEG_PATH,
- * FFPROBE_PATH). The layout map is resolved once in the CLI (program.ts, from --layout or
+ * settings, the image limit, the hub's settings and time limits, the tools' children's environment)
+ * or where the tools are (FFMPEG_PATH, FFPROBE_PATH). The layout map is resolved once in the CLI (program.ts, from --layout or
  * KFBENCH_HERO_LAYOUT) and passed down as a parameter: nothing below src/cli reads it.
  */
 const ENV_READS_BELOW_CLI: Record<string, number> = {
   'src/judge/registry.ts': 1,
   'src/media/image.ts': 1,
   'src/embed/hub.ts': 1,
-  'src/media/ffmpeg-processes.ts': 4,
+  // the hub's time limits (KFBENCH_HUB_TIMEOUT_S, issue 55 item 3): a parameter's default
+  'src/embed/hub-fetch.ts': 1,
+  // where the tools are, and the children's environment (one thread for OpenBLAS/OpenMP unless the
+  // user set one, issue 57 item 9): a parameter's default
+  'src/media/ffmpeg-processes.ts': 5,
 };
 
 describe('the environment', () => {

@@ -136,7 +136,7 @@ function overflows(page: Page): Promise<string[]> {
 }
 
 describe('the Compass board says which table, over how many cases, by which formula, as the command line does', () => {
-  it('the video-only table when no audio was judged: its cases and formula, A/V coordination "not measured" (never 0)', async () => {
+  it('the video-only table when no audio was judged: its cases and formula, and no A/V column (issues 54 item 2, 57 item 3)', async () => {
     const lb = JSON.parse(readFileSync(join(dir, 'eval', 'leaderboard.json'), 'utf8'));
     expect(lb.table).toBe('video');
     const page = await open(compassViewer, 'index.html', 1280);
@@ -144,10 +144,10 @@ describe('the Compass board says which table, over how many cases, by which form
     const head = await board.locator('table.quality-scores thead th').allInnerTexts();
     expect(head).toContain('Overall');
     expect(head).toContain('KF control');
-    expect(head).toContain('A/V coordination');
+    expect(head).not.toContain('A/V coordination');
     for (const m of lb.models) {
       const row = board.locator(`table.quality-scores tbody tr[data-model="${m.model}"]`);
-      expect(await row.locator('td.av').innerText()).toBe('not measured');
+      expect(await row.locator('td.av').count()).toBe(0);
       expect(await row.locator('td.overall').innerText()).toBe(m.overall.toFixed(3));
     }
     const meta = await board.locator('p.table-meta').allInnerTexts();
