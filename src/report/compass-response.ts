@@ -54,7 +54,7 @@ export function responseLines(
     '',
     ...textTable(RESPONSE_COLUMNS, kf),
     '',
-    "seconds of the video: target_s the case's target time (— none: multi-shot), found_s t(k) the middle of the hold that places the keyframe, peak_s the time of f* its most similar frame;",
+    "seconds of the video: target_s the case's target time (— none: multi-shot), found_s t(k) the frame of the hold nearest the target (f*'s without one), peak_s the time of f* its most similar frame, both frames' presentation times;",
     'shot: the detected shot holding t(k), from 0; cos: cosine similarity of the KFS frame to the keyframe; psnr_db: its PSNR in dB, ssim its SSIM (— unmatched); cos, ssim and the six scores are 0–1',
   ];
 }

@@ -16,7 +16,7 @@
  *    in calm real footage every frame of a shot is within 40 dB of every other, and t(k) would be
  *    the middle of the shot (issue 44 item 7). `holdTolerance_db` (null by default, off) restores
  *    that second test: frames whose luma is within that PSNR of f*(k)'s join the hold too.
- *    t(k) is the middle of the hold's time span.
+ *    t(k) is the hold's frame nearest the keyframe's target (placement.ts).
  *  - The pixel score: PSNR/SSIM (on luma, as `compareRaw` measures) of f*(k), at the pixel size
  *    from the same decode, against the keyframe made like a frame (`imagesAsLuma`); f*(k)'s own
  *    cosine (`cos`) is stage 1's, filled in by the scan when stage 1 sampled that frame.

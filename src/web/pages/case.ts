@@ -29,7 +29,7 @@ export const COMPASS_METRIC_LINES: readonly (readonly [string, string])[] = [
   ],
   [
     't(k)',
-    'the time keyframe k is placed at: the middle of the hold around f* (frames matching k as well as f* does); JSON t_best_s',
+    "the time keyframe k is placed at: the frame of the hold around f* (frames matching k as well as f* does) nearest its target, f*'s own without one; JSON t_best_s",
   ],
   [
     'S_f',
