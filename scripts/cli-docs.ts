@@ -9,5 +9,5 @@ import { buildProgram } from '../src/cli/program.js';
 import { cliReference } from '../src/cli/reference.js';
 
 const file = join(resolve(import.meta.dirname, '..'), 'docs', 'cli.md');
-writeFileSync(file, cliReference(buildProgram()));
+writeFileSync(file, cliReference(await buildProgram()));
 console.log(`wrote ${file}`);

@@ -34,7 +34,8 @@ async function main(argv: string[]): Promise<number> {
     commanderError = CommanderError;
     jsonFailure = printJsonFailure;
     afterRun = flushAfterRun;
-    await buildProgram().parseAsync(argv);
+    // only the module of the command named is loaded (issue 58 item 6)
+    await (await buildProgram(undefined, argv.slice(2))).parseAsync(argv);
     flushAfterRun();
     return Number(process.exitCode ?? 0);
   } catch (e) {

@@ -6,10 +6,9 @@ import { registerCompassInit } from './compass-init.js';
 import { registerCompassMini } from './compass-mini.js';
 import { registerCompassReport } from './compass-report.js';
 import { registerCompassResponse } from './compass-response.js';
-import { type CliImpls, LIBRARY } from './impls.js';
+import type { CliImpls } from './impls.js';
 
-export function registerCompass(program: Command, impls: CliImpls = LIBRARY): void {
-  const compass = program.command('compass').description('Compass: keyframe-conditioned video generation');
+export function registerCompass(compass: Command, impls: CliImpls): void {
   registerCompassInit(compass);
   registerCompassResponse(compass, impls);
   registerCompassCheck(compass);

@@ -92,10 +92,7 @@ const DEMO_FLAG_SPECS = flagSpecs({
   mediaOnly: { flags: '--media-only', description: 'only the media building blocks (a few seconds)' },
 });
 
-export function registerDemo(program: Command): void {
-  const cmd = program
-    .command('demo')
-    .description('build small generated material and run kfbench on it (no network, no GPU)');
+export function registerDemo(cmd: Command): void {
   addFlags(cmd, DEMO_FLAG_SPECS).action(async (o: FlagValues<typeof DEMO_FLAG_SPECS>) => {
     const mediaOnly = !!o.mediaOnly;
     const shown = renderProgress();

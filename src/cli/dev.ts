@@ -24,8 +24,7 @@ const EMULATOR_FLAG_SPECS = flagSpecs({
   retryAfter: { flags: '--retry-after <s>', description: 'Retry-After of injected 429s', default: '1' },
 });
 
-export function registerDev(program: Command): void {
-  const dev = program.command('dev').description('development tools');
+export function registerDev(dev: Command): void {
   const cmd = dev
     .command('vlm-emulator')
     .description(

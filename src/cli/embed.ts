@@ -101,11 +101,7 @@ const CALIBRATE_FLAG_SPECS = flagSpecs({
   ...EMBEDDER_FLAG_SPECS,
 });
 
-export function registerEmbed(program: Command): void {
-  const embed = program
-    .command('embed')
-    .description('image embedders: builtin, an ONNX model on disk or one from the model hub');
-
+export function registerEmbed(embed: Command): void {
   const similarity = embed
     .command('similarity')
     .description('cosine similarity of two images under an embedder')

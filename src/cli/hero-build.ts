@@ -5,6 +5,7 @@ import { roundTotals } from '../hero/rubric-learn.js';
 import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS, type WithLayout } from './flags.js';
 import type { CliImpls } from './impls.js';
 import { judgeFlagSpecs, judgeSettings } from './judge.js';
+import { addLayoutFlag } from './layout-flag.js';
 import { oneOf, parseNumberFlag, printJson, printLines } from './output.js';
 import { renderProgress } from './progress.js';
 
@@ -98,5 +99,5 @@ export function registerHeroBuild(hero: Command, impls: CliImpls): void {
     .description(
       'build chains for your films: a still and five off-grid frames, judged in both placements, Bradley–Terry, still floor',
     );
-  addFlags(cmd, BUILD_FLAG_SPECS).action((o: BuildFlags) => runBuild(o, impls));
+  addLayoutFlag(addFlags(cmd, BUILD_FLAG_SPECS)).action((o: BuildFlags) => runBuild(o, impls));
 }

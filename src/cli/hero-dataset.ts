@@ -10,6 +10,7 @@ import { checkSelectionsFile } from '../hero/evaluate-inputs.js';
 import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS, type WithLayout } from './flags.js';
 import { registerHeroFrames } from './hero-frames.js';
 import { judgeFlagSpecs, judgeSettings } from './judge.js';
+import { addLayoutFlag } from './layout-flag.js';
 import { oneOf, printJson, printLines, printResult } from './output.js';
 
 /** `--data DIR` and `--json` of the commands that only read a root. */
@@ -56,7 +57,7 @@ function registerCorpus(analyze: Command): void {
   const cmd = analyze
     .command('corpus')
     .description('corpus statistics: films, chains, images, criteria, confident share, still ranks');
-  addFlags(cmd, ROOT_FLAG_SPECS).action(async (o: RootFlags) => {
+  addLayoutFlag(addFlags(cmd, ROOT_FLAG_SPECS)).action(async (o: RootFlags) => {
     const r = await corpusStats(o.data, o.layout);
     if (o.json) return printJson(r);
     printLines([
@@ -75,7 +76,7 @@ function registerPosition(analyze: Command): void {
   const cmd = analyze
     .command('position')
     .description("sampled frames' normalised film time against their chain rank");
-  addFlags(cmd, ROOT_FLAG_SPECS).action(async (o: RootFlags) => {
+  addLayoutFlag(addFlags(cmd, ROOT_FLAG_SPECS)).action(async (o: RootFlags) => {
     const r = await positionAnalysis(o.data, o.layout);
     if (o.json) return printJson(r);
     const sp = r.spearman;
@@ -94,23 +95,25 @@ function registerHuman(analyze: Command): void {
   const cmd = analyze
     .command('human')
     .description("the judge's agreement with human pairwise choices, without and with the film's rubric");
-  addFlags(cmd, HUMAN_FLAG_SPECS).action(async (o: WithLayout<FlagValues<typeof HUMAN_FLAG_SPECS>>) => {
-    const r = await humanAgreementRun({
-      root: o.data,
-      layout: o.layout,
-      judge: judgeSettings(o),
-      pairs: o.pairs,
-    });
-    if (o.json) return printJson(r);
-    const line = (name: string, a: typeof r.with_rubric) =>
-      `${name}: ${a.correct}/${a.n} = ${(100 * a.rate).toFixed(1)} % (95 % Wilson ${(100 * a.ci[0]).toFixed(1)}–${(100 * a.ci[1]).toFixed(1)} %)`;
-    printLines([
-      `reader ${r.reader}; unresolved comparisons count as errors`,
-      line('without the rubric', r.without_rubric),
-      line('with the rubric   ', r.with_rubric),
-      `McNemar (${r.mcnemar.method}): b = ${r.mcnemar.b}, c = ${r.mcnemar.c}, p = ${r.mcnemar.p.toFixed(4)}`,
-    ]);
-  });
+  addLayoutFlag(addFlags(cmd, HUMAN_FLAG_SPECS)).action(
+    async (o: WithLayout<FlagValues<typeof HUMAN_FLAG_SPECS>>) => {
+      const r = await humanAgreementRun({
+        root: o.data,
+        layout: o.layout,
+        judge: judgeSettings(o),
+        pairs: o.pairs,
+      });
+      if (o.json) return printJson(r);
+      const line = (name: string, a: typeof r.with_rubric) =>
+        `${name}: ${a.correct}/${a.n} = ${(100 * a.rate).toFixed(1)} % (95 % Wilson ${(100 * a.ci[0]).toFixed(1)}–${(100 * a.ci[1]).toFixed(1)} %)`;
+      printLines([
+        `reader ${r.reader}; unresolved comparisons count as errors`,
+        line('without the rubric', r.without_rubric),
+        line('with the rubric   ', r.with_rubric),
+        `McNemar (${r.mcnemar.method}): b = ${r.mcnemar.b}, c = ${r.mcnemar.c}, p = ${r.mcnemar.p.toFixed(4)}`,
+      ]);
+    },
+  );
 }
 
 /** `kfbench hero analyze rubric-swap`. */
@@ -118,7 +121,7 @@ function registerRubricSwap(analyze: Command): void {
   const cmd = analyze
     .command('rubric-swap')
     .description("own rubric vs another film's vs none: agreement with the chains' confident pairs");
-  addFlags(cmd, RUBRIC_SWAP_FLAG_SPECS).action(
+  addLayoutFlag(addFlags(cmd, RUBRIC_SWAP_FLAG_SPECS)).action(
     async (o: WithLayout<FlagValues<typeof RUBRIC_SWAP_FLAG_SPECS>>) => {
       const r = await rubricSwapRun({
         root: o.data,
@@ -142,7 +145,7 @@ function registerValidate(hero: Command): void {
   const cmd = hero
     .command('validate')
     .description('check a dataset root in the published layout; every problem as file:line');
-  addFlags(cmd, ROOT_FLAG_SPECS).action(async (o: RootFlags) => {
+  addLayoutFlag(addFlags(cmd, ROOT_FLAG_SPECS)).action(async (o: RootFlags) => {
     const r = await validateDataset(o.data, o.layout);
     const s = r.summary;
     if (o.json) printJson(r);
@@ -173,7 +176,7 @@ function registerInspect(hero: Command): void {
     .description(
       "what a downloaded root holds: each file's fields, the kfbench field each maps to, and what is missing",
     );
-  addFlags(cmd, ROOT_FLAG_SPECS).action(async (o: RootFlags) => {
+  addLayoutFlag(addFlags(cmd, ROOT_FLAG_SPECS)).action(async (o: RootFlags) => {
     printResult(o.json, await inspectDataset(o.data, o.layout), inspectLines);
   });
 }
@@ -186,7 +189,7 @@ function registerCheckSelections(hero: Command): void {
       "check a method's selections file as hero evaluate does: its coverage (films selected of the films with chains), every problem, and the same refusal and exit code",
     )
     .argument('<file>');
-  addFlags(cmd, CHECK_SELECTIONS_FLAG_SPECS).action(
+  addLayoutFlag(addFlags(cmd, CHECK_SELECTIONS_FLAG_SPECS)).action(
     async (file: string, o: WithLayout<FlagValues<typeof CHECK_SELECTIONS_FLAG_SPECS>>) => {
       const missing = oneOf('--missing', o.missing, ['error', 'zero'] as const);
       const { report: r, fault } = await checkSelectionsFile(file, o.data, o.layout, {

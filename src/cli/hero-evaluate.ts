@@ -17,6 +17,7 @@ import { addFlags, type FlagValues, flagSpecs, type WithLayout } from './flags.j
 import type { CliImpls } from './impls.js';
 import { withInterruptShown } from './interrupt.js';
 import { judgeFlagSpecs, judgeSettings, maxUnresolvedSpecs, parseMaxUnresolved } from './judge.js';
+import { addLayoutFlag } from './layout-flag.js';
 import { oneOf, parseNumberFlag, printJson, printLines } from './output.js';
 import { parseShard } from './shard-flag.js';
 
@@ -210,5 +211,5 @@ export function registerHeroEvaluate(hero: Command, impls: CliImpls): void {
   const cmd = hero
     .command('evaluate')
     .description('score selections by inserting every frame into every chain of its film');
-  addFlags(cmd, evaluateFlagSpecs()).action((o: EvaluateFlags) => runEvaluate(o, impls));
+  addLayoutFlag(addFlags(cmd, evaluateFlagSpecs())).action((o: EvaluateFlags) => runEvaluate(o, impls));
 }

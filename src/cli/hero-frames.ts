@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { locateFrames } from '../hero/track/locate.js';
 import { addFlags, type FlagValues, flagSpecs, type WithLayout } from './flags.js';
+import { addLayoutFlag } from './layout-flag.js';
 import { printJson, printLines } from './output.js';
 
 const list = (v: string) =>
@@ -37,19 +38,21 @@ export function registerHeroFrames(hero: Command): void {
     .description(
       "print the frame_idx of the track frame at a time on a film's timeline (--movie, --time) or in a clip (--clip, --t)",
     );
-  addFlags(locate, LOCATE_FLAG_SPECS).action(async (o: WithLayout<FlagValues<typeof LOCATE_FLAG_SPECS>>) => {
-    const byMovie = o.movie !== undefined || o.time !== undefined;
-    const byClip = o.clip !== undefined || o.t !== undefined;
-    if (byMovie === byClip || (byMovie && (!o.movie || !o.time)) || (byClip && (!o.clip || !o.t)))
-      throw new UsageError('give either --movie ID --time T or --clip ID --t T');
-    const times = list((byMovie ? o.time : o.t) ?? '');
-    if (!times.length) throw new UsageError(`${byMovie ? '--time' : '--t'} names no time`);
-    const found = await locateFrames(
-      o.data,
-      o.layout,
-      byMovie ? { movie: o.movie!, times } : { clip: o.clip!, times },
-    );
-    if (o.json) return printJson(found);
-    printLines(found.map((f) => String(f.frame_idx)));
-  });
+  addLayoutFlag(addFlags(locate, LOCATE_FLAG_SPECS)).action(
+    async (o: WithLayout<FlagValues<typeof LOCATE_FLAG_SPECS>>) => {
+      const byMovie = o.movie !== undefined || o.time !== undefined;
+      const byClip = o.clip !== undefined || o.t !== undefined;
+      if (byMovie === byClip || (byMovie && (!o.movie || !o.time)) || (byClip && (!o.clip || !o.t)))
+        throw new UsageError('give either --movie ID --time T or --clip ID --t T');
+      const times = list((byMovie ? o.time : o.t) ?? '');
+      if (!times.length) throw new UsageError(`${byMovie ? '--time' : '--t'} names no time`);
+      const found = await locateFrames(
+        o.data,
+        o.layout,
+        byMovie ? { movie: o.movie!, times } : { clip: o.clip!, times },
+      );
+      if (o.json) return printJson(found);
+      printLines(found.map((f) => String(f.frame_idx)));
+    },
+  );
 }

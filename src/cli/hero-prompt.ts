@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { BadInputError } from '../errors.js';
 import { showReaderPrompt } from '../hero/reader-prompt.js';
 import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS, type WithLayout } from './flags.js';
+import { addLayoutFlag } from './layout-flag.js';
 import { parseNumberFlag, printJson } from './output.js';
 
 const PROMPT_FLAG_SPECS = flagSpecs({
@@ -27,7 +28,7 @@ export function registerHeroPrompt(hero: Command): void {
     .description(
       "the listwise prompt the reader gets for a film's chain (image slots as [image k: <image_id>]); --check: re-render the release example's own film and compare byte for byte",
     );
-  addFlags(cmd, PROMPT_FLAG_SPECS).action(
+  addLayoutFlag(addFlags(cmd, PROMPT_FLAG_SPECS)).action(
     async (film: string | undefined, o: WithLayout<FlagValues<typeof PROMPT_FLAG_SPECS>>) => {
       const chain = parseNumberFlag('--chain', o.chain, (n) => Number.isInteger(n) && n >= 0);
       const r = await showReaderPrompt({

@@ -8,6 +8,7 @@ import { ONNX_FLAG_SPECS, onnxFlags } from './embed.js';
 import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS, type WithLayout } from './flags.js';
 import type { CliImpls } from './impls.js';
 import { judgeFlagSpecs, judgeSettings } from './judge.js';
+import { addLayoutFlag } from './layout-flag.js';
 import { oneOf, parseNumberFlag, printJson, printLines } from './output.js';
 import { renderProgress } from './progress.js';
 
@@ -58,42 +59,44 @@ function registerSelect(hero: Command, impls: CliImpls): void {
   const cmd = hero
     .command('select')
     .description(`run a key-frame selection method on every film: ${METHODS.map((m) => m.name).join(', ')}`);
-  addFlags(cmd, SELECT_FLAG_SPECS).action(async (o: WithLayout<FlagValues<typeof SELECT_FLAG_SPECS>>) => {
-    const method = methodByName(o.method);
-    // the dataset, track and footage folders are read file by file: write the selections elsewhere
-    refuseOverlap({
-      reads: [],
-      writes: [{ flag: '--out', path: o.out }],
-      readsWhole: [
-        { flag: '--data', path: o.data },
-        { flag: '--track', path: o.track },
-        { flag: '--lsmdc', path: o.lsmdc },
-      ],
-    });
-    const k = parseNumberFlag('--k', o.k, (n) => Number.isInteger(n) && n >= 1 && n <= 5);
-    // like every other command: --judge, else "judge" in --config, else KFBENCH_JUDGE
-    const judge = method.needs?.judge ? judgeSettings(o) : undefined;
-    const shown = renderProgress();
-    const r = await impls
-      .select({
-        method,
-        data: o.data,
-        layout: o.layout,
-        track: o.track,
-        out: o.out,
-        lsmdc: o.lsmdc,
-        judge,
-        embedder: o.embedder,
-        embedderOptions: onnxFlags(o),
-        k,
-        seed: o.seed,
-        movies: o.movies,
-        onProgress: shown.onProgress,
-      })
-      .finally(() => shown.close());
-    if (o.json) printJson({ method: method.name, out: o.out, ...r });
-    else printLines([`${method.name}: ${r.frames} frames for ${r.films} films → ${o.out}`]);
-  });
+  addLayoutFlag(addFlags(cmd, SELECT_FLAG_SPECS)).action(
+    async (o: WithLayout<FlagValues<typeof SELECT_FLAG_SPECS>>) => {
+      const method = methodByName(o.method);
+      // the dataset, track and footage folders are read file by file: write the selections elsewhere
+      refuseOverlap({
+        reads: [],
+        writes: [{ flag: '--out', path: o.out }],
+        readsWhole: [
+          { flag: '--data', path: o.data },
+          { flag: '--track', path: o.track },
+          { flag: '--lsmdc', path: o.lsmdc },
+        ],
+      });
+      const k = parseNumberFlag('--k', o.k, (n) => Number.isInteger(n) && n >= 1 && n <= 5);
+      // like every other command: --judge, else "judge" in --config, else KFBENCH_JUDGE
+      const judge = method.needs?.judge ? judgeSettings(o) : undefined;
+      const shown = renderProgress();
+      const r = await impls
+        .select({
+          method,
+          data: o.data,
+          layout: o.layout,
+          track: o.track,
+          out: o.out,
+          lsmdc: o.lsmdc,
+          judge,
+          embedder: o.embedder,
+          embedderOptions: onnxFlags(o),
+          k,
+          seed: o.seed,
+          movies: o.movies,
+          onProgress: shown.onProgress,
+        })
+        .finally(() => shown.close());
+      if (o.json) printJson({ method: method.name, out: o.out, ...r });
+      else printLines([`${method.name}: ${r.frames} frames for ${r.films} films → ${o.out}`]);
+    },
+  );
 }
 
 /** `kfbench hero fit-reader`. */
@@ -103,7 +106,7 @@ function registerFitReader(hero: Command): void {
     .description(
       'fit the local reader (Bradley–Terry over embedder features) on every film’s confident pairs',
     );
-  addFlags(cmd, FIT_READER_FLAG_SPECS).action(
+  addLayoutFlag(addFlags(cmd, FIT_READER_FLAG_SPECS)).action(
     async (o: WithLayout<FlagValues<typeof FIT_READER_FLAG_SPECS>>) => {
       refuseOverlap({
         reads: [],
@@ -133,7 +136,7 @@ function registerCheckReader(hero: Command): void {
   const cmd = hero
     .command('check-reader')
     .description("a reader's agreement with the chains, before trusting it");
-  addFlags(cmd, CHECK_READER_FLAG_SPECS).action(
+  addLayoutFlag(addFlags(cmd, CHECK_READER_FLAG_SPECS)).action(
     async (o: WithLayout<FlagValues<typeof CHECK_READER_FLAG_SPECS>>) => {
       const protocol = oneOf('--protocol', o.protocol, READER_CHECK_PROTOCOLS);
       const sample =

@@ -9,6 +9,7 @@ import { parseMiniSize } from '../synthetic/published-size.js';
 import { cliEnv } from './env.js';
 import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS, type WithLayout } from './flags.js';
 import type { CliImpls } from './impls.js';
+import { addLayoutFlag } from './layout-flag.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
 import { renderProgress } from './progress.js';
 import { parseShard } from './shard-flag.js';
@@ -29,33 +30,35 @@ function registerRebuild(impls: CliImpls, track: Command): void {
   const cmd = track
     .command('rebuild')
     .description("extract every film's 1 fps frames as JPEG (resumable, parallel, shardable)");
-  addFlags(cmd, REBUILD_FLAG_SPECS).action(async (o: WithLayout<FlagValues<typeof REBUILD_FLAG_SPECS>>) => {
-    const shown = renderProgress();
-    const r = await impls
-      .rebuildTrack({
-        lsmdc: o.lsmdc,
-        data: o.data,
-        layout: o.layout,
-        out: o.out,
-        movies: o.movies,
-        jobs: parseNumberFlag('--jobs', o.jobs, (n) => Number.isInteger(n) && n >= 1),
-        shard: o.shard ? parseShard(o.shard) : undefined,
-        quality: parseNumberFlag('--quality', o.quality, (n) => n >= 1 && n <= 100),
-        onProgress: shown.onProgress,
-      })
-      .finally(() => shown.close());
-    if (o.json) printJson(r);
-    else
-      printLines([
-        `rebuilt ${r.done.length} films (${r.frames} frames), ${r.skipped.length} already done, ${r.failed.length} failed; frames at the published coordinates (frame_track/track_index.jsonl.zst) for ${r.from_index.length} films, by the midpoint rule for the others`,
-        ...r.failed.map((f) => `  ${f.movie_id}: ${f.reason}`),
-      ]);
-    if (r.failed.length)
-      throw new PartialError(
-        `${r.failed.length} film(s) failed: ${r.failed.map((f) => `${f.movie_id} (${f.reason})`).join('; ')}`,
-        r.failed.map((f) => f.movie_id),
-      );
-  });
+  addLayoutFlag(addFlags(cmd, REBUILD_FLAG_SPECS)).action(
+    async (o: WithLayout<FlagValues<typeof REBUILD_FLAG_SPECS>>) => {
+      const shown = renderProgress();
+      const r = await impls
+        .rebuildTrack({
+          lsmdc: o.lsmdc,
+          data: o.data,
+          layout: o.layout,
+          out: o.out,
+          movies: o.movies,
+          jobs: parseNumberFlag('--jobs', o.jobs, (n) => Number.isInteger(n) && n >= 1),
+          shard: o.shard ? parseShard(o.shard) : undefined,
+          quality: parseNumberFlag('--quality', o.quality, (n) => n >= 1 && n <= 100),
+          onProgress: shown.onProgress,
+        })
+        .finally(() => shown.close());
+      if (o.json) printJson(r);
+      else
+        printLines([
+          `rebuilt ${r.done.length} films (${r.frames} frames), ${r.skipped.length} already done, ${r.failed.length} failed; frames at the published coordinates (frame_track/track_index.jsonl.zst) for ${r.from_index.length} films, by the midpoint rule for the others`,
+          ...r.failed.map((f) => `  ${f.movie_id}: ${f.reason}`),
+        ]);
+      if (r.failed.length)
+        throw new PartialError(
+          `${r.failed.length} film(s) failed: ${r.failed.map((f) => `${f.movie_id} (${f.reason})`).join('; ')}`,
+          r.failed.map((f) => f.movie_id),
+        );
+    },
+  );
 }
 
 const VERIFY_FLAG_SPECS = flagSpecs({
@@ -75,33 +78,35 @@ function registerVerify(track: Command): void {
   const cmd = track
     .command('verify')
     .description('recompute dHash on the listed frames and diagnose films that do not match');
-  addFlags(cmd, VERIFY_FLAG_SPECS).action(async (o: WithLayout<FlagValues<typeof VERIFY_FLAG_SPECS>>) => {
-    const r = await verifyTrack({
-      track: o.track,
-      data: o.data,
-      layout: o.layout,
-      movies: o.movies,
-      maxHamming: parseNumberFlag(
-        '--max-hamming',
-        o.maxHamming,
-        (n) => Number.isInteger(n) && n >= 0 && n <= 64,
-      ),
-    });
-    if (o.json) printJson(r);
-    else
-      printLines(
-        r.map(
-          (v) =>
-            `${v.status === 'ok' ? 'ok    ' : 'FAILED'} ${v.movie_id}  ${v.matched}/${v.checked} match${v.diagnosis ? `  — ${v.diagnosis}` : ''}`,
+  addLayoutFlag(addFlags(cmd, VERIFY_FLAG_SPECS)).action(
+    async (o: WithLayout<FlagValues<typeof VERIFY_FLAG_SPECS>>) => {
+      const r = await verifyTrack({
+        track: o.track,
+        data: o.data,
+        layout: o.layout,
+        movies: o.movies,
+        maxHamming: parseNumberFlag(
+          '--max-hamming',
+          o.maxHamming,
+          (n) => Number.isInteger(n) && n >= 0 && n <= 64,
         ),
-      );
-    const failed = r.filter((v) => v.status !== 'ok');
-    if (failed.length)
-      throw new BadInputError(
-        `${failed.length} film(s) failed verification: ${failed.map((f) => f.movie_id).join(', ')}`,
-        { file: o.track },
-      );
-  });
+      });
+      if (o.json) printJson(r);
+      else
+        printLines(
+          r.map(
+            (v) =>
+              `${v.status === 'ok' ? 'ok    ' : 'FAILED'} ${v.movie_id}  ${v.matched}/${v.checked} match${v.diagnosis ? `  — ${v.diagnosis}` : ''}`,
+          ),
+        );
+      const failed = r.filter((v) => v.status !== 'ok');
+      if (failed.length)
+        throw new BadInputError(
+          `${failed.length} film(s) failed verification: ${failed.map((f) => f.movie_id).join(', ')}`,
+          { file: o.track },
+        );
+    },
+  );
 }
 
 const MAKE_INDEX_FLAG_SPECS = flagSpecs({
@@ -119,7 +124,7 @@ function registerMakeIndex(track: Command): void {
   const cmd = track
     .command('make-index')
     .description('write frame_track/track_index.jsonl.zst and verify_dhash.jsonl.zst for a rebuilt track');
-  addFlags(cmd, MAKE_INDEX_FLAG_SPECS).action(
+  addLayoutFlag(addFlags(cmd, MAKE_INDEX_FLAG_SPECS)).action(
     async (o: WithLayout<FlagValues<typeof MAKE_INDEX_FLAG_SPECS>>) => {
       const r = await makeIndex({ track: o.track, data: o.data, layout: o.layout });
       if (o.json) printJson(r);

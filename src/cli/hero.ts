@@ -7,12 +7,9 @@ import { registerHeroInit } from './hero-init.js';
 import { registerHeroPrompt } from './hero-prompt.js';
 import { registerHeroReaders } from './hero-readers.js';
 import { registerHeroTrack } from './hero-track.js';
-import { type CliImpls, LIBRARY } from './impls.js';
+import type { CliImpls } from './impls.js';
 
-export function registerHero(program: Command, impls: CliImpls = LIBRARY): void {
-  const hero = program
-    .command('hero')
-    .description('HeroFrame: key-frame selection scored by chain insertion');
+export function registerHero(hero: Command, impls: CliImpls): void {
   registerHeroInit(hero);
   registerHeroDataset(hero);
   registerHeroTrack(hero, impls);

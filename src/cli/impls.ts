@@ -1,15 +1,16 @@
 /**
  * The library functions the commands call for their work, in one object: the real ones by
- * default, fakes in the parser tests (`buildProgram(fakes)`), which then check what each command
+ * default, each module loaded when its function is first called (so that `--help` loads none of
+ * them), fakes in the parser tests (`buildProgram(fakes)`), which then check what each command
  * line becomes without decoding, judging or spawning anything.
  */
 
-import { rebuildTrack } from '../hero/track/rebuild.js';
-import { evaluateCompassRun, planCompassEvaluation } from '../runs/compass-evaluate.js';
-import { compassSensitivity, scoreCompass } from '../runs/compass-score.js';
-import { buildChainsRun } from '../runs/hero-build.js';
-import { evaluateHeroFolder } from '../runs/hero-evaluate.js';
-import { selectRun } from '../runs/hero-select.js';
+import type { rebuildTrack } from '../hero/track/rebuild.js';
+import type { evaluateCompassRun, planCompassEvaluation } from '../runs/compass-evaluate.js';
+import type { compassSensitivity, scoreCompass } from '../runs/compass-score.js';
+import type { buildChainsRun } from '../runs/hero-build.js';
+import type { evaluateHeroFolder } from '../runs/hero-evaluate.js';
+import type { selectRun } from '../runs/hero-select.js';
 
 export interface CliImpls {
   evaluateHero: typeof evaluateHeroFolder;
@@ -22,13 +23,21 @@ export interface CliImpls {
   compassSensitivity: typeof compassSensitivity;
 }
 
+/** `load`'s function, its module loaded when it is first called. */
+function lazy<F extends (...a: never[]) => Promise<unknown>>(load: () => Promise<F>): F {
+  const call = async (...a: Parameters<F>) => (await load())(...a);
+  return call as F;
+}
+
 export const LIBRARY: CliImpls = {
-  evaluateHero: evaluateHeroFolder,
-  buildChains: buildChainsRun,
-  select: selectRun,
-  rebuildTrack,
-  evaluateCompassRun,
-  planCompassEvaluation,
-  scoreCompass,
-  compassSensitivity,
+  evaluateHero: lazy(async () => (await import('../runs/hero-evaluate.js')).evaluateHeroFolder),
+  buildChains: lazy(async () => (await import('../runs/hero-build.js')).buildChainsRun),
+  select: lazy(async () => (await import('../runs/hero-select.js')).selectRun),
+  rebuildTrack: lazy(async () => (await import('../hero/track/rebuild.js')).rebuildTrack),
+  evaluateCompassRun: lazy(async () => (await import('../runs/compass-evaluate.js')).evaluateCompassRun),
+  planCompassEvaluation: lazy(
+    async () => (await import('../runs/compass-evaluate.js')).planCompassEvaluation,
+  ),
+  scoreCompass: lazy(async () => (await import('../runs/compass-score.js')).scoreCompass),
+  compassSensitivity: lazy(async () => (await import('../runs/compass-score.js')).compassSensitivity),
 };

@@ -300,14 +300,12 @@ function registerPrune(cache: Command): void {
   });
 }
 
-export function registerJudge(program: Command): void {
-  const judge = program
-    .command('judge')
-    .description('ask a judge (a VLM server or the local reader) by hand');
-
+export function registerJudge(judge: Command): void {
   registerPair(judge);
   registerInsert(judge);
-  const cache = program.command('cache').description('the judge cache (SQLite)');
+}
+
+export function registerCache(cache: Command): void {
   registerStats(cache);
   registerMerge(cache);
   registerExport(cache);

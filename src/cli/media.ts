@@ -1,12 +1,6 @@
 /** `kfbench media …`: the media building blocks by hand. */
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { gridFiles } from '../media/grid.js';
-import { dhashFiles } from '../media/hash.js';
-import { probeReport } from '../media/probe.js';
-import { compareImageFiles } from '../media/quality.js';
-import { sampleToDir } from '../media/sample.js';
-import { detectShotsInFile } from '../media/shots.js';
 import { refuseOverlap } from '../store/path-overlap.js';
 import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS } from './flags.js';
 import { parseNumberFlag, printJson, printLines } from './output.js';
@@ -58,7 +52,7 @@ function registerProbe(media: Command): void {
     )
     .argument('<video>');
   addFlags(cmd, PROBE_FLAG_SPECS).action(async (video: string, o: FlagValues<typeof PROBE_FLAG_SPECS>) => {
-    const i = await probeReport(video);
+    const i = await (await import('../media/probe.js')).probeReport(video);
     const out = {
       duration_s: i.duration_s,
       fps: i.fps,
@@ -89,7 +83,7 @@ function registerDhash(media: Command): void {
     .description('64-bit difference hash (imagehash.dhash-compatible) of images')
     .argument('<images...>');
   addFlags(cmd, DHASH_FLAG_SPECS).action(async (images: string[], o: FlagValues<typeof DHASH_FLAG_SPECS>) => {
-    const out = await dhashFiles(images);
+    const out = await (await import('../media/hash.js')).dhashFiles(images);
     if (o.json) printJson(out);
     else printLines(out.map((r) => `${r.dhash}  ${r.path}`));
   });
@@ -104,7 +98,7 @@ function registerCompare(media: Command): void {
     .argument('<b>');
   addFlags(cmd, COMPARE_FLAG_SPECS).action(
     async (a: string, b: string, o: FlagValues<typeof COMPARE_FLAG_SPECS>) => {
-      const r = await compareImageFiles(a, b);
+      const r = await (await import('../media/quality.js')).compareImageFiles(a, b);
       if (o.json) printJson(r);
       else
         printLines([
@@ -121,7 +115,7 @@ function registerShots(media: Command): void {
     .description('shot segmentation: hard cuts and gradual transitions')
     .argument('<video>');
   addFlags(cmd, SHOTS_FLAG_SPECS).action(async (video: string, o: FlagValues<typeof SHOTS_FLAG_SPECS>) => {
-    const r = await detectShotsInFile(video, {
+    const r = await (await import('../media/shots.js')).detectShotsInFile(video, {
       cutThreshold: parseNumberFlag('--cut-threshold', o.cutThreshold, (n) => n > 0 && n <= 1),
       minShot_s: parseNumberFlag('--min-shot', o.minShot, (n) => n >= 0),
     });
@@ -157,7 +151,7 @@ function registerSample(media: Command): void {
       o.width === undefined
         ? undefined
         : parseNumberFlag('--width', o.width, (n) => Number.isInteger(n) && n > 0);
-    const files = await sampleToDir(video, req, o.out, {
+    const files = await (await import('../media/sample.js')).sampleToDir(video, req, o.out, {
       quality: parseNumberFlag('--quality', o.quality, (n) => n >= 1 && n <= 100),
       format: { width },
     });
@@ -181,15 +175,16 @@ function registerGrid(media: Command): void {
       reads: images.map((path) => ({ flag: 'image', path })),
       writes: [{ flag: '--out', path: o.out }],
     });
-    const r = await gridFiles(images, o.out, { labels: !!o.labels, cellWidth });
+    const r = await (await import('../media/grid.js')).gridFiles(images, o.out, {
+      labels: !!o.labels,
+      cellWidth,
+    });
     if (o.json) printJson({ path: o.out, ...r });
     else printLines([`${o.out}  ${r.width}×${r.height}`]);
   });
 }
 
-export function registerMedia(program: Command): void {
-  const media = program.command('media').description('video and image building blocks');
-
+export function registerMedia(media: Command): void {
   registerProbe(media);
   registerDhash(media);
   registerCompare(media);

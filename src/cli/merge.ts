@@ -37,12 +37,7 @@ const MERGE_FLAG_SPECS = flagSpecs({
   out: { flags: '--out <dir>', description: 'the merged folder', required: true },
 });
 
-export function registerMerge(program: Command): void {
-  const merge = program
-    .command('merge')
-    .description(
-      'merge the folders of a sharded run (--shard k/n) into the outputs of an unsharded one; refuses shards of other inputs, settings or judge, and a film or case missing or held twice',
-    );
+export function registerMerge(merge: Command): void {
   for (const m of MERGES) {
     const cmd = merge
       .command(m.name)

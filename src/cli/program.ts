@@ -1,30 +1,37 @@
 /**
- * The command tree: one file per command group, each action calling one library function. The
- * functions that do the work come in `impls` (the library's by default), so the parser can be
- * tested with fakes.
+ * The command tree: the root, and the commands of the table in commands.ts, each from its own
+ * module, each action calling one library function. A command line loads the module of the
+ * command it names only (`buildProgram(impls, argv)`); the others are listed from the table. The
+ * functions that do the work come in `impls` (the library's by default, each loaded when called),
+ * so the parser can be tested with fakes.
  */
 
-import { type Command, Help, type Option } from 'commander';
-import { resolveLayout } from '../hero/dataset/layout-map.js';
+import { Command, Help, type Option } from 'commander';
 import { EMULATOR_NOTE, isEmulatorJudge } from '../judge/emulator-note.js';
-import { KfbenchCommand } from './command.js';
-import { registerCompass } from './compass.js';
-import { registerDemo } from './demo.js';
-import { registerDev } from './dev.js';
-import { registerEmbed } from './embed.js';
-import { cliEnv } from './env.js';
-import { exampleOf, helpText } from './help.js';
-import { registerHero } from './hero.js';
+import { COMMANDS, type CommandRow, commandNamed } from './commands.js';
+import { isRequired, requireFlags } from './flags.js';
 import { type CliImpls, LIBRARY } from './impls.js';
-import { registerJudge } from './judge.js';
-import { registerMedia } from './media.js';
-import { registerMerge } from './merge.js';
 import { noteAfterRun } from './output.js';
-import { registerServe } from './serve.js';
-import { registerStats } from './stats.js';
 
-export function buildProgram(impls: CliImpls = LIBRARY): Command {
-  const program = new KfbenchCommand('kfbench')
+/**
+ * The program, with every command's module loaded, or, given a command line's arguments (after
+ * `node bin.js`), with only the module of the command it names.
+ */
+export async function buildProgram(impls: CliImpls = LIBRARY, args?: readonly string[]): Promise<Command> {
+  const program = createRoot();
+  const named = args === undefined ? undefined : commandNamed(args);
+  for (const row of COMMANDS) {
+    const cmd = program.command(row.name).description(row.description);
+    if (args === undefined || row === named) {
+      (await row.load())(cmd, impls);
+      finish(cmd, [row.name], args === undefined || asksHelp(args) ? await import('./help.js') : undefined);
+    }
+  }
+  return program;
+}
+
+function createRoot(): Command {
+  const program = new Command('kfbench')
     .description(
       'Score keyframes: HeroFrame (key-frame selection) and Compass (keyframe-conditioned video generation).',
     )
@@ -33,34 +40,14 @@ export function buildProgram(impls: CliImpls = LIBRARY): Command {
     .showHelpAfterError(false)
     .configureOutput({
       outputError: (str, write) => write(`kfbench: ${oneLine(str)}\n`),
+    })
+    .configureHelp({
+      // a command not loaded has no flags yet: named as the loaded one would be
+      subcommandTerm: (cmd: Command) =>
+        rowOf(cmd)?.term ?? Help.prototype.subcommandTerm.call(new Help(), cmd),
     });
-  registerMedia(program);
-  registerStats(program);
-  registerEmbed(program);
-  registerJudge(program);
-  registerHero(program, impls);
-  registerCompass(program, impls);
-  registerMerge(program);
-  registerDev(program);
-  registerDemo(program);
-  registerServe(program);
-  const walk = (cmd: Command, path: string[]) => {
-    cmd.exitOverride();
-    // --help marks required options, as docs/cli.md does
-    cmd.configureHelp({
-      optionDescription: (opt: Option) =>
-        `${Help.prototype.optionDescription.call(cmd.createHelp(), opt)}${opt.mandatory ? ' (required)' : ''}`,
-    });
-    cmd.configureOutput({
-      outputError: (str, write) => write(`kfbench: ${oneLine(str)}\n`),
-    });
-    if ((path[0] === 'hero' || path[0] === 'serve') && cmd.options.some((o) => o.long === '--data'))
-      addLayoutOption(cmd);
-    const e = cmd.commands.length ? undefined : exampleOf(path.join(' '));
-    if (e) cmd.addHelpText('after', helpText(e));
-    for (const sub of cmd.commands) walk(sub, [...path, sub.name()]);
-  };
-  for (const cmd of program.commands) walk(cmd, [cmd.name()]);
+  // required flags are checked after unknown ones (issue 50 item 7): see flags.ts
+  program.hook('preAction', (_p, action) => requireFlags(action));
   // the emulator is no judge: said on stderr with its numbers (issue 57 item 5; by bin.ts once the
   // command has run, so that a refusal stays one line)
   program.hook('preAction', (_p, action) => {
@@ -76,6 +63,38 @@ export function buildProgram(impls: CliImpls = LIBRARY): Command {
 }
 
 /**
+ * Whether a command line asks for help, which shows each command's example: the examples list the
+ * files their writers write, so help.js loads the writers' modules, and a command that runs does
+ * not need them.
+ */
+function asksHelp(args: readonly string[]): boolean {
+  return args.some((a) => a === '--help' || a === '-h') || args.find((a) => !a.startsWith('-')) === 'help';
+}
+
+function rowOf(cmd: Command): CommandRow | undefined {
+  return cmd.parent?.parent ? undefined : COMMANDS.find((r) => r.name === cmd.name());
+}
+
+/**
+ * What every loaded command gets: exits thrown, errors on one line, required flags marked in its
+ * --help, and its example there when `help` is given.
+ */
+function finish(cmd: Command, path: string[], help: typeof import('./help.js') | undefined): void {
+  cmd.exitOverride();
+  // --help marks required options, as docs/cli.md does
+  cmd.configureHelp({
+    optionDescription: (opt: Option) =>
+      `${Help.prototype.optionDescription.call(cmd.createHelp(), opt)}${isRequired(opt) ? ' (required)' : ''}`,
+  });
+  cmd.configureOutput({
+    outputError: (str, write) => write(`kfbench: ${oneLine(str)}\n`),
+  });
+  const e = cmd.commands.length ? undefined : help?.exampleOf(path.join(' '));
+  if (e) cmd.addHelpText('after', help!.helpText(e));
+  for (const sub of cmd.commands) finish(sub, [...path, sub.name()], help);
+}
+
+/**
  * commander's message on one line, as kfbench's own are: `error: ` dropped, its suggestion
  * ("\n(Did you mean --selections?)") folded in as ` (did you mean --selections?)`.
  */
@@ -84,22 +103,4 @@ function oneLine(str: string): string {
     .replace(/^error: /, '')
     .trim()
     .replace(/\s*\n\(Did you mean (.+)\?\)$/, ' (did you mean $1?)');
-}
-
-/**
- * `--layout FILE` on every command that reads a HeroFrame root. The map is resolved here, once,
- * before the command runs (`--layout`, else `KFBENCH_HERO_LAYOUT` read in env.ts, else the
- * built-in map; an unknown key is bad input naming it), and the action gets the map itself as
- * `o.layout`, which it passes down as a parameter (issue 47 item 5): nothing below src/cli reads
- * the variable.
- */
-function addLayoutOption(cmd: Command): void {
-  cmd.option(
-    '--layout <file>',
-    'layout map of the HeroFrame files (JSON, see docs/heroframe.md; default $KFBENCH_HERO_LAYOUT, else built in)',
-  );
-  cmd.hook('preAction', (c) => {
-    const file: unknown = c.opts().layout;
-    c.setOptionValue('layout', resolveLayout(typeof file === 'string' ? file : cliEnv().heroLayout));
-  });
 }

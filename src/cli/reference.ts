@@ -5,6 +5,7 @@
  */
 import type { Command, Option } from 'commander';
 import { EXIT_CODES } from '../errors.js';
+import { isRequired } from './flags.js';
 import { FOLDER_OUTPUTS, folderFilesTable } from './folder-files.js';
 import { EXAMPLES_DIR, exampleOf } from './help.js';
 import { limitsSection } from './limits-doc.js';
@@ -15,7 +16,7 @@ const cell = (s: string) => s.replaceAll('|', '\\|').replaceAll('\n', ' ');
 function optionRow(o: Option): string {
   const d =
     o.defaultValue === undefined || o.defaultValue === false ? '' : `\`${JSON.stringify(o.defaultValue)}\``;
-  return `| \`${cell(o.flags)}\` | ${cell(o.description)}${o.mandatory ? ' (required)' : ''} | ${d} |`;
+  return `| \`${cell(o.flags)}\` | ${cell(o.description)}${isRequired(o) ? ' (required)' : ''} | ${d} |`;
 }
 
 function leaves(cmd: Command, path: string[]): { cmd: Command; path: string[] }[] {

@@ -8,6 +8,7 @@ import { PROXY_MODES } from '../web/media.js';
 import { isLoopback, startViewer } from '../web/server.js';
 import { openSite } from '../web/site.js';
 import { addFlags, type FlagValues, flagSpecs, type WithLayout } from './flags.js';
+import { addLayoutFlag } from './layout-flag.js';
 import { parseNumberFlag, printLines } from './output.js';
 import { renderProgress } from './progress.js';
 
@@ -51,13 +52,8 @@ const SERVE_FLAG_SPECS = flagSpecs({
 
 type ServeFlags = WithLayout<FlagValues<typeof SERVE_FLAG_SPECS>>;
 
-export function registerServe(program: Command): void {
-  const serve = program
-    .command('serve')
-    .description(
-      'the read-only local viewer: leaderboards, films with their chains, Compass cases with their videos',
-    );
-  addFlags(serve, SERVE_FLAG_SPECS).action(async (o: ServeFlags, cmd: Command) => {
+export function registerServe(serve: Command): void {
+  addLayoutFlag(addFlags(serve, SERVE_FLAG_SPECS)).action(async (o: ServeFlags, cmd: Command) => {
     const proxy = PROXY_MODES.find((m) => m === o.proxy);
     if (proxy === undefined)
       throw new UsageError(

@@ -37,9 +37,7 @@ const EER_FLAG_SPECS = flagSpecs({
   ...JSON_FLAG_SPECS,
 });
 
-export function registerStats(program: Command): void {
-  const stats = program.command('stats').description('statistics on your own data');
-
+export function registerStats(stats: Command): void {
   const btCmd = stats
     .command('bt')
     .description('Bradley–Terry strengths from comparisons: lines {"a","b","score": 1|0|0.5}')

@@ -22,8 +22,8 @@ function leafPaths(cmd: Command, path: string[] = []): string[] {
 }
 
 describe('docs/cli.md and the examples', () => {
-  it('docs/cli.md is what scripts/cli-docs.ts writes, and every leaf command has exactly one example', () => {
-    const program = buildProgram();
+  it('docs/cli.md is what scripts/cli-docs.ts writes, and every leaf command has exactly one example', async () => {
+    const program = await buildProgram();
     expect(readFileSync(join(ROOT, 'docs', 'cli.md'), 'utf8')).toBe(cliReference(program));
     const leaves = leafPaths(program).sort();
     expect(EXAMPLES.map((e) => e.command).sort()).toEqual(leaves);
@@ -40,7 +40,7 @@ describe('docs/cli.md and the examples', () => {
   });
 
   it("every command that writes a folder lists the folder's files in --help and docs/cli.md, from the writers' name lists", async () => {
-    const program = buildProgram();
+    const program = await buildProgram();
     const leaves = (cmd: Command, path: string[] = []): [string, Command][] =>
       cmd.commands.length
         ? cmd.commands.flatMap((c) => leaves(c, [...path, c.name()]))

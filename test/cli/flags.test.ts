@@ -5,7 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { addFlags, type FlagValues, flagSpecs } from '../../src/cli/flags.js';
+import { addFlags, type FlagValues, flagSpecs, requireFlags } from '../../src/cli/flags.js';
 import type { EvaluateFlags as HeroEvaluateFlags } from '../../src/cli/hero-evaluate.js';
 import { judgeFlagSpecs } from '../../src/cli/judge.js';
 import { buildProgram } from '../../src/cli/program.js';
@@ -30,6 +30,8 @@ const WITH_EXTRA = flagSpecs({
 
 function parsed<D extends Parameters<typeof addFlags>[1]>(specs: D, args: string[]) {
   const cmd = addFlags(new Command('t').exitOverride().configureOutput({ writeErr: () => undefined }), specs);
+  // the program's check of required flags (program.ts)
+  cmd.hook('preAction', (c) => requireFlags(c));
   let got: FlagValues<D> | undefined;
   cmd.action((o: FlagValues<D>) => {
     got = o;
@@ -74,6 +76,7 @@ describe('flags declared once', () => {
 
   it("a required flag's absence is commander's usage error, as before", () => {
     expect(() => parsed(WITH_EXTRA, [])).toThrow(CommanderError);
+    expect(() => parsed(WITH_EXTRA, [])).toThrow("required option '--cases <file>' not specified");
   });
 
   it('a key that is not the name commander gives the value is refused when the command is built', () => {
@@ -81,13 +84,13 @@ describe('flags declared once', () => {
     expect(() => addFlags(new Command('t'), wrong)).toThrow(InternalError);
   });
 
-  it("hero evaluate's options are typed from its declaration, the layout map from program.ts", () => {
+  it("hero evaluate's options are typed from its declaration, the layout map from its --layout flag", async () => {
     expectTypeOf<HeroEvaluateFlags['maxCalls']>().toEqualTypeOf<string | undefined>();
     expectTypeOf<HeroEvaluateFlags['selections']>().toEqualTypeOf<string[]>();
     expectTypeOf<HeroEvaluateFlags['bootstrap']>().toEqualTypeOf<string>();
     expectTypeOf<HeroEvaluateFlags['layout']>().toEqualTypeOf<Layout>();
-    const help = buildProgram()
-      .commands.find((c) => c.name() === 'hero')
+    const help = (await buildProgram()).commands
+      .find((c) => c.name() === 'hero')
       ?.commands.find((c) => c.name() === 'evaluate')
       ?.helpInformation();
     expect(help).toMatch(/--max-calls <n>/);

@@ -4,7 +4,7 @@
  * spawning dist/, decoding or judging anything. A fake records its options and stops the command.
  */
 import { join } from 'node:path';
-import { CommanderError } from 'commander';
+import { type Command, CommanderError } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type CliImpls, LIBRARY } from '../../src/cli/impls.js';
 import { buildProgram } from '../../src/cli/program.js';
@@ -24,14 +24,14 @@ function withFake<K extends keyof CliImpls>(name: K) {
     throw new Stop();
   };
   Object.defineProperty(impls, name, { value: fake });
-  const program = buildProgram(impls);
   // commander's own messages are asserted through the errors it throws, not printed
-  const quiet = (c: typeof program): void => {
+  const quiet = (c: Command): Command => {
     c.configureOutput({ writeErr: () => undefined, writeOut: () => undefined, outputError: () => undefined });
     for (const sub of c.commands) quiet(sub);
+    return c;
   };
-  quiet(program);
-  const run = (...args: string[]) => program.parseAsync(['node', 'kfbench', ...args]);
+  const program = buildProgram(impls).then(quiet);
+  const run = async (...args: string[]) => (await program).parseAsync(['node', 'kfbench', ...args]);
   return { calls, run };
 }
 
