@@ -8,10 +8,12 @@ import { inspectDataset, inspectLines } from '../hero/dataset/inspect.js';
 import { validateDataset } from '../hero/dataset/validate.js';
 import { checkSelectionsFile } from '../hero/evaluate-inputs.js';
 import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS, type WithLayout } from './flags.js';
+import { corpusLines, positionLines } from './hero-analyze-lines.js';
 import { registerHeroFrames } from './hero-frames.js';
 import { judgeFlagSpecs, judgeSettings } from './judge.js';
 import { addLayoutFlag } from './layout-flag.js';
 import { oneOf, printJson, printLines, printResult } from './output.js';
+import { renderProgress } from './progress.js';
 
 /** `--data DIR` and `--json` of the commands that only read a root. */
 const ROOT_FLAG_SPECS = flagSpecs({
@@ -52,42 +54,56 @@ const CHECK_SELECTIONS_FLAG_SPECS = flagSpecs({
   ...JSON_FLAG_SPECS,
 });
 
+const CORPUS_FLAG_SPECS = flagSpecs({
+  ...ROOT_FLAG_SPECS,
+  imageProperties: {
+    flags: '--image-properties',
+    description:
+      'correlate each chain image’s photographic properties with its rank (decodes every chain image)',
+    negatable: 'skip the image-property correlations (no image decoded)',
+  },
+});
+
 /** `kfbench hero analyze corpus`. */
 function registerCorpus(analyze: Command): void {
   const cmd = analyze
     .command('corpus')
-    .description('corpus statistics: films, chains, images, criteria, confident share, still ranks');
-  addLayoutFlag(addFlags(cmd, ROOT_FLAG_SPECS)).action(async (o: RootFlags) => {
-    const r = await corpusStats(o.data, o.layout);
-    if (o.json) return printJson(r);
-    printLines([
-      `${r.films} films, ${r.chains} chains, ${r.images} distinct images, ${r.pairs} pairs (${(100 * r.confident_share).toFixed(1)} % confident)`,
-      `criteria per film: ${r.criteria_per_film ? `mean ${r.criteria_per_film.mean.toFixed(2)} (${r.criteria_per_film.min}–${r.criteria_per_film.max})` : 'no rubrics'}`,
-      `still replacements: ${r.still_replacements ?? 'unknown (the chains were not built by kfbench hero build)'}`,
-      `rank of the still in its chain: ${Object.entries(r.still_rank)
-        .map(([k, v]) => `${k}: ${v}`)
-        .join(', ')}`,
-    ]);
-  });
+    .description(
+      'corpus statistics: films, chains, images, criteria, confident share, still ranks, years, runtimes, genres, image-property correlations',
+    );
+  addLayoutFlag(addFlags(cmd, CORPUS_FLAG_SPECS)).action(
+    async (o: WithLayout<FlagValues<typeof CORPUS_FLAG_SPECS>>) => {
+      const shown = renderProgress();
+      const r = await corpusStats(o.data, o.layout, {
+        imageProperties: o.imageProperties !== false,
+        onProgress: shown.onProgress,
+      }).finally(() => shown.close());
+      printResult(o.json, r, corpusLines);
+    },
+  );
 }
+
+const POSITION_FLAG_SPECS = flagSpecs({
+  ...ROOT_FLAG_SPECS,
+  normalise: {
+    flags: '--normalise <how>',
+    description:
+      "runtime: film time over the film's runtime (the card's 0.545); timeline: place on the clips laid end to end",
+    default: 'runtime',
+  },
+});
 
 /** `kfbench hero analyze position`. */
 function registerPosition(analyze: Command): void {
   const cmd = analyze
     .command('position')
     .description("sampled frames' normalised film time against their chain rank");
-  addLayoutFlag(addFlags(cmd, ROOT_FLAG_SPECS)).action(async (o: RootFlags) => {
-    const r = await positionAnalysis(o.data, o.layout);
-    if (o.json) return printJson(r);
-    const sp = r.spearman;
-    const p = sp.p_exact ?? sp.p_asymptotic;
-    printLines([
-      `${r.images} sampled chain images; Spearman ρ(rank, film time) ${sp.rho === null ? '—' : sp.rho.toFixed(3)}${p !== undefined ? ` (p ${sp.p_exact !== undefined ? 'exact' : 'asymptotic'} ${p.toFixed(3)})` : ''}`,
-      ...r.by_rank.map(
-        (b) => `rank ${b.rank}: ${b.n} images, mean normalised time ${b.mean_time.toFixed(3)}`,
-      ),
-    ]);
-  });
+  addLayoutFlag(addFlags(cmd, POSITION_FLAG_SPECS)).action(
+    async (o: WithLayout<FlagValues<typeof POSITION_FLAG_SPECS>>) => {
+      const how = oneOf('--normalise', o.normalise, ['runtime', 'timeline'] as const);
+      printResult(o.json, await positionAnalysis(o.data, o.layout, how), positionLines);
+    },
+  );
 }
 
 /** `kfbench hero analyze human`. */

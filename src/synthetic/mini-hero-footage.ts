@@ -20,6 +20,11 @@ export interface FilmSpec {
   movie_id: string;
   title: string;
   year: number;
+  /**
+   * The film's TMDB genres, written into movies.jsonl's TMDB record with a runtime (issue 54 item 6:
+   * `hero analyze corpus` and `position` read them); absent: the film's line has no TMDB record.
+   */
+  genres?: string[];
   photo: string;
   hue: number;
   fps: string;

@@ -22,7 +22,7 @@ import { copyFromMaterialCache, finishBuild, isBuilt, startBuild } from './build
 import { placeholderChains } from './mini-hero-chains.js';
 import { type FilmSpec, KINDS, makeClip, makeStill, rational } from './mini-hero-footage.js';
 
-export const MINI_VERSION = '5';
+export const MINI_VERSION = '6';
 
 export { filmSummary } from './mini-hero-chains.js';
 export type { FilmSpec } from './mini-hero-footage.js';
@@ -32,6 +32,7 @@ export const MINI_FILMS: FilmSpec[] = [
     movie_id: '9001_Astronaut_Diaries',
     title: 'Astronaut Diaries',
     year: 1998,
+    genres: ['Documentary', 'Drama'],
     photo: 'astronaut.png',
     hue: 0,
     fps: '24',
@@ -41,6 +42,7 @@ export const MINI_FILMS: FilmSpec[] = [
     movie_id: '9002_The_Cat_Who_Stayed',
     title: 'The Cat Who Stayed',
     year: 1961,
+    genres: ['Comedy', 'Family'],
     photo: 'chelsea.png',
     hue: 0,
     fps: '25',
@@ -50,6 +52,7 @@ export const MINI_FILMS: FilmSpec[] = [
     movie_id: '9003_Coffee_at_Midnight',
     title: 'Coffee at Midnight',
     year: 1974,
+    genres: ['Drama', 'Romance'],
     photo: 'coffee.png',
     hue: 0,
     fps: '24',
@@ -59,6 +62,7 @@ export const MINI_FILMS: FilmSpec[] = [
     movie_id: '9004_Launch_Window',
     title: 'Launch Window',
     year: 2009,
+    genres: ['Drama', 'Science Fiction', 'Thriller'],
     photo: 'rocket.jpg',
     hue: 0,
     fps: '30000/1001',
@@ -68,6 +72,7 @@ export const MINI_FILMS: FilmSpec[] = [
     movie_id: '9005_Blue_Orbit',
     title: 'Blue Orbit',
     year: 1987,
+    genres: ['Science Fiction'],
     photo: 'astronaut.png',
     hue: 140,
     fps: '24',
@@ -95,6 +100,20 @@ export function timecode(s: number): string {
   const m = Math.floor((s % 3600) / 60);
   const sec = s - 3600 * h - 60 * m;
   return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:${sec.toFixed(3).padStart(6, '0')}`;
+}
+
+/** A film's movies.jsonl line; `end`: where its last clip (and the gap after it) ends, in seconds. */
+function movieLine(film: FilmSpec, end: number): Movie {
+  return {
+    movie_id: film.movie_id,
+    title: film.title,
+    year: film.year,
+    synopsis: `A generated film for the kfbench mini set, made from ${film.photo}.`,
+    // TMDB's runtime is in whole minutes: the film runs on 1.5 minutes past its last clip
+    ...(film.genres
+      ? { tmdb: { runtime: Math.ceil(end / 60 + 1.5), genres: film.genres.map((name) => ({ name })) } }
+      : {}),
+  };
 }
 
 export interface MiniHeroPaths {
@@ -172,12 +191,7 @@ export async function buildMiniHero(
       i++;
     }
     clipsRows.push({ movie_id: film.movie_id, clips });
-    movies.push({
-      movie_id: film.movie_id,
-      title: film.title,
-      year: film.year,
-      synopsis: `A generated film for the kfbench mini set, made from ${film.photo}.`,
-    });
+    movies.push(movieLine(film, filmTime));
     const ids: string[] = [];
     for (let s = 0; s < 3; s++) {
       const id = `rm${sha256Hex(`${film.movie_id}/${s}`).slice(0, 8)}`;
