@@ -53,3 +53,10 @@ export interface JudgeBackendFactory<S extends { kind: string } = { kind: string
 export function malformedJudgeSpec(f: { form: string; example: string }, spec: string): UsageError {
   return new UsageError(`--judge must be ${f.form} (e.g. ${f.example}), got "${redactUrl(spec)}"`);
 }
+
+/** The rest of `spec` after `PREFIX:`, or a malformed-spec error when there is none. */
+export function restOfJudgeSpec(f: { prefix: string; form: string; example: string }, spec: string): string {
+  const rest = spec.slice(f.prefix.length + 1);
+  if (spec.slice(0, f.prefix.length + 1) !== `${f.prefix}:` || rest === '') throw malformedJudgeSpec(f, spec);
+  return rest;
+}

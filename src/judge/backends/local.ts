@@ -1,6 +1,6 @@
 /** `local:READER.json`: the embedded reader fitted by `hero fit-reader` (../local.ts); no server. */
 import { LocalBackend } from '../local.js';
-import { type JudgeBackendFactory, malformedJudgeSpec } from './factory.js';
+import { type JudgeBackendFactory, restOfJudgeSpec } from './factory.js';
 
 export interface LocalSpec {
   kind: 'local';
@@ -13,9 +13,7 @@ export const localJudge: JudgeBackendFactory<LocalSpec> = {
   example: 'local:reader.json',
   help: 'the embedded reader fitted by `hero fit-reader`: no server, deterministic',
   parse(spec) {
-    const path = spec.slice('local:'.length);
-    if (!spec.startsWith('local:') || path === '') throw malformedJudgeSpec(this, spec);
-    return { kind: 'local', path };
+    return { kind: 'local', path: restOfJudgeSpec(this, spec) };
   },
   open(spec) {
     return LocalBackend.open(spec.path);
