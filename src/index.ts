@@ -141,7 +141,8 @@ export { Judge, type Question } from './judge/judge.js';
 export { fitLocalReader, LocalBackend, ReaderFile, readReaderFile, writeReaderFile } from './judge/local.js';
 export { OpenAiBackend, type OpenAiOptions } from './judge/openai.js';
 export { comparePair, type PairOutcome } from './judge/pairwise.js';
-export { openJudge, parseJudgeSpec, resolveJudgeSettings } from './judge/registry.js';
+export { resolveJudgeSettings } from './judge/precedence.js';
+export { openJudge, parseJudgeSpec } from './judge/registry.js';
 export type { JudgeBackend, JudgeImage, JudgeStats } from './judge/types.js';
 export { withJudge } from './judge/with-judge.js';
 // ── media ───────────────────────────────────────────────────────────────────────────────────

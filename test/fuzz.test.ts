@@ -14,7 +14,7 @@ import { checkSelections } from '../src/hero/dataset/selections.js';
 import { validateDataset } from '../src/hero/dataset/validate.js';
 import { verifyTrack } from '../src/hero/track/verify.js';
 import { readReaderFile } from '../src/judge/local.js';
-import { readJudgeConfig } from '../src/judge/registry.js';
+import { readJudgeConfig } from '../src/judge/precedence.js';
 import { createRng, type Rng } from '../src/stats/rng.js';
 import type { MiniCompassPaths } from '../src/synthetic/mini-compass/build.js';
 import type { MiniHeroPaths } from '../src/synthetic/mini-hero.js';

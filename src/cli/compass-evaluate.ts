@@ -13,7 +13,7 @@ import { JOINT_CASES_READINGS } from '../compass/quality/leaderboard.js';
 import type { EvaluationPlan } from '../compass/quality/plan.js';
 import { DEFAULT_QUALITY_OPTIONS, type QualityOptions } from '../compass/quality/video.js';
 import { UsageError } from '../errors.js';
-import { resolveJudgeSettings } from '../judge/registry.js';
+import { resolveJudgeSettings } from '../judge/precedence.js';
 import { checkUnresolved, unresolvedLine } from '../judge/unresolved.js';
 import { leaderboardText } from '../report/compass.js';
 import { textTable } from '../report/table.js';

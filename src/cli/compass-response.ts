@@ -7,7 +7,7 @@ import type { CompassRunInput } from '../compass/run.js';
 import { DEFAULT_GRID } from '../compass/sensitivity.js';
 import { storyboardGrid } from '../compass/storyboard.js';
 import { PartialError, UsageError } from '../errors.js';
-import { resolveJudgeSettings } from '../judge/registry.js';
+import { resolveJudgeSettings } from '../judge/precedence.js';
 import type { OnProgress } from '../progress.js';
 import { compassTable, sensitivityLines } from '../report/compass.js';
 import { responseLines } from '../report/compass-response.js';

@@ -10,7 +10,9 @@ import {
 import { cacheFileRows, cacheFileStats, pruneCacheFile } from '../judge/cache-file.js';
 import { mergeJudgeCaches } from '../judge/cache-merge.js';
 import { INSERTION_PROTOCOLS } from '../judge/insertion.js';
-import { JUDGE_FORMS, type JudgeFlags, type JudgeSettings, resolveJudgeSettings } from '../judge/registry.js';
+import { resolveJudgeSettings } from '../judge/precedence.js';
+import { JUDGE_FORMS } from '../judge/registry.js';
+import type { JudgeFlags, JudgeSettings } from '../judge/settings.js';
 import { DEFAULT_MAX_UNRESOLVED } from '../judge/unresolved.js';
 import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS } from './flags.js';
 import { oneOf, parseNumberFlag, printJson, printLines } from './output.js';

@@ -8,8 +8,9 @@
 
 import { UsageError } from '../errors.js';
 import type { Embedder, EmbedderHooks } from './embedder.js';
-import { fetchHubModel, HUB_VARIANT_NAMES, type HubVariant, parseHubRef } from './hub.js';
+import { fetchHubModel, HUB_VARIANT_NAMES, type HubVariant } from './hub.js';
 import { HUB_FEATURE_OUTPUTS, preprocessFromHubConfig } from './hub-preprocess.js';
+import { parseHubRef } from './hub-ref.js';
 import { loadOnnxEmbedder, type OnnxOptions } from './onnx.js';
 
 export async function loadHubEmbedder(

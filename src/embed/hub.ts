@@ -35,6 +35,7 @@ import { writeFileAtomic } from '../store/atomic-write.js';
 import { readTextFile } from '../store/limits.js';
 import { blobMatches, checkedHash, fetchBlob, kindOfBlobName } from './hub-blob.js';
 import { hubFetch, redactHubText, redactHubUrl } from './hub-fetch.js';
+import type { HubModelRef } from './hub-ref.js';
 
 /** ONNX variants as onnx-community lays them out (transformers.js' `dtype` names in brackets). */
 export const HUB_VARIANTS = {
@@ -44,11 +45,6 @@ export const HUB_VARIANTS = {
 } as const;
 export type HubVariant = keyof typeof HUB_VARIANTS;
 export const HUB_VARIANT_NAMES = Object.keys(HUB_VARIANTS) as HubVariant[];
-
-export interface HubModelRef {
-  repo: string;
-  revision: string;
-}
 
 export interface HubModelFiles {
   repo: string;
@@ -63,18 +59,7 @@ export interface HubModelFiles {
   downloaded: boolean;
 }
 
-const REPO = /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/;
 const COMMIT = /^[0-9a-f]{40}$/;
-
-/** `ORG/REPO[@REVISION]` → its parts (revision `main` by default). */
-export function parseHubRef(s: string): HubModelRef {
-  const at = s.indexOf('@');
-  const repo = at < 0 ? s : s.slice(0, at);
-  const revision = at < 0 ? 'main' : s.slice(at + 1);
-  if (!REPO.test(repo) || repo.includes('..') || !/^[\w./-]+$/.test(revision) || revision.includes('..'))
-    throw new UsageError(`--embedder hf:ORG/REPO[@REVISION], got "hf:${s}"`);
-  return { repo, revision };
-}
 
 function truthy(v: string | undefined): boolean {
   return v !== undefined && ['1', 'true', 'yes', 'on'].includes(v.trim().toLowerCase());

@@ -213,6 +213,7 @@ export async function loadOnnxEmbedder(
   const { inputName, outputName, pooling } = modelIo(session, pre, { W, H, file: modelPath }, source);
   const version = createHash('sha256').update(readFileSync(modelPath)).digest('hex').slice(0, 16);
   const batch = Math.max(1, opts.batch ?? 8);
+  let released = false;
 
   const input: ModelInput = { W, H, file: source?.file ?? modelPath };
   const toTensor = async (images: readonly RawImage[]): Promise<Ort.Tensor> => {
@@ -268,7 +269,10 @@ export async function loadOnnxEmbedder(
       }
       return out;
     },
+    // closing twice is fine (the registry's contract): onnxruntime refuses a second release
     async close() {
+      if (released) return;
+      released = true;
       await session.release();
     },
   };

@@ -5,7 +5,7 @@
  */
 import type { OnnxOptions } from '../embed/onnx.js';
 import { writeReaderFile } from '../judge/local.js';
-import type { JudgeSettings } from '../judge/registry.js';
+import type { JudgeSettings } from '../judge/settings.js';
 import { withJudge } from '../judge/with-judge.js';
 import type { Layout } from './dataset/layout-map.js';
 import {

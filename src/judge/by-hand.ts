@@ -7,7 +7,7 @@ import { BadInputError } from '../errors.js';
 import { readTextFile } from '../store/limits.js';
 import { type InsertionProtocol, insertIntoChain } from './insertion.js';
 import { comparePair, type PairOutcome } from './pairwise.js';
-import type { JudgeSettings } from './registry.js';
+import type { JudgeSettings } from './settings.js';
 import { withJudge } from './with-judge.js';
 
 export const DEFAULT_INSTRUCTIONS = 'Choose the image that works better as a cover image.';

@@ -4,7 +4,7 @@
  * refuse shards judged differently. Concurrency, rate limits, timeouts and the cache file do not
  * change an answer and are left out.
  */
-import type { JudgeSettings } from './registry.js';
+import type { JudgeSettings } from './settings.js';
 
 export interface JudgeIdentity {
   name: string;

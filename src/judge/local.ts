@@ -57,11 +57,13 @@ export class LocalBackend implements JudgeBackend {
   readonly identity: Record<string, unknown>;
   private readonly utilities = new Map<string, number>();
 
-  constructor(
-    private readonly reader: ReaderFile,
-    hash: string,
-    private readonly embedder: Embedder,
-  ) {
+  private readonly reader: ReaderFile;
+  private readonly embedder: Embedder;
+
+  /** `hash`: the reader file's (its weights' identity); `embedder`: the one it was fitted on. */
+  constructor({ reader, hash, embedder }: { reader: ReaderFile; hash: string; embedder: Embedder }) {
+    this.reader = reader;
+    this.embedder = embedder;
     if (embedder.id !== reader.embedder)
       throw new BadInputError(`reader was fitted on ${reader.embedder}, not ${embedder.id}`);
     this.model = `reader-${hash}`;
@@ -70,7 +72,7 @@ export class LocalBackend implements JudgeBackend {
 
   static async open(path: string): Promise<LocalBackend> {
     const { reader, hash } = readReaderFile(path);
-    return new LocalBackend(reader, hash, await createEmbedder(reader.embedder));
+    return new LocalBackend({ reader, hash, embedder: await createEmbedder(reader.embedder) });
   }
 
   async utility(img: { bytes: Buffer; sha256: string }): Promise<number> {

@@ -3,7 +3,9 @@
  * whatever `fn` does (its cache's claims released, its connections ended). The commands that ask a
  * judge by hand, and the runs in `src/runs/`, go through it.
  */
-import { type JudgeSettings, type OpenedJudge, openJudge } from './registry.js';
+
+import { type OpenedJudge, openJudge } from './registry.js';
+import type { JudgeSettings } from './settings.js';
 
 export type JudgeTuning = Parameters<typeof openJudge>[1];
 

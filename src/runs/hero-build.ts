@@ -1,7 +1,7 @@
 /** `hero build` as one call: the judge opened from its settings and closed, the chains built. */
 import { type BuildOptions, buildChains } from '../hero/build.js';
 import type { BuildReport } from '../hero/dataset/schemas.js';
-import type { JudgeSettings } from '../judge/registry.js';
+import type { JudgeSettings } from '../judge/settings.js';
 import { withJudge } from '../judge/with-judge.js';
 
 export interface BuildRunInput extends Omit<BuildOptions, 'judge' | 'encoder'> {

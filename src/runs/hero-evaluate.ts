@@ -12,7 +12,7 @@ import { heroShardRecord } from '../hero/merge.js';
 import type { HeroEvaluateRun } from '../hero/results.js';
 import { judgeIdentity } from '../judge/identity.js';
 import type { Judge } from '../judge/judge.js';
-import type { JudgeSettings } from '../judge/registry.js';
+import type { JudgeSettings } from '../judge/settings.js';
 import { withJudge } from '../judge/with-judge.js';
 import { HERO_FOLDER_FILES, writeHeroRun } from '../report/hero-outputs.js';
 import { type NamedPath, outputFiles, refuseOverlap } from '../store/path-overlap.js';

@@ -2,7 +2,8 @@
 import type { OnnxOptions } from '../embed/onnx.js';
 import { createEmbedder } from '../embed/registry.js';
 import { runSelection, type SelectOptions } from '../hero/select/run.js';
-import type { JudgeSettings, OpenedJudge } from '../judge/registry.js';
+import type { OpenedJudge } from '../judge/registry.js';
+import type { JudgeSettings } from '../judge/settings.js';
 import { withJudge } from '../judge/with-judge.js';
 
 export interface SelectRunInput extends Omit<SelectOptions, 'judge' | 'embedder'> {

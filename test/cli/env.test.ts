@@ -24,7 +24,7 @@ function tsFiles(dir: string): string[] {
  * KFBENCH_HERO_LAYOUT) and passed down as a parameter: nothing below src/cli reads it.
  */
 const ENV_READS_BELOW_CLI: Record<string, number> = {
-  'src/judge/registry.ts': 1,
+  'src/judge/precedence.ts': 1,
   'src/media/image.ts': 1,
   'src/embed/hub.ts': 1,
   // the hub's time limits (KFBENCH_HUB_TIMEOUT_S, issue 55 item 3): a parameter's default

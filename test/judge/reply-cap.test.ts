@@ -13,7 +13,7 @@ import { BadInputError } from '../../src/errors.js';
 import { JudgeCache } from '../../src/judge/cache.js';
 import { Judge } from '../../src/judge/judge.js';
 import { OpenAiBackend } from '../../src/judge/openai.js';
-import { readJudgeConfig, resolveJudgeSettings } from '../../src/judge/registry.js';
+import { readJudgeConfig, resolveJudgeSettings } from '../../src/judge/precedence.js';
 import { writeJsonl } from '../../src/store/jsonl.js';
 import { MAX_LINE_BYTES } from '../../src/store/limits.js';
 import { startEmulator } from '../../src/synthetic/emulator/server.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Judge } from '../../src/judge/judge.js';
 import { OpenAiBackend } from '../../src/judge/openai.js';
-import { resolveJudgeSettings } from '../../src/judge/registry.js';
+import { resolveJudgeSettings } from '../../src/judge/precedence.js';
 import { JUDGE_CALLS, type ProgressEvent } from '../../src/progress.js';
 import { type FaultPlan, startEmulator } from '../../src/synthetic/emulator/server.js';
 import { runCli } from '../support/cli.js';

@@ -4,8 +4,8 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveJudgeSettings } from '../../src/judge/precedence.js';
 import type { OpenedJudge } from '../../src/judge/registry.js';
-import { resolveJudgeSettings } from '../../src/judge/registry.js';
 import { withJudge } from '../../src/judge/with-judge.js';
 import { startEmulator } from '../../src/synthetic/emulator/server.js';
 import { imagePool, question } from '../support/judge-questions.js';

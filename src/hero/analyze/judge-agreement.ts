@@ -13,7 +13,7 @@ import { BadInputError } from '../../errors.js';
 import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
 import { comparePair } from '../../judge/pairwise.js';
-import type { JudgeSettings } from '../../judge/registry.js';
+import type { JudgeSettings } from '../../judge/settings.js';
 import { withJudge } from '../../judge/with-judge.js';
 import { signFlipTest } from '../../stats/permutation.js';
 import { mcnemar, wilson } from '../../stats/proportion.js';
