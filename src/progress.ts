@@ -33,6 +33,11 @@ export type ProgressEvent =
   | { type: 'call-finished'; phase: Phase; ok: boolean }
   /** An item failed for good (the phase goes on, or stops, as the pipeline documents). */
   | { type: 'failure'; phase: Phase; item: string; reason: string }
+  /**
+   * Something the user is told once, beside the counts: a reading the run fell back on (a judge
+   * reply whose token usage is not a count). Its emitter sends each message once.
+   */
+  | { type: 'notice'; phase: Phase; message: string }
   /** A phase ended (also after failures); `done` items were finished. */
   | { type: 'phase-finished'; phase: Phase; done: number };
 

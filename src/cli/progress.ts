@@ -275,6 +275,7 @@ class ProgressView {
       c.lastRetry = `${e.item}: ${e.reason}`;
       this.callsUpdate(e.phase, c, false);
     } else if (e.type === 'phase-started') this.onPhaseStarted(e);
+    else if (e.type === 'notice') this.write(`${e.phase}: note: ${e.message}`);
     else {
       const p = this.phases.get(e.phase);
       if (p) this.onPhaseEvent(e, p); // an event of a phase never started: nothing to draw it against

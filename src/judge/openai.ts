@@ -100,6 +100,19 @@ export class OpenAiBackend implements JudgeBackend {
     );
   }
 
+  /** Said once per backend (issue 55 item 5): a reply's usage that is no count is unknown. */
+  private badUsageSaid = false;
+
+  private sayBadUsage(url: string, usage: string): void {
+    if (this.badUsageSaid) return;
+    this.badUsageSaid = true;
+    this.o.onProgress?.({
+      type: 'notice',
+      phase: JUDGE_CALLS,
+      message: `judge endpoint ${redactUrl(url)} replied with a usage that is not a token count (${usage}): its tokens are counted as unknown (0) and the --tpm limiter keeps its own estimate (said once)`,
+    });
+  }
+
   private backoff(attempt: number): number {
     const exp = Math.min(this.o.backoffCapMs, this.o.backoffBaseMs * 2 ** attempt);
     return exp * (0.5 + 0.5 * this.o.random());
@@ -172,6 +185,7 @@ export class OpenAiBackend implements JudgeBackend {
         const deadline = t0 + this.o.timeoutMs;
         const o = readReply(r, { t0, retries, deadline, limit, estimate, model: this.model });
         if (o.kind === 'reply') {
+          if (o.badUsage !== undefined) this.sayBadUsage(ep.url, o.badUsage);
           this.pool.succeeded(ep);
           ticket.settle(o.tokens);
           return o.reply;

@@ -22,6 +22,14 @@ function capture(tty: boolean) {
 }
 
 describe('renderProgress off a terminal (a log file)', () => {
+  it('a notice is one line at once, on a terminal as in a log', () => {
+    for (const tty of [false, true]) {
+      const c = capture(tty);
+      c.r.onProgress({ type: 'notice', phase: JUDGE_CALLS, message: 'a reading fell back' });
+      expect(c.text()).toContain(`${JUDGE_CALLS}: note: a reading fell back\n`);
+    }
+  });
+
   it('one line at the start, at most one every 5 s while running, every failure at once, one at the end', () => {
     const c = capture(false);
     const p = phaseReporter(c.r.onProgress, 'evaluate', 'insertions');

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../src/concurrency/rate.js';
 import { Judge } from '../../src/judge/judge.js';
 import { OpenAiBackend } from '../../src/judge/openai.js';
+import type { ProgressEvent } from '../../src/progress.js';
 import { askMany } from '../support/judge-questions.js';
 
 const closers: (() => Promise<void>)[] = [];
@@ -42,8 +43,10 @@ describe('--tpm with replies whose usage is not a sane number', () => {
       if (++reads > 5000) throw new Error('the rate limiter is stalled (it read its clock 5000 times)');
       return performance.now();
     };
+    const events: ProgressEvent[] = [];
     const judge = new Judge(
       new OpenAiBackend({
+        onProgress: (e) => events.push(e),
         model: 'hostile',
         baseUrls: [url],
         concurrency: 1,
@@ -57,5 +60,26 @@ describe('--tpm with replies whose usage is not a sane number', () => {
     expect(verdicts).toHaveLength(4);
     expect(judge.stats.calls).toBeGreaterThanOrEqual(4);
     expect(judge.stats.prompt_tokens + judge.stats.completion_tokens).toBe(0);
+    // the user is told once, however many replies carried it
+    const notices = events.filter((e) => e.type === 'notice');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ message: expect.stringContaining('usage that is not a token count') });
+  });
+
+  it('a sane usage says nothing', async () => {
+    const url = await hostileApi({ prompt_tokens: 12, completion_tokens: 7 });
+    const events: ProgressEvent[] = [];
+    const judge = new Judge(
+      new OpenAiBackend({
+        onProgress: (e) => events.push(e),
+        model: 'sane',
+        baseUrls: [url],
+        concurrency: 1,
+      }),
+    );
+    closers.push(() => judge.close());
+    await askMany(judge, 2, 2);
+    expect(judge.stats.prompt_tokens).toBeGreaterThan(0);
+    expect(events.filter((e) => e.type === 'notice')).toEqual([]);
   });
 });
