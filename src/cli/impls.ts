@@ -23,10 +23,19 @@ export interface CliImpls {
   compassSensitivity: typeof compassSensitivity;
 }
 
+const LOADERS = new WeakMap<object, () => Promise<unknown>>();
+
 /** `load`'s function, its module loaded when it is first called. */
 function lazy<F extends (...a: never[]) => Promise<unknown>>(load: () => Promise<F>): F {
   const call = async (...a: Parameters<F>) => (await load())(...a);
+  LOADERS.set(call, load);
   return call as F;
+}
+
+/** The library function a lazy entry of LIBRARY calls (for the test that it is the exported one). */
+export function loadedOf<F>(f: F): Promise<F> {
+  const load = LOADERS.get(f as object);
+  return load ? (load() as Promise<F>) : Promise.resolve(f);
 }
 
 export const LIBRARY: CliImpls = {
