@@ -46,10 +46,16 @@ export function registerHeroPrompt(hero: Command): void {
       if (o.json) printJson(r);
       else if (r.check) {
         process.stderr.write(warnings.join(''));
+        const o = r.check.order;
         process.stdout.write(
-          r.check.equal
+          r.check.diff === ''
             ? `${r.check.file}: the ${r.prompt.source} prompt re-rendered on ${r.check.film} is byte for byte the example\n${absent}`
             : r.check.diff,
+        );
+        process.stdout.write(
+          o.equal
+            ? `image order: the example's ${o.example.length} images are in the order kfbench sends them (chain ${o.chain} best first, then the candidate)\n`
+            : `image order differs: ${o.reason}\n  example: ${o.example.join(' ')}\n  kfbench: ${o.kfbench.join(' ')}\n`,
         );
       } else {
         process.stderr.write(
@@ -59,7 +65,9 @@ export function registerHeroPrompt(hero: Command): void {
       }
       if (r.check && !r.check.equal)
         throw new BadInputError(
-          `the ${r.prompt.source} prompt re-rendered on ${r.check.film} differs from the example (diff above)`,
+          r.check.diff === ''
+            ? `the example sends its images in another order than kfbench (above): ${r.check.order.reason}`
+            : `the ${r.prompt.source} prompt re-rendered on ${r.check.film} differs from the example (diff above)`,
           { file: r.check.file },
         );
     },

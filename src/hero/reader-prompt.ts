@@ -26,6 +26,7 @@ import type { Layout } from './dataset/layout-map.js';
 import { loadChains, loadCore, loadRubrics } from './dataset/load.js';
 import { heroInstructions } from './prompt.js';
 import { deriveAnswerFormat, splitSlots } from './reader-answer.js';
+import { checkImageOrder, type ImageOrderCheck } from './reader-image-order.js';
 import { lineDiff } from './reader-prompt-diff.js';
 
 export { lineDiff };
@@ -299,7 +300,7 @@ export async function showReaderPrompt(o: {
 }): Promise<{
   prompt: ReaderPrompt;
   text: string;
-  check?: { file: string; film: string; equal: boolean; diff: string };
+  check?: { file: string; film: string; equal: boolean; diff: string; order: ImageOrderCheck };
 }> {
   const ds = await loadCore(o.data, o.layout);
   const rubrics = await loadRubrics(o.data, o.layout);
@@ -318,7 +319,15 @@ export async function showReaderPrompt(o: {
       ex.slots.map((s) => s.id),
     );
     const diff = lineDiff(readTextFile(file), text, [file, `rendered (${prompt.source} prompt)`]);
-    return { prompt, text, check: { file, film: ex.film.movie_id, equal: diff === '', diff } };
+    const order = checkImageOrder(
+      ex.slots.map((s) => s.id),
+      chains.get(ex.film.movie_id),
+    );
+    return {
+      prompt,
+      text,
+      check: { file, film: ex.film.movie_id, equal: diff === '' && order.equal, diff, order },
+    };
   }
   if (!o.film) throw new UsageError('name a film (kfbench hero prompt FILM), or --check');
   const f = chains.get(o.film);

@@ -41,6 +41,40 @@ describe('the reader prompt from eval/judge_prompt_example.md', () => {
     expect(r.stderr).not.toContain('not placed');
     // the mini example, like kfbench's own wording, quotes no synopsis: said, not a warning
     expect(r.stdout).toMatch(/^absent from the example: synopsis/m);
+    expect(r.stdout).toContain("image order: the example's 7 images are in the order kfbench sends them");
+  });
+
+  it('--check also checks the order the images are sent in: a chain worst first, a candidate first', async () => {
+    const { slots } = splitExample(example, 'example');
+    const ids = slots.map((x) => x.id);
+    const chain = ids.slice(0, -1);
+    const candidate = ids.at(-1)!;
+    const withOrder = (order: string[]) =>
+      example.replace(
+        /\n\nImage 1:[\s\S]*$/,
+        `\n\n${order.map((id, i) => `Image ${i + 1}:\n[image ${i + 1}: ${id}]`).join('\n')}\n`,
+      );
+    expect(withOrder(ids)).toBe(example);
+    const root = copyRoot();
+    const file = datasetPaths(root).judgePromptExample;
+    for (const [order, reason] of [
+      [[...[...chain].reverse(), candidate], 'worst first'],
+      [[candidate, ...chain], 'the candidate before the chain'],
+      [[chain[1]!, chain[0]!, ...chain.slice(2), candidate], 'not in the chain’s order'.replace('’', "'")],
+    ] as const) {
+      writeFileSync(file, withOrder([...order]));
+      const r = await runCli(['hero', 'prompt', '--data', root, '--check']);
+      // the text re-renders byte for byte (the slots carry the example's own ids); the order does not
+      expect(r.stdout, reason).toContain('byte for byte the example');
+      expect(r.code, reason).toBe(3);
+      expect(r.stdout).toContain(`image order differs: `);
+      expect(r.stdout).toContain(reason);
+      expect(r.stdout).toContain(`  kfbench: ${ids.join(' ')}`);
+      expect(r.stderr).toMatch(
+        /judge_prompt_example\.md: the example sends its images in another order than kfbench/,
+      );
+    }
+    rmSync(root, { recursive: true, force: true });
   });
 
   it('derive puts placeholders where the film text stands and fills them back', () => {
