@@ -38,8 +38,8 @@ const BUILD_FLAG_SPECS = flagSpecs({
   unresolvedPairs: {
     flags: '--unresolved-pairs <how>',
     description:
-      "an unresolved pair in a chain's Bradley–Terry fit: tie (half a win each) | error (left out: no partial credit)",
-    default: 'tie',
+      "an unresolved pair in a chain's Bradley–Terry fit: error (left out: the card's no partial credit) | tie (half a win each)",
+    default: 'error',
   },
   ...JSON_FLAG_SPECS,
 });
@@ -67,7 +67,7 @@ async function runBuild(o: BuildFlags, impls: CliImpls): Promise<void> {
       learnRubric: !!o.learnRubric,
       rounds,
       maxRules,
-      ...(o.unresolvedPairs !== 'tie'
+      ...(o.unresolvedPairs !== 'error'
         ? { unresolvedPairs: oneOf('--unresolved-pairs', o.unresolvedPairs, UNRESOLVED_PAIRS_READINGS) }
         : {}),
       onProgress: shown.onProgress,

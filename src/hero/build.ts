@@ -87,6 +87,7 @@ export async function buildChains(o: BuildOptions): Promise<BuildReport> {
     still_replacements: 0,
     still_floor_unmet: 0,
     ridge_used: 0,
+    unresolved_pairs: o.unresolvedPairs ?? 'error',
     stability: { chains: 0, agreement: null, kendall_tau: null, measures: STABILITY_MEASURES },
   };
   if (o.learnRubric) report.rubric = { rounds: [], rules: 0, pruned_by_phase_b: 0 };

@@ -14,8 +14,9 @@ const pairs = [
 ];
 
 describe('--unresolved-pairs', () => {
-  it('tie: half a win each; error: no credit, left out of the fit', () => {
-    expect(fitComparisons(pairs)).toEqual([
+  it('error (the default): no credit, left out of the fit; tie: half a win each', () => {
+    expect(fitComparisons(pairs)).toEqual(fitComparisons(pairs, 'error'));
+    expect(fitComparisons(pairs, 'tie')).toEqual([
       { a: 'x', b: 'y', score: 1 },
       { a: 'y', b: 'z', score: 1 },
       { a: 'x', b: 'z', score: 0.5 },

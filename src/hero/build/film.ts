@@ -82,8 +82,8 @@ async function judgeAll(ctx: FilmContext, members: Member[], outcomes: Outcomes)
 }
 
 /**
- * Step 3, Bradley–Terry over the pairs of the current members (an unresolved pair a tie, 0.5 each:
- * build.ts's step 3), and the members strongest first. The card: "Each carries the six-image order
+ * Step 3, Bradley–Terry over the pairs of the current members (an unresolved pair left out by
+ * default, `fitComparisons`), and the members strongest first. The card: "Each carries the six-image order
  * with Bradley-Terry strengths".
  */
 function rank(o: BuildOptions, members: Member[], outcomes: Outcomes) {
@@ -101,11 +101,11 @@ function rank(o: BuildOptions, members: Member[], outcomes: Outcomes) {
 
 /**
  * The comparisons a chain's Bradley–Terry fit reads: a confident pair a win for its winner; an
- * unresolved one half a win each (`tie`, the default) or left out (`error`: no partial credit).
+ * unresolved one left out (`error`, the default: no partial credit) or half a win each (`tie`).
  */
 export function fitComparisons(
   pairs: readonly { a: string; b: string; out: { status: string; winner?: string | null | undefined } }[],
-  unresolved: UnresolvedPairsReading = 'tie',
+  unresolved: UnresolvedPairsReading = 'error',
 ): { a: string; b: string; score: number }[] {
   return pairs.flatMap((p) =>
     p.out.status === 'confident'

@@ -23,9 +23,10 @@ export interface BuildOptions {
   ridge?: number;
   /**
    * How an unresolved pair (the judge contradicted itself) enters a chain's Bradley–Terry fit
-   * (`--unresolved-pairs`): `tie` (the default: half a win each) or `error` (no credit to either:
-   * left out of the fit, the card's "counted as errors throughout, with no partial credit" read as
-   * covering the fit). docs/heroframe.md, "Unresolved pairs in the chain fit".
+   * (`--unresolved-pairs`): `error` (the default: no credit to either, left out of the fit — the
+   * card's "counted as errors throughout, with no partial credit" read as covering the fit) or `tie`
+   * (half a win each, kfbench's reading before issue 54). docs/heroframe.md, "Unresolved pairs in
+   * the chain fit".
    */
   unresolvedPairs?: UnresolvedPairsReading;
   /** Phase `build`: one item per film. */

@@ -145,6 +145,8 @@ export const BuildReport = z.object({
   /** Chains kept with their still in the bottom half because the film ran out of stills. */
   still_floor_unmet: z.number().int().nonnegative(),
   ridge_used: z.number().int().nonnegative(),
+  /** How unresolved pairs entered the chains' fits (`--unresolved-pairs`; absent before issue 54). */
+  unresolved_pairs: z.enum(['error', 'tie']).optional(),
   /** Means over the re-judged chains; null when no chain was sampled. */
   stability: z.object({
     chains: z.number().int().nonnegative(),
