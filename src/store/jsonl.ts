@@ -6,11 +6,12 @@
  */
 import { createReadStream, createWriteStream, existsSync, statSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { z } from 'zod';
 import { BadInputError, errnoCode, InternalError, isKfbenchError, messageOf } from '../errors.js';
+import { type OnProgress, phaseReporter } from '../progress.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { environmentError } from './fs-errors.js';
 import { MAX_LINE_BYTES, mib, readTextFile } from './limits.js';
@@ -47,12 +48,49 @@ function describeIssue(issue: z.core.$ZodIssue, prefix: PropertyKey[]): string {
 export interface ReadLimits {
   maxLine?: number;
   maxDecompressed?: number;
+  /**
+   * A read of a file of READ_PROGRESS_BYTES or more is told as phase `read <file name>`, one item a
+   * MiB of the file (of a `.zst`, its compressed bytes): a long read is seen moving (issue 55 item 15).
+   */
+  onProgress?: OnProgress | undefined;
 }
 
-function openBytes(file: string, maxDecompressed?: number): Readable {
-  return file.endsWith('.zst')
-    ? openZstd(file, maxDecompressed)
-    : createReadStream(file, { highWaterMark: 1 << 20 });
+/** From this size on, a read with `onProgress` reports its MiB. */
+export const READ_PROGRESS_BYTES = 8 * 1024 * 1024;
+
+/** The file's bytes as a stream; `onBytes` hears each chunk of the file itself as it is read. */
+function openBytes(file: string, maxDecompressed?: number, onBytes?: (n: number) => void): Readable {
+  if (file.endsWith('.zst')) return openZstd(file, maxDecompressed, onBytes);
+  const s = createReadStream(file, { highWaterMark: 1 << 20 });
+  if (onBytes) s.on('data', (c) => onBytes(c.length));
+  return s;
+}
+
+/** `onBytes` for a read reported MiB by MiB (undefined for a small file or no listener). */
+function readReporter(file: string, onProgress: OnProgress | undefined) {
+  if (!onProgress) return { onBytes: undefined, finish: () => undefined };
+  let size = 0;
+  try {
+    size = statSync(file).size;
+  } catch {
+    // the open below names the file
+  }
+  if (size < READ_PROGRESS_BYTES) return { onBytes: undefined, finish: () => undefined };
+  const mib = 1024 * 1024;
+  const p = phaseReporter(onProgress, `read ${basename(file)}`, 'MiB');
+  p.start(Math.ceil(size / mib));
+  let read = 0;
+  let told = 0;
+  return {
+    onBytes: (n: number) => {
+      read += n;
+      while (told < Math.floor(read / mib)) p.done(`${++told} MiB`);
+    },
+    finish: () => {
+      if (read >= size && told < Math.ceil(size / mib)) p.done(`${++told} MiB`);
+      p.finish();
+    },
+  };
 }
 
 /** The most blank lines one file may hold (a `.zst` of 32 KB can inflate to 1 GiB of them). */
@@ -69,7 +107,8 @@ export async function* readLines(
   limits: ReadLimits = {},
 ): AsyncGenerator<{ line: number; text: string }, void, void> {
   const maxLine = limits.maxLine ?? MAX_LINE_BYTES;
-  const input = openBytes(file, limits.maxDecompressed);
+  const told = readReporter(file, limits.onProgress);
+  const input = openBytes(file, limits.maxDecompressed, told.onBytes);
   let parts: Buffer[] = [];
   let partBytes = 0;
   let n = 0;
@@ -123,6 +162,7 @@ export async function* readLines(
     const code = errnoCode(e);
     throw new BadInputError(`cannot read (${code ?? messageOf(e)})`, { file, cause: e });
   } finally {
+    told.finish();
     input.destroy();
   }
 }

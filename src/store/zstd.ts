@@ -177,8 +177,15 @@ export const MAX_DECOMPRESSED_BYTES = 4 * 1024 ** 3;
  * file is truncated, damaged or not zstd at all, or expands past `maxBytes` (bad input naming the
  * file and the limit; the decompressor stops there). `destroy()` it to stop early.
  */
-export function openZstd(file: string, maxBytes = MAX_DECOMPRESSED_BYTES): Readable {
-  return openZstdZlib(file, createReadStream(file), maxBytes);
+/** `onBytes` hears each chunk of the compressed file as it is read (a read's progress). */
+export function openZstd(
+  file: string,
+  maxBytes = MAX_DECOMPRESSED_BYTES,
+  onBytes?: (n: number) => void,
+): Readable {
+  const source = createReadStream(file);
+  if (onBytes) source.on('data', (c) => onBytes(c.length));
+  return openZstdZlib(file, source, maxBytes);
 }
 
 /**

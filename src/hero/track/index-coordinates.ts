@@ -8,6 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { BadInputError } from '../../errors.js';
+import type { OnProgress } from '../../progress.js';
 import { readJsonl } from '../../store/jsonl.js';
 import { datasetPaths } from '../dataset/layout.js';
 import { TrackRow } from '../dataset/schemas.js';
@@ -17,11 +18,14 @@ import type { Timeline, TimelineClip, TrackFrame } from './timeline.js';
 export type TrackIndex = Map<string, TrackFrame[]>;
 
 /** frame_track/track_index.jsonl.zst of a root, by film (undefined when the file is absent). */
-export async function loadTrackIndex(data: string): Promise<TrackIndex | undefined> {
+export async function loadTrackIndex(
+  data: string,
+  onProgress?: OnProgress | undefined,
+): Promise<TrackIndex | undefined> {
   const file = datasetPaths(data).trackIndex;
   if (!existsSync(file)) return undefined;
   const out: TrackIndex = new Map();
-  for await (const { value: r } of readJsonl(file, TrackRow)) {
+  for await (const { value: r } of readJsonl(file, TrackRow, { onProgress })) {
     const rows = out.get(r.movie_id) ?? [];
     rows.push({ frame_idx: r.frame_idx, clip_id: r.clip_id, t_in_clip: r.t_in_clip });
     out.set(r.movie_id, rows);

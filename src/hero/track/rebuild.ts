@@ -157,7 +157,7 @@ export async function rebuildTrack(o: RebuildOptions): Promise<RebuildResult> {
   const ds = await loadCore(o.data, o.layout);
   const films = selectFilms(ds.timelines.keys(), { movies: o.movies, shard: o.shard });
   // the published coordinates where the root has them, the midpoint rule elsewhere
-  const index = await loadTrackIndex(o.data);
+  const index = await loadTrackIndex(o.data, o.onProgress);
   const framesOf = new Map(films.map((m) => [m, filmFrames(ds.timelines.get(m)!, index)]));
   const result: RebuildResult = { done: [], skipped: [], failed: [], frames: 0, from_index: [] };
   const todo: string[] = [];
