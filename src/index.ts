@@ -182,10 +182,10 @@ export {
   evaluateHeroFolder,
   evaluateHeroRun,
   type HeroFolderInput,
-  type HeroFolderOutcome,
+  type HeroRunEvaluated,
   type HeroRunInput,
-  type HeroRunOutcome,
   heroRunRecord,
+  planHeroRun,
 } from './runs/hero-evaluate.js';
 export { mergeHeroRun } from './runs/hero-merge.js';
 export { type SelectRunInput, selectRun } from './runs/hero-select.js';

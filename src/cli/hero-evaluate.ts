@@ -7,12 +7,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { PartialError, UsageError } from '../errors.js';
+import type { EvaluationPlan } from '../hero/evaluate.js';
 import { STILLS_RULES } from '../hero/evaluate.js';
 import { methodName } from '../hero/evaluate-inputs.js';
 import { DISAGREEMENT_RULES, INSERTION_PROTOCOLS } from '../judge/insertion.js';
 import { checkUnresolved, unresolvedLine } from '../judge/unresolved.js';
 import { heroTable } from '../report/hero.js';
-import type { HeroFolderInput, HeroFolderOutcome } from '../runs/hero-evaluate.js';
+import type { HeroFolderInput } from '../runs/hero-evaluate.js';
 import { addFlags, type FlagValues, flagSpecs, type WithLayout } from './flags.js';
 import type { CliImpls } from './impls.js';
 import { withInterruptShown } from './interrupt.js';
@@ -152,7 +153,6 @@ export function heroEvaluateInput(o: EvaluateFlags): Omit<HeroFolderInput, 'sign
     rescoreOfficial: !!o.rescoreOfficial,
     promptTemplate: o.promptTemplate,
     missing,
-    dryRun: !!o.dryRun,
     maxCalls,
     seed: o.seed,
     bootstrapB,
@@ -161,7 +161,7 @@ export function heroEvaluateInput(o: EvaluateFlags): Omit<HeroFolderInput, 'sign
   };
 }
 
-function printDryRun(d: Extract<HeroFolderOutcome, { kind: 'dry-run' }>['dryRun'], json: boolean): void {
+function printDryRun(d: EvaluationPlan, json: boolean): void {
   const out = {
     dry_run: true,
     insertions: d.insertions,
@@ -180,10 +180,15 @@ function printDryRun(d: Extract<HeroFolderOutcome, { kind: 'dry-run' }>['dryRun'
 async function runEvaluate(o: EvaluateFlags, impls: CliImpls): Promise<void> {
   const maxUnresolved = parseMaxUnresolved(o.maxUnresolved);
   const input = heroEvaluateInput(o);
+  if (o.dryRun) {
+    const plan = await withInterruptShown((signal, onProgress) =>
+      impls.planHero({ ...input, signal, onProgress }),
+    );
+    return printDryRun(plan, !!o.json);
+  }
   const r = await withInterruptShown((signal, onProgress) =>
     impls.evaluateHero({ ...input, signal, onProgress }),
   );
-  if (r.kind === 'dry-run') return printDryRun(r.dryRun, !!o.json);
   const { summary, insertions } = r.result;
   const unresolved = summary.unresolved;
   const what = input.protocol === 'listwise' ? 'judge answers' : 'comparisons';

@@ -9,11 +9,12 @@ import type { rebuildTrack } from '../hero/track/rebuild.js';
 import type { evaluateCompassRun, planCompassEvaluation } from '../runs/compass-evaluate.js';
 import type { compassSensitivity, scoreCompass } from '../runs/compass-score.js';
 import type { buildChainsRun } from '../runs/hero-build.js';
-import type { evaluateHeroFolder } from '../runs/hero-evaluate.js';
+import type { evaluateHeroFolder, planHeroRun } from '../runs/hero-evaluate.js';
 import type { selectRun } from '../runs/hero-select.js';
 
 export interface CliImpls {
   evaluateHero: typeof evaluateHeroFolder;
+  planHero: typeof planHeroRun;
   buildChains: typeof buildChainsRun;
   select: typeof selectRun;
   rebuildTrack: typeof rebuildTrack;
@@ -40,6 +41,7 @@ export function loadedOf<F>(f: F): Promise<F> {
 
 export const LIBRARY: CliImpls = {
   evaluateHero: lazy(async () => (await import('../runs/hero-evaluate.js')).evaluateHeroFolder),
+  planHero: lazy(async () => (await import('../runs/hero-evaluate.js')).planHeroRun),
   buildChains: lazy(async () => (await import('../runs/hero-build.js')).buildChainsRun),
   select: lazy(async () => (await import('../runs/hero-select.js')).selectRun),
   rebuildTrack: lazy(async () => (await import('../hero/track/rebuild.js')).rebuildTrack),

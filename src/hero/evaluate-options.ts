@@ -44,7 +44,6 @@ export interface EvaluateOptions {
    */
   promptTemplate?: string | undefined;
   missing?: 'error' | 'zero';
-  dryRun?: boolean;
   maxCalls?: number | undefined;
   seed?: number | string;
   bootstrapB?: number;

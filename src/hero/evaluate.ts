@@ -36,6 +36,15 @@ export {
 export { type ScoreContext, scoreInsertions } from './score.js';
 export type { FilmScore, HeroSummary, InsertionRecord, MethodSummary };
 
+/** What `--dry-run` counts (`planEvaluation`): the questions the plan needs, and those the cache holds. */
+export interface EvaluationPlan {
+  insertions: number;
+  questions: number;
+  cached: number;
+  /** The binary protocol's count is a bound (its questions depend on the answers). */
+  upper_bound: boolean;
+}
+
 export interface EvaluateResult {
   summary: HeroSummary;
   perFilm: FilmScore[];
@@ -46,7 +55,6 @@ export interface EvaluateResult {
    * every film with chains (what a merge of --movies folders must cover together).
    */
   films: { all: string[]; selected: string[]; every?: string[] };
-  dryRun?: { insertions: number; questions: number; cached: number; upper_bound: boolean };
   /** The wording the reader was asked in (reader-prompt.ts). */
   readerPrompt?: ReaderPrompt;
 }
@@ -121,10 +129,7 @@ interface RunContext {
 }
 
 /** `--dry-run`: the questions the plan needs and how many the cache already holds (nothing is asked). */
-async function countQuestions(
-  tasks: readonly Task[],
-  x: RunContext,
-): Promise<NonNullable<EvaluateResult['dryRun']>> {
+async function countQuestions(tasks: readonly Task[], x: RunContext): Promise<EvaluationPlan> {
   let questions = 0;
   let cached = 0;
   for (const t of tasks) {
@@ -227,7 +232,8 @@ async function runInsertions(
   return { insertions, complete: cutShort === 0 && insertions.length === tasks.length };
 }
 
-export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
+/** The inputs checked, the insertions planned and what asking them reads: shared by the plan and the run. */
+async function prepare(o: EvaluateOptions) {
   const protocol = o.protocol ?? 'listwise';
   const bothOrders = protocol === 'listwise' && !!o.bothOrders;
   const settings = { bothOrders, disagreement: o.disagreement ?? 'error' };
@@ -255,19 +261,19 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
     chainImages: (film, c) =>
       Promise.all(c.order.map((id) => o.encoder.fromFile(imagePath(o.data, film, id)))),
   };
+  return { v, tasks, x, readerPrompt, protocol, bothOrders };
+}
+
+/** `hero evaluate --dry-run`: the questions the evaluation needs and how many the cache holds (nothing is asked). */
+export async function planEvaluation(o: EvaluateOptions): Promise<EvaluationPlan> {
+  const p = await prepare(o);
+  return countQuestions(p.tasks, p.x);
+}
+
+export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
+  const { v, tasks, x, readerPrompt, protocol, bothOrders } = await prepare(o);
   const methods = [...v.submissions.keys(), ...(o.includeStills ? [STILL_ROW] : [])];
   const films = { all: v.allFilms, selected: v.films, every: v.everyFilm };
-  if (o.dryRun) {
-    const empty = scoreInsertions([], { ...context(o, protocol, bothOrders, v), methods: [], official: [] });
-    return {
-      ...empty,
-      insertions: [],
-      complete: false,
-      films,
-      readerPrompt,
-      dryRun: await countQuestions(tasks, x),
-    };
-  }
   const run = await runInsertions(tasks, x);
   const scored = scoreInsertions(run.insertions, {
     ...context(o, protocol, bothOrders, v),

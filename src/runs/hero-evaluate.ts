@@ -1,22 +1,29 @@
 /**
- * `hero evaluate` as one call, whoever makes it (the CLI, the demo, a library user): the judge
- * opened from its settings and closed, the methods evaluated, the records of the run made once —
- * run.json (reader, protocol, calls, wall time) and settings.json (what a merge compares) — and,
- * unless it is a dry run, the folder written by `writeHeroRun` (report/hero-outputs.ts, which
- * renders). The CLI (src/cli/hero-evaluate.ts) only parses its flags into `HeroFolderInput`.
+ * `hero evaluate` as one call, whoever makes it (the CLI, the demo, a library user), in the shape
+ * of every run (issue 58 item 1): the judge opened from its settings (`withTools`, tools.ts) and closed, the
+ * methods evaluated by the benchmark function (hero/evaluate.ts) with the judge handed to it, the
+ * records of the run made once — run.json (reader, protocol, calls, wall time) and settings.json
+ * (what a merge compares) — and the folder written by `writeHeroRun` (report/hero-outputs.ts). A
+ * dry run is its own function, `planHeroRun`: the judge's cache read only, nothing asked or written.
+ * The CLI (src/cli/hero-evaluate.ts) only parses its flags into `HeroFolderInput`.
  */
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type EvaluateOptions, type EvaluateResult, evaluate } from '../hero/evaluate.js';
+import {
+  type EvaluateOptions,
+  type EvaluateResult,
+  type EvaluationPlan,
+  evaluate,
+  planEvaluation,
+} from '../hero/evaluate.js';
 import { heroShardRecord } from '../hero/merge.js';
 import type { HeroEvaluateRun } from '../hero/results.js';
 import { judgeIdentity } from '../judge/identity.js';
 import type { Judge } from '../judge/judge.js';
 import type { JudgeSettings } from '../judge/settings.js';
-import { withJudge } from '../judge/with-judge.js';
 import { HERO_FOLDER_FILES, writeHeroRun } from '../report/hero-outputs.js';
 import { type NamedPath, outputFiles, refuseOverlap } from '../store/path-overlap.js';
 import type { ShardRecord } from '../store/shards.js';
+import { withTools } from './tools.js';
 
 export interface HeroRunInput extends Omit<EvaluateOptions, 'judge' | 'encoder' | 'concurrency'> {
   /**
@@ -26,15 +33,12 @@ export interface HeroRunInput extends Omit<EvaluateOptions, 'judge' | 'encoder' 
   judge: JudgeSettings;
 }
 
-export type HeroRunOutcome =
-  | { kind: 'dry-run'; dryRun: NonNullable<EvaluateResult['dryRun']> }
-  | {
-      kind: 'evaluated';
-      result: EvaluateResult;
-      /** run.json and settings.json of the run. */
-      run: HeroEvaluateRun;
-      record: ShardRecord;
-    };
+export interface HeroRunEvaluated {
+  result: EvaluateResult;
+  /** run.json and settings.json of the run. */
+  run: HeroEvaluateRun;
+  record: ShardRecord;
+}
 
 /** run.json of an evaluation: the reader, the protocol, the judge's calls and the wall time. */
 export function heroRunRecord(judge: Judge, r: EvaluateResult, wall_ms: number): HeroEvaluateRun {
@@ -49,37 +53,44 @@ export function heroRunRecord(judge: Judge, r: EvaluateResult, wall_ms: number):
   };
 }
 
-export type HeroRunEvaluated = Extract<HeroRunOutcome, { kind: 'evaluated' }>;
-
 /** Evaluate the methods with the judge of `o.judge`, opened here and closed whatever happens. */
-export function evaluateHeroRun(o: HeroRunInput & { dryRun?: false }): Promise<HeroRunEvaluated>;
-export function evaluateHeroRun(o: HeroRunInput): Promise<HeroRunOutcome>;
-export async function evaluateHeroRun(o: HeroRunInput): Promise<HeroRunOutcome> {
+export async function evaluateHeroRun(o: HeroRunInput): Promise<HeroRunEvaluated> {
   const { judge: settings, ...input } = o;
-  const cache =
-    o.dryRun && settings.cache !== undefined && !existsSync(settings.cache) ? undefined : settings.cache;
-  return withJudge(
-    // a dry run only counts what the cache holds: it opens it read-only (issue 46 item 5)
-    { ...settings, cache, cacheReadOnly: o.dryRun === true },
-    async (j) => {
-      const t0 = Date.now();
-      const r = await evaluate({
-        ...input,
-        concurrency: settings.concurrency,
-        judge: j.judge,
-        encoder: j.encoder,
-      });
-      if (r.dryRun) return { kind: 'dry-run', dryRun: r.dryRun };
-      const run = heroRunRecord(j.judge, r, Date.now() - t0);
-      const record = await heroShardRecord(
-        { ...input, data: resolve(o.data), track: resolve(o.track) },
-        r,
-        judgeIdentity(j.judge.name, settings),
-      );
-      return { kind: 'evaluated', result: r, run, record };
-    },
-    { signal: o.signal, onProgress: o.onProgress },
-  );
+  return withTools({ judge: settings, signal: o.signal, onProgress: o.onProgress }, async (tools) => {
+    const j = tools.needJudge();
+    const t0 = Date.now();
+    const result = await evaluate({
+      ...input,
+      concurrency: settings.concurrency,
+      judge: j.judge,
+      encoder: j.encoder,
+    });
+    const run = heroRunRecord(j.judge, result, Date.now() - t0);
+    const record = await heroShardRecord(
+      { ...input, data: resolve(o.data), track: resolve(o.track) },
+      result,
+      judgeIdentity(j.judge.name, settings),
+    );
+    return { result, run, record };
+  });
+}
+
+/**
+ * `hero evaluate --dry-run`: the questions the evaluation would ask and those its judge cache
+ * already holds; the cache is opened read-only (issue 46 item 5), nothing is asked or written.
+ */
+export async function planHeroRun(o: HeroRunInput): Promise<EvaluationPlan> {
+  const { judge: settings, ...input } = o;
+  const opened = { judge: settings, judgeReadOnly: true, signal: o.signal, onProgress: o.onProgress };
+  return withTools(opened, (tools) => {
+    const j = tools.needJudge();
+    return planEvaluation({
+      ...input,
+      concurrency: settings.concurrency,
+      judge: j.judge,
+      encoder: j.encoder,
+    });
+  });
 }
 
 /** What `evaluateHeroFolder` takes: the evaluation's input and the output folder. */
@@ -104,24 +115,16 @@ function heroReads(o: HeroRunInput): NamedPath[] {
   ];
 }
 
-/** What `evaluateHeroFolder` did: a dry run's counts, or the evaluation with the files it wrote. */
-export type HeroFolderOutcome =
-  | Extract<HeroRunOutcome, { kind: 'dry-run' }>
-  | (HeroRunEvaluated & { files: string[] });
-
 /**
  * `hero evaluate` as one call: the methods evaluated (`evaluateHeroRun`: the judge opened and
- * closed) and, unless it is a dry run, the run written to `out` (`writeHeroRun`).
+ * closed) and the run written to `out` (`writeHeroRun`), with the files it wrote.
  */
-export function evaluateHeroFolder(
-  o: HeroFolderInput & { dryRun?: false },
-): Promise<HeroRunEvaluated & { files: string[] }>;
-export function evaluateHeroFolder(o: HeroFolderInput): Promise<HeroFolderOutcome>;
-export async function evaluateHeroFolder(o: HeroFolderInput): Promise<HeroFolderOutcome> {
+export async function evaluateHeroFolder(
+  o: HeroFolderInput,
+): Promise<HeroRunEvaluated & { files: string[] }> {
   const { out, ...input } = o;
   const reads = heroReads(input);
-  if (!o.dryRun) refuseOverlap({ reads, writes: heroRunFiles(out) });
+  refuseOverlap({ reads, writes: heroRunFiles(out) });
   const r = await evaluateHeroRun(input);
-  if (r.kind === 'dry-run') return r;
   return { ...r, files: await writeHeroRun(out, r, o.track, reads) };
 }

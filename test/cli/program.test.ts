@@ -60,13 +60,33 @@ describe('hero evaluate', () => {
       bothOrders: false,
       disagreement: 'error',
       missing: 'error',
-      dryRun: false,
       maxCalls: 12,
       bootstrapB: 200,
       seed: '0',
     });
     expect(o.judge.spec).toBe('openai:m@http://127.0.0.1:9/v1');
     expect(o.signal).toBeInstanceOf(AbortSignal);
+    expect(o).not.toHaveProperty('dryRun');
+  });
+
+  it('--dry-run calls the plan, never the evaluation (issue 58 item 1: a dry run is its own function)', async () => {
+    const plan = withFake('planHero');
+    await expect(
+      plan.run(
+        ...['hero', 'evaluate', '--selections', 'a/m.jsonl', '--data', 'D', '--track', 'T', ...judge()],
+        '--dry-run',
+      ),
+    ).rejects.toThrow(Stop);
+    expect(plan.calls).toHaveLength(1);
+    expect(plan.calls[0]!.methods).toEqual([{ method: 'm', file: 'a/m.jsonl' }]);
+    const evaluate = withFake('evaluateHero');
+    await expect(
+      evaluate.run(
+        ...['hero', 'evaluate', '--selections', 'a/m.jsonl', '--data', 'D', '--track', 'T', ...judge()],
+        '--dry-run',
+      ),
+    ).rejects.not.toThrow(Stop);
+    expect(evaluate.calls).toHaveLength(0);
   });
 
   it.each([
