@@ -23,8 +23,8 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { scoreResponse } from '../src/compass/response/report.js';
-import { type ScanTimings, scanVideo } from '../src/compass/response/scan.js';
-import { cachedScan, ScanCache } from '../src/compass/response/scan-cache.js';
+import { cachedScan, ScanCache } from '../src/compass/scan/cache.js';
+import { type ScanTimings, scanVideo } from '../src/compass/scan/scan.js';
 import { createBuiltinEmbedder } from '../src/embed/builtin.js';
 import { ffmpegRun } from '../src/media/ffmpeg.js';
 import { streamFrames } from '../src/media/frames.js';

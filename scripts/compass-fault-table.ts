@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { METRICS } from '../src/compass/response/report.js';
-import type { ResponseRow } from '../src/compass/score.js';
+import type { ResponseRow } from '../src/compass/response/score.js';
 import { affected, MODELS } from '../src/synthetic/mini-compass/plans.js';
 
 const rows: ResponseRow[] = readFileSync(

@@ -4,7 +4,7 @@
  * line saying what the columns are. `--json` prints the report itself, not this.
  */
 import { METRICS } from '../compass/response/report.js';
-import type { ResponseReport } from '../compass/results.js';
+import type { ResponseReport } from '../compass/schemas/response.js';
 import { textTable } from './table.js';
 
 const f3 = (x: number) => x.toFixed(3);

@@ -9,7 +9,7 @@ import {
   caseMultiplicity,
   type Judgment,
   loadAlignInputs,
-} from '../../src/compass/align.js';
+} from '../../src/compass/align/align.js';
 import { krippendorffAlpha } from '../../src/stats/krippendorff.js';
 import { spearmanExactP } from '../../src/stats/rank.js';
 import { runCli } from '../support/cli.js';

@@ -6,7 +6,7 @@
  * per-keyframe scores within 0.05.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type LoadedCase, loadCases, videoPath } from '../../src/compass/cases.js';
+import { type LoadedCase, loadCases, videoPath } from '../../src/compass/cases/cases.js';
 import { pixelScore } from '../../src/compass/response/fidelity.js';
 import { DEFAULT_RESPONSE_OPTIONS } from '../../src/compass/response/options.js';
 import {
@@ -15,7 +15,7 @@ import {
   type ResponseReport,
   scoreResponse,
 } from '../../src/compass/response/report.js';
-import { scanVideo } from '../../src/compass/response/scan.js';
+import { scanVideo } from '../../src/compass/scan/scan.js';
 import { createBuiltinEmbedder } from '../../src/embed/builtin.js';
 import {
   affected,

@@ -15,7 +15,7 @@ import {
   ResponseRunFile,
   ResponseSummary,
   VideoEvaluation,
-} from '../../src/compass/results.js';
+} from '../../src/compass/schemas/response.js';
 import {
   BaselineRow,
   BuildReport,

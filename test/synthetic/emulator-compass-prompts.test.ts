@@ -4,7 +4,7 @@
  * timestamped evidence, and not_applicable items answered as such — and the parser keeps them all.
  */
 import { describe, expect, it } from 'vitest';
-import type { LoadedCase } from '../../src/compass/cases.js';
+import type { LoadedCase } from '../../src/compass/cases/cases.js';
 import { type ChecklistItem, checklistQuestion } from '../../src/compass/quality/checklist.js';
 import { groupedQuestion, parseMetric, supportOf } from '../../src/compass/quality/grouped.js';
 import type { QualityMetric } from '../../src/compass/quality/metrics.js';

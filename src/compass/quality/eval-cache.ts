@@ -27,7 +27,7 @@ import { imageLibraryVersion } from '../../media/image.js';
 import { cacheKey } from '../../store/canonical.js';
 import { FileHashes } from '../../store/file-hashes.js';
 import { KvTable, type SqliteDatabase } from '../../store/sqlite.js';
-import type { LoadedCase } from '../cases.js';
+import type { LoadedCase } from '../cases/cases.js';
 import { QUALITY_METRICS } from './metrics.js';
 
 /**

@@ -7,14 +7,14 @@
 import type { ImageEncoder } from '../../judge/images.js';
 import { CallBudgetSpent, type Judge } from '../../judge/judge.js';
 import type { phaseReporter } from '../../progress.js';
-import type { LoadedCase, PromptMode } from '../cases.js';
-import type { QualityMetricReport, ResponseRow, VideoEvaluation } from '../results.js';
+import type { LoadedCase, PromptMode } from '../cases/cases.js';
 import {
   type KeyframeControlReading,
   overallOf,
   qualityGroups,
   type VideoQualityReading,
-} from './aggregate.js';
+} from '../overall/aggregate.js';
+import type { QualityMetricReport, ResponseRow, VideoEvaluation } from '../schemas/response.js';
 import type { Checklist } from './checklist.js';
 import type { EvaluationCache, FileHashes } from './eval-cache.js';
 import { applicability, byMetric, QUALITY_METRICS, type QualityMetric } from './metrics.js';

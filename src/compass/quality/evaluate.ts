@@ -12,21 +12,21 @@ import { InternalError, PartialError } from '../../errors.js';
 import type { ImageEncoder } from '../../judge/images.js';
 import { CallBudgetSpent, type Judge } from '../../judge/judge.js';
 import { type OnProgress, phaseReporter } from '../../progress.js';
-import { type LoadedCase, type PromptMode, videoPath } from '../cases.js';
+import { type LoadedCase, type PromptMode, videoPath } from '../cases/cases.js';
+import type { KeyframeControlReading, VideoQualityReading } from '../overall/aggregate.js';
 import type { ResponseOptions, ScanOptions } from '../response/options.js';
-import type { ScanCache } from '../response/scan-cache.js';
-import type { VideoEvaluation } from '../results.js';
-import { type ResponseRow, type ScoreRun, scoreModels } from '../score.js';
-import type { SegmentFn } from '../segment.js';
-import type { KeyframeControlReading, VideoQualityReading } from './aggregate.js';
+import { type ResponseRow, type ScoreRun, scoreModels } from '../response/score.js';
+import type { ScanCache } from '../scan/cache.js';
+import type { VideoEvaluation } from '../schemas/response.js';
 import { type Checklist, generateChecklist } from './checklist.js';
 import type { EvaluationCache } from './eval-cache.js';
 import { FileHashes } from './eval-cache.js';
 import { checklistMetrics, evaluateVideo, type VideoTaskContext } from './evaluate-video.js';
 import type { QualityMetric } from './metrics.js';
+import type { SegmentFn } from './segment.js';
 import { DEFAULT_QUALITY_OPTIONS, type QualityOptions } from './video.js';
 
-export type { ModelOverall, VideoEvaluation } from '../results.js';
+export type { ModelOverall, VideoEvaluation } from '../schemas/response.js';
 export { checklistMetrics, zeroEvaluation } from './evaluate-video.js';
 
 export interface EvaluateInput {

@@ -7,12 +7,12 @@
 import { existsSync } from 'node:fs';
 import { loadTemplate } from '../../judge/prompts.js';
 import { probe } from '../../media/probe.js';
-import { type LoadedCase, type PromptMode, videoPath } from '../cases.js';
-import { CHECKLIST_TEMPLATE } from '../prompts/checklist-generation.js';
-import { GROUPED_TEMPLATE } from '../prompts/grouped-judge.js';
+import { type LoadedCase, type PromptMode, videoPath } from '../cases/cases.js';
 import { CHECKLIST_SIZES, generatedChecklist } from './checklist.js';
 import { checklistMetrics, type EvaluateInput, evaluateCompass } from './evaluate.js';
 import { groupMetrics, QUALITY_GROUP_NAMES } from './metrics.js';
+import { CHECKLIST_TEMPLATE } from './prompts/checklist-generation.js';
+import { GROUPED_TEMPLATE } from './prompts/grouped-judge.js';
 import { type QualityOptions, qualityTimes } from './video.js';
 
 export interface CallPlan {

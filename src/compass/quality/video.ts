@@ -14,10 +14,9 @@ import type { Judge } from '../../judge/judge.js';
 import { extractAudio } from '../../media/audio.js';
 import { DEFAULT_MOTION_OPTIONS, motionMeter, type ShotMotion } from '../../media/motion.js';
 import { probe, type VideoInfo } from '../../media/probe.js';
-import type { LoadedCase, PromptMode } from '../cases.js';
-import { groupedTemplate } from '../prompts/grouped-judge.js';
-import type { QualityMetricReport, QualityReport, ScanShot } from '../results.js';
-import { qualityGroups } from './aggregate.js';
+import type { LoadedCase, PromptMode } from '../cases/cases.js';
+import { qualityGroups } from '../overall/aggregate.js';
+import type { QualityMetricReport, QualityReport, ScanShot } from '../schemas/response.js';
 import type { Checklist } from './checklist.js';
 import { caseContent, type EvaluationCache, entryKey, type FileHashes } from './eval-cache.js';
 import { evidenceText } from './evidence.js';
@@ -36,8 +35,9 @@ import {
   QUALITY_METRICS,
   type QualityMetric,
 } from './metrics.js';
+import { groupedTemplate } from './prompts/grouped-judge.js';
 
-export type { QualityMetricReport, QualityReport } from '../results.js';
+export type { QualityMetricReport, QualityReport } from '../schemas/response.js';
 export { evidenceText } from './evidence.js';
 
 import { judgeFrames, qualityTimes, sentRate } from './judge-frames.js';

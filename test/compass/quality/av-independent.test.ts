@@ -6,7 +6,7 @@
  * structure — so two cases that differ only in what they ask get the same AVC question.
  */
 import { describe, expect, it } from 'vitest';
-import type { LoadedCase } from '../../../src/compass/cases.js';
+import type { LoadedCase } from '../../../src/compass/cases/cases.js';
 import { generateChecklist } from '../../../src/compass/quality/checklist.js';
 import { groupedQuestion } from '../../../src/compass/quality/grouped.js';
 import { checklistPlan, videoPlan } from '../../../src/compass/quality/plan.js';

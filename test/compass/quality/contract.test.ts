@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { LoadedCase } from '../../../src/compass/cases.js';
+import type { LoadedCase } from '../../../src/compass/cases/cases.js';
 import {
   CHECKLIST_SIZES,
   checklistQuestion,

@@ -5,7 +5,7 @@
  * real judge.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCases } from '../../../src/compass/cases.js';
+import { loadCases } from '../../../src/compass/cases/cases.js';
 import {
   type EvaluateResult,
   evaluateCompass,

@@ -1,6 +1,6 @@
 /** The grouped judge's parser: every item checked on its own, the metric mean recomputed. */
 import { describe, expect, it } from 'vitest';
-import { caseOverall, overallOf, qualityGroups } from '../../../src/compass/quality/aggregate.js';
+import { caseOverall, overallOf, qualityGroups } from '../../../src/compass/overall/aggregate.js';
 import type { ChecklistItem } from '../../../src/compass/quality/checklist.js';
 import { parseMetric } from '../../../src/compass/quality/grouped.js';
 import { applicability } from '../../../src/compass/quality/metrics.js';

@@ -5,9 +5,13 @@
  * cases named in leaderboard.json; `rerank` for `compass report --rank-by`.
  */
 import { describe, expect, it } from 'vitest';
-import { overallOf, qualityGroups } from '../../../src/compass/quality/aggregate.js';
-import { FORMULAS, formulaOf, leaderboard, rerank } from '../../../src/compass/quality/leaderboard.js';
-import { Leaderboard, type QualityMetricReport, VideoEvaluation } from '../../../src/compass/results.js';
+import { overallOf, qualityGroups } from '../../../src/compass/overall/aggregate.js';
+import { FORMULAS, formulaOf, leaderboard, rerank } from '../../../src/compass/overall/leaderboard.js';
+import {
+  Leaderboard,
+  type QualityMetricReport,
+  VideoEvaluation,
+} from '../../../src/compass/schemas/response.js';
 import { UsageError } from '../../../src/errors.js';
 
 interface Spec {

@@ -8,10 +8,14 @@
  * demo test checks the same tables on the mini set's leaderboard.json.
  */
 import { describe, expect, it } from 'vitest';
-import { overallOf, qualityGroups } from '../../../src/compass/quality/aggregate.js';
-import { leaderboard } from '../../../src/compass/quality/leaderboard.js';
-import { densityLevel } from '../../../src/compass/quality/tables.js';
-import { Leaderboard, type QualityMetricReport, VideoEvaluation } from '../../../src/compass/results.js';
+import { overallOf, qualityGroups } from '../../../src/compass/overall/aggregate.js';
+import { leaderboard } from '../../../src/compass/overall/leaderboard.js';
+import { densityLevel } from '../../../src/compass/overall/tables.js';
+import {
+  Leaderboard,
+  type QualityMetricReport,
+  VideoEvaluation,
+} from '../../../src/compass/schemas/response.js';
 import { leaderboardMarkdown, leaderboardText } from '../../../src/report/compass.js';
 
 const scored = (score: number): QualityMetricReport => ({ status: 'scored', score });

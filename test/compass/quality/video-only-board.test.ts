@@ -5,9 +5,13 @@
  * joint audio-video table still counts both.
  */
 import { describe, expect, it } from 'vitest';
-import { overallOf, qualityGroups } from '../../../src/compass/quality/aggregate.js';
-import { leaderboard } from '../../../src/compass/quality/leaderboard.js';
-import { Leaderboard, type QualityMetricReport, VideoEvaluation } from '../../../src/compass/results.js';
+import { overallOf, qualityGroups } from '../../../src/compass/overall/aggregate.js';
+import { leaderboard } from '../../../src/compass/overall/leaderboard.js';
+import {
+  Leaderboard,
+  type QualityMetricReport,
+  VideoEvaluation,
+} from '../../../src/compass/schemas/response.js';
 import { leaderboardHtml, leaderboardMarkdown, leaderboardText } from '../../../src/report/compass.js';
 
 const scored = (score: number): QualityMetricReport => ({ status: 'scored', score });

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Scan, scanVideo } from '../../../src/compass/response/scan.js';
+import { type Scan, scanVideo } from '../../../src/compass/scan/scan.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import { sampleToDir } from '../../../src/media/sample.js';
 import { media, tempDir } from '../../support/paths.js';

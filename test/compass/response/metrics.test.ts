@@ -12,8 +12,8 @@ import { ordering } from '../../../src/compass/response/ordering.js';
 import { persistence } from '../../../src/compass/response/persistence.js';
 import { type Placement, place, runsAtLeast } from '../../../src/compass/response/placement.js';
 import { scoreResponse } from '../../../src/compass/response/report.js';
-import type { Scan } from '../../../src/compass/response/scan.js';
 import { uniqueness } from '../../../src/compass/response/uniqueness.js';
+import type { Scan } from '../../../src/compass/scan/scan.js';
 
 const FPS = 10;
 

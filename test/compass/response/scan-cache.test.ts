@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SCAN_OPTIONS } from '../../../src/compass/response/options.js';
-import { cachedScan, ScanCache, scanKey } from '../../../src/compass/response/scan-cache.js';
+import { cachedScan, ScanCache, scanKey } from '../../../src/compass/scan/cache.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import { DEFAULT_SHOT_OPTIONS } from '../../../src/media/shots.js';
 import { KvTable } from '../../../src/store/sqlite.js';
