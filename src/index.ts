@@ -19,7 +19,6 @@ export {
 export { generationPrompt } from './compass/cases/prompts.js';
 export { leaderboard } from './compass/overall/leaderboard.js';
 export { writeEvaluationRun } from './compass/overall/outputs.js';
-export { evaluateCompass } from './compass/quality/evaluate.js';
 export {
   DEFAULT_RESPONSE_OPTIONS,
   DEFAULT_SCAN_OPTIONS,
@@ -27,21 +26,23 @@ export {
   type ScanOptions,
 } from './compass/response/options.js';
 export { writeResponseRun } from './compass/response/outputs.js';
-export { METRICS, type ResponseReport, scoreResponse } from './compass/response/report.js';
+export { scoreResponse } from './compass/response/report.js';
 export { scoreModels, summarize } from './compass/response/score.js';
 export { sensitivity } from './compass/response/sensitivity.js';
+export { evaluateCompass } from './compass/run/evaluate.js';
 export { type CompassRunInput, scanSettings } from './compass/run/run.js';
 export { scanVideo } from './compass/scan/scan.js';
+export { EvaluationRunFile, VideoEvaluation } from './compass/schemas/evaluation.js';
+export { Leaderboard } from './compass/schemas/leaderboard.js';
+export { Checklist } from './compass/schemas/quality.js';
 export {
-  Checklist,
-  EvaluationRunFile,
-  Leaderboard,
+  METRICS,
+  type ResponseReport,
   ResponseRow,
   ResponseRunFile,
   ResponseSummary,
-  Scan,
-  VideoEvaluation,
 } from './compass/schemas/response.js';
+export { Scan } from './compass/schemas/scan.js';
 // ── concurrency ─────────────────────────────────────────────────────────────────────────────
 export { abortReason, sleep } from './concurrency/abort.js';
 export { type PoolOptions, type PoolResult, runPool } from './concurrency/pool.js';

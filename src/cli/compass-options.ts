@@ -9,10 +9,10 @@ import {
 } from '../compass/cases/cases.js';
 import { likelyIntended, modesWithVideos } from '../compass/cases/video-folder.js';
 import type { RankBy } from '../compass/overall/leaderboard.js';
-import { SEGMENTERS, type SegmenterKind } from '../compass/quality/segment.js';
-import type { MissingPolicy } from '../compass/response/score.js';
 import type { CompassRunInput } from '../compass/run/run.js';
-import { BOARD_TABLES } from '../compass/schemas/response.js';
+import { SEGMENTERS, type SegmenterKind } from '../compass/scan/segmenter.js';
+import type { MissingPolicy } from '../compass/schemas/leaderboard.js';
+import { BOARD_TABLES } from '../compass/schemas/leaderboard.js';
 import { PartialError, UsageError } from '../errors.js';
 import {
   type MetricFlags,

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { type RankBy, rerank } from '../compass/overall/leaderboard.js';
-import { Leaderboard } from '../compass/schemas/response.js';
+import { Leaderboard } from '../compass/schemas/leaderboard.js';
 import { UsageError } from '../errors.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { readJsonFile } from '../store/jsonl.js';

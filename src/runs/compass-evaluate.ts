@@ -7,19 +7,19 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { LoadedCase } from '../compass/cases/cases.js';
 import type { KeyframeControlReading, VideoQualityReading } from '../compass/overall/aggregate.js';
-import {
-  type JointCasesReading,
-  type Leaderboard,
-  leaderboard,
-  type RankBy,
-} from '../compass/overall/leaderboard.js';
+import { type JointCasesReading, leaderboard, type RankBy } from '../compass/overall/leaderboard.js';
 import { EVALUATION_RUN_FILES, writeEvaluationRun } from '../compass/overall/outputs.js';
 import { type AudioDecision, videosCarrySound } from '../compass/quality/audio-default.js';
 import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
-import { type EvaluateInput, type EvaluateResult, evaluateCompass } from '../compass/quality/evaluate.js';
-import { cachedCalls, type EvaluationPlan, planEvaluation } from '../compass/quality/plan.js';
+import { type EvaluationPlan, planEvaluation } from '../compass/quality/plan.js';
 import { judgeSegmenter } from '../compass/quality/segment.js';
 import type { QualityOptions } from '../compass/quality/video.js';
+import {
+  cachedCalls,
+  type EvaluateInput,
+  type EvaluateResult,
+  evaluateCompass,
+} from '../compass/run/evaluate.js';
 import {
   type CompassRunInput,
   compassReads,
@@ -28,6 +28,7 @@ import {
   runCases,
   withRunTools,
 } from '../compass/run/run.js';
+import type { Leaderboard } from '../compass/schemas/leaderboard.js';
 import type { JudgeStats } from '../judge/types.js';
 import { probe } from '../media/probe.js';
 import { writeOutputFolder } from '../store/out-folder.js';

@@ -9,8 +9,9 @@ import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
 import { judgeSegmenter } from '../compass/quality/segment.js';
 import type { ResponseOptions, ScanOptions } from '../compass/response/options.js';
 import { RESPONSE_RUN_FILES, writeResponseRun } from '../compass/response/outputs.js';
-import { type ResponseReport, scoreResponse } from '../compass/response/report.js';
-import { type ScoreRun, scoreModels } from '../compass/response/score.js';
+import { scoreResponse } from '../compass/response/report.js';
+import { scoreModels } from '../compass/response/score.js';
+import type { ScoreRun } from '../compass/response/score-input.js';
 import {
   type SensitivityGrid,
   type SensitivityResult,
@@ -24,7 +25,7 @@ import {
   withRunTools,
 } from '../compass/run/run.js';
 import { cachedScan } from '../compass/scan/cache.js';
-import type { ResponseSummary } from '../compass/schemas/response.js';
+import type { ResponseReport, ResponseSummary } from '../compass/schemas/response.js';
 import type { OnnxOptions } from '../embed/onnx.js';
 import { createEmbedder } from '../embed/registry.js';
 import { checkMaxDuration } from '../media/duration.js';

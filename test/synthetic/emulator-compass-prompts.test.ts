@@ -5,9 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LoadedCase } from '../../src/compass/cases/cases.js';
-import { type ChecklistItem, checklistQuestion } from '../../src/compass/quality/checklist.js';
+import { checklistQuestion } from '../../src/compass/quality/checklist.js';
 import { groupedQuestion, parseMetric, supportOf } from '../../src/compass/quality/grouped.js';
 import type { QualityMetric } from '../../src/compass/quality/metrics.js';
+import type { ChecklistItem } from '../../src/compass/schemas/quality.js';
 import { checklistHandler, groupedHandler } from '../../src/synthetic/emulator/compass.js';
 import type { ImageFeatures } from '../../src/synthetic/emulator/features.js';
 

@@ -35,16 +35,6 @@ import { pairAlphas } from './alpha.js';
 import { modelSpearman } from './spearman.js';
 import { winRates } from './votes.js';
 
-export {
-  type AlignOptions,
-  type AlignResult,
-  AutoScore,
-  Judgment,
-  ScoresHeader,
-  ScoresLine,
-} from '../schemas/align.js';
-export { autoMean, caseMultiplicity } from './spearman.js';
-
 /** Read and cross-check both files: every judgment's models and dimension must have scores. */
 export async function loadAlignInputs(
   judgmentsFile: string,

@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { BadInputError, UsageError } from '../../errors.js';
 import { readJsonl, writeJsonl } from '../../store/jsonl.js';
 import { PROMPT_MODES, type PromptMode } from '../cases/cases.js';
-import { type AutoScore, type ScoresHeader, ScoresLine } from './align.js';
+import { type AutoScore, type ScoresHeader, ScoresLine } from '../schemas/align.js';
 
 const num = z.number().nullable();
 /** The fields of a response.jsonl row read here (the rest is kept by the writer's own format). */

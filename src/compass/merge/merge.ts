@@ -26,17 +26,14 @@ import {
 } from '../../store/shards.js';
 import { type LoadedCase, type PromptMode, videoPath } from '../cases/cases.js';
 import { KEYFRAME_CONTROL_READINGS, VIDEO_QUALITY_READINGS } from '../overall/aggregate.js';
-import { JOINT_CASES_READINGS, type Leaderboard, leaderboard } from '../overall/leaderboard.js';
-import type { EvaluateResult } from '../quality/evaluate.js';
-import type { MissingPolicy, ScoreRun } from '../response/score.js';
-import {
-  BoardTable,
-  Checklist,
-  EvaluationRunFile,
-  ResponseRow,
-  ResponseRunFile,
-  VideoEvaluation,
-} from '../schemas/response.js';
+import { JOINT_CASES_READINGS, leaderboard } from '../overall/leaderboard.js';
+import type { ScoreRun } from '../response/score-input.js';
+import type { EvaluateResult } from '../run/evaluate.js';
+import { EvaluationRunFile, VideoEvaluation } from '../schemas/evaluation.js';
+import type { MissingPolicy } from '../schemas/leaderboard.js';
+import { BoardTable, type Leaderboard } from '../schemas/leaderboard.js';
+import { Checklist } from '../schemas/quality.js';
+import { ResponseRow, ResponseRunFile } from '../schemas/response.js';
 
 /** The cases of a list (`--case-ids`) and of a shard, in the order of the cases file. */
 export function selectCases(

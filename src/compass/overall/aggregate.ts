@@ -1,9 +1,6 @@
 /**
- * Aggregation (SPEC §3.3 steps 3–4; docs/compass.md, "How the leaderboard is computed"). Groups:
- * Visual Quality = mean(SVQ, DVQ); Spatiotemporal Coherence = mean(AC, SOC, PR); Instruction
- * Adherence = mean(VMA, AMA) (AMA only where it applies); AV Coordination = AVC. A group is the mean
- * of the metrics of it that were scored; a metric that applies but could not be scored
- * (unresolved, not measured) is named in `incomplete`; a group with no scored metric is null.
+ * Aggregation into Overall (SPEC §3.3 step 4; docs/compass.md, "How the leaderboard is computed";
+ * the quality groups it reads: quality/groups.ts).
  *
  * Overall of one case in one prompt mode follows the seed: "Overall averages the two prompt-mode
  * scores after joint keyframe-control aggregation" (§4.2, Table 3). Our reading: Keyframe Fidelity
@@ -16,47 +13,9 @@
  */
 
 import { mean } from '../../stats/mean.js';
-import {
-  groupMetrics,
-  QUALITY_GROUP_NAMES,
-  type QualityGroup,
-  type QualityMetric,
-} from '../quality/metrics.js';
-import {
-  type GroupResult,
-  type MetricResult,
-  OVERALL_GROUPS,
-  type OverallGroup,
-  type OverallResult,
-} from '../schemas/response.js';
-
-export {
-  type GroupResult,
-  type MetricResult,
-  type MetricStatus,
-  OVERALL_GROUPS,
-  type OverallGroup,
-  type OverallResult,
-} from '../schemas/response.js';
-
-export function qualityGroups(
-  metrics: Readonly<Record<QualityMetric, MetricResult>>,
-): Record<QualityGroup, GroupResult> {
-  const group = (g: QualityGroup): GroupResult => {
-    const ms = groupMetrics(g);
-    const scored = ms.filter((m) => metrics[m].status === 'scored').map((m) => metrics[m].score!);
-    const incomplete = ms.filter(
-      (m) => metrics[m].status === 'unresolved' || metrics[m].status === 'not_measured',
-    );
-    return { score: scored.length ? mean(scored) : null, incomplete };
-  };
-  return {
-    visual_quality: group('visual_quality'),
-    spatiotemporal_coherence: group('spatiotemporal_coherence'),
-    instruction_adherence: group('instruction_adherence'),
-    av_coordination: group('av_coordination'),
-  };
-}
+import { QUALITY_GROUP_NAMES, type QualityGroup, type QualityMetric } from '../quality/metrics.js';
+import { OVERALL_GROUPS, type OverallGroup, type OverallResult } from '../schemas/evaluation.js';
+import type { GroupResult, MetricResult } from '../schemas/quality.js';
 
 /** Keyframe control: Keyframe Fidelity and Temporal Organization aggregated into one score (§4.2). */
 export function keyframeControl(groups: Partial<Record<OverallGroup, number | null>>): number | null {

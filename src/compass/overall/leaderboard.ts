@@ -16,21 +16,20 @@
 import { UsageError } from '../../errors.js';
 import { unresolvedShare } from '../../judge/unresolved.js';
 import { embedderNotice } from '../response/paper-scale.js';
-import { commonRows, type MissingPolicy } from '../response/score.js';
+import { commonRows } from '../response/score.js';
+import type { VideoEvaluation } from '../schemas/evaluation.js';
 import type {
   BoardTable,
-  Checklist,
   Factor,
   Leaderboard,
   LeaderboardTable,
+  MissingPolicy,
   ModelOverall,
-  VideoEvaluation,
-} from '../schemas/response.js';
+} from '../schemas/leaderboard.js';
+import type { Checklist } from '../schemas/quality.js';
 import type { KeyframeControlReading, VideoQualityReading } from './aggregate.js';
 import { modelOverall } from './overall.js';
 import { densityLevel, metricsByPromptMode, settingLevel } from './tables.js';
-
-export type { BoardTable, Factor, Leaderboard, LeaderboardTable } from '../schemas/response.js';
 
 export const FACTORS: Record<Factor, (v: VideoEvaluation) => string> = {
   keyframes: (v: VideoEvaluation) => String(v.n_keyframes).padStart(2, '0'),

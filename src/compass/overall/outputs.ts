@@ -9,9 +9,11 @@ import { join } from 'node:path';
 import type { JudgeStats } from '../../judge/types.js';
 import { writeJsonFile, writeJsonl } from '../../store/jsonl.js';
 import type { FolderFile } from '../../store/out-folder.js';
-import type { EvaluateResult } from '../quality/evaluate.js';
 import { RESPONSE_FILES, writeResponseRun } from '../response/outputs.js';
-import { Checklist, EvaluationRunFile, Leaderboard, VideoEvaluation } from '../schemas/response.js';
+import type { EvaluateResult } from '../run/evaluate.js';
+import { EvaluationRunFile, VideoEvaluation } from '../schemas/evaluation.js';
+import { Leaderboard } from '../schemas/leaderboard.js';
+import { Checklist } from '../schemas/quality.js';
 
 /** What `writeEvaluationRun` writes (the names it uses; `--help` lists them). */
 export const EVALUATION_FILES = {

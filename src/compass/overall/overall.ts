@@ -5,8 +5,9 @@
  */
 import { mean, sampleSd } from '../../stats/mean.js';
 import { DEFAULT_QUALITY_OPTIONS } from '../quality/video.js';
-import type { BoardTable, ModelOverall, VideoEvaluation } from '../schemas/response.js';
-import { caseOverall, keyframeControl, type OverallResult, videoOnlyAdherence } from './aggregate.js';
+import type { OverallResult, VideoEvaluation } from '../schemas/evaluation.js';
+import type { BoardTable, ModelOverall } from '../schemas/leaderboard.js';
+import { caseOverall, keyframeControl, videoOnlyAdherence } from './aggregate.js';
 import { groupsSdOverRuns } from './tables.js';
 
 /** The published judge rate ("all reported MLLM-judged results use 8-FPS sampling"). */

@@ -11,7 +11,7 @@
  */
 import { mean, sampleSd } from '../../stats/mean.js';
 import { QUALITY_METRICS, type QualityMetric } from '../quality/metrics.js';
-import type { VideoEvaluation } from '../schemas/response.js';
+import type { VideoEvaluation } from '../schemas/evaluation.js';
 
 /** Table 5's keyframe-density bucket of a case: "3", "6", "9&12" (another count: its own). */
 export function densityLevel(n: number): string {

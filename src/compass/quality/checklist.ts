@@ -13,15 +13,13 @@ import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
 import { render } from '../../judge/prompts.js';
 import type { LoadedCase, PromptMode } from '../cases/cases.js';
-import { type Checklist, ChecklistItem } from '../schemas/response.js';
+import { type Checklist, ChecklistItem } from '../schemas/quality.js';
 import { METRIC_NAMES, type QualityMetric } from './metrics.js';
 import { AVC_CHECKLIST } from './prompts/av-coordination.js';
 import { METRIC_PROMPTS } from './prompts/by-metric.js';
 import { checklistTemplate } from './prompts/checklist-generation.js';
 
 export const CHECKLIST_PROTOCOL = 'compass-checklist';
-
-export { Checklist, ChecklistItem } from '../schemas/response.js';
 
 /**
  * Items per checklist, per metric, as published (seed E.3): "Static checks favor 3–6

@@ -104,8 +104,6 @@ export function evaluationCacheIn(judgeCache: JudgeCache | undefined): Evaluatio
   return judgeCache ? new EvaluationCache(judgeCache.db) : undefined;
 }
 
-export { FileHashes } from '../../store/file-hashes.js';
-
 /** A case's content as the questions see it: everything but where it was read from and its image paths (their bytes count instead). */
 export function caseContent(c: LoadedCase): Record<string, unknown> {
   const { source: _source, keyframes, ...rest } = c;

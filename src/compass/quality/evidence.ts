@@ -3,7 +3,7 @@
  * shots detected and each shot's camera motion.
  */
 import type { LoadedCase } from '../cases/cases.js';
-import type { ScanShot } from '../schemas/response.js';
+import type { ScanShot } from '../schemas/scan.js';
 
 /**
  * The measured evidence lines: the shots detected (with what the case requested, unless `request`

@@ -18,8 +18,8 @@ import type { Judge } from '../../judge/judge.js';
 import { render } from '../../judge/prompts.js';
 import type { JudgeAudio, JudgeImage, Verdict } from '../../judge/types.js';
 import type { LoadedCase, PromptMode } from '../cases/cases.js';
-import { type DropReason, type JudgedItem, Support } from '../schemas/response.js';
-import type { ChecklistItem } from './checklist.js';
+import type { ChecklistItem } from '../schemas/quality.js';
+import { type DropReason, type JudgedItem, Support } from '../schemas/quality.js';
 import { METRIC_NAMES, type QualityMetric } from './metrics.js';
 import {
   type Attachment,
@@ -28,8 +28,6 @@ import {
   rubricSections,
   TIME_RULES,
 } from './prompts/grouped-judge.js';
-
-export type { DropReason, JudgedItem } from '../schemas/response.js';
 
 export const GROUPED_PROTOCOL = 'compass-grouped';
 export const SCORE_ANCHORS = [0, 0.25, 0.5, 0.75, 1] as const;

@@ -12,20 +12,18 @@
  */
 import { z } from 'zod';
 import type { ImageEncoder } from '../../judge/images.js';
-import type { CallLimits, Judge } from '../../judge/judge.js';
+import type { Judge } from '../../judge/judge.js';
 import { loadTemplate, render } from '../../judge/prompts.js';
 import type { JudgeImage, Verdict } from '../../judge/types.js';
 import type { VideoInfo } from '../../media/probe.js';
 import type { FileHashes } from '../../store/file-hashes.js';
 import type { LoadedCase } from '../cases/cases.js';
-import type { ScanShot } from '../scan/scan.js';
+import type { SegmentFn } from '../scan/segmenter.js';
+import type { ScanShot } from '../schemas/scan.js';
 import { type EvaluationCache, entryKey } from './eval-cache.js';
-import { judgeFrames, qualityTimes, sentRate } from './video.js';
+import { judgeFrames, qualityTimes, sentRate } from './judge-frames.js';
 
 export const SEGMENT_PROTOCOL = 'compass-segment';
-export const SEGMENTERS = ['pixel', 'judge'] as const;
-export type SegmenterKind = (typeof SEGMENTERS)[number];
-
 export interface Segmentation {
   shots: ScanShot[];
   /** The judge's assignment of each keyframe to a shot (null: no visible response). */
@@ -187,19 +185,6 @@ export async function judgeSegmentsCached(a: {
   a.cache.put(key, { v: 1, kind: 'segment', duration_s: info.duration_s, key: r.key });
   return r.result;
 }
-
-/** What `scoreModels` calls per video when the judge segments: its shots and the segmenter's name. */
-export type SegmentFn = (
-  c: LoadedCase,
-  video: string,
-  pixelShots: readonly ScanShot[],
-  /** No judge call starts once this has aborted (the caller's pool stopping). */
-  gate?: AbortSignal,
-  /** The run's call budget: past it a call throws CallBudgetSpent. */
-  limits?: CallLimits,
-  /** The run's file hashes (shared with the scan cache's key and the quality questions'). */
-  hashes?: FileHashes,
-) => Promise<{ shots: ScanShot[]; segmenter: string; assignments?: Record<string, number | null> }>;
 
 /**
  * The judge as segmenter. A reply that does not parse twice falls back to the pixel detector's

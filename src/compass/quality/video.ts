@@ -14,11 +14,11 @@ import type { Judge } from '../../judge/judge.js';
 import { extractAudio } from '../../media/audio.js';
 import { DEFAULT_MOTION_OPTIONS, motionMeter, type ShotMotion } from '../../media/motion.js';
 import { probe, type VideoInfo } from '../../media/probe.js';
+import type { FileHashes } from '../../store/file-hashes.js';
 import type { LoadedCase, PromptMode } from '../cases/cases.js';
-import { qualityGroups } from '../overall/aggregate.js';
-import type { QualityMetricReport, QualityReport, ScanShot } from '../schemas/response.js';
-import type { Checklist } from './checklist.js';
-import { caseContent, type EvaluationCache, entryKey, type FileHashes } from './eval-cache.js';
+import type { Checklist, QualityMetricReport, QualityReport } from '../schemas/quality.js';
+import type { ScanShot } from '../schemas/scan.js';
+import { caseContent, type EvaluationCache, entryKey } from './eval-cache.js';
 import { evidenceText } from './evidence.js';
 import {
   GROUPED_PROTOCOL,
@@ -28,6 +28,8 @@ import {
   judgementsOf,
   type MetricJudgement,
 } from './grouped.js';
+import { qualityGroups } from './groups.js';
+import { judgeFrames, qualityTimes, sentRate } from './judge-frames.js';
 import {
   applicability,
   groupMetrics,
@@ -36,11 +38,6 @@ import {
   type QualityMetric,
 } from './metrics.js';
 import { groupedTemplate } from './prompts/grouped-judge.js';
-
-export type { QualityMetricReport, QualityReport } from '../schemas/response.js';
-export { evidenceText } from './evidence.js';
-
-import { judgeFrames, qualityTimes, sentRate } from './judge-frames.js';
 
 export { judgeFrames, qualityTimes, sentRate };
 

@@ -18,7 +18,7 @@
  *    taken literally.
  */
 
-import type { ScanPeak } from '../scan/scan.js';
+import type { ScanPeak } from '../schemas/scan.js';
 import type { ResponseOptions } from './options.js';
 import type { Placement } from './placement.js';
 

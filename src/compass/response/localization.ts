@@ -13,7 +13,7 @@
  */
 import { InternalError } from '../../errors.js';
 import type { Keyframe, Structure } from '../cases/cases.js';
-import type { ScanShot } from '../scan/scan.js';
+import type { ScanShot } from '../schemas/scan.js';
 import type { ResponseOptions } from './options.js';
 import type { Placement } from './placement.js';
 

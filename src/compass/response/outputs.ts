@@ -6,8 +6,10 @@
 import { join } from 'node:path';
 import { writeJsonFile, writeJsonl } from '../../store/jsonl.js';
 import type { FolderFile } from '../../store/out-folder.js';
+import type { MissingPolicy } from '../schemas/leaderboard.js';
 import { ResponseRow, ResponseRunFile, ResponseSummary } from '../schemas/response.js';
-import { type MissingPolicy, type ScoreRun, summarize } from './score.js';
+import { summarize } from './score.js';
+import type { ScoreRun } from './score-input.js';
 
 /** What `writeResponseRun` writes (the names it uses; `--help` lists them). */
 export const RESPONSE_FILES = {

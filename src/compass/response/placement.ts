@@ -20,7 +20,7 @@
  */
 
 import { InternalError } from '../../errors.js';
-import type { Scan } from '../schemas/response.js';
+import type { Scan } from '../schemas/scan.js';
 import type { PlaceAt, ResponseOptions } from './options.js';
 
 /** Inclusive range of sampled-frame indices. */

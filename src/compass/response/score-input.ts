@@ -4,10 +4,10 @@ import type { ShotOptions } from '../../media/shots.js';
 import type { OnProgress } from '../../progress.js';
 import type { FileHashes } from '../../store/file-hashes.js';
 import type { LoadedCase, PromptMode } from '../cases/cases.js';
-import type { SegmentFn } from '../quality/segment.js';
 import type { ScanCache } from '../scan/cache.js';
-import type { ScanTimings } from '../scan/scan.js';
+import type { SegmentFn } from '../scan/segmenter.js';
 import type { ResponseRow } from '../schemas/response.js';
+import type { ScanTimings } from '../schemas/scan.js';
 import type { ResponseOptions, ScanOptions } from './options.js';
 
 export interface ScoreRun {

@@ -16,29 +16,20 @@ import { phaseReporter } from '../../progress.js';
 import { mean } from '../../stats/mean.js';
 import { type LoadedCase, type PromptMode, videoPath } from '../cases/cases.js';
 import { ScanPool } from '../scan/pool.js';
+import type { MissingPolicy } from '../schemas/leaderboard.js';
 import {
+  METRICS,
   MetricScores,
-  type MissingPolicy,
   type ResponseRow,
   type ResponseSummary,
   type SummaryCell,
 } from '../schemas/response.js';
 import { embedderNotice } from './paper-scale.js';
-import { METRICS } from './report.js';
 
 /** How leaderboards treat a missing or undecodable video (MissingPolicy): 0 on every metric, or skip its case for every model. */
-export type {
-  MissingPolicy,
-  ResponseRow,
-  ResponseSummary,
-  SummaryCell,
-  VideoStatus,
-} from '../schemas/response.js';
 
 import type { ScoreInput, ScoreRun } from './score-input.js';
 import { type Outcome, type ScoreJob, scoreVideo } from './score-video.js';
-
-export type { ScoreInput, ScoreRun } from './score-input.js';
 
 /**
  * The videos folder before anything is read or written: a missing folder, an empty one, a requested

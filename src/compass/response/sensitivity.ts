@@ -8,9 +8,9 @@
  * Matching (γ) is not varied: these constants scale the score, they do not decide a match.
  */
 import { spearman } from '../../stats/rank.js';
+import type { ResponseRow } from '../schemas/response.js';
 import { pixelScore } from './fidelity.js';
 import { DEFAULT_RESPONSE_OPTIONS, type ResponseOptions } from './options.js';
-import type { ResponseRow } from './score.js';
 
 export interface SensitivityGrid {
   psnrLow: number[];

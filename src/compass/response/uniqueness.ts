@@ -5,7 +5,7 @@
  * Unmatched → 0.
  */
 
-import type { Scan } from '../scan/scan.js';
+import type { Scan } from '../schemas/scan.js';
 import type { ResponseOptions } from './options.js';
 import { type FrameRun, type Placement, runSpan } from './placement.js';
 

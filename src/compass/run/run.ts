@@ -17,12 +17,12 @@ import { type LoadedCase, loadCases, type PromptMode } from '../cases/cases.js';
 import { compassShardRecord, selectCases } from '../merge/merge.js';
 import type { KeyframeControlReading, VideoQualityReading } from '../overall/aggregate.js';
 import type { JointCasesReading } from '../overall/leaderboard.js';
-import type { SegmenterKind } from '../quality/segment.js';
 import type { QualityOptions } from '../quality/video.js';
 import type { ResponseOptions, ScanOptions } from '../response/options.js';
-import { checkVideosFolder, type MissingPolicy } from '../response/score.js';
+import { checkVideosFolder } from '../response/score.js';
 import { ScanCache } from '../scan/cache.js';
-import type { BoardTable } from '../schemas/response.js';
+import type { SegmenterKind } from '../scan/segmenter.js';
+import type { BoardTable, MissingPolicy } from '../schemas/leaderboard.js';
 
 type RecordedScanOption =
   | 'fpsCap'

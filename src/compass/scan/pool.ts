@@ -23,7 +23,7 @@ import { BackendError, type ErrorData, reviveError } from '../../errors.js';
 import '../../media/image.js';
 import type { ShotOptions } from '../../media/shots.js';
 import type { ScanOptions } from '../response/options.js';
-import type { Scan, ScanTimings } from '../schemas/response.js';
+import type { Scan, ScanTimings } from '../schemas/scan.js';
 import type { ScanFn } from './cache.js';
 import type { ScanInput } from './scan.js';
 

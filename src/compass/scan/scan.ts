@@ -22,12 +22,11 @@ import { probe, type VideoInfo } from '../../media/probe.js';
 import { DEFAULT_SHOT_OPTIONS, ShotDetector, type ShotOptions } from '../../media/shots.js';
 import { workingSize } from '../../media/window.js';
 import { DEFAULT_SCAN_OPTIONS, type KeyframeFit, type ScanOptions } from '../response/options.js';
-import type { Scan, ScanRefine, ScanTimings } from '../schemas/response.js';
+import type { Scan, ScanRefine, ScanTimings } from '../schemas/scan.js';
 import { holdsFiles, keyframeFiles, type PreparedKeyframes, prepareKeyframes } from './keyframe-prep.js';
 import { StageOne } from './stage1.js';
-import { refine, type StageTwoAlong } from './stage2.js';
-
-export type { Scan, ScanPeak, ScanShot, ScanTimings } from '../schemas/response.js';
+import { refine } from './stage2.js';
+import type { StageTwoAlong } from './stage2-along.js';
 
 export interface ScanInput {
   video: string;

@@ -12,7 +12,7 @@ import type { VideoInfo } from '../../media/probe.js';
 import { compareRaw, type ImageComparison } from '../../media/quality.js';
 import type { RawImage } from '../../media/raw.js';
 import type { ShotDetector } from '../../media/shots.js';
-import type { ScanPeak } from '../schemas/response.js';
+import type { ScanPeak } from '../schemas/scan.js';
 import type { PreparedKeyframes } from './keyframe-prep.js';
 import { StageTwoAlong } from './stage2-along.js';
 

@@ -36,7 +36,7 @@ import { compareRaw, type SsimReference } from '../../media/quality.js';
 import type { RawImage } from '../../media/raw.js';
 import { psnrOfMse, streamWindowLuma } from '../../media/window.js';
 import { placingRun } from '../response/placement.js';
-import type { ScanRefine } from '../schemas/response.js';
+import type { ScanRefine } from '../schemas/scan.js';
 import { type WindowFrame, WindowMatch, type WindowResult } from './window-match.js';
 
 export interface StageTwoInput {
@@ -61,9 +61,6 @@ export interface StageTwoInput {
   threads?: number | undefined;
   signal?: AbortSignal | undefined;
 }
-
-export { holdAround, inHold } from './hold.js';
-export { StageTwoAlong } from './stage2-along.js';
 
 interface Window {
   k: number;

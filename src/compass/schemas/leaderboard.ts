@@ -1,7 +1,7 @@
 /**
- * leaderboard.json's schema (`Leaderboard`, results.ts re-exports it): the ranked table and the
+ * leaderboard.json's schema (`Leaderboard`): the ranked table and the
  * other one, each with its rows overall and by factor, and how a missing video is treated
- * (`MissingPolicy`). Part of the Compass file schemas (results.ts).
+ * (`MissingPolicy`). Part of the Compass file schemas (schemas/).
  */
 import { z } from 'zod';
 import { UnresolvedShare } from '../../judge/unresolved.js';

@@ -1,11 +1,12 @@
 /**
  * The scan the scan cache keeps (`Scan`): one video's sampled frames matched against a case's
  * keyframes, a pure function of the video, the keyframes and the options. Part of the Compass
- * file schemas (results.ts re-exports it).
+ * file schemas (schemas/), with the timings of a scan `compass score`'s run.json records.
  */
 import { z } from 'zod';
 
 const Count = z.number().int().nonnegative();
+const Seconds = z.number().nonnegative();
 
 /** One video's scan as the scan cache keeps it (a pure function of the video, keyframes and options). */
 export const ScanPeak = z.object({
@@ -73,3 +74,11 @@ export const Scan = z.object({
   refined: z.array(ScanRefine.nullable()).optional(),
 });
 export type Scan = z.infer<typeof Scan>;
+
+export const ScanTimings = z.object({
+  decode_embed_s: Seconds,
+  pixels_s: Seconds,
+  /** Stage 2 (response/stage2.ts): reading the windows, finding f*(k), its pixel score. */
+  stage2_s: Seconds.optional(),
+});
+export type ScanTimings = z.infer<typeof ScanTimings>;

@@ -10,17 +10,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type LoadedCase, loadCases, type PromptMode, videoPath } from '../../../src/compass/cases/cases.js';
 import { leaderboard } from '../../../src/compass/overall/leaderboard.js';
 import { writeEvaluationRun } from '../../../src/compass/overall/outputs.js';
-import type { Checklist } from '../../../src/compass/quality/checklist.js';
 import {
   EVALUATION_CACHE_TABLE,
   type EvaluationCache,
   evaluationCacheIn,
 } from '../../../src/compass/quality/eval-cache.js';
-import { evaluateCompass } from '../../../src/compass/quality/evaluate.js';
 import { judgeSegmenter } from '../../../src/compass/quality/segment.js';
 import { groupedEntryKey } from '../../../src/compass/quality/video.js';
+import { evaluateCompass } from '../../../src/compass/run/evaluate.js';
 import { ScanCache } from '../../../src/compass/scan/cache.js';
-import type { VideoEvaluation } from '../../../src/compass/schemas/response.js';
+import type { VideoEvaluation } from '../../../src/compass/schemas/evaluation.js';
+import type { Checklist } from '../../../src/compass/schemas/quality.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import { ImageEncoder } from '../../../src/judge/images.js';
 import { Judge } from '../../../src/judge/judge.js';

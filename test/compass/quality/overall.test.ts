@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { caseOverall, overallOf } from '../../../src/compass/overall/aggregate.js';
 import { modelOverall } from '../../../src/compass/overall/overall.js';
-import type { VideoEvaluation } from '../../../src/compass/schemas/response.js';
+import type { VideoEvaluation } from '../../../src/compass/schemas/evaluation.js';
 
 const g = (score: number | null, incomplete: string[] = []) => ({ score, incomplete }) as never;
 const base = {

@@ -13,7 +13,7 @@ import { persistence } from '../../../src/compass/response/persistence.js';
 import { type Placement, place, runsAtLeast } from '../../../src/compass/response/placement.js';
 import { scoreResponse } from '../../../src/compass/response/report.js';
 import { uniqueness } from '../../../src/compass/response/uniqueness.js';
-import type { Scan } from '../../../src/compass/scan/scan.js';
+import type { Scan } from '../../../src/compass/schemas/scan.js';
 
 const FPS = 10;
 

@@ -12,7 +12,7 @@
  * Anchors are worded after the audio rubric's ("1.0 for clearly satisfied, matched, appropriate,
  * and synchronized … 0.0 for missing, unusable, contradicted, or unrelated sound", §E.4).
  */
-import type { ChecklistItem } from '../../schemas/response.js';
+import type { ChecklistItem } from '../../schemas/quality.js';
 import type { MetricPrompt } from './metric-prompt.js';
 
 export const AVC_PROMPT: MetricPrompt = {

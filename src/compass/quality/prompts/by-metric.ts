@@ -23,5 +23,3 @@ export const METRIC_PROMPTS: Record<QualityMetric, MetricPrompt> = {
   AMA: AMA_PROMPT,
   AVC: AVC_PROMPT,
 };
-
-export { ANCHOR_VALUES, anchorLines, type MetricPrompt } from './metric-prompt.js';

@@ -15,7 +15,8 @@
 import type { Template } from '../../../judge/prompts.js';
 import { METRIC_NAMES, type QualityMetric } from '../metrics.js';
 import { AV_TEMPLATE } from './av-coordination.js';
-import { anchorLines, METRIC_PROMPTS } from './by-metric.js';
+import { METRIC_PROMPTS } from './by-metric.js';
+import { anchorLines } from './metric-prompt.js';
 
 export const GROUPED_TEMPLATE_VERSION = 'grouped-2';
 
