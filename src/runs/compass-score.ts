@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import type { LoadedCase } from '../compass/cases/cases.js';
 import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
 import { judgeSegmenter } from '../compass/quality/segment.js';
-import type { ResponseOptions, ScanOptions } from '../compass/response/options.js';
+import type { ResponseOptions } from '../compass/response/options.js';
 import { RESPONSE_RUN_FILES, writeResponseRun } from '../compass/response/outputs.js';
 import { scoreResponse } from '../compass/response/report.js';
 import { scoreModels } from '../compass/response/score.js';
@@ -25,6 +25,7 @@ import {
   withRunTools,
 } from '../compass/run/run.js';
 import { cachedScan } from '../compass/scan/cache.js';
+import type { ScanOptions } from '../compass/scan/options.js';
 import type { ResponseReport, ResponseSummary } from '../compass/schemas/response.js';
 import type { OnnxOptions } from '../embed/onnx.js';
 import { createEmbedder } from '../embed/registry.js';

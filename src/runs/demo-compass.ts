@@ -5,7 +5,8 @@
  */
 import { join } from 'node:path';
 import { loadCases, PROMPT_MODES } from '../compass/cases/cases.js';
-import { DEFAULT_RESPONSE_OPTIONS, DEFAULT_SCAN_OPTIONS } from '../compass/response/options.js';
+import { DEFAULT_RESPONSE_OPTIONS } from '../compass/response/options.js';
+import { DEFAULT_SCAN_OPTIONS } from '../compass/scan/options.js';
 import type { ResponseSummary } from '../compass/schemas/response.js';
 import { DEFAULT_MAX_DURATION_S } from '../media/duration.js';
 import type { OnProgress } from '../progress.js';

@@ -5,10 +5,11 @@ import type { OnProgress } from '../../progress.js';
 import type { FileHashes } from '../../store/file-hashes.js';
 import type { LoadedCase, PromptMode } from '../cases/cases.js';
 import type { ScanCache } from '../scan/cache.js';
+import type { ScanOptions } from '../scan/options.js';
 import type { SegmentFn } from '../scan/segmenter.js';
 import type { ResponseRow } from '../schemas/response.js';
 import type { ScanTimings } from '../schemas/scan.js';
-import type { ResponseOptions, ScanOptions } from './options.js';
+import type { ResponseOptions } from './options.js';
 
 export interface ScoreRun {
   rows: ResponseRow[];

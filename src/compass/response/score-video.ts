@@ -10,13 +10,13 @@ import { checkMaxDuration, refuseLonger } from '../../media/duration.js';
 import type { phaseReporter } from '../../progress.js';
 import type { LoadedCase, PromptMode } from '../cases/cases.js';
 import { cachedScan } from '../scan/cache.js';
+import type { ScanOptions } from '../scan/options.js';
 import type { ScanPool } from '../scan/pool.js';
 import { scanVideo } from '../scan/scan.js';
 import type { SegmentFn } from '../scan/segmenter.js';
 import type { VideoStatus } from '../schemas/common.js';
 import type { ResponseRow } from '../schemas/response.js';
 import type { ScanTimings } from '../schemas/scan.js';
-import type { ScanOptions } from './options.js';
 import { scoreResponse, zeroResponse } from './report.js';
 import type { ScoreInput } from './score-input.js';
 

@@ -18,9 +18,10 @@ import { compassShardRecord, selectCases } from '../merge/merge.js';
 import type { KeyframeControlReading, VideoQualityReading } from '../overall/aggregate.js';
 import type { JointCasesReading } from '../overall/leaderboard.js';
 import type { QualityOptions } from '../quality/video.js';
-import type { ResponseOptions, ScanOptions } from '../response/options.js';
+import type { ResponseOptions } from '../response/options.js';
 import { checkVideosFolder } from '../response/score.js';
 import { ScanCache } from '../scan/cache.js';
+import type { ScanOptions } from '../scan/options.js';
 import type { SegmenterKind } from '../scan/segmenter.js';
 import type { BoardTable, MissingPolicy } from '../schemas/leaderboard.js';
 

@@ -12,8 +12,8 @@ import { DEFAULT_SHOT_OPTIONS, type ShotOptions } from '../../media/shots.js';
 import { cacheKey, sha256File } from '../../store/canonical.js';
 import type { FileHashes } from '../../store/file-hashes.js';
 import { KvTable, openDatabase, type SqliteDatabase } from '../../store/sqlite.js';
-import { DEFAULT_SCAN_OPTIONS, type ScanOptions } from '../response/options.js';
 import { Scan, type ScanTimings } from '../schemas/scan.js';
+import { DEFAULT_SCAN_OPTIONS, type ScanOptions } from './options.js';
 import { type ScanInput, scanVideo } from './scan.js';
 
 /** What makes a scan the cache does not hold: `scanVideo` in this thread, or a worker's (scan-pool.ts). */

@@ -22,9 +22,9 @@ import { BackendError, type ErrorData, reviveError } from '../../errors.js';
 // threads: its shared libraries then stay loaded until every thread is done)
 import '../../media/image.js';
 import type { ShotOptions } from '../../media/shots.js';
-import type { ScanOptions } from '../response/options.js';
 import type { Scan, ScanTimings } from '../schemas/scan.js';
 import type { ScanFn } from './cache.js';
+import type { ScanOptions } from './options.js';
 import type { ScanInput } from './scan.js';
 
 /** What a scan worker is started with. */

@@ -21,9 +21,9 @@ import { pixelFrameSize, startFramePairs, streamFramePairs } from '../../media/p
 import { probe, type VideoInfo } from '../../media/probe.js';
 import { DEFAULT_SHOT_OPTIONS, ShotDetector, type ShotOptions } from '../../media/shots.js';
 import { workingSize } from '../../media/window.js';
-import { DEFAULT_SCAN_OPTIONS, type KeyframeFit, type ScanOptions } from '../response/options.js';
 import type { Scan, ScanRefine, ScanTimings } from '../schemas/scan.js';
 import { holdsFiles, keyframeFiles, type PreparedKeyframes, prepareKeyframes } from './keyframe-prep.js';
+import { DEFAULT_SCAN_OPTIONS, type KeyframeFit, type ScanOptions } from './options.js';
 import { StageOne } from './stage1.js';
 import { refine } from './stage2.js';
 import type { StageTwoAlong } from './stage2-along.js';

@@ -12,8 +12,8 @@ import type { FramePair } from '../../media/pairs.js';
 import { compareRaw, type ImageComparison } from '../../media/quality.js';
 import type { RawImage } from '../../media/raw.js';
 import { psnrOfMse } from '../../media/window.js';
-import { placingRun } from '../response/placement.js';
 import type { ScanRefine } from '../schemas/scan.js';
+import { placingRun } from './runs.js';
 import { WindowMatch, type WindowResult } from './window-match.js';
 
 /** A frame stage 2 keeps while a window is open: its order among the frames read, file frame, time and luma. */

@@ -35,8 +35,8 @@ import { frameAt, frameTime } from '../../media/probe.js';
 import { compareRaw, type SsimReference } from '../../media/quality.js';
 import type { RawImage } from '../../media/raw.js';
 import { psnrOfMse, streamWindowLuma } from '../../media/window.js';
-import { placingRun } from '../response/placement.js';
 import type { ScanRefine } from '../schemas/scan.js';
+import { placingRun } from './runs.js';
 import { type WindowFrame, WindowMatch, type WindowResult } from './window-match.js';
 
 export interface StageTwoInput {
