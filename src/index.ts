@@ -18,13 +18,13 @@ export {
 } from './compass/cases/cases.js';
 export { generationPrompt } from './compass/cases/prompts.js';
 export { leaderboard } from './compass/overall/leaderboard.js';
-export { writeEvaluationRun } from './compass/overall/outputs.js';
 export { DEFAULT_RESPONSE_OPTIONS, type ResponseOptions } from './compass/response/options.js';
 export { writeResponseRun } from './compass/response/outputs.js';
 export { scoreResponse } from './compass/response/report.js';
 export { scoreModels, summarize } from './compass/response/score.js';
 export { sensitivity } from './compass/response/sensitivity.js';
 export { evaluateCompass } from './compass/run/evaluate.js';
+export { writeEvaluationRun } from './compass/run/outputs.js';
 export { type CompassRunInput, scanSettings } from './compass/run/run.js';
 export { DEFAULT_SCAN_OPTIONS, type ScanOptions } from './compass/scan/options.js';
 export { scanVideo } from './compass/scan/scan.js';

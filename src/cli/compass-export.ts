@@ -5,7 +5,7 @@ import {
   exportScoresFile,
   HUMAN_STUDY_PROMPT_MODE,
 } from '../compass/align/export-scores.js';
-import { EVALUATION_RUN_FILES } from '../compass/overall/outputs.js';
+import { EVALUATION_RUN_FILES } from '../compass/run/outputs.js';
 import { outputFiles, refuseOverlap } from '../store/path-overlap.js';
 import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS } from './flags.js';
 import { oneOf, printJson, printLines } from './output.js';

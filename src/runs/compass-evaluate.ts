@@ -8,7 +8,6 @@ import { resolve } from 'node:path';
 import type { LoadedCase } from '../compass/cases/cases.js';
 import type { KeyframeControlReading, VideoQualityReading } from '../compass/overall/aggregate.js';
 import { type JointCasesReading, leaderboard, type RankBy } from '../compass/overall/leaderboard.js';
-import { EVALUATION_RUN_FILES, writeEvaluationRun } from '../compass/overall/outputs.js';
 import { type AudioDecision, videosCarrySound } from '../compass/quality/audio-default.js';
 import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
 import { type EvaluationPlan, planEvaluation } from '../compass/quality/plan.js';
@@ -20,6 +19,7 @@ import {
   type EvaluateResult,
   evaluateCompass,
 } from '../compass/run/evaluate.js';
+import { EVALUATION_RUN_FILES, writeEvaluationRun } from '../compass/run/outputs.js';
 import {
   type CompassRunInput,
   compassReads,

@@ -5,8 +5,8 @@
  */
 
 import { mergeCompass } from '../compass/merge/merge.js';
-import { writeEvaluationRun } from '../compass/overall/outputs.js';
 import { writeResponseRun } from '../compass/response/outputs.js';
+import { writeEvaluationRun } from '../compass/run/outputs.js';
 import { outsideShards, writeOutputFolder } from '../store/out-folder.js';
 import { writeOutputsRecord, writeShardRecord } from '../store/shards.js';
 import type { MergeOptions } from './merge-options.js';

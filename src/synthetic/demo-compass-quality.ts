@@ -15,11 +15,11 @@
 import { join } from 'node:path';
 import { loadCases, PROMPT_MODES } from '../compass/cases/cases.js';
 import { leaderboard } from '../compass/overall/leaderboard.js';
-import { writeEvaluationRun } from '../compass/overall/outputs.js';
 import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
 import { judgeSegmenter } from '../compass/quality/segment.js';
 import { DEFAULT_QUALITY_OPTIONS } from '../compass/quality/video.js';
 import { evaluateCompass } from '../compass/run/evaluate.js';
+import { writeEvaluationRun } from '../compass/run/outputs.js';
 import { ScanCache } from '../compass/scan/cache.js';
 import type { Leaderboard } from '../compass/schemas/leaderboard.js';
 import { createBuiltinEmbedder } from '../embed/builtin.js';

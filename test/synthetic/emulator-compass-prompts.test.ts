@@ -1,5 +1,5 @@
 /**
- * The emulator answers the seed's Compass judge prompts (src/compass/prompts/): the checklist
+ * The emulator answers the seed's Compass judge prompts (src/compass/quality/prompts/): the checklist
  * prompt with items of its metric, the grouped prompt with a `support` consistent with each score,
  * timestamped evidence, and not_applicable items answered as such — and the parser keeps them all.
  */

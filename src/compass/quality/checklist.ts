@@ -4,7 +4,7 @@
  * and writes atomic, observable items, as many as the seed's procedure for that metric prefers
  * (`CHECKLIST_SIZES`). Answers are cached like every judge call and written to
  * `checklists.jsonl`, so every model is judged against the same items.
- * The prompt is src/compass/prompts/checklist-generation.ts with the metric's procedure from its own
+ * The prompt is src/compass/quality/prompts/checklist-generation.ts with the metric's procedure from its own
  * file there. Reply contract: {"items":[{"item_id","question","scope","anchors":[kf_id…],
  * "dimension", "not_applicable"?}]}.
  */

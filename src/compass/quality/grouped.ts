@@ -3,7 +3,7 @@
  * metrics in one call — visual (SVQ+DVQ), coherence (AC+SOC+PR), adherence (VMA+AMA), AV (AVC) —
  * with frames sampled uniformly (8 fps by default, capped by a frame budget), each labelled with
  * its time, the keyframes, the checklists and measured evidence (shots, camera motion).
- * The prompt is src/compass/prompts/grouped-judge.ts with each metric's rubric section and anchors
+ * The prompt is src/compass/quality/prompts/grouped-judge.ts with each metric's rubric section and anchors
  * from its own file there. Reply contract: {"metrics":[{"metric","items":[{"item_id","score",
  * "support","evidence":[{"t_start_s","t_end_s","observation"}]}]}]}; an item its checklist marks
  * not_applicable is answered {"item_id","not_applicable":true} and left out of the mean.

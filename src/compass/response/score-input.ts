@@ -45,7 +45,7 @@ export interface ScoreInput {
   maxDuration?: number | undefined;
   /**
    * Videos scanned at once (`--jobs`, 1 by default); rows keep the sequential order. Above 1 each
-   * scan runs in a worker thread of its own (scan-pool.ts) when the embedder has a `spec`.
+   * scan runs in a worker thread of its own (scan/pool.ts) when the embedder has a `spec`.
    */
   jobs?: number;
   signal?: AbortSignal | undefined;

@@ -16,7 +16,7 @@ import { Scan, type ScanTimings } from '../schemas/scan.js';
 import { DEFAULT_SCAN_OPTIONS, type ScanOptions } from './options.js';
 import { type ScanInput, scanVideo } from './scan.js';
 
-/** What makes a scan the cache does not hold: `scanVideo` in this thread, or a worker's (scan-pool.ts). */
+/** What makes a scan the cache does not hold: `scanVideo` in this thread, or a worker's (scan/pool.ts). */
 export type ScanFn = (
   input: ScanInput,
   embedder: Embedder,

@@ -3,7 +3,7 @@
  * features, the shot detector, PSNR/SSIM, frame copies and their garbage) would otherwise share
  * the one main thread, so N jobs in one thread overlap decoding and no more.
  *
- * One worker per job slot (`scan-worker.ts`), started when a scan first needs it and reused for
+ * One worker per job slot (`worker.ts`), started when a scan first needs it and reused for
  * the next video; each makes its own embedder from `Embedder.spec` (an ONNX one gets its share of
  * the cores unless its threads were set: see `shareSpec`). The caller keeps the scan cache and the
  * progress events: the pool only turns a scan request into a `Scan`, or into the error the scan
@@ -61,7 +61,7 @@ export function scanWorkerCounts(): { live: number; terminated: number } {
 }
 
 /**
- * The worker's entry: the compiled `scan-worker.js` beside this module. Workers always run
+ * The worker's entry: the compiled `worker.js` beside this module. Workers always run
  * compiled code (the test suite runs them from `dist/` too: vitest.config.ts).
  */
 const WORKER_ENTRY = new URL('./worker.js', import.meta.url);

@@ -6,7 +6,7 @@
  * keyframe's best sampled frame. That is stage 1; stage 2 (`stage2.ts`) then reads each matched
  * keyframe's window at the video's own rate (seeking to it) and finds its frame in pixels. The
  * result (a `Scan`) is everything the six metrics need for any choice of their constants (stage 2
- * for the γ and hold ε it was made with), so re-scoring never decodes again (see `scan-cache.ts`).
+ * for the γ and hold ε it was made with), so re-scoring never decodes again (see `cache.ts`).
  * Keyframes meet a video of another aspect ratio by `keyframeFit` (default: centre crop); they are
  * prepared once per run, not per video (`keyframe-prep.ts`). A keyframe's pixel score on a frame
  * is computed once, on the frame's luma straight from its planar YUV (`FramePair.fullLuma`).

@@ -1,5 +1,5 @@
 /**
- * A scan worker thread (started by `scan-pool.ts`, never imported): makes its embedder from the
+ * A scan worker thread (started by `pool.ts`, never imported): makes its embedder from the
  * spec it was started with, then scans one video per `scan` message with `scanVideo`, answering
  * with the scan and its timings, or with the error as data (revived as the same class by the pool).
  * `stop` kills the running scan's ffmpeg/ffprobe processes (and lets it start no others), waits for
@@ -15,7 +15,7 @@ import type { FromScanWorker, ScanWorkerData, ToScanWorker } from './pool.js';
 import { scanVideo } from './scan.js';
 
 const port = parentPort;
-if (!port) throw new InternalError('scan-worker runs in a worker thread started by scan-pool.ts');
+if (!port) throw new InternalError('scan-worker runs in a worker thread started by scan/pool.ts');
 const data = workerData as ScanWorkerData;
 // the caller made this embedder already: failing here is the worker's fault, not the video's
 const embedder = embedderFromSpec(data.embedder).catch((e: unknown) => {

@@ -21,7 +21,7 @@ export type ScanPeak = z.infer<typeof ScanPeak>;
 export const ScanShot = z.object({ start_s: z.number(), end_s: z.number() });
 export type ScanShot = z.infer<typeof ScanShot>;
 const FrameRange = z.tuple([Count, Count]);
-/** Stage 2's refinement of one keyframe's placement (response/stage2.ts). */
+/** Stage 2's refinement of one keyframe's placement (scan/stage2.ts). */
 export const ScanRefine = z.object({
   /** The placing run of sampled frames (stage 1) it refines. */
   run: FrameRange,
@@ -42,7 +42,7 @@ export const ScanRefine = z.object({
   cos: z.number().nullable(),
   /**
    * Frames of the window not kept: the window was longer than stage 2's limit (`STAGE2_MAX_KEPT`,
-   * response/window-match.ts), so they were not compared and the hold may be cut there. Absent: none.
+   * scan/window-match.ts), so they were not compared and the hold may be cut there. Absent: none.
    */
   dropped: Count.optional(),
 });
@@ -78,7 +78,7 @@ export type Scan = z.infer<typeof Scan>;
 export const ScanTimings = z.object({
   decode_embed_s: Seconds,
   pixels_s: Seconds,
-  /** Stage 2 (response/stage2.ts): reading the windows, finding f*(k), its pixel score. */
+  /** Stage 2 (scan/stage2.ts): reading the windows, finding f*(k), its pixel score. */
   stage2_s: Seconds.optional(),
 });
 export type ScanTimings = z.infer<typeof ScanTimings>;

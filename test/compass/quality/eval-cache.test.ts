@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type LoadedCase, loadCases, type PromptMode, videoPath } from '../../../src/compass/cases/cases.js';
 import { leaderboard } from '../../../src/compass/overall/leaderboard.js';
-import { writeEvaluationRun } from '../../../src/compass/overall/outputs.js';
 import {
   EVALUATION_CACHE_TABLE,
   type EvaluationCache,
@@ -18,6 +17,7 @@ import {
 import { judgeSegmenter } from '../../../src/compass/quality/segment.js';
 import { groupedEntryKey } from '../../../src/compass/quality/video.js';
 import { evaluateCompass } from '../../../src/compass/run/evaluate.js';
+import { writeEvaluationRun } from '../../../src/compass/run/outputs.js';
 import { ScanCache } from '../../../src/compass/scan/cache.js';
 import type { VideoEvaluation } from '../../../src/compass/schemas/evaluation.js';
 import type { Checklist } from '../../../src/compass/schemas/quality.js';

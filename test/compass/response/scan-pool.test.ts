@@ -1,5 +1,5 @@
 /**
- * `--jobs N` scans in worker threads (scan-pool.ts): the rows are those of one job at a time, a bad
+ * `--jobs N` scans in worker threads (scan/pool.ts): the rows are those of one job at a time, a bad
  * video makes the same failed row, other errors keep their class, the cache stays in the calling
  * thread, and an abort leaves no worker thread and no ffmpeg/ffprobe process behind.
  */

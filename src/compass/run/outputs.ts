@@ -10,10 +10,10 @@ import type { JudgeStats } from '../../judge/types.js';
 import { writeJsonFile, writeJsonl } from '../../store/jsonl.js';
 import type { FolderFile } from '../../store/out-folder.js';
 import { RESPONSE_FILES, writeResponseRun } from '../response/outputs.js';
-import type { EvaluateResult } from '../run/evaluate.js';
 import { EvaluationRunFile, VideoEvaluation } from '../schemas/evaluation.js';
 import { Leaderboard } from '../schemas/leaderboard.js';
 import { Checklist } from '../schemas/quality.js';
+import type { EvaluateResult } from './evaluate.js';
 
 /** What `writeEvaluationRun` writes (the names it uses; `--help` lists them). */
 export const EVALUATION_FILES = {
