@@ -203,6 +203,22 @@ describe('code rules enforced by the linter (lint/*.grit)', () => {
       "import { beforeAll } from 'vitest';\nbeforeAll(async () => {}, 600_000);\n",
       /no time limit on a test or hook/,
     ],
+    // issue 58 item 5: also the re-export dependency-cruiser misses (from a module the file imports too)
+    [
+      'src/compass/quality/planted.ts',
+      "import { a } from '../cases/cases.js';\nexport { b } from '../cases/cases.js';\nexport const c = a;\n",
+      /no re-export in src\/compass/,
+    ],
+    [
+      'src/compass/scan/planted.ts',
+      "// planted\nexport * from './scan.js';\n",
+      /no re-export in src\/compass/,
+    ],
+    [
+      'src/compass/planted.ts',
+      "// planted\nexport type { T } from './schemas/scan.js';\n",
+      /no re-export in src\/compass/,
+    ],
   ];
   for (const [file, source, message] of forbidden) {
     it(`${file}: ${source.split('\n')[1] ?? source.trim()} fails`, () => {
@@ -219,6 +235,8 @@ describe('code rules enforced by the linter (lint/*.grit)', () => {
     ['test/planted.test.ts', "export function f(): never {\n  throw new Error('x');\n}\n"],
     ['test/planted.test.ts', 'export const x = (1 as unknown as string).length;\n'],
     ['src/compass/planted.ts', "export const kinds = ['compass score'];\n"],
+    ['src/index.ts', "export { loadCases } from './compass/cases/cases.js';\n"],
+    ['src/hero/planted.ts', "export { a } from './b.js';\n"],
   ];
   for (const [file, source] of allowed) {
     it(`${file}: ${source.split('\n').find((l) => l.includes('throw') || l.includes('as ')) ?? source.trim()} passes`, () => {
