@@ -18,10 +18,10 @@ export {
 } from './compass/cases/cases.js';
 export { generationPrompt } from './compass/cases/prompts.js';
 export { leaderboard } from './compass/overall/leaderboard.js';
+export { scoreModels, summarize } from './compass/response/models.js';
 export { DEFAULT_RESPONSE_OPTIONS, type ResponseOptions } from './compass/response/options.js';
 export { writeResponseRun } from './compass/response/outputs.js';
 export { scoreResponse } from './compass/response/report.js';
-export { scoreModels, summarize } from './compass/response/score.js';
 export { sensitivity } from './compass/response/sensitivity.js';
 export { evaluateCompass } from './compass/run/evaluate.js';
 export { writeEvaluationRun } from './compass/run/outputs.js';

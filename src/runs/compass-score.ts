@@ -7,11 +7,11 @@ import { join, resolve } from 'node:path';
 import type { LoadedCase } from '../compass/cases/cases.js';
 import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
 import { judgeSegmenter } from '../compass/quality/segment.js';
+import type { ScoreRun } from '../compass/response/input.js';
+import { scoreModels } from '../compass/response/models.js';
 import type { ResponseOptions } from '../compass/response/options.js';
 import { RESPONSE_RUN_FILES, writeResponseRun } from '../compass/response/outputs.js';
 import { scoreResponse } from '../compass/response/report.js';
-import { scoreModels } from '../compass/response/score.js';
-import type { ScoreRun } from '../compass/response/score-input.js';
 import {
   type SensitivityGrid,
   type SensitivityResult,

@@ -27,7 +27,7 @@ import {
 import { type LoadedCase, type PromptMode, videoPath } from '../cases/cases.js';
 import { KEYFRAME_CONTROL_READINGS, VIDEO_QUALITY_READINGS } from '../overall/aggregate.js';
 import { JOINT_CASES_READINGS, leaderboard } from '../overall/leaderboard.js';
-import type { ScoreRun } from '../response/score-input.js';
+import type { ScoreRun } from '../response/input.js';
 import type { EvaluateResult } from '../run/evaluate.js';
 import { EvaluationRunFile, VideoEvaluation } from '../schemas/evaluation.js';
 import type { MissingPolicy } from '../schemas/leaderboard.js';

@@ -15,8 +15,8 @@
 
 import { UsageError } from '../../errors.js';
 import { unresolvedShare } from '../../judge/unresolved.js';
+import { commonRows } from '../response/models.js';
 import { embedderNotice } from '../response/paper-scale.js';
-import { commonRows } from '../response/score.js';
 import type { VideoEvaluation } from '../schemas/evaluation.js';
 import type {
   BoardTable,

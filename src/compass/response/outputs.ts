@@ -8,8 +8,8 @@ import { writeJsonFile, writeJsonl } from '../../store/jsonl.js';
 import type { FolderFile } from '../../store/out-folder.js';
 import type { MissingPolicy } from '../schemas/leaderboard.js';
 import { ResponseRow, ResponseRunFile, ResponseSummary } from '../schemas/response.js';
-import { summarize } from './score.js';
-import type { ScoreRun } from './score-input.js';
+import type { ScoreRun } from './input.js';
+import { summarize } from './models.js';
 
 /** What `writeResponseRun` writes (the names it uses; `--help` lists them). */
 export const RESPONSE_FILES = {

@@ -43,7 +43,7 @@ export interface KeyframePlan {
 
 /**
  * Prepared sets kept per embedder: a case's videos (every model's, both prompt modes) come one
- * after the other in a run (score.ts). About 2.4 MB per keyframe at the default pixel size, most
+ * after the other in a run (response/models.ts). About 2.4 MB per keyframe at the default pixel size, most
  * of it SSIM statistics.
  */
 const KEEP = 2;

@@ -1,5 +1,5 @@
 /**
- * `compass score` for one video (score.ts runs these in a pool): a missing video scores 0; else its
+ * `compass score` for one video (models.ts runs these in a pool): a missing video scores 0; else its
  * scan (from the scan cache or made now), its shots (the judge segmenter's, when it segments) and
  * its keyframe response; a video that is bad input (undecodable, too long) is a failed row scoring 0.
  */
@@ -17,8 +17,8 @@ import type { SegmentFn } from '../scan/segmenter.js';
 import type { VideoStatus } from '../schemas/common.js';
 import type { ResponseRow } from '../schemas/response.js';
 import type { ScanTimings } from '../schemas/scan.js';
+import type { ScoreInput } from './input.js';
 import { scoreResponse, zeroResponse } from './report.js';
-import type { ScoreInput } from './score-input.js';
 
 /** One video to score: its model, case, prompt mode and file, and its place among the rows (`at`). */
 export interface ScoreJob {

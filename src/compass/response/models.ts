@@ -28,8 +28,8 @@ import { embedderNotice } from './paper-scale.js';
 
 /** How leaderboards treat a missing or undecodable video (MissingPolicy): 0 on every metric, or skip its case for every model. */
 
-import type { ScoreInput, ScoreRun } from './score-input.js';
-import { type Outcome, type ScoreJob, scoreVideo } from './score-video.js';
+import type { ScoreInput, ScoreRun } from './input.js';
+import { type Outcome, type ScoreJob, scoreVideo } from './video.js';
 
 /**
  * The videos folder before anything is read or written: a missing folder, an empty one, a requested
