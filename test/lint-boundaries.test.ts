@@ -44,7 +44,7 @@ describe('import rules enforced by dependency-cruiser on the resolved paths', ()
   const forbidden: [string, string, RegExp][] = [
     [
       'src/hero/planted.ts',
-      '../compass/response/score.js',
+      '../compass/response/models.js',
       /benchmarks-apart: src\/hero\/planted\.ts → src\/compass/,
     ],
     ['src/hero/select/planted.ts', '../../compass/cases/cases.js', /benchmarks-apart/],
@@ -75,8 +75,8 @@ describe('import rules enforced by dependency-cruiser on the resolved paths', ()
     ['src/compass/scan/planted.ts', '../run/evaluate.js', /compass-scan-not-response/],
     [
       'src/compass/quality/planted.ts',
-      '../response/score.js',
-      /compass-quality-not-response: src\/compass\/quality\/planted\.ts → src\/compass\/response\/score\.ts/,
+      '../response/models.js',
+      /compass-quality-not-response: src\/compass\/quality\/planted\.ts → src\/compass\/response\/models\.ts/,
     ],
     ['src/compass/quality/prompts/planted.ts', '../../response/report.js', /compass-quality-not-response/],
     ['src/compass/quality/planted.ts', '../run/evaluate.js', /compass-quality-not-response/],
@@ -129,7 +129,7 @@ describe('import rules enforced by dependency-cruiser on the resolved paths', ()
       'src/compass/response/planted.ts': importing('../scan/scan.js'),
       'src/compass/quality/planted-schema.ts': importing('../schemas/response.js'),
       'src/compass/run/planted.ts': importing('../quality/evaluate.js'),
-      'src/compass/overall/planted.ts': importing('../response/score.js'),
+      'src/compass/overall/planted.ts': importing('../response/models.js'),
     });
     expect(r.code, r.out).toBe(0);
   });
