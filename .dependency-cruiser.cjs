@@ -42,6 +42,52 @@ LAYERS.forEach((layer, i) => {
     });
 });
 
+// Compass by concept (issue 58 items 3 and 5): the scan knows nothing of either axis; the two
+// axes (response, quality) know nothing of each other nor of what puts them together (overall/,
+// run/, merge/), which alone orders them; and no module of src/compass re-exports another's names.
+const AXES_JOINED = '^src/compass/(overall|run|merge)/';
+forbidden.push(
+  {
+    name: 'compass-scan-not-quality',
+    comment: 'the scan (src/compass/scan) knows nothing of the quality axis (src/compass/quality)',
+    severity: 'error',
+    from: { path: '^src/compass/scan/' },
+    to: { path: '^src/compass/quality/' },
+  },
+  {
+    name: 'compass-scan-not-response',
+    comment:
+      'the scan (src/compass/scan) reads videos against keyframes and knows nothing of the response metrics read from it (src/compass/response) nor of what joins the axes',
+    severity: 'error',
+    from: { path: '^src/compass/scan/' },
+    to: { path: ['^src/compass/response/', AXES_JOINED] },
+  },
+  {
+    name: 'compass-quality-not-response',
+    comment:
+      'the quality axis (src/compass/quality) knows nothing of the response axis (src/compass/response) nor of what joins the axes (overall, run, merge)',
+    severity: 'error',
+    from: { path: '^src/compass/quality/' },
+    to: { path: ['^src/compass/response/', AXES_JOINED] },
+  },
+  {
+    name: 'compass-response-not-quality',
+    comment:
+      'the response axis (src/compass/response) knows nothing of the quality axis (src/compass/quality) nor of what joins the axes (overall, run, merge)',
+    severity: 'error',
+    from: { path: '^src/compass/response/' },
+    to: { path: ['^src/compass/quality/', AXES_JOINED] },
+  },
+  {
+    name: 'compass-no-re-export',
+    comment:
+      'no module of src/compass re-exports names (`export … from`): importers import from the module that declares them; only src/index.ts lists the public API',
+    severity: 'error',
+    from: { path: '^src/compass/' },
+    to: { dependencyTypes: ['export'] },
+  },
+);
+
 module.exports = {
   forbidden,
   options: {

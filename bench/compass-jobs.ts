@@ -52,8 +52,8 @@ const DRIVER = `
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 const [dist, casesFile, videos, jobs, share] = process.argv.slice(2);
-const { loadCases } = await import(dist + '/compass/cases.js');
-const { scoreModels } = await import(dist + '/compass/score.js');
+const { loadCases } = await import(dist + '/compass/cases/cases.js');
+const { scoreModels } = await import(dist + '/compass/response/models.js');
 const { createBuiltinEmbedder } = await import(dist + '/embed/builtin.js');
 const [k, n] = share.split('/').map(Number);
 const cases = (await loadCases(casesFile)).filter((_, i) => i % n === k);

@@ -11,9 +11,9 @@
  */
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadCases, type PromptMode } from '../src/compass/cases.js';
-import { evaluateCompass } from '../src/compass/quality/evaluate.js';
-import { ScanCache } from '../src/compass/response/scan-cache.js';
+import { loadCases, type PromptMode } from '../src/compass/cases/cases.js';
+import { evaluateCompass } from '../src/compass/run/evaluate.js';
+import { ScanCache } from '../src/compass/scan/cache.js';
 import { createBuiltinEmbedder } from '../src/embed/builtin.js';
 import { buildChains } from '../src/hero/build.js';
 import { evaluate } from '../src/hero/evaluate.js';

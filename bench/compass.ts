@@ -14,7 +14,7 @@
  * processes) with the cores they kept busy on average.
  * `--decode-threads N` gives both the bare decode and the scan's decoder N threads (ffmpeg `-threads`;
  * default 0, ffmpeg's own choice): with 1, the decoder leaves the second core to kfbench's own work.
- * Stage 2 (issue 28, response/stage2.ts): each run also scans with stage 1 alone (`refine: false`);
+ * Stage 2 (issue 28, scan/stage2.ts): each run also scans with stage 1 alone (`refine: false`);
  * stage 2's share of the scan is 1 − CPU(stage 1 alone) / CPU(both stages), CPU seconds of node and
  * its ffmpeg/ffprobe processes (not wall: the machine is shared). `--fps-cap 20` samples below the
  * video's 24 fps, so that stage 2 seeks to its windows instead of riding along stage 1.
@@ -23,8 +23,9 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { scoreResponse } from '../src/compass/response/report.js';
-import { type ScanTimings, scanVideo } from '../src/compass/response/scan.js';
-import { cachedScan, ScanCache } from '../src/compass/response/scan-cache.js';
+import { cachedScan, ScanCache } from '../src/compass/scan/cache.js';
+import { scanVideo } from '../src/compass/scan/scan.js';
+import type { ScanTimings } from '../src/compass/schemas/scan.js';
 import { createBuiltinEmbedder } from '../src/embed/builtin.js';
 import { ffmpegRun } from '../src/media/ffmpeg.js';
 import { streamFrames } from '../src/media/frames.js';

@@ -19,8 +19,8 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { ScanOptions } from '../src/compass/response/options.js';
-import { scanVideo } from '../src/compass/response/scan.js';
+import type { ScanOptions } from '../src/compass/scan/options.js';
+import { scanVideo } from '../src/compass/scan/scan.js';
 import { createBuiltinEmbedder } from '../src/embed/builtin.js';
 import { ffmpegRun } from '../src/media/ffmpeg.js';
 import { cpuSeconds, cpuSince } from './cpu.js';

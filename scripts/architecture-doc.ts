@@ -27,8 +27,19 @@ function unitOf(source: string): string {
   return m ? m[1]! : source.replace(/^src\//, '');
 }
 
-/** Folder → folder imports of src/, sorted: every pair with at least one import. */
-export async function folderEdges(root: string): Promise<{ units: string[]; edges: [string, string][] }> {
+/** A module's unit inside src/compass: its folder there (`scan`, `quality` …); undefined outside. */
+function compassUnitOf(source: string): string | undefined {
+  return /^src\/compass\/([^/]+)\//.exec(source)?.[1];
+}
+
+/**
+ * Folder → folder imports of src/, sorted: every pair with at least one import. `unit` names the
+ * unit of a module (undefined: left out of the drawing); by default its folder under src/.
+ */
+export async function folderEdges(
+  root: string,
+  unit: (source: string) => string | undefined = unitOf,
+): Promise<{ units: string[]; edges: [string, string][] }> {
   const cwd = process.cwd();
   process.chdir(root); // dependency-cruiser resolves against the working directory
   try {
@@ -46,12 +57,13 @@ export async function folderEdges(root: string): Promise<{ units: string[]; edge
     const edges = new Set<string>();
     for (const m of output.modules) {
       if (!m.source.startsWith('src/')) continue;
-      const from = unitOf(m.source);
+      const from = unit(m.source);
+      if (from === undefined) continue;
       units.add(from);
       for (const d of m.dependencies) {
         if (!d.resolved.startsWith('src/')) continue;
-        const to = unitOf(d.resolved);
-        if (to !== from) edges.add(`${from}\t${to}`);
+        const to = unit(d.resolved);
+        if (to !== undefined && to !== from) edges.add(`${from}\t${to}`);
       }
     }
     return {
@@ -64,6 +76,55 @@ export async function folderEdges(root: string): Promise<{ units: string[]; edge
 }
 
 const id = (unit: string) => unit.replace(/[^A-Za-z0-9]/g, '_');
+
+/** What each folder of src/compass holds (issue 58 item 3: one concept per folder). */
+const COMPASS_FOLDERS: Record<string, string> = {
+  cases:
+    'cases.jsonl read and checked, `compass init`, the storyboard grid, the videos folder, the generation prompts',
+  schemas:
+    'one zod schema per file format (response, quality, evaluation, leaderboard, scan, align) and what they share',
+  scan: 'a video read against its keyframes: stage 1 and 2, the γ-runs, the scan options, cache and worker pool; the segmenter signature',
+  response:
+    'the keyframe-response axis: the six metrics from a scan, placement, the per-video report, `scoreModels`, its files, sensitivity',
+  quality:
+    'the video-quality axis: checklists, the grouped judge, its groups, the evaluation cache, the judge segmenter, its prompts',
+  overall: 'the two axes joined: Overall per video, case and model, the leaderboards and their tables',
+  run: 'what a run shares (its input, tools, settings.json), the order of the axes (`evaluateCompass`) and the files of an evaluation',
+  merge: 'sharded runs merged, the cases a shard takes',
+  align: '`compass align` (human judgments against the automatic scores) and `compass export-scores`',
+  check: 'the checks of the pipeline on material with known truth',
+};
+
+/** The Compass section: its folders, the imports between them, and the rules that keep them apart. */
+async function compassLines(root: string): Promise<string[]> {
+  const { units, edges } = await folderEdges(root, compassUnitOf);
+  const { forbidden } = require(join(root, '.dependency-cruiser.cjs')) as {
+    forbidden: { name: string; comment: string }[];
+  };
+  const out = [
+    '## Compass by concept',
+    '',
+    '`src/compass` is one folder per concept (no module at its root); the lint rules below keep the',
+    'scan apart from both axes and the two axes (response, quality) apart from each other — only',
+    '`overall`, `run` and `merge` join them, and `run/evaluate.ts` orders them.',
+    '',
+    '| folder | what |',
+    '|---|---|',
+    ...units.map((u) => `| \`${u}\` | ${COMPASS_FOLDERS[u] ?? '(undescribed: add it to COMPASS_FOLDERS)'} |`),
+    '',
+    '```mermaid',
+    'flowchart TB',
+    ...units.map((u) => `  c_${id(u)}["${u}"]`),
+    ...edges.map(([from, to]) => `  c_${id(from)} --> c_${id(to)}`),
+    '```',
+    '',
+    'Rules (`.dependency-cruiser.cjs`; each fails on a planted breach in `test/lint-boundaries.test.ts`):',
+    '',
+    ...forbidden.filter((r) => r.name.startsWith('compass-')).map((r) => `- \`${r.name}\`: ${r.comment}.`),
+    '',
+  ];
+  return out;
+}
 
 /**
  * One data-flow walk per command people run most: where its flags become its options object, the
@@ -178,7 +239,7 @@ export async function architectureDoc(root: string): Promise<string> {
     out.push('  end');
   }
   for (const [from, to] of edges) out.push(`  ${id(from)} --> ${id(to)}`);
-  out.push('```', '', ...walkLines(root), '');
+  out.push('```', '', ...(await compassLines(root)), ...walkLines(root), '');
   return `${out.join('\n')}`;
 }
 

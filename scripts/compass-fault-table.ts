@@ -7,8 +7,8 @@
  * score among the keyframes it does not hit, against `faithful`.
  */
 import { readFileSync } from 'node:fs';
-import { METRICS } from '../src/compass/response/report.js';
-import type { ResponseRow } from '../src/compass/score.js';
+import type { ResponseRow } from '../src/compass/schemas/response.js';
+import { METRICS } from '../src/compass/schemas/response.js';
 import { affected, MODELS } from '../src/synthetic/mini-compass/plans.js';
 
 const rows: ResponseRow[] = readFileSync(

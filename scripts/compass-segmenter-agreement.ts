@@ -6,9 +6,9 @@
  * (builds the mini set there if absent; default bench/out/mini-compass).
  */
 import { join, resolve } from 'node:path';
-import { loadCases } from '../src/compass/cases.js';
-import { cachedScan, ScanCache } from '../src/compass/response/scan-cache.js';
-import { boundariesOf, judgeSegments, segmenterAgreement } from '../src/compass/segment.js';
+import { loadCases } from '../src/compass/cases/cases.js';
+import { boundariesOf, judgeSegments, segmenterAgreement } from '../src/compass/quality/segment.js';
+import { cachedScan, ScanCache } from '../src/compass/scan/cache.js';
 import { createBuiltinEmbedder } from '../src/embed/builtin.js';
 import { ImageEncoder } from '../src/judge/images.js';
 import { Judge } from '../src/judge/judge.js';

@@ -7,8 +7,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadCases } from '../src/compass/cases.js';
-import { scoreModels } from '../src/compass/score.js';
+import { loadCases } from '../src/compass/cases/cases.js';
+import { scoreModels } from '../src/compass/response/models.js';
 import { createBuiltinEmbedder } from '../src/embed/builtin.js';
 import { createRng } from '../src/stats/rng.js';
 import { buildMiniCompass } from '../src/synthetic/mini-compass/build.js';

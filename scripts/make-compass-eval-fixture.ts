@@ -6,10 +6,10 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadCases } from '../src/compass/cases.js';
-import { evaluateCompass } from '../src/compass/quality/evaluate.js';
-import { leaderboard } from '../src/compass/quality/leaderboard.js';
-import { judgeSegmenter } from '../src/compass/segment.js';
+import { loadCases } from '../src/compass/cases/cases.js';
+import { leaderboard } from '../src/compass/overall/leaderboard.js';
+import { judgeSegmenter } from '../src/compass/quality/segment.js';
+import { evaluateCompass } from '../src/compass/run/evaluate.js';
 import { createBuiltinEmbedder } from '../src/embed/builtin.js';
 import { ImageEncoder } from '../src/judge/images.js';
 import { Judge } from '../src/judge/judge.js';

@@ -6,7 +6,8 @@
  */
 
 // ── Compass: cases, keyframe response, video quality, both leaderboards ──────────────────────
-export { align } from './compass/align.js';
+export { align } from './compass/align/align.js';
+export { exportScores, exportScoresFile } from './compass/align/export-scores.js';
 export {
   type Case,
   type Keyframe,
@@ -14,34 +15,30 @@ export {
   loadCases,
   PROMPT_MODES,
   type PromptMode,
-} from './compass/cases.js';
-export { exportScores, exportScoresFile } from './compass/export-scores.js';
-export { writeResponseRun } from './compass/outputs.js';
-export { generationPrompt } from './compass/prompts.js';
-export { evaluateCompass } from './compass/quality/evaluate.js';
-export { leaderboard } from './compass/quality/leaderboard.js';
-export { writeEvaluationRun } from './compass/quality/outputs.js';
+} from './compass/cases/cases.js';
+export { generationPrompt } from './compass/cases/prompts.js';
+export { leaderboard } from './compass/overall/leaderboard.js';
+export { scoreModels, summarize } from './compass/response/models.js';
+export { DEFAULT_RESPONSE_OPTIONS, type ResponseOptions } from './compass/response/options.js';
+export { writeResponseRun } from './compass/response/outputs.js';
+export { scoreResponse } from './compass/response/report.js';
+export { sensitivity } from './compass/response/sensitivity.js';
+export { evaluateCompass } from './compass/run/evaluate.js';
+export { writeEvaluationRun } from './compass/run/outputs.js';
+export { type CompassRunInput, scanSettings } from './compass/run/run.js';
+export { DEFAULT_SCAN_OPTIONS, type ScanOptions } from './compass/scan/options.js';
+export { scanVideo } from './compass/scan/scan.js';
+export { EvaluationRunFile, VideoEvaluation } from './compass/schemas/evaluation.js';
+export { Leaderboard } from './compass/schemas/leaderboard.js';
+export { Checklist } from './compass/schemas/quality.js';
 export {
-  DEFAULT_RESPONSE_OPTIONS,
-  DEFAULT_SCAN_OPTIONS,
-  type ResponseOptions,
-  type ScanOptions,
-} from './compass/response/options.js';
-export { METRICS, type ResponseReport, scoreResponse } from './compass/response/report.js';
-export { scanVideo } from './compass/response/scan.js';
-export {
-  Checklist,
-  EvaluationRunFile,
-  Leaderboard,
+  METRICS,
+  type ResponseReport,
   ResponseRow,
   ResponseRunFile,
   ResponseSummary,
-  Scan,
-  VideoEvaluation,
-} from './compass/results.js';
-export { type CompassRunInput, scanSettings } from './compass/run.js';
-export { scoreModels, summarize } from './compass/score.js';
-export { sensitivity } from './compass/sensitivity.js';
+} from './compass/schemas/response.js';
+export { Scan } from './compass/schemas/scan.js';
 // ── concurrency ─────────────────────────────────────────────────────────────────────────────
 export { abortReason, sleep } from './concurrency/abort.js';
 export { type PoolOptions, type PoolResult, runPool } from './concurrency/pool.js';

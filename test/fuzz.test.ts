@@ -6,7 +6,7 @@
 import { cpSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadCases } from '../src/compass/cases.js';
+import { loadCases } from '../src/compass/cases/cases.js';
 import { BadInputError, isKfbenchError } from '../src/errors.js';
 import { datasetPaths } from '../src/hero/dataset/layout.js';
 import { loadChains, loadCore, loadRubrics, loadVerifyHashes, readQuery } from '../src/hero/dataset/load.js';

@@ -1,8 +1,9 @@
 /**
  * The rules of the code are the linter's, not only the docs': files planted in a temporary copy of
  * the tree fail `npm run lint`'s checks with the rule's message — an import that points up a layer,
- * between the benchmarks, or round in a cycle (dependency-cruiser with .dependency-cruiser.cjs, on
- * the resolved paths); an untyped throw, `as unknown as` or a command name where they do not
+ * between the benchmarks, round in a cycle, between Compass's scan and quality axis or between its two
+ * axes, or a re-export within src/compass (dependency-cruiser with .dependency-cruiser.cjs, on the
+ * resolved paths); an untyped throw, `as unknown as` or a command name where they do not
  * belong, and a time limit on a test (Biome with the GritQL rules in lint/) — and the same files
  * written the allowed way pass.
  */
@@ -41,8 +42,12 @@ const importing = (from: string) => `import { a } from '${from}';\n\nexport cons
 
 describe('import rules enforced by dependency-cruiser on the resolved paths', () => {
   const forbidden: [string, string, RegExp][] = [
-    ['src/hero/planted.ts', '../compass/score.js', /benchmarks-apart: src\/hero\/planted\.ts → src\/compass/],
-    ['src/hero/select/planted.ts', '../../compass/cases.js', /benchmarks-apart/],
+    [
+      'src/hero/planted.ts',
+      '../compass/response/models.js',
+      /benchmarks-apart: src\/hero\/planted\.ts → src\/compass/,
+    ],
+    ['src/hero/select/planted.ts', '../../compass/cases/cases.js', /benchmarks-apart/],
     ['src/compass/planted.ts', '../hero/score.js', /benchmarks-apart/],
     ['src/compass/quality/planted.ts', '../../hero/evaluate.js', /benchmarks-apart/],
     ['src/judge/planted.ts', '../index.js', /building-blocks-imports-down/],
@@ -59,6 +64,25 @@ describe('import rules enforced by dependency-cruiser on the resolved paths', ()
     ['src/runs/planted.ts', '../cli/program.js', /runs-imports-down/],
     ['src/runs/planted.ts', '../index.js', /runs-imports-down/],
     ['src/planted.ts', './errors.js', /no-unlayered/],
+    // Compass by concept (issue 58 item 3): the scan knows nothing of quality, the axes nothing of each other
+    [
+      'src/compass/scan/planted.ts',
+      '../quality/segment.js',
+      /compass-scan-not-quality: src\/compass\/scan\/planted\.ts → src\/compass\/quality\/segment\.ts/,
+    ],
+    ['src/compass/scan/planted.ts', '../quality/eval-cache.js', /compass-scan-not-quality/],
+    ['src/compass/scan/planted.ts', '../response/placement.js', /compass-scan-not-response/],
+    ['src/compass/scan/planted.ts', '../run/evaluate.js', /compass-scan-not-response/],
+    [
+      'src/compass/quality/planted.ts',
+      '../response/models.js',
+      /compass-quality-not-response: src\/compass\/quality\/planted\.ts → src\/compass\/response\/models\.ts/,
+    ],
+    ['src/compass/quality/prompts/planted.ts', '../../response/report.js', /compass-quality-not-response/],
+    ['src/compass/quality/planted.ts', '../run/evaluate.js', /compass-quality-not-response/],
+    ['src/compass/quality/planted.ts', '../overall/leaderboard.js', /compass-quality-not-response/],
+    ['src/compass/response/planted.ts', '../quality/segment.js', /compass-response-not-quality/],
+    ['src/compass/response/planted.ts', '../overall/aggregate.js', /compass-response-not-quality/],
   ];
   for (const [file, from, message] of forbidden) {
     it(`${file} importing ${from} fails`, () => {
@@ -76,6 +100,21 @@ describe('import rules enforced by dependency-cruiser on the resolved paths', ()
     expect(r.code, r.out).not.toBe(0);
     expect(r.out).toMatch(/no-circular: src\/store\/planted-a\.ts/);
   });
+  it('a re-export in src/compass fails (`export … from`, `export * from`, type-only too); importing the same name passes', () => {
+    for (const source of [
+      "export { loadCases } from '../cases/cases.js';\n",
+      "export * from '../cases/cases.js';\n",
+      "export type { LoadedCase } from '../cases/cases.js';\n",
+    ]) {
+      const r = cruise({ 'src/compass/quality/planted.ts': source });
+      expect(r.code, r.out).not.toBe(0);
+      expect(r.out).toMatch(
+        /compass-no-re-export: src\/compass\/quality\/planted\.ts → src\/compass\/cases\/cases\.ts/,
+      );
+    }
+    const ok = cruise({ 'src/compass/quality/planted.ts': importing('../cases/cases.js') });
+    expect(ok.code, ok.out).toBe(0);
+  });
   it('the tree as it is, and imports that point down, pass', () => {
     const r = cruise({
       'src/hero/planted.ts': importing('../judge/judge.js'),
@@ -85,6 +124,12 @@ describe('import rules enforced by dependency-cruiser on the resolved paths', ()
       'src/web/planted.ts': importing('../report/compass.js'),
       'src/runs/planted.ts': importing('../synthetic/demo-media.js'),
       'src/cli/planted-run.ts': importing('../runs/hero-evaluate.js'),
+      // the axes may read the scan, the file schemas and the cases; the run joins them
+      'src/compass/quality/planted.ts': importing('../scan/segmenter.js'),
+      'src/compass/response/planted.ts': importing('../scan/scan.js'),
+      'src/compass/quality/planted-schema.ts': importing('../schemas/response.js'),
+      'src/compass/run/planted.ts': importing('../quality/evaluate.js'),
+      'src/compass/overall/planted.ts': importing('../response/models.js'),
     });
     expect(r.code, r.out).toBe(0);
   });
@@ -158,6 +203,22 @@ describe('code rules enforced by the linter (lint/*.grit)', () => {
       "import { beforeAll } from 'vitest';\nbeforeAll(async () => {}, 600_000);\n",
       /no time limit on a test or hook/,
     ],
+    // issue 58 item 5: also the re-export dependency-cruiser misses (from a module the file imports too)
+    [
+      'src/compass/quality/planted.ts',
+      "import { a } from '../cases/cases.js';\nexport { b } from '../cases/cases.js';\nexport const c = a;\n",
+      /no re-export in src\/compass/,
+    ],
+    [
+      'src/compass/scan/planted.ts',
+      "// planted\nexport * from './scan.js';\n",
+      /no re-export in src\/compass/,
+    ],
+    [
+      'src/compass/planted.ts',
+      "// planted\nexport type { T } from './schemas/scan.js';\n",
+      /no re-export in src\/compass/,
+    ],
   ];
   for (const [file, source, message] of forbidden) {
     it(`${file}: ${source.split('\n')[1] ?? source.trim()} fails`, () => {
@@ -174,6 +235,8 @@ describe('code rules enforced by the linter (lint/*.grit)', () => {
     ['test/planted.test.ts', "export function f(): never {\n  throw new Error('x');\n}\n"],
     ['test/planted.test.ts', 'export const x = (1 as unknown as string).length;\n'],
     ['src/compass/planted.ts', "export const kinds = ['compass score'];\n"],
+    ['src/index.ts', "export { loadCases } from './compass/cases/cases.js';\n"],
+    ['src/hero/planted.ts', "export { a } from './b.js';\n"],
   ];
   for (const [file, source] of allowed) {
     it(`${file}: ${source.split('\n').find((l) => l.includes('throw') || l.includes('as ')) ?? source.trim()} passes`, () => {

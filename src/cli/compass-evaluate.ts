@@ -5,13 +5,13 @@
  */
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { KEYFRAME_CONTROL_READINGS, VIDEO_QUALITY_READINGS } from '../compass/quality/aggregate.js';
+import { KEYFRAME_CONTROL_READINGS, VIDEO_QUALITY_READINGS } from '../compass/overall/aggregate.js';
+import { JOINT_CASES_READINGS } from '../compass/overall/leaderboard.js';
 import { audioDecisionLine } from '../compass/quality/audio-default.js';
-import { budgetCheck } from '../compass/quality/evaluate.js';
 import { ITEM_RULES } from '../compass/quality/grouped.js';
-import { JOINT_CASES_READINGS } from '../compass/quality/leaderboard.js';
 import type { EvaluationPlan } from '../compass/quality/plan.js';
 import { DEFAULT_QUALITY_OPTIONS, type QualityOptions } from '../compass/quality/video.js';
+import { budgetCheck } from '../compass/run/evaluate.js';
 import { UsageError } from '../errors.js';
 import { resolveJudgeSettings } from '../judge/precedence.js';
 import { checkUnresolved, unresolvedLine } from '../judge/unresolved.js';

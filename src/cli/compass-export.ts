@@ -1,7 +1,11 @@
 /** `kfbench compass export-scores`: per-case automatic scores for `compass align`. */
 import type { Command } from 'commander';
-import { EXPORT_PROMPT_MODES, exportScoresFile, HUMAN_STUDY_PROMPT_MODE } from '../compass/export-scores.js';
-import { EVALUATION_RUN_FILES } from '../compass/quality/outputs.js';
+import {
+  EXPORT_PROMPT_MODES,
+  exportScoresFile,
+  HUMAN_STUDY_PROMPT_MODE,
+} from '../compass/align/export-scores.js';
+import { EVALUATION_RUN_FILES } from '../compass/run/outputs.js';
 import { outputFiles, refuseOverlap } from '../store/path-overlap.js';
 import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS } from './flags.js';
 import { oneOf, printJson, printLines } from './output.js';

@@ -1,6 +1,6 @@
 /** `kfbench compass init`: a cases.jsonl skeleton for your own videos. */
 import type { Command } from 'commander';
-import { initCases } from '../compass/init.js';
+import { initCases } from '../compass/cases/init.js';
 import { addFlags, type FlagValues, flagSpecs } from './flags.js';
 import { parseNumberFlag, printLines } from './output.js';
 import { renderProgress } from './progress.js';

@@ -2,12 +2,11 @@
 
 import {
   DEFAULT_RESPONSE_OPTIONS,
-  DEFAULT_SCAN_OPTIONS,
-  KEYFRAME_FITS,
   KFS_FRAMES,
   PLACE_ATS,
   type ResponseOptions,
 } from '../compass/response/options.js';
+import { DEFAULT_SCAN_OPTIONS, KEYFRAME_FITS } from '../compass/scan/options.js';
 import { EMBEDDER_FORMS } from '../embed/registry.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_MAX_DURATION_S } from '../media/duration.js';

@@ -1,12 +1,18 @@
 /** Flags shared by the Compass commands, and their parsing (one place for each). */
 import { resolve } from 'node:path';
-import { type LoadedCase, loadOneCase, PROMPT_MODES, type PromptMode, videoPath } from '../compass/cases.js';
-import type { RankBy } from '../compass/quality/leaderboard.js';
-import { BOARD_TABLES } from '../compass/results.js';
-import type { CompassRunInput } from '../compass/run.js';
-import type { MissingPolicy } from '../compass/score.js';
-import { SEGMENTERS, type SegmenterKind } from '../compass/segment.js';
-import { likelyIntended, modesWithVideos } from '../compass/video-folder.js';
+import {
+  type LoadedCase,
+  loadOneCase,
+  PROMPT_MODES,
+  type PromptMode,
+  videoPath,
+} from '../compass/cases/cases.js';
+import { likelyIntended, modesWithVideos } from '../compass/cases/video-folder.js';
+import type { RankBy } from '../compass/overall/leaderboard.js';
+import type { CompassRunInput } from '../compass/run/run.js';
+import { SEGMENTERS, type SegmenterKind } from '../compass/scan/segmenter.js';
+import type { MissingPolicy } from '../compass/schemas/leaderboard.js';
+import { BOARD_TABLES } from '../compass/schemas/leaderboard.js';
 import { PartialError, UsageError } from '../errors.js';
 import {
   type MetricFlags,

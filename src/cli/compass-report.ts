@@ -1,7 +1,7 @@
 /** `kfbench compass report | align`: the leaderboard of an evaluate folder, and agreement with people. */
 import type { Command } from 'commander';
-import { alignFiles } from '../compass/align.js';
-import { EVALUATION_RUN_FILES } from '../compass/quality/outputs.js';
+import { alignFiles } from '../compass/align/align.js';
+import { EVALUATION_RUN_FILES } from '../compass/run/outputs.js';
 import { compassReport } from '../report/leaderboard-file.js';
 import { textTable } from '../report/table.js';
 import { outputFiles, refuseOverlap } from '../store/path-overlap.js';

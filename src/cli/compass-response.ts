@@ -1,11 +1,11 @@
 /** `kfbench compass validate | response | score | sensitivity | grid | prompts`: cases and keyframe response. */
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { PROMPT_MODES, PUBLISHED_KEYFRAME_COUNTS, validateCasesFile } from '../compass/cases.js';
-import { casePrompts } from '../compass/prompts.js';
-import type { CompassRunInput } from '../compass/run.js';
-import { DEFAULT_GRID } from '../compass/sensitivity.js';
-import { storyboardGrid } from '../compass/storyboard.js';
+import { PROMPT_MODES, PUBLISHED_KEYFRAME_COUNTS, validateCasesFile } from '../compass/cases/cases.js';
+import { casePrompts } from '../compass/cases/prompts.js';
+import { storyboardGrid } from '../compass/cases/storyboard.js';
+import { DEFAULT_GRID } from '../compass/response/sensitivity.js';
+import type { CompassRunInput } from '../compass/run/run.js';
 import { PartialError, UsageError } from '../errors.js';
 import { resolveJudgeSettings } from '../judge/precedence.js';
 import type { OnProgress } from '../progress.js';

@@ -4,8 +4,8 @@
  * write (test/support/examples.ts), so that the list cannot drift from what is written.
  */
 
-import { RESPONSE_FILES } from '../compass/outputs.js';
-import { EVALUATION_FILES } from '../compass/quality/outputs.js';
+import { RESPONSE_FILES } from '../compass/response/outputs.js';
+import { EVALUATION_FILES } from '../compass/run/outputs.js';
 import { HERO_INIT_FILES } from '../hero/init.js';
 import { TRACK_FILES } from '../hero/track/rebuild.js';
 import { SAMPLE_FILE } from '../media/sample.js';

@@ -1,6 +1,6 @@
 /**
  * Reading a window of a video at its own rate, by seeking to it (stage 2 of keyframe matching:
- * see src/compass/response/stage2.ts). ffmpeg seeks before the input (`-ss` ahead of `-i`, accurate
+ * see src/compass/scan/stage2.ts). ffmpeg seeks before the input (`-ss` ahead of `-i`, accurate
  * by default: it decodes from the keyframe before the window and drops the frames ahead of it), so
  * only the window and its lead-in are decoded, never the whole video again.
  *

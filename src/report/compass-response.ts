@@ -3,8 +3,9 @@
  * header whose column names carry their units (`_s` seconds of the video, `_db` decibels), then a
  * line saying what the columns are. `--json` prints the report itself, not this.
  */
-import { METRICS } from '../compass/response/report.js';
-import type { ResponseReport } from '../compass/results.js';
+
+import type { ResponseReport } from '../compass/schemas/response.js';
+import { METRICS } from '../compass/schemas/response.js';
 import { textTable } from './table.js';
 
 const f3 = (x: number) => x.toFixed(3);

@@ -4,7 +4,7 @@
  * walks, Table 5's keyframe-density buckets among them.
  */
 import { QUALITY_METRICS } from '../compass/quality/metrics.js';
-import type { Leaderboard } from '../compass/results.js';
+import type { Leaderboard } from '../compass/schemas/leaderboard.js';
 import { mdText } from './escape.js';
 import { textTable } from './table.js';
 

@@ -1,11 +1,10 @@
 /** Pure renderers of Compass keyframe-response results. */
 
-import { embedderNotice } from '../compass/paper-scale.js';
-import type { ModelOverall } from '../compass/quality/evaluate.js';
-import type { Leaderboard } from '../compass/quality/leaderboard.js';
-import { METRICS } from '../compass/response/report.js';
-import type { ResponseSummary } from '../compass/score.js';
-import type { SensitivityResult } from '../compass/sensitivity.js';
+import { embedderNotice } from '../compass/response/paper-scale.js';
+import type { SensitivityResult } from '../compass/response/sensitivity.js';
+import type { Leaderboard, ModelOverall } from '../compass/schemas/leaderboard.js';
+import type { ResponseSummary } from '../compass/schemas/response.js';
+import { METRICS } from '../compass/schemas/response.js';
 import { emulatorNote } from '../judge/emulator-note.js';
 import { breakdowns, metricsByModeLines, metricsByModeMarkdown } from './compass-tables.js';
 import { csvCell, esc, mdText } from './escape.js';

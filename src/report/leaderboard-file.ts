@@ -4,8 +4,8 @@
  * one is named (atomically), else returned for the caller to print.
  */
 import { join } from 'node:path';
-import { type RankBy, rerank } from '../compass/quality/leaderboard.js';
-import { Leaderboard } from '../compass/results.js';
+import { type RankBy, rerank } from '../compass/overall/leaderboard.js';
+import { Leaderboard } from '../compass/schemas/leaderboard.js';
 import { UsageError } from '../errors.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { readJsonFile } from '../store/jsonl.js';

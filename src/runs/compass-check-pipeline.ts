@@ -6,11 +6,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type LoadedCase, loadCases, loadOneCase } from '../compass/cases.js';
+import { type LoadedCase, loadCases, loadOneCase } from '../compass/cases/cases.js';
 import { checkPipeline, type PipelineCheck } from '../compass/check/identities.js';
-import { DEFAULT_SCAN_OPTIONS, type ResponseOptions, type ScanOptions } from '../compass/response/options.js';
+import type { ResponseOptions } from '../compass/response/options.js';
 import { scoreResponse } from '../compass/response/report.js';
-import { FIT, scanVideo } from '../compass/response/scan.js';
+import { DEFAULT_SCAN_OPTIONS, type ScanOptions } from '../compass/scan/options.js';
+import { FIT, scanVideo } from '../compass/scan/scan.js';
 import type { OnnxOptions } from '../embed/onnx-options.js';
 import { createEmbedder } from '../embed/registry.js';
 import { type OnProgress, phaseReporter } from '../progress.js';

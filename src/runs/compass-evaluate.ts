@@ -5,20 +5,21 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { LoadedCase } from '../compass/cases.js';
-import type { KeyframeControlReading, VideoQualityReading } from '../compass/quality/aggregate.js';
+import type { LoadedCase } from '../compass/cases/cases.js';
+import type { KeyframeControlReading, VideoQualityReading } from '../compass/overall/aggregate.js';
+import { type JointCasesReading, leaderboard, type RankBy } from '../compass/overall/leaderboard.js';
 import { type AudioDecision, videosCarrySound } from '../compass/quality/audio-default.js';
 import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
-import { type EvaluateInput, type EvaluateResult, evaluateCompass } from '../compass/quality/evaluate.js';
-import {
-  type JointCasesReading,
-  type Leaderboard,
-  leaderboard,
-  type RankBy,
-} from '../compass/quality/leaderboard.js';
-import { EVALUATION_RUN_FILES, writeEvaluationRun } from '../compass/quality/outputs.js';
-import { cachedCalls, type EvaluationPlan, planEvaluation } from '../compass/quality/plan.js';
+import { type EvaluationPlan, planEvaluation } from '../compass/quality/plan.js';
+import { judgeSegmenter } from '../compass/quality/segment.js';
 import type { QualityOptions } from '../compass/quality/video.js';
+import {
+  cachedCalls,
+  type EvaluateInput,
+  type EvaluateResult,
+  evaluateCompass,
+} from '../compass/run/evaluate.js';
+import { EVALUATION_RUN_FILES, writeEvaluationRun } from '../compass/run/outputs.js';
 import {
   type CompassRunInput,
   compassReads,
@@ -26,8 +27,8 @@ import {
   type RunTools,
   runCases,
   withRunTools,
-} from '../compass/run.js';
-import { judgeSegmenter } from '../compass/segment.js';
+} from '../compass/run/run.js';
+import type { Leaderboard } from '../compass/schemas/leaderboard.js';
 import type { JudgeStats } from '../judge/types.js';
 import { probe } from '../media/probe.js';
 import { writeOutputFolder } from '../store/out-folder.js';

@@ -4,9 +4,9 @@
  * have written them; `out` is never one of the shards.
  */
 
-import { mergeCompass } from '../compass/merge.js';
-import { writeResponseRun } from '../compass/outputs.js';
-import { writeEvaluationRun } from '../compass/quality/outputs.js';
+import { mergeCompass } from '../compass/merge/merge.js';
+import { writeResponseRun } from '../compass/response/outputs.js';
+import { writeEvaluationRun } from '../compass/run/outputs.js';
 import { outsideShards, writeOutputFolder } from '../store/out-folder.js';
 import { writeOutputsRecord, writeShardRecord } from '../store/shards.js';
 import type { MergeOptions } from './merge-options.js';

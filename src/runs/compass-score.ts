@@ -4,23 +4,29 @@
  * written — a score folder whole or not at all.
  */
 import { join, resolve } from 'node:path';
-import type { LoadedCase } from '../compass/cases.js';
-import { RESPONSE_RUN_FILES, writeResponseRun } from '../compass/outputs.js';
+import type { LoadedCase } from '../compass/cases/cases.js';
 import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
-import type { ResponseOptions, ScanOptions } from '../compass/response/options.js';
-import { type ResponseReport, scoreResponse } from '../compass/response/report.js';
-import { cachedScan } from '../compass/response/scan-cache.js';
-import type { ResponseSummary } from '../compass/results.js';
+import { judgeSegmenter } from '../compass/quality/segment.js';
+import type { ScoreRun } from '../compass/response/input.js';
+import { scoreModels } from '../compass/response/models.js';
+import type { ResponseOptions } from '../compass/response/options.js';
+import { RESPONSE_RUN_FILES, writeResponseRun } from '../compass/response/outputs.js';
+import { scoreResponse } from '../compass/response/report.js';
+import {
+  type SensitivityGrid,
+  type SensitivityResult,
+  sensitivity,
+} from '../compass/response/sensitivity.js';
 import {
   type CompassRunInput,
   compassReads,
   compassRunRecord,
   runCases,
   withRunTools,
-} from '../compass/run.js';
-import { type ScoreRun, scoreModels } from '../compass/score.js';
-import { judgeSegmenter } from '../compass/segment.js';
-import { type SensitivityGrid, type SensitivityResult, sensitivity } from '../compass/sensitivity.js';
+} from '../compass/run/run.js';
+import { cachedScan } from '../compass/scan/cache.js';
+import type { ScanOptions } from '../compass/scan/options.js';
+import type { ResponseReport, ResponseSummary } from '../compass/schemas/response.js';
 import type { OnnxOptions } from '../embed/onnx.js';
 import { createEmbedder } from '../embed/registry.js';
 import { checkMaxDuration } from '../media/duration.js';

@@ -4,9 +4,10 @@
  * makes, with its defaults — write the results, return the leaderboard.
  */
 import { join } from 'node:path';
-import { loadCases, PROMPT_MODES } from '../compass/cases.js';
-import { DEFAULT_RESPONSE_OPTIONS, DEFAULT_SCAN_OPTIONS } from '../compass/response/options.js';
-import type { ResponseSummary } from '../compass/results.js';
+import { loadCases, PROMPT_MODES } from '../compass/cases/cases.js';
+import { DEFAULT_RESPONSE_OPTIONS } from '../compass/response/options.js';
+import { DEFAULT_SCAN_OPTIONS } from '../compass/scan/options.js';
+import type { ResponseSummary } from '../compass/schemas/response.js';
 import { DEFAULT_MAX_DURATION_S } from '../media/duration.js';
 import type { OnProgress } from '../progress.js';
 import { buildMiniCompass, type MiniCompassPaths } from '../synthetic/mini-compass/build.js';

@@ -12,7 +12,7 @@
  * (`npm run lint`) does not know that statement yet.
  */
 import { existsSync } from 'node:fs';
-import { ScanCache } from '../compass/response/scan-cache.js';
+import { ScanCache } from '../compass/scan/cache.js';
 import type { Embedder } from '../embed/embedder.js';
 import type { OnnxOptions } from '../embed/onnx.js';
 import { createEmbedder } from '../embed/registry.js';

@@ -13,14 +13,15 @@
  * does by default once audio is judged.
  */
 import { join } from 'node:path';
-import { loadCases, PROMPT_MODES } from '../compass/cases.js';
+import { loadCases, PROMPT_MODES } from '../compass/cases/cases.js';
+import { leaderboard } from '../compass/overall/leaderboard.js';
 import { evaluationCacheIn } from '../compass/quality/eval-cache.js';
-import { evaluateCompass } from '../compass/quality/evaluate.js';
-import { type Leaderboard, leaderboard } from '../compass/quality/leaderboard.js';
-import { writeEvaluationRun } from '../compass/quality/outputs.js';
+import { judgeSegmenter } from '../compass/quality/segment.js';
 import { DEFAULT_QUALITY_OPTIONS } from '../compass/quality/video.js';
-import { ScanCache } from '../compass/response/scan-cache.js';
-import { judgeSegmenter } from '../compass/segment.js';
+import { evaluateCompass } from '../compass/run/evaluate.js';
+import { writeEvaluationRun } from '../compass/run/outputs.js';
+import { ScanCache } from '../compass/scan/cache.js';
+import type { Leaderboard } from '../compass/schemas/leaderboard.js';
 import { createBuiltinEmbedder } from '../embed/builtin.js';
 import { resolveJudgeSettings } from '../judge/precedence.js';
 import { openJudge } from '../judge/registry.js';

@@ -10,7 +10,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Case, PROMPT_MODES } from '../compass/cases.js';
+import { Case, PROMPT_MODES } from '../compass/cases/cases.js';
 import { encodeImage, resizeImage } from '../media/image.js';
 import { type OnProgress, phaseReporter } from '../progress.js';
 import { writeFileAtomic } from '../store/atomic-write.js';

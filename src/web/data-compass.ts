@@ -2,8 +2,11 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { z } from 'zod';
-import { loadCases } from '../compass/cases.js';
-import { Checklist, Leaderboard, ResponseRow, ResponseSummary, VideoEvaluation } from '../compass/results.js';
+import { loadCases } from '../compass/cases/cases.js';
+import { VideoEvaluation } from '../compass/schemas/evaluation.js';
+import { Leaderboard } from '../compass/schemas/leaderboard.js';
+import { Checklist } from '../compass/schemas/quality.js';
+import { ResponseRow, ResponseSummary } from '../compass/schemas/response.js';
 import { readJsonFile } from '../store/jsonl.js';
 
 import { labels, lenientRows, mismatch, msg } from './read-results.js';

@@ -3,7 +3,7 @@
  * bad input: a missing folder, a malformed line or results from another dataset become `problems`
  * that the pages print, so the server always starts and says what is wrong.
  */
-import { PROMPT_MODES, type PromptMode } from '../compass/cases.js';
+import { PROMPT_MODES, type PromptMode } from '../compass/cases/cases.js';
 import { loadCompass } from './data-compass.js';
 import { loadHero } from './data-hero.js';
 import type { Problem, ViewerData, ViewerInputs } from './view-types.js';

@@ -1,5 +1,5 @@
 /** A viewer page's HTML from its name: the one place that knows which page a name is. */
-import { PROMPT_MODES, type PromptMode } from '../compass/cases.js';
+import { PROMPT_MODES, type PromptMode } from '../compass/cases/cases.js';
 import { casePage } from './pages/case.js';
 import { filmPage } from './pages/film.js';
 import { homePage } from './pages/home.js';

@@ -8,7 +8,7 @@
  * the models — never a whole folder: anything else there (a dotfile, a key, the cases file) is a 404.
  */
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { PROMPT_MODES, type PromptMode, videoPath } from '../compass/cases.js';
+import { PROMPT_MODES, type PromptMode, videoPath } from '../compass/cases/cases.js';
 import { hasVideo, loadViewerData, type ViewerData, type ViewerInputs } from './data.js';
 import { type Derived, MediaCache, type ProxyMode } from './media.js';
 import { casePageName, filmPageName } from './page-names.js';

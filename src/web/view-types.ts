@@ -1,12 +1,9 @@
 /** What the viewer holds once loaded (data.ts loads it): the HeroFrame and Compass views, their problems, and the keys its maps use. */
-import type { LoadedCase, PromptMode } from '../compass/cases.js';
-import type {
-  Checklist,
-  Leaderboard,
-  ResponseRow,
-  ResponseSummary,
-  VideoEvaluation,
-} from '../compass/results.js';
+import type { LoadedCase, PromptMode } from '../compass/cases/cases.js';
+import type { VideoEvaluation } from '../compass/schemas/evaluation.js';
+import type { Leaderboard } from '../compass/schemas/leaderboard.js';
+import type { Checklist } from '../compass/schemas/quality.js';
+import type { ResponseRow, ResponseSummary } from '../compass/schemas/response.js';
 import type { Layout } from '../hero/dataset/layout-map.js';
 import type { FilmChains, FilmRubric, RubricProposal } from '../hero/dataset/schemas.js';
 import type { InsertionRecord, MethodSummary } from '../hero/results.js';

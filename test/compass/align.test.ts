@@ -2,14 +2,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  type AutoScore,
-  align,
-  autoMean,
-  caseMultiplicity,
-  type Judgment,
-  loadAlignInputs,
-} from '../../src/compass/align.js';
+import { align, loadAlignInputs } from '../../src/compass/align/align.js';
+import { autoMean, caseMultiplicity } from '../../src/compass/align/spearman.js';
+import type { AutoScore, Judgment } from '../../src/compass/schemas/align.js';
 import { krippendorffAlpha } from '../../src/stats/krippendorff.js';
 import { spearmanExactP } from '../../src/stats/rank.js';
 import { runCli } from '../support/cli.js';

@@ -2,7 +2,7 @@
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Case, caseStats, loadCases, loadOneCase, videoPath } from '../../src/compass/cases.js';
+import { type Case, caseStats, loadCases, loadOneCase, videoPath } from '../../src/compass/cases/cases.js';
 import { BadInputError, UsageError } from '../../src/errors.js';
 import { media, tempDir } from '../support/paths.js';
 

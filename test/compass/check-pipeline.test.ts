@@ -11,11 +11,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LoadedCase } from '../../src/compass/cases.js';
+import type { LoadedCase } from '../../src/compass/cases/cases.js';
 import { checkPipeline } from '../../src/compass/check/identities.js';
 import { DEFAULT_RESPONSE_OPTIONS } from '../../src/compass/response/options.js';
 import { scoreResponse } from '../../src/compass/response/report.js';
-import { scanVideo } from '../../src/compass/response/scan.js';
+import { scanVideo } from '../../src/compass/scan/scan.js';
 import type { Embedder } from '../../src/embed/embedder.js';
 import { createEmbedder } from '../../src/embed/registry.js';
 import { ffmpegRun } from '../../src/media/ffmpeg.js';

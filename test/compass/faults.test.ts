@@ -6,16 +6,12 @@
  * per-keyframe scores within 0.05.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type LoadedCase, loadCases, videoPath } from '../../src/compass/cases.js';
+import { type LoadedCase, loadCases, videoPath } from '../../src/compass/cases/cases.js';
 import { pixelScore } from '../../src/compass/response/fidelity.js';
 import { DEFAULT_RESPONSE_OPTIONS } from '../../src/compass/response/options.js';
-import {
-  METRICS,
-  type Metric,
-  type ResponseReport,
-  scoreResponse,
-} from '../../src/compass/response/report.js';
-import { scanVideo } from '../../src/compass/response/scan.js';
+import { scoreResponse } from '../../src/compass/response/report.js';
+import { scanVideo } from '../../src/compass/scan/scan.js';
+import { METRICS, type Metric, type ResponseReport } from '../../src/compass/schemas/response.js';
 import { createBuiltinEmbedder } from '../../src/embed/builtin.js';
 import {
   affected,

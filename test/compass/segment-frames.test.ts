@@ -3,8 +3,8 @@
  * --frame-budget), not a fixed 8 fps at 384 px: a scripted backend counts what it is sent.
  */
 import { describe, expect, it } from 'vitest';
-import type { LoadedCase } from '../../src/compass/cases.js';
-import { judgeSegmenter } from '../../src/compass/segment.js';
+import type { LoadedCase } from '../../src/compass/cases/cases.js';
+import { judgeSegmenter } from '../../src/compass/quality/segment.js';
 import { ImageEncoder } from '../../src/judge/images.js';
 import { Judge } from '../../src/judge/judge.js';
 import type { BackendRequest, JudgeBackend } from '../../src/judge/types.js';

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LoadedCase, loadCases } from '../../src/compass/cases.js';
+import { type LoadedCase, loadCases } from '../../src/compass/cases/cases.js';
 import {
   boundariesOf,
   judgeSegments,
@@ -12,7 +12,7 @@ import {
   segmenterAgreement,
   segmentSchema,
   shotsFromBoundaries,
-} from '../../src/compass/segment.js';
+} from '../../src/compass/quality/segment.js';
 import { ImageEncoder } from '../../src/judge/images.js';
 import { probe } from '../../src/media/probe.js';
 import type { MiniCompassPaths } from '../../src/synthetic/mini-compass/build.js';

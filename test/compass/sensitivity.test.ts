@@ -1,6 +1,6 @@
 /** compass sensitivity: Spearman ρ over per-video scores (as published) beside ρ over model means. */
 import { describe, expect, it } from 'vitest';
-import { type SensitivityRow, sensitivity } from '../../src/compass/sensitivity.js';
+import { type SensitivityRow, sensitivity } from '../../src/compass/response/sensitivity.js';
 import { sensitivityLines } from '../../src/report/compass.js';
 
 /** One keyframe per video: pixel score 0 (PSNR, SSIM at or below the anchors) or 1 (identical). */

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ScanCache } from '../../src/compass/response/scan-cache.js';
+import { ScanCache } from '../../src/compass/scan/cache.js';
 import { type CachedAnswer, JudgeCache } from '../../src/judge/cache.js';
 import { openDatabase } from '../../src/store/sqlite.js';
 import { type Emulator, startEmulator } from '../../src/synthetic/emulator/server.js';

@@ -18,7 +18,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SCAN_OPTIONS } from '../../src/compass/response/options.js';
+import { DEFAULT_SCAN_OPTIONS } from '../../src/compass/scan/options.js';
 import { streamFrames } from '../../src/media/frames.js';
 import { probe } from '../../src/media/probe.js';
 import { detectShots, ShotDetector } from '../../src/media/shots.js';

@@ -1,7 +1,6 @@
 /** Markdown outputs are safe to open: names from strangers cannot inject HTML, links or table rows. */
 import { describe, expect, it } from 'vitest';
-import type { ModelOverall } from '../../src/compass/quality/evaluate.js';
-import type { Leaderboard } from '../../src/compass/quality/leaderboard.js';
+import type { Leaderboard, ModelOverall } from '../../src/compass/schemas/leaderboard.js';
 import type { MethodSummary } from '../../src/hero/evaluate.js';
 import { leaderboardCsv, leaderboardMarkdown } from '../../src/report/compass.js';
 import { heroHtml, heroMarkdown, perFilmCsv } from '../../src/report/hero.js';

@@ -7,15 +7,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { z } from 'zod';
-import {
-  Checklist,
-  EvaluationRunFile,
-  Leaderboard,
-  ResponseRow,
-  ResponseRunFile,
-  ResponseSummary,
-  VideoEvaluation,
-} from '../../src/compass/results.js';
+import { EvaluationRunFile, VideoEvaluation } from '../../src/compass/schemas/evaluation.js';
+import { Leaderboard } from '../../src/compass/schemas/leaderboard.js';
+import { Checklist } from '../../src/compass/schemas/quality.js';
+import { ResponseRow, ResponseRunFile, ResponseSummary } from '../../src/compass/schemas/response.js';
 import {
   BaselineRow,
   BuildReport,

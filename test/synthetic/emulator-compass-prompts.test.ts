@@ -1,13 +1,14 @@
 /**
- * The emulator answers the seed's Compass judge prompts (src/compass/prompts/): the checklist
+ * The emulator answers the seed's Compass judge prompts (src/compass/quality/prompts/): the checklist
  * prompt with items of its metric, the grouped prompt with a `support` consistent with each score,
  * timestamped evidence, and not_applicable items answered as such — and the parser keeps them all.
  */
 import { describe, expect, it } from 'vitest';
-import type { LoadedCase } from '../../src/compass/cases.js';
-import { type ChecklistItem, checklistQuestion } from '../../src/compass/quality/checklist.js';
+import type { LoadedCase } from '../../src/compass/cases/cases.js';
+import { checklistQuestion } from '../../src/compass/quality/checklist.js';
 import { groupedQuestion, parseMetric, supportOf } from '../../src/compass/quality/grouped.js';
 import type { QualityMetric } from '../../src/compass/quality/metrics.js';
+import type { ChecklistItem } from '../../src/compass/schemas/quality.js';
 import { checklistHandler, groupedHandler } from '../../src/synthetic/emulator/compass.js';
 import type { ImageFeatures } from '../../src/synthetic/emulator/features.js';
 

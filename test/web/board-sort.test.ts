@@ -4,7 +4,7 @@
  * so, not by the keyframe-fidelity chart (which put `repeated` above `faithful`).
  */
 import { describe, expect, it } from 'vitest';
-import { METRICS, type ResponseSummary, type SummaryCell } from '../../src/compass/results.js';
+import { METRICS, type ResponseSummary, type SummaryCell } from '../../src/compass/schemas/response.js';
 import { compassTable } from '../../src/report/compass.js';
 import { responseTables } from '../../src/web/pages/home.js';
 

@@ -2,7 +2,7 @@
 import { closeSync, ftruncateSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ResponseRow } from '../../src/compass/results.js';
+import type { ResponseRow } from '../../src/compass/schemas/response.js';
 import type { HeroSummary, InsertionRecord } from '../../src/hero/results.js';
 import type { MiniCompassPaths } from '../../src/synthetic/mini-compass/build.js';
 import type { MiniHeroPaths } from '../../src/synthetic/mini-hero.js';

@@ -16,8 +16,8 @@ import type { ResizeFit } from '../../media/image.js';
 import { loadImage, resizeImage } from '../../media/image.js';
 import type { RawImage } from '../../media/raw.js';
 import { type StillsVideo, transcode, writeStillsVideo } from '../../media/stills-video.js';
-import type { LoadedCase } from '../cases.js';
-import type { ResponseReport } from '../results.js';
+import type { LoadedCase } from '../cases/cases.js';
+import type { ResponseReport } from '../schemas/response.js';
 import {
   delayed,
   FREEZE_S,

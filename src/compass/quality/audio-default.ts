@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { VideoInfo } from '../../media/probe.js';
-import { type PromptMode, videoPath } from '../cases.js';
+import { type PromptMode, videoPath } from '../cases/cases.js';
 
 /** How audio came to be judged or not: a flag, or the default from the videos' tracks. */
 export interface AudioDecision {

@@ -4,7 +4,7 @@
  * and writes atomic, observable items, as many as the seed's procedure for that metric prefers
  * (`CHECKLIST_SIZES`). Answers are cached like every judge call and written to
  * `checklists.jsonl`, so every model is judged against the same items.
- * The prompt is src/compass/prompts/checklist-generation.ts with the metric's procedure from its own
+ * The prompt is src/compass/quality/prompts/checklist-generation.ts with the metric's procedure from its own
  * file there. Reply contract: {"items":[{"item_id","question","scope","anchors":[kf_id…],
  * "dimension", "not_applicable"?}]}.
  */
@@ -12,16 +12,14 @@ import { z } from 'zod';
 import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
 import { render } from '../../judge/prompts.js';
-import type { LoadedCase, PromptMode } from '../cases.js';
-import { AVC_CHECKLIST } from '../prompts/av-coordination.js';
-import { METRIC_PROMPTS } from '../prompts/by-metric.js';
-import { checklistTemplate } from '../prompts/checklist-generation.js';
-import { type Checklist, ChecklistItem } from '../results.js';
+import type { LoadedCase, PromptMode } from '../cases/cases.js';
+import { type Checklist, ChecklistItem } from '../schemas/quality.js';
 import { METRIC_NAMES, type QualityMetric } from './metrics.js';
+import { AVC_CHECKLIST } from './prompts/av-coordination.js';
+import { METRIC_PROMPTS } from './prompts/by-metric.js';
+import { checklistTemplate } from './prompts/checklist-generation.js';
 
 export const CHECKLIST_PROTOCOL = 'compass-checklist';
-
-export { Checklist, ChecklistItem } from '../results.js';
 
 /**
  * Items per checklist, per metric, as published (seed E.3): "Static checks favor 3–6

@@ -27,7 +27,7 @@ import { imageLibraryVersion } from '../../media/image.js';
 import { cacheKey } from '../../store/canonical.js';
 import { FileHashes } from '../../store/file-hashes.js';
 import { KvTable, type SqliteDatabase } from '../../store/sqlite.js';
-import type { LoadedCase } from '../cases.js';
+import type { LoadedCase } from '../cases/cases.js';
 import { QUALITY_METRICS } from './metrics.js';
 
 /**
@@ -103,8 +103,6 @@ export class EvaluationCache {
 export function evaluationCacheIn(judgeCache: JudgeCache | undefined): EvaluationCache | undefined {
   return judgeCache ? new EvaluationCache(judgeCache.db) : undefined;
 }
-
-export { FileHashes } from '../../store/file-hashes.js';
 
 /** A case's content as the questions see it: everything but where it was read from and its image paths (their bytes count instead). */
 export function caseContent(c: LoadedCase): Record<string, unknown> {

@@ -1,24 +1,20 @@
 /**
  * Compass quality for one video (evaluate.ts runs these in its pool): a missing or undecodable
  * video scores 0 on every metric of its case and is never judged; a scored one is judged on its
- * case's checklists (`judgeVideoQualityCached`), and its Overall combines its keyframe response and
- * its quality groups (aggregate.ts).
+ * case's checklists (`judgeVideoQualityCached`). Its Overall, which combines this report with its
+ * keyframe response, is the run's to make (overall/evaluation.ts).
  */
 import type { ImageEncoder } from '../../judge/images.js';
 import { CallBudgetSpent, type Judge } from '../../judge/judge.js';
 import type { phaseReporter } from '../../progress.js';
-import type { LoadedCase, PromptMode } from '../cases.js';
-import type { QualityMetricReport, ResponseRow, VideoEvaluation } from '../results.js';
-import {
-  type KeyframeControlReading,
-  overallOf,
-  qualityGroups,
-  type VideoQualityReading,
-} from './aggregate.js';
-import type { Checklist } from './checklist.js';
-import type { EvaluationCache, FileHashes } from './eval-cache.js';
+import type { FileHashes } from '../../store/file-hashes.js';
+import type { LoadedCase, PromptMode } from '../cases/cases.js';
+import type { Checklist, QualityMetricReport, QualityReport } from '../schemas/quality.js';
+import type { ResponseRow } from '../schemas/response.js';
+import type { EvaluationCache } from './eval-cache.js';
+import { qualityGroups } from './groups.js';
 import { applicability, byMetric, QUALITY_METRICS, type QualityMetric } from './metrics.js';
-import { judgeVideoQualityCached, type QualityOptions, type QualityReport } from './video.js';
+import { judgeVideoQualityCached, type QualityOptions } from './video.js';
 
 /** The metrics a case needs checklists for in a mode (those that apply, and are not audio-only without audio). */
 export function checklistMetrics(
@@ -37,8 +33,6 @@ export interface VideoTaskContext {
   encoder: ImageEncoder;
   q: QualityOptions;
   cache: EvaluationCache | undefined;
-  keyframeControl: KeyframeControlReading | undefined;
-  videoQuality: VideoQualityReading | undefined;
   hashes: FileHashes;
   limits: { maxCalls?: number | undefined };
   progress: ReturnType<typeof phaseReporter>;
@@ -46,19 +40,22 @@ export interface VideoTaskContext {
   checklist: (caseId: string, mode: PromptMode, metric: QualityMetric) => Promise<Checklist | undefined>;
 }
 
-/** One video's evaluation in run `run`; undefined when the call budget did not reach it (it waits for the next run). */
+/** What the quality axis reads of a video's response row: which video, whether it was scored, its shots. */
+export type QualityVideo = Pick<ResponseRow, 'case_id' | 'model' | 'prompt_mode' | 'status' | 'shots'>;
+
+/** One video's quality report in run `run`; undefined when the call budget did not reach it (it waits for the next run). */
 export async function evaluateVideo(
   ctx: VideoTaskContext,
   c: LoadedCase,
-  row: ResponseRow,
+  row: QualityVideo,
   run: number,
   video: string,
   signal: AbortSignal,
-): Promise<VideoEvaluation | undefined> {
+): Promise<QualityReport | undefined> {
   if (row.status !== 'scored') {
     // missing or undecodable: 0 on every metric of the case, never judged
     ctx.progress.done(`${row.model}/${row.case_id}__${row.prompt_mode}`);
-    return zeroEvaluation(row, run, c, ctx.q, ctx.keyframeControl, ctx.videoQuality);
+    return zeroQuality(row, c, ctx.q);
   }
   const got = await Promise.all(
     checklistMetrics(c, row.prompt_mode, ctx.q).map(
@@ -87,22 +84,19 @@ export async function evaluateVideo(
       hashes: ctx.hashes,
     });
     ctx.progress.done(`${row.model}/${row.case_id}__${row.prompt_mode}`);
-    return videoEvaluation(row, run, 'scored', quality, row.groups, ctx, c);
+    return quality;
   } catch (e) {
     if (e instanceof CallBudgetSpent) return undefined;
     throw e;
   }
 }
 
-/** A missing or undecodable video's evaluation: every applicable metric and group 0. */
-export function zeroEvaluation(
-  row: ResponseRow,
-  run: number,
+/** A missing or undecodable video's quality report: every applicable metric and group 0. */
+export function zeroQuality(
+  row: Pick<QualityVideo, 'status' | 'prompt_mode'>,
   c: LoadedCase,
   q: Pick<QualityOptions, 'fps'>,
-  keyframeControl?: KeyframeControlReading,
-  videoQuality?: VideoQualityReading,
-): VideoEvaluation {
+): QualityReport {
   const reason = `the video is ${row.status === 'missing' ? 'missing' : 'not decodable'}: 0 on every metric`;
   const metrics = byMetric((m): QualityMetricReport => {
     const ap = applicability(c, row.prompt_mode, m);
@@ -110,59 +104,10 @@ export function zeroEvaluation(
       ? { status: 'scored', score: 0, reason }
       : { status: 'not_applicable', score: null, reason: ap.reason };
   });
-  const quality: QualityReport = {
+  return {
     frames: { count: 0, fps: q.fps, effective_fps: 0, capped_by_budget: false },
     metrics,
     groups: qualityGroups(metrics),
-  };
-  return videoEvaluation(
-    row,
-    run,
-    row.status,
-    quality,
-    { keyframe_fidelity: 0, temporal_organization: 0 },
-    { keyframeControl, videoQuality },
-    c,
-  );
-}
-
-/** One video's evaluation from its response row and quality report, Overall under the readings. */
-function videoEvaluation(
-  row: ResponseRow,
-  run: number,
-  status: VideoEvaluation['status'],
-  quality: QualityReport,
-  response: { keyframe_fidelity: number | null; temporal_organization: number | null },
-  readings: {
-    keyframeControl?: KeyframeControlReading | undefined;
-    videoQuality?: VideoQualityReading | undefined;
-  },
-  c: Pick<LoadedCase, 'domain' | 'duration_s'>,
-): VideoEvaluation {
-  return {
-    case_id: row.case_id,
-    model: row.model,
-    prompt_mode: row.prompt_mode,
-    run,
-    status,
-    structure: row.structure,
-    n_keyframes: row.n_keyframes,
-    conditioning: row.conditioning,
-    domain: c.domain,
-    duration_s: c.duration_s,
-    response: { metrics: row.metrics, groups: row.groups },
-    quality,
-    overall: overallOf(
-      {
-        ...response,
-        visual_quality: quality.groups.visual_quality.score,
-        spatiotemporal_coherence: quality.groups.spatiotemporal_coherence.score,
-        instruction_adherence: quality.groups.instruction_adherence.score,
-      },
-      quality,
-      readings.keyframeControl,
-      readings.videoQuality,
-    ),
   };
 }
 

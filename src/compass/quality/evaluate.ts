@@ -1,110 +1,89 @@
 /**
- * `compass evaluate`: both axes end to end — keyframe response (scan cache) and video quality
- * (checklists once per case, prompt mode and metric; then the grouped judge per video) — and the
- * aggregation of SPEC §3.3 step 4. Every judge call goes through the judge cache, so an interrupted
- * run resumes and a repeated run makes no calls. `runs` > 1 repeats the quality judging with
- * separately cached answers (run k's questions carry `#run k` in their protocol version), for a
- * mean and standard deviation per model.
+ * The quality axis of `compass evaluate` (SPEC §3.3 steps 1–3): checklists once per case, prompt
+ * mode and metric; then the grouped judge per video, over the videos the response axis listed
+ * (their status and shots). Every judge call goes through the judge cache, so an interrupted run
+ * resumes and a repeated run makes no calls. `runs` > 1 repeats the judging with separately cached
+ * answers (run k's questions carry `#run k` in their protocol version), for a mean and standard
+ * deviation per model. The order of the two axes, and Overall, are the run's (run/evaluate.ts).
  */
 import { runPool } from '../../concurrency/pool.js';
-import type { Embedder } from '../../embed/embedder.js';
-import { InternalError, PartialError } from '../../errors.js';
+import { InternalError } from '../../errors.js';
 import type { ImageEncoder } from '../../judge/images.js';
 import { CallBudgetSpent, type Judge } from '../../judge/judge.js';
 import { type OnProgress, phaseReporter } from '../../progress.js';
-import { type LoadedCase, type PromptMode, videoPath } from '../cases.js';
-import type { ResponseOptions, ScanOptions } from '../response/options.js';
-import type { ScanCache } from '../response/scan-cache.js';
-import type { VideoEvaluation } from '../results.js';
-import { type ResponseRow, type ScoreRun, scoreModels } from '../score.js';
-import type { SegmentFn } from '../segment.js';
-import type { KeyframeControlReading, VideoQualityReading } from './aggregate.js';
-import { type Checklist, generateChecklist } from './checklist.js';
+import type { FileHashes } from '../../store/file-hashes.js';
+import { type LoadedCase, type PromptMode, videoPath } from '../cases/cases.js';
+import type { Checklist, QualityReport } from '../schemas/quality.js';
+import { generateChecklist } from './checklist.js';
 import type { EvaluationCache } from './eval-cache.js';
-import { FileHashes } from './eval-cache.js';
-import { checklistMetrics, evaluateVideo, type VideoTaskContext } from './evaluate-video.js';
+import {
+  checklistMetrics,
+  evaluateVideo,
+  type QualityVideo,
+  type VideoTaskContext,
+} from './evaluate-video.js';
 import type { QualityMetric } from './metrics.js';
-import { DEFAULT_QUALITY_OPTIONS, type QualityOptions } from './video.js';
+import type { QualityOptions } from './video.js';
 
-export type { ModelOverall, VideoEvaluation } from '../results.js';
-export { checklistMetrics, zeroEvaluation } from './evaluate-video.js';
-
-export interface EvaluateInput {
+export interface QualityInput {
   cases: readonly LoadedCase[];
   videos: string;
-  models: readonly string[];
   modes: readonly PromptMode[];
-  embedder: Embedder;
   judge: Judge;
   encoder: ImageEncoder;
-  response?: Partial<ResponseOptions>;
-  scan?: Partial<ScanOptions>;
-  quality?: Partial<QualityOptions>;
-  cache?: ScanCache | undefined;
+  /** The quality options, the defaults filled in. */
+  quality: QualityOptions;
   /**
    * The evaluation cache (in the judge cache's file): a video whose grouped questions were all
    * answered before under the same inputs is reported from those answers without being decoded.
    */
   evaluationCache?: EvaluationCache | undefined;
-  /** How Keyframe Fidelity and Temporal Organization enter Overall (default `combined`, seed §4.2). */
-  keyframeControl?: KeyframeControlReading | undefined;
-  /** How the three quality groups enter Overall (default `groups`; `one`: Table 3's Video Quality column). */
-  videoQuality?: VideoQualityReading | undefined;
-  /** Shot segmentation by the judge (the published evaluator's; absent = the pixel detector). */
-  segment?: SegmentFn | undefined;
   runs?: number;
   /**
    * Make at most this many judge calls, checklists included (re-asks of a question already asked
    * aside); what the budget did not reach is listed in `skipped` (exit 5; run again to resume).
    */
   maxCalls?: number | undefined;
-  /** A longer video is a failed video, decided before it is decoded (see scoreModels). */
-  maxDuration?: number | undefined;
   /** Judge calls in flight at once (the backend's own limit still applies); 16 by default. */
   concurrency?: number;
-  /** Videos scanned at once in the response phase (`--jobs`, see scoreModels); 1 by default. */
-  jobs?: number;
   /** Ctrl-C: no new call starts once it aborts. */
   signal?: AbortSignal | undefined;
   /**
-   * Phases `scan` (videos, see scoreModels), `checklists` (one question per case, mode and metric)
-   * and `judge` (one item per video and run); the last two run side by side in one pool.
+   * Phases `checklists` (one question per case, mode and metric) and `judge` (one item per video
+   * and run); they run side by side in one pool.
    */
-  onProgress?: OnProgress;
+  onProgress?: OnProgress | undefined;
 }
 
-export interface EvaluateResult {
-  response: ScoreRun;
+/** One video's quality report in one run, with the row it was judged for. */
+export interface JudgedVideo<R extends QualityVideo> {
+  row: R;
+  run: number;
+  quality: QualityReport;
+}
+
+export interface QualityResult<R extends QualityVideo> {
   checklists: Checklist[];
-  videos: VideoEvaluation[];
+  /** In the order of the runs, then of the rows given. */
+  videos: JudgedVideo<R>[];
   /** Videos not judged because the call budget ran out. */
   skipped: string[];
 }
 
 /** What a task of the pool gives: its checklist or evaluation, absent where the budget stopped it. */
-type TaskResult = { kind: 'checklist'; cl?: Checklist } | { kind: 'video'; v?: VideoEvaluation };
+type TaskResult = { kind: 'checklist'; cl?: Checklist } | { kind: 'video'; q?: QualityReport | undefined };
 
-export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult> {
-  const q = { ...DEFAULT_QUALITY_OPTIONS, ...o.quality };
-  // one read of each file for the scan cache's key, the segmentation's and the questions'
-  const hashes = new FileHashes();
-  const response = await scoreModels({
-    cases: o.cases,
-    videos: o.videos,
-    models: o.models,
-    modes: o.modes,
-    embedder: o.embedder,
-    response: o.response,
-    scan: o.scan,
-    cache: o.cache,
-    hashes,
-    segment: o.segment,
-    maxCalls: o.maxCalls,
-    maxDuration: o.maxDuration,
-    jobs: o.jobs,
-    signal: o.signal,
-    onProgress: o.onProgress,
-  });
+/**
+ * The quality axis over `rows` (the response axis's rows: a row not scored is 0 on every metric,
+ * never judged). `hashes`: the run's file hashes, shared with the scan cache's key and the
+ * segmentation's.
+ */
+export async function judgeQuality<R extends QualityVideo>(
+  o: QualityInput,
+  rows: readonly R[],
+  hashes: FileHashes,
+): Promise<QualityResult<R>> {
+  const q = o.quality;
   const cases = new Map(o.cases.map((c) => [c.case_id, c]));
   const runs = Math.max(1, o.runs ?? 1);
   const limits = { maxCalls: o.maxCalls };
@@ -115,8 +94,8 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
   // case's checklists, which were queued before it, so the pool never waits on a task it has not
   // started. Results land in their slot: the output order is the sequential one (checklists by
   // case, mode, metric; videos by run, then row) whatever order calls finish in.
-  const { tasks, ready, checklistSlots } = planTasks(o, response, q, runs);
-  const total = response.rows.length * runs;
+  const { tasks, ready, checklistSlots } = planTasks(o, rows, runs);
+  const total = rows.length * runs;
   const checklistProgress = phaseReporter(o.onProgress, 'checklists', 'questions');
   const judgeProgress = phaseReporter(o.onProgress, 'judge', 'videos');
   checklistProgress.start(checklistSlots);
@@ -131,8 +110,6 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
     encoder: o.encoder,
     q,
     cache: o.evaluationCache,
-    keyframeControl: o.keyframeControl,
-    videoQuality: o.videoQuality,
     hashes,
     limits,
     progress: judgeProgress,
@@ -162,30 +139,30 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
       }
       const c = cases.get(t.row.case_id);
       if (!c) throw new InternalError(`evaluate: row of case ${t.row.case_id}, not among the cases scored`);
-      return { kind: 'video', v: await evaluateVideo(videoCtx, c, t.row, t.run, t.video, signal) };
+      return { kind: 'video', q: await evaluateVideo(videoCtx, c, t.row, t.run, t.video, signal) };
     },
     // the backend's own limit keeps `concurrency` calls in flight; tasks waiting for it cost little
     { concurrency: Math.max(1, o.concurrency ?? 16) * 8, signal: o.signal },
   );
   checklistProgress.finish();
   judgeProgress.finish();
-  const { checklists, videos, skipped } = collect(tasks, pool.results, checklistSlots, response, runs);
-  return { response, checklists, videos, skipped };
+  return collect(tasks, pool.results, checklistSlots, rows.length, runs);
 }
 
 /** A task of the pool: a checklist (case × mode × metric) or a video (run × row), with its output slot. */
-type Task =
+type Task<R extends QualityVideo> =
   | { kind: 'checklist'; c: LoadedCase; mode: PromptMode; metric: QualityMetric; slot: number }
-  | { kind: 'video'; run: number; row: ResponseRow; video: string; slot: number };
+  | { kind: 'video'; run: number; row: R; video: string; slot: number };
 
 const keyOf = (caseId: string, mode: PromptMode, metric: QualityMetric) => `${caseId}/${mode}/${metric}`;
 
 /**
- * Every checklist task, then every video task (see evaluateCompass), and each checklist's promise
+ * Every checklist task, then every video task (see judgeQuality), and each checklist's promise
  * (`ready`, keyed by `keyOf`) that its case's videos wait for.
  */
-function planTasks(o: EvaluateInput, response: ScoreRun, q: QualityOptions, runs: number) {
-  const tasks: Task[] = [];
+function planTasks<R extends QualityVideo>(o: QualityInput, rows: readonly R[], runs: number) {
+  const q = o.quality;
+  const tasks: Task<R>[] = [];
   const ready = new Map<string, Deferred<Checklist | undefined>>();
   let checklistSlots = 0;
   for (const c of o.cases)
@@ -195,40 +172,39 @@ function planTasks(o: EvaluateInput, response: ScoreRun, q: QualityOptions, runs
         ready.set(keyOf(c.case_id, mode, metric), deferred());
       }
   for (let run = 0; run < runs; run++)
-    for (const [i, row] of response.rows.entries())
+    for (const [i, row] of rows.entries())
       tasks.push({
         kind: 'video',
         run,
         row,
         video: videoPath(o.videos, row.model, row.case_id, row.prompt_mode),
-        slot: run * response.rows.length + i,
+        slot: run * rows.length + i,
       });
   return { tasks, ready, checklistSlots };
 }
 
 /** The pool's results in their slots: the sequential order, whatever order calls finished in. */
-function collect(
-  tasks: readonly Task[],
+function collect<R extends QualityVideo>(
+  tasks: readonly Task<R>[],
   results: readonly (TaskResult | undefined)[],
   checklistSlots: number,
-  response: ScoreRun,
+  rowCount: number,
   runs: number,
-) {
+): QualityResult<R> {
   const checklistSlot: (Checklist | undefined)[] = new Array(checklistSlots);
-  const videoSlot: { t: Extract<Task, { kind: 'video' }>; v: VideoEvaluation | undefined }[] = new Array(
-    response.rows.length * runs,
+  const videoSlot: { t: Extract<Task<R>, { kind: 'video' }>; q: QualityReport | undefined }[] = new Array(
+    rowCount * runs,
   );
   for (const [i, t] of tasks.entries()) {
     const r = results[i];
     if (t.kind === 'checklist') checklistSlot[t.slot] = r?.kind === 'checklist' ? r.cl : undefined;
-    else videoSlot[t.slot] = { t, v: r?.kind === 'video' ? r.v : undefined };
+    else videoSlot[t.slot] = { t, q: r?.kind === 'video' ? r.q : undefined };
   }
   const checklists = checklistSlot.filter((c): c is Checklist => !!c);
-  const videos: VideoEvaluation[] = [];
-  // videos the budget stopped before segmentation come first: they were not scored at all
-  const skipped: string[] = [...response.skipped];
-  for (const { t, v } of videoSlot.filter((x) => !!x)) {
-    if (v) videos.push(v);
+  const videos: JudgedVideo<R>[] = [];
+  const skipped: string[] = [];
+  for (const { t, q } of videoSlot.filter((x) => !!x)) {
+    if (q) videos.push({ row: t.row, run: t.run, quality: q });
     else skipped.push(`${t.video}${runs > 1 ? ` (run ${t.run + 1})` : ''}`);
   }
   return { checklists, videos, skipped };
@@ -245,13 +221,4 @@ function deferred<T>(): Deferred<T> {
     resolve = r;
   });
   return { promise, resolve };
-}
-
-/** Throw exit 5 when the budget left videos unjudged (the rest are written first by the caller). */
-export function budgetCheck(r: EvaluateResult): void {
-  if (r.skipped.length)
-    throw new PartialError(
-      `${r.skipped.length} video(s) not judged: the call budget ran out (run again to resume)`,
-      r.skipped,
-    );
 }

@@ -2,8 +2,8 @@
  * The measured evidence the grouped judge may cite (seed §E.4: "auxiliary tool evidence"): the
  * shots detected and each shot's camera motion.
  */
-import type { LoadedCase } from '../cases.js';
-import type { ScanShot } from '../results.js';
+import type { LoadedCase } from '../cases/cases.js';
+import type { ScanShot } from '../schemas/scan.js';
 
 /**
  * The measured evidence lines: the shots detected (with what the case requested, unless `request`

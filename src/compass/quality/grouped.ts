@@ -3,7 +3,7 @@
  * metrics in one call — visual (SVQ+DVQ), coherence (AC+SOC+PR), adherence (VMA+AMA), AV (AVC) —
  * with frames sampled uniformly (8 fps by default, capped by a frame budget), each labelled with
  * its time, the keyframes, the checklists and measured evidence (shots, camera motion).
- * The prompt is src/compass/prompts/grouped-judge.ts with each metric's rubric section and anchors
+ * The prompt is src/compass/quality/prompts/grouped-judge.ts with each metric's rubric section and anchors
  * from its own file there. Reply contract: {"metrics":[{"metric","items":[{"item_id","score",
  * "support","evidence":[{"t_start_s","t_end_s","observation"}]}]}]}; an item its checklist marks
  * not_applicable is answered {"item_id","not_applicable":true} and left out of the mean.
@@ -17,19 +17,17 @@ import { z } from 'zod';
 import type { Judge } from '../../judge/judge.js';
 import { render } from '../../judge/prompts.js';
 import type { JudgeAudio, JudgeImage, Verdict } from '../../judge/types.js';
-import type { LoadedCase, PromptMode } from '../cases.js';
+import type { LoadedCase, PromptMode } from '../cases/cases.js';
+import type { ChecklistItem } from '../schemas/quality.js';
+import { type DropReason, type JudgedItem, Support } from '../schemas/quality.js';
+import { METRIC_NAMES, type QualityMetric } from './metrics.js';
 import {
   type Attachment,
   groupedTemplate,
   isAvOnly,
   rubricSections,
   TIME_RULES,
-} from '../prompts/grouped-judge.js';
-import { type DropReason, type JudgedItem, Support } from '../results.js';
-import type { ChecklistItem } from './checklist.js';
-import { METRIC_NAMES, type QualityMetric } from './metrics.js';
-
-export type { DropReason, JudgedItem } from '../results.js';
+} from './prompts/grouped-judge.js';
 
 export const GROUPED_PROTOCOL = 'compass-grouped';
 export const SCORE_ANCHORS = [0, 0.25, 0.5, 0.75, 1] as const;

@@ -7,7 +7,7 @@
  * independently of the prompt" (App. D), so it applies to every case, and is judged on every video
  * that has an audio track (quality/video.ts settles a video without one).
  */
-import type { Case, PromptMode } from '../cases.js';
+import type { Case, PromptMode } from '../cases/cases.js';
 
 export const QUALITY_METRICS = ['SVQ', 'DVQ', 'AC', 'SOC', 'PR', 'VMA', 'AMA', 'AVC'] as const;
 export type QualityMetric = (typeof QUALITY_METRICS)[number];

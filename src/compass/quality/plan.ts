@@ -7,13 +7,14 @@
 import { existsSync } from 'node:fs';
 import { loadTemplate } from '../../judge/prompts.js';
 import { probe } from '../../media/probe.js';
-import { type LoadedCase, type PromptMode, videoPath } from '../cases.js';
-import { CHECKLIST_TEMPLATE } from '../prompts/checklist-generation.js';
-import { GROUPED_TEMPLATE } from '../prompts/grouped-judge.js';
+import { type LoadedCase, type PromptMode, videoPath } from '../cases/cases.js';
 import { CHECKLIST_SIZES, generatedChecklist } from './checklist.js';
-import { checklistMetrics, type EvaluateInput, evaluateCompass } from './evaluate.js';
+import { checklistMetrics } from './evaluate-video.js';
+import { qualityTimes } from './judge-frames.js';
 import { groupMetrics, QUALITY_GROUP_NAMES } from './metrics.js';
-import { type QualityOptions, qualityTimes } from './video.js';
+import { CHECKLIST_TEMPLATE } from './prompts/checklist-generation.js';
+import { GROUPED_TEMPLATE } from './prompts/grouped-judge.js';
+import type { QualityOptions } from './video.js';
 
 export interface CallPlan {
   kind: 'checklist' | 'segment' | 'grouped';
@@ -184,19 +185,4 @@ export async function planEvaluation(o: {
     counts: { checklist: checklists.length, segment: segments.length, grouped: grouped.length * o.runs },
     totals: { frames: sum((c) => c.frames), images: sum((c) => c.images), tokens: sum((c) => c.tokens) },
   };
-}
-
-/**
- * How many judge calls of an evaluation the judge cache already answers (for `--dry-run`): the
- * evaluation is walked with a call budget of 0, so every question the cache holds is answered from
- * it (checklists, segmentations, grouped calls — through the evaluation cache, as a real run would)
- * and nothing is asked. Scans come from the scan cache when given (a scan it lacks is made, and
- * kept there); a video whose grouped answers are not all cached is decoded before its first
- * question meets the budget. What it returns is exact; the calls still to ask are the plan's
- * total less it (an upper bound: a metric whose checklist comes back unresolved is never asked).
- */
-export async function cachedCalls(o: Omit<EvaluateInput, 'maxCalls'>): Promise<number> {
-  const before = o.judge.stats.cached;
-  await evaluateCompass({ ...o, maxCalls: 0 });
-  return o.judge.stats.cached - before;
 }

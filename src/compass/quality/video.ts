@@ -14,12 +14,11 @@ import type { Judge } from '../../judge/judge.js';
 import { extractAudio } from '../../media/audio.js';
 import { DEFAULT_MOTION_OPTIONS, motionMeter, type ShotMotion } from '../../media/motion.js';
 import { probe, type VideoInfo } from '../../media/probe.js';
-import type { LoadedCase, PromptMode } from '../cases.js';
-import { groupedTemplate } from '../prompts/grouped-judge.js';
-import type { QualityMetricReport, QualityReport, ScanShot } from '../results.js';
-import { qualityGroups } from './aggregate.js';
-import type { Checklist } from './checklist.js';
-import { caseContent, type EvaluationCache, entryKey, type FileHashes } from './eval-cache.js';
+import type { FileHashes } from '../../store/file-hashes.js';
+import type { LoadedCase, PromptMode } from '../cases/cases.js';
+import type { Checklist, QualityMetricReport, QualityReport } from '../schemas/quality.js';
+import type { ScanShot } from '../schemas/scan.js';
+import { caseContent, type EvaluationCache, entryKey } from './eval-cache.js';
 import { evidenceText } from './evidence.js';
 import {
   GROUPED_PROTOCOL,
@@ -29,6 +28,8 @@ import {
   judgementsOf,
   type MetricJudgement,
 } from './grouped.js';
+import { qualityGroups } from './groups.js';
+import { judgeFrames, qualityTimes, sentRate } from './judge-frames.js';
 import {
   applicability,
   groupMetrics,
@@ -36,11 +37,7 @@ import {
   QUALITY_METRICS,
   type QualityMetric,
 } from './metrics.js';
-
-export type { QualityMetricReport, QualityReport } from '../results.js';
-export { evidenceText } from './evidence.js';
-
-import { judgeFrames, qualityTimes, sentRate } from './judge-frames.js';
+import { groupedTemplate } from './prompts/grouped-judge.js';
 
 export { judgeFrames, qualityTimes, sentRate };
 

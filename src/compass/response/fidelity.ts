@@ -17,9 +17,10 @@
  *  - `peak`: always the highest-cosine sampled frame (ties: the earliest), the seed's words
  *    taken literally.
  */
+
+import type { ScanPeak } from '../schemas/scan.js';
 import type { ResponseOptions } from './options.js';
 import type { Placement } from './placement.js';
-import type { ScanPeak } from './scan.js';
 
 const clip01 = (x: number) => Math.min(1, Math.max(0, x));
 

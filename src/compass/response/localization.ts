@@ -12,10 +12,10 @@
  * Unmatched → 0.
  */
 import { InternalError } from '../../errors.js';
-import type { Keyframe, Structure } from '../cases.js';
+import type { Keyframe, Structure } from '../cases/cases.js';
+import type { ScanShot } from '../schemas/scan.js';
 import type { ResponseOptions } from './options.js';
 import type { Placement } from './placement.js';
-import type { ScanShot } from './scan.js';
 
 export function targetTolerances(targets: readonly number[]): number[] {
   return targets.map((t, i) => {

@@ -3,8 +3,10 @@
  * frames / sample_fps seconds (one frame = 1/fps; in a variable-rate video, the run's real time
  * span, `span`); score min(1, d_k / persistence_s). Unmatched → 0.
  */
+
+import type { FrameRun } from '../scan/runs.js';
 import type { ResponseOptions } from './options.js';
-import type { FrameRun, Placement } from './placement.js';
+import type { Placement } from './placement.js';
 
 export function persistence(
   p: readonly Placement[],

@@ -20,11 +20,9 @@
  */
 
 import { InternalError } from '../../errors.js';
-import type { Scan } from '../results.js';
+import { argmaxIn, type FrameRun, placingRun, runsAtLeast } from '../scan/runs.js';
+import type { Scan } from '../schemas/scan.js';
 import type { PlaceAt, ResponseOptions } from './options.js';
-
-/** Inclusive range of sampled-frame indices. */
-export type FrameRun = readonly [number, number];
 
 export interface Placement {
   matched: boolean;
@@ -50,26 +48,6 @@ export interface Placement {
   refined?: { frame: number; psnr_db: number | null; ssim: number; cos: number | null } | undefined;
 }
 
-export function runsAtLeast(s: readonly number[], threshold: number): FrameRun[] {
-  const out: FrameRun[] = [];
-  let start = -1;
-  for (let j = 0; j <= s.length; j++) {
-    const on = j < s.length && s[j]! >= threshold;
-    if (on && start < 0) start = j;
-    if (!on && start >= 0) {
-      out.push([start, j - 1]);
-      start = -1;
-    }
-  }
-  return out;
-}
-
-function argmaxIn(s: readonly number[], a: number, b: number): number {
-  let best = a;
-  for (let j = a + 1; j <= b; j++) if (s[j]! > s[best]!) best = j;
-  return best;
-}
-
 /** The maximal run around `j` of frames with similarity ≥ `floor`. */
 function around(s: readonly number[], j: number, floor: number): FrameRun {
   let a = j;
@@ -77,17 +55,6 @@ function around(s: readonly number[], j: number, floor: number): FrameRun {
   while (a > 0 && s[a - 1]! >= floor) a--;
   while (b + 1 < s.length && s[b + 1]! >= floor) b++;
   return [a, b];
-}
-
-/**
- * The run that places a keyframe: the earliest γ-run whose best is within `holdEps` of the overall
- * best; null when the best is below γ (unmatched).
- */
-export function placingRun(s: readonly number[], gamma: number, holdEps: number): FrameRun | null {
-  if (s.length === 0) return null;
-  const best = s[argmaxIn(s, 0, s.length - 1)]!;
-  if (!(best >= gamma)) return null;
-  return runsAtLeast(s, gamma).find(([a, b]) => s[argmaxIn(s, a, b)]! >= best - holdEps) ?? null;
 }
 
 export function place(

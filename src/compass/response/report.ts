@@ -5,8 +5,14 @@
  */
 import { InternalError } from '../../errors.js';
 import { mean } from '../../stats/mean.js';
-import type { LoadedCase } from '../cases.js';
-import { type KeyframeResponse, METRICS, type MetricScores, type ResponseReport } from '../results.js';
+import type { LoadedCase } from '../cases/cases.js';
+import {
+  type KeyframeResponse,
+  METRICS,
+  type MetricScores,
+  type ResponseReport,
+} from '../schemas/response.js';
+import type { Scan } from '../schemas/scan.js';
 import { fidelity, kfsFrame } from './fidelity.js';
 import { localize, shotAt } from './localization.js';
 import { DEFAULT_RESPONSE_OPTIONS, type ResponseOptions } from './options.js';
@@ -14,16 +20,7 @@ import { ordering } from './ordering.js';
 import { persistence } from './persistence.js';
 import { type Placement, place, runSpan } from './placement.js';
 import { presence } from './presence.js';
-import type { Scan } from './scan.js';
 import { uniqueness } from './uniqueness.js';
-
-export {
-  type KeyframeResponse,
-  METRICS,
-  type Metric,
-  type MetricScores,
-  type ResponseReport,
-} from '../results.js';
 
 const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
 

@@ -4,9 +4,11 @@
  * in time the hold of another matched keyframe — one stretch of video cannot show two keyframes.
  * Unmatched → 0.
  */
+
+import type { FrameRun } from '../scan/runs.js';
+import type { Scan } from '../schemas/scan.js';
 import type { ResponseOptions } from './options.js';
-import { type FrameRun, type Placement, runSpan } from './placement.js';
-import type { Scan } from './scan.js';
+import { type Placement, runSpan } from './placement.js';
 
 export function separateRuns(scan: Scan, runs: readonly FrameRun[], gap_s: number): number {
   let count = 0;

@@ -14,7 +14,7 @@
  */
 import { copyFile, mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Case, PROMPT_MODES, type Structure } from '../../compass/cases.js';
+import { Case, PROMPT_MODES, type Structure } from '../../compass/cases/cases.js';
 import { CalibrationPair } from '../../embed/calibrate.js';
 import { encodeImage } from '../../media/image.js';
 import { type OnProgress, phaseReporter } from '../../progress.js';

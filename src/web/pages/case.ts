@@ -5,11 +5,11 @@
  * the video (assets/web/viewer.js).
  */
 import { relative, sep } from 'node:path';
-import { type LoadedCase, PROMPT_MODES, type PromptMode, videoPath } from '../../compass/cases.js';
+import { type LoadedCase, PROMPT_MODES, type PromptMode, videoPath } from '../../compass/cases/cases.js';
 import { QUALITY_METRICS } from '../../compass/quality/metrics.js';
-import type { QualityMetricReport } from '../../compass/quality/video.js';
-import { METRICS } from '../../compass/response/report.js';
-import type { ResponseRow } from '../../compass/score.js';
+import type { QualityMetricReport } from '../../compass/schemas/quality.js';
+import type { ResponseRow } from '../../compass/schemas/response.js';
+import { METRICS } from '../../compass/schemas/response.js';
 import { type CompassResults, type CompassView, checklistKey, hasVideo, videoKey } from '../data.js';
 import { f3, type Html, html } from '../html.js';
 import { casePageName, pageHref } from '../page-names.js';

@@ -1,9 +1,9 @@
 /** The first page: both leaderboards with interval whiskers, the films and the cases. */
 
-import { OVERALL_GROUPS } from '../../compass/quality/aggregate.js';
-import type { Leaderboard } from '../../compass/quality/leaderboard.js';
-import { METRICS } from '../../compass/response/report.js';
-import type { ResponseSummary, SummaryCell } from '../../compass/score.js';
+import { OVERALL_GROUPS } from '../../compass/schemas/evaluation.js';
+import type { Leaderboard } from '../../compass/schemas/leaderboard.js';
+import type { ResponseSummary, SummaryCell } from '../../compass/schemas/response.js';
+import { METRICS } from '../../compass/schemas/response.js';
 import type { MethodSummary } from '../../hero/results.js';
 import { emulatorNote, isEmulatorJudge } from '../../judge/emulator-note.js';
 import { tableLines } from '../../report/compass.js';

@@ -6,11 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { LoadedCase } from '../../../src/compass/cases.js';
-import { METRIC_PROMPTS } from '../../../src/compass/prompts/by-metric.js';
+import type { LoadedCase } from '../../../src/compass/cases/cases.js';
 import { checklistQuestion, checklistSchema } from '../../../src/compass/quality/checklist.js';
 import { groupedQuestion, parseMetric } from '../../../src/compass/quality/grouped.js';
 import { QUALITY_METRICS, type QualityMetric } from '../../../src/compass/quality/metrics.js';
+import { METRIC_PROMPTS } from '../../../src/compass/quality/prompts/by-metric.js';
 
 const kf = (i: number) => ({
   kf_id: `k${i}`,
@@ -117,7 +117,10 @@ describe('one versioned prompt file per metric, citing the seed', () => {
   it.each(QUALITY_METRICS)('%s', (m) => {
     expect(METRIC_PROMPTS[m].metric).toBe(m);
     expect(METRIC_PROMPTS[m].version).toMatch(new RegExp(`^${m.toLowerCase()}-\\d+$`));
-    const src = readFileSync(new URL(`../../../src/compass/prompts/${files[m]}.ts`, import.meta.url), 'utf8');
+    const src = readFileSync(
+      new URL(`../../../src/compass/quality/prompts/${files[m]}.ts`, import.meta.url),
+      'utf8',
+    );
     expect(src).toMatch(/Seed (§E\.[34]|App\. D)/);
   });
 });

@@ -7,9 +7,9 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LoadedCase, loadCases } from '../../../src/compass/cases.js';
-import { evaluateCompass } from '../../../src/compass/quality/evaluate.js';
-import { leaderboard } from '../../../src/compass/quality/leaderboard.js';
+import { type LoadedCase, loadCases } from '../../../src/compass/cases/cases.js';
+import { leaderboard } from '../../../src/compass/overall/leaderboard.js';
+import { evaluateCompass } from '../../../src/compass/run/evaluate.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import { ImageEncoder } from '../../../src/judge/images.js';
 import { extractAudio } from '../../../src/media/audio.js';

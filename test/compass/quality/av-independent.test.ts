@@ -6,11 +6,12 @@
  * structure — so two cases that differ only in what they ask get the same AVC question.
  */
 import { describe, expect, it } from 'vitest';
-import type { LoadedCase } from '../../../src/compass/cases.js';
+import type { LoadedCase } from '../../../src/compass/cases/cases.js';
 import { generateChecklist } from '../../../src/compass/quality/checklist.js';
+import { evidenceText } from '../../../src/compass/quality/evidence.js';
 import { groupedQuestion } from '../../../src/compass/quality/grouped.js';
 import { checklistPlan, videoPlan } from '../../../src/compass/quality/plan.js';
-import { DEFAULT_QUALITY_OPTIONS, evidenceText } from '../../../src/compass/quality/video.js';
+import { DEFAULT_QUALITY_OPTIONS } from '../../../src/compass/quality/video.js';
 import { ImageEncoder } from '../../../src/judge/images.js';
 import { Judge } from '../../../src/judge/judge.js';
 import type { JudgeBackend } from '../../../src/judge/types.js';

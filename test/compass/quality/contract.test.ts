@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { LoadedCase } from '../../../src/compass/cases.js';
+import type { LoadedCase } from '../../../src/compass/cases/cases.js';
 import {
   CHECKLIST_SIZES,
   checklistQuestion,
@@ -12,13 +12,9 @@ import {
   generateChecklist,
 } from '../../../src/compass/quality/checklist.js';
 import { groupedQuestion } from '../../../src/compass/quality/grouped.js';
+import { judgeFrames, qualityTimes, sentRate } from '../../../src/compass/quality/judge-frames.js';
 import { imageTokens, videoPlan } from '../../../src/compass/quality/plan.js';
-import {
-  DEFAULT_QUALITY_OPTIONS,
-  judgeFrames,
-  qualityTimes,
-  sentRate,
-} from '../../../src/compass/quality/video.js';
+import { DEFAULT_QUALITY_OPTIONS } from '../../../src/compass/quality/video.js';
 import { ImageEncoder } from '../../../src/judge/images.js';
 import { Judge } from '../../../src/judge/judge.js';
 import type { JudgeBackend } from '../../../src/judge/types.js';

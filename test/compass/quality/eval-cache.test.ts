@@ -7,20 +7,20 @@
 import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type LoadedCase, loadCases, type PromptMode, videoPath } from '../../../src/compass/cases.js';
-import type { Checklist } from '../../../src/compass/quality/checklist.js';
+import { type LoadedCase, loadCases, type PromptMode, videoPath } from '../../../src/compass/cases/cases.js';
+import { leaderboard } from '../../../src/compass/overall/leaderboard.js';
 import {
   EVALUATION_CACHE_TABLE,
   type EvaluationCache,
   evaluationCacheIn,
 } from '../../../src/compass/quality/eval-cache.js';
-import { evaluateCompass } from '../../../src/compass/quality/evaluate.js';
-import { leaderboard } from '../../../src/compass/quality/leaderboard.js';
-import { writeEvaluationRun } from '../../../src/compass/quality/outputs.js';
+import { judgeSegmenter } from '../../../src/compass/quality/segment.js';
 import { groupedEntryKey } from '../../../src/compass/quality/video.js';
-import { ScanCache } from '../../../src/compass/response/scan-cache.js';
-import type { VideoEvaluation } from '../../../src/compass/results.js';
-import { judgeSegmenter } from '../../../src/compass/segment.js';
+import { evaluateCompass } from '../../../src/compass/run/evaluate.js';
+import { writeEvaluationRun } from '../../../src/compass/run/outputs.js';
+import { ScanCache } from '../../../src/compass/scan/cache.js';
+import type { VideoEvaluation } from '../../../src/compass/schemas/evaluation.js';
+import type { Checklist } from '../../../src/compass/schemas/quality.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import { ImageEncoder } from '../../../src/judge/images.js';
 import { Judge } from '../../../src/judge/judge.js';

@@ -5,11 +5,11 @@
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { type LoadedCase, loadCases, videoPath } from '../../../src/compass/cases.js';
+import { type LoadedCase, loadCases, videoPath } from '../../../src/compass/cases/cases.js';
 import { type EvaluationCache, evaluationCacheIn } from '../../../src/compass/quality/eval-cache.js';
-import { evaluateCompass } from '../../../src/compass/quality/evaluate.js';
-import { ScanCache } from '../../../src/compass/response/scan-cache.js';
-import { judgeSegmenter } from '../../../src/compass/segment.js';
+import { judgeSegmenter } from '../../../src/compass/quality/segment.js';
+import { evaluateCompass } from '../../../src/compass/run/evaluate.js';
+import { ScanCache } from '../../../src/compass/scan/cache.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import { ImageEncoder } from '../../../src/judge/images.js';
 import { probe } from '../../../src/media/probe.js';

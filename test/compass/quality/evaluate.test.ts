@@ -5,11 +5,11 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LoadedCase, loadCases } from '../../../src/compass/cases.js';
-import { budgetCheck, type EvaluateResult, evaluateCompass } from '../../../src/compass/quality/evaluate.js';
-import { leaderboard } from '../../../src/compass/quality/leaderboard.js';
-import { ScanCache } from '../../../src/compass/response/scan-cache.js';
-import { judgeSegmenter } from '../../../src/compass/segment.js';
+import { type LoadedCase, loadCases } from '../../../src/compass/cases/cases.js';
+import { leaderboard } from '../../../src/compass/overall/leaderboard.js';
+import { judgeSegmenter } from '../../../src/compass/quality/segment.js';
+import { budgetCheck, type EvaluateResult, evaluateCompass } from '../../../src/compass/run/evaluate.js';
+import { ScanCache } from '../../../src/compass/scan/cache.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import { ImageEncoder } from '../../../src/judge/images.js';
 import { probe } from '../../../src/media/probe.js';

@@ -5,13 +5,10 @@
  * real judge.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCases } from '../../../src/compass/cases.js';
-import {
-  type EvaluateResult,
-  evaluateCompass,
-  type VideoEvaluation,
-} from '../../../src/compass/quality/evaluate.js';
+import { loadCases } from '../../../src/compass/cases/cases.js';
 import type { QualityMetric } from '../../../src/compass/quality/metrics.js';
+import { type EvaluateResult, evaluateCompass } from '../../../src/compass/run/evaluate.js';
+import type { VideoEvaluation } from '../../../src/compass/schemas/evaluation.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import { ImageEncoder } from '../../../src/judge/images.js';
 import type { QualityModel } from '../../../src/synthetic/mini-compass/plans.js';

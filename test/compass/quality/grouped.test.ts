@@ -1,9 +1,10 @@
 /** The grouped judge's parser: every item checked on its own, the metric mean recomputed. */
 import { describe, expect, it } from 'vitest';
-import { caseOverall, overallOf, qualityGroups } from '../../../src/compass/quality/aggregate.js';
-import type { ChecklistItem } from '../../../src/compass/quality/checklist.js';
+import { caseOverall, overallOf } from '../../../src/compass/overall/aggregate.js';
 import { parseMetric } from '../../../src/compass/quality/grouped.js';
+import { qualityGroups } from '../../../src/compass/quality/groups.js';
 import { applicability } from '../../../src/compass/quality/metrics.js';
+import type { ChecklistItem } from '../../../src/compass/schemas/quality.js';
 
 const items = (n: number): ChecklistItem[] =>
   Array.from({ length: n }, (_, i) => ({

@@ -5,10 +5,12 @@
  * ("MonST3R sensor context … does not provide object masks, boxes, depth, or pose evidence").
  */
 import { describe, expect, it } from 'vitest';
-import { overallOf, qualityGroups } from '../../../src/compass/quality/aggregate.js';
+import { overallOf } from '../../../src/compass/overall/aggregate.js';
+import { leaderboard } from '../../../src/compass/overall/leaderboard.js';
 import { groupedQuestion, parseMetric } from '../../../src/compass/quality/grouped.js';
-import { leaderboard } from '../../../src/compass/quality/leaderboard.js';
-import { type QualityMetricReport, VideoEvaluation } from '../../../src/compass/results.js';
+import { qualityGroups } from '../../../src/compass/quality/groups.js';
+import { VideoEvaluation } from '../../../src/compass/schemas/evaluation.js';
+import type { QualityMetricReport } from '../../../src/compass/schemas/quality.js';
 import { leaderboardText } from '../../../src/report/compass.js';
 
 const item = (id: string) => ({

@@ -5,9 +5,12 @@
  * cases named in leaderboard.json; `rerank` for `compass report --rank-by`.
  */
 import { describe, expect, it } from 'vitest';
-import { overallOf, qualityGroups } from '../../../src/compass/quality/aggregate.js';
-import { FORMULAS, formulaOf, leaderboard, rerank } from '../../../src/compass/quality/leaderboard.js';
-import { Leaderboard, type QualityMetricReport, VideoEvaluation } from '../../../src/compass/results.js';
+import { overallOf } from '../../../src/compass/overall/aggregate.js';
+import { FORMULAS, formulaOf, leaderboard, rerank } from '../../../src/compass/overall/leaderboard.js';
+import { qualityGroups } from '../../../src/compass/quality/groups.js';
+import { VideoEvaluation } from '../../../src/compass/schemas/evaluation.js';
+import { Leaderboard } from '../../../src/compass/schemas/leaderboard.js';
+import type { QualityMetricReport } from '../../../src/compass/schemas/quality.js';
 import { UsageError } from '../../../src/errors.js';
 
 interface Spec {

@@ -3,9 +3,9 @@
  * the general-quality groups (seed §4.2) — and what a model's Overall row flags.
  */
 import { describe, expect, it } from 'vitest';
-import { caseOverall, overallOf } from '../../../src/compass/quality/aggregate.js';
-import { modelOverall } from '../../../src/compass/quality/overall.js';
-import type { VideoEvaluation } from '../../../src/compass/results.js';
+import { caseOverall, overallOf } from '../../../src/compass/overall/aggregate.js';
+import { modelOverall } from '../../../src/compass/overall/overall.js';
+import type { VideoEvaluation } from '../../../src/compass/schemas/evaluation.js';
 
 const g = (score: number | null, incomplete: string[] = []) => ({ score, incomplete }) as never;
 const base = {

@@ -8,10 +8,13 @@
  * demo test checks the same tables on the mini set's leaderboard.json.
  */
 import { describe, expect, it } from 'vitest';
-import { overallOf, qualityGroups } from '../../../src/compass/quality/aggregate.js';
-import { leaderboard } from '../../../src/compass/quality/leaderboard.js';
-import { densityLevel } from '../../../src/compass/quality/tables.js';
-import { Leaderboard, type QualityMetricReport, VideoEvaluation } from '../../../src/compass/results.js';
+import { overallOf } from '../../../src/compass/overall/aggregate.js';
+import { leaderboard } from '../../../src/compass/overall/leaderboard.js';
+import { densityLevel } from '../../../src/compass/overall/tables.js';
+import { qualityGroups } from '../../../src/compass/quality/groups.js';
+import { VideoEvaluation } from '../../../src/compass/schemas/evaluation.js';
+import { Leaderboard } from '../../../src/compass/schemas/leaderboard.js';
+import type { QualityMetricReport } from '../../../src/compass/schemas/quality.js';
 import { leaderboardMarkdown, leaderboardText } from '../../../src/report/compass.js';
 
 const scored = (score: number): QualityMetricReport => ({ status: 'scored', score });

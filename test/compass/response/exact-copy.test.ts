@@ -9,9 +9,9 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { LoadedCase } from '../../../src/compass/cases.js';
+import type { LoadedCase } from '../../../src/compass/cases/cases.js';
 import { scoreResponse } from '../../../src/compass/response/report.js';
-import { scanVideo } from '../../../src/compass/response/scan.js';
+import { scanVideo } from '../../../src/compass/scan/scan.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import { ffmpegRun } from '../../../src/media/ffmpeg.js';
 import { tempDir } from '../../support/paths.js';

@@ -10,10 +10,11 @@ import {
 import { DEFAULT_RESPONSE_OPTIONS as D } from '../../../src/compass/response/options.js';
 import { ordering } from '../../../src/compass/response/ordering.js';
 import { persistence } from '../../../src/compass/response/persistence.js';
-import { type Placement, place, runsAtLeast } from '../../../src/compass/response/placement.js';
+import { type Placement, place } from '../../../src/compass/response/placement.js';
 import { scoreResponse } from '../../../src/compass/response/report.js';
-import type { Scan } from '../../../src/compass/response/scan.js';
 import { uniqueness } from '../../../src/compass/response/uniqueness.js';
+import { runsAtLeast } from '../../../src/compass/scan/runs.js';
+import type { Scan } from '../../../src/compass/schemas/scan.js';
 
 const FPS = 10;
 

@@ -8,7 +8,7 @@ import { localize } from '../../../src/compass/response/localization.js';
 import { DEFAULT_RESPONSE_OPTIONS } from '../../../src/compass/response/options.js';
 import { place } from '../../../src/compass/response/placement.js';
 import { scoreResponse } from '../../../src/compass/response/report.js';
-import type { Scan } from '../../../src/compass/response/scan.js';
+import type { Scan } from '../../../src/compass/schemas/scan.js';
 import { InternalError } from '../../../src/errors.js';
 
 /** A 20-frame scan at 10 fps with one similarity curve per entry of `peaks` (its peak frame). */

@@ -1,8 +1,8 @@
 /** The scan cache: keys from the resolved options, and a damaged entry is a miss, never a crash or a wrong scan. */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SCAN_OPTIONS } from '../../../src/compass/response/options.js';
-import { cachedScan, ScanCache, scanKey } from '../../../src/compass/response/scan-cache.js';
+import { cachedScan, ScanCache, scanKey } from '../../../src/compass/scan/cache.js';
+import { DEFAULT_SCAN_OPTIONS } from '../../../src/compass/scan/options.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import { DEFAULT_SHOT_OPTIONS } from '../../../src/media/shots.js';
 import { KvTable } from '../../../src/store/sqlite.js';

@@ -1,5 +1,5 @@
 /**
- * `--jobs N` scans in worker threads (scan-pool.ts): the rows are those of one job at a time, a bad
+ * `--jobs N` scans in worker threads (scan/pool.ts): the rows are those of one job at a time, a bad
  * video makes the same failed row, other errors keep their class, the cache stays in the calling
  * thread, and an abort leaves no worker thread and no ffmpeg/ffprobe process behind.
  */
@@ -7,12 +7,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type LoadedCase, loadCases, PROMPT_MODES, videoPath } from '../../../src/compass/cases.js';
-import { DEFAULT_SCAN_OPTIONS } from '../../../src/compass/response/options.js';
-import { scanVideo } from '../../../src/compass/response/scan.js';
-import { ScanCache } from '../../../src/compass/response/scan-cache.js';
-import { ScanPool, scanWorkerCounts } from '../../../src/compass/response/scan-pool.js';
-import { type ScoreInput, scoreModels } from '../../../src/compass/score.js';
+import { type LoadedCase, loadCases, PROMPT_MODES, videoPath } from '../../../src/compass/cases/cases.js';
+import type { ScoreInput } from '../../../src/compass/response/input.js';
+import { scoreModels } from '../../../src/compass/response/models.js';
+import { ScanCache } from '../../../src/compass/scan/cache.js';
+import { DEFAULT_SCAN_OPTIONS } from '../../../src/compass/scan/options.js';
+import { ScanPool, scanWorkerCounts } from '../../../src/compass/scan/pool.js';
+import { scanVideo } from '../../../src/compass/scan/scan.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import type { Embedder } from '../../../src/embed/embedder.js';
 import { loadOnnxEmbedder } from '../../../src/embed/onnx.js';

@@ -17,7 +17,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scoreResponse } from '../../../src/compass/response/report.js';
-import { scanVideo } from '../../../src/compass/response/scan.js';
+import { scanVideo } from '../../../src/compass/scan/scan.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import { ffmpegRun } from '../../../src/media/ffmpeg.js';
 import { decodeChain, frameTime, probe, type VideoInfo } from '../../../src/media/probe.js';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RESPONSE_OPTIONS } from '../../../src/compass/response/options.js';
 import { frameEnd, place, runSpan } from '../../../src/compass/response/placement.js';
-import { scanVideo } from '../../../src/compass/response/scan.js';
+import { scanVideo } from '../../../src/compass/scan/scan.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import { probe } from '../../../src/media/probe.js';
 import { sampleToDir } from '../../../src/media/sample.js';

@@ -6,8 +6,8 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { scanVideo } from '../../../src/compass/response/scan.js';
-import { STAGE2_MAX_KEPT, WindowMatch } from '../../../src/compass/response/window-match.js';
+import { scanVideo } from '../../../src/compass/scan/scan.js';
+import { STAGE2_MAX_KEPT, WindowMatch } from '../../../src/compass/scan/window-match.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import { ffmpegRun } from '../../../src/media/ffmpeg.js';
 import { tempDir } from '../../support/paths.js';
