@@ -12,9 +12,10 @@ import type { ResponseOptions } from '../compass/response/options.js';
 import { scoreResponse } from '../compass/response/report.js';
 import { DEFAULT_SCAN_OPTIONS, type ScanOptions } from '../compass/scan/options.js';
 import { FIT, scanVideo } from '../compass/scan/scan.js';
+import type { Embedder } from '../embed/embedder.js';
 import type { OnnxOptions } from '../embed/onnx-options.js';
-import { createEmbedder } from '../embed/registry.js';
 import { type OnProgress, phaseReporter } from '../progress.js';
+import { withTools } from './tools.js';
 
 export interface CheckPipelineInput {
   casesFile: string;
@@ -36,7 +37,15 @@ export async function checkCompassPipeline(o: CheckPipelineInput): Promise<Pipel
     o.caseId === undefined
       ? await loadCases(o.casesFile)
       : [await loadOneCase({ casesFile: o.casesFile, caseId: o.caseId })];
-  const embedder = await createEmbedder(o.embedder, o.embedderOptions ?? {}, { onProgress: o.onProgress });
+  const tools = { embedder: { spec: o.embedder, options: o.embedderOptions }, onProgress: o.onProgress };
+  return withTools(tools, (t) => checkAll(o, cases, t.needEmbedder()));
+}
+
+async function checkAll(
+  o: CheckPipelineInput,
+  cases: LoadedCase[],
+  embedder: Embedder,
+): Promise<PipelineCheck[]> {
   const root = o.keep ?? (await mkdtemp(join(tmpdir(), 'kfbench-check-')));
   const progress = phaseReporter(o.onProgress, 'check-pipeline', 'videos');
   progress.start(cases.length * 7);
@@ -70,7 +79,6 @@ export async function checkCompassPipeline(o: CheckPipelineInput): Promise<Pipel
     progress.finish();
     return out;
   } finally {
-    await embedder.close();
     if (!o.keep) await rm(root, { recursive: true, force: true });
   }
 }

@@ -20,20 +20,14 @@ import {
   evaluateCompass,
 } from '../compass/run/evaluate.js';
 import { EVALUATION_RUN_FILES, writeEvaluationRun } from '../compass/run/outputs.js';
-import {
-  type CompassRunInput,
-  compassReads,
-  compassRunRecord,
-  type RunTools,
-  runCases,
-  withRunTools,
-} from '../compass/run/run.js';
+import { type CompassRunInput, compassReads, compassRunRecord, runCases } from '../compass/run/run.js';
 import type { Leaderboard } from '../compass/schemas/leaderboard.js';
 import type { JudgeStats } from '../judge/types.js';
 import { probe } from '../media/probe.js';
 import { writeOutputFolder } from '../store/out-folder.js';
 import { outputFiles, refuseOverlap } from '../store/path-overlap.js';
 import { OUTPUTS_FILE, SETTINGS_FILE, writeOutputsRecord, writeShardRecord } from '../store/shards.js';
+import { compassToolSettings, type Tools, withTools } from './tools.js';
 
 export interface CompassEvaluateInput extends CompassRunInput {
   /** The judge's settings, its cache file resolved. */
@@ -65,10 +59,12 @@ export interface CompassEvaluateInput extends CompassRunInput {
 function evaluateInput(
   o: CompassEvaluateInput,
   cases: readonly LoadedCase[],
-  { judge, embedder, cache }: RunTools,
+  tools: Tools,
 ): Omit<EvaluateInput, 'maxCalls'> {
-  // withRunTools opens a judge whenever the input has judge settings, as evaluate's always does
-  const opened = judge!;
+  // a Compass run's tools hold a judge whenever the input has judge settings, as evaluate's always does
+  const opened = tools.needJudge();
+  const embedder = tools.needEmbedder();
+  const cache = tools.scanCache;
   const evaluationCache = evaluationCacheIn(opened.cache);
   return {
     cases,
@@ -140,8 +136,8 @@ export async function evaluateCompassRun(
   });
   const { all, cases } = await runCases(given);
   const { input: o, audio } = await withAudioDecided(given, cases);
-  return withRunTools(o, { judgeProgress: true }, async (tools) => {
-    const judge = tools.judge!;
+  return withTools(compassToolSettings(o, { judgeProgress: true }), async (tools) => {
+    const judge = tools.needJudge();
     const t0 = Date.now();
     const r = await evaluateCompass({
       ...evaluateInput(o, cases, tools),
@@ -152,7 +148,7 @@ export async function evaluateCompassRun(
       o.models,
       {
         judge: judge.judge.name,
-        embedder: tools.embedder.id,
+        embedder: tools.needEmbedder().id,
         runs: o.runs,
         segmenter: o.segmenter,
         keyframeControl: o.keyframeControl,
@@ -168,7 +164,7 @@ export async function evaluateCompassRun(
       all,
       cases,
       complete: r.skipped.length === 0,
-      embedder: tools.embedder.id,
+      embedder: tools.needEmbedder().id,
       judge,
       runs: o.runs,
       quality: o.quality,
@@ -227,10 +223,8 @@ export async function planCompassEvaluation(given: CompassEvaluateInput): Promis
   const scanCache = o.scanCache !== undefined && existsSync(o.scanCache) ? o.scanCache : undefined;
   const cached = judgeCacheExists
     ? // only counts what the caches hold: both are opened read-only (issue 46 item 5)
-      await withRunTools(
-        { ...o, judge: { ...o.judge, cacheReadOnly: true } },
-        { judgeProgress: true, scanCache, scanCacheReadOnly: true },
-        (tools) => cachedCalls(evaluateInput(o, cases, tools)),
+      await withTools(compassToolSettings(o, { judgeProgress: true, readOnly: true, scanCache }), (tools) =>
+        cachedCalls(evaluateInput(o, cases, tools)),
       )
     : 0;
   return { plan, cached, judgeCache, judgeCacheExists, audio };

@@ -17,24 +17,18 @@ import {
   type SensitivityResult,
   sensitivity,
 } from '../compass/response/sensitivity.js';
-import {
-  type CompassRunInput,
-  compassReads,
-  compassRunRecord,
-  runCases,
-  withRunTools,
-} from '../compass/run/run.js';
+import { type CompassRunInput, compassReads, compassRunRecord, runCases } from '../compass/run/run.js';
 import { cachedScan } from '../compass/scan/cache.js';
 import type { ScanOptions } from '../compass/scan/options.js';
 import type { ResponseReport, ResponseSummary } from '../compass/schemas/response.js';
 import type { OnnxOptions } from '../embed/onnx.js';
-import { createEmbedder } from '../embed/registry.js';
 import { checkMaxDuration } from '../media/duration.js';
 import { probe } from '../media/probe.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { type FolderFile, writeOutputFolder } from '../store/out-folder.js';
 import { outputFiles, refuseOverlap } from '../store/path-overlap.js';
 import { OUTPUTS_FILE, SETTINGS_FILE, writeOutputsRecord, writeShardRecord } from '../store/shards.js';
+import { compassToolSettings, withTools } from './tools.js';
 
 /**
  * The scan decoder's threads of `compass score`, `evaluate` and the demo (`--decode-threads`' default):
@@ -51,7 +45,9 @@ export interface CompassScoreInput extends CompassRunInput {
 
 async function scoreFolder(o: CompassScoreInput) {
   const { all, cases } = await runCases(o);
-  return withRunTools(o, { judgeProgress: false }, async ({ judge, embedder, cache }) => {
+  return withTools(compassToolSettings(o, { judgeProgress: false }), async (tools) => {
+    const { judge, scanCache: cache } = tools;
+    const embedder = tools.needEmbedder();
     const t0 = Date.now();
     const run = await scoreModels({
       cases,
@@ -150,17 +146,10 @@ export async function scoreVideoResponse(o: {
   maxDuration_s: number;
 }): Promise<ResponseReport> {
   await checkMaxDuration(o.video, o.maxDuration_s);
-  const embedder = await createEmbedder(o.embedder, o.embedderOptions ?? {});
-  try {
-    const { scan } = await cachedScan(
-      { video: o.video, keyframes: o.case.keyframes },
-      embedder,
-      o.scan,
-      {},
-      undefined,
-    );
+  return withTools({ embedder: { spec: o.embedder, options: o.embedderOptions } }, async (tools) => {
+    const embedder = tools.needEmbedder();
+    const keyframes = { video: o.video, keyframes: o.case.keyframes };
+    const { scan } = await cachedScan(keyframes, embedder, o.scan, {}, undefined);
     return scoreResponse(o.case, scan, embedder, o.response);
-  } finally {
-    await embedder.close();
-  }
+  });
 }

@@ -2,7 +2,7 @@
 import { type BuildOptions, buildChains } from '../hero/build.js';
 import type { BuildReport } from '../hero/dataset/schemas.js';
 import type { JudgeSettings } from '../judge/settings.js';
-import { withJudge } from '../judge/with-judge.js';
+import { withTools } from './tools.js';
 
 export interface BuildRunInput extends Omit<BuildOptions, 'judge' | 'encoder'> {
   /** The judge's settings (its cache file resolved). */
@@ -15,12 +15,9 @@ export type BuildRunReport = BuildReport & { reader: string; calls: number; cach
 /** `hero build` as one call: the judge opened from its settings (closed whatever happens), the chains built. */
 export async function buildChainsRun(o: BuildRunInput): Promise<BuildRunReport> {
   const { judge: settings, ...input } = o;
-  return withJudge(
-    settings,
-    async (j) => {
-      const r = await buildChains({ ...input, judge: j.judge, encoder: j.encoder });
-      return { ...r, reader: j.judge.name, calls: j.judge.stats.calls, cached: j.judge.stats.cached };
-    },
-    { onProgress: o.onProgress },
-  );
+  return withTools({ judge: settings, onProgress: o.onProgress }, async (tools) => {
+    const j = tools.needJudge();
+    const r = await buildChains({ ...input, judge: j.judge, encoder: j.encoder });
+    return { ...r, reader: j.judge.name, calls: j.judge.stats.calls, cached: j.judge.stats.cached };
+  });
 }

@@ -1,10 +1,8 @@
 /** `hero select` as one call: what the method needs (a judge, an embedder) opened and closed. */
 import type { OnnxOptions } from '../embed/onnx.js';
-import { createEmbedder } from '../embed/registry.js';
 import { runSelection, type SelectOptions } from '../hero/select/run.js';
-import type { OpenedJudge } from '../judge/registry.js';
 import type { JudgeSettings } from '../judge/settings.js';
-import { withJudge } from '../judge/with-judge.js';
+import { withTools } from './tools.js';
 
 export interface SelectRunInput extends Omit<SelectOptions, 'judge' | 'embedder'> {
   /** The judge's settings, for a method that asks one (vlm-pick); opened here and closed. */
@@ -18,17 +16,16 @@ export interface SelectRunInput extends Omit<SelectOptions, 'judge' | 'embedder'
 export async function selectRun(o: SelectRunInput): Promise<{ films: number; frames: number }> {
   const { judge: settings, embedder: spec, embedderOptions, ...input } = o;
   const needs = o.method.needs ?? {};
-  const select = async (judge?: OpenedJudge) => {
-    const embedder = needs.embedder ? await createEmbedder(spec ?? 'builtin', embedderOptions) : undefined;
-    try {
-      return await runSelection({
-        ...input,
-        ...(judge ? { judge: { judge: judge.judge, encoder: judge.encoder } } : {}),
-        ...(embedder ? { embedder } : {}),
-      });
-    } finally {
-      await embedder?.close();
-    }
+  const opened = {
+    judge: needs.judge ? settings : undefined,
+    embedder: needs.embedder ? { spec: spec ?? 'builtin', options: embedderOptions } : undefined,
+    judgeProgress: false,
   };
-  return needs.judge && settings ? withJudge(settings, select) : select();
+  return withTools(opened, ({ judge, embedder }) =>
+    runSelection({
+      ...input,
+      ...(judge ? { judge: { judge: judge.judge, encoder: judge.encoder } } : {}),
+      ...(embedder ? { embedder } : {}),
+    }),
+  );
 }

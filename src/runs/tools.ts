@@ -12,6 +12,7 @@
  * (`npm run lint`) does not know that statement yet.
  */
 import { existsSync } from 'node:fs';
+import type { CompassRunInput } from '../compass/run/run.js';
 import { ScanCache } from '../compass/scan/cache.js';
 import type { Embedder } from '../embed/embedder.js';
 import type { OnnxOptions } from '../embed/onnx.js';
@@ -87,6 +88,31 @@ export async function withTools<T>(s: ToolSettings, work: (tools: Tools) => Prom
   } finally {
     await tools[Symbol.asyncDispose]();
   }
+}
+
+/**
+ * The tools of a Compass run (`compass score`, `evaluate`, `sensitivity`): its judge when it has
+ * judge settings, its embedder, and its scan cache (`scanCache` overrides the input's file: a dry
+ * run opens only one that exists, read-only).
+ */
+export function compassToolSettings(
+  o: CompassRunInput,
+  opts: {
+    judgeProgress: boolean;
+    readOnly?: boolean | undefined;
+    scanCache?: string | undefined;
+  },
+): ToolSettings {
+  const scanFile = 'scanCache' in opts ? opts.scanCache : o.scanCache;
+  return {
+    judge: o.judge,
+    judgeReadOnly: opts.readOnly,
+    judgeProgress: opts.judgeProgress,
+    embedder: { spec: o.embedder, options: o.embedderOptions },
+    scanCache: scanFile === undefined ? undefined : { file: scanFile, readOnly: opts.readOnly },
+    signal: o.signal,
+    onProgress: o.onProgress,
+  };
 }
 
 function openRunJudge(s: ToolSettings): Promise<OpenedJudge> {

@@ -1,15 +1,13 @@
 /**
  * What every `compass score`, `compass sensitivity` and `compass evaluate` run shares, whoever
- * calls it (the CLI, a library user): its input once parsed, the cases it takes, the embedder,
- * judge and scan cache it opens and closes, and what its settings.json records — the record shard
- * merging compares as a whole.
+ * calls it (the CLI, a library user): its input once parsed, the cases it takes, and what its
+ * settings.json records — the record shard merging compares as a whole. Its tools (judge,
+ * embedder, scan cache) are opened by the run in src/runs (`withTools`, runs/tools.ts).
  */
 import { resolve } from 'node:path';
-import type { Embedder } from '../../embed/embedder.js';
 import type { OnnxOptions } from '../../embed/onnx.js';
-import { createEmbedder } from '../../embed/registry.js';
 import { judgeIdentity } from '../../judge/identity.js';
-import { type JudgeSettings, type OpenedJudge, openJudge } from '../../judge/registry.js';
+import type { JudgeSettings, OpenedJudge } from '../../judge/registry.js';
 import type { OnProgress } from '../../progress.js';
 import type { NamedPath } from '../../store/path-overlap.js';
 import type { Shard, ShardRecord } from '../../store/shards.js';
@@ -20,7 +18,6 @@ import type { JointCasesReading } from '../overall/leaderboard.js';
 import type { QualityOptions } from '../quality/video.js';
 import { checkVideosFolder } from '../response/models.js';
 import type { ResponseOptions } from '../response/options.js';
-import { ScanCache } from '../scan/cache.js';
 import type { ScanOptions } from '../scan/options.js';
 import type { SegmenterKind } from '../scan/segmenter.js';
 import type { BoardTable, MissingPolicy } from '../schemas/leaderboard.js';
@@ -81,46 +78,6 @@ export async function runCases(o: CompassRunInput): Promise<{ all: LoadedCase[];
   const cases = selectCases(allCases, { caseIds: o.caseIds, shard: o.shard });
   checkVideosFolder(o.videos, o.models, cases, o.modes);
   return { all: selectCases(allCases, { caseIds: o.caseIds }), cases };
-}
-
-/** What a run opened: closed by `withRunTools` whatever happens. */
-export interface RunTools {
-  judge: OpenedJudge | undefined;
-  embedder: Embedder;
-  cache: ScanCache | undefined;
-}
-
-/**
- * Open the run's judge (when it has judge settings), embedder and scan cache, run `work` with
- * them, and close them all, also on failure. `judgeProgress`: the judge reports its calls on the
- * run's progress stream. `scanCache` overrides the input's file (a dry run opens only one that exists).
- */
-export async function withRunTools<T>(
-  o: CompassRunInput,
-  opts: { judgeProgress: boolean; scanCache?: string | undefined; scanCacheReadOnly?: boolean },
-  work: (tools: RunTools) => Promise<T>,
-): Promise<T> {
-  const judge = o.judge
-    ? await openJudge(o.judge, {
-        signal: o.signal,
-        ...(opts.judgeProgress ? { onProgress: o.onProgress } : {}),
-      })
-    : undefined;
-  let embedder: Embedder | undefined;
-  let cache: ScanCache | undefined;
-  try {
-    embedder = await createEmbedder(o.embedder, o.embedderOptions ?? {}, { onProgress: o.onProgress });
-    const scanFile = 'scanCache' in opts ? opts.scanCache : o.scanCache;
-    cache =
-      scanFile === undefined
-        ? undefined
-        : new ScanCache(scanFile, { readOnly: opts.scanCacheReadOnly === true });
-    return await work({ judge, embedder, cache });
-  } finally {
-    cache?.close();
-    await embedder?.close();
-    await judge?.close();
-  }
 }
 
 /**
