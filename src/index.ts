@@ -69,10 +69,8 @@ export { type CorpusStats, corpusStats } from './hero/analyze/corpus.js';
 export {
   type HumanResult,
   humanAgreement,
-  humanAgreementRun,
   type RubricSwapResult,
   rubricSwap,
-  rubricSwapRun,
 } from './hero/analyze/judge-agreement.js';
 export { type PositionResult, positionAnalysis } from './hero/analyze/position.js';
 export { type BuildOptions, buildChains } from './hero/build.js';
@@ -111,7 +109,6 @@ export {
   type ListwiseReaderCheck,
   type ReaderCheck,
 } from './hero/reader.js';
-export { checkReaderRun, fitReaderRun } from './hero/reader-run.js';
 export {
   FilmScore,
   finiteOrNull,
@@ -174,6 +171,7 @@ export {
   scoreVideoResponse,
 } from './runs/compass-score.js';
 export { type DemoOptions, type DemoOutcome, type DemoPart, runDemo } from './runs/demo.js';
+export { humanAgreementRun, rubricSwapRun } from './runs/hero-analyze.js';
 export { type BuildRunInput, type BuildRunReport, buildChainsRun } from './runs/hero-build.js';
 export {
   evaluateHeroFolder,
@@ -185,6 +183,7 @@ export {
   planHeroRun,
 } from './runs/hero-evaluate.js';
 export { mergeHeroRun } from './runs/hero-merge.js';
+export { checkReaderRun, fitReaderRun } from './runs/hero-reader.js';
 export { type SelectRunInput, selectRun } from './runs/hero-select.js';
 export type { MergeOptions } from './runs/merge-options.js';
 // ── statistics ──────────────────────────────────────────────────────────────────────────────

@@ -2,11 +2,11 @@
 import type { Command } from 'commander';
 import { BadInputError } from '../errors.js';
 import { corpusStats } from '../hero/analyze/corpus.js';
-import { humanAgreementRun, rubricSwapRun } from '../hero/analyze/judge-agreement.js';
 import { positionAnalysis } from '../hero/analyze/position.js';
 import { inspectDataset, inspectLines } from '../hero/dataset/inspect.js';
 import { validateDataset } from '../hero/dataset/validate.js';
 import { checkSelectionsFile } from '../hero/evaluate-inputs.js';
+import { humanAgreementRun, rubricSwapRun } from '../runs/hero-analyze.js';
 import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS, type WithLayout } from './flags.js';
 import { corpusLines, positionLines } from './hero-analyze-lines.js';
 import { registerHeroFrames } from './hero-frames.js';

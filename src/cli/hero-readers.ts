@@ -1,8 +1,8 @@
 /** `kfbench hero select`, `fit-reader` and `check-reader`: the methods under test and the local reader. */
 import type { Command } from 'commander';
 import { EMBEDDER_FORMS } from '../embed/registry.js';
-import { checkReaderRun, fitReaderRun, READER_CHECK_PROTOCOLS } from '../hero/reader-run.js';
 import { METHODS, methodByName } from '../hero/select/registry.js';
+import { checkReaderRun, fitReaderRun, READER_CHECK_PROTOCOLS } from '../runs/hero-reader.js';
 import { refuseOverlap } from '../store/path-overlap.js';
 import { ONNX_FLAG_SPECS, onnxFlags } from './embed.js';
 import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS, type WithLayout } from './flags.js';

@@ -13,8 +13,6 @@ import { BadInputError } from '../../errors.js';
 import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
 import { comparePair } from '../../judge/pairwise.js';
-import type { JudgeSettings } from '../../judge/settings.js';
-import { withJudge } from '../../judge/with-judge.js';
 import { signFlipTest } from '../../stats/permutation.js';
 import { mcnemar, wilson } from '../../stats/proportion.js';
 import { createRng, shuffled } from '../../stats/rng.js';
@@ -175,35 +173,4 @@ export async function rubricSwap(ctx: Ctx, seed: string | number): Promise<Rubri
       { rng },
     ),
   };
-}
-
-/** A run of `hero analyze human` or `rubric-swap`: the dataset and the judge's settings. */
-interface RunInput {
-  root: string;
-  /** The layout map the root's files are read through. */
-  layout: Layout;
-  judge: JudgeSettings;
-}
-
-/** `humanAgreement` with the judge of `o.judge` opened and closed here; the result names the reader. */
-export function humanAgreementRun(
-  o: RunInput & { pairs: string },
-): Promise<HumanResult & { reader: string }> {
-  return withJudge(o.judge, async (j) => ({
-    ...(await humanAgreement(
-      { root: o.root, layout: o.layout, judge: j.judge, encoder: j.encoder },
-      o.pairs,
-    )),
-    reader: j.judge.name,
-  }));
-}
-
-/** `rubricSwap` with the judge of `o.judge` opened and closed here; the result names the reader. */
-export function rubricSwapRun(
-  o: RunInput & { seed: string | number },
-): Promise<RubricSwapResult & { reader: string }> {
-  return withJudge(o.judge, async (j) => ({
-    ...(await rubricSwap({ root: o.root, layout: o.layout, judge: j.judge, encoder: j.encoder }, o.seed)),
-    reader: j.judge.name,
-  }));
 }

@@ -4,10 +4,7 @@
  * settings and closed whatever happens.
  */
 import type { OnnxOptions } from '../embed/onnx.js';
-import { writeReaderFile } from '../judge/local.js';
-import type { JudgeSettings } from '../judge/settings.js';
-import { withJudge } from '../judge/with-judge.js';
-import type { Layout } from './dataset/layout-map.js';
+import type { Layout } from '../hero/dataset/layout-map.js';
 import {
   checkReader,
   checkReaderListwise,
@@ -16,7 +13,10 @@ import {
   type ListwiseReaderCheck,
   type ReaderCheck,
   type ReaderCheckOptions,
-} from './reader.js';
+} from '../hero/reader.js';
+import { writeReaderFile } from '../judge/local.js';
+import type { JudgeSettings } from '../judge/settings.js';
+import { withTools } from './tools.js';
 
 /** What `hero fit-reader` reports: where the reader went, and its fit. */
 export interface FitReaderRun {
@@ -52,7 +52,8 @@ export async function checkReaderRun(
   },
 ): Promise<ListwiseReaderCheck | ReaderCheck> {
   const { judge, protocol, ...rest } = o;
-  return withJudge(judge, async (j) => {
+  return withTools({ judge, judgeProgress: false }, async (tools) => {
+    const j = tools.needJudge();
     const opts = { ...rest, judge: j.judge, encoder: j.encoder };
     return protocol === 'listwise' ? checkReaderListwise(opts) : checkReader(opts);
   });
