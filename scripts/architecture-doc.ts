@@ -6,7 +6,7 @@
  * test/architecture-doc.test.ts checks that the committed file is what this writes.
  */
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -168,6 +168,42 @@ export function importsOf(root: string, file: string): { from: string; names: st
   return out;
 }
 
+/**
+ * Every run of src/runs in one table, read from its source: the functions it exports, whether it
+ * opens its tools with `withTools` (runs/tools.ts), its dry run (an exported `plan…`), and the
+ * writers it calls (imports named `write…`).
+ */
+function runShapeLines(root: string): string[] {
+  const dir = join(root, 'src', 'runs');
+  const rows = readdirSync(dir)
+    .filter((f) => f.endsWith('.ts') && !['tools.ts', 'merge-options.ts'].includes(f))
+    .sort()
+    .map((f) => {
+      const file = `src/runs/${f}`;
+      const text = readFileSync(join(root, file), 'utf8');
+      const fns = [...text.matchAll(/^export (?:async )?function (\w+)/gm)].map((m) => m[1]!);
+      const names = importsOf(root, file).flatMap((i) => i.names);
+      const tools = names.includes('withTools') ? '`withTools`' : '—';
+      const plans = fns.filter((n) => /^plan/.test(n));
+      const writers = names.filter((n) => /^write/.test(n));
+      const list = (v: string[]) => (v.length ? v.map((n) => `\`${n}\``).join(', ') : '—');
+      return `| \`${file}\` | ${list(fns)} | ${tools} | ${list(plans)} | ${list(writers)} |`;
+    });
+  return [
+    '## The runs, one shape',
+    '',
+    'A command is one function of `src/runs/` (issue 58 item 1): it opens the tools its settings name',
+    '(`withTools`, `src/runs/tools.ts`: judge, embedder, scan cache, closed together whatever happens),',
+    'hands them to the benchmark function, which opens nothing, and hands the result to a writer; a',
+    "dry run is a `plan…` function of its own. Read from each run's source (`scripts/architecture-doc.ts`).",
+    '',
+    '| run | exports | opens its tools with | dry run | writers |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
+  ];
+}
+
 function walkLines(root: string): string[] {
   const out = [
     "## Where a run's options become a run",
@@ -239,7 +275,7 @@ export async function architectureDoc(root: string): Promise<string> {
     out.push('  end');
   }
   for (const [from, to] of edges) out.push(`  ${id(from)} --> ${id(to)}`);
-  out.push('```', '', ...(await compassLines(root)), ...walkLines(root), '');
+  out.push('```', '', ...(await compassLines(root)), ...runShapeLines(root), ...walkLines(root), '');
   return `${out.join('\n')}`;
 }
 
