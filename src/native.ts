@@ -6,7 +6,7 @@
 import { BackendError, messageOf } from './errors.js';
 
 /** The lowest release of each supported Node line; package.json "engines" says the same (a test checks). */
-export const SUPPORTED_NODE_LINES = ['22.15.0', '24.0.0'] as const;
+const SUPPORTED_NODE_LINES = ['22.15.0', '24.0.0'] as const;
 
 /** The supported lines as a semver range, as in package.json "engines". */
 export const SUPPORTED_NODE_RANGE = SUPPORTED_NODE_LINES.map((v) => `^${v}`).join(' || ');
@@ -25,7 +25,7 @@ export function isSupportedNode(version: string): boolean {
 }
 
 /** How to get a supported line, said with the refusal. */
-export const NODE_INSTALL_HINT =
+const NODE_INSTALL_HINT =
   "install one with a version manager, e.g. `nvm install 24 && nvm use 24` (or fnm's same commands), or your system's Node 22 or 24 package; `node --version` shows the line in use";
 
 /** The one line said when this Node line is not supported. */

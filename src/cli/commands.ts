@@ -10,7 +10,7 @@
 import type { Command } from 'commander';
 import type { CliImpls } from './impls.js';
 
-export type Register = (cmd: Command, impls: CliImpls) => void;
+type Register = (cmd: Command, impls: CliImpls) => void;
 
 export interface CommandRow {
   readonly name: string;

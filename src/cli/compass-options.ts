@@ -46,7 +46,7 @@ export const SHARD_FLAG_SPECS = flagSpecs({
   },
 });
 
-export function segmenterKind(v: string): SegmenterKind {
+function segmenterKind(v: string): SegmenterKind {
   return oneOf('--segmenter', v, SEGMENTERS);
 }
 
@@ -57,11 +57,11 @@ export const JOBS_HELP =
   'videos scanned at once (from 2, each in a worker thread with its own decoder and embedder; an ONNX session gets cores/N threads unless --threads)';
 
 /** `--jobs N`: a whole number ≥ 1. */
-export function parseJobs(v: string): number {
+function parseJobs(v: string): number {
   return parseNumberFlag('--jobs', v, (n) => Number.isInteger(n) && n >= 1);
 }
 
-export function missingPolicy(v: string): MissingPolicy {
+function missingPolicy(v: string): MissingPolicy {
   return oneOf('--missing', v, ['zero', 'skip'] as const);
 }
 
@@ -85,7 +85,7 @@ export const KEYFRAME_CONTROL_HELP =
 export const MISSING_HELP =
   'a missing or undecodable video: zero (scores 0 on every metric, counted) or skip (every model only on the videos all have)';
 
-export const MODES_HELP = `prompt modes (default: those of ${PROMPT_MODES.join(', ')} with any video in the model folders; a mode named here with no video at all scores each of its videos as missing)`;
+const MODES_HELP = `prompt modes (default: those of ${PROMPT_MODES.join(', ')} with any video in the model folders; a mode named here with no video at all scores each of its videos as missing)`;
 
 /** What every command over whole model folders reads and where it writes (`verb`: what it does to the models). */
 export function modelFolderFlagSpecs(verb: string, out: string) {
@@ -160,7 +160,7 @@ export function partial(run: PartialRun): void {
  * mode (`modesNote`, printed once the run is done, before its table). A mode named by `--modes`
  * with no video at all is scored as asked, with a warning.
  */
-export function chosenModes(o: { modes?: string | undefined; videos: string; model: string[] }): {
+function chosenModes(o: { modes?: string | undefined; videos: string; model: string[] }): {
   modes: PromptMode[];
   note?: string;
 } {

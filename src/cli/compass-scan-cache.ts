@@ -2,7 +2,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { flagSpecs } from './flags.js';
 
-export const SCAN_CACHE_HELP =
+const SCAN_CACHE_HELP =
   'scan cache, shared by compass score and compass evaluate (default: .cache/kfbench/scan-cache.sqlite beside --out; with --shard <out>/scan-cache.sqlite)';
 
 /** `--scan-cache FILE` / `--no-scan-cache` of compass score and evaluate. */

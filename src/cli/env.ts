@@ -6,11 +6,11 @@
  */
 
 /** A folder where the generated sets are built once and copied from (`hero mini`, `compass mini`, `demo`). */
-export const MATERIAL_CACHE_ENV = 'KFBENCH_MATERIAL_CACHE';
+const MATERIAL_CACHE_ENV = 'KFBENCH_MATERIAL_CACHE';
 /** The default of `--layout`: the layout map of the HeroFrame files. */
-export const HERO_LAYOUT_ENV = 'KFBENCH_HERO_LAYOUT';
+const HERO_LAYOUT_ENV = 'KFBENCH_HERO_LAYOUT';
 /** Any value: an internal error prints its stack. */
-export const DEBUG_ENV = 'KFBENCH_DEBUG';
+const DEBUG_ENV = 'KFBENCH_DEBUG';
 
 export interface CliEnv {
   materialCache: string | undefined;

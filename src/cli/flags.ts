@@ -13,7 +13,7 @@ import { type Command, Option } from 'commander';
 import { InternalError } from '../errors.js';
 import type { Layout } from '../hero/dataset/layout-map.js';
 
-export interface FlagSpec {
+interface FlagSpec {
   /** commander's flags: `--name`, `--name <value>`, `--name <values...>`. */
   readonly flags: string;
   readonly description: string;

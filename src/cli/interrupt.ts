@@ -9,20 +9,20 @@ import type { OnProgress } from '../progress.js';
 import { renderProgress } from './progress.js';
 
 /** What Ctrl-C says: a run that caches its finished work can resume; one that caches nothing starts over. */
-export function interruptMessage(cached: boolean, why = '--no-scan-cache'): string {
+function interruptMessage(cached: boolean, why = '--no-scan-cache'): string {
   return cached
     ? 'interrupted (Ctrl-C); finished answers are cached, run again to resume'
     : `interrupted (Ctrl-C); nothing was cached (${why}), so a new run starts over`;
 }
 
-export function interruptSignal(cached = true): { signal: AbortSignal; dispose: () => void } {
+function interruptSignal(cached = true): { signal: AbortSignal; dispose: () => void } {
   const ac = new AbortController();
   const onSigint = () => ac.abort(new CancelledError(interruptMessage(cached)));
   process.once('SIGINT', onSigint);
   return { signal: ac.signal, dispose: () => process.removeListener('SIGINT', onSigint) };
 }
 
-export async function withInterrupt<T>(run: (signal: AbortSignal) => Promise<T>, cached = true): Promise<T> {
+async function withInterrupt<T>(run: (signal: AbortSignal) => Promise<T>, cached = true): Promise<T> {
   const i = interruptSignal(cached);
   try {
     return await run(i.signal);

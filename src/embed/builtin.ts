@@ -27,7 +27,7 @@ import { type Embedder, l2normalize } from './embedder.js';
  * (version 1 gave 0.90 on a test card, an edge at 0 and at π − ε landing in opposite bins).
  */
 export const BUILTIN_THRESHOLD = 0.76;
-export const BUILTIN_VERSION = '2';
+const BUILTIN_VERSION = '2';
 
 const S = 64;
 const G = 4;
@@ -58,7 +58,7 @@ const energy = new Float64Array(G * G);
 const ch = new Float64Array(16);
 const feat = new Float64Array(DIM);
 
-export function builtinFeatures(img: RawImage): Float32Array {
+function builtinFeatures(img: RawImage): Float32Array {
   if (img.width !== S || img.height !== S || img.channels !== 3)
     throw new InternalError('builtinFeatures expects 64×64 RGB');
   const n = S * S;

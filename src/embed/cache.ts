@@ -8,9 +8,9 @@ import { cacheKey } from '../store/canonical.js';
 import { KvTable, openDatabase, type SqliteDatabase } from '../store/sqlite.js';
 import type { Embedder } from './embedder.js';
 
-export const EMBED_CACHE_NAMESPACE = 'kfbench/embed/v1';
+const EMBED_CACHE_NAMESPACE = 'kfbench/embed/v1';
 
-export function pixelHash(img: RawImage): string {
+function pixelHash(img: RawImage): string {
   return createHash('sha256')
     .update(`${img.width}x${img.height}x${img.channels}\n`)
     .update(img.data)

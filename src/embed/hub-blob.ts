@@ -41,7 +41,7 @@ export function kindOfBlobName(name: string): HashKind | undefined {
 }
 
 /** The hash (of `kind`) of a file's bytes as they are on disk. */
-export async function hashFile(file: string, kind: HashKind): Promise<{ hex: string; size: number }> {
+async function hashFile(file: string, kind: HashKind): Promise<{ hex: string; size: number }> {
   const { size } = await lstat(file);
   const h = kind === 'sha256' ? createHash('sha256') : createHash('sha1').update(`blob ${size}\0`);
   let got = 0;

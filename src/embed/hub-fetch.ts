@@ -29,7 +29,7 @@ export interface HubFetchLimits {
 }
 
 /** Default limits; `KFBENCH_HUB_TIMEOUT_S` sets the wait (for a slow link or a test). */
-export function hubFetchLimits(env: NodeJS.ProcessEnv = process.env): HubFetchLimits {
+function hubFetchLimits(env: NodeJS.ProcessEnv = process.env): HubFetchLimits {
   const s = Number(env.KFBENCH_HUB_TIMEOUT_S);
   return { timeoutMs: Number.isFinite(s) && s > 0 ? s * 1000 : 60_000, smallMax: 1 << 20 };
 }

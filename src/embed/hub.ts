@@ -38,7 +38,7 @@ import { hubFetch, redactHubText, redactHubUrl } from './hub-fetch.js';
 import type { HubModelRef } from './hub-ref.js';
 
 /** ONNX variants as onnx-community lays them out (transformers.js' `dtype` names in brackets). */
-export const HUB_VARIANTS = {
+const HUB_VARIANTS = {
   fp32: 'onnx/model.onnx',
   fp16: 'onnx/model_fp16.onnx',
   q8: 'onnx/model_quantized.onnx',
@@ -66,7 +66,7 @@ function truthy(v: string | undefined): boolean {
 }
 
 /** The hub's settings from the environment (the names huggingface_hub reads). */
-export function hubSettings(env: NodeJS.ProcessEnv = process.env) {
+function hubSettings(env: NodeJS.ProcessEnv = process.env) {
   const endpoint = (env.HF_ENDPOINT || HUB_URL).replace(/\/+$/, '');
   let protocol = '';
   try {

@@ -16,11 +16,7 @@ export interface ModelInput {
 }
 
 /** The size an image of `w`×`h` is resized to before the centre crop, when `crop_from` is set. */
-export function cropFrom(
-  pre: Preprocess,
-  w: number,
-  h: number,
-): { width: number; height: number } | undefined {
+function cropFrom(pre: Preprocess, w: number, h: number): { width: number; height: number } | undefined {
   if (pre.crop_from === undefined || pre.resize === 'squash') return undefined;
   if (typeof pre.crop_from !== 'number') return { width: pre.crop_from[1], height: pre.crop_from[0] };
   // the shorter side to crop_from, the longer one scaled and truncated (as transformers does)

@@ -20,7 +20,7 @@ export interface EmbedderChoice {
   onProgress?: OnProgress | undefined;
 }
 
-export async function withEmbedder<T>(c: EmbedderChoice, fn: (e: Embedder) => Promise<T>): Promise<T> {
+async function withEmbedder<T>(c: EmbedderChoice, fn: (e: Embedder) => Promise<T>): Promise<T> {
   const inner = await createEmbedder(c.spec, c.options ?? {}, { onProgress: c.onProgress });
   const e = c.cache ? withEmbeddingCache(inner, c.cache) : inner;
   try {

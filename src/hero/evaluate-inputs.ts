@@ -15,7 +15,7 @@ import type { EvaluateOptions, SubmittedMethod } from './evaluate-options.js';
 import { selectFilms } from './track/shard.js';
 import type { Timeline } from './track/timeline.js';
 
-export type Frames = Map<string, { frame_idx: number; rank: number }[]>;
+type Frames = Map<string, { frame_idx: number; rank: number }[]>;
 
 /** What validation read and checked: everything the plan and the scores need. */
 export interface ValidatedInputs {
@@ -85,7 +85,7 @@ export function methodName(file: string): string {
  * and `hero check-selections` both call this: the first problem is the error (`file: line N: …`,
  * with how many more there are).
  */
-export async function readSubmission(m: SubmittedMethod, timelines: Map<string, Timeline>): Promise<Frames> {
+async function readSubmission(m: SubmittedMethod, timelines: Map<string, Timeline>): Promise<Frames> {
   const r = await checkSelections(m.file, timelines);
   const fault = selectionsFault(m.file, r.problems);
   if (fault) throw fault;
@@ -102,7 +102,7 @@ function selectionsFault(file: string, problems: string[]): BadInputError | unde
 }
 
 /** Of the films of the run, those a method selects frames for and those it does not. */
-export interface Coverage {
+interface Coverage {
   selected: number;
   films: number;
   missing: string[];
@@ -113,7 +113,7 @@ export interface Coverage {
  * check-selections` both check them: with `track`, every selected frame of those films is in the
  * rebuilt track; a film without a submission is an error unless `missing` is `zero`.
  */
-export function checkCoverage(
+function checkCoverage(
   method: string,
   sel: Frames,
   films: string[],

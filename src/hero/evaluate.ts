@@ -26,15 +26,15 @@ import { type ScoreContext, STILL_ROW, scoreInsertions } from './score.js';
 import { listStills } from './stills-folder.js';
 import { insertionVerdicts } from './verdicts.js';
 
-export { officialRows, type ValidatedInputs, validateEvaluation } from './evaluate-inputs.js';
+export { officialRows } from './evaluate-inputs.js';
 export {
   type EvaluateOptions,
   STILLS_RULES,
   type StillsRule,
   type SubmittedMethod,
 } from './evaluate-options.js';
-export { type ScoreContext, scoreInsertions } from './score.js';
-export type { FilmScore, HeroSummary, InsertionRecord, MethodSummary };
+export { scoreInsertions } from './score.js';
+export type { MethodSummary };
 
 /** What `--dry-run` counts (`planEvaluation`): the questions the plan needs, and those the cache holds. */
 export interface EvaluationPlan {

@@ -26,9 +26,9 @@ export const HERO_INIT_FILES = [
 ] as const;
 
 /** Video files a film folder's clips may be. */
-export const CLIP_EXTENSIONS = ['.mp4', '.mkv', '.mov', '.avi', '.webm', '.m4v'] as const;
+const CLIP_EXTENSIONS = ['.mp4', '.mkv', '.mov', '.avi', '.webm', '.m4v'] as const;
 
-export interface HeroInitFilm {
+interface HeroInitFilm {
   movie_id: string;
   clips: number;
   seconds: number;

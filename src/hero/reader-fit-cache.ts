@@ -23,7 +23,7 @@ const FittedRecord = z.object({
   folds: z.array(z.object({ films: z.number(), pairs: z.number(), agreement: z.number() })),
 });
 
-export async function readerFitKey(o: { data: string; embedder?: string; lambda?: number }): Promise<string> {
+async function readerFitKey(o: { data: string; embedder?: string; lambda?: number }): Promise<string> {
   const p = datasetPaths(o.data);
   const embedder = await createEmbedder(o.embedder ?? 'builtin');
   const id = { id: embedder.id, version: embedder.version };

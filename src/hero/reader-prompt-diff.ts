@@ -6,7 +6,7 @@
  * a larger one is shown as its removed lines then its added lines (a correct diff, not a minimal
  * one). At most MAX_SHOWN lines of it are printed, then how many more there are.
  */
-export const MAX_TABLE = 4_000_000;
+const MAX_TABLE = 4_000_000;
 export const MAX_SHOWN = 400;
 const CONTEXT = 3;
 

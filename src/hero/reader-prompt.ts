@@ -29,9 +29,7 @@ import { deriveAnswerFormat, splitSlots } from './reader-answer.js';
 import { checkImageOrder, type ImageOrderCheck } from './reader-image-order.js';
 import { lineDiff } from './reader-prompt-diff.js';
 
-export { lineDiff };
-
-export type ReaderPromptSource = 'kfbench' | 'release' | 'file';
+type ReaderPromptSource = 'kfbench' | 'release' | 'file';
 
 /** Which wording the reader gets, recorded in settings.json so runs are comparable. */
 export interface ReaderPrompt {
@@ -269,7 +267,7 @@ export function resolveReaderPrompt(
 }
 
 /** The example's prompt, slots and film (the film whose chains hold its first image). */
-export function exampleFilm(file: string, films: { text: FilmText; images: ReadonlySet<string> }[]) {
+function exampleFilm(file: string, films: { text: FilmText; images: ReadonlySet<string> }[]) {
   const { prompt, slots } = splitExample(readTextFile(file), file);
   // by its chains, else by the image files (a rebuilt root's chains may no longer hold the example's images)
   const root = dirname(dirname(file));

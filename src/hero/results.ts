@@ -165,7 +165,7 @@ export const HeroEvaluateRun = z.object({
 });
 
 /** run.json of `kfbench merge hero`: the shard folders it was merged from (no call was made). */
-export const HeroMergeRun = z.object({
+const HeroMergeRun = z.object({
   reader: z.string(),
   merged_from: z.array(z.string()).min(1),
   insertions: Count,

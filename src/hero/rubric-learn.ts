@@ -31,11 +31,11 @@ import { decodeImage } from '../media/image.js';
 import { createRng, type Rng, shuffled } from '../stats/rng.js';
 import type { Criterion, ProposalOutcome, RoundReport, RubricProposal } from './dataset/schemas.js';
 
-export type { Criterion, ProposalOutcome, RoundReport };
+export type { Criterion, RoundReport };
 /** A proposal as logged before the caller adds the film (a stats/rubric_proposals.jsonl row). */
 export type ProposalLog = Omit<RubricProposal, 'movie_id'>;
 
-export const Proposal = z.object({
+const Proposal = z.object({
   guideline: z.string().min(1).max(400),
   reversed: z.string().min(1).max(400),
 });
@@ -63,7 +63,7 @@ export interface LearnOptions {
   build: (criteria: readonly Criterion[]) => Promise<RoundBuild>;
 }
 
-export async function proposeGuideline(
+async function proposeGuideline(
   judge: Judge,
   a: JudgeImage,
   b: JudgeImage,

@@ -38,7 +38,7 @@ export interface ScoreContext {
 }
 
 /** The questions asked and the self-consistency checks failed, as the summary states them. */
-export function consistency(
+function consistency(
   rs: readonly InsertionRecord[],
   bothOrders: boolean,
   rule: NonNullable<HeroSummary['disagreement_rule']>,
@@ -69,7 +69,7 @@ export function consistency(
 }
 
 /** One method on one film; a film a method submitted nothing for scores 0 once the run is complete. */
-export function filmScores(
+function filmScores(
   insertions: readonly InsertionRecord[],
   methods: readonly string[],
   films: readonly string[],
@@ -114,7 +114,7 @@ export function filmScores(
 }
 
 /** Means over films per method, with a bootstrap interval for S (seeded per method). */
-export function methodSummaries(
+function methodSummaries(
   perFilm: readonly FilmScore[],
   methods: readonly string[],
   reader: string,
@@ -144,7 +144,7 @@ export function methodSummaries(
 }
 
 /** S(a) − S(b) over the films both were scored on (at least two), paired bootstrap. */
-export function pairedDifferences(
+function pairedDifferences(
   perFilm: readonly FilmScore[],
   methods: readonly string[],
   B: number,
@@ -174,7 +174,7 @@ export function pairedDifferences(
 }
 
 /** The official rows of eval/baselines.jsonl, shown as published (no interval or counts of ours). */
-export function officialSummaries(rows: readonly BaselineRow[]): MethodSummary[] {
+function officialSummaries(rows: readonly BaselineRow[]): MethodSummary[] {
   return rows.map((r) => ({
     method: r.method,
     reader: r.reader,

@@ -14,7 +14,7 @@ import { BadInputError, UsageError } from '../errors.js';
 import { sqliteError } from '../store/sqlite.js';
 import { type CachedAnswer, JudgeCache } from './cache.js';
 
-export interface CacheConflict {
+interface CacheConflict {
   key: string;
   /** The file whose answer was kept, and the one that disagreed. */
   kept: string;

@@ -31,7 +31,7 @@ import {
 import { ImageHashMemo } from './cache-image-hashes.js';
 import { ANSWER_COLUMNS, type CachedAnswer, CLAIM_COLUMNS, toAnswer } from './cache-rows.js';
 
-export const JUDGE_CACHE_NAMESPACE = 'kfbench/judge/v1';
+const JUDGE_CACHE_NAMESPACE = 'kfbench/judge/v1';
 
 export interface CacheKeyParts {
   backend: string;

@@ -4,9 +4,6 @@
  * name — is named as such wherever its numbers are shown (stderr, reports, viewer pages).
  */
 
-/** The model name the emulator answers to (`kfbench dev emulator`, the demo). */
-export const EMULATOR_MODEL = 'kfbench-emulator';
-
 /** Whether a judge spec or recorded judge/reader name is the emulator. */
 export function isEmulatorJudge(judge: string | undefined): boolean {
   return judge !== undefined && /(^|[^\w-])kfbench-emulator($|[^\w-])/.test(judge);

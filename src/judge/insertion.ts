@@ -49,7 +49,7 @@ export interface InsertionSettings {
 }
 
 /** One listwise answer, in the order the chain was shown. */
-export interface ListwiseAnswer {
+interface ListwiseAnswer {
   order: ChainOrder;
   position: number | null;
   reason?: string;

@@ -12,8 +12,8 @@
  */
 import { z } from 'zod';
 
-export const ANSWER_KINDS = ['beaten', 'rank-best', 'rank-worst', 'image-id'] as const;
-export type AnswerKind = (typeof ANSWER_KINDS)[number];
+const ANSWER_KINDS = ['beaten', 'rank-best', 'rank-worst', 'image-id'] as const;
+type AnswerKind = (typeof ANSWER_KINDS)[number];
 
 export interface ListwiseAnswerFormat {
   kind: AnswerKind;

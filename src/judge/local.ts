@@ -33,7 +33,7 @@ export const ReaderFile = z.object({
 });
 export type ReaderFile = z.output<typeof ReaderFile>;
 
-export const HOW_TO_MAKE_A_READER =
+const HOW_TO_MAKE_A_READER =
   'make one with `npx kfbench hero fit-reader --data DIR --out reader.json` (or fitLocalReader() from the library)';
 
 export function readReaderFile(path: string): { reader: ReaderFile; hash: string } {

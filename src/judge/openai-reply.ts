@@ -29,7 +29,7 @@ interface Completion {
 }
 
 /** The most tokens one reply may report; a larger, negative, fractional or non-number count is unknown. */
-export const MAX_REPORTED_TOKENS = 100_000_000;
+const MAX_REPORTED_TOKENS = 100_000_000;
 
 /** A token count as the server reported it, or undefined when it is not a sane count. */
 function tokenCount(v: unknown): number | undefined {

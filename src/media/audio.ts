@@ -49,7 +49,7 @@ export async function extractAudio(info: VideoInfo, maxSeconds = 120): Promise<A
  * ffmpeg cannot seek back on a pipe to write a WAV's chunk sizes; set them from the bytes we have
  * (RIFF size at offset 4, the `data` chunk's size after its tag) so strict readers accept the file.
  */
-export function fixWavSizes(wav: Buffer): void {
+function fixWavSizes(wav: Buffer): void {
   if (wav.length < 12 || wav.toString('ascii', 0, 4) !== 'RIFF') return;
   wav.writeUInt32LE(wav.length - 8, 4);
   let off = 12;

@@ -20,7 +20,7 @@ export interface VideoFrame extends RawImage {
   time_s: number;
 }
 
-export function outputSize(srcW: number, srcH: number, fmt: FrameFormat): { width: number; height: number } {
+function outputSize(srcW: number, srcH: number, fmt: FrameFormat): { width: number; height: number } {
   const { width, height } = fmt;
   if (width && height) return { width, height };
   if (width) return { width, height: Math.max(1, Math.round((width * srcH) / srcW)) };

@@ -15,7 +15,7 @@ export interface ImageStats {
   contrast: number;
 }
 
-export const STATS_WIDTH = 96;
+const STATS_WIDTH = 96;
 
 export async function imageStats(full: RawImage): Promise<ImageStats> {
   const w = STATS_WIDTH;

@@ -47,7 +47,7 @@ export const MAX_IMAGE_FILE_BYTES = 256 * 1024 * 1024;
 export const DEFAULT_MAX_IMAGE_PIXELS = 64_000_000;
 
 /** The pixel limit: `KFBENCH_MAX_IMAGE_PIXELS` when set (a positive whole number), else the default. */
-export function maxImagePixels(env: NodeJS.ProcessEnv = process.env): number {
+function maxImagePixels(env: NodeJS.ProcessEnv = process.env): number {
   const v = env.KFBENCH_MAX_IMAGE_PIXELS;
   if (v === undefined || v === '') return DEFAULT_MAX_IMAGE_PIXELS;
   const n = Number(v);
@@ -60,7 +60,7 @@ export function maxImagePixels(env: NodeJS.ProcessEnv = process.env): number {
  * An image file's bytes; a file that cannot be read, is not a regular file or is past
  * `MAX_IMAGE_FILE_BYTES` is bad input naming it.
  */
-export async function readImageFile(file: string): Promise<Buffer> {
+async function readImageFile(file: string): Promise<Buffer> {
   return readImageFileSync(file);
 }
 

@@ -147,7 +147,7 @@ function along(T: Uint8Array[], m: number, prev: number, from: number, to: numbe
  * ≥ EDGE_STEP × the mean step, between the neighbouring edges lo and hi and up to `maxLen`
  * frames — on the 6×4 block means, which texture and grain changing every frame barely move.
  */
-export function widen(F: ShotFrames, g: Transition, lo: number, hi: number, maxLen: number): Transition {
+function widen(F: ShotFrames, g: Transition, lo: number, hi: number, maxLen: number): Transition {
   const T = F.coarse();
   let a = g.start_frame;
   let b = g.end_frame;

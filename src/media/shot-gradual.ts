@@ -44,7 +44,7 @@ class SortedWindow {
  * transition, so transition frames stay a minority; near the end of the video it is shifted
  * inwards to keep its width, as a long fade-out often ends a film). Cut frames are not marked.
  */
-export function markChanging(F: ShotFrames, o: ShotOptions, fps: number, cuts: Set<number>): boolean[] {
+function markChanging(F: ShotFrames, o: ShotOptions, fps: number, cuts: Set<number>): boolean[] {
   const { h } = F;
   const N = F.length;
   const half = Math.max(4, Math.round(o.baseline_s * fps));
@@ -65,7 +65,7 @@ export function markChanging(F: ShotFrames, o: ShotOptions, fps: number, cuts: S
 }
 
 /** Runs of marked frames [r0, r1]: one-frame gaps allowed, flat gaps bridged, split at cuts. */
-export function changingRuns(
+function changingRuns(
   F: ShotFrames,
   marked: boolean[],
   cuts: Set<number>,

@@ -12,7 +12,7 @@ const f3 = (x: number) => x.toFixed(3);
 const orDash = (x: number | null, f: (x: number) => string) => (x === null ? '—' : f(x));
 
 /** The per-keyframe columns, in the order printed. */
-export const RESPONSE_COLUMNS = [
+const RESPONSE_COLUMNS = [
   'keyframe',
   'target_s',
   'found_s',

@@ -42,7 +42,7 @@ export function compassTable(s: ResponseSummary): string {
 }
 
 /** The embedder's notice when it is not the paper's (compass/paper-scale.ts), as lines. */
-export function noticeLines(embedder: string): string[] {
+function noticeLines(embedder: string): string[] {
   const n = embedderNotice(embedder);
   return n ? [n] : [];
 }
@@ -134,7 +134,7 @@ export function tableLines(t: Table, ranked = true): string[] {
 }
 
 /** Joint table: per model, the videos without an audio track that scored AV Coordination 0. */
-export function noAudioLines(models: readonly ModelOverall[]): string[] {
+function noAudioLines(models: readonly ModelOverall[]): string[] {
   return models
     .filter((m) => m.no_audio_track?.length)
     .map((m) => `${m.model}: no audio track, AV Coordination 0: ${m.no_audio_track!.join(', ')}`);
@@ -146,14 +146,14 @@ const missingRule = (lb: Leaderboard) =>
     : 'a missing or undecodable video scores 0';
 
 /** One line per model some of whose videos were judged below the published 8 fps (capped or not). */
-export function belowRateLines(models: readonly ModelOverall[]): string[] {
+function belowRateLines(models: readonly ModelOverall[]): string[] {
   return models
     .filter((m) => m.below_rate?.length)
     .map((m) => `${m.model}: judged below the published 8 fps: ${m.below_rate.join(', ')}`);
 }
 
 /** How many checklists were kept with an item count outside the published preference, per metric. */
-export function checklistSizeLines(lb: Leaderboard): string[] {
+function checklistSizeLines(lb: Leaderboard): string[] {
   const o = lb.checklists_outside_preferred_size;
   if (!o || !Object.keys(o).length) return [];
   return [
@@ -181,7 +181,7 @@ function itemLines(lb: Leaderboard): string[] {
 }
 
 /** The quality metrics the judge left unresolved (none for a file written before they were counted). */
-export function unresolvedLines(lb: Leaderboard): string[] {
+function unresolvedLines(lb: Leaderboard): string[] {
   const u = lb.unresolved;
   if (!u) return itemLines(lb);
   return [

@@ -44,7 +44,7 @@ export function protocolPhrase(d: HeroReportData): string {
 }
 
 /** The judge's unresolved decisions, as one phrase ("" for a file written before they were counted). */
-export function unresolvedPhrase(d: HeroReportData): string {
+function unresolvedPhrase(d: HeroReportData): string {
   const u = d.unresolved;
   if (!u) return '';
   const what = d.protocol === 'listwise' ? 'judge answers' : 'comparisons';

@@ -11,7 +11,7 @@ const LANCZOS = [
 ];
 
 /** log Γ(x) for x > 0 (Lanczos, g = 7). */
-export function logGamma(x: number): number {
+function logGamma(x: number): number {
   if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
   const z = x - 1;
   let a = LANCZOS[0]!;
@@ -50,7 +50,7 @@ function betaContinuedFraction(x: number, a: number, b: number): number {
 }
 
 /** Regularised incomplete beta I_x(a, b). */
-export function incompleteBeta(x: number, a: number, b: number): number {
+function incompleteBeta(x: number, a: number, b: number): number {
   if (x <= 0) return 0;
   if (x >= 1) return 1;
   const lbt = logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log1p(-x);

@@ -23,7 +23,7 @@ export function averageRanks(xs: readonly number[]): number[] {
   return ranks;
 }
 
-export function pearson(x: readonly number[], y: readonly number[]): number {
+function pearson(x: readonly number[], y: readonly number[]): number {
   const n = x.length;
   let mx = 0;
   let my = 0;

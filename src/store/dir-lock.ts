@@ -131,7 +131,7 @@ const describeHolder = (h: LockHolder | undefined) =>
   h ? `pid ${h.pid} on ${h.host} since ${new Date(h.since).toISOString()}` : 'a process still writing it';
 
 /** What a waiter is told at once when a live process holds the lock: who, since when, how to clear it. */
-export function heldMessage(lock: string, h: LockHolder | undefined, staleMs: number): string {
+function heldMessage(lock: string, h: LockHolder | undefined, staleMs: number): string {
   const ago = h ? ` (${Math.round((Date.now() - h.since) / 1000)} s ago)` : '';
   return `waiting for the lock ${lock}, held by ${describeHolder(h)}${ago}; waiting up to ${Math.round(staleMs / 60_000)} min. If no such run is going on, remove ${lock}`;
 }

@@ -20,7 +20,7 @@ const REASONS: Record<string, string> = {
 };
 
 /** The errno codes that EnvironmentError stands for when a file is written. */
-export function isEnvironmentCode(code: string | undefined): boolean {
+function isEnvironmentCode(code: string | undefined): boolean {
   return code !== undefined && code in REASONS;
 }
 

@@ -31,7 +31,7 @@ function readOr(file: string): string | null {
 }
 
 /** A process's start time (ticks since boot), or null where /proc cannot tell (or it is gone). */
-export function processStart(pid: number): string | null {
+function processStart(pid: number): string | null {
   const stat = readOr(`/proc/${pid}/stat`);
   if (!stat) return null;
   // the command name (field 2) may hold spaces and parentheses: count from the last ')'

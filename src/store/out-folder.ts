@@ -15,7 +15,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { errnoCode, UsageError } from '../errors.js';
 import { environmentError } from './fs-errors.js';
 import { markOwned, OWNER_FILE, ownedAndOrphaned, unmark } from './out-folder-owner.js';
-import { isWithin, type NamedPath, outputFiles, realPath, refuseOverlap } from './path-overlap.js';
+import { type NamedPath, outputFiles, realPath, refuseOverlap } from './path-overlap.js';
 
 /**
  * A file a command writes into its output folder, as the writer names it: `--help` and
@@ -29,8 +29,6 @@ export interface FolderFile {
   /** Written only in this case (otherwise always). */
   when?: string;
 }
-
-export { isWithin, realPath };
 
 /** Move what `from` holds into `to`, file by file (the fallback where a folder cannot be swapped). */
 async function moveInto(from: string, to: string): Promise<void> {

@@ -31,7 +31,7 @@ export function realPath(p: string): string {
 }
 
 /** True when `inner` is `outer` or inside it (real paths). */
-export function isWithin(inner: string, outer: string): boolean {
+function isWithin(inner: string, outer: string): boolean {
   const i = realPath(inner);
   const o = realPath(outer);
   return i === o || i.startsWith(o.endsWith(sep) ? o : `${o}${sep}`);

@@ -17,14 +17,14 @@ const gib = (n: number) =>
   n >= 1024 ** 3 ? `${+(n / 1024 ** 3).toFixed(2)} GiB` : `${+(n / 1024 ** 2).toFixed(2)} MiB`;
 
 /** What a splitting `ZstdFrameCheck` emits after the last byte of each frame. */
-export const FRAME_END = Object.freeze({ frameEnd: true });
+const FRAME_END = Object.freeze({ frameEnd: true });
 
 /**
  * Passes compressed bytes through unchanged while following the zstd frame format (RFC 8878):
  * frame header, block headers and sizes, optional checksum, skippable frames. At the end of the
  * input anything but a complete frame is an error.
  */
-export class ZstdFrameCheck extends Transform {
+class ZstdFrameCheck extends Transform {
   private state: 'magic' | 'skipSize' | 'fhd' | 'header' | 'block' | 'body' | 'checksum' = 'magic';
   private buf: number[] = [];
   private need = 4;

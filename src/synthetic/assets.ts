@@ -2,8 +2,6 @@
 import { join } from 'node:path';
 import { packageRoot } from '../store/package-root.js';
 
-export { packageRoot };
-
 export function photoPath(name: string): string {
   return join(packageRoot(), 'assets', 'photos', name);
 }

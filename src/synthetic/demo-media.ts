@@ -16,7 +16,7 @@ import { photoPath } from './assets.js';
 const NORM = 'settb=AVTB,fps=24,format=yuv420p,setsar=1';
 
 /** 8 s, 320×180, 24 fps: testsrc2 | cut | astronaut pan | cut | coffee ⟶(1 s crossfade)⟶ mandelbrot. */
-export async function makeDemoVideo(path: string): Promise<void> {
+async function makeDemoVideo(path: string): Promise<void> {
   const tmp = `${path}.partial.mp4`;
   await ffmpegRun(
     [

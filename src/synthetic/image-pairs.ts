@@ -9,8 +9,8 @@ import { cropRaw, type RawImage } from '../media/raw.js';
 import { createRng, type Rng } from '../stats/rng.js';
 import { photoPath } from './assets.js';
 
-export const PAIR_W = 192;
-export const PAIR_H = 108;
+const PAIR_W = 192;
+const PAIR_H = 108;
 const PHOTOS = ['astronaut.png', 'chelsea.png', 'coffee.png', 'rocket.jpg'];
 
 export interface ImagePair {

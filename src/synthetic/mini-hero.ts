@@ -22,7 +22,7 @@ import { copyFromMaterialCache, finishBuild, isBuilt, startBuild } from './build
 import { placeholderChains } from './mini-hero-chains.js';
 import { type FilmSpec, KINDS, makeClip, makeStill, rational } from './mini-hero-footage.js';
 
-export const MINI_VERSION = '6';
+const MINI_VERSION = '6';
 
 export { filmSummary } from './mini-hero-chains.js';
 export type { FilmSpec } from './mini-hero-footage.js';
@@ -124,7 +124,7 @@ export interface MiniHeroPaths {
   data: string;
 }
 
-export function miniHeroPaths(out: string): MiniHeroPaths {
+function miniHeroPaths(out: string): MiniHeroPaths {
   return {
     root: out,
     lsmdc: join(out, 'lsmdc'),

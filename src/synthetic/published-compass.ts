@@ -22,8 +22,8 @@ import { planMultiShot, planOneTake } from './mini-compass/plans.js';
 import { renderVideo } from './mini-compass/render.js';
 import { PUBLISHED_COMPASS, scaled } from './published-size.js';
 
-export const PUBLISHED_COMPASS_VERSION = '1';
-export const PUBLISHED_COMPASS_MODEL = 'faithful';
+const PUBLISHED_COMPASS_VERSION = '1';
+const PUBLISHED_COMPASS_MODEL = 'faithful';
 const W = 160;
 const H = 90;
 const KEYFRAMES = 12;
@@ -38,7 +38,7 @@ export interface PublishedCompassPaths {
 }
 
 /** Case i's shape: the mini set's eight shapes in turn, domains and conditionings rotating. */
-export function publishedCaseSpec(i: number): MiniCaseSpec {
+function publishedCaseSpec(i: number): MiniCaseSpec {
   const n = ([3, 6, 9, 12] as const)[i % 4]!;
   return {
     case_id: `pc-${String(i + 1).padStart(4, '0')}`,

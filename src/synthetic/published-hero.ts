@@ -40,11 +40,11 @@ import { proceduralScene } from './image-pairs.js';
 import { filmSummary, lsmdcClipId, timecode } from './mini-hero.js';
 import { PUBLISHED_HERO, scaled } from './published-size.js';
 
-export const PUBLISHED_HERO_VERSION = '1';
+const PUBLISHED_HERO_VERSION = '1';
 const STILLS_PER_FILM = 5;
 const CRITERIA = 4;
 /** Selected frames per film in `selections/uniform5.jsonl`. */
-export const SELECTED_PER_FILM = 5;
+const SELECTED_PER_FILM = 5;
 
 export interface PublishedHeroPaths {
   root: string;
@@ -64,7 +64,7 @@ export interface PublishedHeroCounts {
   verify_rows: number;
 }
 
-export function publishedHeroPaths(out: string): PublishedHeroPaths {
+function publishedHeroPaths(out: string): PublishedHeroPaths {
   return {
     root: out,
     data: join(out, 'heroframe'),

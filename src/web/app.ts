@@ -27,9 +27,9 @@ const TYPES: Record<string, string> = {
   '.webm': 'video/webm',
   '.mov': 'video/quicktime',
 };
-export const contentType = (file: string) => TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+const contentType = (file: string) => TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
 
-export const SECURITY_HEADERS: Record<string, string> = {
+const SECURITY_HEADERS: Record<string, string> = {
   'Content-Security-Policy':
     "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
@@ -47,7 +47,7 @@ function notFound(): Response {
 }
 
 /** A file response honouring a single `Range: bytes=a-b`. */
-export function fileResponse(file: string, range: string | undefined, method: string): Response {
+function fileResponse(file: string, range: string | undefined, method: string): Response {
   const size = statSync(file).size;
   const headers: Record<string, string> = {
     'Content-Type': contentType(file),

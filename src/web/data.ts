@@ -1,9 +1,3 @@
-/**
- * What the viewer shows, read once at start from the folders it was given. Nothing here throws on
- * bad input: a missing folder, a malformed line or results from another dataset become `problems`
- * that the pages print, so the server always starts and says what is wrong.
- */
-import { PROMPT_MODES, type PromptMode } from '../compass/cases/cases.js';
 import { loadCompass } from './data-compass.js';
 import { loadHero } from './data-hero.js';
 import type { Problem, ViewerData, ViewerInputs } from './view-types.js';
@@ -33,5 +27,3 @@ export async function loadViewerData(i: ViewerInputs): Promise<ViewerData> {
     });
   return { hero, compass, problems };
 }
-
-export const MODES: readonly PromptMode[] = PROMPT_MODES;

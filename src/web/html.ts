@@ -27,10 +27,5 @@ export function raw(s: string): Html {
   return honoRaw(s);
 }
 
-/** A URL for an attribute: relative links only (no `javascript:` from data), each segment encoded. */
-export function href(...segments: string[]): string {
-  return segments.map((s) => encodeURIComponent(s)).join('/');
-}
-
 export const f3 = (x: number | null | undefined): string =>
   typeof x === 'number' && Number.isFinite(x) ? x.toFixed(3) : '—';

@@ -11,7 +11,7 @@ import type { Problem } from './view-types.js';
 
 export const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-export const some = (ids: string[]) => `${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''}`;
+const some = (ids: string[]) => `${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''}`;
 
 /** A results folder whose ids are not (all) in what it was given with: from another set, or partly. */
 export function mismatch(

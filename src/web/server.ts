@@ -19,7 +19,7 @@ const bracket = (host: string) => (host.includes(':') && !host.startsWith('[') ?
  * The Host header values a viewer on `host`:`port` answers to: 127.0.0.1, localhost and [::1]
  * with that port, and the host it was started on (a rebinding page sends its own name: 403).
  */
-export function allowedHosts(host: string, port: number): Set<string> {
+function allowedHosts(host: string, port: number): Set<string> {
   return new Set(['127.0.0.1', 'localhost', '[::1]', bracket(host)].map((h) => `${h.toLowerCase()}:${port}`));
 }
 

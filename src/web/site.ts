@@ -14,7 +14,7 @@ import { type Derived, MediaCache, type ProxyMode } from './media.js';
 import { casePageName, filmPageName } from './page-names.js';
 import { Roots } from './roots.js';
 
-export { casePageName, filmPageName, pageHref } from './page-names.js';
+export { pageHref } from './page-names.js';
 
 export type RootName = 'images' | 'track' | 'keyframes' | 'videos';
 export const ROOT_NAMES: RootName[] = ['images', 'track', 'keyframes', 'videos'];

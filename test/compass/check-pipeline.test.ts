@@ -150,3 +150,24 @@ describe('kfbench compass check-pipeline', () => {
     expect(bad.stderr).toMatch(/an identity does not hold for 1 case\(s\): three/);
   });
 });
+
+describe('a case the check cannot render', () => {
+  it('two targets on one frame at 24 fps are refused naming the case and keyframes, before anything is rendered', async () => {
+    const c = await CASE();
+    const near: LoadedCase = {
+      ...c,
+      keyframes: c.keyframes.map((k, i) => ({ ...k, t_target_s: i === 1 ? 1.01 : k.t_target_s })),
+    };
+    // 1 s and 1.01 s share frame 24; the score function is never reached
+    await expect(
+      checkPipeline(near, {
+        dir,
+        fit: 'cover',
+        persistence_s: 1,
+        score: () => Promise.reject(new Error('scored')),
+      }),
+    ).rejects.toThrow(
+      /case three: keyframes k1 and k2 \(targets 1\.000 s and 1\.010 s\) share a frame at 24 fps/,
+    );
+  });
+});

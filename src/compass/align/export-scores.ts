@@ -55,7 +55,7 @@ export interface ExportOptions {
 }
 
 /** The header row: the modes exported, and why that is the default. */
-export function exportHeader(promptMode: ExportPromptMode): ScoresHeader {
+function exportHeader(promptMode: ExportPromptMode): ScoresHeader {
   return {
     header: 'kfbench compass export-scores',
     prompt_modes: promptMode === 'both' ? [...PROMPT_MODES] : [promptMode],
@@ -66,7 +66,7 @@ export function exportHeader(promptMode: ExportPromptMode): ScoresHeader {
   };
 }
 
-export interface ExportResult {
+interface ExportResult {
   scores: AutoScore[];
   dimensions: string[];
   models: string[];

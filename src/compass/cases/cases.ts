@@ -20,7 +20,7 @@ export const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 export const PUBLISHED_KEYFRAME_COUNTS = [3, 6, 9, 12] as const;
 
 /** Whether a case's keyframe count is one of the published set's four densities. */
-export function isPublishedKeyframeCount(n: number): boolean {
+function isPublishedKeyframeCount(n: number): boolean {
   return PUBLISHED_KEYFRAME_COUNTS.some((k) => k === n);
 }
 export const PROMPT_MODES = ['minimal', 'segment_specific'] as const;
@@ -59,7 +59,7 @@ export interface LoadedCase extends Case {
 }
 
 /** The rules beyond the shape; the first broken one is thrown naming `file:line` and the case. */
-export function checkCase(c: Case, file: string, line?: number): LoadedCase {
+function checkCase(c: Case, file: string, line?: number): LoadedCase {
   const where = { file, ...(line !== undefined ? { line } : {}) };
   const fail = (msg: string) => new BadInputError(`case ${c.case_id}: ${msg}`, where);
   const seen = new Set<string>();
@@ -131,7 +131,7 @@ export async function loadCases(file: string): Promise<LoadedCase[]> {
  * not an image (`/etc/passwd`, the cases file itself) is refused here, naming the case and the
  * keyframe, instead of being blamed later on a model's video.
  */
-export async function checkKeyframeImages(cases: readonly LoadedCase[]): Promise<void> {
+async function checkKeyframeImages(cases: readonly LoadedCase[]): Promise<void> {
   for (const c of cases)
     for (const k of c.keyframes)
       try {

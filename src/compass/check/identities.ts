@@ -12,6 +12,7 @@
  *    uniqueness stays.
  */
 import { join } from 'node:path';
+import { BadInputError } from '../../errors.js';
 import type { ResizeFit } from '../../media/image.js';
 import { loadImage, resizeImage } from '../../media/image.js';
 import type { RawImage } from '../../media/raw.js';
@@ -29,11 +30,12 @@ import {
   reversed,
   type Schedule,
   shiftFrames,
+  tooClose,
   without,
 } from './schedule.js';
 
 /** One identity's test: what it asks of one number, the number, whether it holds. */
-export interface IdentityCheck {
+interface IdentityCheck {
   identity: string;
   check: string;
   expected: string;
@@ -68,13 +70,20 @@ export interface CheckDeps {
  * set's detailed 320×180 pictures, halved to 160×90, 0.86 — the pixel score of a lossy copy falls
  * with detail, so the bound is the level below which the copy no longer looks like the keyframe.
  */
-export const LOSSY_FIDELITY = 0.8;
+const LOSSY_FIDELITY = 0.8;
 
 /** The longest side a check video is rendered at (the keyframes' own size when smaller). */
-export const CHECK_LONG_SIDE = 640;
+const CHECK_LONG_SIDE = 640;
 
 export async function checkPipeline(c: LoadedCase, d: CheckDeps): Promise<PipelineCheck> {
   const l = layout(c);
+  const close = tooClose(l);
+  if (close) {
+    const [a, b] = close.map((k) => c.keyframes[k]!);
+    throw new BadInputError(
+      `case ${c.case_id}: keyframes ${a!.kf_id} and ${b!.kf_id} (targets ${l.targets[close[0]]!.toFixed(3)} s and ${l.targets[close[1]]!.toFixed(3)} s) share a frame at ${l.fps} fps: the check cannot show each on frames of its own`,
+    );
+  }
   const n = c.keyframes.length;
   const size = await renderSize(c.keyframes[0]!.image);
   const images = await Promise.all(

@@ -22,9 +22,9 @@ export interface Layout {
 }
 
 /** The rate check videos are rendered at: the scan's default cap, so every frame is sampled. */
-export const CHECK_FPS = 24;
+const CHECK_FPS = 24;
 /** How many frames a flashed keyframe is shown for (1/6 s at 24 fps: persistence 1/3). */
-export const FLASH_FRAMES = 4;
+const FLASH_FRAMES = 4;
 /** How long the frozen keyframe is held in the freeze variant. */
 export const FREEZE_S = 2;
 

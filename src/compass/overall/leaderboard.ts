@@ -31,7 +31,7 @@ import type { KeyframeControlReading, VideoQualityReading } from './aggregate.js
 import { modelOverall } from './overall.js';
 import { densityLevel, metricsByPromptMode, settingLevel } from './tables.js';
 
-export const FACTORS: Record<Factor, (v: VideoEvaluation) => string> = {
+const FACTORS: Record<Factor, (v: VideoEvaluation) => string> = {
   keyframes: (v: VideoEvaluation) => String(v.n_keyframes).padStart(2, '0'),
   structure: (v: VideoEvaluation) => v.structure,
   prompt_mode: (v: VideoEvaluation) => v.prompt_mode,
@@ -93,7 +93,7 @@ const isScored = (v: VideoEvaluation) => (v.status ?? 'scored') === 'scored';
  * Audio was judged: some judged video has AVC asked or settled for want of an audio track (a file
  * written before `audio_track` was recorded never counts).
  */
-export function audioJudged(all: readonly VideoEvaluation[]): boolean {
+function audioJudged(all: readonly VideoEvaluation[]): boolean {
   return all.some(
     (v) =>
       isScored(v) && v.quality.audio_track !== undefined && v.quality.metrics.AVC?.status !== 'not_measured',
@@ -105,7 +105,7 @@ export function audioJudged(all: readonly VideoEvaluation[]): boolean {
  * and the cases every one of them answered (a scored video; with `with-audio`, one with an audio
  * track) in every prompt mode the case was evaluated in. Empty when audio was not judged.
  */
-export function jointSet(
+function jointSet(
   all: readonly VideoEvaluation[],
   models: readonly string[],
   jointCases: JointCasesReading = 'answered',

@@ -19,7 +19,7 @@ import { AVC_CHECKLIST } from './prompts/av-coordination.js';
 import { METRIC_PROMPTS } from './prompts/by-metric.js';
 import { checklistTemplate } from './prompts/checklist-generation.js';
 
-export const CHECKLIST_PROTOCOL = 'compass-checklist';
+const CHECKLIST_PROTOCOL = 'compass-checklist';
 
 /**
  * Items per checklist, per metric, as published (seed E.3): "Static checks favor 3–6

@@ -35,7 +35,7 @@ import { QUALITY_METRICS } from './metrics.js';
  * asked is said to be sent at (grouped, then segmentation). Bump when a question's making changes
  * in code.
  */
-export const EVALUATION_CACHE_NAMESPACE = 'kfbench/compass-evaluation/v3';
+const EVALUATION_CACHE_NAMESPACE = 'kfbench/compass-evaluation/v3';
 export const EVALUATION_CACHE_TABLE = 'compass_evaluations';
 
 const JudgeKey = z.string().regex(/^[0-9a-f]{64}$/);

@@ -92,7 +92,7 @@ export async function evaluateVideo(
 }
 
 /** A missing or undecodable video's quality report: every applicable metric and group 0. */
-export function zeroQuality(
+function zeroQuality(
   row: Pick<QualityVideo, 'status' | 'prompt_mode'>,
   c: LoadedCase,
   q: Pick<QualityOptions, 'fps'>,

@@ -56,7 +56,7 @@ export interface QualityInput {
 }
 
 /** One video's quality report in one run, with the row it was judged for. */
-export interface JudgedVideo<R extends QualityVideo> {
+interface JudgedVideo<R extends QualityVideo> {
   row: R;
   run: number;
   quality: QualityReport;

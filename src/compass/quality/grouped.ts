@@ -30,7 +30,7 @@ import {
 } from './prompts/grouped-judge.js';
 
 export const GROUPED_PROTOCOL = 'compass-grouped';
-export const SCORE_ANCHORS = [0, 0.25, 0.5, 0.75, 1] as const;
+const SCORE_ANCHORS = [0, 0.25, 0.5, 0.75, 1] as const;
 
 /** Loose on purpose: item-level faults are dropped one by one below, not re-asked. */
 export const GroupedReply = z.object({

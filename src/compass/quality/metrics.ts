@@ -46,7 +46,7 @@ export const QUALITY_GROUP_NAMES = [
 export type QualityGroup = (typeof QUALITY_GROUP_NAMES)[number];
 
 /** The grouped judge asks related metrics together; the groups also aggregate (SPEC §3.3 step 3). */
-export const QUALITY_GROUPS = {
+const QUALITY_GROUPS = {
   visual_quality: ['SVQ', 'DVQ'],
   spatiotemporal_coherence: ['AC', 'SOC', 'PR'],
   instruction_adherence: ['VMA', 'AMA'],

@@ -24,7 +24,7 @@ export interface CallPlan {
   tokens: number;
 }
 
-export const ITEM_TOKENS = 60;
+const ITEM_TOKENS = 60;
 
 /** Tokens of one image of this size after the long side is capped at `maxSide`. */
 export function imageTokens(width: number, height: number, maxSide: number): number {
@@ -104,7 +104,7 @@ export function videoPlan(
  * (`--quality-fps`, `--frame-budget`, as `judgeSegmenter` is given them) over the whole video,
  * then the keyframes.
  */
-export function segmentPlan(
+function segmentPlan(
   c: LoadedCase,
   video: { label: string; duration_s: number; width: number; height: number },
   q: Pick<QualityOptions, 'fps' | 'budget' | 'frameWidth'>,

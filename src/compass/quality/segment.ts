@@ -23,7 +23,7 @@ import type { ScanShot } from '../schemas/scan.js';
 import { type EvaluationCache, entryKey } from './eval-cache.js';
 import { judgeFrames, qualityTimes, sentRate } from './judge-frames.js';
 
-export const SEGMENT_PROTOCOL = 'compass-segment';
+const SEGMENT_PROTOCOL = 'compass-segment';
 export interface Segmentation {
   shots: ScanShot[];
   /** The judge's assignment of each keyframe to a shot (null: no visible response). */
@@ -69,7 +69,7 @@ export function segmentSchema(kfIds: readonly string[], duration_s: number) {
     });
 }
 
-export function segmentQuestion(
+function segmentQuestion(
   c: Pick<LoadedCase, 'keyframes'>,
   frames: readonly { image: JudgeImage; time_s: number }[],
   keyframes: readonly JudgeImage[],
@@ -147,7 +147,7 @@ function segmentationOf(
  * (its bytes, the keyframes', the judge, the frame settings; see eval-cache.ts) is answered from
  * the judge cache without being probed or decoded.
  */
-export async function judgeSegmentsCached(a: {
+async function judgeSegmentsCached(a: {
   judge: Judge;
   encoder: ImageEncoder;
   c: Pick<LoadedCase, 'keyframes'>;

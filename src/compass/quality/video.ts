@@ -39,8 +39,6 @@ import {
 } from './metrics.js';
 import { groupedTemplate } from './prompts/grouped-judge.js';
 
-export { judgeFrames, qualityTimes, sentRate };
-
 export interface QualityOptions {
   /** Frames per second sent to the judge. */
   fps: number;
@@ -85,7 +83,7 @@ interface VideoFacts {
   frames: QualityReport['frames'];
 }
 
-export async function judgeVideoQuality(a: VideoQualityInput): Promise<QualityReport> {
+async function judgeVideoQuality(a: VideoQualityInput): Promise<QualityReport> {
   return (await askVideoQuality(a)).report;
 }
 
@@ -93,7 +91,7 @@ export async function judgeVideoQuality(a: VideoQualityInput): Promise<QualityRe
  * The metrics settled without asking (not applicable; audio requested but absent; audio not
  * measured; no checklist), and the groups left to ask, in group order.
  */
-export function settledMetrics(
+function settledMetrics(
   a: Pick<VideoQualityInput, 'c' | 'mode' | 'checklists'>,
   o: QualityOptions,
   has_audio: boolean,

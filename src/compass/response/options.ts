@@ -56,4 +56,4 @@ export const PLACE_ATS = ['hold', 'peak'] as const;
 export type PlaceAt = (typeof PLACE_ATS)[number];
 
 export const KFS_FRAMES = ['tie', 'peak'] as const;
-export type KfsFrame = (typeof KFS_FRAMES)[number];
+type KfsFrame = (typeof KFS_FRAMES)[number];

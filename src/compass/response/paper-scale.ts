@@ -9,10 +9,10 @@
  */
 
 /** The alias of the paper's features (src/embed/registry.ts). */
-export const PAPER_EMBEDDER = 'dinov3-small';
+const PAPER_EMBEDDER = 'dinov3-small';
 
 /** The embedder's id is a DINOv3 model (the paper's features; the size is kfbench's choice). */
-export function isPaperEmbedder(embedderId: string): boolean {
+function isPaperEmbedder(embedderId: string): boolean {
   return /dinov3/i.test(embedderId);
 }
 

@@ -24,7 +24,7 @@ import { uniqueness } from './uniqueness.js';
 
 const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
-export function resolveGamma(o: Pick<ResponseOptions, 'gamma'>, embedderDefault: number | undefined): number {
+function resolveGamma(o: Pick<ResponseOptions, 'gamma'>, embedderDefault: number | undefined): number {
   return o.gamma ?? embedderDefault ?? 0.8;
 }
 

@@ -24,7 +24,7 @@ export const DEFAULT_GRID: SensitivityGrid = {
   fusion: [0.3, 0.4, 0.5, 0.6, 0.7],
 };
 
-export interface SensitivitySetting {
+interface SensitivitySetting {
   psnrLow: number;
   ssimLow: number;
   fusion: number;

@@ -10,7 +10,7 @@ import type { Scan } from '../schemas/scan.js';
 import type { ResponseOptions } from './options.js';
 import { type Placement, runSpan } from './placement.js';
 
-export function separateRuns(scan: Scan, runs: readonly FrameRun[], gap_s: number): number {
+function separateRuns(scan: Scan, runs: readonly FrameRun[], gap_s: number): number {
   let count = 0;
   let lastEnd = Number.NEGATIVE_INFINITY;
   for (const r of runs) {

@@ -33,7 +33,7 @@ export type ScanFn = (
  * v6: f*(k)'s own cosine (`refined[k].cos`, the KFS frame's, issue 44 item 6); v7: the shot
  * detector of issue 48 (motion-compensated cuts; one gradual transition per dissolve).
  */
-export const SCAN_CACHE_NAMESPACE = 'kfbench/compass-scan/v8';
+const SCAN_CACHE_NAMESPACE = 'kfbench/compass-scan/v8';
 
 export class ScanCache {
   readonly db: SqliteDatabase;

@@ -10,7 +10,7 @@ import { lumaMse, psnrOfMse } from '../../media/window.js';
  * than this when its hold is decided, so that a keyframe cut from the video itself (matched
  * losslessly, issue 56) is still held over a freeze whose re-encoded copies are a level apart.
  */
-export const SAME_PICTURE_DB = 50;
+const SAME_PICTURE_DB = 50;
 const SAME_PICTURE_MSE = (255 * 255) / 10 ** (SAME_PICTURE_DB / 10);
 
 /**

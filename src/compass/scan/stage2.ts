@@ -81,7 +81,7 @@ function frameEnd(info: VideoInfo, n: number): number {
 }
 
 /** Each keyframe's window (null when stage 1 does not match it), in frames of the file. */
-export function windows(
+function windows(
   s: Pick<StageTwoInput, 'info' | 'times' | 'sims' | 'sampleFps' | 'vfr' | 'gamma' | 'holdEps'>,
 ): (Window | null)[] {
   const n = s.times.length;

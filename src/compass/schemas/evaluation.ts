@@ -18,8 +18,7 @@ export const OVERALL_GROUPS = [
 export type OverallGroup = (typeof OVERALL_GROUPS)[number];
 
 /** The joint audio-video Overall's groups: the video-only ones and AV Coordination (where it applies). */
-export const JOINT_AV_GROUPS = [...OVERALL_GROUPS, 'av_coordination'] as const;
-export type JointAvGroup = (typeof JOINT_AV_GROUPS)[number];
+const JOINT_AV_GROUPS = [...OVERALL_GROUPS, 'av_coordination'] as const;
 
 export const OverallResult = z.object({
   /**

@@ -37,7 +37,7 @@ export const ModelOverall = z.object({
 });
 export type ModelOverall = z.infer<typeof ModelOverall>;
 
-export const FACTOR_NAMES = ['keyframes', 'structure', 'prompt_mode', 'conditioning'] as const;
+const FACTOR_NAMES = ['keyframes', 'structure', 'prompt_mode', 'conditioning'] as const;
 export type Factor = (typeof FACTOR_NAMES)[number];
 
 /**

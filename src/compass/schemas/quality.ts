@@ -36,8 +36,7 @@ export const Checklist = z.object({
 });
 export type Checklist = z.infer<typeof Checklist>;
 
-export const MetricStatus = z.enum(['scored', 'unresolved', 'not_applicable', 'not_measured']);
-export type MetricStatus = z.infer<typeof MetricStatus>;
+const MetricStatus = z.enum(['scored', 'unresolved', 'not_applicable', 'not_measured']);
 
 export const MetricResult = z.object({
   status: MetricStatus,

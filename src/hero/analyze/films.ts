@@ -38,7 +38,7 @@ const TmdbFacts = z.looseObject({
     .catch(undefined),
 });
 
-export function spreadOf(values: readonly number[]): Spread | null {
+function spreadOf(values: readonly number[]): Spread | null {
   if (values.length === 0) return null;
   const s = [...values].sort((a, b) => a - b);
   return {

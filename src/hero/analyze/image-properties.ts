@@ -15,15 +15,9 @@ import { spearman, spearmanAsymptoticP } from '../../stats/rank.js';
 import { imagePath } from '../dataset/layout.js';
 import type { FilmChains } from '../dataset/schemas.js';
 
-export const IMAGE_PROPERTIES = [
-  'brightness',
-  'contrast',
-  'sharpness',
-  'colourfulness',
-  'centredness',
-] as const;
+const IMAGE_PROPERTIES = ['brightness', 'contrast', 'sharpness', 'colourfulness', 'centredness'] as const;
 
-export interface PropertyCorrelation {
+interface PropertyCorrelation {
   property: (typeof IMAGE_PROPERTIES)[number];
   /** Spearman ρ(property, chain rank); null when either is constant. */
   rho: number | null;

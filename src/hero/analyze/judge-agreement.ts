@@ -23,9 +23,9 @@ import { loadByFilm, openDataset } from '../dataset/load.js';
 import { Movie, SafeId } from '../dataset/schemas.js';
 import { heroInstructions } from '../prompt.js';
 
-export const HumanPair = z.object({ movie_id: SafeId, a: SafeId, b: SafeId, human_winner: SafeId });
+const HumanPair = z.object({ movie_id: SafeId, a: SafeId, b: SafeId, human_winner: SafeId });
 
-export interface Agreement {
+interface Agreement {
   n: number;
   correct: number;
   rate: number;
@@ -123,7 +123,7 @@ export interface RubricSwapResult {
 }
 
 /** A seeded derangement: every film gets another film's rubric. */
-export function derangement(ids: readonly string[], seed: string | number): Record<string, string> {
+function derangement(ids: readonly string[], seed: string | number): Record<string, string> {
   if (ids.length < 2) throw new BadInputError('rubric-swap needs at least two films');
   const rng = createRng(seed);
   for (;;) {

@@ -12,12 +12,12 @@ import { datasetPaths } from './layout.js';
 import { atPath, type Layout, resolveLayout, suffixReading } from './layout-map.js';
 
 /** How many records of each file are read. */
-export const INSPECT_RECORDS = 3;
+const INSPECT_RECORDS = 3;
 /** How many elements of each list are walked. */
 const LIST_ELEMENTS = 3;
 const EXAMPLE_CHARS = 60;
 
-export interface InspectField {
+interface InspectField {
   path: string;
   type: string;
   example: string;
@@ -25,7 +25,7 @@ export interface InspectField {
   maps_to?: string;
 }
 
-export interface InspectNeed {
+interface InspectNeed {
   /** kfbench's name, with its place: `chains[].pairs[].a`. */
   field: string;
   status: 'found' | 'missing' | 'derived' | 'absent (optional)' | 'unseen (empty lists)';
@@ -37,7 +37,7 @@ export interface InspectNeed {
   note?: string;
 }
 
-export interface InspectFile {
+interface InspectFile {
   file: string;
   present: boolean;
   records: number;
@@ -85,7 +85,7 @@ function example(v: unknown): string {
  * 6), and far short of the stack. A record nested deeper is bad input naming its file and line
  * (a walk without a limit overflowed the stack on `[[[[…]]]]`: an internal error, exit 1).
  */
-export const MAX_INSPECT_DEPTH = 64;
+const MAX_INSPECT_DEPTH = 64;
 
 /** Every path in `v` (lists as `[]`), with its types and first example. */
 function walk(

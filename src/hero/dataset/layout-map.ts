@@ -12,7 +12,7 @@ import { didYouMean } from '../../nearest.js';
 import { readTextFile } from '../../store/limits.js';
 
 /** Every key kfbench reads, with its default alias list. One entry, one comment. */
-export const DEFAULT_LAYOUT = {
+const DEFAULT_LAYOUT = {
   // ---- data/chains.jsonl, one line per film
   /** KNOWN (dataset viewer of chains.jsonl; SPEC §2.1): `movie_id`, e.g. `0001_American_Beauty`. */
   movie_id: ['movie_id'],

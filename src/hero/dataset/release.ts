@@ -29,7 +29,7 @@ export function sampledImageId(clipId: string, tInClip: number, suffixPerSecond:
 }
 
 /** A publicity still's id as published: `rm` + digits. */
-export const STILL_ID = /^rm\d/;
+const STILL_ID = /^rm\d/;
 
 function get(o: unknown, layout: Layout, key: LayoutKey, report?: LayoutReport): unknown {
   return pick(o, layout, key, report)?.value;

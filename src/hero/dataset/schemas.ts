@@ -19,7 +19,7 @@ export const SafeId = z
   );
 
 /** Seconds as a number or "hh:mm:ss.fff" (also "mm:ss.fff"). */
-export const Timecode = z.union([
+const Timecode = z.union([
   z.number().nonnegative(),
   z.string().regex(/^(\d+:)?\d{1,2}:\d{1,2}(\.\d+)?$/, 'a time must be seconds or hh:mm:ss.fff'),
 ]);
@@ -44,7 +44,7 @@ export const Clip = z.looseObject({
 });
 export const FilmClips = z.looseObject({ movie_id: SafeId, clips: z.array(Clip) });
 
-export const ChainImage = z.looseObject({
+const ChainImage = z.looseObject({
   image_id: SafeId,
   source: z.enum(['still', 'sampled']),
   clip_id: SafeId.optional(),
@@ -54,7 +54,7 @@ export const ChainImage = z.looseObject({
   /** Set by the reader when a published `source` disagrees with the chain's `anchor` (validate reports it). */
   source_as_published: z.unknown().optional(),
 });
-export const ChainPair = z.looseObject({
+const ChainPair = z.looseObject({
   a: SafeId,
   b: SafeId,
   winner: SafeId.nullable(),
@@ -182,7 +182,7 @@ export const VerifyRow = z.looseObject({
   dhash: z.string().regex(/^[0-9a-f]{16}$/, 'dhash must be 16 hex digits'),
 });
 
-export const SelectionFrame = z.looseObject({
+const SelectionFrame = z.looseObject({
   rank: z.number().int().positive(),
   frame_idx: z.number().int().nonnegative(),
 });

@@ -7,7 +7,7 @@ import { readJsonlLenient } from '../../store/jsonl.js';
 import type { Timeline } from '../track/timeline.js';
 import { Selection } from './schemas.js';
 
-export const MAX_FRAMES = 5;
+const MAX_FRAMES = 5;
 
 export interface SelectionCheck {
   selections: Map<string, { frame_idx: number; rank: number }[]>;

@@ -16,7 +16,7 @@ import { type ChainTally, checkChains, checkImageFiles } from './validate-chains
 import { checkTrackIndex, checkVerifyRows } from './validate-frames.js';
 import { checkLines, Problems } from './validate-problems.js';
 
-export interface ValidationSummary {
+interface ValidationSummary {
   films: number;
   chains: number;
   images: number;
@@ -41,7 +41,7 @@ export interface ValidationReport {
 }
 
 /** The hint that ends every schema error: see what the file holds. */
-export const inspectHint = (root: string) =>
+const inspectHint = (root: string) =>
   ` — see what the file holds beside what kfbench reads: npx kfbench hero inspect --data ${root}`;
 
 /** `data/movies.jsonl`: each movie_id once. */

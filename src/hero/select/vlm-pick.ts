@@ -7,7 +7,7 @@ import { runPool } from '../../concurrency/pool.js';
 import { comparePair } from '../../judge/pairwise.js';
 import { allStats, needed, type SelectionMethod } from './method.js';
 
-export const SHORTLIST = 8;
+const SHORTLIST = 8;
 
 export const vlmPick: SelectionMethod = {
   name: 'vlm-pick',

@@ -2,7 +2,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
 
-export const VIDEO_EXTENSIONS = ['.mp4', '.avi', '.mkv', '.mov', '.webm', '.m4v', '.mpg', '.mpeg', '.ts'];
+const VIDEO_EXTENSIONS = ['.mp4', '.avi', '.mkv', '.mov', '.webm', '.m4v', '.mpg', '.mpeg', '.ts'];
 
 /** Every clip file of one film, by clip id (one directory listing). */
 export function clipFiles(lsmdc: string, movieId: string): Map<string, string> {

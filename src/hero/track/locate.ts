@@ -10,7 +10,7 @@ import type { Layout } from '../dataset/layout-map.js';
 import { type HeroDataset, loadCore } from '../dataset/load.js';
 import { parseTimecode, type Timeline } from './timeline.js';
 
-export type LocateQuery = { movie: string; time: number | string } | { clip: string; t: number | string };
+type LocateQuery = { movie: string; time: number | string } | { clip: string; t: number | string };
 
 export interface LocatedFrame {
   movie_id: string;
@@ -52,7 +52,7 @@ function frameAt(tl: Timeline, t_us: number, asked: string, file: string): Locat
 }
 
 /** Locate one time; bad input (unknown film or clip, a time outside it) names clips.jsonl. */
-export function locateFrame(ds: HeroDataset, q: LocateQuery): LocatedFrame {
+function locateFrame(ds: HeroDataset, q: LocateQuery): LocatedFrame {
   const file = ds.paths.clips;
   if ('movie' in q) {
     const tl = ds.timelines.get(q.movie);

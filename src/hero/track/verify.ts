@@ -47,7 +47,7 @@ async function hashAt(track: string, movie: string, k: number): Promise<string |
   return existsSync(f) ? dhashFile(f) : undefined;
 }
 
-export async function verifyFilm(
+async function verifyFilm(
   track: string,
   movie: string,
   rows: { frame_idx: number; dhash: string }[],

@@ -26,7 +26,7 @@ export interface HttpJudgeSettings {
 }
 
 /** What `open` gets besides the backend's own settings. */
-export interface JudgeOpenEnv {
+interface JudgeOpenEnv {
   settings: HttpJudgeSettings;
   /** The progress stream: the judge's calls in flight and done, and their retries (JUDGE_CALLS). */
   onProgress?: OnProgress | undefined;

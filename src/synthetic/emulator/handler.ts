@@ -2,7 +2,7 @@
 import type { AudioFeatures } from './audio.js';
 import type { ImageFeatures } from './features.js';
 
-export interface PromptContext {
+interface PromptContext {
   text: string;
   images: ImageFeatures[];
   /** The attached audio track's loudness, when a WAV track was attached. */

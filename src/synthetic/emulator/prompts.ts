@@ -8,14 +8,14 @@ import type { ScoredFeature } from './features.js';
 import type { PromptHandler } from './handler.js';
 import { BASE_WEIGHTS, heroScore, weightsFor } from './rubric.js';
 
-export type { PromptContext, PromptHandler } from './handler.js';
+export type { PromptHandler } from './handler.js';
 
 /**
  * {"winner": "A"|"B"}: the first-shown image gets a small bonus (position bias), so close calls
  * flip with placement; the image labelled "A" gets `labelBias`. The letters follow the prompt:
  * "Image B is the first image shown" (the relabelled question) puts B on the first image.
  */
-export const pairwiseHandler: PromptHandler = {
+const pairwiseHandler: PromptHandler = {
   kind: 'pairwise',
   matches: (t) => /"winner"\s*:\s*"A"\s*\|\s*"B"/.test(t),
   answer: ({ text, images, positionBias, labelBias = 0 }) => {
@@ -33,7 +33,7 @@ export const pairwiseHandler: PromptHandler = {
  * image shown first gets the full bonus, the candidate (shown last) none, linearly in between, so
  * with a bias the answer depends on the order the chain is shown in.
  */
-export const listwiseHandler: PromptHandler = {
+const listwiseHandler: PromptHandler = {
   kind: 'listwise',
   matches: (t) => /"position"\s*:/.test(t),
   answer: ({ text, images, positionBias }) => {
@@ -60,7 +60,7 @@ const PHRASES: Record<ScoredFeature, [string, string]> = {
  * request: \`weak-guideline\` gives a reversal that flips nothing; \`greedy-guideline\` a guideline
  * against the emulator's main preference, said three times, that overturns other pairs too.
  */
-export const proposalHandler: PromptHandler = {
+const proposalHandler: PromptHandler = {
   kind: 'hero-propose',
   matches: (t) => /"guideline"\s*:/.test(t),
   answer: ({ text, images, positionBias, fault }) => {

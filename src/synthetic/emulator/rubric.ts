@@ -13,7 +13,7 @@ export const BASE_WEIGHTS: Record<ScoredFeature, number> = {
 };
 
 /** [phrase, feature, sign]: "prefer the sharper image" / "prefer the blurrier image", … */
-export const GUIDELINES: [RegExp, ScoredFeature, 1 | -1][] = [
+const GUIDELINES: [RegExp, ScoredFeature, 1 | -1][] = [
   [/prefer the sharper image/gi, 'sharpness', 1],
   [/prefer the blurrier image/gi, 'sharpness', -1],
   [/prefer the brighter image/gi, 'brightness', 1],
@@ -24,7 +24,7 @@ export const GUIDELINES: [RegExp, ScoredFeature, 1 | -1][] = [
   [/prefer the image with an off-centre subject/gi, 'centredness', -1],
 ];
 
-export const GUIDELINE_WEIGHT = 0.6;
+const GUIDELINE_WEIGHT = 0.6;
 
 export function weightsFor(prompt: string): Record<ScoredFeature, number> {
   const w = { ...BASE_WEIGHTS };

@@ -8,7 +8,7 @@
  */
 
 /** 48 kHz: a whole number of samples per frame at 24 fps (2,000). */
-export const SOUND_RATE = 48_000;
+const SOUND_RATE = 48_000;
 const TONE_HZ = 440;
 const AMPLITUDE = 0.3;
 /** Fade in and out over 5 ms, so an edge does not click. */

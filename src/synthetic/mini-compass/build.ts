@@ -40,7 +40,7 @@ import {
 } from './plans.js';
 import { MINI_FPS, renderVideo } from './render.js';
 
-export const MINI_COMPASS_VERSION = '4';
+const MINI_COMPASS_VERSION = '4';
 const KEYFRAMES = 12;
 const FILLERS = 4;
 
@@ -134,7 +134,7 @@ export interface MiniCompassPaths {
   pairs: string;
 }
 
-export function miniCompassPaths(out: string): MiniCompassPaths {
+function miniCompassPaths(out: string): MiniCompassPaths {
   return {
     root: out,
     cases: join(out, 'cases.jsonl'),

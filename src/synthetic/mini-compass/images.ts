@@ -15,7 +15,7 @@ import { boxBlur, proceduralScene } from '../image-pairs.js';
 export const MINI_W = 320;
 export const MINI_H = 180;
 /** Largest builtin cosine allowed between two pool images (its threshold is 0.76). */
-export const DISTINCT = 0.45;
+const DISTINCT = 0.45;
 /** Smallest colour-histogram distance between two pool images (the shot detector cuts at 0.3). */
 const MIN_HIST = 0.45;
 const PHOTOS = ['astronaut.png', 'chelsea.png', 'coffee.png', 'rocket.jpg'];

@@ -22,7 +22,7 @@ import { page } from './layout.js';
  * uniqueness"; the failures each catches are the seed's "omission, inaccurate reproduction,
  * mistiming, reordering" (§1). docs/viewer.md lists the same lines.
  */
-export const COMPASS_METRIC_LINES: readonly (readonly [string, string])[] = [
+const COMPASS_METRIC_LINES: readonly (readonly [string, string])[] = [
   [
     'f*',
     "f*(k): the video frame most like keyframe k in pixels, inside the run of frames whose cosine to k is ≥ γ (column 'f* at': its time)",

@@ -17,7 +17,7 @@ ${problemList(o.problems)}
 </body></html>`.toString()}\n`;
 }
 
-export function problemList(ps: readonly Problem[]): Html {
+function problemList(ps: readonly Problem[]): Html {
   if (!ps.length) return html``;
   return html`<section class="problems" id="problems"><h2>What is missing or does not match</h2><ul>${ps.map(
     (p) => html`<li><b>${p.area === 'hero' ? 'HeroFrame' : 'Compass'}</b> ${p.message}</li>`,

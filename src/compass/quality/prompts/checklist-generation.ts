@@ -11,7 +11,7 @@ import type { Template } from '../../../judge/prompts.js';
 import type { QualityMetric } from '../metrics.js';
 import { METRIC_PROMPTS } from './by-metric.js';
 
-export const CHECKLIST_TEMPLATE_VERSION = 'checklist-2';
+const CHECKLIST_TEMPLATE_VERSION = 'checklist-2';
 
 export const CHECKLIST_TEMPLATE = `You are preparing an inspection checklist for a generated video. You will NOT see the video and you do not score anything: write the checklist from the sample specification alone (the request, its story summary and the keyframes), so that every video made from this request is judged against the same items.
 

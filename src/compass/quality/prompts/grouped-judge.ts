@@ -18,7 +18,7 @@ import { AV_TEMPLATE } from './av-coordination.js';
 import { METRIC_PROMPTS } from './by-metric.js';
 import { anchorLines } from './metric-prompt.js';
 
-export const GROUPED_TEMPLATE_VERSION = 'grouped-2';
+const GROUPED_TEMPLATE_VERSION = 'grouped-2';
 
 /** What the judge is shown of the video: sampled frames labelled with their times, or the file. */
 export type Attachment = 'frames' | 'video';
@@ -54,7 +54,7 @@ export const TIME_RULES: Record<Attachment, string> = {
 export const isAvOnly = (metrics: readonly QualityMetric[]) =>
   metrics.length > 0 && metrics.every((m) => m === 'AVC');
 
-export const AV_TEMPLATE_VERSION = 'grouped-av-1';
+const AV_TEMPLATE_VERSION = 'grouped-av-1';
 
 export function groupedTemplate(metrics: readonly QualityMetric[]): Template {
   const av = isAvOnly(metrics);

@@ -8,7 +8,7 @@
 import type { QualityMetric } from '../metrics.js';
 
 /** The five anchors, highest first (seed §E.4: 1.0, 0.75, 0.5, 0.25, 0.0). */
-export const ANCHOR_VALUES = [1, 0.75, 0.5, 0.25, 0] as const;
+const ANCHOR_VALUES = [1, 0.75, 0.5, 0.25, 0] as const;
 
 export interface MetricPrompt {
   metric: QualityMetric;
