@@ -11,7 +11,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ffmpegBinary, ffmpegRawFrames } from '../src/media/ffmpeg.js';
+import { ffmpegBinary } from '../src/media/ffmpeg-processes.js';
+import { ffmpegRawFrames } from '../src/media/ffmpeg-raw.js';
 import { FrameCutter } from '../src/media/frame-cutter.js';
 
 const VIDEO = join(resolve(import.meta.dirname, '..'), 'bench', 'out', 'compass', 'ten-seconds-720p.mp4');

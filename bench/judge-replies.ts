@@ -11,7 +11,8 @@ import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { PairAnswer } from '../src/judge/pairwise.js';
 import { parseReply } from '../src/judge/parse.js';
-import { type FaultKind, startEmulator } from '../src/synthetic/emulator/server.js';
+import type { FaultKind } from '../src/synthetic/emulator/faults.js';
+import { startEmulator } from '../src/synthetic/emulator/server.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const ENDLESS_MB = Number(process.argv[2] ?? 256);

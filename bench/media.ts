@@ -22,10 +22,11 @@ import { rateIndices } from '../src/media/frame-plan.js';
 import { streamClipFiles, streamFrames } from '../src/media/frames.js';
 import { dhash } from '../src/media/hash.js';
 import { loadImage } from '../src/media/image.js';
-import { probe, type VideoInfo } from '../src/media/probe.js';
+import { probe } from '../src/media/probe.js';
 import { probeMany } from '../src/media/probe-many.js';
 import { psnr, ssim } from '../src/media/quality.js';
 import { detectShots } from '../src/media/shots.js';
+import type { VideoInfo } from '../src/media/video-info.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = join(ROOT, 'bench', 'out');

@@ -14,8 +14,9 @@ import { demoViewerInputs } from '../src/synthetic/demo-viewer.js';
 import { startEmulator } from '../src/synthetic/emulator/server.js';
 import { loadViewerData } from '../src/web/data.js';
 import { MediaCache } from '../src/web/media.js';
+import { pageHref } from '../src/web/page-names.js';
 import { startViewer } from '../src/web/server.js';
-import { pageHref, Site } from '../src/web/site.js';
+import { Site } from '../src/web/site.js';
 import { launchChromium } from '../test/support/browser.js';
 
 const demo = resolve(process.argv[2] ?? 'kfbench-demo');

@@ -73,7 +73,8 @@ export {
   rubricSwap,
 } from './hero/analyze/judge-agreement.js';
 export { type PositionResult, positionAnalysis } from './hero/analyze/position.js';
-export { type BuildOptions, buildChains } from './hero/build.js';
+export type { BuildOptions } from './hero/build/options.js';
+export { buildChains } from './hero/build.js';
 export { type DatasetPaths, datasetPaths, imagePath, trackFramePath } from './hero/dataset/layout.js';
 export { type HeroDataset, loadChains, loadCore, loadRubrics } from './hero/dataset/load.js';
 export {
@@ -95,11 +96,10 @@ export {
 export { checkSelections } from './hero/dataset/selections.js';
 export { type ValidationReport, validateDataset } from './hero/dataset/validate.js';
 export {
-  type EvaluateOptions as HeroEvaluateOptions,
   type EvaluateResult as HeroEvaluateResult,
   evaluate as evaluateHero,
-  type SubmittedMethod,
 } from './hero/evaluate.js';
+export type { EvaluateOptions as HeroEvaluateOptions, SubmittedMethod } from './hero/evaluate-options.js';
 export { heroInstructions } from './hero/prompt.js';
 export {
   checkReader,
@@ -131,11 +131,12 @@ export { type VerifyOptions, verifyTrack } from './hero/track/verify.js';
 export { type CacheMergeReport, mergeJudgeCaches } from './judge/cache-merge.js';
 export { ImageEncoder } from './judge/images.js';
 export { type InsertionProtocol, insertIntoChain } from './judge/insertion.js';
-export { Judge, type Question } from './judge/judge.js';
+export { Judge } from './judge/judge.js';
 export { fitLocalReader, LocalBackend, ReaderFile, readReaderFile, writeReaderFile } from './judge/local.js';
 export { OpenAiBackend, type OpenAiOptions } from './judge/openai.js';
 export { comparePair, type PairOutcome } from './judge/pairwise.js';
 export { resolveJudgeSettings } from './judge/precedence.js';
+export type { Question } from './judge/question.js';
 export { openJudge, parseJudgeSpec } from './judge/registry.js';
 export type { JudgeBackend, JudgeImage, JudgeStats } from './judge/types.js';
 export { withJudge } from './judge/with-judge.js';
@@ -145,11 +146,13 @@ export { streamClips, streamFrames, type VideoFrame } from './media/frames.js';
 export { dhash, dhashFile, hamming } from './media/hash.js';
 export { decodeImage, encodeImage, loadImage, resizeImage } from './media/image.js';
 export { imageStats } from './media/image-stats.js';
-export { probe, type VideoInfo } from './media/probe.js';
+export { probe } from './media/probe.js';
 export { compareImageFiles, compareRaw, psnr, ssim } from './media/quality.js';
 export type { RawImage } from './media/raw.js';
 export { sampleToDir } from './media/sample.js';
-export { detectShots, type ShotResult } from './media/shots.js';
+export type { ShotResult } from './media/shot-options.js';
+export { detectShots } from './media/shots.js';
+export type { VideoInfo } from './media/video-info.js';
 export { noProgress, type OnProgress, type Phase, type ProgressEvent, phaseReporter } from './progress.js';
 export {
   writeEvaluation as writeHeroEvaluation,

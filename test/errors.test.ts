@@ -12,7 +12,7 @@ import {
   reviveError,
   UsageError,
 } from '../src/errors.js';
-import { CallBudgetSpent } from '../src/judge/judge.js';
+import { CallBudgetSpent } from '../src/judge/question.js';
 import { hamming } from '../src/media/hash.js';
 import { psnr } from '../src/media/quality.js';
 import { pairedBootstrap } from '../src/stats/bootstrap.js';

@@ -2,7 +2,8 @@
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { didYouMean } from '../nearest.js';
-import { FAULT_KINDS, startEmulator } from '../synthetic/emulator/server.js';
+import { FAULT_KINDS } from '../synthetic/emulator/faults.js';
+import { startEmulator } from '../synthetic/emulator/server.js';
 import { addFlags, type FlagValues, flagSpecs } from './flags.js';
 import { parseNumberFlag, printLines } from './output.js';
 

@@ -1,7 +1,7 @@
 /** `kfbench embed …`: try an embedder by hand and calibrate its match threshold. */
 import type { Command } from 'commander';
 import { HUB_VARIANT_NAMES } from '../embed/hub.js';
-import { ONNX_DEVICES, type OnnxOptions } from '../embed/onnx.js';
+import { ONNX_DEVICES, type OnnxOptions } from '../embed/onnx-options.js';
 import { EMBEDDER_FORMS } from '../embed/registry.js';
 import { calibrateEmbedder, type EmbedderChoice, imageSimilarity } from '../embed/with-embedder.js';
 import { UsageError } from '../errors.js';

@@ -14,9 +14,6 @@ import { COMPASS_EXAMPLES } from './examples-compass.js';
 import { HERO_EXAMPLES } from './examples-hero.js';
 import { FOLDER_OUTPUTS, folderFilesLines } from './folder-files.js';
 
-export type { Example } from './example-paths.js';
-export { EXAMPLES_DIR } from './example-paths.js';
-
 /** Every example, in an order that runs them all (each one's `needs` come earlier). */
 export const EXAMPLES: readonly Example[] = [...BLOCK_EXAMPLES, ...HERO_EXAMPLES, ...COMPASS_EXAMPLES];
 

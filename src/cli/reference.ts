@@ -5,9 +5,10 @@
  */
 import type { Command, Option } from 'commander';
 import { EXIT_CODES } from '../errors.js';
+import { EXAMPLES_DIR } from './example-paths.js';
 import { isRequired } from './flags.js';
 import { FOLDER_OUTPUTS, folderFilesTable } from './folder-files.js';
-import { EXAMPLES_DIR, exampleOf } from './help.js';
+import { exampleOf } from './help.js';
 import { limitsSection } from './limits-doc.js';
 
 const sentence = (s: string) => `${s.charAt(0).toUpperCase()}${s.slice(1)}${/[.)]$/.test(s) ? '' : '.'}`;

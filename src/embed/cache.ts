@@ -5,7 +5,9 @@
 import { createHash } from 'node:crypto';
 import type { RawImage } from '../media/raw.js';
 import { cacheKey } from '../store/canonical.js';
-import { KvTable, openDatabase, type SqliteDatabase } from '../store/sqlite.js';
+import { openDatabase } from '../store/sqlite.js';
+import { KvTable } from '../store/sqlite-tables.js';
+import type { SqliteDatabase } from '../store/sqlite-types.js';
 import type { Embedder } from './embedder.js';
 
 const EMBED_CACHE_NAMESPACE = 'kfbench/embed/v1';

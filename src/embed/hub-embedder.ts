@@ -11,7 +11,8 @@ import type { Embedder, EmbedderHooks } from './embedder.js';
 import { fetchHubModel, HUB_VARIANT_NAMES, type HubVariant } from './hub.js';
 import { HUB_FEATURE_OUTPUTS, preprocessFromHubConfig } from './hub-preprocess.js';
 import { parseHubRef } from './hub-ref.js';
-import { loadOnnxEmbedder, type OnnxOptions } from './onnx.js';
+import { loadOnnxEmbedder } from './onnx.js';
+import type { OnnxOptions } from './onnx-options.js';
 
 export async function loadHubEmbedder(
   name: string,

@@ -40,8 +40,6 @@ import { fitImage, inputSizeFor, type ModelInput } from './onnx-fit.js';
 import { type OnnxDevice, type OnnxOptions, Preprocess } from './onnx-options.js';
 import { type Pooling, poolOutput } from './onnx-pool.js';
 
-export { ONNX_DEVICES, type OnnxOptions } from './onnx-options.js';
-
 let ortModule: typeof Ort | undefined;
 
 /** onnxruntime-node, loaded on first use: a missing or broken build is one backend error (exit 4). */

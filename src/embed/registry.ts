@@ -34,7 +34,6 @@ export const EMBEDDER_ALIASES: Readonly<Record<string, string>> = {
 export const EMBEDDER_FORMS = [...EMBEDDERS.map((e) => e.form), ...Object.keys(EMBEDDER_ALIASES)].join(' | ');
 
 /** What a caller may hand an embedder's making besides its spec: where download progress goes. */
-export type { EmbedderHooks } from './embedder.js';
 
 const prefixOf = (name: string) => {
   const colon = name.indexOf(':');

@@ -8,7 +8,7 @@ import type { OnProgress } from '../progress.js';
 import { withEmbeddingCache } from './cache.js';
 import { type CalibrationReport, calibrateFromPairs } from './calibrate.js';
 import { cosine, type Embedder, embedTwo } from './embedder.js';
-import type { OnnxOptions } from './onnx.js';
+import type { OnnxOptions } from './onnx-options.js';
 import { createEmbedder } from './registry.js';
 
 /** Which embedder: its spec (`builtin`, `onnx:PATH`, `hf:ORG/REPO` …), ONNX options, and an embedding cache file. */

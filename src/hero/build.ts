@@ -46,8 +46,6 @@ import {
 import { heroInstructions } from './prompt.js';
 import { learnRubric, phaseBFinal } from './rubric-learn.js';
 
-export type { BuildOptions } from './build/options.js';
-
 const STABILITY_MEASURES =
   'a sample of chains re-judged pair by pair in both placements with the letters swapped between the two images and sampling seed 1 (for backends that take a seed): the share of pair outcomes that came out the same, and Kendall τ between the two strength orders (how much an order depends on the labels of the question and, above temperature 0, on sampling; at temperature 0 only the labels vary)';
 

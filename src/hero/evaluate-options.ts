@@ -3,8 +3,8 @@ import type { ImageEncoder } from '../judge/images.js';
 import type { DisagreementRule, InsertionProtocol } from '../judge/insertion.js';
 import type { Judge } from '../judge/judge.js';
 import type { OnProgress } from '../progress.js';
+import type { Shard } from '../store/shards.js';
 import type { Layout } from './dataset/layout-map.js';
-import type { Shard } from './track/shard.js';
 
 export type StillsRule = 'all' | 'surviving';
 export const STILLS_RULES: StillsRule[] = ['all', 'surviving'];

@@ -9,10 +9,10 @@ import {
   insertIntoChain,
   listwiseQuestion,
 } from '../judge/insertion.js';
-import { CallBudgetSpent } from '../judge/judge.js';
 import type { ListwiseAnswerFormat } from '../judge/listwise-answer.js';
 import { pairQuestions } from '../judge/pairwise.js';
 import type { Template } from '../judge/prompts.js';
+import { CallBudgetSpent } from '../judge/question.js';
 import type { JudgeImage } from '../judge/types.js';
 import { phaseReporter } from '../progress.js';
 import { imagePath, trackFramePath } from './dataset/layout.js';
@@ -26,14 +26,6 @@ import { type ScoreContext, STILL_ROW, scoreInsertions } from './score.js';
 import { listStills } from './stills-folder.js';
 import { insertionVerdicts } from './verdicts.js';
 
-export { officialRows } from './evaluate-inputs.js';
-export {
-  type EvaluateOptions,
-  STILLS_RULES,
-  type StillsRule,
-  type SubmittedMethod,
-} from './evaluate-options.js';
-export { scoreInsertions } from './score.js';
 export type { MethodSummary };
 
 /** What `--dry-run` counts (`planEvaluation`): the questions the plan needs, and those the cache holds. */

@@ -20,15 +20,11 @@ import {
 } from '../store/shards.js';
 import { datasetPaths } from './dataset/layout.js';
 import type { Layout } from './dataset/layout-map.js';
-import {
-  type EvaluateOptions,
-  type EvaluateResult,
-  officialRows,
-  STILLS_RULES,
-  scoreInsertions,
-  survivingStillsWarning,
-} from './evaluate.js';
+import { type EvaluateResult, survivingStillsWarning } from './evaluate.js';
+import { officialRows } from './evaluate-inputs.js';
+import { type EvaluateOptions, STILLS_RULES } from './evaluate-options.js';
 import { InsertionRecord } from './results.js';
+import { scoreInsertions } from './score.js';
 
 /** settings.json of a `hero evaluate` folder (written for every run, sharded or not). */
 export async function heroShardRecord(

@@ -8,7 +8,7 @@
 
 import { runPool } from '../concurrency/pool.js';
 import { type Embedder, embedOne } from '../embed/embedder.js';
-import type { OnnxOptions } from '../embed/onnx.js';
+import type { OnnxOptions } from '../embed/onnx-options.js';
 import { createEmbedder } from '../embed/registry.js';
 import { BadInputError } from '../errors.js';
 import { ImageEncoder } from '../judge/images.js';

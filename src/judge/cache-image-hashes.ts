@@ -4,7 +4,7 @@
  * question's key without decoding and re-encoding the image. Hashes learnt in one tick are written
  * together, in one transaction; the table appears with the first hash.
  */
-import type { SqliteDatabase, SqliteStatement } from '../store/sqlite.js';
+import type { SqliteDatabase, SqliteStatement } from '../store/sqlite-types.js';
 
 export class ImageHashMemo {
   private getStmt: SqliteStatement<{ sha256: string }> | undefined;

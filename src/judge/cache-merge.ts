@@ -12,7 +12,8 @@ import { existsSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { BadInputError, UsageError } from '../errors.js';
 import { sqliteError } from '../store/sqlite.js';
-import { type CachedAnswer, JudgeCache } from './cache.js';
+import { JudgeCache } from './cache.js';
+import type { CachedAnswer } from './cache-rows.js';
 
 interface CacheConflict {
   key: string;

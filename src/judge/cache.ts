@@ -21,13 +21,9 @@ import { hostname } from 'node:os';
 import { abortReason } from '../concurrency/abort.js';
 import { BadInputError } from '../errors.js';
 import { cacheKey } from '../store/canonical.js';
-import {
-  openDatabase,
-  requireColumns,
-  type SqliteDatabase,
-  type SqliteStatement,
-  type SqlValue,
-} from '../store/sqlite.js';
+import { openDatabase } from '../store/sqlite.js';
+import { requireColumns } from '../store/sqlite-tables.js';
+import type { SqliteDatabase, SqliteStatement, SqlValue } from '../store/sqlite-types.js';
 import { ImageHashMemo } from './cache-image-hashes.js';
 import { ANSWER_COLUMNS, type CachedAnswer, CLAIM_COLUMNS, toAnswer } from './cache-rows.js';
 
@@ -49,8 +45,6 @@ export interface CacheKeyParts {
 export function judgeCacheKey(parts: CacheKeyParts): string {
   return cacheKey(JUDGE_CACHE_NAMESPACE, parts);
 }
-
-export type { CachedAnswer } from './cache-rows.js';
 
 export interface CacheRow extends CachedAnswer {
   key: string;

@@ -11,15 +11,13 @@
 import type { z } from 'zod';
 import { abortReason, withLinkedSignal } from '../concurrency/abort.js';
 import { callBackend, countCall } from './backend-call.js';
-import { type CachedAnswer, judgeCacheKey } from './cache.js';
+import { judgeCacheKey } from './cache.js';
+import type { CachedAnswer } from './cache-rows.js';
 import { loadJudgeImages } from './images.js';
 import { parseReply } from './parse.js';
 import { CallBudgetSpent, type CallLimits, type JudgeOptions, type Question } from './question.js';
 import { DEFAULT_MAX_REPLY_BYTES, KEPT_OF_LONG_REPLY } from './reply-limit.js';
 import { emptyStats, type JudgeBackend, type JudgeStats, type Sampling, type Verdict } from './types.js';
-
-export { CallBudgetSpent, type CallLimits, type JudgeOptions, type Question } from './question.js';
-export { DEFAULT_MAX_REPLY_BYTES } from './reply-limit.js';
 
 /**
  * Every question asked at once; waits until all have settled before throwing the first error, so no

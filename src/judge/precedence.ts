@@ -9,9 +9,9 @@ import { describeZodError } from '../store/jsonl.js';
 import { readTextFile } from '../store/limits.js';
 import { DEFAULT_CLAIM_LEASE_MS } from './cache.js';
 import { DEFAULT_MAX_SIDE } from './images.js';
-import { DEFAULT_MAX_REPLY_BYTES } from './judge.js';
 import { DEFAULT_MAX_RETRY_WAIT_MS } from './openai.js';
 import { JUDGE_FORMS } from './registry.js';
+import { DEFAULT_MAX_REPLY_BYTES } from './reply-limit.js';
 import {
   type JudgeConfigFile,
   JudgeConfigFile as JudgeConfigSchema,

@@ -16,7 +16,6 @@ import { Judge } from './judge.js';
 import type { JudgeSettings } from './settings.js';
 
 // the compass run names the settings' type from here (until its files move; issue 58 item 3)
-export type { JudgeSettings } from './settings.js';
 
 export type JudgeSpec = OpenAiSpec | LocalSpec;
 

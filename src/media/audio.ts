@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ffmpegBytes } from './ffmpeg.js';
-import type { VideoInfo } from './probe.js';
+import type { VideoInfo } from './video-info.js';
 
 export interface AudioTrack {
   data: Buffer;

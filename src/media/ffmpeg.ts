@@ -22,9 +22,6 @@ import {
   track,
 } from './ffmpeg-processes.js';
 
-export { ffmpegBinary, ffprobeBinary, stopProcesses } from './ffmpeg-processes.js';
-export { ffmpegRawFrames, type RawPipeOptions } from './ffmpeg-raw.js';
-
 /**
  * ffprobe's JSON (compact) for one file, parsed by `schema` (the fields the caller reads); a file
  * it cannot read is bad input naming it, and so is one whose listing passes `maxBytes` (256 MB:

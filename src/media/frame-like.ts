@@ -9,8 +9,8 @@
 import { BackendError, InternalError } from '../errors.js';
 import { ffmpegFilterRaw } from './ffmpeg.js';
 import { chainSize, FRAME_PIX_FMT, scaledChain, smallChain } from './frame-chains.js';
-import type { VideoInfo } from './probe.js';
 import { luma601, type RawImage } from './raw.js';
+import type { VideoInfo } from './video-info.js';
 
 type Size = { width: number; height: number };
 

@@ -3,7 +3,7 @@
  * size on pipe:1, its small copy for the embedder on pipe:3): frame i of each, as a pair.
  */
 import { BadInputError } from '../errors.js';
-import { ffmpegRawFrames, type RawPipeOptions } from './ffmpeg.js';
+import { ffmpegRawFrames, type RawPipeOptions } from './ffmpeg-raw.js';
 
 /**
  * Frames of two outputs of one ffmpeg process, in pairs. Neither output may block the other:

@@ -5,8 +5,9 @@
  * `select`, exact for rational frame rates such as 24000/1001.
  */
 import { BadInputError } from '../errors.js';
-import { frameAt, type Rational, rateToRational, type VideoInfo } from './probe.js';
+import { frameAt, rateToRational } from './probe.js';
 import { frameAtTimeIn } from './timeline.js';
+import type { Rational, VideoInfo } from './video-info.js';
 
 export type FrameRequest =
   | { kind: 'all' }

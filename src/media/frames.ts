@@ -1,8 +1,9 @@
-import { ffmpegRawFrames } from './ffmpeg.js';
+import { ffmpegRawFrames } from './ffmpeg-raw.js';
 import { checkPlanCount, type FramePlan, type FrameRequest, planFrames } from './frame-plan.js';
-import { decodeChain, frameTime, type VideoInfo, videoStream } from './probe.js';
+import { decodeChain, frameTime, videoStream } from './probe.js';
 import { probeMany } from './probe-many.js';
 import type { RawImage } from './raw.js';
+import type { VideoInfo } from './video-info.js';
 
 export interface FrameFormat {
   /** Output size; omitted = the video's own. One side alone keeps the aspect ratio. */

@@ -12,8 +12,8 @@
  */
 
 import { type SideFrames, streamFrames, type VideoFrame } from './frames.js';
-import type { VideoInfo } from './probe.js';
-import type { ShotResult } from './shots.js';
+import type { ShotResult } from './shot-options.js';
+import type { VideoInfo } from './video-info.js';
 
 export type CameraMotion =
   | 'static'

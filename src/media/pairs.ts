@@ -17,11 +17,10 @@ import {
 import { ffmpegRawFramePairs } from './frame-pairs-pipe.js';
 import { checkPlanCount, type FramePlan, type FrameRequest, planFrames } from './frame-plan.js';
 import { pixelFrameExpr, pixelFrameSize } from './pair-sizes.js';
-import { decodeChain, frameTime, type VideoInfo, videoStream } from './probe.js';
+import { decodeChain, frameTime, videoStream } from './probe.js';
 import { cropRaw, luma601, type RawImage } from './raw.js';
+import type { VideoInfo } from './video-info.js';
 import { workingSize, workingSizeExpr } from './working-size.js';
-
-export { pixelFrameExpr, pixelFrameSize } from './pair-sizes.js';
 
 export interface FramePair {
   /** Frame number in the file, from 0. */

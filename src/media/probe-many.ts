@@ -1,8 +1,9 @@
 /** Probing many short files (clips) through one ffmpeg process per batch. */
 import { ffmpegLog } from './ffmpeg.js';
-import { probe, type VideoInfo } from './probe.js';
+import { probe } from './probe.js';
 import { parseRational } from './probe-listing.js';
 import { displayRotation } from './timeline.js';
+import type { VideoInfo } from './video-info.js';
 
 /**
  * Probe many files with one ffmpeg process per `batch` files (a process start costs ~90 ms; over

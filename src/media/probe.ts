@@ -11,7 +11,8 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { BackendError, UsageError } from '../errors.js';
-import { ffprobeBinary, ffprobeJson } from './ffmpeg.js';
+import { ffprobeJson } from './ffmpeg.js';
+import { ffprobeBinary } from './ffmpeg-processes.js';
 import { decodedInfo, startsMidStream } from './mid-stream.js';
 import {
   gcd,
@@ -23,8 +24,6 @@ import {
 } from './probe-listing.js';
 import { frameAtTimeIn } from './timeline.js';
 import type { Rational, VideoInfo } from './video-info.js';
-
-export type { Rational, VideoInfo } from './video-info.js';
 
 /** A decimal rate (e.g. 1, 0.5, 8, 23.976) as a reduced fraction with denominator ≤ 1000. */
 export function rateToRational(rate: number): Rational {

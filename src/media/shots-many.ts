@@ -4,9 +4,9 @@
  * on each, without a process start per clip (a start costs more than decoding a short clip).
  */
 import { streamClips } from './frames.js';
-import type { VideoInfo } from './probe.js';
 import type { ShotOptions, ShotResult } from './shot-options.js';
 import { detectShots, SHOT_DECODE_THREADS, ShotDetector } from './shots.js';
+import type { VideoInfo } from './video-info.js';
 
 /** `detectShots` of each video, in order; a batch that does not decode whole is redone video by video. */
 export async function detectShotsMany(

@@ -26,7 +26,7 @@
  */
 
 import { streamFrames } from './frames.js';
-import { probe, type VideoInfo } from './probe.js';
+import { probe } from './probe.js';
 import type { RawImage } from './raw.js';
 import { shotsOf } from './shot-boundaries.js';
 import { findCuts } from './shot-cuts.js';
@@ -34,14 +34,7 @@ import { absorbCuts, joinThroughFlat, widenAll } from './shot-dissolves.js';
 import { ShotFrames } from './shot-frames.js';
 import { findGradual } from './shot-gradual.js';
 import { DEFAULT_SHOT_OPTIONS, type ShotOptions, type ShotResult, type Transition } from './shot-options.js';
-
-export {
-  DEFAULT_SHOT_OPTIONS,
-  type Shot,
-  type ShotOptions,
-  type ShotResult,
-  type Transition,
-} from './shot-options.js';
+import type { VideoInfo } from './video-info.js';
 
 /** Shot detector: push frames in order (features are kept compactly), then `finish`. */
 export class ShotDetector {

@@ -9,13 +9,12 @@
  * that a keyframe cut from the video and the frame it was cut from come out alike.
  */
 import { BadInputError } from '../errors.js';
-import { ffmpegRawFrames } from './ffmpeg.js';
+import { ffmpegRawFrames } from './ffmpeg-raw.js';
 import { chainSize, FRAME_PIX_FMT, rgbChain, scaledChain } from './frame-chains.js';
 import { sqDiffSum } from './pixel-kernels.js';
-import { decodeChain, frameTime, type VideoInfo, videoStream } from './probe.js';
+import { decodeChain, frameTime, videoStream } from './probe.js';
 import { cropRaw, luma601, type RawImage } from './raw.js';
-
-export { workingSize } from './working-size.js';
+import type { VideoInfo } from './video-info.js';
 
 /** One frame of a window: its number in the file, its start time and its luma plane. */
 export interface LumaFrame {

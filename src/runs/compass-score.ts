@@ -21,7 +21,7 @@ import { type CompassRunInput, compassReads, compassRunRecord, runCases } from '
 import { cachedScan } from '../compass/scan/cache.js';
 import type { ScanOptions } from '../compass/scan/options.js';
 import type { ResponseReport, ResponseSummary } from '../compass/schemas/response.js';
-import type { OnnxOptions } from '../embed/onnx.js';
+import type { OnnxOptions } from '../embed/onnx-options.js';
 import { checkMaxDuration } from '../media/duration.js';
 import { probe } from '../media/probe.js';
 import { writeFileAtomic } from '../store/atomic-write.js';

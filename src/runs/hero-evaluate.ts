@@ -8,13 +8,8 @@
  * The CLI (src/cli/hero-evaluate.ts) only parses its flags into `HeroFolderInput`.
  */
 import { resolve } from 'node:path';
-import {
-  type EvaluateOptions,
-  type EvaluateResult,
-  type EvaluationPlan,
-  evaluate,
-  planEvaluation,
-} from '../hero/evaluate.js';
+import { type EvaluateResult, type EvaluationPlan, evaluate, planEvaluation } from '../hero/evaluate.js';
+import type { EvaluateOptions } from '../hero/evaluate-options.js';
 import { heroShardRecord } from '../hero/merge.js';
 import type { HeroEvaluateRun } from '../hero/results.js';
 import { judgeIdentity } from '../judge/identity.js';

@@ -3,7 +3,7 @@
  * written; a reader's agreement with the chains under a protocol, its judge opened from its
  * settings and closed whatever happens.
  */
-import type { OnnxOptions } from '../embed/onnx.js';
+import type { OnnxOptions } from '../embed/onnx-options.js';
 import type { Layout } from '../hero/dataset/layout-map.js';
 import {
   checkReader,

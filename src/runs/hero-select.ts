@@ -1,5 +1,5 @@
 /** `hero select` as one call: what the method needs (a judge, an embedder) opened and closed. */
-import type { OnnxOptions } from '../embed/onnx.js';
+import type { OnnxOptions } from '../embed/onnx-options.js';
 import { runSelection, type SelectOptions } from '../hero/select/run.js';
 import type { JudgeSettings } from '../judge/settings.js';
 import { withTools } from './tools.js';

@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import type { CompassRunInput } from '../compass/run/run.js';
 import { ScanCache } from '../compass/scan/cache.js';
 import type { Embedder } from '../embed/embedder.js';
-import type { OnnxOptions } from '../embed/onnx.js';
+import type { OnnxOptions } from '../embed/onnx-options.js';
 import { createEmbedder } from '../embed/registry.js';
 import { InternalError } from '../errors.js';
 import { type OpenedJudge, openJudge } from '../judge/registry.js';

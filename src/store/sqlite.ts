@@ -16,9 +16,6 @@ import { BackendError, BadInputError, InternalError, KfbenchError } from '../err
 import { loadNative } from '../native.js';
 import type { OpenOptions, SqliteDatabase, SqliteStatement, SqlParams, SqlValue } from './sqlite-types.js';
 
-export { KvTable, requireColumns } from './sqlite-tables.js';
-export type { OpenOptions, SqliteDatabase, SqliteStatement, SqlValue } from './sqlite-types.js';
-
 // SQLite's primary result codes (https://sqlite.org/rescode.html) that say whose fault it is.
 const SQLITE_PERM = 3;
 const SQLITE_BUSY = 5;

@@ -8,9 +8,11 @@ import { join } from 'node:path';
 import { ffmpegRun } from '../media/ffmpeg.js';
 import { gridFiles } from '../media/grid.js';
 import { dhashFile } from '../media/hash.js';
-import { probe, type VideoInfo } from '../media/probe.js';
+import { probe } from '../media/probe.js';
 import { sampleToDir } from '../media/sample.js';
-import { detectShots, type ShotResult } from '../media/shots.js';
+import type { ShotResult } from '../media/shot-options.js';
+import { detectShots } from '../media/shots.js';
+import type { VideoInfo } from '../media/video-info.js';
 import { photoPath } from './assets.js';
 
 const NORM = 'settb=AVTB,fps=24,format=yuv420p,setsar=1';

@@ -1,6 +1,6 @@
 /** Where `kfbench demo` leaves what the viewer shows (for the demo's own hint, the bench and the screenshots). */
 import { join } from 'node:path';
-import type { ViewerInputs } from '../web/data.js';
+import type { ViewerInputs } from '../web/view-types.js';
 
 export function demoViewerInputs(
   out: string,

@@ -12,7 +12,8 @@ import { FilmClips, Movie } from '../hero/dataset/schemas.js';
 import { filmText, readerPromptText, requestText } from '../hero/reader-prompt.js';
 import { makeIndex } from '../hero/track/make-index.js';
 import { rebuildTrack } from '../hero/track/rebuild.js';
-import { probe, type VideoInfo } from '../media/probe.js';
+import { probe } from '../media/probe.js';
+import type { VideoInfo } from '../media/video-info.js';
 import { type OnProgress, phaseReporter } from '../progress.js';
 import { createRng } from '../stats/rng.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
@@ -23,9 +24,6 @@ import { placeholderChains } from './mini-hero-chains.js';
 import { type FilmSpec, KINDS, makeClip, makeStill, rational } from './mini-hero-footage.js';
 
 const MINI_VERSION = '6';
-
-export { filmSummary } from './mini-hero-chains.js';
-export type { FilmSpec } from './mini-hero-footage.js';
 
 export const MINI_FILMS: FilmSpec[] = [
   {

@@ -37,7 +37,8 @@ import { sha256Hex } from '../store/canonical.js';
 import { readJsonFile, writeJsonl } from '../store/jsonl.js';
 import { finishBuild, isBuilt, startBuild } from './build-folder.js';
 import { proceduralScene } from './image-pairs.js';
-import { filmSummary, lsmdcClipId, timecode } from './mini-hero.js';
+import { lsmdcClipId, timecode } from './mini-hero.js';
+import { filmSummary } from './mini-hero-chains.js';
 import { PUBLISHED_HERO, scaled } from './published-size.js';
 
 const PUBLISHED_HERO_VERSION = '1';

@@ -2,20 +2,6 @@ import { loadCompass } from './data-compass.js';
 import { loadHero } from './data-hero.js';
 import type { Problem, ViewerData, ViewerInputs } from './view-types.js';
 
-export {
-  type CompassResults,
-  type CompassView,
-  checklistKey,
-  type HeroResults,
-  type HeroView,
-  hasVideo,
-  type Problem,
-  type ProposalRow,
-  type ViewerData,
-  type ViewerInputs,
-  videoKey,
-} from './view-types.js';
-
 export async function loadViewerData(i: ViewerInputs): Promise<ViewerData> {
   const problems: Problem[] = [];
   const hero = await loadHero(i, problems);

@@ -9,12 +9,11 @@
  */
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { PROMPT_MODES, type PromptMode, videoPath } from '../compass/cases/cases.js';
-import { hasVideo, loadViewerData, type ViewerData, type ViewerInputs } from './data.js';
+import { loadViewerData } from './data.js';
 import { type Derived, MediaCache, type ProxyMode } from './media.js';
 import { casePageName, filmPageName } from './page-names.js';
 import { Roots } from './roots.js';
-
-export { pageHref } from './page-names.js';
+import { hasVideo, type ViewerData, type ViewerInputs } from './view-types.js';
 
 export type RootName = 'images' | 'track' | 'keyframes' | 'videos';
 export const ROOT_NAMES: RootName[] = ['images', 'track', 'keyframes', 'videos'];

@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Case } from '../../src/compass/cases/cases.js';
-import { ffmpegBinary } from '../../src/media/ffmpeg.js';
+import { ffmpegBinary } from '../../src/media/ffmpeg-processes.js';
 import { runCli } from '../support/cli.js';
 import { ROOT, tempDir } from '../support/paths.js';
 

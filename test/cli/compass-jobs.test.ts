@@ -8,7 +8,7 @@ import { type ChildProcess, execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ffmpegBinary } from '../../src/media/ffmpeg.js';
+import { ffmpegBinary } from '../../src/media/ffmpeg-processes.js';
 import { type Emulator, startEmulator } from '../../src/synthetic/emulator/server.js';
 import { runCli } from '../support/cli.js';
 import { oneCaseFile, sharedMiniCompass } from '../support/mini-compass.js';

@@ -21,7 +21,7 @@ import {
 import { ImageEncoder } from '../../src/judge/images.js';
 import { comparePair } from '../../src/judge/pairwise.js';
 import { loadImage, resizeImage } from '../../src/media/image.js';
-import type { FaultPlan } from '../../src/synthetic/emulator/server.js';
+import type { FaultPlan } from '../../src/synthetic/emulator/faults.js';
 import type { MiniHeroPaths } from '../../src/synthetic/mini-hero.js';
 import { checkContracts, HERO_CONTRACTS } from '../support/contracts.js';
 import { emulatorJudge } from '../support/emulator.js';

@@ -17,7 +17,8 @@ import {
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BadInputError } from '../../src/errors.js';
-import { type CachedAnswer, JudgeCache } from '../../src/judge/cache.js';
+import { JudgeCache } from '../../src/judge/cache.js';
+import type { CachedAnswer } from '../../src/judge/cache-rows.js';
 import { openDatabase } from '../../src/store/sqlite.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/paths.js';

@@ -2,7 +2,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type CachedAnswer, JudgeCache } from '../../src/judge/cache.js';
+import { JudgeCache } from '../../src/judge/cache.js';
+import type { CachedAnswer } from '../../src/judge/cache-rows.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/paths.js';
 

@@ -5,7 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../src/concurrency/rate.js';
-import type { EmulatorOptions, LoggedRequest } from '../../src/synthetic/emulator/server.js';
+import type { EmulatorOptions } from '../../src/synthetic/emulator/server.js';
+import type { LoggedRequest } from '../../src/synthetic/emulator/traffic.js';
 import { emulatorJudge } from '../support/emulator.js';
 import { askMany } from '../support/judge-questions.js';
 

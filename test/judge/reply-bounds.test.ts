@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OpenAiBackend } from '../../src/judge/openai.js';
 import { replyBodyLimit } from '../../src/judge/reply-limit.js';
-import { type FaultPlan, startEmulator } from '../../src/synthetic/emulator/server.js';
+import type { FaultPlan } from '../../src/synthetic/emulator/faults.js';
+import { startEmulator } from '../../src/synthetic/emulator/server.js';
 import { imagePool, question } from '../support/judge-questions.js';
 import { ROOT } from '../support/paths.js';
 

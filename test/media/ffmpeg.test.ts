@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BackendError } from '../../src/errors.js';
-import { ffprobeJson, stopProcesses } from '../../src/media/ffmpeg.js';
+import { ffprobeJson } from '../../src/media/ffmpeg.js';
+import { stopProcesses } from '../../src/media/ffmpeg-processes.js';
 import { media, tempDir } from '../support/paths.js';
 
 describe('stopProcesses', () => {

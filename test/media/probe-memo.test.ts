@@ -3,7 +3,8 @@ import { copyFileSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkMaxDuration } from '../../src/media/duration.js';
-import { probe, probeWithin, type VideoInfo } from '../../src/media/probe.js';
+import { probe, probeWithin } from '../../src/media/probe.js';
+import type { VideoInfo } from '../../src/media/video-info.js';
 import { media, tempDir } from '../support/paths.js';
 
 /** A copy under a new inode: `probe` cannot have seen it, so this is one unmemoised ffprobe. */

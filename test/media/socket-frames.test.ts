@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ffmpegRawFrames } from '../../src/media/ffmpeg.js';
+import { ffmpegRawFrames } from '../../src/media/ffmpeg-raw.js';
 import { SocketFrames } from '../../src/media/socket-frames.js';
 import { media } from '../support/paths.js';
 

@@ -4,8 +4,9 @@ import { BadInputError } from '../../src/errors.js';
 import { ffprobeJson } from '../../src/media/ffmpeg.js';
 import { balancedSum, planFrames, rateIndices } from '../../src/media/frame-plan.js';
 import { streamClipFiles, streamClips, streamFrames } from '../../src/media/frames.js';
-import { countDecodableFrames, frameAtTime, probe, type VideoInfo } from '../../src/media/probe.js';
+import { countDecodableFrames, frameAtTime, probe } from '../../src/media/probe.js';
 import { probeMany } from '../../src/media/probe-many.js';
+import type { VideoInfo } from '../../src/media/video-info.js';
 import { media, tempDir } from '../support/paths.js';
 import { truncatedMp4 } from '../support/truncated.js';
 

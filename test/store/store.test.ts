@@ -6,7 +6,8 @@ import { BadInputError } from '../../src/errors.js';
 import { writeFileAtomic } from '../../src/store/atomic-write.js';
 import { cacheKey, canonicalJson, sha256File, sha256Hex } from '../../src/store/canonical.js';
 import { readTextFile } from '../../src/store/limits.js';
-import { KvTable, openDatabase } from '../../src/store/sqlite.js';
+import { openDatabase } from '../../src/store/sqlite.js';
+import { KvTable } from '../../src/store/sqlite-tables.js';
 import { tempDir } from '../support/paths.js';
 
 describe('writeFileAtomic', () => {

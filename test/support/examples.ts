@@ -9,8 +9,9 @@ import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { EXAMPLES_DIR, type Example } from '../../src/cli/example-paths.js';
 import { FOLDER_OUTPUTS, namesFile } from '../../src/cli/folder-files.js';
-import { EXAMPLES, EXAMPLES_DIR, type Example } from '../../src/cli/help.js';
+import { EXAMPLES } from '../../src/cli/help.js';
 import { runCli } from './cli.js';
 import { ROOT, tempDir } from './paths.js';
 

@@ -5,7 +5,7 @@
  * videos has no joint table to make, so audio is not asked of it. docs/compass.md, "Audio by default".
  */
 import { existsSync } from 'node:fs';
-import type { VideoInfo } from '../../media/probe.js';
+import type { VideoInfo } from '../../media/video-info.js';
 import { type PromptMode, videoPath } from '../cases/cases.js';
 
 /** How audio came to be judged or not: a flag, or the default from the videos' tracks. */

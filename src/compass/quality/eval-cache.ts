@@ -26,7 +26,8 @@ import { ffmpegVersion } from '../../media/ffmpeg.js';
 import { imageLibraryVersion } from '../../media/image.js';
 import { cacheKey } from '../../store/canonical.js';
 import { FileHashes } from '../../store/file-hashes.js';
-import { KvTable, type SqliteDatabase } from '../../store/sqlite.js';
+import { KvTable } from '../../store/sqlite-tables.js';
+import type { SqliteDatabase } from '../../store/sqlite-types.js';
 import type { LoadedCase } from '../cases/cases.js';
 import { QUALITY_METRICS } from './metrics.js';
 

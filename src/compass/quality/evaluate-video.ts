@@ -5,7 +5,8 @@
  * keyframe response, is the run's to make (overall/evaluation.ts).
  */
 import type { ImageEncoder } from '../../judge/images.js';
-import { CallBudgetSpent, type Judge } from '../../judge/judge.js';
+import type { Judge } from '../../judge/judge.js';
+import { CallBudgetSpent } from '../../judge/question.js';
 import type { phaseReporter } from '../../progress.js';
 import type { FileHashes } from '../../store/file-hashes.js';
 import type { LoadedCase, PromptMode } from '../cases/cases.js';

@@ -9,7 +9,8 @@
 import { runPool } from '../../concurrency/pool.js';
 import { InternalError } from '../../errors.js';
 import type { ImageEncoder } from '../../judge/images.js';
-import { CallBudgetSpent, type Judge } from '../../judge/judge.js';
+import type { Judge } from '../../judge/judge.js';
+import { CallBudgetSpent } from '../../judge/question.js';
 import { type OnProgress, phaseReporter } from '../../progress.js';
 import type { FileHashes } from '../../store/file-hashes.js';
 import { type LoadedCase, type PromptMode, videoPath } from '../cases/cases.js';

@@ -6,7 +6,7 @@
  */
 import type { ImageEncoder } from '../../judge/images.js';
 import { type SideFrames, streamFrames } from '../../media/frames.js';
-import type { VideoInfo } from '../../media/probe.js';
+import type { VideoInfo } from '../../media/video-info.js';
 
 /**
  * Sample times over the whole video: (k + ½)/fps; only when an opt-in `budget` is smaller than

@@ -15,7 +15,7 @@ import type { ImageEncoder } from '../../judge/images.js';
 import type { Judge } from '../../judge/judge.js';
 import { loadTemplate, render } from '../../judge/prompts.js';
 import type { JudgeImage, Verdict } from '../../judge/types.js';
-import type { VideoInfo } from '../../media/probe.js';
+import type { VideoInfo } from '../../media/video-info.js';
 import type { FileHashes } from '../../store/file-hashes.js';
 import type { LoadedCase } from '../cases/cases.js';
 import type { SegmentFn } from '../scan/segmenter.js';

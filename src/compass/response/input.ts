@@ -1,6 +1,6 @@
 /** `compass score`'s input (`ScoreInput`: the cases, videos, models, embedder, options) and its result (`ScoreRun`). */
 import type { Embedder } from '../../embed/embedder.js';
-import type { ShotOptions } from '../../media/shots.js';
+import type { ShotOptions } from '../../media/shot-options.js';
 import type { OnProgress } from '../../progress.js';
 import type { FileHashes } from '../../store/file-hashes.js';
 import type { LoadedCase, PromptMode } from '../cases/cases.js';

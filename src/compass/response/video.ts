@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { BadInputError } from '../../errors.js';
-import { CallBudgetSpent } from '../../judge/judge.js';
+import { CallBudgetSpent } from '../../judge/question.js';
 import { checkMaxDuration, refuseLonger } from '../../media/duration.js';
 import type { phaseReporter } from '../../progress.js';
 import type { LoadedCase, PromptMode } from '../cases/cases.js';

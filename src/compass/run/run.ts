@@ -5,9 +5,10 @@
  * embedder, scan cache) are opened by the run in src/runs (`withTools`, runs/tools.ts).
  */
 import { resolve } from 'node:path';
-import type { OnnxOptions } from '../../embed/onnx.js';
+import type { OnnxOptions } from '../../embed/onnx-options.js';
 import { judgeIdentity } from '../../judge/identity.js';
-import type { JudgeSettings, OpenedJudge } from '../../judge/registry.js';
+import type { OpenedJudge } from '../../judge/registry.js';
+import type { JudgeSettings } from '../../judge/settings.js';
 import type { OnProgress } from '../../progress.js';
 import type { NamedPath } from '../../store/path-overlap.js';
 import type { Shard, ShardRecord } from '../../store/shards.js';

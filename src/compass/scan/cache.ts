@@ -8,10 +8,12 @@
 import type { Embedder } from '../../embed/embedder.js';
 import { ffmpegVersion } from '../../media/ffmpeg.js';
 import { imageLibraryVersion } from '../../media/image.js';
-import { DEFAULT_SHOT_OPTIONS, type ShotOptions } from '../../media/shots.js';
+import { DEFAULT_SHOT_OPTIONS, type ShotOptions } from '../../media/shot-options.js';
 import { cacheKey, sha256File } from '../../store/canonical.js';
 import type { FileHashes } from '../../store/file-hashes.js';
-import { KvTable, openDatabase, type SqliteDatabase } from '../../store/sqlite.js';
+import { openDatabase } from '../../store/sqlite.js';
+import { KvTable } from '../../store/sqlite-tables.js';
+import type { SqliteDatabase } from '../../store/sqlite-types.js';
 import { Scan, type ScanTimings } from '../schemas/scan.js';
 import { DEFAULT_SCAN_OPTIONS, type ScanOptions } from './options.js';
 import { type ScanInput, scanVideo } from './scan.js';

@@ -13,9 +13,9 @@ import type { Embedder } from '../../embed/embedder.js';
 import { InternalError } from '../../errors.js';
 import { imagesAsFrames } from '../../media/frame-like.js';
 import { loadImage, type ResizeFit, resizeImage } from '../../media/image.js';
-import type { VideoInfo } from '../../media/probe.js';
 import { type SsimReference, ssimReference } from '../../media/quality.js';
 import type { RawImage } from '../../media/raw.js';
+import type { VideoInfo } from '../../media/video-info.js';
 
 export interface PreparedKeyframes {
   /** Each keyframe's embedding, made through the frames' own scaling chain. */

@@ -21,7 +21,7 @@ import { BackendError, type ErrorData, reviveError } from '../../errors.js';
 // sharp must be loaded by the main thread before any worker loads it (sharp's rule for worker
 // threads: its shared libraries then stay loaded until every thread is done)
 import '../../media/image.js';
-import type { ShotOptions } from '../../media/shots.js';
+import type { ShotOptions } from '../../media/shot-options.js';
 import type { Scan, ScanTimings } from '../schemas/scan.js';
 import type { ScanFn } from './cache.js';
 import type { ScanOptions } from './options.js';

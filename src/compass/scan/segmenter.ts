@@ -4,7 +4,7 @@
  * judge's, quality/segment.ts). The scan and the response axis know a segmenter only by this
  * signature, not by what asks it.
  */
-import type { CallLimits } from '../../judge/judge.js';
+import type { CallLimits } from '../../judge/question.js';
 import type { FileHashes } from '../../store/file-hashes.js';
 import type { LoadedCase } from '../cases/cases.js';
 import type { ScanShot } from '../schemas/scan.js';

@@ -8,10 +8,10 @@
 import { cosine, type Embedder } from '../../embed/embedder.js';
 import { InternalError } from '../../errors.js';
 import type { FramePair } from '../../media/pairs.js';
-import type { VideoInfo } from '../../media/probe.js';
 import { compareRaw, type ImageComparison } from '../../media/quality.js';
 import type { RawImage } from '../../media/raw.js';
 import type { ShotDetector } from '../../media/shots.js';
+import type { VideoInfo } from '../../media/video-info.js';
 import type { ScanPeak } from '../schemas/scan.js';
 import type { PreparedKeyframes } from './keyframe-prep.js';
 import { StageTwoAlong } from './stage2-along.js';

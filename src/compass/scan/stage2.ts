@@ -30,10 +30,10 @@
  */
 
 import { InternalError } from '../../errors.js';
-import type { VideoInfo } from '../../media/probe.js';
 import { frameAt, frameTime } from '../../media/probe.js';
 import { compareRaw, type SsimReference } from '../../media/quality.js';
 import type { RawImage } from '../../media/raw.js';
+import type { VideoInfo } from '../../media/video-info.js';
 import { psnrOfMse, streamWindowLuma } from '../../media/window.js';
 import type { ScanRefine } from '../schemas/scan.js';
 import { placingRun } from './runs.js';

@@ -9,7 +9,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { embedderFromSpec } from '../../embed/registry.js';
 import { BackendError, errorData, InternalError } from '../../errors.js';
-import { stopProcesses } from '../../media/ffmpeg.js';
+import { stopProcesses } from '../../media/ffmpeg-processes.js';
 import type { ScanTimings } from '../schemas/scan.js';
 import type { FromScanWorker, ScanWorkerData, ToScanWorker } from './pool.js';
 import { scanVideo } from './scan.js';

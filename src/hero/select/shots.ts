@@ -4,8 +4,9 @@
  * habit of shot-based summarisers.
  */
 
-import { probe, type VideoInfo } from '../../media/probe.js';
+import { probe } from '../../media/probe.js';
 import { detectShotsMany } from '../../media/shots-many.js';
+import type { VideoInfo } from '../../media/video-info.js';
 import { clipFiles } from '../track/clip-files.js';
 import { needed, type SelectionMethod } from './method.js';
 

@@ -8,8 +8,6 @@ import type { ScoredFeature } from './features.js';
 import type { PromptHandler } from './handler.js';
 import { BASE_WEIGHTS, heroScore, weightsFor } from './rubric.js';
 
-export type { PromptHandler } from './handler.js';
-
 /**
  * {"winner": "A"|"B"}: the first-shown image gets a small bonus (position bias), so close calls
  * flip with placement; the image labelled "A" gets `labelBias`. The letters follow the prompt:

@@ -16,9 +16,6 @@ import { RateBuckets, type RateLimitPlan } from './rate-limit.js';
 import { type LoggedRequest, Traffic } from './traffic.js';
 import { type ChatBody, chatParts, completion, readBody, send } from './wire.js';
 
-export { FAULT_KINDS, type FaultKind, type FaultPlan } from './faults.js';
-export type { LoggedRequest } from './traffic.js';
-
 export interface EmulatorOptions {
   port?: number;
   host?: string;

@@ -10,10 +10,10 @@ import { QUALITY_METRICS } from '../../compass/quality/metrics.js';
 import type { QualityMetricReport } from '../../compass/schemas/quality.js';
 import type { ResponseRow } from '../../compass/schemas/response.js';
 import { METRICS } from '../../compass/schemas/response.js';
-import { type CompassResults, type CompassView, checklistKey, hasVideo, videoKey } from '../data.js';
 import { f3, type Html, html } from '../html.js';
 import { casePageName, pageHref } from '../page-names.js';
 import type { Site, VideoSource } from '../site.js';
+import { type CompassResults, type CompassView, checklistKey, hasVideo, videoKey } from '../view-types.js';
 import { page } from './layout.js';
 
 /**

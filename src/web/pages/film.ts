@@ -7,9 +7,9 @@
 import type { Chain, FilmRubric } from '../../hero/dataset/schemas.js';
 import type { InsertionRecord, InsertionVerdict } from '../../hero/results.js';
 import { strengthBar } from '../chart.js';
-import type { HeroResults, HeroView, ProposalRow } from '../data.js';
 import { f3, type Html, html } from '../html.js';
 import type { Site } from '../site.js';
+import type { HeroResults, HeroView, ProposalRow } from '../view-types.js';
 import { page } from './layout.js';
 
 function stillUrl(site: Site, film: string, imageId: string): string {

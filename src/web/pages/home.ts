@@ -12,10 +12,10 @@ import { levelEntries } from '../../report/table.js';
 import { bootstrap } from '../../stats/bootstrap.js';
 import { mean } from '../../stats/mean.js';
 import { barChart } from '../chart.js';
-import { type CompassResults, type HeroResults, hasVideo } from '../data.js';
 import { f3, type Html, html } from '../html.js';
 import { casePageName, filmPageName, pageHref } from '../page-names.js';
 import type { Site } from '../site.js';
+import { type CompassResults, type HeroResults, hasVideo } from '../view-types.js';
 import { compassDefinitions } from './case.js';
 import { page } from './layout.js';
 

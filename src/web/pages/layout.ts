@@ -1,6 +1,7 @@
 /** The frame every page shares: title, navigation, the problems found while loading. */
-import type { Problem } from '../data.js';
+
 import { type Html, html } from '../html.js';
+import type { Problem } from '../view-types.js';
 
 export function page(o: { title: string; problems: readonly Problem[]; body: Html; crumbs?: Html }): string {
   return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8">

@@ -13,7 +13,7 @@ import { ScanCache } from '../../../src/compass/scan/cache.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import { ImageEncoder } from '../../../src/judge/images.js';
 import { probe } from '../../../src/media/probe.js';
-import type { FaultPlan } from '../../../src/synthetic/emulator/server.js';
+import type { FaultPlan } from '../../../src/synthetic/emulator/faults.js';
 import type { MiniCompassPaths } from '../../../src/synthetic/mini-compass/build.js';
 import { emulatorJudge } from '../../support/emulator.js';
 import { sharedMiniCompass } from '../../support/mini-compass.js';

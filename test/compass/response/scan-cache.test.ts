@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { cachedScan, ScanCache, scanKey } from '../../../src/compass/scan/cache.js';
 import { DEFAULT_SCAN_OPTIONS } from '../../../src/compass/scan/options.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
-import { DEFAULT_SHOT_OPTIONS } from '../../../src/media/shots.js';
-import { KvTable } from '../../../src/store/sqlite.js';
+import { DEFAULT_SHOT_OPTIONS } from '../../../src/media/shot-options.js';
+import { KvTable } from '../../../src/store/sqlite-tables.js';
 import { media, tempDir } from '../../support/paths.js';
 
 const input = { video: media('shots.mp4'), keyframes: [{ kf_id: 'k1', image: media('base.png') }] };

@@ -20,7 +20,8 @@ import { scoreResponse } from '../../../src/compass/response/report.js';
 import { scanVideo } from '../../../src/compass/scan/scan.js';
 import { createBuiltinEmbedder } from '../../../src/embed/builtin.js';
 import { ffmpegRun } from '../../../src/media/ffmpeg.js';
-import { decodeChain, frameTime, probe, type VideoInfo } from '../../../src/media/probe.js';
+import { decodeChain, frameTime, probe } from '../../../src/media/probe.js';
+import type { VideoInfo } from '../../../src/media/video-info.js';
 import { media, tempDir } from '../../support/paths.js';
 
 const dir = tempDir('timing-');
