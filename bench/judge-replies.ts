@@ -39,12 +39,11 @@ function child(url: string): Promise<Record<string, unknown>> {
 }
 
 for (const kind of ['none', 'endless', 'huge'] as const) {
-  const emu = await startEmulator({
-    faults:
-      kind === 'none'
-        ? undefined
-        : { rate: 1, kinds: [kind as FaultKind], endlessBytes: ENDLESS_MB << 20, hugeBytes: 50e6 },
-  });
+  const emu = await startEmulator(
+    kind === 'none'
+      ? {}
+      : { faults: { rate: 1, kinds: [kind as FaultKind], endlessBytes: ENDLESS_MB << 20, hugeBytes: 50e6 } },
+  );
   const r = await child(emu.url);
   await emu.close();
   const unresolved = Array.isArray(r.unresolved) ? r.unresolved[0] : undefined;

@@ -7,7 +7,7 @@
 const LAYERS = [
   {
     name: 'base',
-    path: '^src/(errors|progress|native|nearest)\\.ts$',
+    path: '^src/(errors|progress|native|nearest|defined)\\.ts$',
     what: 'typed errors, progress events, native-module loading, nearest-value suggestions',
   },
   {

@@ -6,6 +6,7 @@ import {
   HUMAN_STUDY_PROMPT_MODE,
 } from '../compass/align/export-scores.js';
 import { EVALUATION_RUN_FILES } from '../compass/run/outputs.js';
+import { defined } from '../defined.js';
 import { outputFiles, refuseOverlap } from '../store/path-overlap.js';
 import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS } from './flags.js';
 import { oneOf, printJson, printLines } from './output.js';
@@ -48,10 +49,14 @@ export function registerCompassExport(compass: Command): void {
       reads: outputFiles(o.results, EVALUATION_RUN_FILES, '--results'),
       writes: [{ flag: '--out', path: o.out }],
     });
-    const r = await exportScoresFile(o.results, o.out, {
-      dimensions: list(o.dimensions),
-      promptMode: oneOf('--prompt-mode', o.promptMode, EXPORT_PROMPT_MODES),
-    });
+    const r = await exportScoresFile(
+      o.results,
+      o.out,
+      defined({
+        dimensions: list(o.dimensions),
+        promptMode: oneOf('--prompt-mode', o.promptMode, EXPORT_PROMPT_MODES),
+      }),
+    );
     if (o.json) return printJson(r);
     printLines([
       `${r.scores} scores (${r.cases} cases × ${r.models.length} models × ${r.dimensions.length} dimensions${r.omitted ? `; ${r.omitted} not measured, left out` : ''}) → ${o.out}`,

@@ -13,6 +13,7 @@ import type { CompassRunInput } from '../compass/run/run.js';
 import { SEGMENTERS, type SegmenterKind } from '../compass/scan/segmenter.js';
 import type { MissingPolicy } from '../compass/schemas/leaderboard.js';
 import { BOARD_TABLES } from '../compass/schemas/leaderboard.js';
+import { defined } from '../defined.js';
 import { PartialError, UsageError } from '../errors.js';
 import {
   type MetricFlags,
@@ -198,7 +199,7 @@ export type OneCaseFlags = FlagValues<typeof ONE_CASE_FLAG_SPECS>;
 
 export function loadCaseFlags(o: OneCaseFlags): Promise<LoadedCase> {
   if (!o.case && !o.cases) throw new UsageError('give --case FILE, or --cases FILE with --case-id ID');
-  return loadOneCase({ caseFile: o.case, casesFile: o.cases, caseId: o.caseId });
+  return loadOneCase(defined({ caseFile: o.case, casesFile: o.cases, caseId: o.caseId }));
 }
 
 /**

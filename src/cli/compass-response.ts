@@ -6,6 +6,7 @@ import { casePrompts } from '../compass/cases/prompts.js';
 import { storyboardGrid } from '../compass/cases/storyboard.js';
 import { DEFAULT_GRID } from '../compass/response/sensitivity.js';
 import type { CompassRunInput } from '../compass/run/run.js';
+import { defined } from '../defined.js';
 import { PartialError, UsageError } from '../errors.js';
 import { resolveJudgeSettings } from '../judge/precedence.js';
 import type { OnProgress } from '../progress.js';
@@ -245,7 +246,7 @@ function registerGrid(compass: Command): void {
   addFlags(cmd, GRID_FLAG_SPECS).action(async (o: FlagValues<typeof GRID_FLAG_SPECS>) => {
     const c = await loadCaseFlags(o);
     const cellWidth = parseNumberFlag('--cell-width', o.cellWidth, (n) => Number.isInteger(n) && n >= 16);
-    const r = await storyboardGrid(c, o.out, { labels: o.labels, cellWidth });
+    const r = await storyboardGrid(c, o.out, defined({ labels: o.labels, cellWidth }));
     printResult(o.json, r, () => [`${o.out}: ${r.keyframes} keyframes, ${r.width}×${r.height}`]);
   });
 }

@@ -1,5 +1,6 @@
 /** `kfbench media …`: the media building blocks by hand. */
 import type { Command } from 'commander';
+import { defined } from '../defined.js';
 import { UsageError } from '../errors.js';
 import { refuseOverlap } from '../store/path-overlap.js';
 import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS } from './flags.js';
@@ -175,10 +176,14 @@ function registerGrid(media: Command): void {
       reads: images.map((path) => ({ flag: 'image', path })),
       writes: [{ flag: '--out', path: o.out }],
     });
-    const r = await (await import('../media/grid.js')).gridFiles(images, o.out, {
-      labels: !!o.labels,
-      cellWidth,
-    });
+    const r = await (await import('../media/grid.js')).gridFiles(
+      images,
+      o.out,
+      defined({
+        labels: !!o.labels,
+        cellWidth,
+      }),
+    );
     if (o.json) printJson({ path: o.out, ...r });
     else printLines([`${o.out}  ${r.width}×${r.height}`]);
   });

@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
+import { defined } from '../defined.js';
 import { BadInputError } from '../errors.js';
 import { trackFramePath } from './dataset/layout.js';
 import { defaultLayout, type Layout } from './dataset/layout-map.js';
@@ -134,7 +135,7 @@ function checkCoverage(
   if (missing.length && (o.missing ?? 'error') === 'error')
     throw new BadInputError(
       `method ${method} submits nothing for ${missing.length} of ${films.length} film(s) with chains (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}); pass --missing zero to score them 0`,
-      { file: o.file },
+      defined({ file: o.file }),
     );
   return { selected: films.length - missing.length, films: films.length, missing };
 }

@@ -273,8 +273,8 @@ export async function learnRubric(
 /** What Phase B reads of a rule. */
 interface PhaseBRule {
   source_pair: readonly [string, string];
-  source_chain?: string;
-  source_anchor?: string;
+  source_chain?: string | undefined;
+  source_anchor?: string | undefined;
 }
 
 /**

@@ -19,6 +19,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { abortReason } from '../concurrency/abort.js';
+import { defined } from '../defined.js';
 import { BadInputError } from '../errors.js';
 import { cacheKey } from '../store/canonical.js';
 import { openDatabase } from '../store/sqlite.js';
@@ -96,7 +97,7 @@ export class JudgeCache {
     opts: JudgeCacheOptions = {},
   ) {
     this.leaseMs = opts.leaseMs ?? DEFAULT_CLAIM_LEASE_MS;
-    this.db = openDatabase(path, { readOnly: opts.readOnly, mustExist: opts.mustExist });
+    this.db = openDatabase(path, defined({ readOnly: opts.readOnly, mustExist: opts.mustExist }));
     if (opts.readOnly || opts.mustExist) {
       if (!this.db.hasTable('judge_answers')) {
         this.db.close();

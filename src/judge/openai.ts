@@ -62,8 +62,12 @@ export class OpenAiBackend implements JudgeBackend {
   readonly pool: EndpointPool<HttpEndpoint>;
   private readonly headers: Record<string, string>;
   private readonly sem: Semaphore;
-  private readonly o: Required<Omit<OpenAiOptions, 'apiKey' | 'model' | 'baseUrls' | 'onProgress'>> &
-    Pick<OpenAiOptions, 'onProgress'>;
+  private readonly o: {
+    [K in keyof Omit<OpenAiOptions, 'apiKey' | 'model' | 'baseUrls' | 'onProgress'>]-?: Exclude<
+      OpenAiOptions[K],
+      undefined
+    >;
+  } & Pick<OpenAiOptions, 'onProgress'>;
   readonly limiter: RateLimiter;
 
   constructor(opts: OpenAiOptions) {

@@ -31,10 +31,10 @@ function median(xs: ArrayLike<number>): number {
 
 /** One video packet as ffprobe lists it (`-show_entries packet=…`); a value it has not is absent. */
 export interface ProbePacket {
-  pts?: number;
-  duration?: number;
+  pts?: number | undefined;
+  duration?: number | undefined;
   /** `K` key frame, `D` discarded by the demuxer, `C` corrupt. */
-  flags?: string;
+  flags?: string | undefined;
 }
 
 /**
@@ -107,8 +107,8 @@ export function frameAtTimeIn(times: ArrayLike<number>, t: number): number {
  * reports it), from a stream's side data or its legacy `rotate` tag.
  */
 export function displayRotation(stream: {
-  side_data_list?: { side_data_type?: string; rotation?: number }[];
-  tags?: { rotate?: string };
+  side_data_list?: { side_data_type?: string | undefined; rotation?: number | undefined }[] | undefined;
+  tags?: { rotate?: string | undefined } | undefined;
 }): number {
   const sd = stream.side_data_list?.find((d) => d.side_data_type === 'Display Matrix');
   const r = sd?.rotation ?? Number(stream.tags?.rotate ?? 0);

@@ -21,6 +21,7 @@ import { type CompassRunInput, compassReads, compassRunRecord, runCases } from '
 import { cachedScan } from '../compass/scan/cache.js';
 import type { ScanOptions } from '../compass/scan/options.js';
 import type { ResponseReport, ResponseSummary } from '../compass/schemas/response.js';
+import { defined } from '../defined.js';
 import type { OnnxOptions } from '../embed/onnx-options.js';
 import { checkMaxDuration } from '../media/duration.js';
 import { probe } from '../media/probe.js';
@@ -49,24 +50,26 @@ async function scoreFolder(o: CompassScoreInput) {
     const { judge, scanCache: cache } = tools;
     const embedder = tools.needEmbedder();
     const t0 = Date.now();
-    const run = await scoreModels({
-      cases,
-      videos: o.videos,
-      models: o.models,
-      modes: o.modes,
-      embedder,
-      response: o.response,
-      scan: o.scan,
-      cache,
-      ...(judge
-        ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe, evaluationCacheIn(judge.cache)) }
-        : {}),
-      jobs: o.jobs,
-      maxDuration: o.maxDuration_s,
-      ...(o.maxCalls !== undefined ? { maxCalls: o.maxCalls } : {}),
-      signal: o.signal,
-      onProgress: o.onProgress,
-    });
+    const run = await scoreModels(
+      defined({
+        cases,
+        videos: o.videos,
+        models: o.models,
+        modes: o.modes,
+        embedder,
+        response: o.response,
+        scan: o.scan,
+        cache,
+        ...(judge
+          ? { segment: judgeSegmenter(judge.judge, judge.encoder, probe, evaluationCacheIn(judge.cache)) }
+          : {}),
+        jobs: o.jobs,
+        maxDuration: o.maxDuration_s,
+        ...(o.maxCalls !== undefined ? { maxCalls: o.maxCalls } : {}),
+        signal: o.signal,
+        onProgress: o.onProgress,
+      }),
+    );
     const wall_s = (Date.now() - t0) / 1000;
     const record = await compassRunRecord(o, {
       kind: 'compass score',

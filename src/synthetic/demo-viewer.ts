@@ -2,10 +2,13 @@
 import { join } from 'node:path';
 import type { ViewerInputs } from '../web/view-types.js';
 
+/** The viewer's inputs, each of them given. */
+type DemoViewerInputs = { [K in keyof Omit<ViewerInputs, 'layout'>]-?: Exclude<ViewerInputs[K], undefined> };
+
 export function demoViewerInputs(
   out: string,
   compassResults = [join(out, 'compass-response'), join(out, 'compass-eval')],
-): Required<Omit<ViewerInputs, 'layout'>> {
+): DemoViewerInputs {
   return {
     data: join(out, 'mini-hero', 'heroframe'),
     track: join(out, 'mini-hero', 'track'),
@@ -17,7 +20,7 @@ export function demoViewerInputs(
 }
 
 /** The `kfbench serve` command line for those inputs, as it runs from the repository root. */
-export function serveCommand(i: Required<Omit<ViewerInputs, 'layout'>>): string {
+export function serveCommand(i: DemoViewerInputs): string {
   return [
     'npx kfbench serve',
     `--data ${i.data} --track ${i.track} --results ${i.results.join(' ')}`,

@@ -35,7 +35,7 @@ describe('ONNX embedder on a real model file, against numpy (scripts/make-onnx-m
   ])('pooling %s, batched and one by one (1e-5)', async (pooling, overrides) => {
     const images = await Promise.all(refs.map((r) => loadImage(join(FIX, r.image))));
     for (const batch of [1, 3, 8]) {
-      const e = await loadOnnxEmbedder(MODEL, { overrides, batch });
+      const e = await loadOnnxEmbedder(MODEL, overrides ? { overrides, batch } : { batch });
       open.push(e);
       const got = await e.embed(images);
       for (const [k, r] of refs.entries()) {

@@ -20,10 +20,11 @@ async function run(
   limits: { rpm?: number; tpm?: number },
   n: number,
 ) {
-  const s = await emulatorJudge(
-    { rateLimit },
-    { concurrency: 8, limiter: new RateLimiter(limits), maxRetries: 30 },
-  );
+  const s = await emulatorJudge(rateLimit ? { rateLimit } : {}, {
+    concurrency: 8,
+    limiter: new RateLimiter(limits),
+    maxRetries: 30,
+  });
   closers.push(() => s.close());
   const verdicts = await askMany(s.judge, n);
   return { s, verdicts, statuses: s.emu.log.map((l) => l.status) };

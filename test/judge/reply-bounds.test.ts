@@ -31,7 +31,7 @@ interface DriverResult {
 
 /** `n` questions at --concurrency `n` from a child process against an emulator with `faults`. */
 async function childRun(faults: FaultPlan | undefined, n: number) {
-  const emu = await startEmulator({ faults });
+  const emu = await startEmulator(faults ? { faults } : {});
   closers.push(() => emu.close());
   const child = spawn(
     process.execPath,

@@ -5,6 +5,7 @@
  * 4). The axes know nothing of each other: this module alone hands the one's rows to the other.
  */
 
+import { defined } from '../../defined.js';
 import type { Embedder } from '../../embed/embedder.js';
 import { PartialError } from '../../errors.js';
 import type { ImageEncoder } from '../../judge/images.js';
@@ -83,23 +84,25 @@ export async function evaluateCompass(o: EvaluateInput): Promise<EvaluateResult>
   const q = { ...DEFAULT_QUALITY_OPTIONS, ...o.quality };
   // one read of each file for the scan cache's key, the segmentation's and the questions'
   const hashes = new FileHashes();
-  const response = await scoreModels({
-    cases: o.cases,
-    videos: o.videos,
-    models: o.models,
-    modes: o.modes,
-    embedder: o.embedder,
-    response: o.response,
-    scan: o.scan,
-    cache: o.cache,
-    hashes,
-    segment: o.segment,
-    maxCalls: o.maxCalls,
-    maxDuration: o.maxDuration,
-    jobs: o.jobs,
-    signal: o.signal,
-    onProgress: o.onProgress,
-  });
+  const response = await scoreModels(
+    defined({
+      cases: o.cases,
+      videos: o.videos,
+      models: o.models,
+      modes: o.modes,
+      embedder: o.embedder,
+      response: o.response,
+      scan: o.scan,
+      cache: o.cache,
+      hashes,
+      segment: o.segment,
+      maxCalls: o.maxCalls,
+      maxDuration: o.maxDuration,
+      jobs: o.jobs,
+      signal: o.signal,
+      onProgress: o.onProgress,
+    }),
+  );
   const judged = await judgeQuality(
     {
       cases: o.cases,
