@@ -124,4 +124,13 @@ describe('Compass ids that are Object.prototype names', () => {
     expect(Object.getOwnPropertyDescriptor(win, 'toString')?.value).toBeCloseTo(2 / 3, 12);
     expect(Object.getOwnPropertyDescriptor(win, 'valueOf')?.value).toBeCloseTo(1 / 3, 12);
   });
+
+  it('a case id that cannot be a file name (`__proto__` starts with "_") is refused naming the line and the rule', async () => {
+    const line = readFileSync(cases, 'utf8').trim().split('\n')[0]!;
+    const file = join(dir, 'proto.jsonl');
+    writeFileSync(file, `${line.replace(/"case_id":"[^"]*"/, '"case_id":"__proto__"')}\n`);
+    const r = await runCli(['compass', 'validate', '--cases', file]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`${file}:1: case_id: must start with a letter or digit`);
+  });
 });

@@ -28,7 +28,12 @@ export type PromptMode = (typeof PROMPT_MODES)[number];
 export const STRUCTURES = ['multi_shot', 'one_take'] as const;
 export type Structure = (typeof STRUCTURES)[number];
 
-const id = z.string().regex(SAFE_ID, 'must be letters, digits, ".", "_" or "-" (safe as a file name)');
+const id = z
+  .string()
+  .regex(
+    SAFE_ID,
+    'must start with a letter or digit and hold only letters, digits, ".", "_" or "-", at most 128 (safe as a file name)',
+  );
 
 export const Keyframe = z.looseObject({
   kf_id: id,
