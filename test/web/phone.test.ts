@@ -169,50 +169,59 @@ describe('every page at 390 and 1280 px', () => {
 });
 
 describe('what the issue saw, measured', () => {
+  // (read with page.evaluate: a locator waits, with no time limit, for an element that may never come)
   it('a chart is no wider than a 390-px window; the cases table scrolls with its cue until scrolled to its end', async () => {
     const page = await open(PAGES().home, 390);
-    const charts = await page
-      .locator('svg.chart')
-      .evaluateAll((es) => es.map((e) => e.getBoundingClientRect().right));
+    const charts = await page.evaluate(() =>
+      [...document.querySelectorAll('svg.chart')].map((e) => e.getBoundingClientRect().right),
+    );
     expect(charts.length).toBeGreaterThan(0);
     for (const right of charts) expect(right).toBeLessThanOrEqual(390);
-    const cases = page.locator('#compass table.cases');
-    expect(await cases.getAttribute('data-more')).toBe('right');
-    await cases.evaluate((t) => t.scrollTo({ left: t.scrollWidth }));
-    await page.waitForFunction(
-      () => document.querySelector('#compass table.cases')?.getAttribute('data-more') === 'left',
-    );
+    const cue = (scroll: boolean) =>
+      page.evaluate(async (scroll) => {
+        const t = document.querySelector('#compass table.cases');
+        if (!t) return 'no cases table';
+        if (scroll) {
+          t.scrollTo({ left: t.scrollWidth });
+          // the scroll event runs before the next frames are drawn
+          await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        }
+        return t.getAttribute('data-more');
+      }, scroll);
+    expect(await cue(false)).toBe('right');
+    expect(await cue(true)).toBe('left');
     await page.close();
   });
 
   it('the strip of twelve keyframes at 390 px scrolls with its timeline, labels apart, in one lane or more', async () => {
     const page = await open(PAGES().case, 390);
-    const strip = page.locator('.tl-scroll');
-    expect(await strip.getAttribute('data-more')).toBe('right');
-    // strip and timeline share one width, so a label sits above its target's mark
-    const [stripW, timelineW] = await page.evaluate(() => [
+    const [more, stripW, timelineW] = await page.evaluate(() => [
+      document.querySelector('.tl-scroll')?.getAttribute('data-more') ?? 'no .tl-scroll',
       document.querySelector('.kf-strip')!.getBoundingClientRect().width,
       document.querySelector('#timeline')!.getBoundingClientRect().width,
     ]);
-    expect(stripW).toBeCloseTo(timelineW, 0);
+    expect(more).toBe('right');
+    // strip and timeline share one width, so a label sits above its target's mark
+    expect(stripW).toBeCloseTo(timelineW as number, 0);
     await page.close();
   });
 
   it("a film's last placed frame at 1280 px can be scrolled to, and the row says there is more", async () => {
     const page = await open(PAGES().film, 1280);
-    const row = page.locator('details.method[open] .placement ol.row').first();
-    const [wide, more] = await row.evaluate((r) => [
-      r.scrollWidth > r.clientWidth,
-      r.getAttribute('data-more'),
-    ]);
+    const [wide, more, last, box] = await page.evaluate(async () => {
+      const r = document.querySelector('details.method[open] .placement ol.row')!;
+      const before = [r.scrollWidth > r.clientWidth, r.getAttribute('data-more')] as const;
+      r.scrollTo({ left: r.scrollWidth });
+      await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+      return [
+        ...before,
+        [...r.querySelectorAll('li.ins')].pop()!.getBoundingClientRect().right,
+        r.getBoundingClientRect().right,
+      ];
+    });
     expect(wide).toBe(true); // five frames and six stills are wider than the window
     expect(more).toBe('right');
-    await row.evaluate((r) => r.scrollTo({ left: r.scrollWidth }));
-    const [last, box] = await row.evaluate((r) => [
-      [...r.querySelectorAll('li.ins')].pop()!.getBoundingClientRect().right,
-      r.getBoundingClientRect().right,
-    ]);
-    expect(last).toBeLessThanOrEqual(box + 0.5);
+    expect(last as number).toBeLessThanOrEqual((box as number) + 0.5);
     await page.close();
   });
 });
@@ -229,7 +238,9 @@ describe('compared with the committed screenshots (grey, half size, ≤ 2 % of p
   for (const [which, width, selector] of PARTS)
     it(`${which} at ${width} px: ${selector}`, async () => {
       const page = await open(PAGES()[which], width);
-      const shot = await page.locator(selector).first().screenshot({ animations: 'disabled' });
+      const part = page.locator(selector).first();
+      expect(await part.count(), selector).toBe(1); // before the locator waits for it (no time limit)
+      const shot = await part.screenshot({ animations: 'disabled' });
       const c = await compareScreenshot(`${which}-${width}-${selector.replace(/[^a-z0-9]+/gi, '-')}`, shot, {
         artifacts: join(ARTIFACTS, 'parts'),
       });
