@@ -89,7 +89,7 @@ export const HERO_EXAMPLES: readonly Example[] = [
     ),
     needs: `${NEEDS_READER}; a copy of the mini set to build on (the build rewrites its chains; the demo's set stays as it was):`,
     before: [kf(`hero mini --out ${BUILT_HERO}`)],
-    writes: `${BUILT_DATA}/data/chains.jsonl, images/, images/image_sha256.jsonl, stats/build_report.json (with --learn-rubric also data/rubrics.jsonl and stats/rubric_proposals.jsonl)`,
+    writes: `${BUILT_DATA}/data/chains.jsonl, images/, images/image_sha256.jsonl, stats/build_report.json (with --learn-rubric also data/rubrics.jsonl and stats/rubric_proposals.jsonl; without it, data/rubrics.jsonl only where the dataset has none: a row without rules per film)`,
     prints: /^built 12 chains for 6 films with local:reader-\w+: 180 pairs, /,
   },
   {
