@@ -127,7 +127,7 @@ beforeAll(async () => {
     'openai:gpt-4.1@https://api.your-provider.example/v1': judge,
     'onnx:models/dinov2-small.onnx': `onnx:${join(ROOT, 'test', 'fixtures', 'embed', 'tiny-vit.onnx')}`,
     'my-pairs.jsonl': join(ROOT, 'test', 'fixtures', 'embed', 'pairs.jsonl'),
-    'mini-compass/pairs.jsonl': compass.pairs,
+    'compass-bench/pairs.jsonl': compass.pairs,
     'dinov3-small': 'dinov3-small',
   };
 });

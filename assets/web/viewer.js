@@ -70,6 +70,32 @@
     table.dataset.sortCol = String(col);
     table.dataset.sortDir = desc ? 'desc' : 'asc';
   });
+  // the scroll cue: a box that scrolls sideways says on which side there is more to see
+  // (data-more="left", "right" or both; the CSS fades that side), kept up to date on scroll and resize
+  const scrollers = [
+    ...document.querySelectorAll('table.scores, table.cases, table.films, table.verdicts, ol.row, .scroll-x'),
+  ];
+  const cue = (el) => {
+    const more = [];
+    if (el.scrollLeft > 1) more.push('left');
+    if (el.scrollLeft + el.clientWidth < el.scrollWidth - 1) more.push('right');
+    if (more.length) el.dataset.more = more.join(' ');
+    else delete el.dataset.more;
+  };
+  const observer =
+    typeof ResizeObserver === 'function'
+      ? new ResizeObserver((es) => {
+          for (const e of es) cue(e.target);
+        })
+      : null;
+  for (const el of scrollers) {
+    cue(el);
+    el.addEventListener('scroll', () => cue(el), { passive: true });
+    observer?.observe(el);
+  }
+  window.addEventListener('load', () => {
+    for (const el of scrollers) cue(el);
+  });
   if (video) {
     video.addEventListener('timeupdate', show);
     video.addEventListener('seeked', show);

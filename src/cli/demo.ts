@@ -9,6 +9,7 @@ import type { CompassQualityDemo } from '../synthetic/demo-compass-quality.js';
 import type { MediaDemoResult } from '../synthetic/demo-media.js';
 import { demoViewerInputs, serveCommand } from '../synthetic/demo-viewer.js';
 import { cliEnv } from './env.js';
+import { DEMO_DIR } from './example-paths.js';
 import { addFlags, type FlagValues, flagSpecs } from './flags.js';
 import { printLines } from './output.js';
 import { renderProgress } from './progress.js';
@@ -88,7 +89,7 @@ function showPart(p: DemoPart, mediaOnly: boolean): void {
 }
 
 const DEMO_FLAG_SPECS = flagSpecs({
-  out: { flags: '--out <dir>', description: 'where the demo writes', default: 'kfbench-demo' },
+  out: { flags: '--out <dir>', description: 'where the demo writes', default: DEMO_DIR },
   mediaOnly: { flags: '--media-only', description: 'only the media building blocks (a few seconds)' },
 });
 

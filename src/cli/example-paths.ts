@@ -17,14 +17,20 @@ export interface Example {
 }
 /** Where the examples write: a folder of the repository root (git-ignored). */
 export const EXAMPLES_DIR = 'kfbench-examples';
-export const OUT = EXAMPLES_DIR;
+const OUT = EXAMPLES_DIR;
+/** Where `npm run demo` (`kfbench demo`) writes, the mini sets the examples read among it. */
+export const DEMO_DIR = 'kfbench-demo';
 export const FIXTURES = 'test/fixtures';
-export const MINI_HERO = `${OUT}/mini-hero`;
+/** The examples read the demo's mini sets (after `npm run demo` they are there) and write under OUT. */
+export const MINI_HERO = `${DEMO_DIR}/mini-hero`;
 export const HERO_DATA = `${MINI_HERO}/heroframe`;
-export const MINI_COMPASS = `${OUT}/mini-compass`;
+/** A copy of the mini HeroFrame set for `hero build`, which rewrites a dataset's chains (the demo's stay as the demo left them). */
+export const BUILT_HERO = `${OUT}/mini-hero`;
+export const BUILT_DATA = `${BUILT_HERO}/heroframe`;
+export const MINI_COMPASS = `${DEMO_DIR}/mini-compass`;
 export const CASES = `${MINI_COMPASS}/cases.jsonl`;
-export const NEEDS_HERO = `the mini HeroFrame set: npx kfbench hero mini --out ${MINI_HERO}`;
-export const NEEDS_COMPASS = `the mini Compass set: npx kfbench compass mini --out ${MINI_COMPASS}`;
+export const NEEDS_HERO = `the mini HeroFrame set, which npm run demo writes (or: npx kfbench hero mini --out ${MINI_HERO})`;
+export const NEEDS_COMPASS = `the mini Compass set, which npm run demo writes (or: npx kfbench compass mini --out ${MINI_COMPASS})`;
 export const NEEDS_READER = `the mini HeroFrame set and its fitted reader: npx kfbench hero fit-reader --data ${HERO_DATA} --out ${OUT}/reader.json`;
 export const READER = `local:${OUT}/reader.json`;
 export const kf = (args: string) => `npx kfbench ${args}`;

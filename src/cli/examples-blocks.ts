@@ -1,5 +1,5 @@
 /** The examples of the mini sets and the building blocks (media, stats, embed, judge, cache, dev), in the order they run. */
-import { type Example, FIXTURES, kf, MINI_COMPASS, MINI_HERO, OUT } from './example-paths.js';
+import { type Example, FIXTURES, kf, MINI_COMPASS, MINI_HERO, EXAMPLES_DIR as OUT } from './example-paths.js';
 
 export const BLOCK_EXAMPLES: readonly Example[] = [
   {

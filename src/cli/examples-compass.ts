@@ -8,7 +8,7 @@ import {
   MINI_COMPASS,
   MINI_HERO,
   NEEDS_COMPASS,
-  OUT,
+  EXAMPLES_DIR as OUT,
   READER,
 } from './example-paths.js';
 

@@ -1,5 +1,7 @@
 /** The examples of `kfbench hero …`, in the order they run. */
 import {
+  BUILT_DATA,
+  BUILT_HERO,
   type Example,
   FIXTURES,
   HERO_DATA,
@@ -7,7 +9,7 @@ import {
   MINI_HERO,
   NEEDS_HERO,
   NEEDS_READER,
-  OUT,
+  EXAMPLES_DIR as OUT,
   READER,
 } from './example-paths.js';
 
@@ -83,10 +85,11 @@ export const HERO_EXAMPLES: readonly Example[] = [
   {
     command: 'hero build',
     line: kf(
-      `hero build --data ${HERO_DATA} --lsmdc ${MINI_HERO}/lsmdc --stills ${MINI_HERO}/stills --judge ${READER} --chains-per-film 2`,
+      `hero build --data ${BUILT_DATA} --lsmdc ${MINI_HERO}/lsmdc --stills ${MINI_HERO}/stills --judge ${READER} --chains-per-film 2`,
     ),
-    needs: NEEDS_READER,
-    writes: `${HERO_DATA}/data/chains.jsonl, images/, images/image_sha256.jsonl, stats/build_report.json (with --learn-rubric also data/rubrics.jsonl and stats/rubric_proposals.jsonl)`,
+    needs: `${NEEDS_READER}; a copy of the mini set to build on (the build rewrites its chains; the demo's set stays as it was):`,
+    before: [kf(`hero mini --out ${BUILT_HERO}`)],
+    writes: `${BUILT_DATA}/data/chains.jsonl, images/, images/image_sha256.jsonl, stats/build_report.json (with --learn-rubric also data/rubrics.jsonl and stats/rubric_proposals.jsonl; without it, data/rubrics.jsonl only where the dataset has none: a row without rules per film)`,
     prints: /^built 12 chains for 6 films with local:reader-\w+: 180 pairs, /,
   },
   {
@@ -117,7 +120,7 @@ export const HERO_EXAMPLES: readonly Example[] = [
   {
     command: 'hero analyze human',
     line: kf(
-      `hero analyze human --pairs ${FIXTURES}/hero/human-pairs.jsonl --data ${HERO_DATA} --judge ${READER}`,
+      `hero analyze human --pairs ${FIXTURES}/hero/human-pairs.jsonl --data ${BUILT_DATA} --judge ${READER}`,
     ),
     needs: 'the chains of the hero build example (the made-up human pairs name their images)',
     prints: /^without the rubric: \d+\/\d+ = /m,

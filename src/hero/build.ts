@@ -24,6 +24,7 @@
  * a floor step deleted *in that chain* are moved to `pruned_by_phase_b`) come before the final build, and rubrics.jsonl and
  * stats/rubric_proposals.jsonl are written too. One film's chains are built by `build/film.ts`.
  */
+import { existsSync } from 'node:fs';
 import { createBuiltinEmbedder } from '../embed/builtin.js';
 import { phaseReporter } from '../progress.js';
 import { meanOrNull } from '../stats/mean.js';
@@ -144,7 +145,14 @@ export async function buildChains(o: BuildOptions): Promise<BuildReport> {
   if (o.learnRubric) {
     await writeJsonl(paths.rubrics, FilmRubricRecord, rubricRows);
     await writeJsonl(paths.rubricProposals, RubricProposal, proposalRows);
-  }
+  } else if (!existsSync(paths.rubrics))
+    // a dataset of your own (hero init) has no rubric: a row per film without rules keeps the
+    // published layout whole, so hero validate accepts what hero build wrote (the prompt is the same)
+    await writeJsonl(
+      paths.rubrics,
+      FilmRubricRecord,
+      rows.map((r) => ({ movie_id: r.movie_id, criteria: [] })),
+    );
   await writeJsonl(paths.imageSha, ImageHash, uniqueSha);
   report.confident_share = report.pairs ? confident / report.pairs : 0;
   report.stability = {

@@ -17,6 +17,7 @@ import type { JudgeImage } from '../judge/types.js';
 import { phaseReporter } from '../progress.js';
 import { imagePath, trackFramePath } from './dataset/layout.js';
 import type { Chain } from './dataset/schemas.js';
+import { emptyStillsReason } from './empty-stills.js';
 import { type ValidatedInputs, validateEvaluation } from './evaluate-inputs.js';
 import type { EvaluateOptions, StillsRule } from './evaluate-options.js';
 import { heroInstructions } from './prompt.js';
@@ -272,7 +273,10 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
     methods,
     complete: run.complete,
   });
-  const stillsWarning = survivingStillsWarning(!!o.includeStills, o.stills, o.stillsDir);
+  // an empty stills row says why; the surviving-stills caveat is about a row that has insertions
+  const stillsWarning =
+    emptyStillsReason(o, v.films, (f) => v.chains.get(f)?.chains ?? [], tasks) ??
+    survivingStillsWarning(!!o.includeStills, o.stills, o.stillsDir);
   if (stillsWarning) scored.summary.warnings.push(stillsWarning);
   for (const what of readerPrompt.not_placed)
     scored.summary.warnings.push(`reader prompt: ${readerPrompt.file} — not placed: ${what}`);

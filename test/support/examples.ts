@@ -1,7 +1,8 @@
 /**
  * Runs the examples of src/cli/help.ts as printed, one group per test file so that the groups run
  * side by side (the examples of one group depend on the group's earlier ones, never on another
- * group's). Examples write under kfbench-examples/; each group moves that into its own folder
+ * group's). Examples read the demo's mini sets under kfbench-demo/ and write under kfbench-examples/;
+ * each group moves both into its own folder
  * (nothing shared with another file or left from an earlier run) and runs its examples in table
  * order, which puts every example after the ones it needs.
  */
@@ -9,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXAMPLES_DIR, type Example } from '../../src/cli/example-paths.js';
+import { DEMO_DIR, EXAMPLES_DIR, type Example } from '../../src/cli/example-paths.js';
 import { FOLDER_OUTPUTS, namesFile } from '../../src/cli/folder-files.js';
 import { EXAMPLES } from '../../src/cli/help.js';
 import { runCli } from './cli.js';
@@ -35,12 +36,12 @@ export function groupsOf(e: Example): ExampleGroup[] {
   return (Object.keys(EXAMPLE_GROUPS) as ExampleGroup[]).filter((g) => EXAMPLE_GROUPS[g].test(e.command));
 }
 
-/** An example's arguments with kfbench-examples/ moved into this run's folder. */
+/** An example's arguments with kfbench-examples/ and kfbench-demo/ (the demo's mini sets) moved into this run's folder. */
 function exampleArgs(line: string, root: string): string[] {
   const words = line.split(/\s+/);
   expect(words.slice(0, 2)).toEqual(['npx', 'kfbench']);
-  const dir = new RegExp(`(^|[:,=])${EXAMPLES_DIR}/`, 'g');
-  return words.slice(2).map((a) => a.replace(dir, `$1${root}/${EXAMPLES_DIR}/`));
+  const dir = new RegExp(`(^|[:,=])(${EXAMPLES_DIR}|${DEMO_DIR})/`, 'g');
+  return words.slice(2).map((a) => a.replace(dir, `$1${root}/$2/`));
 }
 
 /** Starts a command that runs until stopped, waits until its output matches, stops it (SIGTERM). */

@@ -36,7 +36,8 @@ async function must(args: string[]): Promise<void> {
   if (r.code !== 0) throw new Error(`kfbench ${args.slice(0, 2).join(' ')} exited ${r.code}: ${r.stderr}`);
 }
 
-export async function buildViewerFixture(): Promise<ViewerFixture> {
+/** `k`: frames per film each selection method picks (more frames: wider placement rows on a film page). */
+export async function buildViewerFixture(o: { k?: number } = {}): Promise<ViewerFixture> {
   const mini = await sharedMiniHero();
   const compass = await sharedMiniCompass();
   const dir = tempDir('kfbench-viewer-');
@@ -81,7 +82,7 @@ export async function buildViewerFixture(): Promise<ViewerFixture> {
     for (const m of HERO_METHODS)
       await must([
         ...['hero', 'select', '--method', m, '--data', data, '--track', mini.track],
-        ...['--out', join(dir, `${m}.jsonl`), '--k', '2'],
+        ...['--out', join(dir, `${m}.jsonl`), '--k', String(o.k ?? 2)],
       ]);
     await must([
       ...['hero', 'evaluate', '--selections', ...HERO_METHODS.map((m) => join(dir, `${m}.jsonl`))],

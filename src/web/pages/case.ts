@@ -13,6 +13,7 @@ import { METRICS } from '../../compass/schemas/response.js';
 import { f3, type Html, html } from '../html.js';
 import { casePageName, pageHref } from '../page-names.js';
 import type { Site, VideoSource } from '../site.js';
+import { LABEL_GAP_PX, LABEL_PX, stripLayout } from '../strip-lanes.js';
 import { type CompassResults, type CompassView, checklistKey, hasVideo, videoKey } from '../view-types.js';
 import { page } from './layout.js';
 
@@ -78,17 +79,22 @@ function kfImg(site: Site, view: CompassView, c: LoadedCase, k: number): Html {
 function timeline(site: Site, view: CompassView, c: LoadedCase, row: ResponseRow | undefined): Html {
   const D = Math.max(c.duration_s, ...(row?.shots.map((s) => s.end_s) ?? []));
   const n = c.keyframes.length;
-  return html`<div class="tl-wrap" data-duration="${D}">
+  const at = c.keyframes.map((kf, k) =>
+    kf.t_target_s !== undefined ? Math.max(0, Math.min(D, kf.t_target_s)) / D : (k + 0.5) / n,
+  );
+  // labels never overlap: a minimum width, then lanes; narrower windows scroll strip and timeline together
+  const strip = stripLayout(at);
+  return html`<div class="tl-scroll scroll-x"><div class="tl-wrap" data-duration="${D}" data-lanes="${strip.laneCount}" style="${`min-width:${strip.minWidthPx + LABEL_PX + LABEL_GAP_PX}px`}">
 <ol class="kf-strip">${c.keyframes.map((kf, k) => {
     const r = row?.keyframes[k];
-    return html`<li class="kf ${r ? (r.matched ? 'matched' : 'missing') : ''}" data-kf="${kf.kf_id}" style="${`left:${kf.t_target_s !== undefined ? pct(kf.t_target_s, D) : `${((100 * (k + 0.5)) / n).toFixed(3)}%`}`}">${kfImg(site, view, c, k)}<div class="cap">k${k + 1} ${kf.kf_id}${kf.t_target_s !== undefined ? ` · target ${kf.t_target_s.toFixed(3)} s` : kf.shot_index !== undefined ? ` · shot ${kf.shot_index}` : ''}</div>${r ? (r.matched ? seek(r.t_best_s, `found ${sec(r.t_best_s)}`) : html`<span class="missing">not found</span>`) : ''}</li>`;
+    return html`<li class="kf ${r ? (r.matched ? 'matched' : 'missing') : ''}" data-kf="${kf.kf_id}" style="${`grid-row:${strip.lanes[k]! + 1};margin-left:calc(${(100 * at[k]!).toFixed(3)}% - ${LABEL_PX / 2}px)`}">${kfImg(site, view, c, k)}<div class="cap"><span class="kf-id">k${k + 1} ${kf.kf_id}</span>${kf.t_target_s !== undefined ? ` · target ${kf.t_target_s.toFixed(3)} s` : kf.shot_index !== undefined ? ` · shot ${kf.shot_index}` : ''}</div>${r ? (r.matched ? seek(r.t_best_s, `found ${sec(r.t_best_s)}`) : html`<span class="missing">not found</span>`) : ''}</li>`;
   })}</ol>
 <div class="timeline" id="timeline" title="click to seek">
 ${(row?.shots ?? []).map((s, i) => html`<div class="shot s${i % 2}" style="${`left:${pct(s.start_s, D)};width:${pct(s.end_s - s.start_s, D)}`}" title="${`shot ${i}: ${s.start_s.toFixed(2)}–${s.end_s.toFixed(2)} s${s.keyframes.length ? `, keyframes ${s.keyframes.join(', ')}` : ''}`}"><span>shot ${i}</span></div>`)}
 ${c.keyframes.map((kf, k) => (kf.t_target_s !== undefined ? html`<div class="target" style="${`left:${pct(kf.t_target_s, D)}`}" title="${`k${k + 1} target ${kf.t_target_s} s`}"></div>` : ''))}
 ${(row?.keyframes ?? []).map((r, k) => (r.matched && r.t_best_s !== null ? html`<button type="button" class="marker" data-seek="${r.t_best_s.toFixed(3)}" style="${`left:${pct(r.t_best_s, D)}`}" title="${`k${k + 1} ${r.kf_id} found at ${r.t_best_s.toFixed(2)} s`}">k${k + 1}</button>` : ''))}
 <div class="playhead" id="playhead"></div>
-</div><div class="axis"><span>0 s</span><span>${D.toFixed(1)} s</span></div></div>`;
+</div><div class="axis"><span>0 s</span><span>${D.toFixed(1)} s</span></div></div></div>`;
 }
 
 function keyframeTable(

@@ -65,7 +65,7 @@ function chainRow(site: Site, film: string, c: Chain): Html {
   const extra = CHAIN_FIELDS.filter((k) => c[k] !== undefined).map(
     (k) => html` · <span data-field="${k}">${k} ${shown(c[k])}</span>`,
   );
-  return html`<div class="chain" data-chain="${c.chain_id}"><h3>chain ${c.chain_id} <span class="meta">${c.order.length} images, best first${extra}</span></h3><ol class="row">
+  return html`<div class="chain" data-chain="${c.chain_id}"><h3>chain <span class="id">${c.chain_id}</span> <span class="meta">${c.order.length} images, best first${extra}</span></h3><ol class="row">
 ${c.order.map((id, k) => {
   const im = imgs.get(id);
   const pair = k + 1 < c.order.length ? pairTitle(c, id, c.order[k + 1]!) : undefined;
@@ -108,7 +108,7 @@ function placementRow(site: Site, film: string, c: Chain, rs: InsertionRecord[],
         html`<li class="still ghost" data-image="${c.order[slot]!}"><img src="${stillUrl(site, film, c.order[slot]!)}" alt="${c.order[slot]!}" loading="lazy"><div class="cap">#${slot + 1}</div></li>`,
       );
   }
-  return html`<div class="placement" data-chain="${c.chain_id}"><div class="label">chain ${c.chain_id}</div><ol class="row">${seq}</ol>${verdicts}</div>`;
+  return html`<div class="placement" data-chain="${c.chain_id}"><div class="label">chain <span class="id">${c.chain_id}</span></div><ol class="row">${seq}</ol>${verdicts}</div>`;
 }
 
 function methodSections(site: Site, film: string, chains: Chain[], r: HeroResults, ri: number): Html {
