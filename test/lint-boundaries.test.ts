@@ -3,12 +3,12 @@
  * the tree fail `npm run lint`'s checks with the rule's message — an import that points up a layer,
  * between the benchmarks, round in a cycle, between Compass's scan and quality axis or between its two
  * axes, or a re-export within src/compass (dependency-cruiser with .dependency-cruiser.cjs, on the
- * resolved paths); an untyped throw, `as unknown as` or a command name where they do not
- * belong, and a time limit on a test (Biome with the GritQL rules in lint/) — and the same files
- * written the allowed way pass.
+ * resolved paths); an untyped throw, `as unknown as`, a command name where they do not belong, a
+ * re-export anywhere outside src/index.ts, and a time limit on a test (Biome with the GritQL rules
+ * in lint/); an export no module imports (knip) — and the same files written the allowed way pass.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from './support/paths.js';
@@ -254,4 +254,33 @@ describe('code rules enforced by the linter (lint/*.grit)', () => {
       expect(r.code, r.out).toBe(0);
     });
   }
+});
+
+describe('unused exports (knip in npm run lint, issue 58 item 5)', () => {
+  /** A copy of the project's code (src, test, scripts, bench) with `append` added to files of it. */
+  function knipTree(append: Record<string, string>): { code: number; out: string } {
+    const dir = tempDir('kfbench-knip-');
+    for (const f of ['package.json', 'knip.json', 'tsconfig.json', 'tsconfig.base.json', 'vitest.config.ts'])
+      copyFileSync(join(ROOT, f), join(dir, f));
+    for (const d of ['src', 'test', 'scripts', 'bench'])
+      cpSync(join(ROOT, d), join(dir, d), {
+        recursive: true,
+        filter: (p) => !p.includes(`${join(ROOT, 'test', 'fixtures')}`),
+      });
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+    for (const [file, text] of Object.entries(append)) appendFileSync(join(dir, file), text);
+    const r = spawnSync(join(ROOT, 'node_modules', '.bin', 'knip'), ['--no-progress', '--no-config-hints'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    return { code: r.status ?? -1, out: `${r.stdout}${r.stderr}` };
+  }
+
+  it('the tree as it is has none; an export no module imports fails, naming it', () => {
+    const ok = knipTree({});
+    expect(ok.code, ok.out).toBe(0);
+    const r = knipTree({ 'src/store/limits.ts': '\nexport const plantedUnused = 1;\n' });
+    expect(r.code, r.out).not.toBe(0);
+    expect(r.out).toMatch(/Unused exports \(1\)[\s\S]*plantedUnused\s+src\/store\/limits\.ts/);
+  });
 });
