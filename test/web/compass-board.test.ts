@@ -112,6 +112,11 @@ describe('the Compass section of the viewer', () => {
     expect(flagged.every((f) => f.trim() !== '')).toBe(true);
     expect(await quality.locator('tr[data-model="cut"] td.coverage').innerText()).toBe('1/2');
     expect(await page.locator('text=0.000 (').count()).toBe(0);
+    // the builtin embedder is not the paper's: each board says so, as the command line does (issue 54 item 1)
+    for (let i = 0; i < 2; i++)
+      expect(await boards.nth(i).locator('p.paper-note').innerText()).toMatch(
+        /^Not on the paper's scale: embedder builtin\S* is not the paper's \(L2-normalized DINOv3 features, γ⋆ = 0\.80\).*--embedder dinov3-small gives the paper's\.$/,
+      );
     await page.close();
   });
 

@@ -1,5 +1,6 @@
 /** The first page: both leaderboards with interval whiskers, the films and the cases. */
 
+import { embedderNotice } from '../../compass/response/paper-scale.js';
 import { OVERALL_GROUPS } from '../../compass/schemas/evaluation.js';
 import type { Leaderboard } from '../../compass/schemas/leaderboard.js';
 import type { ResponseSummary, SummaryCell } from '../../compass/schemas/response.js';
@@ -239,8 +240,11 @@ function compassBoard(r: CompassResults): Html {
         `${x.case_id}__${x.prompt_mode} (${x.status})`,
       ]);
   const segmenter = r.leaderboard?.segmenter ?? r.summary?.segmenter;
+  // not the paper's embedder: said beside the numbers, as on the command line (issue 54 item 1)
+  const embedder = r.leaderboard?.embedder ?? r.summary?.embedder;
+  const paperNote = embedder === undefined ? undefined : embedderNotice(embedder);
   return html`<section class="board" data-results="${r.label}"><h3>${r.label}</h3>
-<p class="meta">${segmenter ? html`segmenter <code class="segmenter">${segmenter}</code> · ` : ''}${r.summary ? html`embedder <code>${r.summary.embedder}</code>, γ = ${r.summary.gamma}` : ''}${r.leaderboard ? html` · judge <code>${r.leaderboard.judge}</code>, ${r.leaderboard.runs} run(s)` : html` · keyframe response only (no <code>leaderboard.json</code>: run <code>npx kfbench compass evaluate</code> for video quality)`} · whiskers: 95 % bootstrap interval over cases</p>${emulatorNote(r.leaderboard?.judge) ? html`<p class="emulator-note"><strong>Note:</strong> ${emulatorNote(r.leaderboard?.judge)}.</p>` : ''}
+<p class="meta">${segmenter ? html`segmenter <code class="segmenter">${segmenter}</code> · ` : ''}${r.summary ? html`embedder <code>${r.summary.embedder}</code>, γ = ${r.summary.gamma}` : ''}${r.leaderboard ? html` · judge <code>${r.leaderboard.judge}</code>, ${r.leaderboard.runs} run(s)` : html` · keyframe response only (no <code>leaderboard.json</code>: run <code>npx kfbench compass evaluate</code> for video quality)`} · whiskers: 95 % bootstrap interval over cases</p>${emulatorNote(r.leaderboard?.judge) ? html`<p class="emulator-note"><strong>Note:</strong> ${emulatorNote(r.leaderboard?.judge)}.</p>` : ''}${paperNote ? html`<p class="paper-note"><strong>Not on the paper's scale:</strong> ${paperNote}.</p>` : ''}
 <div class="charts">${charts}</div>
 ${notScored.size ? html`<ul class="not-scored">${[...notScored].sort(([a], [b]) => a.localeCompare(b)).map(([m, vs]) => html`<li data-model="${m}"><b>${m}</b>: ${vs.length} video(s) not scored (0 on every metric): ${vs.join(', ')}</li>`)}</ul>` : ''}
 ${r.leaderboard ? qualityTables(r.leaderboard) : ''}
