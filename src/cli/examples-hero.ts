@@ -115,7 +115,7 @@ export const HERO_EXAMPLES: readonly Example[] = [
     command: 'hero analyze position',
     line: kf(`hero analyze position --data ${HERO_DATA}`),
     needs: NEEDS_HERO,
-    prints: /^\d+ sampled chain images; Spearman ρ/,
+    prints: /^\d+ sampled chain images; mean normalised time \d\.\d{3} \(film time over the runtime/,
   },
   {
     command: 'hero analyze human',
