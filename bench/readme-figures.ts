@@ -101,7 +101,7 @@ Compass quality axis); a second run took ${demo.warm.wall_s.toFixed(1)} s (${dem
 and Compass scan comes from the caches, and the only video it reads is the 2-second shot-detection example, \`demo.mp4\` \
 (one ffprobe, two ffmpeg: \`test/cli/demo.test.ts\` counts them). Measured ${demo.date} on Node ${demo.node} at ${demo.commit} \
 on this project's 2-core machine, ${demo.beside} (${load(demo)}; \`${demo.command}\`).
-\`npm test\` builds, type-checks, lints (Biome, dependency-cruiser and a file-size check) and runs the test suite (${n(suite.files)} files, \
+\`npm test\` builds, type-checks, lints (Biome, dependency-cruiser, a file-size check and knip) and runs the test suite (${n(suite.files)} files, \
 ${n(suite.tests)} tests, in ${suite.workers === 3 ? 'three' : suite.workers} Vitest workers; on CI ${skipped} are skipped: the opt-in \
 Slurm test; no test has a time limit — \`scripts/hang-guard.mjs\` ends a run only when nothing has moved for 10 min).
 A fresh clone's \`CI=true bash .ci/run\`, which runs \`npm ci && npm test\` on Node ${a.node} and again on Node ${b.node}, \
