@@ -80,7 +80,9 @@ describe('a command line loads the command it names, and no other', () => {
     expect(m.stdout).toMatch(/fade\.mp4: 320×180/);
     expect(m.own).toEqual(expect.arrayContaining([...START, 'cli/media', 'media/probe']));
     const others = m.own.filter((p) => !START.includes(p));
-    expect(others.filter((p) => !/^(cli\/media|media|store)\/|^defined$/.test(p) && p !== 'cli/media')).toEqual([]);
+    expect(
+      others.filter((p) => !/^(cli\/media|media|store)\/|^defined$/.test(p) && p !== 'cli/media'),
+    ).toEqual([]);
     for (const p of ['media/quality', 'media/shots', 'media/grid', 'media/hash', 'media/sample'])
       expect(others, p).not.toContain(p);
     for (const pkg of HEAVY) expect(m.packages, pkg).not.toContain(pkg);

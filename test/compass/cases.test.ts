@@ -92,7 +92,9 @@ describe('cases.jsonl', () => {
     const gone = oneTake();
     gone.keyframes[1]!.image = 'kf/nope.png';
     expect(await error([gone])).toMatch(/keyframe k1: image kf\/nope.png does not exist/);
-    expect(await error([oneTake({ case_id: '../evil' })])).toMatch(/:1: case_id: must start with a letter or digit/);
+    expect(await error([oneTake({ case_id: '../evil' })])).toMatch(
+      /:1: case_id: must start with a letter or digit/,
+    );
     expect(await error([oneTake(), oneTake()])).toMatch(/:2: case_id ot-a already used on line 1/);
     const dup = oneTake();
     dup.keyframes[1]!.kf_id = 'k0';
