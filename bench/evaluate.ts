@@ -13,8 +13,8 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildChains } from '../src/hero/build.js';
-import { evaluate } from '../src/hero/evaluate.js';
+import { buildChains } from '../src/hero/build/build.js';
+import { evaluate } from '../src/hero/evaluate/evaluate.js';
 import { methodByName } from '../src/hero/select/registry.js';
 import { runSelection } from '../src/hero/select/run.js';
 import { JudgeCache } from '../src/judge/cache.js';

@@ -73,8 +73,8 @@ export {
   rubricSwap,
 } from './hero/analyze/judge-agreement.js';
 export { type PositionResult, positionAnalysis } from './hero/analyze/position.js';
+export { buildChains } from './hero/build/build.js';
 export type { BuildOptions } from './hero/build/options.js';
-export { buildChains } from './hero/build.js';
 export { type DatasetPaths, datasetPaths, imagePath, trackFramePath } from './hero/dataset/layout.js';
 export { type HeroDataset, loadChains, loadCore, loadRubrics } from './hero/dataset/load.js';
 export {
@@ -98,8 +98,8 @@ export { type ValidationReport, validateDataset } from './hero/dataset/validate.
 export {
   type EvaluateResult as HeroEvaluateResult,
   evaluate as evaluateHero,
-} from './hero/evaluate.js';
-export type { EvaluateOptions as HeroEvaluateOptions, SubmittedMethod } from './hero/evaluate-options.js';
+} from './hero/evaluate/evaluate.js';
+export type { EvaluateOptions as HeroEvaluateOptions, SubmittedMethod } from './hero/evaluate/options.js';
 export { heroInstructions } from './hero/prompt.js';
 export {
   checkReader,
@@ -108,7 +108,7 @@ export {
   fitHeroReader,
   type ListwiseReaderCheck,
   type ReaderCheck,
-} from './hero/reader.js';
+} from './hero/reader/reader.js';
 export {
   FilmScore,
   finiteOrNull,

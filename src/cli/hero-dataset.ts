@@ -5,7 +5,7 @@ import { corpusStats } from '../hero/analyze/corpus.js';
 import { positionAnalysis } from '../hero/analyze/position.js';
 import { inspectDataset, inspectLines } from '../hero/dataset/inspect.js';
 import { validateDataset } from '../hero/dataset/validate.js';
-import { checkSelectionsFile } from '../hero/evaluate-inputs.js';
+import { checkSelectionsFile } from '../hero/evaluate/inputs.js';
 import { humanAgreementRun, rubricSwapRun } from '../runs/hero-analyze.js';
 import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS, type WithLayout } from './flags.js';
 import { corpusLines, positionLines } from './hero-analyze-lines.js';

@@ -1,7 +1,7 @@
 /** `kfbench hero prompt`: the exact text HeroFrame's reader gets, and the release example checked against it. */
 import type { Command } from 'commander';
 import { BadInputError } from '../errors.js';
-import { showReaderPrompt } from '../hero/reader-prompt.js';
+import { showReaderPrompt } from '../hero/reader/prompt.js';
 import { addFlags, type FlagValues, flagSpecs, JSON_FLAG_SPECS, type WithLayout } from './flags.js';
 import { addLayoutFlag } from './layout-flag.js';
 import { parseNumberFlag, printJson } from './output.js';

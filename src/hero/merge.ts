@@ -20,9 +20,9 @@ import {
 } from '../store/shards.js';
 import { datasetPaths } from './dataset/layout.js';
 import type { Layout } from './dataset/layout-map.js';
-import { type EvaluateResult, survivingStillsWarning } from './evaluate.js';
-import { officialRows } from './evaluate-inputs.js';
-import { type EvaluateOptions, STILLS_RULES } from './evaluate-options.js';
+import { type EvaluateResult, survivingStillsWarning } from './evaluate/evaluate.js';
+import { officialRows } from './evaluate/inputs.js';
+import { type EvaluateOptions, STILLS_RULES } from './evaluate/options.js';
 import { InsertionRecord } from './results.js';
 import { scoreInsertions } from './score.js';
 

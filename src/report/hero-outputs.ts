@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { trackFramePath } from '../hero/dataset/layout.js';
-import type { EvaluateResult } from '../hero/evaluate.js';
+import type { EvaluateResult } from '../hero/evaluate/evaluate.js';
 import { HeroRun, HeroSummary, InsertionRecord } from '../hero/results.js';
 import { encodeImage, loadImage, resizeImage } from '../media/image.js';
 import { writeFileAtomic } from '../store/atomic-write.js';

@@ -8,11 +8,11 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildChains } from '../hero/build.js';
+import { buildChains } from '../hero/build/build.js';
 import { datasetPaths } from '../hero/dataset/layout.js';
 import { BaselineRow, Selection } from '../hero/dataset/schemas.js';
-import { type EvaluateResult, evaluate } from '../hero/evaluate.js';
-import { fitHeroReaderCached } from '../hero/reader-fit-cache.js';
+import { type EvaluateResult, evaluate } from '../hero/evaluate/evaluate.js';
+import { fitHeroReaderCached } from '../hero/reader/fit-cache.js';
 import { METHODS } from '../hero/select/registry.js';
 import { runSelection } from '../hero/select/run.js';
 import { resolveJudgeSettings } from '../judge/precedence.js';

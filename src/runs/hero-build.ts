@@ -1,7 +1,7 @@
 /** `hero build` as one call: the judge opened from its settings and closed, the chains built. */
 
+import { buildChains } from '../hero/build/build.js';
 import type { BuildOptions } from '../hero/build/options.js';
-import { buildChains } from '../hero/build.js';
 import type { BuildReport } from '../hero/dataset/schemas.js';
 import type { JudgeSettings } from '../judge/settings.js';
 import { withTools } from './tools.js';

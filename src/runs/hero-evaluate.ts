@@ -1,15 +1,20 @@
 /**
  * `hero evaluate` as one call, whoever makes it (the CLI, the demo, a library user), in the shape
  * of every run (issue 58 item 1): the judge opened from its settings (`withTools`, tools.ts) and closed, the
- * methods evaluated by the benchmark function (hero/evaluate.ts) with the judge handed to it, the
+ * methods evaluated by the benchmark function (hero/evaluate/evaluate.ts) with the judge handed to it, the
  * records of the run made once — run.json (reader, protocol, calls, wall time) and settings.json
  * (what a merge compares) — and the folder written by `writeHeroRun` (report/hero-outputs.ts). A
  * dry run is its own function, `planHeroRun`: the judge's cache read only, nothing asked or written.
  * The CLI (src/cli/hero-evaluate.ts) only parses its flags into `HeroFolderInput`.
  */
 import { resolve } from 'node:path';
-import { type EvaluateResult, type EvaluationPlan, evaluate, planEvaluation } from '../hero/evaluate.js';
-import type { EvaluateOptions } from '../hero/evaluate-options.js';
+import {
+  type EvaluateResult,
+  type EvaluationPlan,
+  evaluate,
+  planEvaluation,
+} from '../hero/evaluate/evaluate.js';
+import type { EvaluateOptions } from '../hero/evaluate/options.js';
 import { heroShardRecord } from '../hero/merge.js';
 import type { HeroEvaluateRun } from '../hero/results.js';
 import { judgeIdentity } from '../judge/identity.js';

@@ -13,7 +13,7 @@ import {
   type ListwiseReaderCheck,
   type ReaderCheck,
   type ReaderCheckOptions,
-} from '../hero/reader.js';
+} from '../hero/reader/reader.js';
 import { writeReaderFile } from '../judge/local.js';
 import type { JudgeSettings } from '../judge/settings.js';
 import { withTools } from './tools.js';

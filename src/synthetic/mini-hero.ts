@@ -9,7 +9,7 @@ import { InternalError } from '../errors.js';
 import { datasetPaths } from '../hero/dataset/layout.js';
 import { loadChains, loadCore, loadRubrics } from '../hero/dataset/load.js';
 import { FilmClips, Movie } from '../hero/dataset/schemas.js';
-import { filmText, readerPromptText, requestText } from '../hero/reader-prompt.js';
+import { filmText, readerPromptText, requestText } from '../hero/reader/prompt.js';
 import { makeIndex } from '../hero/track/make-index.js';
 import { rebuildTrack } from '../hero/track/rebuild.js';
 import { probe } from '../media/probe.js';

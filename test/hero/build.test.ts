@@ -9,7 +9,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildChains } from '../../src/hero/build.js';
+import { buildChains } from '../../src/hero/build/build.js';
 import { loadCore } from '../../src/hero/dataset/load.js';
 import { validateDataset } from '../../src/hero/dataset/validate.js';
 import { ImageEncoder } from '../../src/judge/images.js';

@@ -7,8 +7,8 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type FilmText, type ReaderPrompt, readerPromptText } from '../../src/hero/reader-prompt.js';
-import { MAX_SHOWN } from '../../src/hero/reader-prompt-diff.js';
+import { type FilmText, type ReaderPrompt, readerPromptText } from '../../src/hero/reader/prompt.js';
+import { MAX_SHOWN } from '../../src/hero/reader/prompt-diff.js';
 import { MAX_PROMPT_CHARS } from '../../src/judge/prompts.js';
 import { ROOT } from '../support/paths.js';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BadInputError } from '../../src/errors.js';
 import { datasetPaths } from '../../src/hero/dataset/layout.js';
-import { deriveAnswerFormat, splitSlots } from '../../src/hero/reader-answer.js';
+import { deriveAnswerFormat, splitSlots } from '../../src/hero/reader/answer.js';
 import { insertIntoChain } from '../../src/judge/insertion.js';
 import { Judge } from '../../src/judge/judge.js';
 import { loadTemplate } from '../../src/judge/prompts.js';

@@ -7,7 +7,7 @@ import { appendFileSync, cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { datasetPaths } from '../../src/hero/dataset/layout.js';
-import { fitHeroReaderCached } from '../../src/hero/reader-fit-cache.js';
+import { fitHeroReaderCached } from '../../src/hero/reader/fit-cache.js';
 import { sharedMiniHero } from '../support/mini-hero.js';
 import { tempDir } from '../support/paths.js';
 

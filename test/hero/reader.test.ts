@@ -1,7 +1,7 @@
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { confidentPairs, fitHeroReader } from '../../src/hero/reader.js';
+import { confidentPairs, fitHeroReader } from '../../src/hero/reader/reader.js';
 import { type Emulator, startEmulator } from '../../src/synthetic/emulator/server.js';
 import type { MiniHeroPaths } from '../../src/synthetic/mini-hero.js';
 import { runCli } from '../support/cli.js';

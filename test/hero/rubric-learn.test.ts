@@ -8,7 +8,7 @@ import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBuiltinEmbedder } from '../../src/embed/builtin.js';
-import { buildChains } from '../../src/hero/build.js';
+import { buildChains } from '../../src/hero/build/build.js';
 import { heroInstructions } from '../../src/hero/prompt.js';
 import {
   learnRubric,

@@ -6,10 +6,10 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildChains } from '../../src/hero/build.js';
+import { buildChains } from '../../src/hero/build/build.js';
 import { imagePath } from '../../src/hero/dataset/layout.js';
 import { loadChains } from '../../src/hero/dataset/load.js';
-import { evaluate } from '../../src/hero/evaluate.js';
+import { evaluate } from '../../src/hero/evaluate/evaluate.js';
 import { heroInstructions } from '../../src/hero/prompt.js';
 import { methodByName } from '../../src/hero/select/registry.js';
 import { runSelection } from '../../src/hero/select/run.js';

@@ -1,7 +1,7 @@
 /** Markdown outputs are safe to open: names from strangers cannot inject HTML, links or table rows. */
 import { describe, expect, it } from 'vitest';
 import type { Leaderboard, ModelOverall } from '../../src/compass/schemas/leaderboard.js';
-import type { MethodSummary } from '../../src/hero/evaluate.js';
+import type { MethodSummary } from '../../src/hero/evaluate/evaluate.js';
 import { leaderboardCsv, leaderboardMarkdown } from '../../src/report/compass.js';
 import { heroHtml, heroMarkdown, perFilmCsv } from '../../src/report/hero.js';
 

@@ -6,24 +6,24 @@
  * chains' confident pairs are asked under both placements.
  */
 
-import { runPool } from '../concurrency/pool.js';
-import { type Embedder, embedOne } from '../embed/embedder.js';
-import type { OnnxOptions } from '../embed/onnx-options.js';
-import { createEmbedder } from '../embed/registry.js';
-import { BadInputError } from '../errors.js';
-import { ImageEncoder } from '../judge/images.js';
-import { insertIntoChain } from '../judge/insertion.js';
-import type { Judge } from '../judge/judge.js';
-import { fitLocalReader, type LabelledPair, type ReaderFile } from '../judge/local.js';
-import { comparePair } from '../judge/pairwise.js';
-import { decodeImage } from '../media/image.js';
-import { wilson } from '../stats/proportion.js';
-import { createRng, shuffled } from '../stats/rng.js';
-import { imagePath } from './dataset/layout.js';
-import type { Layout } from './dataset/layout-map.js';
-import { loadChains, loadCore, loadRubrics } from './dataset/load.js';
-import { heroInstructions } from './prompt.js';
-import { filmTemplate, filmText, resolveReaderPrompt } from './reader-prompt.js';
+import { runPool } from '../../concurrency/pool.js';
+import { type Embedder, embedOne } from '../../embed/embedder.js';
+import type { OnnxOptions } from '../../embed/onnx-options.js';
+import { createEmbedder } from '../../embed/registry.js';
+import { BadInputError } from '../../errors.js';
+import { ImageEncoder } from '../../judge/images.js';
+import { insertIntoChain } from '../../judge/insertion.js';
+import type { Judge } from '../../judge/judge.js';
+import { fitLocalReader, type LabelledPair, type ReaderFile } from '../../judge/local.js';
+import { comparePair } from '../../judge/pairwise.js';
+import { decodeImage } from '../../media/image.js';
+import { wilson } from '../../stats/proportion.js';
+import { createRng, shuffled } from '../../stats/rng.js';
+import { imagePath } from '../dataset/layout.js';
+import type { Layout } from '../dataset/layout-map.js';
+import { loadChains, loadCore, loadRubrics } from '../dataset/load.js';
+import { heroInstructions } from '../prompt.js';
+import { filmTemplate, filmText, resolveReaderPrompt } from './prompt.js';
 
 export interface ConfidentPair {
   movie_id: string;

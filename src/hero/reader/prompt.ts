@@ -15,19 +15,19 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { BadInputError, UsageError } from '../errors.js';
-import { listwisePrompt } from '../judge/insertion.js';
-import type { ListwiseAnswerFormat } from '../judge/listwise-answer.js';
-import { loadTemplate, type Template } from '../judge/prompts.js';
-import { sha256Hex } from '../store/canonical.js';
-import { readTextFile } from '../store/limits.js';
-import { datasetPaths, imagePath } from './dataset/layout.js';
-import type { Layout } from './dataset/layout-map.js';
-import { loadChains, loadCore, loadRubrics } from './dataset/load.js';
-import { heroInstructions } from './prompt.js';
-import { deriveAnswerFormat, splitSlots } from './reader-answer.js';
-import { checkImageOrder, type ImageOrderCheck } from './reader-image-order.js';
-import { lineDiff } from './reader-prompt-diff.js';
+import { BadInputError, UsageError } from '../../errors.js';
+import { listwisePrompt } from '../../judge/insertion.js';
+import type { ListwiseAnswerFormat } from '../../judge/listwise-answer.js';
+import { loadTemplate, type Template } from '../../judge/prompts.js';
+import { sha256Hex } from '../../store/canonical.js';
+import { readTextFile } from '../../store/limits.js';
+import { datasetPaths, imagePath } from '../dataset/layout.js';
+import type { Layout } from '../dataset/layout-map.js';
+import { loadChains, loadCore, loadRubrics } from '../dataset/load.js';
+import { heroInstructions } from '../prompt.js';
+import { deriveAnswerFormat, splitSlots } from './answer.js';
+import { checkImageOrder, type ImageOrderCheck } from './image-order.js';
+import { lineDiff } from './prompt-diff.js';
 
 type ReaderPromptSource = 'kfbench' | 'release' | 'file';
 

@@ -25,16 +25,14 @@
  * stats/rubric_proposals.jsonl are written too. One film's chains are built by `build/film.ts`.
  */
 import { existsSync } from 'node:fs';
-import { createBuiltinEmbedder } from '../embed/builtin.js';
-import { phaseReporter } from '../progress.js';
-import { meanOrNull } from '../stats/mean.js';
-import { writeFileAtomic } from '../store/atomic-write.js';
-import { sha256Hex } from '../store/canonical.js';
-import { writeJsonFile, writeJsonl } from '../store/jsonl.js';
-import { buildFilm, type ChainRow } from './build/film.js';
-import type { BuildOptions } from './build/options.js';
-import { datasetPaths, imagePath } from './dataset/layout.js';
-import { type HeroDataset, loadCore, loadRubrics } from './dataset/load.js';
+import { createBuiltinEmbedder } from '../../embed/builtin.js';
+import { phaseReporter } from '../../progress.js';
+import { meanOrNull } from '../../stats/mean.js';
+import { writeFileAtomic } from '../../store/atomic-write.js';
+import { sha256Hex } from '../../store/canonical.js';
+import { writeJsonFile, writeJsonl } from '../../store/jsonl.js';
+import { datasetPaths, imagePath } from '../dataset/layout.js';
+import { type HeroDataset, loadCore, loadRubrics } from '../dataset/load.js';
 import {
   BuildReport,
   type Criterion,
@@ -43,9 +41,11 @@ import {
   FilmRubricRecord,
   ImageHash,
   RubricProposal,
-} from './dataset/schemas.js';
-import { heroInstructions } from './prompt.js';
-import { learnRubric, phaseBFinal } from './rubric-learn.js';
+} from '../dataset/schemas.js';
+import { heroInstructions } from '../prompt.js';
+import { learnRubric, phaseBFinal } from '../rubric-learn.js';
+import { buildFilm, type ChainRow } from './film.js';
+import type { BuildOptions } from './options.js';
 
 const STABILITY_MEASURES =
   'a sample of chains re-judged pair by pair in both placements with the letters swapped between the two images and sampling seed 1 (for backends that take a seed): the share of pair outcomes that came out the same, and Kendall τ between the two strength orders (how much an order depends on the labels of the question and, above temperature 0, on sampling; at temperature 0 only the labels vary)';

@@ -7,11 +7,11 @@
  */
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
-import { createEmbedder } from '../embed/registry.js';
-import { readReaderFile, writeReaderFile } from '../judge/local.js';
-import { cacheKey, sha256File } from '../store/canonical.js';
-import { datasetPaths } from './dataset/layout.js';
-import type { Layout } from './dataset/layout-map.js';
+import { createEmbedder } from '../../embed/registry.js';
+import { readReaderFile, writeReaderFile } from '../../judge/local.js';
+import { cacheKey, sha256File } from '../../store/canonical.js';
+import { datasetPaths } from '../dataset/layout.js';
+import type { Layout } from '../dataset/layout-map.js';
 import { type FitReport, fitHeroReader } from './reader.js';
 
 const FIT_NAMESPACE = 'kfbench/hero-reader-fit/v1';

@@ -5,8 +5,8 @@
  * prompt rendered verbatim on a real film". A prompt whose answer or image slots kfbench cannot
  * map is refused before any call, naming what was found, rather than read as `{"position": n}`.
  */
-import { BadInputError } from '../errors.js';
-import { BEATEN_POSITION, type ListwiseAnswerFormat } from '../judge/listwise-answer.js';
+import { BadInputError } from '../../errors.js';
+import { BEATEN_POSITION, type ListwiseAnswerFormat } from '../../judge/listwise-answer.js';
 
 /** One image slot of an example: the label shown before it and the image id it stands for. */
 export interface ExampleSlot {

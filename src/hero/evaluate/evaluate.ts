@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { runPool } from '../concurrency/pool.js';
-import { BadInputError, messageOf } from '../errors.js';
+import { runPool } from '../../concurrency/pool.js';
+import { BadInputError, messageOf } from '../../errors.js';
 import {
   type ChainOrder,
   type DisagreementRule,
@@ -8,24 +8,24 @@ import {
   type InsertionProtocol,
   insertIntoChain,
   listwiseQuestion,
-} from '../judge/insertion.js';
-import type { ListwiseAnswerFormat } from '../judge/listwise-answer.js';
-import { pairQuestions } from '../judge/pairwise.js';
-import type { Template } from '../judge/prompts.js';
-import { CallBudgetSpent } from '../judge/question.js';
-import type { JudgeImage } from '../judge/types.js';
-import { phaseReporter } from '../progress.js';
-import { imagePath, trackFramePath } from './dataset/layout.js';
-import type { Chain } from './dataset/schemas.js';
-import { emptyStillsReason } from './empty-stills.js';
-import { type ValidatedInputs, validateEvaluation } from './evaluate-inputs.js';
-import type { EvaluateOptions, StillsRule } from './evaluate-options.js';
-import { heroInstructions } from './prompt.js';
-import { filmTemplate, filmText, type ReaderPrompt, resolveReaderPrompt } from './reader-prompt.js';
-import type { FilmScore, HeroSummary, InsertionRecord, MethodSummary } from './results.js';
-import { type ScoreContext, STILL_ROW, scoreInsertions } from './score.js';
-import { listStills } from './stills-folder.js';
-import { insertionVerdicts } from './verdicts.js';
+} from '../../judge/insertion.js';
+import type { ListwiseAnswerFormat } from '../../judge/listwise-answer.js';
+import { pairQuestions } from '../../judge/pairwise.js';
+import type { Template } from '../../judge/prompts.js';
+import { CallBudgetSpent } from '../../judge/question.js';
+import type { JudgeImage } from '../../judge/types.js';
+import { phaseReporter } from '../../progress.js';
+import { imagePath, trackFramePath } from '../dataset/layout.js';
+import type { Chain } from '../dataset/schemas.js';
+import { emptyStillsReason } from '../empty-stills.js';
+import { heroInstructions } from '../prompt.js';
+import { filmTemplate, filmText, type ReaderPrompt, resolveReaderPrompt } from '../reader/prompt.js';
+import type { FilmScore, HeroSummary, InsertionRecord, MethodSummary } from '../results.js';
+import { type ScoreContext, STILL_ROW, scoreInsertions } from '../score.js';
+import { listStills } from '../stills-folder.js';
+import { insertionVerdicts } from '../verdicts.js';
+import { type ValidatedInputs, validateEvaluation } from './inputs.js';
+import type { EvaluateOptions, StillsRule } from './options.js';
 
 export type { MethodSummary };
 

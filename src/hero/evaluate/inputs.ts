@@ -5,16 +5,16 @@
  */
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
-import { defined } from '../defined.js';
-import { BadInputError } from '../errors.js';
-import { trackFramePath } from './dataset/layout.js';
-import { defaultLayout, type Layout } from './dataset/layout-map.js';
-import { type loadCore, openDataset } from './dataset/load.js';
-import type { BaselineRow, FilmChains, FilmRubric } from './dataset/schemas.js';
-import { checkSelections } from './dataset/selections.js';
-import type { EvaluateOptions, SubmittedMethod } from './evaluate-options.js';
-import { selectFilms } from './track/shard.js';
-import type { Timeline } from './track/timeline.js';
+import { defined } from '../../defined.js';
+import { BadInputError } from '../../errors.js';
+import { trackFramePath } from '../dataset/layout.js';
+import { defaultLayout, type Layout } from '../dataset/layout-map.js';
+import { type loadCore, openDataset } from '../dataset/load.js';
+import type { BaselineRow, FilmChains, FilmRubric } from '../dataset/schemas.js';
+import { checkSelections } from '../dataset/selections.js';
+import { selectFilms } from '../track/shard.js';
+import type { Timeline } from '../track/timeline.js';
+import type { EvaluateOptions, SubmittedMethod } from './options.js';
 
 type Frames = Map<string, { frame_idx: number; rank: number }[]>;
 

@@ -1,10 +1,10 @@
 /** What a HeroFrame evaluation takes (`evaluate`, and the input checks before it). */
-import type { ImageEncoder } from '../judge/images.js';
-import type { DisagreementRule, InsertionProtocol } from '../judge/insertion.js';
-import type { Judge } from '../judge/judge.js';
-import type { OnProgress } from '../progress.js';
-import type { Shard } from '../store/shards.js';
-import type { Layout } from './dataset/layout-map.js';
+import type { ImageEncoder } from '../../judge/images.js';
+import type { DisagreementRule, InsertionProtocol } from '../../judge/insertion.js';
+import type { Judge } from '../../judge/judge.js';
+import type { OnProgress } from '../../progress.js';
+import type { Shard } from '../../store/shards.js';
+import type { Layout } from '../dataset/layout-map.js';
 
 export type StillsRule = 'all' | 'surviving';
 export const STILLS_RULES: StillsRule[] = ['all', 'surviving'];

@@ -5,7 +5,7 @@
  * with the chain worst first. The example's images that are in one of its film's chains are
  * compared with that chain's order, and every other image (the candidate) must come after them.
  */
-import type { FilmChains } from './dataset/schemas.js';
+import type { FilmChains } from '../dataset/schemas.js';
 
 export interface ImageOrderCheck {
   equal: boolean;
