@@ -49,7 +49,7 @@ describe('import rules enforced by dependency-cruiser on the resolved paths', ()
     ],
     ['src/hero/select/planted.ts', '../../compass/cases/cases.js', /benchmarks-apart/],
     ['src/compass/planted.ts', '../hero/score.js', /benchmarks-apart/],
-    ['src/compass/quality/planted.ts', '../../hero/evaluate.js', /benchmarks-apart/],
+    ['src/compass/quality/planted.ts', '../../hero/evaluate/evaluate.js', /benchmarks-apart/],
     ['src/judge/planted.ts', '../index.js', /building-blocks-imports-down/],
     ['src/store/planted.ts', '../index.js', /building-blocks-imports-down/],
     ['src/hero/planted.ts', '../index.js', /benchmarks-imports-down/],
