@@ -57,7 +57,7 @@ describe('7. the film text is never read again as a template', () => {
 
 describe('6. hero prompt --check: the diff is bounded', () => {
   it('a 400 KB example against a 20,000-line template: peak RSS under 300 MB, at most the shown lines printed', () => {
-    const code = `import { lineDiff } from ${JSON.stringify(join(ROOT, 'src', 'hero', 'reader-prompt-diff.ts'))};
+    const code = `import { lineDiff } from ${JSON.stringify(join(ROOT, 'src', 'hero', 'reader', 'prompt-diff.ts'))};
       const a = Array.from({ length: 20000 }, (_, i) => 'template line ' + i).join('\\n');
       const b = Array.from({ length: 4000 }, (_, i) => 'example line ' + (i * 7) + ' ' + 'y'.repeat(80)).join('\\n');
       const d = lineDiff(a, b, ['a', 'b']);
